@@ -1,0 +1,3 @@
+module github.com/bitpack-go/bitpack
+
+go 1.24
