@@ -1,0 +1,536 @@
+package bitio_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/quant"
+)
+
+// f is one field of an expected bit string: the low n bits of v.
+type f struct {
+	v uint64
+	n int
+}
+
+// pack is the test oracle: it lays fields out one bit at a time, least
+// significant bit first, independently of the Writer's word logic.
+func pack(fields ...f) []byte {
+	var out []byte
+	pos := 0
+	for _, fl := range fields {
+		for i := 0; i < fl.n; i++ {
+			if pos%8 == 0 {
+				out = append(out, 0)
+			}
+			if fl.v>>i&1 == 1 {
+				out[pos/8] |= 1 << (pos % 8)
+			}
+			pos++
+		}
+	}
+	return out
+}
+
+func TestPackOracle(t *testing.T) {
+	// The oracle itself, against bytes written down by hand.
+	if got, want := pack(f{1, 1}, f{0x5, 3}, f{0xff, 8}), []byte{0xfb, 0x0f}; !bytes.Equal(got, want) {
+		t.Fatalf("pack = %x, want %x", got, want)
+	}
+}
+
+func TestBitsRequired(t *testing.T) {
+	tests := []struct {
+		min, max uint64
+		want     int
+	}{
+		{0, 0, 0},
+		{0, 1, 1},
+		{0, 7, 3},
+		{0, 8, 4},
+		{5, 5, 0},
+		{10, 90, 7},
+		{0, math.MaxUint32, 32},
+		{0, math.MaxUint64, 64},
+		{1, math.MaxUint64, 64},
+		{uint64(1) << 63, math.MaxUint64, 63},
+		{u64(minInt64), math.MaxInt64, 64}, // full int64 span
+		{u64(-100), 100, 8},                // signed bounds pass through uint64
+		{u64(-1), 0, 1},
+	}
+	for _, tt := range tests {
+		if got := bitio.BitsRequired(tt.min, tt.max); got != tt.want {
+			t.Errorf("BitsRequired(%d, %d) = %d, want %d", tt.min, tt.max, got, tt.want)
+		}
+	}
+}
+
+const minInt64 = -1 << 63
+
+func u64(v int64) uint64 { return uint64(v) }
+
+func TestWriterPrimitives(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(w *bitio.Writer)
+		want  []byte
+		bits  int
+	}{
+		{"nothing", func(w *bitio.Writer) {}, nil, 0},
+		{"zero-width bits", func(w *bitio.Writer) { w.WriteBits(0, 0) }, nil, 0},
+		{"bool", func(w *bitio.Writer) { w.WriteBool(true); w.WriteBool(false); w.WriteBool(true) }, pack(f{1, 1}, f{0, 1}, f{1, 1}), 3},
+		{"64 bits", func(w *bitio.Writer) { w.WriteBits(0x0123456789abcdef, 64) }, []byte{0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01}, 64},
+		{"straddle word", func(w *bitio.Writer) { w.WriteBits(5, 3); w.WriteBits(math.MaxUint64, 64); w.WriteBits(1, 1) },
+			pack(f{5, 3}, f{math.MaxUint64, 64}, f{1, 1}), 68},
+		{"int min==max costs 0", func(w *bitio.Writer) { w.WriteInt(7, 7, 7); w.WriteBits(1, 1) }, []byte{1}, 1},
+		{"int signed", func(w *bitio.Writer) { w.WriteInt(-2, -10, 10) }, pack(f{8, 5}), 5},
+		{"int full int64", func(w *bitio.Writer) { w.WriteInt(minInt64, minInt64, math.MaxInt64) }, make([]byte, 8), 64},
+		{"uint", func(w *bitio.Writer) { w.WriteUint(1000, 0, 1000) }, pack(f{1000, 10}), 10},
+		{"uint offset", func(w *bitio.Writer) { w.WriteUint(13, 10, 17) }, pack(f{3, 3}), 3},
+		{"float32 -0", func(w *bitio.Writer) { w.WriteFloat32(float32(math.Copysign(0, -1))) }, []byte{0, 0, 0, 0x80}, 32},
+		{"float64 NaN payload", func(w *bitio.Writer) { w.WriteFloat64(math.Float64frombits(0x7ff0000000000001)) },
+			[]byte{1, 0, 0, 0, 0, 0, 0xf0, 0x7f}, 64},
+		{"align when aligned", func(w *bitio.Writer) { w.WriteBits(0xab, 8); w.Align() }, []byte{0xab}, 8},
+		{"align pads zeros", func(w *bitio.Writer) { w.WriteBits(1, 1); w.Align(); w.WriteBits(1, 1) }, []byte{1, 1}, 9},
+		{"empty bytes still aligns", func(w *bitio.Writer) { w.WriteBits(1, 3); w.WriteBytes(nil); w.WriteBits(1, 1) }, []byte{1, 1}, 9},
+		{"bytes after partial word", func(w *bitio.Writer) { w.WriteBits(0x3ff, 10); w.WriteBytes([]byte{0xaa, 0xbb}) },
+			[]byte{0xff, 0x03, 0xaa, 0xbb}, 32},
+		{"string", func(w *bitio.Writer) { w.WriteBool(true); w.WriteString("hi", 15) },
+			append(pack(f{1, 1}, f{2, 4}), 'h', 'i'), 24},
+		{"empty string maxlen 0", func(w *bitio.Writer) { w.WriteBool(true); w.WriteString("", 0) }, []byte{1}, 8},
+		{"compressed float", func(w *bitio.Writer) { w.WriteCompressedFloat(2.5, 0, 10, 0.01) }, pack(f{250, 10}), 10},
+		{"compressed float clamps finite", func(w *bitio.Writer) {
+			w.WriteCompressedFloat(-3, 0, 10, 0.01)
+			w.WriteCompressedFloat(99, 0, 10, 0.01)
+		}, pack(f{0, 10}, f{1000, 10}), 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := bitio.NewWriter(nil)
+			tt.write(w)
+			if err := w.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if got := w.Bytes(); !bytes.Equal(got, tt.want) {
+				t.Errorf("bytes = %x, want %x", got, tt.want)
+			}
+			if got := w.BitsWritten(); got != tt.bits {
+				t.Errorf("BitsWritten = %d, want %d", got, tt.bits)
+			}
+		})
+	}
+}
+
+// TestCompressedFloatArithmetic pins the values that tell float32 arithmetic
+// (SPEC §2) from float64 or fused multiply-add arithmetic, and the integer
+// clamp of serialize 1.1 for step counts in [2^23, 2^24).
+func TestCompressedFloatArithmetic(t *testing.T) {
+	tests := []struct {
+		value, min, max, res float32
+		code                 uint32 // float64 arithmetic would give the code in the comment
+		bits                 int
+	}{
+		{0.005, 0, 10, 0.01, 1, 10},              // float64: 0
+		{0.025, 0, 10, 0.01, 3, 10},              // float64: 2
+		{0.105, 0, 10, 0.01, 11, 10},             // float64: 10
+		{9.995, 0, 10, 0.01, 1000, 10},           // float64: 999
+		{2.5, 0, 10, 0.01, 250, 10},              // on a quantum: every variant agrees
+		{8388609, 0, 8388609, 1, 8388609, 24},    // unclamped sum is 8388610 > M
+		{16777215, 0, 16777215, 1, 16777215, 24}, // unclamped sum is 2^24: one bit too wide
+		{8388608, 0, 16777215, 1, 8388608, 24},   // the fused-multiply-add witness
+	}
+	for _, tt := range tests {
+		q, err := quant.NewFloat(tt.min, tt.max, tt.res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.Quantize(tt.value); got != tt.code {
+			t.Errorf("Quantize(%v) over [%v,%v] res %v = %d, want %d", tt.value, tt.min, tt.max, tt.res, got, tt.code)
+		}
+		w := bitio.NewWriter(nil)
+		w.WriteCompressedFloat(tt.value, tt.min, tt.max, tt.res)
+		if want := pack(f{uint64(tt.code), tt.bits}); !bytes.Equal(w.Bytes(), want) {
+			t.Errorf("WriteCompressedFloat(%v) = %x, want %x", tt.value, w.Bytes(), want)
+		}
+		r := bitio.NewReader(w.Bytes())
+		got := r.ReadCompressedFloat(tt.min, tt.max, tt.res)
+		if r.Err() != nil || got != q.Dequantize(tt.code) {
+			t.Errorf("read back %v (%v), want %v", got, r.Err(), q.Dequantize(tt.code))
+		}
+	}
+}
+
+func TestIntRelative(t *testing.T) {
+	tier := func(flags int, d, lo uint64, n int) []f {
+		fs := make([]f, 0, flags+2)
+		for i := 0; i < flags; i++ {
+			fs = append(fs, f{0, 1})
+		}
+		return append(fs, f{1, 1}, f{d - lo, n})
+	}
+	tests := []struct {
+		prev, cur int32
+		want      []f
+	}{
+		{0, 1, []f{{1, 1}}},
+		{-1, 0, []f{{1, 1}}}, // sparse arrays start from -1
+		{10, 12, tier(1, 2, 2, 3)},
+		{10, 16, tier(1, 6, 2, 3)},
+		{10, 17, tier(2, 7, 7, 5)},
+		{10, 33, tier(2, 23, 7, 5)},
+		{10, 34, tier(3, 24, 24, 9)},
+		{10, 290, tier(3, 280, 24, 9)},
+		{10, 291, tier(4, 281, 281, 13)},
+		{10, 4387, tier(4, 4377, 281, 13)},
+		{10, 4388, tier(5, 4378, 4378, 17)},
+		{10, 69924, tier(5, 69914, 4378, 17)},
+		{10, 69925, []f{{0, 6}, {69925, 32}}}, // absolute tier carries cur, not d
+		{-5, math.MaxInt32, []f{{0, 6}, {math.MaxInt32, 32}}},
+		{math.MinInt32, -1, []f{{0, 6}, {0xffffffff, 32}}},
+		{math.MaxInt32 - 1, math.MaxInt32, []f{{1, 1}}},
+	}
+	for _, tt := range tests {
+		want := pack(tt.want...)
+		w := bitio.NewWriter(nil)
+		w.WriteIntRelative(tt.prev, tt.cur)
+		if err := w.Err(); err != nil {
+			t.Fatalf("WriteIntRelative(%d, %d): %v", tt.prev, tt.cur, err)
+		}
+		if !bytes.Equal(w.Bytes(), want) {
+			t.Errorf("WriteIntRelative(%d, %d) = %x, want %x", tt.prev, tt.cur, w.Bytes(), want)
+		}
+		r := bitio.NewReader(want)
+		if got := r.ReadIntRelative(tt.prev); got != tt.cur || r.Err() != nil {
+			t.Errorf("ReadIntRelative(%d) = %d, %v; want %d", tt.prev, got, r.Err(), tt.cur)
+		}
+		if r.BitsRead() != w.BitsWritten() {
+			t.Errorf("read %d bits, wrote %d", r.BitsRead(), w.BitsWritten())
+		}
+	}
+}
+
+func TestIntRelativeRefusals(t *testing.T) {
+	tests := []struct {
+		name string
+		prev int32
+		data []byte
+	}{
+		// In the small tiers cur = prev + d with d >= 1, so "cur <= prev"
+		// can only arise by wrapping past MaxInt32.
+		{"one-bit tier wraps", math.MaxInt32, pack(f{1, 1})},
+		{"tier 2..6 wraps", math.MaxInt32 - 1, pack(f{0, 1}, f{1, 1}, f{0, 3})},
+		{"tier 7..23 wraps", math.MaxInt32 - 6, pack(f{0, 2}, f{1, 1}, f{0, 5})},
+		{"tier 24..280 wraps", math.MaxInt32 - 23, pack(f{0, 3}, f{1, 1}, f{0, 9})},
+		{"tier 281..4377 wraps", math.MaxInt32 - 280, pack(f{0, 4}, f{1, 1}, f{0, 13})},
+		{"tier 4378..69914 wraps", math.MaxInt32 - 4377, pack(f{0, 5}, f{1, 1}, f{0, 17})},
+		{"absolute equal", 100000, pack(f{0, 6}, f{100000, 32})},
+		{"absolute smaller", 100000, pack(f{0, 6}, f{5, 32})},
+		{"absolute negative below prev", 0, pack(f{0, 6}, f{0x80000000, 32})},
+		{"absolute holds a small difference", 0, pack(f{0, 6}, f{100, 32})},
+		{"absolute holds the largest tier difference", 0, pack(f{0, 6}, f{69914, 32})},
+		{"tier payload above range", 0, pack(f{0, 1}, f{1, 1}, f{5, 3})},                    // d = 7 > 6
+		{"tier 4378..69914 payload above range", 0, pack(f{0, 5}, f{1, 1}, f{0x1ffff, 17})}, // d > 69914
+	}
+	for _, tt := range tests {
+		r := bitio.NewReader(tt.data)
+		got := r.ReadIntRelative(tt.prev)
+		if !errors.Is(r.Err(), bitio.ErrRange) || got != 0 {
+			t.Errorf("%s: got %d, %v; want 0, ErrRange", tt.name, got, r.Err())
+		}
+	}
+	// Truncated: the flags promise a payload the packet does not have.
+	r := bitio.NewReader(pack(f{0, 5}, f{1, 1}))
+	if got := r.ReadIntRelative(0); got != 0 || !errors.Is(r.Err(), bitio.ErrOverflow) {
+		t.Errorf("truncated: got %d, %v; want 0, ErrOverflow", got, r.Err())
+	}
+}
+
+func TestWriterRefusals(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	q9, _ := quant.NewQuat(9)
+	tests := []struct {
+		name  string
+		write func(w *bitio.Writer)
+		want  error
+		msg   string
+	}{
+		{"value needs more bits", func(w *bitio.Writer) { w.WriteBits(8, 3) }, bitio.ErrRange, "value 0x8 does not fit in 3 bits"},
+		{"nonzero in zero bits", func(w *bitio.Writer) { w.WriteBits(1, 0) }, bitio.ErrRange, "does not fit in 0 bits"},
+		{"65 bits", func(w *bitio.Writer) { w.WriteBits(0, 65) }, bitio.ErrRange, "bit count 65 outside 0..64"},
+		{"negative bits", func(w *bitio.Writer) { w.WriteBits(0, -1) }, bitio.ErrRange, "bit count -1"},
+		{"int above", func(w *bitio.Writer) { w.WriteInt(11, -10, 10) }, bitio.ErrRange, "value 11 out of range [-10, 10]"},
+		{"int below", func(w *bitio.Writer) { w.WriteInt(-11, -10, 10) }, bitio.ErrRange, "value -11 out of range [-10, 10]"},
+		{"int min > max", func(w *bitio.Writer) { w.WriteInt(0, 1, 0) }, bitio.ErrRange, "invalid range [1, 0]"},
+		{"uint above", func(w *bitio.Writer) { w.WriteUint(1001, 0, 1000) }, bitio.ErrRange, "value 1001 out of range [0, 1000]"},
+		{"uint below", func(w *bitio.Writer) { w.WriteUint(1, 2, 6) }, bitio.ErrRange, "value 1 out of range [2, 6]"},
+		{"cfloat NaN", func(w *bitio.Writer) { w.WriteCompressedFloat(nan, 0, 10, 0.01) }, bitio.ErrRange, "not finite"},
+		{"cfloat +Inf", func(w *bitio.Writer) { w.WriteCompressedFloat(inf, 0, 10, 0.01) }, bitio.ErrRange, "not finite"},
+		{"cfloat -Inf", func(w *bitio.Writer) { w.WriteCompressedFloat(-inf, 0, 10, 0.01) }, bitio.ErrRange, "not finite"},
+		{"cfloat min >= max", func(w *bitio.Writer) { w.WriteCompressedFloat(1, 10, -10, 0.01) }, bitio.ErrRange, "min must be < max"},
+		{"cfloat res 0", func(w *bitio.Writer) { w.WriteCompressedFloat(1, 0, 10, 0) }, bitio.ErrRange, "resolution"},
+		{"cfloat NaN bound", func(w *bitio.Writer) { w.WriteCompressedFloat(1, nan, 10, 0.1) }, bitio.ErrRange, "finite"},
+		{"string too long", func(w *bitio.Writer) { w.WriteString(strings.Repeat("x", 40), 15) }, bitio.ErrRange, "string of 40 bytes exceeds maxlen 15"},
+		{"string negative maxlen", func(w *bitio.Writer) { w.WriteString("", -1) }, bitio.ErrRange, "negative maxlen"},
+		{"string bad UTF-8", func(w *bitio.Writer) { w.WriteString("ok\xff", 15) }, bitio.ErrInvalidString, "invalid UTF-8 at offset 2"},
+		{"string surrogate", func(w *bitio.Writer) { w.WriteString("\xed\xa0\x80", 15) }, bitio.ErrInvalidString, "invalid UTF-8 at offset 0"},
+		{"string NUL", func(w *bitio.Writer) { w.WriteString("a\x00b", 15) }, bitio.ErrInvalidString, "NUL byte at offset 1"},
+		{"relative equal", func(w *bitio.Writer) { w.WriteIntRelative(5, 5) }, bitio.ErrRange, "current 5 must be greater than previous 5"},
+		{"relative decreasing", func(w *bitio.Writer) { w.WriteIntRelative(5, 4) }, bitio.ErrRange, "greater than previous"},
+		{"quat NaN", func(w *bitio.Writer) { w.WriteQuat(&q9, [4]float32{0, nan, 0, 1}) }, bitio.ErrRange, "not finite"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := bitio.NewWriter([]byte{0xee})
+			w.WriteBits(1, 1)
+			tt.write(w)
+			err := w.Err()
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.msg) || !strings.HasPrefix(err.Error(), "bitio: ") {
+				t.Errorf("err = %q, want it to contain %q", err, tt.msg)
+			}
+			var be *bitio.Error
+			if !errors.As(err, &be) || be.Bit != 1 {
+				t.Errorf("error offset: %+v, want bit 1", be)
+			}
+			// Nothing partial was written, and the error is sticky.
+			w.WriteBits(1, 1)
+			if got := w.Bytes(); !bytes.Equal(got, []byte{0xee, 0x01}) || w.BitsWritten() != 1 {
+				t.Errorf("after error: bytes %x, %d bits; want ee01, 1 bit", got, w.BitsWritten())
+			}
+			if w.Err() != err {
+				t.Errorf("error changed to %v", w.Err())
+			}
+		})
+	}
+}
+
+func TestReaderRefusals(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		read func(r *bitio.Reader) any
+		want error
+		msg  string
+		bit  int
+	}{
+		{"empty packet", nil, func(r *bitio.Reader) any { return r.ReadBool() }, bitio.ErrOverflow, "needs 1 bits, 0 remain", 0},
+		{"past end", []byte{0xff}, func(r *bitio.Reader) any { r.ReadBits(5); return r.ReadBits(4) }, bitio.ErrOverflow, "needs 4 bits, 3 remain", 5},
+		{"64 bits from 7 bytes", make([]byte, 7), func(r *bitio.Reader) any { return r.ReadBits(64) }, bitio.ErrOverflow, "needs 64 bits, 56 remain", 0},
+		{"bad bit count", []byte{0}, func(r *bitio.Reader) any { return r.ReadBits(65) }, bitio.ErrRange, "bit count 65", 0},
+		{"int above max", pack(f{1, 1}, f{1013, 10}), func(r *bitio.Reader) any { r.ReadBool(); return r.ReadInt(0, 1000) }, bitio.ErrRange, "value 1013 out of range [0, 1000]", 1},
+		{"int min>max", []byte{0}, func(r *bitio.Reader) any { return r.ReadInt(1, 0) }, bitio.ErrRange, "invalid range", 0},
+		{"uint above max", pack(f{7, 3}), func(r *bitio.Reader) any { return r.ReadUint(0, 5) }, bitio.ErrRange, "value 7 out of range [0, 5]", 0},
+		{"cfloat code above M", pack(f{1023, 10}), func(r *bitio.Reader) any { return r.ReadCompressedFloat(0, 10, 0.01) }, bitio.ErrRange, "code 1023 out of range [0, 1000]", 0},
+		{"cfloat bad params", []byte{0}, func(r *bitio.Reader) any { return r.ReadCompressedFloat(0, 0, 1) }, bitio.ErrRange, "min must be < max", 0},
+		{"align pad", pack(f{1, 1}, f{1, 1}), func(r *bitio.Reader) any { r.ReadBool(); r.Align(); return nil }, bitio.ErrPadding, "padding bits 0b1 are not zero", 1},
+		{"string length", pack(f{3, 2}), func(r *bitio.Reader) any { return r.ReadString(2) }, bitio.ErrRange, "length 3 exceeds maxlen 2", 0},
+		{"string truncated", append(pack(f{5, 8}), 'a', 'b'), func(r *bitio.Reader) any { return r.ReadString(255) }, bitio.ErrOverflow, "needs 5 bytes, 2 remain", 8},
+		{"string NUL", append(pack(f{2, 8}), 'a', 0), func(r *bitio.Reader) any { return r.ReadString(255) }, bitio.ErrInvalidString, "NUL byte at offset 1", 0},
+		{"string overlong", append(pack(f{2, 8}), 0xc0, 0xaf), func(r *bitio.Reader) any { return r.ReadString(255) }, bitio.ErrInvalidString, "invalid UTF-8 at offset 0", 0},
+		{"string pad", append(pack(f{1, 2}, f{1, 6}), 'a'), func(r *bitio.Reader) any { return r.ReadString(2) }, bitio.ErrPadding, "not zero", 2},
+		{"bytes truncated", []byte{1, 2}, func(r *bitio.Reader) any { p := []byte{9, 9, 9}; r.ReadBytes(p); return p }, bitio.ErrOverflow, "needs 24 bits, 16 remain", 0},
+		{"skip past end", []byte{1}, func(r *bitio.Reader) any { r.Skip(9); return nil }, bitio.ErrOverflow, "needs 9 bits", 0},
+		{"rewind forward", []byte{1}, func(r *bitio.Reader) any { r.Rewind(3); return nil }, bitio.ErrRange, "cannot rewind", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := bitio.NewReader(tt.data)
+			got := tt.read(r)
+			err := r.Err()
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("err = %q, want it to contain %q", err, tt.msg)
+			}
+			var be *bitio.Error
+			if !errors.As(err, &be) || be.Bit != tt.bit {
+				t.Errorf("error at bit %+v, want bit %d", be, tt.bit)
+			}
+			if !isZero(got) {
+				t.Errorf("returned %v on error; want the zero value", got)
+			}
+			// Sticky: every later read is a zero-value no-op.
+			before := r.BitsRead()
+			if v := r.ReadBits(1); v != 0 || r.Err() != err || r.BitsRead() != before {
+				t.Errorf("read after error: %d, %v, pos %d->%d", v, r.Err(), before, r.BitsRead())
+			}
+		})
+	}
+}
+
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case uint64:
+		return v == 0
+	case int64:
+		return v == 0
+	case float32:
+		return math.Float32bits(v) == 0
+	case string:
+		return v == ""
+	case []byte:
+		for _, b := range v {
+			if b != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func TestReaderTailAndWidths(t *testing.T) {
+	// Every width at every offset, across the 8-byte fast-path boundary and
+	// the slow tail: write with the oracle, read with the Reader.
+	for n := 1; n <= 64; n++ {
+		for off := 0; off < 70; off++ {
+			v := uint64(0xa5c3_f00f_1234_5678) >> (64 - n)
+			data := pack(f{0, off}, f{v, n})
+			r := bitio.NewReader(data)
+			r.Skip(off)
+			if got := r.ReadBits(n); got != v || r.Err() != nil {
+				t.Fatalf("n=%d off=%d: got %#x (%v), want %#x", n, off, got, r.Err(), v)
+			}
+			if r.BitsRemaining() != 8*len(data)-off-n {
+				t.Fatalf("n=%d off=%d: %d bits remaining", n, off, r.BitsRemaining())
+			}
+		}
+	}
+}
+
+func TestWriterRewind(t *testing.T) {
+	for cut := 0; cut <= 150; cut++ {
+		w := bitio.NewWriter([]byte{0x7e})
+		for i := 0; i < 150; i++ {
+			w.WriteBits(uint64(i&1), 1)
+		}
+		w.Rewind(cut)
+		if w.BitsWritten() != cut {
+			t.Fatalf("cut %d: BitsWritten %d", cut, w.BitsWritten())
+		}
+		w.WriteBits(0x3, 2)
+		fields := []f{{0x7e, 8}}
+		for i := 0; i < cut; i++ {
+			fields = append(fields, f{uint64(i & 1), 1})
+		}
+		fields = append(fields, f{3, 2})
+		if want := pack(fields...); !bytes.Equal(w.Bytes(), want) {
+			t.Fatalf("cut %d: %x, want %x", cut, w.Bytes(), want)
+		}
+	}
+	w := bitio.NewWriter(nil)
+	w.WriteBits(1, 4)
+	w.Rewind(5)
+	if !errors.Is(w.Err(), bitio.ErrRange) {
+		t.Fatalf("rewind forward: %v", w.Err())
+	}
+}
+
+func TestWriterBytesDoesNotDisturb(t *testing.T) {
+	w := bitio.NewWriter(make([]byte, 0, 64))
+	w.WriteBits(0x5, 3)
+	if got := w.Bytes(); !bytes.Equal(got, []byte{0x05}) {
+		t.Fatalf("%x", got)
+	}
+	w.WriteBits(0x1f, 5)
+	w.WriteBits(0x1, 1)
+	if got := w.Bytes(); !bytes.Equal(got, []byte{0xfd, 0x01}) {
+		t.Fatalf("%x", got)
+	}
+}
+
+func TestReadBytesZeroesOnError(t *testing.T) {
+	r := bitio.NewReader([]byte{0x01, 0xaa})
+	p := []byte{1, 2}
+	r.ReadBool() // the pad bits that follow are zero, but only one byte remains
+	r.ReadBytes(p)
+	if !errors.Is(r.Err(), bitio.ErrOverflow) || !bytes.Equal(p, []byte{0, 0}) {
+		t.Fatalf("got %x, %v", p, r.Err())
+	}
+}
+
+func TestStringRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "a", "hello world!", "žluťoučký kůň", "日本語", "🎮"} {
+		w := bitio.NewWriter(nil)
+		w.WriteBits(1, 1)
+		w.WriteString(s, 40)
+		r := bitio.NewReader(w.Bytes())
+		r.ReadBits(1)
+		if got := r.ReadString(40); got != s || r.Err() != nil {
+			t.Errorf("%q: got %q, %v", s, got, r.Err())
+		}
+	}
+}
+
+func TestFloatTransparency(t *testing.T) {
+	pats32 := []uint32{0, 0x80000000, 1, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffffffff}
+	pats64 := []uint64{0, 1 << 63, 1, 0x7ff0000000000001, 0xfff8000000000000, math.MaxUint64}
+	w := bitio.NewWriter(nil)
+	w.WriteBits(1, 3) // unaligned on purpose
+	for _, p := range pats32 {
+		w.WriteFloat32(math.Float32frombits(p))
+	}
+	for _, p := range pats64 {
+		w.WriteFloat64(math.Float64frombits(p))
+	}
+	r := bitio.NewReader(w.Bytes())
+	r.ReadBits(3)
+	for _, p := range pats32 {
+		if got := math.Float32bits(r.ReadFloat32()); got != p {
+			t.Errorf("float32 %#x came back %#x", p, got)
+		}
+	}
+	for _, p := range pats64 {
+		if got := math.Float64bits(r.ReadFloat64()); got != p {
+			t.Errorf("float64 %#x came back %#x", p, got)
+		}
+	}
+}
+
+func TestFailKeepsFirstError(t *testing.T) {
+	mine := errors.New("mine")
+	w := bitio.NewWriter(nil)
+	w.Fail(mine)
+	w.WriteBits(1, 70)
+	if w.Err() != mine {
+		t.Fatalf("writer err = %v", w.Err())
+	}
+	r := bitio.NewReader(nil)
+	r.Fail(mine)
+	r.Fail(errors.New("later"))
+	if r.Err() != mine {
+		t.Fatalf("reader err = %v", r.Err())
+	}
+}
+
+func TestQuatRoundTrip(t *testing.T) {
+	q, _ := quant.NewQuat(10)
+	w := bitio.NewWriter(nil)
+	w.WriteBits(1, 1)
+	in := [4]float32{0.5, -0.5, 0.5, -0.5}
+	w.WriteQuat(&q, in)
+	if w.BitsWritten() != 1+32 {
+		t.Fatalf("wrote %d bits", w.BitsWritten())
+	}
+	r := bitio.NewReader(w.Bytes())
+	r.ReadBits(1)
+	out := r.ReadQuat(&q)
+	// Largest is index 0 (first on a tie) and positive, so nothing flips.
+	for i := range in {
+		if math.Abs(float64(out[i]-in[i])) > 0.002 {
+			t.Fatalf("got %v, want about %v", out, in)
+		}
+	}
+}

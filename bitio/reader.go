@@ -1,0 +1,360 @@
+package bitio
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/bitpack-go/bitpack/quant"
+)
+
+// Reader unpacks values least-significant bit first from a packet of n
+// bytes, which holds exactly 8n bits. It never reads past len(data), not
+// even to fill a word, and never returns a value it did not fully read:
+// after the first error every read returns the zero value.
+//
+// The zero Reader reads an empty packet. A Reader is not safe for
+// concurrent use.
+type Reader struct {
+	data []byte
+	pos  int // bits consumed
+	end  int // 8 * len(data)
+	err  error
+}
+
+// NewReader returns a Reader over data. The Reader does not copy data.
+func NewReader(data []byte) *Reader {
+	r := new(Reader)
+	r.Reset(data)
+	return r
+}
+
+// Reset discards all state, including a recorded error, and starts reading
+// data from its first bit.
+func (r *Reader) Reset(data []byte) {
+	*r = Reader{data: data, end: 8 * len(data)}
+	if len(data) > math.MaxInt/8 {
+		r.end = 0
+		r.err = newError("reset", 0, ErrRange, "packet of %d bytes is too large to address in bits", len(data))
+	}
+}
+
+// BitsRead returns the number of bits consumed since Reset.
+func (r *Reader) BitsRead() int { return r.pos }
+
+// BitsRemaining returns the number of unread bits.
+func (r *Reader) BitsRemaining() int { return r.end - r.pos }
+
+// Err returns the first error, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// Fail records err as the Reader's error unless one is recorded already.
+// Code layered on a Reader (custom UnmarshalBits hooks, bitpack's plans) uses
+// it to refuse a packet for reasons of its own.
+func (r *Reader) Fail(err error) {
+	if r.err == nil && err != nil {
+		r.err = err
+	}
+}
+
+func (r *Reader) fail(op string, bit int, sentinel error, format string, args ...any) {
+	if r.err == nil {
+		r.err = newError(op, bit, sentinel, format, args...)
+	}
+}
+
+// Rewind moves the read position back to bit (a value BitsRead returned
+// earlier), to read the same bits again. The error state is unchanged.
+// Moving forward is ErrRange; use Skip.
+func (r *Reader) Rewind(bit int) {
+	if bit < 0 || bit > r.pos {
+		r.fail("rewind", r.pos, ErrRange, "cannot rewind to bit %d from bit %d", bit, r.pos)
+		return
+	}
+	r.pos = bit
+}
+
+// Skip consumes n bits without looking at them. Skipping past the end is
+// ErrOverflow.
+func (r *Reader) Skip(n int) {
+	if r.err != nil {
+		return
+	}
+	if n < 0 {
+		r.fail("skip", r.pos, ErrRange, "negative bit count %d", n)
+		return
+	}
+	if n > r.end-r.pos {
+		r.overflow("skip", n)
+		return
+	}
+	r.pos += n
+}
+
+func (r *Reader) overflow(op string, n int) {
+	r.fail(op, r.pos, ErrOverflow, "needs %d bits, %d remain", n, r.end-r.pos)
+}
+
+// ReadBits reads n bits, 0 <= n <= 64 (n == 0 reads nothing and returns 0).
+// Reading past the end is ErrOverflow; n outside 0..64 is ErrRange.
+func (r *Reader) ReadBits(n int) uint64 {
+	// Fast path: one unaligned 64-bit load holds at least 57 bits from any
+	// bit position, as long as 8 bytes remain.
+	if r.err == nil && uint(n) <= 56 && n <= r.end-r.pos {
+		if i := r.pos >> 3; i+8 <= len(r.data) {
+			v := binary.LittleEndian.Uint64(r.data[i:]) >> (r.pos & 7) & (1<<n - 1)
+			r.pos += n
+			return v
+		}
+	}
+	return r.readBitsSlow(n)
+}
+
+// readBitsSlow handles errors, n above 56 and the last 7 bytes.
+func (r *Reader) readBitsSlow(n int) uint64 {
+	switch {
+	case r.err != nil:
+		return 0
+	case uint(n) > 64:
+		r.fail("read bits", r.pos, ErrRange, "bit count %d outside 0..64", n)
+		return 0
+	case n > r.end-r.pos:
+		r.overflow("read bits", n)
+		return 0
+	}
+	var v uint64
+	for got := 0; got < n; {
+		p := r.pos + got
+		b := uint64(r.data[p>>3] >> (p & 7))
+		take := min(8-p&7, n-got)
+		v |= (b & (1<<take - 1)) << got
+		got += take
+	}
+	r.pos += n
+	return v
+}
+
+// ReadBool reads one bit.
+func (r *Reader) ReadBool() bool { return r.ReadBits(1) != 0 }
+
+// ReadInt reads a value written by WriteInt with the same bounds. An offset
+// above max - min is ErrRange; so is min > max.
+func (r *Reader) ReadInt(min, max int64) int64 {
+	if r.err != nil {
+		return 0
+	}
+	if min > max {
+		r.fail("read int", r.pos, ErrRange, "invalid range [%d, %d]", min, max)
+		return 0
+	}
+	start := r.pos
+	span := uint64(max) - uint64(min)
+	u := r.ReadBits(BitsRequired(0, span))
+	if u > span {
+		r.badInt(start, u, min, max)
+		return 0
+	}
+	return int64(uint64(min) + u)
+}
+
+func (r *Reader) badInt(start int, u uint64, min, max int64) {
+	if v := int64(uint64(min) + u); v > max {
+		r.fail("read int", start, ErrRange, "value %d out of range [%d, %d]", v, min, max)
+		return
+	}
+	r.fail("read int", start, ErrRange, "offset %d out of range [%d, %d]", u, min, max)
+}
+
+// ReadUint reads a value written by WriteUint with the same bounds.
+func (r *Reader) ReadUint(min, max uint64) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if min > max {
+		r.fail("read uint", r.pos, ErrRange, "invalid range [%d, %d]", min, max)
+		return 0
+	}
+	start := r.pos
+	span := max - min
+	u := r.ReadBits(BitsRequired(0, span))
+	if u > span {
+		r.badUint(start, u, min, max)
+		return 0
+	}
+	return min + u
+}
+
+func (r *Reader) badUint(start int, u, min, max uint64) {
+	if v := min + u; v > max {
+		r.fail("read uint", start, ErrRange, "value %d out of range [%d, %d]", v, min, max)
+		return
+	}
+	r.fail("read uint", start, ErrRange, "offset %d out of range [%d, %d]", u, min, max)
+}
+
+// ReadFloat32 reads 32 raw IEEE-754 bits; every pattern comes back exactly.
+func (r *Reader) ReadFloat32() float32 { return math.Float32frombits(uint32(r.ReadBits(32))) }
+
+// ReadFloat64 reads 64 raw IEEE-754 bits.
+func (r *Reader) ReadFloat64() float64 { return math.Float64frombits(r.ReadBits(64)) }
+
+// ReadCompressedFloat reads a float written by WriteCompressedFloat with the
+// same parameters. A code above M is ErrRange; so are invalid parameters.
+func (r *Reader) ReadCompressedFloat(min, max, res float32) float32 {
+	if r.err != nil {
+		return 0
+	}
+	q, err := quant.NewFloat(min, max, res)
+	if err != nil {
+		r.fail("read compressed float", r.pos, ErrRange, "%v", err)
+		return 0
+	}
+	return r.ReadQuantized(&q)
+}
+
+// ReadQuantized is ReadCompressedFloat with precomputed parameters.
+func (r *Reader) ReadQuantized(q *quant.Float) float32 {
+	start := r.pos
+	code := r.ReadBits(q.Bits())
+	if code > uint64(q.MaxCode()) {
+		r.fail("read compressed float", start, ErrRange, "code %d out of range [0, %d]", code, q.MaxCode())
+		return 0
+	}
+	if r.err != nil {
+		return 0
+	}
+	return q.Dequantize(uint32(code))
+}
+
+// ReadIntRelative reads a value written by WriteIntRelative(prev, cur) and
+// returns cur. It refuses (ErrRange) any encoding whose cur is not greater
+// than prev or does not fit in int32 (no wrap-around in any tier), and, to
+// keep encodings canonical, an absolute-tier value whose difference a
+// smaller tier could have carried.
+func (r *Reader) ReadIntRelative(prev int32) int32 {
+	if r.err != nil {
+		return 0
+	}
+	start := r.pos
+	var d uint64
+	if r.ReadBits(1) == 1 {
+		d = 1
+	} else {
+		for _, t := range relativeTiers {
+			if r.ReadBits(1) == 1 {
+				d = t.lo + r.ReadBits(BitsRequired(t.lo, t.hi))
+				if d > t.hi {
+					r.fail("read int_relative", start, ErrRange, "difference %d out of tier range [%d, %d]", d, t.lo, t.hi)
+					return 0
+				}
+				break
+			}
+		}
+		if d == 0 { // absolute tier
+			cur := int32(uint32(r.ReadBits(32)))
+			if r.err != nil {
+				return 0
+			}
+			if cur <= prev {
+				r.fail("read int_relative", start, ErrRange, "current %d is not greater than previous %d", cur, prev)
+				return 0
+			}
+			if diff := int64(cur) - int64(prev); diff <= int64(relativeTiers[len(relativeTiers)-1].hi) {
+				r.fail("read int_relative", start, ErrRange, "difference %d sent in the absolute tier (non-canonical)", diff)
+				return 0
+			}
+			return cur
+		}
+	}
+	if r.err != nil {
+		return 0
+	}
+	cur := int64(prev) + int64(d)
+	if cur > math.MaxInt32 {
+		r.fail("read int_relative", start, ErrRange, "previous %d + difference %d overflows int32", prev, d)
+		return 0
+	}
+	return int32(cur)
+}
+
+// Align consumes the bits up to the next byte boundary; they must be zero
+// (ErrPadding otherwise).
+func (r *Reader) Align() {
+	if r.err != nil {
+		return
+	}
+	start := r.pos
+	pad := -r.pos & 7
+	if v := r.ReadBits(pad); v != 0 {
+		r.fail("align", start, ErrPadding, "padding bits %#b are not zero", v)
+	}
+}
+
+// ReadBytes aligns, then fills p from the packet. On any error p is zeroed.
+func (r *Reader) ReadBytes(p []byte) {
+	r.Align()
+	if r.err == nil && 8*len(p) > r.end-r.pos {
+		r.overflow("read bytes", 8*len(p))
+	}
+	if r.err != nil {
+		clear(p)
+		return
+	}
+	copy(p, r.data[r.pos>>3:])
+	r.pos += 8 * len(p)
+}
+
+// ReadString reads a string written by WriteString with the same maxlen. A
+// length above maxlen is ErrRange; invalid UTF-8 or a NUL byte is
+// ErrInvalidString.
+func (r *Reader) ReadString(maxlen int) string {
+	return string(r.ReadStringBytes(maxlen))
+}
+
+// ReadStringBytes is ReadString without the copy: the result aliases the
+// packet and is valid only as long as the packet is. It lets a caller
+// compare against a string it already holds before allocating a new one.
+func (r *Reader) ReadStringBytes(maxlen int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	start := r.pos
+	if maxlen < 0 {
+		r.fail("read string", start, ErrRange, "negative maxlen %d", maxlen)
+		return nil
+	}
+	n := r.ReadBits(BitsRequired(0, uint64(maxlen)))
+	if n > uint64(maxlen) {
+		r.fail("read string", start, ErrRange, "length %d exceeds maxlen %d", n, maxlen)
+		return nil
+	}
+	r.Align()
+	if r.err == nil && n > uint64(r.end-r.pos)/8 {
+		r.fail("read string", r.pos, ErrOverflow, "needs %d bytes, %d remain", n, (r.end-r.pos)/8)
+	}
+	if r.err != nil {
+		return nil
+	}
+	i := r.pos >> 3
+	s := r.data[i : i+int(n) : i+int(n)]
+	if problem := bytesProblem(s); problem != "" {
+		r.fail("read string", start, ErrInvalidString, "%s", problem)
+		return nil
+	}
+	r.pos += 8 * int(n)
+	return s
+}
+
+// ReadQuat reads a smallest-three quaternion written by WriteQuat with the
+// same parameters. Every bit pattern decodes to a finite quaternion.
+func (r *Reader) ReadQuat(q *quant.Quat) [4]float32 {
+	b := q.ComponentBits()
+	largest := r.ReadBits(2)
+	var codes [3]uint32
+	for i := range codes {
+		codes[i] = uint32(r.ReadBits(b))
+	}
+	if r.err != nil {
+		return [4]float32{}
+	}
+	return q.Decode(uint32(largest), codes)
+}

@@ -1,0 +1,392 @@
+package bitio
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bitpack-go/bitpack/quant"
+)
+
+// BitsRequired returns the number of bits a value in [min, max] takes on the
+// wire: 0 when min == max, otherwise the bit length of the unsigned span
+// max - min. Signed ranges pass their bounds converted with uint64(...); the
+// wrapping subtraction gives the right span either way.
+func BitsRequired(min, max uint64) int {
+	return bits.Len64(max - min)
+}
+
+// Writer packs values least-significant bit first, appending to a byte
+// slice. Whole bytes go to the slice as soon as a 64-bit scratch word fills;
+// Bytes adds the pending partial bytes.
+//
+// The zero Writer is usable after Reset. A Writer is not safe for concurrent
+// use.
+type Writer struct {
+	buf     []byte // dst, then every byte flushed so far
+	scratch uint64 // pending bits, least significant first; unused bits are zero
+	pending uint   // number of pending bits, 0..63
+	start   int    // len(dst): BitsWritten counts from here
+	err     error
+}
+
+// NewWriter returns a Writer appending to dst.
+func NewWriter(dst []byte) *Writer {
+	w := new(Writer)
+	w.Reset(dst)
+	return w
+}
+
+// Reset discards all state, including a recorded error, and starts
+// appending to dst. Writing allocates nothing while dst has capacity.
+func (w *Writer) Reset(dst []byte) {
+	*w = Writer{buf: dst, start: len(dst)}
+}
+
+// BitsWritten returns the number of bits written since Reset.
+func (w *Writer) BitsWritten() int {
+	return (len(w.buf)-w.start)*8 + int(w.pending)
+}
+
+// Err returns the first error, or nil. After an error every write is a
+// no-op.
+func (w *Writer) Err() error { return w.err }
+
+// Fail records err as the Writer's error unless one is recorded already.
+// Code layered on a Writer (custom MarshalBits hooks, bitpack's plans) uses
+// it to stop the stream with its own, more specific error.
+func (w *Writer) Fail(err error) {
+	if w.err == nil && err != nil {
+		w.err = err
+	}
+}
+
+func (w *Writer) fail(op string, sentinel error, format string, args ...any) {
+	if w.err == nil {
+		w.err = newError(op, w.BitsWritten(), sentinel, format, args...)
+	}
+}
+
+// Bytes returns dst followed by ceil(BitsWritten/8) bytes; unused bits of
+// the final byte are zero. It does not change the Writer, but the slice it
+// returns shares memory with the Writer's buffer, so a later write may
+// change its final partial byte; call Bytes again after writing more.
+func (w *Writer) Bytes() []byte {
+	out := w.buf
+	s := w.scratch
+	for k := int(w.pending); k > 0; k -= 8 {
+		out = append(out, byte(s))
+		s >>= 8
+	}
+	return out
+}
+
+// Rewind truncates the output to its first bits bits (a value BitsWritten
+// returned earlier), discarding everything written after that point. The
+// error state is unchanged. Rewinding forward is ErrRange.
+func (w *Writer) Rewind(bits int) {
+	written := w.BitsWritten()
+	if bits < 0 || bits > written {
+		w.fail("rewind", ErrRange, "cannot rewind to bit %d of %d", bits, written)
+		return
+	}
+	flushed := (len(w.buf) - w.start) * 8
+	if bits >= flushed {
+		keep := uint(bits - flushed)
+		w.scratch &= 1<<keep - 1
+		w.pending = keep
+		return
+	}
+	i := w.start + bits/8
+	keep := uint(bits % 8)
+	w.scratch = uint64(w.buf[i]) & (1<<keep - 1)
+	w.pending = keep
+	w.buf = w.buf[:i]
+}
+
+// WriteBits writes the low n bits of v, 0 <= n <= 64. n == 0 writes
+// nothing. v must be below 2^n; otherwise nothing is written and the error
+// is ErrRange, so a value is never silently masked.
+func (w *Writer) WriteBits(v uint64, n int) {
+	if w.err != nil || uint(n) > 64 || v>>uint(n) != 0 {
+		w.badBits(v, n)
+		return
+	}
+	w.put(v, uint(n))
+}
+
+func (w *Writer) badBits(v uint64, n int) {
+	switch {
+	case w.err != nil:
+	case uint(n) > 64:
+		w.fail("write bits", ErrRange, "bit count %d outside 0..64", n)
+	default:
+		w.fail("write bits", ErrRange, "value %#x does not fit in %d bits", v, n)
+	}
+}
+
+// put appends the low n bits of v; the caller guarantees v < 2^n, n <= 64,
+// and no error.
+func (w *Writer) put(v uint64, n uint) {
+	w.scratch |= v << w.pending
+	w.pending += n
+	if w.pending >= 64 {
+		w.flushWord(v, n)
+	}
+}
+
+// flushWord moves the full scratch word to the buffer and keeps the bits of
+// v that did not fit.
+func (w *Writer) flushWord(v uint64, n uint) {
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)
+	w.pending -= 64
+	w.scratch = v >> (n - w.pending) // 0 when everything fitted (Go shifts by 64 give 0)
+}
+
+// WriteBool writes one bit: 1 for true.
+func (w *Writer) WriteBool(b bool) {
+	var v uint64
+	if b {
+		v = 1
+	}
+	w.WriteBits(v, 1)
+}
+
+// WriteInt writes v - min in BitsRequired(min, max) bits (nothing when
+// min == max). v outside [min, max], or min > max, is ErrRange.
+func (w *Writer) WriteInt(v, min, max int64) {
+	if w.err != nil {
+		return
+	}
+	if min > max || v < min || v > max {
+		w.badInt(v, min, max)
+		return
+	}
+	w.put(uint64(v)-uint64(min), uint(BitsRequired(uint64(min), uint64(max))))
+}
+
+func (w *Writer) badInt(v, min, max int64) {
+	if min > max {
+		w.fail("write int", ErrRange, "invalid range [%d, %d]", min, max)
+		return
+	}
+	w.fail("write int", ErrRange, "value %d out of range [%d, %d]", v, min, max)
+}
+
+// WriteUint is WriteInt for unsigned values.
+func (w *Writer) WriteUint(v, min, max uint64) {
+	if w.err != nil {
+		return
+	}
+	if min > max || v < min || v > max {
+		w.badUint(v, min, max)
+		return
+	}
+	w.put(v-min, uint(BitsRequired(min, max)))
+}
+
+func (w *Writer) badUint(v, min, max uint64) {
+	if min > max {
+		w.fail("write uint", ErrRange, "invalid range [%d, %d]", min, max)
+		return
+	}
+	w.fail("write uint", ErrRange, "value %d out of range [%d, %d]", v, min, max)
+}
+
+// WriteFloat32 writes the raw IEEE-754 bits of f (32 bits); every pattern,
+// NaN payloads included, passes through untouched.
+func (w *Writer) WriteFloat32(f float32) { w.WriteBits(uint64(math.Float32bits(f)), 32) }
+
+// WriteFloat64 writes the raw IEEE-754 bits of f (64 bits).
+func (w *Writer) WriteFloat64(f float64) { w.WriteBits(math.Float64bits(f), 64) }
+
+// WriteCompressedFloat quantizes f over [min, max] at resolution res (see
+// package quant) and writes the code. A finite f outside the range is
+// clamped, as the reference does; NaN or ±Inf, and invalid parameters, are
+// ErrRange. Fields written often should build the parameters once with
+// quant.NewFloat and call WriteQuantized.
+func (w *Writer) WriteCompressedFloat(f, min, max, res float32) {
+	if w.err != nil {
+		return
+	}
+	q, err := quant.NewFloat(min, max, res)
+	if err != nil {
+		w.fail("write compressed float", ErrRange, "%v", err)
+		return
+	}
+	w.WriteQuantized(&q, f)
+}
+
+// WriteQuantized writes f as a compressed float with precomputed
+// parameters: the same bytes as WriteCompressedFloat, without recomputing
+// delta, M and the bit count on every call.
+func (w *Writer) WriteQuantized(q *quant.Float, f float32) {
+	if w.err != nil {
+		return
+	}
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		w.fail("write compressed float", ErrRange, "value %v is not finite", f)
+		return
+	}
+	w.put(uint64(q.Quantize(f)), uint(q.Bits()))
+}
+
+// int_relative tiers: a flag bit 1 then int(d, lo, hi), tried in order
+// after the one-bit tier (d == 1).
+var relativeTiers = [5]struct{ lo, hi uint64 }{
+	{2, 6}, {7, 23}, {24, 280}, {281, 4377}, {4378, 69914},
+}
+
+// WriteIntRelative encodes cur relative to prev (prev < cur) with the
+// serialize int_relative ladder: 1 bit for a difference of 1, a flag and a
+// few bits for small differences, and cur itself as 32 raw bits when the
+// difference exceeds 69914. prev >= cur is ErrRange.
+func (w *Writer) WriteIntRelative(prev, cur int32) {
+	if w.err != nil {
+		return
+	}
+	if prev >= cur {
+		w.fail("write int_relative", ErrRange, "current %d must be greater than previous %d", cur, prev)
+		return
+	}
+	d := uint64(int64(cur) - int64(prev))
+	if d == 1 {
+		w.put(1, 1)
+		return
+	}
+	w.put(0, 1)
+	for _, t := range relativeTiers {
+		if d <= t.hi {
+			w.put(1, 1)
+			w.put(d-t.lo, uint(BitsRequired(t.lo, t.hi)))
+			return
+		}
+		w.put(0, 1)
+	}
+	w.put(uint64(uint32(cur)), 32)
+}
+
+// Align writes zero bits up to the next byte boundary (nothing when the
+// stream is aligned).
+func (w *Writer) Align() {
+	if w.err != nil {
+		return
+	}
+	w.put(0, -w.pending&7)
+}
+
+// WriteBytes aligns, then writes p as raw bytes (its length is not
+// written). Empty p still aligns.
+func (w *Writer) WriteBytes(p []byte) {
+	if w.err != nil {
+		return
+	}
+	w.alignFlush()
+	w.buf = append(w.buf, p...)
+}
+
+// alignFlush aligns and moves the pending whole bytes to the buffer, so the
+// next bytes can be copied in bulk.
+func (w *Writer) alignFlush() {
+	w.put(0, -w.pending&7)
+	for ; w.pending > 0; w.pending -= 8 {
+		w.buf = append(w.buf, byte(w.scratch))
+		w.scratch >>= 8
+	}
+}
+
+// WriteString writes len(s) as int(len, 0, maxlen), then the bytes of s
+// aligned. A string longer than maxlen or a negative maxlen is ErrRange;
+// invalid UTF-8 or a NUL byte is ErrInvalidString. Nothing is written on
+// error.
+func (w *Writer) WriteString(s string, maxlen int) {
+	if w.err != nil {
+		return
+	}
+	switch {
+	case maxlen < 0:
+		w.fail("write string", ErrRange, "negative maxlen %d", maxlen)
+		return
+	case len(s) > maxlen:
+		w.fail("write string", ErrRange, "string of %d bytes exceeds maxlen %d", len(s), maxlen)
+		return
+	}
+	if problem := stringProblem(s); problem != "" {
+		w.fail("write string", ErrInvalidString, "%s", problem)
+		return
+	}
+	w.put(uint64(len(s)), uint(BitsRequired(0, uint64(maxlen))))
+	w.alignFlush()
+	w.buf = append(w.buf, s...)
+}
+
+// stringProblem returns "" if s may travel as a serialize string (valid
+// UTF-8, no NUL byte), or what is wrong with it.
+func stringProblem(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return "NUL byte at offset " + itoa(i)
+	}
+	if !utf8.ValidString(s) {
+		return "invalid UTF-8 at offset " + itoa(invalidOffset(s))
+	}
+	return ""
+}
+
+// bytesProblem is stringProblem for a byte slice.
+func bytesProblem(b []byte) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return "NUL byte at offset " + itoa(i)
+	}
+	if !utf8.Valid(b) {
+		return "invalid UTF-8 at offset " + itoa(invalidOffset(string(b)))
+	}
+	return ""
+}
+
+// invalidOffset returns the offset of the first byte that does not start a
+// valid UTF-8 sequence (error path only).
+func invalidOffset(s string) int {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(s)
+}
+
+func itoa(i int) string {
+	var b [20]byte
+	n := len(b)
+	for {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+		if i == 0 {
+			return string(b[n:])
+		}
+	}
+}
+
+// WriteQuat writes v as a smallest-three quaternion: 2 bits for the index of
+// the largest component, then the other three in q.ComponentBits() bits
+// each. A NaN or infinite component is ErrRange.
+func (w *Writer) WriteQuat(q *quant.Quat, v [4]float32) {
+	if w.err != nil {
+		return
+	}
+	largest, codes, ok := q.Encode(v)
+	if !ok {
+		w.fail("write quat", ErrRange, "component of %v is not finite", v)
+		return
+	}
+	b := uint(q.ComponentBits())
+	w.put(uint64(largest), 2)
+	w.put(uint64(codes[0]), b)
+	w.put(uint64(codes[1]), b)
+	w.put(uint64(codes[2]), b)
+}

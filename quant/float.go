@@ -1,0 +1,152 @@
+package quant
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// MaxSteps is the largest number of quantization steps a compressed float
+// may have: the largest float32 below 2^32. delta/res is clamped to it, so a
+// code always fits in 32 bits.
+const MaxSteps = 4294967040
+
+// Float holds the precomputed parameters of a compressed float32: the bounds,
+// the resolution, and what follows from them (delta, the largest code M and
+// the number of bits a code takes). Build it once per field with NewFloat;
+// Quantize and Dequantize are then branch-light pure functions.
+//
+// The zero Float is not valid; use NewFloat.
+type Float struct {
+	min, max, res float32
+	delta         float32 // max - min, rounded to float32
+	steps         float32 // float32(M), the factor Quantize multiplies by
+	maxCode       uint32  // M: codes run from 0 to M inclusive
+	nbits         int     // bits_required(0, M)
+}
+
+// NewFloat validates min, max and res and precomputes the compressed-float
+// parameters. It fails when a bound or res is not finite, min >= max, res <= 0,
+// or max - min overflows float32.
+func NewFloat(min, max, res float32) (Float, error) {
+	switch {
+	case !finite32(min) || !finite32(max):
+		return Float{}, fmt.Errorf("quant: bounds must be finite, got [%v, %v]", min, max)
+	case !(min < max):
+		return Float{}, fmt.Errorf("quant: min must be < max, got [%v, %v]", min, max)
+	case !finite32(res) || !(res > 0):
+		return Float{}, fmt.Errorf("quant: resolution must be finite and > 0, got %v", res)
+	}
+	delta := float32(max - min)
+	if !finite32(delta) {
+		return Float{}, fmt.Errorf("quant: max - min overflows float32 for [%v, %v]", min, max)
+	}
+	values := float32(delta / res)
+	maxCode := stepsFor32(values)
+	return Float{
+		min: min, max: max, res: res,
+		delta:   delta,
+		steps:   float32(maxCode),
+		maxCode: maxCode,
+		nbits:   bits.Len32(maxCode),
+	}, nil
+}
+
+// stepsFor32 is M = uint32(ceil(values)) with values clamped to
+// [1, MaxSteps]; NaN counts as 1.
+func stepsFor32(values float32) uint32 {
+	if !(values >= 1) { // also catches NaN
+		return 1
+	}
+	if values > MaxSteps {
+		return MaxSteps
+	}
+	return uint32(math.Ceil(float64(values))) // float32 -> float64 is exact; so is ceil
+}
+
+// Min returns the lower bound.
+func (q *Float) Min() float32 { return q.min }
+
+// Max returns the upper bound.
+func (q *Float) Max() float32 { return q.max }
+
+// Res returns the requested resolution.
+func (q *Float) Res() float32 { return q.res }
+
+// MaxCode returns M, the largest code; codes run from 0 to M.
+func (q *Float) MaxCode() uint32 { return q.maxCode }
+
+// Bits returns the number of bits a code occupies on the wire.
+func (q *Float) Bits() int { return q.nbits }
+
+// Quantize returns the code for f. Values outside [min, max] clamp to the
+// nearest bound and NaN maps to code 0, exactly as the reference writer
+// behaves; callers that must refuse such values check them first.
+//
+// Every step rounds to float32; the explicit conversions stop the compiler
+// from fusing the multiply and the add (the Go spec allows fusion otherwise,
+// and it changes the bytes).
+func (q *Float) Quantize(f float32) uint32 {
+	n := float32(float32(f-q.min) / q.delta)
+	if !(n > 0) { // also NaN
+		n = 0
+	} else if n > 1 {
+		n = 1
+	}
+	scaled := float32(n * q.steps)
+	code := uint32(math.Floor(float64(float32(scaled + 0.5))))
+	// Above 2^23 steps the float32 sum can round past M; serialize 1.1 clamps
+	// here so the reader never refuses what the writer produced.
+	if code > q.maxCode {
+		code = q.maxCode
+	}
+	return code
+}
+
+// Dequantize returns the float a code stands for. code must be at most
+// MaxCode (readers refuse larger codes before calling this).
+func (q *Float) Dequantize(code uint32) float32 {
+	n := float32(float32(code) / q.steps)
+	return float32(float32(n*q.delta) + q.min)
+}
+
+// CheckCanonical reports whether every code in [0, M] decodes to a float
+// that quantizes back to the same code, so that every packet a reader accepts
+// re-encodes to the same bytes. If not, the error names the first code that
+// fails. The check is exhaustive; it always ends by about 2^24 codes, because
+// beyond that float32(code) itself collides. Callers cache the result per
+// (min, max, res).
+func (q *Float) CheckCanonical() error {
+	for c := uint32(0); ; c++ {
+		v := q.Dequantize(c)
+		if back := q.Quantize(v); back != c {
+			return &CanonicalError{Code: c, Value: float64(v), Back: back}
+		}
+		if c == q.maxCode {
+			return nil
+		}
+	}
+}
+
+// CanonicalError describes a quantizer that is not canonical: code Code
+// decodes to Value, which quantizes to Back instead. Unproven is set when no
+// failing code was found but canonicity could not be proven either (only for
+// float64 declarations whose range is tiny next to its magnitude; see
+// Float64.CheckCanonical); Code is then the largest code.
+type CanonicalError struct {
+	Code     uint32
+	Value    float64
+	Back     uint32
+	Unproven bool
+}
+
+func (e *CanonicalError) Error() string {
+	if e.Unproven {
+		return fmt.Sprintf("quant: cannot prove that all %d codes round-trip: the range is too narrow for its magnitude at this resolution", uint64(e.Code)+1)
+	}
+	return fmt.Sprintf("quant: code %d decodes to %v, which quantizes back to %d", e.Code, e.Value, e.Back)
+}
+
+func finite32(f float32) bool {
+	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
+}
