@@ -325,6 +325,8 @@ func TestReaderRefusals(t *testing.T) {
 		{"64 bits from 7 bytes", make([]byte, 7), func(r *bitio.Reader) any { return r.ReadBits(64) }, bitio.ErrOverflow, "needs 64 bits, 56 remain", 0},
 		{"bad bit count", []byte{0}, func(r *bitio.Reader) any { return r.ReadBits(65) }, bitio.ErrRange, "bit count 65", 0},
 		{"int above max", pack(f{1, 1}, f{1013, 10}), func(r *bitio.Reader) any { r.ReadBool(); return r.ReadInt(0, 1000) }, bitio.ErrRange, "value 1013 out of range [0, 1000]", 1},
+		{"int truncated returns 0, not min", []byte{0xff}, func(r *bitio.Reader) any { return r.ReadInt(-100, 10000) }, bitio.ErrOverflow, "needs 14 bits, 8 remain", 0},
+		{"uint truncated returns 0, not min", nil, func(r *bitio.Reader) any { return r.ReadUint(10, 90) }, bitio.ErrOverflow, "needs 7 bits, 0 remain", 0},
 		{"int min>max", []byte{0}, func(r *bitio.Reader) any { return r.ReadInt(1, 0) }, bitio.ErrRange, "invalid range", 0},
 		{"uint above max", pack(f{7, 3}), func(r *bitio.Reader) any { return r.ReadUint(0, 5) }, bitio.ErrRange, "value 7 out of range [0, 5]", 0},
 		{"cfloat code above M", pack(f{1023, 10}), func(r *bitio.Reader) any { return r.ReadCompressedFloat(0, 10, 0.01) }, bitio.ErrRange, "code 1023 out of range [0, 1000]", 0},

@@ -34,7 +34,7 @@ func (r *Reader) Reset(data []byte) {
 	*r = Reader{data: data, end: 8 * len(data)}
 	if len(data) > math.MaxInt/8 {
 		r.end = 0
-		r.err = newError("reset", 0, ErrRange, "packet of %d bytes is too large to address in bits", len(data))
+		r.fail("reset", 0, ErrRange, "packet of %d bytes is too large to address in bits", len(data))
 	}
 }
 
@@ -52,14 +52,21 @@ func (r *Reader) Err() error { return r.err }
 // it to refuse a packet for reasons of its own.
 func (r *Reader) Fail(err error) {
 	if r.err == nil && err != nil {
-		r.err = err
+		r.setErr(err)
 	}
 }
 
 func (r *Reader) fail(op string, bit int, sentinel error, format string, args ...any) {
 	if r.err == nil {
-		r.err = newError(op, bit, sentinel, format, args...)
+		r.setErr(newError(op, bit, sentinel, format, args...))
 	}
+}
+
+// setErr records the first error and drops the data, which also closes
+// ReadBits' fast path: it needs 8 bytes of data and does not look at err.
+func (r *Reader) setErr(err error) {
+	r.err = err
+	r.data = nil
 }
 
 // Rewind moves the read position back to bit (a value BitsRead returned
@@ -97,14 +104,14 @@ func (r *Reader) overflow(op string, n int) {
 // ReadBits reads n bits, 0 <= n <= 64 (n == 0 reads nothing and returns 0).
 // Reading past the end is ErrOverflow; n outside 0..64 is ErrRange.
 func (r *Reader) ReadBits(n int) uint64 {
-	// Fast path: one unaligned 64-bit load holds at least 57 bits from any
-	// bit position, as long as 8 bytes remain.
-	if r.err == nil && uint(n) <= 56 && n <= r.end-r.pos {
-		if i := r.pos >> 3; i+8 <= len(r.data) {
-			v := binary.LittleEndian.Uint64(r.data[i:]) >> (r.pos & 7) & (1<<n - 1)
-			r.pos += n
-			return v
-		}
+	// Fast path, small enough to inline: one unaligned 64-bit load holds at
+	// least 57 bits from any bit position, as long as 8 bytes remain (which
+	// also proves the n bits are there). After an error data is nil, so
+	// the error check is folded into the length check.
+	if i := uint(r.pos) >> 3; uint(n) <= 56 && i+8 <= uint(len(r.data)) {
+		v := binary.LittleEndian.Uint64(r.data[i:]) >> (r.pos & 7) & (1<<n - 1)
+		r.pos += n
+		return v
 	}
 	return r.readBitsSlow(n)
 }
@@ -153,6 +160,9 @@ func (r *Reader) ReadInt(min, max int64) int64 {
 		r.badInt(start, u, min, max)
 		return 0
 	}
+	if r.err != nil { // overflow: u is 0, but min is not a value we read
+		return 0
+	}
 	return int64(uint64(min) + u)
 }
 
@@ -178,6 +188,9 @@ func (r *Reader) ReadUint(min, max uint64) uint64 {
 	u := r.ReadBits(BitsRequired(0, span))
 	if u > span {
 		r.badUint(start, u, min, max)
+		return 0
+	}
+	if r.err != nil {
 		return 0
 	}
 	return min + u

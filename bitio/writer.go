@@ -30,7 +30,12 @@ type Writer struct {
 	scratch uint64 // pending bits, least significant first; unused bits are zero
 	pending uint   // number of pending bits, 0..63
 	start   int    // len(dst): BitsWritten counts from here
-	err     error
+	failed  bool   // an error is recorded: every write is a no-op
+	err     error  // the error; nil while a WriteBits refusal waits in badV/badN
+	// A WriteBits refusal is recorded with two stores instead of a call, so
+	// WriteBits stays small enough to inline; Err builds the error from them.
+	badV uint64
+	badN int
 }
 
 // NewWriter returns a Writer appending to dst.
@@ -53,19 +58,34 @@ func (w *Writer) BitsWritten() int {
 
 // Err returns the first error, or nil. After an error every write is a
 // no-op.
-func (w *Writer) Err() error { return w.err }
+func (w *Writer) Err() error {
+	if w.failed && w.err == nil {
+		w.err = w.bitsError()
+	}
+	return w.err
+}
+
+// bitsError builds the error of a refused WriteBits. Nothing was written
+// after it, so BitsWritten is still the offset where it happened.
+func (w *Writer) bitsError() error {
+	if uint(w.badN) > 64 {
+		return newError("write bits", w.BitsWritten(), ErrRange, "bit count %d outside 0..64", w.badN)
+	}
+	return newError("write bits", w.BitsWritten(), ErrRange, "value %#x does not fit in %d bits", w.badV, w.badN)
+}
 
 // Fail records err as the Writer's error unless one is recorded already.
 // Code layered on a Writer (custom MarshalBits hooks, bitpack's plans) uses
 // it to stop the stream with its own, more specific error.
 func (w *Writer) Fail(err error) {
-	if w.err == nil && err != nil {
-		w.err = err
+	if !w.failed && err != nil {
+		w.failed, w.err = true, err
 	}
 }
 
 func (w *Writer) fail(op string, sentinel error, format string, args ...any) {
-	if w.err == nil {
+	if !w.failed {
+		w.failed = true
 		w.err = newError(op, w.BitsWritten(), sentinel, format, args...)
 	}
 }
@@ -88,6 +108,7 @@ func (w *Writer) Bytes() []byte {
 // returned earlier), discarding everything written after that point. The
 // error state is unchanged. Rewinding forward is ErrRange.
 func (w *Writer) Rewind(bits int) {
+	w.Err() // a pending WriteBits error takes its offset from the current position
 	written := w.BitsWritten()
 	if bits < 0 || bits > written {
 		w.fail("rewind", ErrRange, "cannot rewind to bit %d of %d", bits, written)
@@ -111,38 +132,39 @@ func (w *Writer) Rewind(bits int) {
 // nothing. v must be below 2^n; otherwise nothing is written and the error
 // is ErrRange, so a value is never silently masked.
 func (w *Writer) WriteBits(v uint64, n int) {
-	if w.err != nil || uint(n) > 64 || v>>uint(n) != 0 {
-		w.badBits(v, n)
+	// No calls on any path (append aside), so this inlines into the caller.
+	if uint(n) > 64 || uint(bits.Len64(v)) > uint(n) || w.failed {
+		if !w.failed {
+			w.failed, w.badV, w.badN = true, v, n
+		}
 		return
 	}
-	w.put(v, uint(n))
-}
-
-func (w *Writer) badBits(v uint64, n int) {
-	switch {
-	case w.err != nil:
-	case uint(n) > 64:
-		w.fail("write bits", ErrRange, "bit count %d outside 0..64", n)
-	default:
-		w.fail("write bits", ErrRange, "value %#x does not fit in %d bits", v, n)
+	w.scratch |= v << w.pending
+	w.pending += uint(n)
+	if w.pending >= 64 {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)
+		w.pending -= 64
+		w.scratch = v >> (uint(n) - w.pending) // 0 when everything fitted (Go shifts by 64 give 0)
 	}
 }
 
 // put appends the low n bits of v; the caller guarantees v < 2^n, n <= 64,
 // and no error.
 func (w *Writer) put(v uint64, n uint) {
-	w.scratch |= v << w.pending
-	w.pending += n
-	if w.pending >= 64 {
-		w.flushWord(v, n)
+	if p := w.pending + n; p < 64 {
+		w.scratch |= v << w.pending
+		w.pending = p
+		return
 	}
+	w.putFlush(v, n)
 }
 
-// flushWord moves the full scratch word to the buffer and keeps the bits of
-// v that did not fit.
-func (w *Writer) flushWord(v uint64, n uint) {
+// putFlush is put when the scratch word fills: the full word goes to the
+// buffer and the bits of v that did not fit start the next one.
+func (w *Writer) putFlush(v uint64, n uint) {
+	w.scratch |= v << w.pending
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)
-	w.pending -= 64
+	w.pending += n - 64
 	w.scratch = v >> (n - w.pending) // 0 when everything fitted (Go shifts by 64 give 0)
 }
 
@@ -158,7 +180,7 @@ func (w *Writer) WriteBool(b bool) {
 // WriteInt writes v - min in BitsRequired(min, max) bits (nothing when
 // min == max). v outside [min, max], or min > max, is ErrRange.
 func (w *Writer) WriteInt(v, min, max int64) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	if min > max || v < min || v > max {
@@ -178,7 +200,7 @@ func (w *Writer) badInt(v, min, max int64) {
 
 // WriteUint is WriteInt for unsigned values.
 func (w *Writer) WriteUint(v, min, max uint64) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	if min > max || v < min || v > max {
@@ -209,7 +231,7 @@ func (w *Writer) WriteFloat64(f float64) { w.WriteBits(math.Float64bits(f), 64) 
 // ErrRange. Fields written often should build the parameters once with
 // quant.NewFloat and call WriteQuantized.
 func (w *Writer) WriteCompressedFloat(f, min, max, res float32) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	q, err := quant.NewFloat(min, max, res)
@@ -224,7 +246,7 @@ func (w *Writer) WriteCompressedFloat(f, min, max, res float32) {
 // parameters: the same bytes as WriteCompressedFloat, without recomputing
 // delta, M and the bit count on every call.
 func (w *Writer) WriteQuantized(q *quant.Float, f float32) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
@@ -245,7 +267,7 @@ var relativeTiers = [5]struct{ lo, hi uint64 }{
 // few bits for small differences, and cur itself as 32 raw bits when the
 // difference exceeds 69914. prev >= cur is ErrRange.
 func (w *Writer) WriteIntRelative(prev, cur int32) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	if prev >= cur {
@@ -272,7 +294,7 @@ func (w *Writer) WriteIntRelative(prev, cur int32) {
 // Align writes zero bits up to the next byte boundary (nothing when the
 // stream is aligned).
 func (w *Writer) Align() {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	w.put(0, -w.pending&7)
@@ -281,7 +303,7 @@ func (w *Writer) Align() {
 // WriteBytes aligns, then writes p as raw bytes (its length is not
 // written). Empty p still aligns.
 func (w *Writer) WriteBytes(p []byte) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	w.alignFlush()
@@ -303,7 +325,7 @@ func (w *Writer) alignFlush() {
 // invalid UTF-8 or a NUL byte is ErrInvalidString. Nothing is written on
 // error.
 func (w *Writer) WriteString(s string, maxlen int) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	switch {
@@ -376,7 +398,7 @@ func itoa(i int) string {
 // the largest component, then the other three in q.ComponentBits() bits
 // each. A NaN or infinite component is ErrRange.
 func (w *Writer) WriteQuat(q *quant.Quat, v [4]float32) {
-	if w.err != nil {
+	if w.failed {
 		return
 	}
 	largest, codes, ok := q.Encode(v)
