@@ -1,0 +1,735 @@
+package bitpack
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/quant"
+)
+
+// A plan is a type compiled once: a flat list of ops, each with everything
+// precomputed (field offset, bit count, range offset and span, quantization
+// parameters, field path). Nested structs and small arrays are flattened
+// into their parent's list; pointers, slices and large arrays run a
+// sub-plan for their element. marshal.go and unmarshal.go execute plans;
+// the compiler also records the layout tree that Describe reports.
+
+type opKind uint8
+
+const (
+	opBool      opKind = iota
+	opUint             // raw unsigned: the low `bits` bits (v < 2^bits)
+	opInt              // raw signed: `bits`-bit two's complement
+	opRangeUint        // unsigned in [min, min+span]: v-min in `bits` bits
+	opRangeInt         // signed in [min, min+span]
+	opFloat32          // raw IEEE-754
+	opFloat64          //
+	opQFloat32         // compressed float (quant.Float)
+	opQFloat64         // compressed float64 (quant.Float64)
+	opString           // string with maxlen n
+	opBytes            // []byte with maxlen n: length, align, raw bytes
+	opByteArray        // [n]byte: align, n raw bytes
+	opArray            // n elements of elem, stride bytes apart
+	opSlice            // length in [0, n], then that many elements of elem
+	opPointer          // presence bit, then elem
+	opQuat             // smallest-three quaternion; components at offs
+	opHook             // MarshalBits / UnmarshalBits of typ
+)
+
+type op struct {
+	kind   opKind
+	f64    bool    // opQuat: float64 components
+	fit    bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
+	clamp  bool    // compressed floats: clamp instead of refusing out-of-range values
+	bits   int     // wire bits of a scalar or of a length prefix
+	offset uintptr // from the start of the plan's value
+	size   uintptr // Go size of an integer
+	min    uint64  // opRange*: lower bound (int64 bits for signed)
+	span   uint64  // opRange*: max - min
+	n      int     // opString/opBytes/opSlice: maxlen; opByteArray/opArray: length
+	stride uintptr // opArray/opSlice: element size
+	level  int     // struct nesting level of the field within the plan (0: not in a struct)
+	lo, hi float64 // compressed floats: the values encode accepts without clamp
+	qf     *quant.Float
+	qf64   *quant.Float64
+	qq     *quant.Quat
+	offs   [4]uintptr   // opQuat: component offsets from offset
+	elem   *plan        // opArray, opSlice, opPointer: the element's plan
+	typ    reflect.Type // opSlice: the slice type; opPointer: the element type; opHook: the type
+	path   string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
+}
+
+type plan struct {
+	typ    reflect.Type
+	ops    []op
+	root   *Field // layout
+	levels int    // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
+	use    usage  // option kinds that reached a leaf inside (see usage)
+}
+
+// usage records which kinds of inherited option reached a leaf, so that a
+// struct-level tag that applies to nothing is reported.
+type usage struct{ ints, floats, quats bool }
+
+func (u *usage) merge(o usage) {
+	u.ints = u.ints || o.ints
+	u.floats = u.floats || o.floats
+	u.quats = u.quats || o.quats
+}
+
+// ---------------------------------------------------------------------------
+// The cache: one entry per top-level type, compiled exactly once even when
+// many goroutines ask for it at the same time (a sync.Once per entry; the
+// entry itself is published with LoadOrStore).
+
+type cacheEntry struct {
+	once sync.Once
+	plan *plan
+	err  error
+}
+
+var planCache sync.Map // reflect.Type -> *cacheEntry
+
+// compiles counts compilations per type, so tests can check "exactly once".
+var compiles sync.Map // reflect.Type -> *int64 (guarded by the entry's Once)
+
+// planOf returns the cached plan for t, compiling it on first use.
+func planOf(t reflect.Type) (*plan, error) {
+	e, ok := planCache.Load(t)
+	if !ok {
+		e, _ = planCache.LoadOrStore(t, new(cacheEntry))
+	}
+	entry := e.(*cacheEntry)
+	entry.once.Do(func() {
+		n, _ := compiles.LoadOrStore(t, new(int64))
+		*n.(*int64)++
+		entry.plan, entry.err = compile(t)
+	})
+	return entry.plan, entry.err
+}
+
+// compile builds the plan for a top-level type.
+func compile(t reflect.Type) (*plan, error) {
+	c := &compiler{memo: map[memoKey]*plan{}}
+	p, err := c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
+	if err != nil {
+		return nil, err
+	}
+	computeCost(p.root, map[*Field]bool{})
+	return p, nil
+}
+
+// ---------------------------------------------------------------------------
+// The compiler.
+
+type compiler struct {
+	memo map[memoKey]*plan
+}
+
+type memoKey struct {
+	t         reflect.Type
+	opts      tagOptions
+	inherited bool
+}
+
+// fieldCtx says where a value being compiled sits and where its options
+// came from.
+type fieldCtx struct {
+	offset    uintptr      // of the value within the plan's root
+	path      string       // of the value within the plan's root (runtime error paths)
+	where     string       // of the value within the top-level type (TagError messages)
+	level     int          // struct level of the value's container (0 at a plan root)
+	owner     reflect.Type // the struct that declares the field
+	field     string       // the field's name within owner
+	inherited bool         // options came down from a struct-level tag...
+	tagOwner  reflect.Type // ...written on this struct's field
+	tagField  string
+	use       *usage // where inherited options record that they reached a leaf
+}
+
+// structural reports a problem with the field itself (its type, a missing
+// maxlen).
+func (f fieldCtx) structural(o *tagOptions, format string, args ...any) error {
+	text := ""
+	if !f.inherited && o != nil {
+		text = o.text
+	}
+	return &TagError{Type: f.owner, Field: f.field, Tag: text, Problem: fmt.Sprintf(format, args...)}
+}
+
+// tagged reports a problem with the options the field was given, naming
+// the field where they were written.
+func (f fieldCtx) tagged(o *tagOptions, format string, args ...any) error {
+	owner, field := f.owner, f.field
+	problem := fmt.Sprintf(format, args...)
+	if f.inherited {
+		owner, field = f.tagOwner, f.tagField
+		problem = fmt.Sprintf("at %s: %s", f.where, problem)
+	}
+	return &TagError{Type: owner, Field: field, Tag: o.text, Problem: problem}
+}
+
+// descend returns the context of a part of the current value: seg is its
+// path segment and off its offset.
+func (f fieldCtx) descend(seg string, off uintptr) fieldCtx {
+	g := f
+	g.offset = f.offset + off
+	g.path = joinPath(f.path, seg)
+	g.where = joinPath(f.where, seg)
+	return g
+}
+
+// joinPath joins a path and a segment: "Pos"+"X" = "Pos.X", "Ammo"+"[3]" = "Ammo[3]".
+func joinPath(prefix, seg string) string {
+	switch {
+	case seg == "":
+		return prefix
+	case prefix == "":
+		return seg
+	case seg[0] == '[':
+		return prefix + seg
+	}
+	return prefix + "." + seg
+}
+
+// planFor compiles t with options o into a standalone plan (offsets from the
+// start of a t value), reusing a memoized plan for the same (type, options):
+// that is what lets recursive types compile.
+func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, error) {
+	key := memoKey{t: t, opts: *o, inherited: f.inherited}
+	if p, ok := c.memo[key]; ok {
+		if f.use != nil {
+			f.use.merge(p.use)
+		}
+		return p, nil
+	}
+	p := &plan{typ: t, root: &Field{Type: t}}
+	c.memo[key] = p
+	// Offsets and paths inside a sub-plan are relative to its element; an
+	// error's path is completed while the error travels up.
+	inner := f
+	inner.offset, inner.level, inner.path = 0, 0, ""
+	inner.use = &p.use
+	root, err := c.appendValue(&p.ops, t, o, inner)
+	if err != nil {
+		delete(c.memo, key)
+		return nil, err
+	}
+	*p.root = *root // keep the node pointer that recursive references already hold
+	for i := range p.ops {
+		p.levels = max(p.levels, p.ops[i].level)
+	}
+	if t.Kind() == reflect.Struct {
+		p.levels = max(p.levels, 1) // a struct whose fields are all skipped still counts
+	}
+	if f.use != nil {
+		f.use.merge(p.use)
+	}
+	return p, nil
+}
+
+var (
+	marshalerType   = reflect.TypeFor[Marshaler]()
+	unmarshalerType = reflect.TypeFor[Unmarshaler]()
+)
+
+// hasHooks reports whether *t implements the custom hooks, and refuses a
+// type that implements only one of the two.
+func hasHooks(t reflect.Type, f fieldCtx) (bool, error) {
+	pt := reflect.PointerTo(t)
+	m, u := pt.Implements(marshalerType), pt.Implements(unmarshalerType)
+	switch {
+	case m && u:
+		return true, nil
+	case m:
+		return false, f.structural(nil, "%s implements MarshalBits but not UnmarshalBits; implement both", t)
+	case u:
+		return false, f.structural(nil, "%s implements UnmarshalBits but not MarshalBits; implement both", t)
+	}
+	return false, nil
+}
+
+// only reports whether o holds no options besides those keep accepts.
+func only(o *tagOptions, keep func(*tagOptions)) bool {
+	rest := *o
+	keep(&rest)
+	rest.text = ""
+	return rest == tagOptions{}
+}
+
+// notApplicable is the error for direct options a type cannot take.
+func (f fieldCtx) notApplicable(o *tagOptions, t reflect.Type) error {
+	return f.tagged(o, "%s does not apply to %s", o.names(), t)
+}
+
+// appendValue compiles a value of type t at f.offset: it appends the ops
+// and returns the layout node.
+func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
+	base := op{offset: f.offset, path: f.path, level: f.level}
+	if ok, err := hasHooks(t, f); err != nil {
+		return nil, err
+	} else if ok {
+		if !f.inherited && !o.isZero() {
+			return nil, f.tagged(o, "options do not apply to %s, which encodes itself with MarshalBits", t)
+		}
+		base.kind, base.typ = opHook, t
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindCustom}, nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		if !f.inherited && !o.isZero() {
+			return nil, f.notApplicable(o, t)
+		}
+		base.kind, base.bits = opBool, 1
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindBool, Bits: 1}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return c.appendInt(ops, t, o, f, base)
+	case reflect.Float32, reflect.Float64:
+		return c.appendFloat(ops, t, o, f, base)
+	case reflect.String:
+		if !f.inherited && !only(o, func(r *tagOptions) { r.maxlenSet, r.maxlen = false, 0 }) {
+			return nil, f.notApplicable(o, t)
+		}
+		if f.inherited || !o.maxlenSet {
+			return nil, f.structural(o, "string needs a maxlen tag of its own, e.g. bits:\"maxlen=32\"")
+		}
+		base.kind, base.n, base.bits = opString, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindString, MaxLen: o.maxlen, Bits: base.bits}, nil
+	case reflect.Slice:
+		return c.appendSlice(ops, t, o, f, base)
+	case reflect.Array:
+		return c.appendArray(ops, t, o, f, base)
+	case reflect.Pointer:
+		// Options on a pointer apply to what it points to.
+		elem, err := c.planFor(t.Elem(), o, f.descend("", 0))
+		if err != nil {
+			return nil, err
+		}
+		base.kind, base.bits, base.elem, base.typ = opPointer, 1, elem, t.Elem()
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindPointer, Elem: elem.root}, nil
+	case reflect.Struct:
+		return c.appendStruct(ops, t, o, f)
+	}
+	return nil, f.structural(o, "%s is not supported (%s have no wire form)", t, kindName(t.Kind()))
+}
+
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.Map:
+		return "maps"
+	case reflect.Interface:
+		return "interfaces not registered with RegisterUnion"
+	case reflect.Chan:
+		return "channels"
+	case reflect.Func:
+		return "functions"
+	case reflect.Complex64, reflect.Complex128:
+		return "complex numbers"
+	case reflect.UnsafePointer:
+		return "unsafe pointers"
+	case reflect.Uintptr:
+		return "uintptrs"
+	}
+	return k.String() + "s"
+}
+
+func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	k := t.Kind()
+	signed := k >= reflect.Int && k <= reflect.Int64
+	width := t.Bits()
+	if k == reflect.Int || k == reflect.Uint {
+		width = 64 // int and uint are 64 bits on the wire on every platform
+		base.fit = t.Bits() < 64
+	}
+	base.size = t.Size()
+	if !f.inherited && !only(o, func(r *tagOptions) {
+		r.rangeSet, r.rangeLo, r.rangeHi, r.bitsSet, r.bits = false, "", "", false, 0
+	}) {
+		return nil, f.notApplicable(o, t)
+	}
+	if o.hasInt() && f.use != nil {
+		f.use.ints = true
+	}
+	node := &Field{Type: t, Kind: KindUint}
+	if signed {
+		node.Kind = KindInt
+	}
+	switch {
+	case o.rangeSet:
+		node.Ranged = true
+		if signed {
+			lo, hi, err := o.signedRange(width)
+			if err != nil {
+				return nil, f.tagged(o, "%v (field type %s)", err, t)
+			}
+			base.kind, base.min, base.span = opRangeInt, uint64(lo), uint64(hi)-uint64(lo)
+			node.IntMin, node.IntMax = lo, hi
+		} else {
+			lo, hi, err := o.unsignedRange(width)
+			if err != nil {
+				return nil, f.tagged(o, "%v (field type %s)", err, t)
+			}
+			base.kind, base.min, base.span = opRangeUint, lo, hi-lo
+			node.UintMin, node.UintMax = lo, hi
+		}
+		base.bits = bitio.BitsRequired(0, base.span)
+	case o.hasInt(): // bits=N
+		if o.bits < 1 || o.bits > width {
+			return nil, f.tagged(o, "bits=%d does not fit %s (1..%d)", o.bits, t, width)
+		}
+		base.bits = o.bits
+		fallthrough
+	default:
+		if base.bits == 0 {
+			base.bits = width
+		}
+		base.kind = opUint
+		node.UintMax = math.MaxUint64 >> (64 - base.bits)
+		if signed {
+			base.kind = opInt
+			node.IntMin, node.IntMax = -1<<(base.bits-1), 1<<(base.bits-1)-1
+			node.UintMax = 0
+		}
+	}
+	if base.fit { // the Go type is narrower than the wire on this platform
+		if signed {
+			node.IntMin, node.IntMax = max(node.IntMin, math.MinInt32), min(node.IntMax, math.MaxInt32)
+		} else {
+			node.UintMax = min(node.UintMax, math.MaxUint32)
+		}
+	}
+	node.Bits = base.bits
+	*ops = append(*ops, base)
+	return node, nil
+}
+
+// canonicalCache remembers the canonical check per declaration: the check
+// is exhaustive and may take tens of milliseconds for large step counts.
+var canonicalCache sync.Map // [4]float64{width, min, max, res} -> error (nil stored as a nil interface)
+
+func checkCanonical(key [4]float64, check func() error) error {
+	if e, ok := canonicalCache.Load(key); ok {
+		err, _ := e.(error)
+		return err
+	}
+	err := check()
+	if err == nil {
+		canonicalCache.Store(key, nil)
+	} else {
+		canonicalCache.Store(key, err)
+	}
+	return err
+}
+
+func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	width := t.Bits()
+	if !f.inherited && !only(o, func(r *tagOptions) {
+		r.float, r.minSet, r.maxSet, r.resSet, r.min, r.max, r.res, r.clamp = false, false, false, false, "", "", "", false
+	}) {
+		return nil, f.notApplicable(o, t)
+	}
+	if !o.float {
+		base.kind, base.bits = opFloat32, 32
+		if width == 64 {
+			base.kind, base.bits = opFloat64, 64
+		}
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindFloat, Bits: base.bits}, nil
+	}
+	if f.use != nil {
+		f.use.floats = true
+	}
+	min, max, res, err := o.floatParams(width)
+	if err != nil {
+		return nil, f.tagged(o, "%v", err)
+	}
+	key := [4]float64{float64(width), min, max, res}
+	base.clamp = o.clamp
+	if width == 32 {
+		q, err := quant.NewFloat(float32(min), float32(max), float32(res))
+		if err != nil {
+			return nil, f.tagged(o, "%v", err)
+		}
+		if err := checkCanonical(key, q.CheckCanonical); err != nil {
+			return nil, f.tagged(o, "float32 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res or a float64 field", o.res, o.min, o.max, err)
+		}
+		base.kind, base.bits, base.qf = opQFloat32, q.Bits(), &q
+		// Decoded extremes may land a rounding outside the tag's bounds;
+		// encode accepts them so every decoded value re-encodes.
+		base.lo = math.Min(min, float64(q.Dequantize(0)))
+		base.hi = math.Max(max, float64(q.Dequantize(q.MaxCode())))
+	} else {
+		q, err := quant.NewFloat64(min, max, res)
+		if err != nil {
+			return nil, f.tagged(o, "%v", err)
+		}
+		if err := checkCanonical(key, q.CheckCanonical); err != nil {
+			return nil, f.tagged(o, "float64 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res", o.res, o.min, o.max, err)
+		}
+		base.kind, base.bits, base.qf64 = opQFloat64, q.Bits(), &q
+		base.lo = math.Min(min, q.Dequantize(0))
+		base.hi = math.Max(max, q.Dequantize(q.MaxCode()))
+	}
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindCompressedFloat, Bits: base.bits, FloatMin: min, FloatMax: max, Res: res, Clamp: o.clamp}, nil
+}
+
+func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if f.inherited || !o.maxlenSet {
+		// maxlen is never inherited, and a slice without one cannot be sized.
+		return nil, f.structural(o, "%s needs a maxlen tag of its own, e.g. bits:\"maxlen=16\"", t)
+	}
+	if o.sparse {
+		return nil, f.tagged(o, "sparse is not supported yet")
+	}
+	elemOpts := *o
+	elemOpts.maxlenSet, elemOpts.maxlen = false, 0
+	base.n, base.bits = o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
+	et := t.Elem()
+	if et.Kind() == reflect.Uint8 && elemOpts.isZero() {
+		if ok, _ := hasHooks(et, f); !ok {
+			base.kind = opBytes
+			*ops = append(*ops, base)
+			return &Field{Type: t, Kind: KindBytes, MaxLen: o.maxlen, Bits: base.bits}, nil
+		}
+	}
+	// Other options apply to the elements (SPEC §6).
+	elem, err := c.planFor(et, &elemOpts, f.descend("[]", 0))
+	if err != nil {
+		return nil, err
+	}
+	base.kind, base.elem, base.typ, base.stride = opSlice, elem, t, et.Size()
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindSlice, MaxLen: o.maxlen, Bits: base.bits, Elem: elem.root}, nil
+}
+
+// unrollLimit is the largest number of ops an array is flattened into;
+// longer arrays loop over a sub-plan.
+const unrollLimit = 32
+
+func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	n := t.Len()
+	et := t.Elem()
+	if o.quat && (!f.inherited || isQuatShaped(t)) {
+		return c.appendQuat(ops, t, o, f, base)
+	}
+	if et.Kind() == reflect.Uint8 && !o.hasInt() {
+		if ok, _ := hasHooks(et, f); !ok {
+			if !f.inherited && !o.isZero() {
+				return nil, f.notApplicable(o, t)
+			}
+			base.kind, base.n = opByteArray, n
+			*ops = append(*ops, base)
+			return &Field{Type: t, Kind: KindByteArray, Len: n}, nil
+		}
+	}
+	// Every other option applies to each element (SPEC §6). Compile one
+	// element, then copy its ops n times (small arrays) or loop over it.
+	var one []op
+	ef := f.descend("[]", 0)
+	ef.offset, ef.path = 0, ""
+	elemNode, err := c.appendValue(&one, et, o, ef)
+	if err != nil {
+		return nil, err
+	}
+	node := &Field{Type: t, Kind: KindArray, Len: n, Elem: elemNode}
+	if n*len(one) <= unrollLimit {
+		for i := 0; i < n; i++ {
+			idx := "[" + strconv.Itoa(i) + "]"
+			for _, e := range one {
+				e.offset += f.offset + uintptr(i)*et.Size()
+				e.path = joinPath(joinPath(f.path, idx), e.path)
+				*ops = append(*ops, e)
+			}
+		}
+		return node, nil
+	}
+	elem, err := c.planFor(et, o, f.descend("[]", 0))
+	if err != nil {
+		return nil, err
+	}
+	base.kind, base.n, base.elem, base.stride = opArray, n, elem, et.Size()
+	*ops = append(*ops, base)
+	node.Elem = elem.root
+	return node, nil
+}
+
+// isQuatShaped reports whether t is [4]float32/64 or a struct of exactly
+// four exported float fields of one kind.
+func isQuatShaped(t reflect.Type) bool {
+	_, ok := quatOffsets(t)
+	return ok
+}
+
+func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
+	switch t.Kind() {
+	case reflect.Array:
+		k := t.Elem().Kind()
+		if t.Len() != 4 || (k != reflect.Float32 && k != reflect.Float64) {
+			return offs, false
+		}
+		for i := range offs {
+			offs[i] = uintptr(i) * t.Elem().Size()
+		}
+		return offs, true
+	case reflect.Struct:
+		if t.NumField() != 4 {
+			return offs, false
+		}
+		k0 := t.Field(0).Type.Kind()
+		for i := range offs {
+			sf := t.Field(i)
+			if !sf.IsExported() || sf.Type.Kind() != k0 || (k0 != reflect.Float32 && k0 != reflect.Float64) {
+				return offs, false
+			}
+			offs[i] = sf.Offset
+		}
+		return offs, true
+	}
+	return offs, false
+}
+
+func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	offs, ok := quatOffsets(t)
+	if !ok {
+		return nil, f.tagged(o, "quat applies to [4]float32, [4]float64 or a struct of four float fields, not %s", t)
+	}
+	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.bitsSet, r.bits = false, false, 0 }) {
+		return nil, f.tagged(o, "quat does not combine with other options")
+	}
+	q, err := quant.NewQuat(o.bits)
+	if err != nil {
+		return nil, f.tagged(o, "quat bits=%d: each component needs 2..32 bits", o.bits)
+	}
+	if f.use != nil {
+		f.use.quats = true
+	}
+	comp := t.Elem
+	if t.Kind() == reflect.Struct {
+		comp = func() reflect.Type { return t.Field(0).Type }
+	}
+	base.kind, base.qq, base.offs, base.f64, base.bits = opQuat, &q, offs, comp().Kind() == reflect.Float64, q.Bits()
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindQuat, Bits: o.bits}, nil
+}
+
+func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
+	if o.quat && isQuatShaped(t) {
+		return c.appendQuat(ops, t, o, f, op{offset: f.offset, path: f.path, level: f.level})
+	}
+	if !f.inherited && !only(o, func(r *tagOptions) {
+		*r = tagOptions{maxlenSet: r.maxlenSet, sparse: r.sparse, checkSet: r.checkSet}
+	}) {
+		return nil, f.tagged(o, "%s does not apply to struct %s", o.names(), t)
+	}
+	// Options written on this field are inherited by the leaves inside that
+	// have no tag of their own; each kind of option must reach one leaf.
+	inherit := leafOptions(o)
+	var own usage
+	if !f.inherited && !o.isZero() {
+		f.inherited, f.tagOwner, f.tagField, f.use = true, f.owner, f.field, &own
+	}
+	node := &Field{Type: t, Kind: KindStruct}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		text, hasTag := sf.Tag.Lookup("bits")
+		if !sf.IsExported() && !sf.Anonymous {
+			if hasTag {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported fields are never encoded; remove the tag or export the field"}
+			}
+			continue
+		}
+		fo, err := parseTag(text)
+		if err != nil {
+			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: err.Error()}
+		}
+		if fo.skip {
+			continue
+		}
+		if sf.Anonymous && !sf.IsExported() && sf.Type.Kind() != reflect.Struct {
+			// An unexported embedded non-struct is invisible outside its
+			// package; unexported embedded structs are inlined below, with
+			// their exported fields promoted as encoding/json does.
+			if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "an embedded pointer to the unexported struct type " + sf.Type.Elem().String() + " cannot be allocated on decode; embed the struct itself or name the field"}
+			}
+			if hasTag {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported embedded fields are never encoded; remove the tag"}
+			}
+			continue
+		}
+		ff := fieldCtx{
+			offset: f.offset + sf.Offset, path: joinPath(f.path, sf.Name), where: joinPath(f.where, sf.Name),
+			level: f.level + 1, owner: t, field: sf.Name,
+		}
+		opts := fo
+		if fo.isZero() && f.inherited && !inherit.isZero() {
+			ff.inherited, ff.tagOwner, ff.tagField, ff.use = true, f.tagOwner, f.tagField, f.use
+			opts = inherit
+		}
+		child, err := c.appendValue(ops, sf.Type, opts, ff)
+		if err != nil {
+			return nil, err
+		}
+		child.Name, child.Index = sf.Name, []int{i}
+		node.Fields = append(node.Fields, child)
+	}
+	if !hasExportedField(t) {
+		return nil, f.structural(o, "%s has no exported fields and no MarshalBits/UnmarshalBits methods, so nothing of it can be encoded", t)
+	}
+	if f.use == &own {
+		var missing []string
+		if inherit.hasInt() && !own.ints {
+			missing = append(missing, "range/bits reach no integer field")
+		}
+		if inherit.float && !own.floats {
+			missing = append(missing, "float reaches no float field")
+		}
+		if inherit.quat && !own.quats {
+			missing = append(missing, "quat reaches no quaternion-shaped field")
+		}
+		if len(missing) > 0 {
+			return nil, &TagError{Type: f.owner, Field: f.field, Tag: o.text, Problem: fmt.Sprintf("applies to no field of %s: %s", t, strings.Join(missing, "; "))}
+		}
+	}
+	return node, nil
+}
+
+// leafOptions keeps the options a struct hands down to its leaves: range
+// and bits for integers, the compressed-float options for floats, quat (with
+// its bits) for quaternion-shaped fields.
+func leafOptions(o *tagOptions) *tagOptions {
+	l := &tagOptions{text: o.text,
+		rangeSet: o.rangeSet, rangeLo: o.rangeLo, rangeHi: o.rangeHi,
+		bitsSet: o.bitsSet, bits: o.bits,
+		float: o.float, minSet: o.minSet, maxSet: o.maxSet, resSet: o.resSet,
+		min: o.min, max: o.max, res: o.res, clamp: o.clamp,
+		quat: o.quat,
+	}
+	return l
+}
+
+// hasExportedField reports whether t (or a struct embedded in it) has an
+// exported field.
+func hasExportedField(t reflect.Type) bool {
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.IsExported() {
+			return true
+		}
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct && hasExportedField(sf.Type) {
+			return true
+		}
+	}
+	return false
+}

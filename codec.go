@@ -1,0 +1,86 @@
+package bitpack
+
+import (
+	"errors"
+	"reflect"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Codec is a typed handle on the compiled plan of T: no interface boxing,
+// no cache lookup, and tag errors surface once, from NewCodec. A Codec is
+// safe for concurrent use.
+type Codec[T any] struct {
+	plan *plan
+	typ  reflect.Type
+}
+
+// NewCodec compiles (or fetches the cached) plan for T.
+func NewCodec[T any]() (*Codec[T], error) {
+	t := reflect.TypeFor[T]()
+	p, err := planOf(t)
+	if err != nil {
+		return nil, err
+	}
+	return &Codec[T]{plan: p, typ: t}, nil
+}
+
+var errNilCodec = errors.New("bitpack: method called on a nil *Codec (use NewCodec)")
+
+func (c *Codec[T]) check(v *T) error {
+	if c == nil || c.plan == nil {
+		return errNilCodec
+	}
+	if v == nil {
+		return errors.New("bitpack: nil *" + reflect.TypeFor[T]().String() + " passed to Codec")
+	}
+	return nil
+}
+
+// Append appends the encoding of *v to dst. It allocates nothing when dst
+// has the capacity; on error it returns dst unchanged.
+func (c *Codec[T]) Append(dst []byte, v *T) ([]byte, error) {
+	if err := c.check(v); err != nil {
+		return dst, err
+	}
+	return appendPlan(dst, c.plan, c.typ, pointerTo(v))
+}
+
+// Marshal returns the encoding of *v in a new slice of exactly its size.
+func (c *Codec[T]) Marshal(v *T) ([]byte, error) {
+	if err := c.check(v); err != nil {
+		return nil, err
+	}
+	return marshalPlan(c.plan, c.typ, pointerTo(v))
+}
+
+// Unmarshal decodes data into *v, consuming the whole packet; on error *v
+// is untouched.
+func (c *Codec[T]) Unmarshal(data []byte, v *T) error {
+	if err := c.check(v); err != nil {
+		return err
+	}
+	return unmarshalPlan(data, c.plan, c.typ, pointerTo(v))
+}
+
+// Encode writes *v to w; on error nothing of it stays in w and w is failed.
+func (c *Codec[T]) Encode(w *bitio.Writer, v *T) error {
+	if err := c.check(v); err != nil {
+		return err
+	}
+	if w == nil {
+		return errors.New("bitpack: Codec.Encode with a nil *bitio.Writer")
+	}
+	return encodeTo(w, c.plan, c.typ, pointerTo(v))
+}
+
+// Decode reads one *v from r; on error *v is untouched and r is failed.
+func (c *Codec[T]) Decode(r *bitio.Reader, v *T) error {
+	if err := c.check(v); err != nil {
+		return err
+	}
+	if r == nil {
+		return errors.New("bitpack: Codec.Decode with a nil *bitio.Reader")
+	}
+	return decodeFrom(r, c.plan, c.typ, pointerTo(v))
+}

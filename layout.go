@@ -1,0 +1,348 @@
+package bitpack
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Kind says how a field travels on the wire.
+type Kind uint8
+
+const (
+	KindBool            Kind = iota + 1 // 1 bit
+	KindInt                             // signed integer: raw two's complement, or ranged (Field.Ranged)
+	KindUint                            // unsigned integer: raw, or ranged
+	KindFloat                           // raw IEEE-754 float32/float64
+	KindCompressedFloat                 // quantized float: FloatMin, FloatMax, Res
+	KindString                          // length prefix, align, bytes (MaxLen)
+	KindBytes                           // []byte: length prefix, align, bytes (MaxLen)
+	KindByteArray                       // [Len]byte: align, Len bytes
+	KindArray                           // Len elements of Elem
+	KindSlice                           // length prefix, then elements of Elem (MaxLen)
+	KindPointer                         // presence bit, then Elem
+	KindStruct                          // Fields in order
+	KindQuat                            // smallest-three quaternion, Bits per component
+	KindCustom                          // MarshalBits / UnmarshalBits
+)
+
+var kindNames = [...]string{"invalid", "bool", "int", "uint", "float", "compressed float", "string", "bytes", "byte array", "array", "slice", "pointer", "struct", "quat", "custom"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Field is one node of a type's wire layout, as compiled from its tags.
+// Layouts are trees: struct nodes hold their encoded fields, and array,
+// slice and pointer nodes their element. A recursive type's layout is a
+// graph (an Elem leads back to an ancestor), so walk it with a visited set.
+type Field struct {
+	Name  string       // the Go field name; "" for the top-level value and for elements
+	Index []int        // index in the parent struct, for reflect.Value.FieldByIndex; nil otherwise
+	Type  reflect.Type // the Go type
+	Kind  Kind
+
+	Bits             int     // fixed width: bool 1, raw/ranged integers, code bits, quat bits per component
+	Ranged           bool    // integers: range=A..B (else raw two's complement / unsigned)
+	IntMin, IntMax   int64   // KindInt: the range, or the raw width's range
+	UintMin, UintMax uint64  // KindUint: the range, or the raw width's range
+	FloatMin         float64 // KindCompressedFloat: the tag's bounds and resolution
+	FloatMax         float64
+	Res              float64
+	Clamp            bool
+	MaxLen           int // KindString, KindBytes, KindSlice
+	Len              int // KindArray, KindByteArray
+
+	Fields []*Field // KindStruct
+	Elem   *Field   // KindArray, KindSlice, KindPointer
+
+	// MinBits and MaxBits bound the field's size on the wire. MaxBits is -1
+	// when unbounded (recursive types, custom hooks). Alignment padding is
+	// counted as 0..7 bits because it depends on where the field starts.
+	MinBits, MaxBits int
+	costed           bool
+}
+
+// Layout describes how a type travels on the wire: its field tree and the
+// smallest and largest packet it can produce.
+type Layout struct {
+	Type    reflect.Type
+	Root    *Field
+	MinBits int
+	MaxBits int // -1: unbounded
+}
+
+// Describe compiles (or fetches) the plan of v's type — the pointee for a
+// pointer — and returns its layout. Tag errors surface here as they would
+// from Marshal.
+func Describe(v any) (Layout, error) {
+	t := reflect.TypeOf(v)
+	if t == nil {
+		return Layout{}, fmt.Errorf("bitpack: Describe(nil)")
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return Layout{}, err
+	}
+	return layoutOf(p), nil
+}
+
+// Layout returns the wire layout of T.
+func (c *Codec[T]) Layout() Layout {
+	if c == nil || c.plan == nil {
+		return Layout{}
+	}
+	return layoutOf(c.plan)
+}
+
+func layoutOf(p *plan) Layout {
+	return Layout{Type: p.typ, Root: p.root, MinBits: p.root.MinBits, MaxBits: p.root.MaxBits}
+}
+
+// unbounded caps size arithmetic: anything larger counts as unbounded.
+const unbounded = 1 << 48
+
+// computeCost fills MinBits and MaxBits of f and everything below it.
+func computeCost(f *Field, onStack map[*Field]bool) (min, max int) {
+	if f.costed {
+		return f.MinBits, f.MaxBits
+	}
+	if onStack[f] {
+		return 0, -1 // a cycle: the minimum is counted where the cycle starts
+	}
+	onStack[f] = true
+	defer delete(onStack, f)
+	switch f.Kind {
+	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat:
+		min, max = f.Bits, f.Bits
+	case KindQuat:
+		min = 2 + 3*f.Bits
+		max = min
+	case KindString, KindBytes:
+		min = f.Bits
+		max = addBits(f.Bits+7, mulBits(8, f.MaxLen))
+	case KindByteArray:
+		min = 8 * f.Len
+		max = min + 7
+	case KindArray:
+		emin, emax := computeCost(f.Elem, onStack)
+		min, max = mulBits(f.Len, emin), mulBits(f.Len, emax)
+	case KindSlice:
+		min, max = f.Bits, f.Bits
+		if f.MaxLen > 0 {
+			_, emax := computeCost(f.Elem, onStack)
+			max = addBits(f.Bits, mulBits(f.MaxLen, emax))
+		}
+	case KindPointer:
+		_, emax := computeCost(f.Elem, onStack)
+		min, max = 1, addBits(1, emax)
+	case KindStruct:
+		for _, c := range f.Fields {
+			cmin, cmax := computeCost(c, onStack)
+			min = addBits(min, cmin)
+			max = addBits(max, cmax)
+		}
+	case KindCustom:
+		min, max = 0, -1
+	}
+	f.MinBits, f.MaxBits, f.costed = min, max, true
+	return min, max
+}
+
+func addBits(a, b int) int {
+	if a < 0 || b < 0 || a+b > unbounded {
+		return -1
+	}
+	return a + b
+}
+
+func mulBits(n, b int) int {
+	if b < 0 {
+		if n == 0 {
+			return 0
+		}
+		return -1
+	}
+	if b != 0 && n > unbounded/b {
+		return -1
+	}
+	return n * b
+}
+
+// Encoding describes f's wire encoding in a few words, e.g.
+// "int [0, 1000]" or "compressed float [-10, 10] res 0.01".
+func (f *Field) Encoding() string {
+	switch f.Kind {
+	case KindBool:
+		return "bool"
+	case KindInt:
+		if f.Ranged {
+			return fmt.Sprintf("int [%d, %d]", f.IntMin, f.IntMax)
+		}
+		return fmt.Sprintf("int %d bits (two's complement)", f.Bits)
+	case KindUint:
+		if f.Ranged {
+			return fmt.Sprintf("int [%d, %d]", f.UintMin, f.UintMax)
+		}
+		return fmt.Sprintf("uint %d bits", f.Bits)
+	case KindFloat:
+		return fmt.Sprintf("float%d raw", f.Bits)
+	case KindCompressedFloat:
+		prec := 64
+		if f.Type != nil && f.Type.Kind() == reflect.Float32 {
+			prec = 32 // the tag's numbers were parsed as float32: print them that way
+		}
+		g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, prec) }
+		s := fmt.Sprintf("compressed float [%s, %s] res %s", g(f.FloatMin), g(f.FloatMax), g(f.Res))
+		if f.Clamp {
+			s += " clamp"
+		}
+		return s
+	case KindString:
+		return fmt.Sprintf("string maxlen %d", f.MaxLen)
+	case KindBytes:
+		return fmt.Sprintf("bytes maxlen %d", f.MaxLen)
+	case KindByteArray:
+		return fmt.Sprintf("%d bytes, aligned", f.Len)
+	case KindArray:
+		return fmt.Sprintf("array of %d", f.Len)
+	case KindSlice:
+		return fmt.Sprintf("slice maxlen %d", f.MaxLen)
+	case KindPointer:
+		return "optional (presence bit)"
+	case KindStruct:
+		return "struct"
+	case KindQuat:
+		return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits)
+	case KindCustom:
+		return "custom MarshalBits/UnmarshalBits"
+	}
+	return f.Kind.String()
+}
+
+// Row is one line of a rendered layout.
+type Row struct {
+	Path     string // e.g. "Players[].Pos.X"
+	Depth    int    // nesting, for indentation
+	Type     reflect.Type
+	Encoding string
+	MinBits  int
+	MaxBits  int // -1: unbounded
+}
+
+// Rows flattens the layout in wire order. Containers come before their
+// contents; an element's fields appear under the container's path with
+// "[]" appended. A recursive reference is one row marked "(recursive)".
+func (l Layout) Rows() []Row {
+	var rows []Row
+	onPath := map[*Field]bool{}
+	// walk emits f's row (unless it is a struct reached through a pointer
+	// or at the top, whose fields speak for it) and its contents.
+	var walk func(f *Field, path string, depth int, row bool)
+	walk = func(f *Field, path string, depth int, row bool) {
+		if onPath[f] {
+			rows = append(rows, Row{Path: path, Depth: depth, Type: f.Type, Encoding: f.Encoding() + " (recursive)", MinBits: f.MinBits, MaxBits: f.MaxBits})
+			return
+		}
+		onPath[f] = true
+		defer delete(onPath, f)
+		if row {
+			rows = append(rows, Row{Path: path, Depth: depth, Type: f.Type, Encoding: f.Encoding(), MinBits: f.MinBits, MaxBits: f.MaxBits})
+			depth++
+		}
+		switch f.Kind {
+		case KindStruct:
+			for _, c := range f.Fields {
+				walk(c, joinPath(path, c.Name), depth, true)
+			}
+		case KindArray, KindSlice:
+			walk(f.Elem, path+"[]", depth, true)
+		case KindPointer:
+			walk(f.Elem, path, depth, f.Elem.Kind != KindStruct)
+		}
+	}
+	if l.Root != nil {
+		walk(l.Root, "", 0, l.Root.Kind != KindStruct)
+	}
+	return rows
+}
+
+func bitsText(min, max int) string {
+	switch {
+	case max < 0:
+		return fmt.Sprintf("%d–∞", min)
+	case min == max:
+		return strconv.Itoa(min)
+	}
+	return fmt.Sprintf("%d–%d", min, max)
+}
+
+func bytesText(min, max int) string {
+	if max < 0 {
+		return fmt.Sprintf("%d–∞ bytes", (min+7)/8)
+	}
+	if min == max {
+		return fmt.Sprintf("%d bytes", (min+7)/8)
+	}
+	return fmt.Sprintf("%d–%d bytes", (min+7)/8, (max+7)/8)
+}
+
+// String renders the layout as an aligned table: one row per field with its
+// path, Go type, encoding and bit cost, then the packet's size range.
+func (l Layout) String() string {
+	rows := l.Rows()
+	head := [4]string{"field", "type", "encoding", "bits"}
+	cells := make([][4]string, len(rows))
+	width := [4]int{len(head[0]), len(head[1]), len(head[2]), len(head[3])}
+	for i, r := range rows {
+		path := strings.Repeat("  ", r.Depth) + lastSegments(r.Path, r.Depth)
+		cells[i] = [4]string{path, r.Type.String(), r.Encoding, bitsText(r.MinBits, r.MaxBits)}
+		for k, c := range cells[i] {
+			width[k] = max(width[k], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	name := "<nil>"
+	if l.Type != nil {
+		name = l.Type.String()
+	}
+	fmt.Fprintf(&b, "%s: %s bits, %s\n", name, bitsText(l.MinBits, l.MaxBits), bytesText(l.MinBits, l.MaxBits))
+	line := func(c [4]string) {
+		for k := 0; k < 3; k++ {
+			b.WriteString(c[k])
+			b.WriteString(strings.Repeat(" ", width[k]-len([]rune(c[k]))+2))
+		}
+		b.WriteString(strings.Repeat(" ", width[3]-len([]rune(c[3]))))
+		b.WriteString(c[3])
+		b.WriteByte('\n')
+	}
+	line(head)
+	for _, c := range cells {
+		line(c)
+	}
+	return b.String()
+}
+
+// lastSegments shows a nested row by its own name (its parent rows are
+// printed above it); top-level rows show their full path.
+func lastSegments(path string, depth int) string {
+	if depth == 0 {
+		return path
+	}
+	i := strings.LastIndexAny(path, ".")
+	j := strings.LastIndex(path, "[]")
+	if j > i && j == len(path)-2 {
+		return "[]"
+	}
+	if i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}

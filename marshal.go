@@ -1,0 +1,322 @@
+package bitpack
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"sync"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Marshaler is implemented by types that write themselves. MarshalBits
+// writes the value's bits to w; the matching UnmarshalBits must read exactly
+// those bits back and refuse anything else. A type that implements one of
+// the two hooks must implement both.
+type Marshaler interface {
+	MarshalBits(w *bitio.Writer) error
+}
+
+// Unmarshaler is the decoding half of Marshaler. UnmarshalBits must treat
+// the bits as hostile (refuse, never panic) and must be deterministic: the
+// decoder runs it once to validate the packet and once to store the value.
+type Unmarshaler interface {
+	UnmarshalBits(r *bitio.Reader) error
+}
+
+// Marshal returns the encoding of v: a pointer to a value (the value is
+// encoded, not the pointer) or a value.
+func Marshal(v any) ([]byte, error) {
+	t, base, err := valueOf(v, "Marshal")
+	if err != nil {
+		return nil, err
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return nil, err
+	}
+	return marshalPlan(p, t, base)
+}
+
+// Append appends the encoding of v to dst and returns the extended slice. It
+// allocates nothing when dst has the capacity. On error it returns dst
+// unchanged (bytes past len(dst) may have been overwritten).
+func Append(dst []byte, v any) ([]byte, error) {
+	t, base, err := valueOf(v, "Append")
+	if err != nil {
+		return dst, err
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return dst, err
+	}
+	return appendPlan(dst, p, t, base)
+}
+
+// Encode writes v to w, so several values can share one packet. On error
+// nothing of v stays in w, and w is left failed (its Err is set).
+func Encode(w *bitio.Writer, v any) error {
+	if w == nil {
+		return errors.New("bitpack: Encode with a nil *bitio.Writer")
+	}
+	t, base, err := valueOf(v, "Encode")
+	if err != nil {
+		return err
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return err
+	}
+	return encodeTo(w, p, t, base)
+}
+
+// valueOf finds the type to encode and the address of the value: the
+// pointee for a non-nil pointer, or a copy of a non-pointer value.
+func valueOf(v any, fn string) (reflect.Type, pointer, error) {
+	rv := reflect.ValueOf(v)
+	switch {
+	case !rv.IsValid():
+		return nil, pointer{}, fmt.Errorf("bitpack: %s(nil)", fn)
+	case rv.Kind() == reflect.Pointer:
+		if rv.IsNil() {
+			return nil, pointer{}, fmt.Errorf("bitpack: %s of a nil %s", fn, rv.Type())
+		}
+		return rv.Type().Elem(), pointerOf(rv), nil
+	}
+	c := reflect.New(rv.Type())
+	c.Elem().Set(rv)
+	return rv.Type(), pointerOf(c), nil
+}
+
+// scratchBuffers holds the buffers Marshal encodes into before copying the
+// result into a slice of exactly the right size.
+var scratchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+func marshalPlan(p *plan, t reflect.Type, base pointer) ([]byte, error) {
+	bp := scratchBuffers.Get().(*[]byte)
+	buf, err := appendPlan((*bp)[:0], p, t, base)
+	if err != nil {
+		scratchBuffers.Put(bp)
+		return nil, err
+	}
+	out := make([]byte, len(buf))
+	copy(out, buf)
+	if cap(buf) <= 64<<10 { // do not keep huge buffers alive
+		*bp = buf
+		scratchBuffers.Put(bp)
+	}
+	return out, nil
+}
+
+func appendPlan(dst []byte, p *plan, t reflect.Type, base pointer) ([]byte, error) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if ferr := encodeRoot(&w, p, base); ferr != nil {
+		return dst, publicError("encode", t, ferr)
+	}
+	return w.Bytes(), nil
+}
+
+func encodeTo(w *bitio.Writer, p *plan, t reflect.Type, base pointer) error {
+	if err := w.Err(); err != nil {
+		return err
+	}
+	start := w.BitsWritten()
+	if ferr := encodeRoot(w, p, base); ferr != nil {
+		err := publicError("encode", t, ferr)
+		w.Rewind(start)
+		w.Fail(err)
+		return err
+	}
+	return nil
+}
+
+func encodeRoot(w *bitio.Writer, p *plan, base pointer) *fieldError {
+	if p.levels > MaxDepth {
+		return newFieldError("", -1, ErrDepth, "type nests %d struct levels, more than %d", p.levels, MaxDepth)
+	}
+	return encodePlan(w, p, base, 0)
+}
+
+// encodePlan writes the value at base following p. depth is the number of
+// struct levels above the plan's root.
+func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
+	for i := range p.ops {
+		o := &p.ops[i]
+		at := base.at(o.offset)
+		switch o.kind {
+		case opBool:
+			var v uint64
+			if *at.bool() {
+				v = 1
+			}
+			w.WriteBits(v, 1)
+		case opUint:
+			v := at.loadUint(o.size)
+			if o.bits < 64 && v>>o.bits != 0 {
+				return newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits", v, o.bits)
+			}
+			w.WriteBits(v, o.bits)
+		case opInt:
+			v := at.loadInt(o.size)
+			if o.bits < 64 {
+				if lim := int64(1) << (o.bits - 1); v < -lim || v >= lim {
+					return newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits (range [%d, %d])", v, o.bits, -lim, lim-1)
+				}
+				w.WriteBits(uint64(v)&(1<<o.bits-1), o.bits)
+			} else {
+				w.WriteBits(uint64(v), 64)
+			}
+		case opRangeUint:
+			v := at.loadUint(o.size)
+			if v < o.min || v-o.min > o.span {
+				return newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, o.min, o.min+o.span)
+			}
+			w.WriteBits(v-o.min, o.bits)
+		case opRangeInt:
+			v := at.loadInt(o.size)
+			if v < int64(o.min) || uint64(v)-o.min > o.span {
+				return newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, int64(o.min), int64(o.min+o.span))
+			}
+			w.WriteBits(uint64(v)-o.min, o.bits)
+		case opFloat32:
+			w.WriteBits(uint64(math.Float32bits(*at.float32())), 32)
+		case opFloat64:
+			w.WriteBits(math.Float64bits(*at.float64()), 64)
+		case opQFloat32:
+			v := *at.float32()
+			if f := float64(v); !(f >= o.lo && f <= o.hi) {
+				if err := floatRefusal(o, f); err != nil {
+					return err
+				}
+			}
+			w.WriteBits(uint64(o.qf.Quantize(v)), o.bits)
+		case opQFloat64:
+			v := *at.float64()
+			if !(v >= o.lo && v <= o.hi) {
+				if err := floatRefusal(o, v); err != nil {
+					return err
+				}
+			}
+			w.WriteBits(uint64(o.qf64.Quantize(v)), o.bits)
+		case opString:
+			s := *at.string()
+			if len(s) > o.n {
+				return newFieldError(o.path, -1, ErrRange, "string of %d bytes exceeds maxlen %d", len(s), o.n)
+			}
+			w.WriteString(s, o.n)
+			if err := w.Err(); err != nil {
+				return fromBitio(o.path, -1, err)
+			}
+		case opBytes:
+			b := *at.bytes()
+			if len(b) > o.n {
+				return newFieldError(o.path, -1, ErrRange, "%d bytes exceed maxlen %d", len(b), o.n)
+			}
+			w.WriteBits(uint64(len(b)), o.bits)
+			w.WriteBytes(b)
+		case opByteArray:
+			w.WriteBytes(at.byteArray(o.n))
+		case opArray:
+			for k := 0; k < o.n; k++ {
+				if err := encodeElem(w, o, at.at(uintptr(k)*o.stride), depth); err != nil {
+					return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+				}
+			}
+		case opSlice:
+			n := at.sliceLen()
+			if n > o.n {
+				return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
+			}
+			w.WriteBits(uint64(n), o.bits)
+			for k := 0; k < n; k++ {
+				if err := encodeElem(w, o, at.sliceElem(k, o.stride), depth); err != nil {
+					return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+				}
+			}
+		case opPointer:
+			e := at.elem()
+			if e.isNil() {
+				w.WriteBits(0, 1)
+				continue
+			}
+			w.WriteBits(1, 1)
+			if err := encodeElem(w, o, e, depth); err != nil {
+				return err.withPrefix(o.path)
+			}
+		case opQuat:
+			v := loadQuat(o, at)
+			for _, c := range v {
+				if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
+					return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
+				}
+			}
+			w.WriteQuat(o.qq, v)
+		case opHook:
+			if err := marshalHook(w, o, at); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// encodeElem runs an element's plan, one struct level deeper when the
+// field sits inside a struct.
+func encodeElem(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	d := depth + o.level
+	if d+o.elem.levels > MaxDepth {
+		return newFieldError("", -1, ErrDepth, "more than %d nested struct levels (a cycle?)", MaxDepth)
+	}
+	return encodePlan(w, o.elem, at, d)
+}
+
+// floatRefusal explains why a compressed float outside its declared range
+// cannot be encoded, or returns nil when the field clamps it.
+func floatRefusal(o *op, v float64) *fieldError {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return newFieldError(o.path, -1, ErrRange, "value %v cannot be quantized (NaN and ±Inf are never encoded)", v)
+	}
+	if o.clamp {
+		return nil
+	}
+	var lo, hi float64
+	if o.qf != nil {
+		lo, hi = float64(o.qf.Min()), float64(o.qf.Max())
+	} else {
+		lo, hi = o.qf64.Min(), o.qf64.Max()
+	}
+	return newFieldError(o.path, -1, ErrRange, "value %v out of range [%v, %v] (add clamp to the tag to clamp instead)", v, lo, hi)
+}
+
+func loadQuat(o *op, at pointer) [4]float32 {
+	var v [4]float32
+	for i, off := range o.offs {
+		if o.f64 {
+			v[i] = float32(*at.at(off).float64())
+		} else {
+			v[i] = *at.at(off).float32()
+		}
+	}
+	return v
+}
+
+// marshalHook calls a field's MarshalBits. The hook gets its own Writer
+// (a copy of the stream's state), so the stream's Writer never escapes to
+// the heap through the interface call; only types with hooks pay for that.
+func marshalHook(w *bitio.Writer, o *op, at pointer) *fieldError {
+	m := at.value(o.typ).Interface().(Marshaler)
+	hw := new(bitio.Writer)
+	*hw = *w
+	err := m.MarshalBits(hw)
+	if err == nil {
+		err = hw.Err()
+	}
+	if err != nil {
+		return fromBitio(o.path, -1, err)
+	}
+	*w = *hw
+	return nil
+}

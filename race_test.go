@@ -1,0 +1,5 @@
+//go:build race
+
+package bitpack_test
+
+const raceEnabled = true

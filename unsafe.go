@@ -1,0 +1,130 @@
+package bitpack
+
+// This is the only file that imports unsafe. Plans address fields by byte
+// offset from the start of the value, the way protobuf-go's fast path does:
+// a pointer plus a precomputed offset, and typed accessors. Every offset
+// comes from reflect.StructField.Offset, every element size from
+// reflect.Type.Size, and memory is allocated only through reflect, so the
+// garbage collector always sees correctly typed objects.
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// pointer is the address of a Go value whose type the plan knows. The zero
+// pointer stands for "no value": decoding in validation mode runs the plan
+// with it and stores nothing.
+type pointer struct{ p unsafe.Pointer }
+
+// pointerOf returns the address held by v, a non-nil pointer Value.
+func pointerOf(v reflect.Value) pointer { return pointer{v.UnsafePointer()} }
+
+// pointerTo returns the address of *v.
+func pointerTo[T any](v *T) pointer { return pointer{unsafe.Pointer(v)} }
+
+func (p pointer) isNil() bool { return p.p == nil }
+
+// at returns the address off bytes into the value.
+func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
+
+func (p pointer) bool() *bool       { return (*bool)(p.p) }
+func (p pointer) uint8() *uint8     { return (*uint8)(p.p) }
+func (p pointer) uint16() *uint16   { return (*uint16)(p.p) }
+func (p pointer) uint32() *uint32   { return (*uint32)(p.p) }
+func (p pointer) uint64() *uint64   { return (*uint64)(p.p) }
+func (p pointer) float32() *float32 { return (*float32)(p.p) }
+func (p pointer) float64() *float64 { return (*float64)(p.p) }
+func (p pointer) string() *string   { return (*string)(p.p) }
+func (p pointer) bytes() *[]byte    { return (*[]byte)(p.p) }
+
+// byteArray returns the n bytes of a [n]byte value.
+func (p pointer) byteArray(n int) []byte { return unsafe.Slice((*byte)(p.p), n) }
+
+// loadUint reads an unsigned integer of size bytes.
+func (p pointer) loadUint(size uintptr) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p.p))
+	case 2:
+		return uint64(*(*uint16)(p.p))
+	case 4:
+		return uint64(*(*uint32)(p.p))
+	}
+	return *(*uint64)(p.p)
+}
+
+// loadInt reads a signed integer of size bytes, sign-extended.
+func (p pointer) loadInt(size uintptr) int64 {
+	switch size {
+	case 1:
+		return int64(*(*int8)(p.p))
+	case 2:
+		return int64(*(*int16)(p.p))
+	case 4:
+		return int64(*(*int32)(p.p))
+	}
+	return *(*int64)(p.p)
+}
+
+// storeUint writes the low size bytes of v (signed values are stored the
+// same way: two's complement truncation).
+func (p pointer) storeUint(size uintptr, v uint64) {
+	switch size {
+	case 1:
+		*(*uint8)(p.p) = uint8(v)
+	case 2:
+		*(*uint16)(p.p) = uint16(v)
+	case 4:
+		*(*uint32)(p.p) = uint32(v)
+	default:
+		*(*uint64)(p.p) = v
+	}
+}
+
+// sliceHeader mirrors the runtime layout of a slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// sliceLen returns the length of the slice at p.
+func (p pointer) sliceLen() int { return (*sliceHeader)(p.p).len }
+
+// sliceElem returns the address of element i of the slice at p, whose
+// elements are stride bytes apart.
+func (p pointer) sliceElem(i int, stride uintptr) pointer {
+	return pointer{unsafe.Add((*sliceHeader)(p.p).data, uintptr(i)*stride)}
+}
+
+// setSliceLen makes the slice at p (of type t) hold n elements, reusing its
+// backing array when the capacity suffices and growing it through reflect
+// (which copies the existing elements, so their own capacity is reused)
+// otherwise. n == 0 keeps a nil slice nil.
+func (p pointer) setSliceLen(t reflect.Type, n int) {
+	h := (*sliceHeader)(p.p)
+	if n <= h.cap {
+		h.len = n
+		return
+	}
+	v := reflect.NewAt(t, p.p).Elem()
+	v.Grow(n - v.Len())
+	v.SetLen(n)
+}
+
+// elem returns the pointer stored at p (for a *T field).
+func (p pointer) elem() pointer { return pointer{*(*unsafe.Pointer)(p.p)} }
+
+// setNew stores a pointer to a new zero value of t at p and returns it.
+func (p pointer) setNew(t reflect.Type) pointer {
+	n := reflect.New(t).UnsafePointer()
+	*(*unsafe.Pointer)(p.p) = n
+	return pointer{n}
+}
+
+// setNil stores a nil pointer at p.
+func (p pointer) setNil() { *(*unsafe.Pointer)(p.p) = nil }
+
+// value returns p as a reflect.Value of type *t (for hooks and unions).
+func (p pointer) value(t reflect.Type) reflect.Value { return reflect.NewAt(t, p.p) }
