@@ -39,6 +39,9 @@ const (
 	opPointer          // presence bit, then elem
 	opQuat             // smallest-three quaternion; components at offs
 	opHook             // MarshalBits / UnmarshalBits of typ
+	opSparse           // []*T or [n]*T: int_relative indices of the non-nil elements, then an end marker
+	opUnion            // interface field: type index, then the member
+	opCheck            // serialize check: align, 32-bit hash
 )
 
 type op struct {
@@ -58,9 +61,13 @@ type op struct {
 	qf     *quant.Float
 	qf64   *quant.Float64
 	qq     *quant.Quat
+	union  *Union       // opUnion
+	hash   uint32       // opCheck
+	name   string       // opCheck: the check's name
+	slice  bool         // opSparse: a slice (with a length prefix) rather than an array
 	offs   [4]uintptr   // opQuat: component offsets from offset
-	elem   *plan        // opArray, opSlice, opPointer: the element's plan
-	typ    reflect.Type // opSlice: the slice type; opPointer: the element type; opHook: the type
+	elem   *plan        // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
+	typ    reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
 	path   string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
 }
 
@@ -91,6 +98,7 @@ type cacheEntry struct {
 	once sync.Once
 	plan *plan
 	err  error
+	gen  uint64 // registryGen when compiled
 }
 
 var planCache sync.Map // reflect.Type -> *cacheEntry
@@ -98,30 +106,34 @@ var planCache sync.Map // reflect.Type -> *cacheEntry
 // compiles counts compilations per type, so tests can check "exactly once".
 var compiles sync.Map // reflect.Type -> *int64 (guarded by the entry's Once)
 
-// planOf returns the cached plan for t, compiling it on first use.
+// planOf returns the cached plan for t, compiling it on first use. A
+// compile error is cached too, until a union is registered: the error may
+// have been an interface field waiting for its union.
 func planOf(t reflect.Type) (*plan, error) {
-	e, ok := planCache.Load(t)
-	if !ok {
-		e, _ = planCache.LoadOrStore(t, new(cacheEntry))
+	for {
+		e, ok := planCache.Load(t)
+		if !ok {
+			e, _ = planCache.LoadOrStore(t, new(cacheEntry))
+		}
+		entry := e.(*cacheEntry)
+		entry.once.Do(func() {
+			n, _ := compiles.LoadOrStore(t, new(int64))
+			*n.(*int64)++
+			entry.gen = registryGen.Load()
+			entry.plan, entry.err = compile(t)
+		})
+		if entry.err != nil && entry.gen != registryGen.Load() {
+			planCache.CompareAndDelete(t, entry)
+			continue
+		}
+		return entry.plan, entry.err
 	}
-	entry := e.(*cacheEntry)
-	entry.once.Do(func() {
-		n, _ := compiles.LoadOrStore(t, new(int64))
-		*n.(*int64)++
-		entry.plan, entry.err = compile(t)
-	})
-	return entry.plan, entry.err
 }
 
 // compile builds the plan for a top-level type.
 func compile(t reflect.Type) (*plan, error) {
 	c := &compiler{memo: map[memoKey]*plan{}}
-	p, err := c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
-	if err != nil {
-		return nil, err
-	}
-	computeCost(p.root, map[*Field]bool{})
-	return p, nil
+	return c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
 }
 
 // ---------------------------------------------------------------------------
@@ -202,6 +214,7 @@ func joinPath(prefix, seg string) string {
 // that is what lets recursive types compile.
 func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, error) {
 	key := memoKey{t: t, opts: *o, inherited: f.inherited}
+	key.opts.text = "" // the text only words error messages; equal options share a plan
 	if p, ok := c.memo[key]; ok {
 		if f.use != nil {
 			f.use.merge(p.use)
@@ -271,6 +284,12 @@ func (f fieldCtx) notApplicable(o *tagOptions, t reflect.Type) error {
 // and returns the layout node.
 func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
 	base := op{offset: f.offset, path: f.path, level: f.level}
+	if t == checkType {
+		return c.appendCheck(ops, o, f, base)
+	}
+	if o.checkSet && !f.inherited {
+		return nil, f.tagged(o, "check applies to fields of type bitpack.Check, not %s", t)
+	}
 	if ok, err := hasHooks(t, f); err != nil {
 		return nil, err
 	} else if ok {
@@ -319,6 +338,15 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 		return &Field{Type: t, Kind: KindPointer, Elem: elem.root}, nil
 	case reflect.Struct:
 		return c.appendStruct(ops, t, o, f)
+	case reflect.Interface:
+		if u := unionFor(t); u != nil {
+			if !f.inherited && !o.isZero() {
+				return nil, f.notApplicable(o, t)
+			}
+			base.kind, base.union, base.typ, base.bits = opUnion, u, t, u.bits
+			*ops = append(*ops, base)
+			return &Field{Type: t, Kind: KindUnion, Bits: u.bits, union: u}, nil
+		}
 	}
 	return nil, f.structural(o, "%s is not supported (%s have no wire form)", t, kindName(t.Kind()))
 }
@@ -490,7 +518,7 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 		return nil, f.structural(o, "%s needs a maxlen tag of its own, e.g. bits:\"maxlen=16\"", t)
 	}
 	if o.sparse {
-		return nil, f.tagged(o, "sparse is not supported yet")
+		return c.appendSparse(ops, t, o, f, base)
 	}
 	elemOpts := *o
 	elemOpts.maxlenSet, elemOpts.maxlen = false, 0
@@ -522,6 +550,9 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 	et := t.Elem()
 	if o.quat && (!f.inherited || isQuatShaped(t)) {
 		return c.appendQuat(ops, t, o, f, base)
+	}
+	if o.sparse && !f.inherited {
+		return c.appendSparse(ops, t, o, f, base)
 	}
 	if et.Kind() == reflect.Uint8 && !o.hasInt() {
 		if ok, _ := hasHooks(et, f); !ok {
@@ -562,6 +593,52 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 	*ops = append(*ops, base)
 	node.Elem = elem.root
 	return node, nil
+}
+
+// appendSparse compiles a sparse []*T (with maxlen) or [n]*T: only the
+// non-nil elements travel, each preceded by its index as int_relative from
+// the previous one (starting at -1), then int_relative(prev, length) ends
+// the list. Other options apply to T.
+func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	et := t.Elem()
+	if et.Kind() != reflect.Pointer {
+		return nil, f.tagged(o, "sparse applies to []*T or [N]*T, not %s", t)
+	}
+	node := &Field{Type: t, Kind: KindSparse}
+	if t.Kind() == reflect.Slice {
+		base.slice, base.n, base.bits = true, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
+		node.MaxLen, node.Bits = o.maxlen, base.bits
+	} else {
+		base.n = t.Len()
+		node.Len = t.Len()
+	}
+	if base.n > math.MaxInt32-1 {
+		return nil, f.tagged(o, "sparse length %d exceeds the int_relative index range", base.n)
+	}
+	elemOpts := *o
+	elemOpts.sparse, elemOpts.maxlenSet, elemOpts.maxlen = false, false, 0
+	elem, err := c.planFor(et.Elem(), &elemOpts, f.descend("[]", 0))
+	if err != nil {
+		return nil, err
+	}
+	base.kind, base.elem, base.typ, base.stride = opSparse, elem, t, et.Size()
+	*ops = append(*ops, base)
+	node.Elem = elem.root
+	return node, nil
+}
+
+var checkType = reflect.TypeFor[Check]()
+
+func (c *compiler) appendCheck(ops *[]op, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if f.inherited || !o.checkSet {
+		return nil, f.structural(nil, "a bitpack.Check field needs a tag naming the check, e.g. bits:\"check=end of packet\"")
+	}
+	if !only(o, func(r *tagOptions) { r.checkSet, r.check = false, "" }) {
+		return nil, f.tagged(o, "check does not combine with other options")
+	}
+	base.kind, base.hash, base.bits, base.name = opCheck, checkHash(o.check), 32, o.check
+	*ops = append(*ops, base)
+	return &Field{Type: checkType, Kind: KindCheck, Bits: 32, CheckName: o.check, CheckHash: base.hash}, nil
 }
 
 // isQuatShaped reports whether t is [4]float32/64 or a struct of exactly

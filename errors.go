@@ -45,7 +45,7 @@ type Error struct {
 	Type   reflect.Type // the top-level type being encoded or decoded
 	Path   string       // field path such as "Players[3].Pos.X"; "" for the value itself
 	Bit    int          // bit offset where the failing field starts (decode); -1 when not known
-	Err    error        // the sentinel: ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing or ErrDepth
+	Err    error        // the sentinel: ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing, ErrDepth or ErrCheck
 	Detail string       // what is wrong, e.g. "value 1013 out of range [0, 1000]"
 	Cause  error        // the error a custom hook returned, or nil
 }
@@ -159,7 +159,7 @@ func fromBitio(path string, bit int, err error) *fieldError {
 	if errors.As(err, &pe) { // a hook that called Marshal/Unmarshal itself
 		return &fieldError{path: path, bit: bit, err: pe.Err, detail: pe.Error(), cause: err}
 	}
-	for _, s := range []error{ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing, ErrDepth} {
+	for _, s := range []error{ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing, ErrDepth, ErrCheck} {
 		if errors.Is(err, s) {
 			return &fieldError{path: path, bit: bit, err: s, detail: err.Error(), cause: err}
 		}

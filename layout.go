@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind says how a field travels on the wire.
@@ -25,9 +26,12 @@ const (
 	KindStruct                          // Fields in order
 	KindQuat                            // smallest-three quaternion, Bits per component
 	KindCustom                          // MarshalBits / UnmarshalBits
+	KindSparse                          // []*T (MaxLen) or [Len]*T: indices of the non-nil elements, Elem = T
+	KindUnion                           // interface field: type index (Bits), then one of Members
+	KindCheck                           // serialize check: align, 32-bit hash of CheckName
 )
 
-var kindNames = [...]string{"invalid", "bool", "int", "uint", "float", "compressed float", "string", "bytes", "byte array", "array", "slice", "pointer", "struct", "quat", "custom"}
+var kindNames = [...]string{"invalid", "bool", "int", "uint", "float", "compressed float", "string", "bytes", "byte array", "array", "slice", "pointer", "struct", "quat", "custom", "sparse", "union", "check"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -58,7 +62,16 @@ type Field struct {
 	Len              int // KindArray, KindByteArray
 
 	Fields []*Field // KindStruct
-	Elem   *Field   // KindArray, KindSlice, KindPointer
+	Elem   *Field   // KindArray, KindSlice, KindPointer; KindSparse: the pointee
+
+	// KindUnion: the member layouts in index order, and the Go type each
+	// decodes to (T, or *T for members registered as pointers).
+	Members     []*Field
+	MemberTypes []reflect.Type
+	union       *Union
+
+	CheckName string // KindCheck
+	CheckHash uint32
 
 	// MinBits and MaxBits bound the field's size on the wire. MaxBits is -1
 	// when unbounded (recursive types, custom hooks). Alignment padding is
@@ -91,19 +104,66 @@ func Describe(v any) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return layoutOf(p), nil
+	return layoutOf(p)
 }
 
-// Layout returns the wire layout of T.
+// Layout returns the wire layout of T. (Its plan compiled in NewCodec, so
+// only a union member that fails to compile can make it empty.)
 func (c *Codec[T]) Layout() Layout {
 	if c == nil || c.plan == nil {
 		return Layout{}
 	}
-	return layoutOf(c.plan)
+	l, _ := layoutOf(c.plan)
+	return l
 }
 
-func layoutOf(p *plan) Layout {
-	return Layout{Type: p.typ, Root: p.root, MinBits: p.root.MinBits, MaxBits: p.root.MaxBits}
+// layoutMu guards the lazy parts of layout trees, which plans share: union
+// members are attached and costs computed on the first Describe.
+var layoutMu sync.Mutex
+
+func layoutOf(p *plan) (Layout, error) {
+	layoutMu.Lock()
+	defer layoutMu.Unlock()
+	if err := resolveUnions(p.root, map[*Field]bool{}); err != nil {
+		return Layout{}, err
+	}
+	computeCost(p.root, map[*Field]bool{})
+	return Layout{Type: p.typ, Root: p.root, MinBits: p.root.MinBits, MaxBits: p.root.MaxBits}, nil
+}
+
+// resolveUnions attaches the member layouts to every union node reachable
+// from f (members compile lazily, after their interface is registered).
+func resolveUnions(f *Field, seen map[*Field]bool) error {
+	if f == nil || seen[f] {
+		return nil
+	}
+	seen[f] = true
+	if f.Kind == KindUnion && f.Members == nil {
+		u := f.union
+		for i := range u.members {
+			mp, err := u.member(i)
+			if err != nil {
+				return err
+			}
+			form := u.members[i].typ
+			if u.members[i].pointer {
+				form = reflect.PointerTo(form)
+			}
+			f.Members = append(f.Members, mp.root)
+			f.MemberTypes = append(f.MemberTypes, form)
+		}
+	}
+	for _, c := range f.Fields {
+		if err := resolveUnions(c, seen); err != nil {
+			return err
+		}
+	}
+	for _, m := range f.Members {
+		if err := resolveUnions(m, seen); err != nil {
+			return err
+		}
+	}
+	return resolveUnions(f.Elem, seen)
 }
 
 // unbounded caps size arithmetic: anything larger counts as unbounded.
@@ -151,9 +211,58 @@ func computeCost(f *Field, onStack map[*Field]bool) (min, max int) {
 		}
 	case KindCustom:
 		min, max = 0, -1
+	case KindCheck:
+		min, max = 32, 39
+	case KindSparse:
+		// Present elements cost their index as int_relative (1 bit when
+		// consecutive, at most 38) and their value; the end marker the same.
+		n, slice := f.Len, f.Type.Kind() == reflect.Slice
+		if slice {
+			n = f.MaxLen
+			min = f.Bits + 1 // length 0, then the marker int_relative(-1, 0)
+		} else {
+			min = relativeBits(n + 1) // no element: the marker int_relative(-1, n)
+		}
+		_, emax := computeCost(f.Elem, onStack)
+		max = addBits(f.Bits+38, mulBits(n, addBits(38, emax)))
+	case KindUnion:
+		min, max = -1, 0
+		for _, m := range f.Members {
+			mmin, mmax := computeCost(m, onStack)
+			if min < 0 || mmin < min {
+				min = mmin
+			}
+			if max >= 0 {
+				if mmax < 0 {
+					max = -1
+				} else {
+					max = mmax
+				}
+			}
+		}
+		min, max = f.Bits+min, addBits(f.Bits, max)
 	}
 	f.MinBits, f.MaxBits, f.costed = min, max, true
 	return min, max
+}
+
+// relativeBits is the size of int_relative for a difference d >= 1.
+func relativeBits(d int) int {
+	switch {
+	case d == 1:
+		return 1
+	case d <= 6:
+		return 2 + 3
+	case d <= 23:
+		return 3 + 5
+	case d <= 280:
+		return 4 + 9
+	case d <= 4377:
+		return 5 + 13
+	case d <= 69914:
+		return 6 + 17
+	}
+	return 6 + 32
 }
 
 func addBits(a, b int) int {
@@ -223,6 +332,19 @@ func (f *Field) Encoding() string {
 		return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits)
 	case KindCustom:
 		return "custom MarshalBits/UnmarshalBits"
+	case KindSparse:
+		if f.Type.Kind() == reflect.Slice {
+			return fmt.Sprintf("sparse slice maxlen %d", f.MaxLen)
+		}
+		return fmt.Sprintf("sparse array of %d", f.Len)
+	case KindUnion:
+		names := make([]string, len(f.MemberTypes))
+		for i, t := range f.MemberTypes {
+			names[i] = t.String()
+		}
+		return fmt.Sprintf("union of %d: %s", len(names), strings.Join(names, " | "))
+	case KindCheck:
+		return fmt.Sprintf("check %q = %#08x", f.CheckName, f.CheckHash)
 	}
 	return f.Kind.String()
 }
@@ -262,10 +384,14 @@ func (l Layout) Rows() []Row {
 			for _, c := range f.Fields {
 				walk(c, joinPath(path, c.Name), depth, true)
 			}
-		case KindArray, KindSlice:
+		case KindArray, KindSlice, KindSparse:
 			walk(f.Elem, path+"[]", depth, true)
 		case KindPointer:
 			walk(f.Elem, path, depth, f.Elem.Kind != KindStruct)
+		case KindUnion:
+			for i, m := range f.Members {
+				walk(m, path+"("+f.MemberTypes[i].String()+")", depth, true)
+			}
 		}
 	}
 	if l.Root != nil {

@@ -258,19 +258,93 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 			if err := marshalHook(w, o, at); err != nil {
 				return err
 			}
+		case opSparse:
+			if err := encodeSparse(w, o, at, depth); err != nil {
+				return err
+			}
+		case opUnion:
+			if err := encodeUnion(w, o, at, depth); err != nil {
+				return err
+			}
+		case opCheck:
+			w.Align()
+			w.WriteBits(uint64(o.hash), 32)
 		}
 	}
 	return nil
 }
 
-// encodeElem runs an element's plan, one struct level deeper when the
-// field sits inside a struct.
+// encodeElem runs an element's plan.
 func encodeElem(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
-	d := depth + o.level
-	if d+o.elem.levels > MaxDepth {
+	return encodeSub(w, o.elem, o.level, at, depth)
+}
+
+// encodeSub runs plan p for a value held by a field at struct level level
+// of a plan running at depth: one struct level deeper when the field sits
+// inside a struct, refusing to go past MaxDepth.
+func encodeSub(w *bitio.Writer, p *plan, level int, at pointer, depth int) *fieldError {
+	d := depth + level
+	if d+p.levels > MaxDepth {
 		return newFieldError("", -1, ErrDepth, "more than %d nested struct levels (a cycle?)", MaxDepth)
 	}
-	return encodePlan(w, o.elem, at, d)
+	return encodePlan(w, p, at, d)
+}
+
+// encodeSparse writes the non-nil elements of a []*T or [n]*T, each after
+// its index as int_relative from the previous index (starting at -1), then
+// int_relative(prev, length) as the end marker.
+func encodeSparse(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	n := o.n
+	if o.slice {
+		if n = at.sliceLen(); n > o.n {
+			return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
+		}
+		w.WriteBits(uint64(n), o.bits)
+	}
+	prev := int32(-1)
+	for k := 0; k < n; k++ {
+		e := sparseSlot(o, at, k).elem()
+		if e.isNil() {
+			continue
+		}
+		w.WriteIntRelative(prev, int32(k))
+		if err := encodeElem(w, o, e, depth); err != nil {
+			return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+		}
+		prev = int32(k)
+	}
+	w.WriteIntRelative(prev, int32(n))
+	return nil
+}
+
+// sparseSlot returns the address of element k (a *T) of a sparse field.
+func sparseSlot(o *op, at pointer, k int) pointer {
+	if o.slice {
+		return at.sliceElem(k, o.stride)
+	}
+	return at.at(uintptr(k) * o.stride)
+}
+
+// encodeUnion writes the type index of the value an interface field holds,
+// then the value.
+func encodeUnion(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	iv := at.value(o.typ).Elem()
+	if iv.IsNil() {
+		return newFieldError(o.path, -1, ErrRange, "nil %s: a union field must hold one of its members", o.typ)
+	}
+	idx, base, err := o.union.find(iv.Elem())
+	if err != nil {
+		return newFieldError(o.path, -1, ErrRange, "%v (interface %s)", err, o.typ)
+	}
+	mp, err := o.union.member(idx)
+	if err != nil {
+		return &fieldError{path: o.path, bit: -1, err: ErrRange, detail: err.Error(), cause: err}
+	}
+	w.WriteBits(uint64(idx), o.bits)
+	if err := encodeSub(w, mp, o.level, base, depth); err != nil {
+		return err.withPrefix(o.path)
+	}
+	return nil
 }
 
 // floatRefusal explains why a compressed float outside its declared range

@@ -14,7 +14,7 @@ import (
 //	        | "max=" FLOAT | "res=" FLOAT | "clamp" | "maxlen=" N
 //	        | "quat" | "sparse" | "check=" NAME
 //
-// No spaces. Integers use Go syntax (-100, 0x7f, 1_000); floats are parsed
+// No spaces, except inside a check name ("check=end of packet"). Integers use Go syntax (-100, 0x7f, 1_000); floats are parsed
 // at the field's precision. parseTag checks the syntax and the combinations
 // that are wrong whatever the field's type; whether an option applies to
 // the field's type, and whether its numbers fit, is checked by the plan
@@ -86,7 +86,7 @@ func parseTag(text string) (*tagOptions, error) {
 		if name == "" {
 			return nil, fmt.Errorf("empty option")
 		}
-		if strings.TrimSpace(opt) != opt || strings.ContainsAny(opt, " \t") {
+		if name != "check" && strings.ContainsAny(opt, " \t\n") {
 			return nil, fmt.Errorf("option %q contains spaces", opt)
 		}
 		if seen[name] {
@@ -167,6 +167,11 @@ func parseTag(text string) (*tagOptions, error) {
 		case "check":
 			if err = needValue(); err != nil {
 				return nil, err
+			}
+			for i := 0; i < len(value); i++ {
+				if value[i] < 0x20 || value[i] > 0x7e {
+					return nil, fmt.Errorf("check name %q must be printable ASCII", value)
+				}
 			}
 			o.checkSet, o.check = true, value
 		default:

@@ -288,6 +288,19 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 			if err := unmarshalHook(r, o, at, store); err != nil {
 				return err
 			}
+		case opSparse:
+			if err := decodeSparse(r, o, at, store, depth); err != nil {
+				return err
+			}
+		case opUnion:
+			if err := decodeUnion(r, o, at, store, depth); err != nil {
+				return err
+			}
+		case opCheck:
+			r.Align()
+			if v := r.ReadBits(32); r.Err() == nil && v != uint64(o.hash) {
+				return newFieldError(o.path, start, ErrCheck, "check %q read %#08x, want %#08x: reader and writer disagree before this point", o.name, v, o.hash)
+			}
 		}
 		if err := r.Err(); err != nil {
 			return fromBitio(o.path, start, err)
@@ -296,14 +309,117 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 	return nil
 }
 
-// decodeElem runs an element's plan one level deeper, refusing nesting past
-// MaxDepth before it reads anything.
+// decodeElem runs an element's plan.
 func decodeElem(r *bitio.Reader, o *op, at pointer, depth int) *fieldError {
-	d := depth + o.level
-	if d+o.elem.levels > MaxDepth {
+	return decodeSub(r, o.elem, o.level, at, depth)
+}
+
+// decodeSub runs plan p for a value held by a field at struct level level
+// of a plan running at depth, refusing nesting past MaxDepth before it
+// reads anything.
+func decodeSub(r *bitio.Reader, p *plan, level int, at pointer, depth int) *fieldError {
+	d := depth + level
+	if d+p.levels > MaxDepth {
 		return newFieldError("", r.BitsRead(), ErrDepth, "more than %d nested struct levels", MaxDepth)
 	}
-	return decodePlan(r, o.elem, at, d)
+	return decodePlan(r, p, at, d)
+}
+
+// decodeSparse reads the indices and values of a sparse field. Indices must
+// increase (int_relative refuses anything else) and stay below the length;
+// the index equal to the length ends the list. Absent elements become nil.
+func decodeSparse(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fieldError {
+	n := o.n
+	if o.slice {
+		start := r.BitsRead()
+		v := r.ReadBits(o.bits)
+		if r.Err() != nil {
+			return nil // reported by the caller
+		}
+		if v > uint64(o.n) {
+			return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", v, o.n)
+		}
+		n = int(v)
+		if store {
+			at.setSliceLen(o.typ, n)
+		}
+	}
+	prev, next := int32(-1), 0
+	for {
+		start := r.BitsRead()
+		idx := r.ReadIntRelative(prev)
+		if r.Err() != nil {
+			return nil
+		}
+		if int(idx) > n {
+			return newFieldError(o.path, start, ErrRange, "sparse index %d out of range for length %d", idx, n)
+		}
+		if store {
+			for ; next < int(idx); next++ {
+				sparseSlot(o, at, next).setNil()
+			}
+		}
+		if int(idx) == n {
+			return nil
+		}
+		var e pointer
+		if store {
+			slot := sparseSlot(o, at, int(idx))
+			if e = slot.elem(); e.isNil() {
+				e = slot.setNew(o.elem.typ)
+			}
+		}
+		if err := decodeElem(r, o, e, depth); err != nil {
+			return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
+		}
+		prev, next = idx, int(idx)+1
+	}
+}
+
+// decodeUnion reads a type index and the member it names into an interface
+// field: into the *T the field already holds when it is the same type and
+// the member was registered as a pointer, else into a new value.
+func decodeUnion(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fieldError {
+	start := r.BitsRead()
+	idx := r.ReadBits(o.bits)
+	if r.Err() != nil {
+		return nil
+	}
+	u := o.union
+	if idx >= uint64(len(u.members)) {
+		return newFieldError(o.path, start, ErrRange, "union index %d out of range [0, %d]", idx, len(u.members)-1)
+	}
+	m := &u.members[idx]
+	mp, err := u.member(int(idx))
+	if err != nil {
+		return &fieldError{path: o.path, bit: start, err: ErrRange, detail: err.Error(), cause: err}
+	}
+	if !store {
+		if err := decodeSub(r, mp, o.level, pointer{}, depth); err != nil {
+			return err.withPrefix(o.path)
+		}
+		return nil
+	}
+	iv := at.value(o.typ).Elem()
+	var target pointer
+	var fresh reflect.Value
+	if cur := iv.Elem(); m.pointer && cur.IsValid() && cur.Type() == reflect.PointerTo(m.typ) && !cur.IsNil() {
+		target = pointerOf(cur)
+	} else {
+		fresh = reflect.New(m.typ)
+		target = pointerOf(fresh)
+	}
+	if err := decodeSub(r, mp, o.level, target, depth); err != nil {
+		return err.withPrefix(o.path)
+	}
+	if fresh.IsValid() {
+		if m.pointer {
+			iv.Set(fresh)
+		} else {
+			iv.Set(fresh.Elem())
+		}
+	}
+	return nil
 }
 
 func storeQuat(o *op, at pointer, v [4]float32) {

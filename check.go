@@ -1,0 +1,34 @@
+package bitpack
+
+import "errors"
+
+// Check marks a serialize check: a field of type Check tagged
+// bits:"check=NAME" writes an alignment and then the 32-bit hash of NAME,
+// and decoding refuses any other value with ErrCheck. Placed between groups
+// of fields, checks catch read and write code that disagree (in a C++ peer,
+// or across versions) at the point where they part; a check named
+// "end of packet" as the last field catches truncation. Each costs 32 bits
+// plus up to 7 bits of padding, so use them while developing a protocol or
+// where the safety is worth the bytes. Check has no size in memory.
+type Check struct{}
+
+// ErrCheck reports a serialize check that read a different value: the
+// reader and the writer disagree about the fields before it.
+var ErrCheck = errors.New("bitpack: serialize check failed")
+
+// checkHash is the articles' serialize_check hash of name: starting from 0,
+// for each byte c (a–z folded to A–Z): h += c; h += h << 10; h ^= h >> 6,
+// in uint32 arithmetic.
+func checkHash(name string) uint32 {
+	var h uint32
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		h += uint32(c)
+		h += h << 10
+		h ^= h >> 6
+	}
+	return h
+}

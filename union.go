@@ -1,0 +1,297 @@
+package bitpack
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Union is a set of packet types told apart by a type index: on the wire,
+// int(index, 0, n-1) — 0 bits for one type, 1 for two, 2 for three or four —
+// then the value encoded by its own plan. The index is the member's position
+// in NewUnion's arguments, so appending a member keeps old indices valid.
+//
+// Registered with RegisterUnion, a union also encodes every struct field of
+// its interface type: messages inside a packet.
+//
+// A Union is safe for concurrent use.
+type Union struct {
+	members []unionMember
+	byType  map[reflect.Type]int // member struct type and its pointer type -> index
+	bits    int
+}
+
+type unionMember struct {
+	typ     reflect.Type // the struct type
+	pointer bool         // registered as *T: decoded fields hold *T, else T
+	plan    atomic.Pointer[plan]
+}
+
+// NewUnion builds a union from struct values or pointers to structs; the
+// position of each is its type index. Pointers register the member in
+// pointer form (interface fields decode to *T), values in value form.
+func NewUnion(types ...any) (*Union, error) {
+	if len(types) == 0 {
+		return nil, errors.New("bitpack: NewUnion needs at least one type")
+	}
+	u := &Union{byType: map[reflect.Type]int{}}
+	for i, v := range types {
+		t := reflect.TypeOf(v)
+		if t == nil {
+			return nil, fmt.Errorf("bitpack: NewUnion argument %d is nil", i)
+		}
+		pointer := t.Kind() == reflect.Pointer
+		if pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return nil, fmt.Errorf("bitpack: NewUnion argument %d: %s is not a struct or a pointer to one", i, reflect.TypeOf(v))
+		}
+		if j, dup := u.byType[t]; dup {
+			return nil, fmt.Errorf("bitpack: NewUnion: %s appears twice (arguments %d and %d)", t, j, i)
+		}
+		u.byType[t] = i
+		u.byType[reflect.PointerTo(t)] = i
+		u.members = append(u.members, unionMember{typ: t, pointer: pointer})
+	}
+	u.bits = bitio.BitsRequired(0, uint64(len(types)-1))
+	return u, nil
+}
+
+// Len returns the number of member types.
+func (u *Union) Len() int { return len(u.members) }
+
+// member returns the plan of member i, compiling it on first use.
+func (u *Union) member(i int) (*plan, error) {
+	m := &u.members[i]
+	if p := m.plan.Load(); p != nil {
+		return p, nil
+	}
+	p, err := planOf(m.typ)
+	if err != nil {
+		return nil, err
+	}
+	m.plan.Store(p)
+	return p, nil
+}
+
+// find returns the index of v's type and the address of its value (a copy
+// when v is not a pointer).
+func (u *Union) find(v reflect.Value) (int, pointer, error) {
+	if !v.IsValid() {
+		return 0, pointer{}, errors.New("nil value")
+	}
+	i, ok := u.byType[v.Type()]
+	if !ok {
+		return 0, pointer{}, fmt.Errorf("%s is not a member of the union", v.Type())
+	}
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return 0, pointer{}, fmt.Errorf("nil %s", v.Type())
+		}
+		return i, pointerOf(v), nil
+	}
+	c := reflect.New(v.Type())
+	c.Elem().Set(v)
+	return i, pointerOf(c), nil
+}
+
+// Append appends the type index and the encoding of v (a member type T or
+// *T) to dst. On error it returns dst unchanged.
+func (u *Union) Append(dst []byte, v any) ([]byte, error) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if err := u.encode(&w, v); err != nil {
+		return dst, err
+	}
+	return w.Bytes(), nil
+}
+
+// Marshal returns the type index and the encoding of v.
+func (u *Union) Marshal(v any) ([]byte, error) {
+	bp := scratchBuffers.Get().(*[]byte)
+	defer scratchBuffers.Put(bp)
+	b, err := u.Append((*bp)[:0], v)
+	if err != nil {
+		return nil, err
+	}
+	*bp = b[:0]
+	return append([]byte(nil), b...), nil
+}
+
+// Encode writes the type index and v to w; on error nothing stays in w and
+// w is failed.
+func (u *Union) Encode(w *bitio.Writer, v any) error {
+	if w == nil {
+		return errors.New("bitpack: Union.Encode with a nil *bitio.Writer")
+	}
+	if err := w.Err(); err != nil {
+		return err
+	}
+	start := w.BitsWritten()
+	if err := u.encode(w, v); err != nil {
+		w.Rewind(start)
+		w.Fail(err)
+		return err
+	}
+	return nil
+}
+
+func (u *Union) encode(w *bitio.Writer, v any) error {
+	if u == nil {
+		return errors.New("bitpack: nil *Union")
+	}
+	i, base, err := u.find(reflect.ValueOf(v))
+	if err != nil {
+		return fmt.Errorf("bitpack: Union.Marshal: %w", err)
+	}
+	p, err := u.member(i)
+	if err != nil {
+		return err
+	}
+	w.WriteBits(uint64(i), u.bits)
+	if ferr := encodeRoot(w, p, base); ferr != nil {
+		return publicError("encode", u.members[i].typ, ferr)
+	}
+	return nil
+}
+
+// Unmarshal decodes a packet written by Marshal and returns a pointer to a
+// new value of the member type its index names. The whole packet must be
+// consumed. An index >= Len() is ErrRange.
+func (u *Union) Unmarshal(data []byte) (any, error) {
+	var r bitio.Reader
+	r.Reset(data)
+	v, err := u.decode(&r, true)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Decode reads a type index and a value from r, leaving r after it, and
+// returns a pointer to the new value. On error r is failed.
+func (u *Union) Decode(r *bitio.Reader) (any, error) {
+	if r == nil {
+		return nil, errors.New("bitpack: Union.Decode with a nil *bitio.Reader")
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	v, err := u.decode(r, false)
+	if err != nil {
+		r.Fail(err)
+	}
+	return v, err
+}
+
+func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
+	if u == nil {
+		return nil, errors.New("bitpack: nil *Union")
+	}
+	start := r.BitsRead()
+	idx := r.ReadBits(u.bits)
+	if err := r.Err(); err != nil {
+		return nil, publicError("decode", nil, fromBitio("", start, err))
+	}
+	if idx >= uint64(len(u.members)) {
+		return nil, &Error{Op: "decode", Bit: start, Err: ErrRange,
+			Detail: fmt.Sprintf("union index %d out of range [0, %d]", idx, len(u.members)-1)}
+	}
+	m := &u.members[idx]
+	p, err := u.member(int(idx))
+	if err != nil {
+		return nil, err
+	}
+	body := r.BitsRead()
+	if ferr := decodeRoot(r, p, pointer{}); ferr != nil {
+		return nil, publicError("decode", m.typ, ferr)
+	}
+	if rest := r.BitsRemaining(); whole && rest >= 8 {
+		return nil, &Error{Op: "decode", Type: m.typ, Bit: r.BitsRead(), Err: ErrTrailing,
+			Detail: fmt.Sprintf("%d trailing bytes after the value", rest/8)}
+	}
+	r.Rewind(body)
+	v := reflect.New(m.typ)
+	if ferr := decodeRoot(r, p, pointerOf(v)); ferr != nil {
+		return nil, publicError("decode", m.typ, ferr)
+	}
+	return v.Interface(), nil
+}
+
+// ---------------------------------------------------------------------------
+// Registration: interface-typed fields encode through their union.
+
+var registry struct {
+	sync.RWMutex
+	byIface map[reflect.Type]*Union
+}
+
+// registryGen counts registrations. A plan that failed to compile before a
+// registration is compiled again after it (the failure may have been an
+// interface field whose union was not registered yet).
+var registryGen atomic.Uint64
+
+// RegisterUnion makes every field of interface type I (or a slice of I,
+// with maxlen) encode through u: the type index, then the member. I must be
+// an interface type that every member implements in the form it was given
+// to NewUnion (T or *T). Registration is keyed by I, so packages cannot
+// collide on names; registering the same union again is a no-op, a
+// different one for the same I is an error. Register in an init function,
+// before the first Marshal of a type that holds an I.
+func RegisterUnion[I any](u *Union) error {
+	it := reflect.TypeFor[I]()
+	if it.Kind() != reflect.Interface {
+		return fmt.Errorf("bitpack: RegisterUnion[%s]: not an interface type", it)
+	}
+	if u == nil {
+		return fmt.Errorf("bitpack: RegisterUnion[%s]: nil *Union", it)
+	}
+	for i := range u.members {
+		m := &u.members[i]
+		form := m.typ
+		if m.pointer {
+			form = reflect.PointerTo(m.typ)
+		}
+		if !form.Implements(it) {
+			return fmt.Errorf("bitpack: RegisterUnion[%s]: member %s does not implement %s", it, form, it)
+		}
+	}
+	registry.Lock()
+	if old, ok := registry.byIface[it]; ok {
+		registry.Unlock()
+		if old == u {
+			return nil
+		}
+		return fmt.Errorf("bitpack: RegisterUnion[%s]: a different union is already registered for %s", it, it)
+	}
+	if registry.byIface == nil {
+		registry.byIface = map[reflect.Type]*Union{}
+	}
+	registry.byIface[it] = u
+	registryGen.Add(1)
+	registry.Unlock()
+	// Compile the members now, so tag errors surface here and not in the
+	// middle of a game.
+	for i := range u.members {
+		if _, err := u.member(i); err != nil {
+			registry.Lock()
+			delete(registry.byIface, it)
+			registryGen.Add(1)
+			registry.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
+// unionFor returns the union registered for interface type t, or nil.
+func unionFor(t reflect.Type) *Union {
+	registry.RLock()
+	defer registry.RUnlock()
+	return registry.byIface[t]
+}
