@@ -141,7 +141,10 @@ func parseTag(text string) (*tagOptions, error) {
 			if err = needValue(); err != nil {
 				return nil, err
 			}
-			if _, perr := strconv.ParseFloat(value, 64); perr != nil && !isRangeErr(perr) {
+			if _, perr := strconv.ParseFloat(value, 64); perr != nil {
+				if isRangeErr(perr) {
+					return nil, fmt.Errorf("%s=%s is not a finite number", name, value)
+				}
 				return nil, fmt.Errorf("%s=%s is not a number", name, value)
 			}
 			switch name {
@@ -181,6 +184,24 @@ func parseTag(text string) (*tagOptions, error) {
 			return nil, err
 		}
 	}
+	if o.rangeSet && !rangeOrdered(o.rangeLo, o.rangeHi) {
+		return nil, fmt.Errorf("range %s..%s: A > B", o.rangeLo, o.rangeHi)
+	}
+	if o.float {
+		// Checked here, whatever the field's precision, so the message
+		// names the tag rather than a leaf it reached.
+		min, _ := strconv.ParseFloat(o.min, 64)
+		max, _ := strconv.ParseFloat(o.max, 64)
+		res, _ := strconv.ParseFloat(o.res, 64)
+		switch {
+		case math.IsInf(min, 0) || math.IsInf(max, 0) || math.IsNaN(min) || math.IsNaN(max):
+			return nil, fmt.Errorf("min and max must be finite")
+		case !(min < max):
+			return nil, fmt.Errorf("min must be < max")
+		case math.IsInf(res, 0) || math.IsNaN(res) || !(res > 0):
+			return nil, fmt.Errorf("res must be finite and > 0")
+		}
+	}
 	switch {
 	case o.rangeSet && o.bitsSet && !o.quat:
 		return nil, fmt.Errorf("range and bits are alternatives; give one")
@@ -194,6 +215,21 @@ func parseTag(text string) (*tagOptions, error) {
 		return nil, fmt.Errorf("quat and range do not combine")
 	}
 	return o, nil
+}
+
+// rangeOrdered reports whether A <= B for two integer literals.
+func rangeOrdered(a, b string) bool {
+	if x, err := strconv.ParseInt(a, 0, 64); err == nil {
+		if y, err := strconv.ParseInt(b, 0, 64); err == nil {
+			return x <= y
+		}
+		return true // b only fits uint64: above every int64
+	}
+	x, _ := strconv.ParseUint(a, 0, 64)
+	if y, err := strconv.ParseUint(b, 0, 64); err == nil {
+		return x <= y
+	}
+	return false // a above MaxInt64, b negative
 }
 
 func isRangeErr(err error) bool {
