@@ -14,7 +14,7 @@ type ExPlayer struct {
 	Health int32  `bits:"range=0..1000"`                     // 10 bits
 	Pos    ExVec3 `bits:"float,min=-1024,max=1024,res=0.01"` // 3 × 18 bits
 	Name   string `bits:"maxlen=15"`                         // 4 bits, align, bytes
-	Alive  bool                                              // 1 bit
+	Alive  bool   // 1 bit
 }
 
 func ExampleMarshal() {
