@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/quant"
@@ -45,35 +46,174 @@ const (
 )
 
 type op struct {
-	kind   opKind
-	f64    bool    // opQuat: float64 components
-	fit    bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
-	clamp  bool    // compressed floats: clamp instead of refusing out-of-range values
-	bits   int     // wire bits of a scalar or of a length prefix
-	offset uintptr // from the start of the plan's value
-	size   uintptr // Go size of an integer
-	min    uint64  // opRange*: lower bound (int64 bits for signed)
-	span   uint64  // opRange*: max - min
-	n      int     // opString/opBytes/opSlice: maxlen; opByteArray/opArray: length
-	stride uintptr // opArray/opSlice: element size
-	level  int     // struct nesting level of the field within the plan (0: not in a struct)
-	lo, hi float64 // compressed floats: the values encode accepts without clamp
-	qf     *quant.Float
-	qf64   *quant.Float64
-	qq     *quant.Quat
-	union  *Union       // opUnion
-	hash   uint32       // opCheck
-	name   string       // opCheck: the check's name
-	slice  bool         // opSparse: a slice (with a length prefix) rather than an array
-	offs   [4]uintptr   // opQuat: component offsets from offset
-	elem   *plan        // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
-	typ    reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
-	path   string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
+	// Hot: what every execution reads. Scalars are executed in fused groups:
+	// the first op of a run of consecutive fixed-width fields holds the
+	// run's length and total width, so the run costs one WriteBits/ReadBits.
+	kind      opKind
+	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
+	clamp     bool    // compressed floats: clamp instead of refusing out-of-range values
+	group     uint16  // scalars: ops in the fused run that starts here (0 inside a run)
+	checked   bool    // scalars: the run holds a field whose decoded bits need a check
+	bits      int     // wire bits of a scalar or of a length prefix
+	groupBits int     // scalars: total wire bits of the run that starts here
+	sLo, sHi  int32   // scalars: the run's fields in plan.scalars
+	cLo, cHi  int32   // scalars: the run's checks in plan.checks
+	offset    uintptr // from the start of the plan's value
+	size      uintptr // Go size of the field (scalars are stored in size bytes)
+	min       uint64  // opRange*: lower bound (int64 bits for signed)
+	span      uint64  // opRange*: max - min
+	lo, hi    float64 // compressed floats: the values encode accepts without clamp
+	qf        *quant.Float
+	qf64      *quant.Float64
+	n         int     // opString/opBytes/opSlice/opSparse: maxlen; opByteArray/opArray: length
+	stride    uintptr // opArray/opSlice/opSparse: element size
+	elem      *plan   // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
+	level     int     // struct nesting level of the field within the plan (0: not in a struct)
+
+	// Cold: rarer kinds, and what errors and layouts need.
+	qq    *quant.Quat
+	f64   bool         // opQuat: float64 components
+	union *Union       // opUnion
+	hash  uint32       // opCheck
+	slice bool         // opSparse: a slice (with a length prefix) rather than an array
+	offs  [4]uintptr   // opQuat: component offsets from offset
+	typ   reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
+	name  string       // opCheck: the check's name
+	path  string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
+}
+
+// isScalar reports the fixed-width kinds that fuse into groups.
+func isScalar(k opKind) bool {
+	switch k {
+	case opBool, opUint, opInt, opRangeUint, opRangeInt, opFloat32, opFloat64, opQFloat32, opQFloat64:
+		return true
+	}
+	return false
+}
+
+// Every fixed-width field but a compressed float is, in a fused run, an
+// integer v of its Go size (bools are 0 or 1, raw floats their bit pattern,
+// signed integers sign-extended), and its wire bits are the offset code
+// v - min, checked against limit, XOR flip. For a raw N-bit signed field
+// min = -2^(N-1) and flip = 2^(N-1), which turns the offset back into two's
+// complement; for every other kind flip is 0. So encoding is load, subtract,
+// compare, xor; decoding is xor, add, store — the same few instructions for
+// every kind, selected by access.
+const (
+	accU8 uint8 = iota // 1-byte unsigned integer or bool
+	accU16
+	accU32 // also float32 bits
+	accU64 // also float64 bits
+	accI8  // signed integers: loads sign-extend
+	accI16
+	accI32
+	accI64
+	accQ32 // compressed float32
+	accQ64 // compressed float64
+)
+
+// needsCheck reports whether a scalar's decoded bits can be invalid: a
+// range offset or a quantization code above its maximum, or a 64-bit wire
+// value for a 32-bit platform int. Any bit pattern of the other kinds is a
+// valid value, so the validation pass skips runs made only of them.
+func needsCheck(o *op) bool {
+	switch o.kind {
+	case opRangeUint, opRangeInt, opQFloat32, opQFloat64:
+		return true
+	}
+	return o.fit
+}
+
+// fuseBits is the widest fused group: bitio reads up to 56 bits with one
+// window load.
+const fuseBits = 56
+
+// fuse marks runs of consecutive scalar ops as groups of at most fuseBits
+// bits (a single op may be wider: a 64-bit field is a group of its own) and
+// builds the plan's compact scalar and check arrays.
+func (p *plan) fuse() {
+	ops := p.ops
+	for i := 0; i < len(ops); {
+		if !isScalar(ops[i].kind) {
+			i++
+			continue
+		}
+		j, total := i, 0
+		for j < len(ops) && isScalar(ops[j].kind) && (j == i || total+ops[j].bits <= fuseBits) {
+			total += ops[j].bits
+			j++
+		}
+		head := &ops[i]
+		head.group, head.groupBits, head.checked = uint16(j-i), total, false
+		head.sLo, head.cLo = int32(len(p.scalars)), int32(len(p.checks))
+		shift := 0
+		for k := i; k < j; k++ {
+			o := &ops[k]
+			if k > i {
+				o.group = 0
+			}
+			sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, op: int32(k), shift: uint8(shift)}
+			sc.limit = sc.mask
+			sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
+			switch o.kind {
+			case opRangeUint:
+				sc.limit = o.span
+			case opRangeInt:
+				sc.limit = o.span
+				sc.access += accI8
+			case opUint:
+				sc.min = 0
+			case opInt:
+				sc.min, sc.flip = uint64(int64(-1)<<(o.bits-1)), 1<<(o.bits-1)
+				sc.access += accI8
+			case opFloat32, opFloat64, opBool:
+				sc.min = 0
+			case opQFloat32:
+				sc.min, sc.limit, sc.access = 0, uint64(o.qf.MaxCode()), accQ32
+			case opQFloat64:
+				sc.min, sc.limit, sc.access = 0, uint64(o.qf64.MaxCode()), accQ64
+			}
+			p.scalars = append(p.scalars, sc)
+			if needsCheck(o) {
+				head.checked = true
+				p.checks = append(p.checks, check{mask: sc.mask, limit: sc.limit, op: int32(k), shift: sc.shift, slow: o.fit})
+			}
+			shift += o.bits
+		}
+		head.sHi, head.cHi = int32(len(p.scalars)), int32(len(p.checks))
+		i = j
+	}
+}
+
+// scalar is the compact form of a fixed-width field in a fused run: what
+// encoding and the store pass touch, in one cache line instead of an op's
+// several. See the access constants for min, limit and flip.
+type scalar struct {
+	offset uintptr
+	min    uint64
+	limit  uint64 // the largest valid offset code: span, M, or mask when any bits are valid
+	flip   uint64 // wire bits = offset code ^ flip (the sign bit of raw signed fields)
+	mask   uint64 // 1<<bits - 1 (all ones for 64)
+	op     int32  // index in plan.ops, for compressed-float parameters and errors
+	shift  uint8  // bit offset of the field within its run
+	access uint8  // how to load and store the Go value (accU8 ... accQ64)
+}
+
+// check is what the validation pass needs of a field whose bits can be
+// invalid: its code must be at most limit.
+type check struct {
+	mask, limit uint64
+	op          int32 // index in plan.ops
+	shift       uint8
+	slow        bool // the test is more than a limit (a 32-bit platform's signed int): decodeScalar decides
 }
 
 type plan struct {
-	typ    reflect.Type
-	ops    []op
+	typ     reflect.Type
+	ops     []op
+	scalars []scalar // fused runs' fields, in order
+	checks  []check  // fused runs' fields that need a check, in order
+	scalar *op // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root   *Field // layout
 	levels int    // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
 	use    usage  // option kinds that reached a leaf inside (see usage)
@@ -127,6 +267,44 @@ func planOf(t reflect.Type) (*plan, error) {
 			continue
 		}
 		return entry.plan, entry.err
+	}
+}
+
+// byPointerType is the hot-path cache of Marshal, Append and Unmarshal: the
+// plan of T keyed by the type word of *T, the argument they are given. It
+// is a copy-on-write map behind an atomic pointer: reads take no lock and
+// hash a pointer, and it only grows when a type is first used.
+var byPointerType atomic.Pointer[map[typeID]*plan]
+
+// planOfPointer returns the plan for a non-nil *T argument and the address
+// it holds, or ok == false when v is anything else (or not cached yet).
+func planOfPointer(v any) (p *plan, base pointer, ok bool) {
+	id, base := ifaceOf(v)
+	if m := byPointerType.Load(); m != nil && !base.isNil() {
+		if p, ok = (*m)[id]; ok {
+			return p, base, true
+		}
+	}
+	return nil, pointer{}, false
+}
+
+// rememberPointerType caches p for the *T argument v.
+func rememberPointerType(v any, p *plan) {
+	id, _ := ifaceOf(v)
+	for {
+		old := byPointerType.Load()
+		next := map[typeID]*plan{id: p}
+		if old != nil {
+			if _, ok := (*old)[id]; ok {
+				return
+			}
+			for k, x := range *old {
+				next[k] = x
+			}
+		}
+		if byPointerType.CompareAndSwap(old, &next) {
+			return
+		}
 	}
 }
 
@@ -234,6 +412,10 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		return nil, err
 	}
 	*p.root = *root // keep the node pointer that recursive references already hold
+	p.fuse()
+	if len(p.ops) == 1 && isScalar(p.ops[0].kind) && p.ops[0].offset == 0 {
+		p.scalar = &p.ops[0]
+	}
 	for i := range p.ops {
 		p.levels = max(p.levels, p.ops[i].level)
 	}
@@ -283,7 +465,7 @@ func (f fieldCtx) notApplicable(o *tagOptions, t reflect.Type) error {
 // appendValue compiles a value of type t at f.offset: it appends the ops
 // and returns the layout node.
 func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
-	base := op{offset: f.offset, path: f.path, level: f.level}
+	base := op{offset: f.offset, path: f.path, level: f.level, size: t.Size()}
 	if t == checkType {
 		return c.appendCheck(ops, o, f, base)
 	}
@@ -684,9 +866,12 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.bitsSet, r.bits = false, false, 0 }) {
 		return nil, f.tagged(o, "quat does not combine with other options")
 	}
+	if o.bits < minQuatBits || o.bits > 32 {
+		return nil, f.tagged(o, "quat bits=%d: each component needs %d..32 bits (fewer cannot keep decoded quaternions unit length)", o.bits, minQuatBits)
+	}
 	q, err := quant.NewQuat(o.bits)
 	if err != nil {
-		return nil, f.tagged(o, "quat bits=%d: each component needs 2..32 bits", o.bits)
+		return nil, f.tagged(o, "%v", err)
 	}
 	if f.use != nil {
 		f.use.quats = true

@@ -29,6 +29,9 @@ type Unmarshaler interface {
 // Marshal returns the encoding of v: a pointer to a value (the value is
 // encoded, not the pointer) or a value.
 func Marshal(v any) ([]byte, error) {
+	if p, base, ok := planOfPointer(v); ok {
+		return marshalPlan(p, p.typ, base)
+	}
 	t, base, err := valueOf(v, "Marshal")
 	if err != nil {
 		return nil, err
@@ -44,6 +47,9 @@ func Marshal(v any) ([]byte, error) {
 // allocates nothing when dst has the capacity. On error it returns dst
 // unchanged (bytes past len(dst) may have been overwritten).
 func Append(dst []byte, v any) ([]byte, error) {
+	if p, base, ok := planOfPointer(v); ok {
+		return appendPlan(dst, p, p.typ, base)
+	}
 	t, base, err := valueOf(v, "Append")
 	if err != nil {
 		return dst, err
@@ -60,6 +66,9 @@ func Append(dst []byte, v any) ([]byte, error) {
 func Encode(w *bitio.Writer, v any) error {
 	if w == nil {
 		return errors.New("bitpack: Encode with a nil *bitio.Writer")
+	}
+	if p, base, ok := planOfPointer(v); ok {
+		return encodeTo(w, p, p.typ, base)
 	}
 	t, base, err := valueOf(v, "Encode")
 	if err != nil {
@@ -82,6 +91,9 @@ func valueOf(v any, fn string) (reflect.Type, pointer, error) {
 	case rv.Kind() == reflect.Pointer:
 		if rv.IsNil() {
 			return nil, pointer{}, fmt.Errorf("bitpack: %s of a nil %s", fn, rv.Type())
+		}
+		if p, err := planOf(rv.Type().Elem()); err == nil {
+			rememberPointerType(v, p)
 		}
 		return rv.Type().Elem(), pointerOf(rv), nil
 	}
@@ -143,64 +155,49 @@ func encodeRoot(w *bitio.Writer, p *plan, base pointer) *fieldError {
 // encodePlan writes the value at base following p. depth is the number of
 // struct levels above the plan's root.
 func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
-	for i := range p.ops {
-		o := &p.ops[i]
+	ops := p.ops
+	for i := 0; i < len(ops); i++ {
+		o := &ops[i]
+		if o.group > 0 {
+			// A fused run of fixed-width fields: check and encode each, gather
+			// the codes, write them with one WriteBits.
+			var acc uint64
+			for k := o.sLo; k < o.sHi; k++ {
+				sc := &p.scalars[k]
+				at := base.at(sc.offset)
+				var code uint64
+				switch sc.access {
+				case accQ32:
+					qo := &ops[sc.op]
+					v := *at.float32()
+					// Outside the bounds: refused unless clamping a finite
+					// value (f-f is 0 exactly when f is finite).
+					if f := float64(v); !(f >= qo.lo && f <= qo.hi) && (!qo.clamp || f-f != 0) {
+						_, err := scalarCode(qo, at)
+						return err
+					}
+					code = uint64(qo.qf.Quantize(v))
+				case accQ64:
+					var err *fieldError
+					if code, err = scalarCode(&ops[sc.op], at); err != nil {
+						return err
+					}
+				default:
+					// load, subtract, compare, xor: see the access constants.
+					if code = at.load(sc.access) - sc.min; code > sc.limit {
+						_, err := scalarCode(&ops[sc.op], at) // the exact refusal
+						return err
+					}
+					code ^= sc.flip
+				}
+				acc |= code << (sc.shift & 63)
+			}
+			w.WriteBits(acc, o.groupBits)
+			i += int(o.group) - 1
+			continue
+		}
 		at := base.at(o.offset)
 		switch o.kind {
-		case opBool:
-			var v uint64
-			if *at.bool() {
-				v = 1
-			}
-			w.WriteBits(v, 1)
-		case opUint:
-			v := at.loadUint(o.size)
-			if o.bits < 64 && v>>o.bits != 0 {
-				return newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits", v, o.bits)
-			}
-			w.WriteBits(v, o.bits)
-		case opInt:
-			v := at.loadInt(o.size)
-			if o.bits < 64 {
-				if lim := int64(1) << (o.bits - 1); v < -lim || v >= lim {
-					return newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits (range [%d, %d])", v, o.bits, -lim, lim-1)
-				}
-				w.WriteBits(uint64(v)&(1<<o.bits-1), o.bits)
-			} else {
-				w.WriteBits(uint64(v), 64)
-			}
-		case opRangeUint:
-			v := at.loadUint(o.size)
-			if v < o.min || v-o.min > o.span {
-				return newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, o.min, o.min+o.span)
-			}
-			w.WriteBits(v-o.min, o.bits)
-		case opRangeInt:
-			v := at.loadInt(o.size)
-			if v < int64(o.min) || uint64(v)-o.min > o.span {
-				return newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, int64(o.min), int64(o.min+o.span))
-			}
-			w.WriteBits(uint64(v)-o.min, o.bits)
-		case opFloat32:
-			w.WriteBits(uint64(math.Float32bits(*at.float32())), 32)
-		case opFloat64:
-			w.WriteBits(math.Float64bits(*at.float64()), 64)
-		case opQFloat32:
-			v := *at.float32()
-			if f := float64(v); !(f >= o.lo && f <= o.hi) {
-				if err := floatRefusal(o, f); err != nil {
-					return err
-				}
-			}
-			w.WriteBits(uint64(o.qf.Quantize(v)), o.bits)
-		case opQFloat64:
-			v := *at.float64()
-			if !(v >= o.lo && v <= o.hi) {
-				if err := floatRefusal(o, v); err != nil {
-					return err
-				}
-			}
-			w.WriteBits(uint64(o.qf64.Quantize(v)), o.bits)
 		case opString:
 			s := *at.string()
 			if len(s) > o.n {
@@ -220,10 +217,8 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 		case opByteArray:
 			w.WriteBytes(at.byteArray(o.n))
 		case opArray:
-			for k := 0; k < o.n; k++ {
-				if err := encodeElem(w, o, at.at(uintptr(k)*o.stride), depth); err != nil {
-					return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
-				}
+			if err := encodeElems(w, o, at, o.n, false, depth); err != nil {
+				return err
 			}
 		case opSlice:
 			n := at.sliceLen()
@@ -231,10 +226,8 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 				return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
 			}
 			w.WriteBits(uint64(n), o.bits)
-			for k := 0; k < n; k++ {
-				if err := encodeElem(w, o, at.sliceElem(k, o.stride), depth); err != nil {
-					return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
-				}
+			if err := encodeElems(w, o, at, n, true, depth); err != nil {
+				return err
 			}
 		case opPointer:
 			e := at.elem()
@@ -248,10 +241,8 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 			}
 		case opQuat:
 			v := loadQuat(o, at)
-			for _, c := range v {
-				if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
-					return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
-				}
+			if err := checkQuat(o, v); err != nil {
+				return err
 			}
 			w.WriteQuat(o.qq, v)
 		case opHook:
@@ -273,6 +264,145 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 	}
 	return nil
 }
+
+// scalarCode checks the fixed-width field at at against its tag and
+// returns the bits to write for it.
+func scalarCode(o *op, at pointer) (uint64, *fieldError) {
+	switch o.kind {
+	case opBool:
+		if *at.bool() {
+			return 1, nil
+		}
+		return 0, nil
+	case opUint:
+		v := at.loadUint(o.size)
+		if o.bits < 64 && v>>o.bits != 0 {
+			return 0, newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits", v, o.bits)
+		}
+		return v, nil
+	case opInt:
+		v := at.loadInt(o.size)
+		if o.bits < 64 {
+			if lim := int64(1) << (o.bits - 1); v < -lim || v >= lim {
+				return 0, newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits (range [%d, %d])", v, o.bits, -lim, lim-1)
+			}
+			return uint64(v) & (1<<o.bits - 1), nil
+		}
+		return uint64(v), nil
+	case opRangeUint:
+		// v-min wraps to a huge offset below min, so one compare checks both
+		// ends: the offset is at most span only inside [min, max].
+		v := at.loadUint(o.size)
+		if v-o.min > o.span {
+			return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, o.min, o.min+o.span)
+		}
+		return v - o.min, nil
+	case opRangeInt:
+		v := at.loadInt(o.size)
+		if uint64(v)-o.min > o.span {
+			return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, int64(o.min), int64(o.min+o.span))
+		}
+		return uint64(v) - o.min, nil
+	case opFloat32:
+		return uint64(math.Float32bits(*at.float32())), nil
+	case opFloat64:
+		return math.Float64bits(*at.float64()), nil
+	case opQFloat32:
+		v := *at.float32()
+		if f := float64(v); !(f >= o.lo && f <= o.hi) {
+			if err := floatRefusal(o, f); err != nil {
+				return 0, err
+			}
+		}
+		return uint64(o.qf.Quantize(v)), nil
+	case opQFloat64:
+		v := *at.float64()
+		if !(v >= o.lo && v <= o.hi) {
+			if err := floatRefusal(o, v); err != nil {
+				return 0, err
+			}
+		}
+		return uint64(o.qf64.Quantize(v)), nil
+	}
+	// Unreachable: fuse puts only scalar kinds in groups.
+	return 0, newFieldError(o.path, -1, ErrRange, "internal error: op kind %d is not a scalar", o.kind)
+}
+
+// encodeElems writes n elements of an array or slice field. Elements that
+// are a single scalar skip the sub-plan machinery; raw full-width integers
+// (nothing to check) are a plain load-and-write loop.
+func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth int) *fieldError {
+	first := at
+	if slice {
+		first = at.sliceElem(0, 0)
+	}
+	if so := o.elem.scalar; so != nil {
+		if so.kind == opUint && uintptr(so.bits) == 8*so.size {
+			// Pack as many elements as fit into each 64-bit write.
+			var acc uint64
+			shift := 0
+			for k := 0; k < n; k++ {
+				if shift+so.bits > 64 {
+					w.WriteBits(acc, shift)
+					acc, shift = 0, 0
+				}
+				acc |= first.at(uintptr(k)*o.stride).loadUint(so.size) << shift
+				shift += so.bits
+			}
+			w.WriteBits(acc, shift)
+			return nil
+		}
+		for k := 0; k < n; k++ {
+			code, err := scalarCode(so, first.at(uintptr(k)*o.stride))
+			if err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+			}
+			w.WriteBits(code, so.bits)
+		}
+		return nil
+	}
+	for k := 0; k < n; k++ {
+		if err := encodeElem(w, o, first.at(uintptr(k)*o.stride), depth); err != nil {
+			return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+		}
+	}
+	return nil
+}
+
+// checkQuat refuses quaternions that cannot be encoded meaningfully: a NaN
+// or infinite component, or a norm far from 1 (smallest-three rebuilds the
+// largest component from the unit-length assumption, so a zero or scaled
+// quaternion would decode as a different rotation).
+func checkQuat(o *op, v [4]float32) *fieldError {
+	var n2 float64
+	for _, c := range v {
+		if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
+			return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
+		}
+		n2 += float64(c) * float64(c)
+	}
+	if math.Abs(n2-1) > quatNormTolerance {
+		return newFieldError(o.path, -1, ErrRange, "quaternion %v is not unit length (norm %.4g): normalise it", v, math.Sqrt(n2))
+	}
+	return nil
+}
+
+// quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions: loose
+// enough for float32 drift over many multiplications, tight enough to
+// catch zero and unnormalised quaternions.
+const quatNormTolerance = 0.01
+
+// quatDecodeSlack is the float32 rounding allowed above 1 in a decoded
+// quaternion's squared norm (a few ulps of 1).
+const quatDecodeSlack = 1e-6
+
+// minQuatBits is the fewest bits per component a quat tag may ask for.
+// Below 4, quantization alone can push the three decoded components of a
+// unit quaternion past unit length (at 3 bits, 0.5 decodes as 0.505 and
+// (0.5, 0.5, 0.5) to a sum of squares of 1.08), so decoded values would not
+// be unit quaternions and neither the round trip nor the decoder's check
+// could hold.
+const minQuatBits = 4
 
 // encodeElem runs an element's plan.
 func encodeElem(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {

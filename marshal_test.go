@@ -123,7 +123,7 @@ type (
 	}
 	tQuat struct {
 		Q Quat       `bits:"quat,bits=9"`
-		A [4]float64 `bits:"quat,bits=3"`
+		A [4]float64 `bits:"quat,bits=4"`
 	}
 	tHook struct {
 		C    counter
@@ -172,8 +172,8 @@ func TestGolden(t *testing.T) {
 			bitsOf(f{0, 6}, f{16, 6}, f{32, 6}, f{uint64(math.Float32bits(1)), 32}, f{uint64(math.Float32bits(2)), 32}, f{uint64(math.Float32bits(3)), 32})},
 		{"embedded structs inline, exported or not", &tEmbedded{Base{0x1234}, hidden{0x56}, true}, bitsOf(f{0x1234, 16}, f{0x56, 8}, f{1, 1})},
 		// (0,0,0,1): largest is index 3; zero sits mid-range: code 256 of 511.
-		// [4]float64 (1,0,0,0) at 3 bits: largest 0, zero -> code 4 of 7.
-		{"quat", &tQuat{Quat{0, 0, 0, 1}, [4]float64{1, 0, 0, 0}}, bitsOf(f{3, 2}, f{256, 9}, f{256, 9}, f{256, 9}, f{0, 2}, f{4, 3}, f{4, 3}, f{4, 3})},
+		// [4]float64 (1,0,0,0) at 4 bits: largest 0, zero -> code 8 of 15.
+		{"quat", &tQuat{Quat{0, 0, 0, 1}, [4]float64{1, 0, 0, 0}}, bitsOf(f{3, 2}, f{256, 9}, f{256, 9}, f{256, 9}, f{0, 2}, f{8, 4}, f{8, 4}, f{8, 4})},
 		{"custom hooks", &tHook{counter{5}, true}, bitsOf(f{5, 3}, f{1, 1})},
 		{"skipped and unexported fields", &tSkip{A: 1, B: 2, private: 3, C: 4}, bitsOf(f{1, 8}, f{4, 8})},
 	}
@@ -597,6 +597,9 @@ type (
 	bQuatBits struct {
 		Q Quat `bits:"quat,bits=40"`
 	}
+	bQuatBits3 struct {
+		Q Quat `bits:"quat,bits=3"`
+	}
 	bSpaces struct {
 		A int32 `bits:"range=0..1, bits=3"`
 	}
@@ -652,7 +655,8 @@ func TestTagErrors(t *testing.T) {
 		{bTime{}, "T", "", "has no exported fields and no MarshalBits/UnmarshalBits methods"},
 		{bHalfHook{}, "H", "", "implements MarshalBits but not UnmarshalBits; implement both"},
 		{bQuatShape{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four float fields, not [3]float32"},
-		{bQuatBits{}, "Q", "quat,bits=40", "quat bits=40: each component needs 2..32 bits"},
+		{bQuatBits{}, "Q", "quat,bits=40", "quat bits=40: each component needs 4..32 bits"},
+		{bQuatBits3{}, "Q", "quat,bits=3", "quat bits=3: each component needs 4..32 bits (fewer cannot keep decoded quaternions unit length)"},
 		{bSpaces{}, "A", "range=0..1, bits=3", "contains spaces"},
 		{bTwice{}, "A", "bits=3,bits=4", `option "bits" given twice`},
 		{bRangeBits{}, "A", "range=0..1,bits=3", "range and bits are alternatives"},

@@ -208,7 +208,8 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 		return nil, err
 	}
 	body := r.BitsRead()
-	if ferr := decodeRoot(r, p, pointer{}); ferr != nil {
+	d := decoder{r: r}
+	if ferr := d.validate(p); ferr != nil {
 		return nil, publicError("decode", m.typ, ferr)
 	}
 	if rest := r.BitsRemaining(); whole && rest >= 8 {
@@ -217,7 +218,7 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	}
 	r.Rewind(body)
 	v := reflect.New(m.typ)
-	if ferr := decodeRoot(r, p, pointerOf(v)); ferr != nil {
+	if ferr := d.store(p, pointerOf(v)); ferr != nil {
 		return nil, publicError("decode", m.typ, ferr)
 	}
 	return v.Interface(), nil

@@ -27,6 +27,9 @@ import (
 // reuse their capacity; pointers are reused when non-nil and allocated when
 // nil; a zero-length slice is set to length 0 (nil stays nil).
 func Unmarshal(data []byte, v any) error {
+	if p, base, ok := planOfPointer(v); ok {
+		return unmarshalPlan(data, p, p.typ, base)
+	}
 	t, base, err := targetOf(v, "Unmarshal")
 	if err != nil {
 		return err
@@ -44,6 +47,9 @@ func Unmarshal(data []byte, v any) error {
 func Decode(r *bitio.Reader, v any) error {
 	if r == nil {
 		return errors.New("bitpack: Decode with a nil *bitio.Reader")
+	}
+	if p, base, ok := planOfPointer(v); ok {
+		return decodeFrom(r, p, p.typ, base)
 	}
 	t, base, err := targetOf(v, "Decode")
 	if err != nil {
@@ -64,13 +70,17 @@ func targetOf(v any, fn string) (reflect.Type, pointer, error) {
 	if rv.IsNil() {
 		return nil, pointer{}, fmt.Errorf("bitpack: %s into a nil %s", fn, rv.Type())
 	}
+	if p, err := planOf(rv.Type().Elem()); err == nil {
+		rememberPointerType(v, p)
+	}
 	return rv.Type().Elem(), pointerOf(rv), nil
 }
 
 func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	var r bitio.Reader
 	r.Reset(data)
-	if ferr := decodeRoot(&r, p, pointer{}); ferr != nil {
+	d := decoder{r: &r}
+	if ferr := d.validate(p); ferr != nil {
 		return publicError("decode", t, ferr)
 	}
 	if rest := r.BitsRemaining(); rest >= 8 {
@@ -78,7 +88,7 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 			Detail: fmt.Sprintf("%d trailing bytes after the value", rest/8)}
 	}
 	r.Reset(data)
-	if ferr := decodeRoot(&r, p, base); ferr != nil {
+	if ferr := d.store(p, base); ferr != nil {
 		// Unreachable unless an UnmarshalBits hook is not deterministic.
 		return publicError("decode", t, ferr)
 	}
@@ -90,13 +100,14 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 		return err
 	}
 	start := r.BitsRead()
-	if ferr := decodeRoot(r, p, pointer{}); ferr != nil {
+	d := decoder{r: r}
+	if ferr := d.validate(p); ferr != nil {
 		err := publicError("decode", t, ferr)
 		r.Fail(err)
 		return err
 	}
 	r.Rewind(start)
-	if ferr := decodeRoot(r, p, base); ferr != nil {
+	if ferr := d.store(p, base); ferr != nil {
 		err := publicError("decode", t, ferr)
 		r.Fail(err)
 		return err
@@ -104,97 +115,140 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	return nil
 }
 
-func decodeRoot(r *bitio.Reader, p *plan, base pointer) *fieldError {
-	if p.levels > MaxDepth {
-		return newFieldError("", r.BitsRead(), ErrDepth, "type nests %d struct levels, more than %d", p.levels, MaxDepth)
-	}
-	return decodePlan(r, p, base, 0)
+// decoder runs plans over a Reader. The validation pass reads each fused
+// run of fixed-width fields that needs a check and keeps the words it read
+// (up to len(words) of them; runs that need no check it skips); the store
+// pass takes those words back in the same order instead of reading again,
+// and only moves the Reader past them (lazily, in one Skip before the next
+// op that reads). Both passes walk the same plan over the same bits, so the
+// n-th checked run is the same run in both.
+type decoder struct {
+	r     *bitio.Reader
+	words [16]uint64
+	n     int // words kept by the validation pass
+	next  int // words taken by the store pass
+	skip  int // bits taken from words but not yet skipped in the Reader
 }
 
-// decodePlan reads a value following p and, unless base is nil (the
-// validation pass), stores it at base. depth is the number of struct levels
-// above the plan's root.
-func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
+// validate runs the validation pass over a fresh value's worth of bits.
+func (d *decoder) validate(p *plan) *fieldError {
+	d.n, d.next, d.skip = 0, 0, 0
+	return d.root(p, pointer{})
+}
+
+// store runs the store pass; the Reader must be back where validate began.
+func (d *decoder) store(p *plan, base pointer) *fieldError {
+	d.next, d.skip = 0, 0
+	err := d.root(p, base)
+	d.sync()
+	return err
+}
+
+func (d *decoder) root(p *plan, base pointer) *fieldError {
+	if p.levels > MaxDepth {
+		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d struct levels, more than %d", p.levels, MaxDepth)
+	}
+	return d.plan(p, base, 0)
+}
+
+// sync moves the Reader past the bits the store pass took from words.
+func (d *decoder) sync() {
+	if d.skip > 0 {
+		d.r.Skip(d.skip)
+		d.skip = 0
+	}
+}
+
+// plan reads a value following p and, unless base is nil (the validation
+// pass), stores it at base. depth is the number of struct levels above the
+// plan's root.
+func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 	store := !base.isNil()
-	for i := range p.ops {
-		o := &p.ops[i]
+	r := d.r
+	ops := p.ops
+	for i := 0; i < len(ops); i++ {
+		o := &ops[i]
+		if o.group > 0 {
+			// A fused run of fixed-width fields: one word for all of them,
+			// then each field's bits checked (and stored) in turn.
+			end := i + int(o.group)
+			var acc uint64
+			start := 0 // bit offset of the run, for errors (only the validation pass reports them)
+			switch {
+			case store && o.checked && d.next < d.n:
+				acc = d.words[d.next]
+				d.next++
+				d.skip += o.groupBits
+			case !store && !o.checked && o.groupBits <= r.BitsRemaining():
+				// Nothing to check: any bits of these fields are valid, so
+				// validation steps over them (the store pass reads them).
+				r.Skip(o.groupBits)
+				i = end - 1
+				continue
+			case o.groupBits > r.BitsRemaining()-d.skip:
+				// The packet ends inside the run: read field by field so the
+				// error names the field that runs out.
+				d.sync()
+				for ; i < end; i++ {
+					so := &ops[i]
+					bit := r.BitsRead()
+					c := r.ReadBits(so.bits)
+					if err := r.Err(); err != nil {
+						return fromBitio(so.path, bit, err)
+					}
+					if err := decodeScalar(so, c, base, store, bit); err != nil {
+						return err
+					}
+				}
+				i--
+				continue
+			default:
+				d.sync()
+				start = r.BitsRead()
+				acc = r.ReadBits(o.groupBits)
+				if !store && d.n < len(d.words) { // o.checked: unchecked runs were skipped above
+					d.words[d.n] = acc
+					d.n++
+				}
+			}
+			i = end - 1
+			if !store {
+				// Validation: each field whose bits can be wrong against its
+				// limit; nothing else can be wrong with fixed-width bits.
+				for k := o.cLo; k < o.cHi; k++ {
+					ck := &p.checks[k]
+					if c := acc >> (ck.shift & 63) & ck.mask; c > ck.limit || ck.slow {
+						if err := decodeScalar(&ops[ck.op], c, base, false, start+int(ck.shift)); err != nil {
+							return err
+						}
+					}
+				}
+				continue
+			}
+			// Store: the bits were validated, so each field only converts
+			// and stores.
+			for k := o.sLo; k < o.sHi; k++ {
+				sc := &p.scalars[k]
+				c := acc >> (sc.shift & 63) & sc.mask
+				at := base.at(sc.offset)
+				switch sc.access {
+				case accQ32:
+					*at.float32() = ops[sc.op].qf.Dequantize(uint32(c))
+				case accQ64:
+					*at.float64() = ops[sc.op].qf64.Dequantize(uint32(c))
+				default:
+					at.store(sc.access, c^sc.flip+sc.min)
+				}
+			}
+			continue
+		}
+		d.sync()
+		start := r.BitsRead()
 		var at pointer // stays nil in the validation pass: no address arithmetic on nil
 		if store {
 			at = base.at(o.offset)
 		}
-		start := r.BitsRead()
 		switch o.kind {
-		case opBool:
-			v := r.ReadBits(1)
-			if store {
-				*at.bool() = v != 0
-			}
-		case opUint:
-			v := r.ReadBits(o.bits)
-			if o.fit && v > math.MaxUint32 {
-				return newFieldError(o.path, start, ErrRange, "value %d does not fit a 32-bit uint", v)
-			}
-			if store {
-				at.storeUint(o.size, v)
-			}
-		case opInt:
-			v := int64(r.ReadBits(o.bits)<<(64-o.bits)) >> (64 - o.bits) // sign-extend
-			if o.fit && (v < math.MinInt32 || v > math.MaxInt32) {
-				return newFieldError(o.path, start, ErrRange, "value %d does not fit a 32-bit int", v)
-			}
-			if store {
-				at.storeUint(o.size, uint64(v))
-			}
-		case opRangeUint:
-			u := r.ReadBits(o.bits)
-			if u > o.span {
-				return newFieldError(o.path, start, ErrRange, "value %d out of range [%d, %d]", o.min+u, o.min, o.min+o.span)
-			}
-			v := o.min + u
-			if o.fit && v > math.MaxUint32 {
-				return newFieldError(o.path, start, ErrRange, "value %d does not fit a 32-bit uint", v)
-			}
-			if store {
-				at.storeUint(o.size, v)
-			}
-		case opRangeInt:
-			u := r.ReadBits(o.bits)
-			if u > o.span {
-				return newFieldError(o.path, start, ErrRange, "value %d out of range [%d, %d]", int64(o.min+u), int64(o.min), int64(o.min+o.span))
-			}
-			v := int64(o.min + u)
-			if o.fit && (v < math.MinInt32 || v > math.MaxInt32) {
-				return newFieldError(o.path, start, ErrRange, "value %d does not fit a 32-bit int", v)
-			}
-			if store {
-				at.storeUint(o.size, uint64(v))
-			}
-		case opFloat32:
-			v := r.ReadBits(32)
-			if store {
-				*at.float32() = math.Float32frombits(uint32(v))
-			}
-		case opFloat64:
-			v := r.ReadBits(64)
-			if store {
-				*at.float64() = math.Float64frombits(v)
-			}
-		case opQFloat32:
-			code := r.ReadBits(o.bits)
-			if code > uint64(o.qf.MaxCode()) {
-				return newFieldError(o.path, start, ErrRange, "compressed float code %d out of range [0, %d]", code, o.qf.MaxCode())
-			}
-			if store {
-				*at.float32() = o.qf.Dequantize(uint32(code))
-			}
-		case opQFloat64:
-			code := r.ReadBits(o.bits)
-			if code > uint64(o.qf64.MaxCode()) {
-				return newFieldError(o.path, start, ErrRange, "compressed float code %d out of range [0, %d]", code, o.qf64.MaxCode())
-			}
-			if store {
-				*at.float64() = o.qf64.Dequantize(uint32(code))
-			}
 		case opString:
 			b := r.ReadStringBytes(o.n)
 			if store && r.Err() == nil {
@@ -230,14 +284,8 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 				r.Skip(8 * o.n)
 			}
 		case opArray:
-			for k := 0; k < o.n; k++ {
-				elem := pointer{}
-				if store {
-					elem = at.at(uintptr(k) * o.stride)
-				}
-				if err := decodeElem(r, o, elem, depth); err != nil {
-					return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
-				}
+			if err := d.elems(o, at, o.n, false, store, depth); err != nil {
+				return err
 			}
 		case opSlice:
 			n := r.ReadBits(o.bits)
@@ -250,14 +298,8 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 			if store {
 				at.setSliceLen(o.typ, int(n))
 			}
-			for k := 0; k < int(n); k++ {
-				elem := pointer{}
-				if store {
-					elem = at.sliceElem(k, o.stride)
-				}
-				if err := decodeElem(r, o, elem, depth); err != nil {
-					return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
-				}
+			if err := d.elems(o, at, int(n), true, store, depth); err != nil {
+				return err
 			}
 		case opPointer:
 			present := r.ReadBits(1)
@@ -276,12 +318,18 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 					elem = at.setNew(o.typ)
 				}
 			}
-			if err := decodeElem(r, o, elem, depth); err != nil {
+			if err := d.elem(o, elem, depth); err != nil {
 				return err.withPrefix(o.path)
 			}
 		case opQuat:
 			v := r.ReadQuat(o.qq)
-			if store && r.Err() == nil {
+			if r.Err() != nil {
+				break
+			}
+			if err := checkDecodedQuat(o, v, start); err != nil {
+				return err
+			}
+			if store {
 				storeQuat(o, at, v)
 			}
 		case opHook:
@@ -289,11 +337,11 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 				return err
 			}
 		case opSparse:
-			if err := decodeSparse(r, o, at, store, depth); err != nil {
+			if err := d.sparse(o, at, store, depth); err != nil {
 				return err
 			}
 		case opUnion:
-			if err := decodeUnion(r, o, at, store, depth); err != nil {
+			if err := d.union(o, at, store, depth); err != nil {
 				return err
 			}
 		case opCheck:
@@ -309,26 +357,166 @@ func decodePlan(r *bitio.Reader, p *plan, base pointer, depth int) *fieldError {
 	return nil
 }
 
-// decodeElem runs an element's plan.
-func decodeElem(r *bitio.Reader, o *op, at pointer, depth int) *fieldError {
-	return decodeSub(r, o.elem, o.level, at, depth)
+// decodeScalar checks the bits c read for a fixed-width field and, when
+// storing, writes the value at base + o.offset. bit is where c started.
+func decodeScalar(o *op, c uint64, base pointer, store bool, bit int) *fieldError {
+	var v uint64
+	switch o.kind {
+	case opBool, opFloat32, opFloat64:
+		v = c
+	case opUint:
+		if o.fit && c > math.MaxUint32 {
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint", c)
+		}
+		v = c
+	case opInt:
+		s := int64(c<<(64-o.bits)) >> (64 - o.bits) // sign-extend
+		if o.fit && (s < math.MinInt32 || s > math.MaxInt32) {
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
+		}
+		v = uint64(s)
+	case opRangeUint:
+		if c > o.span {
+			return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", o.min+c, o.min, o.min+o.span)
+		}
+		v = o.min + c
+		if o.fit && v > math.MaxUint32 {
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint", v)
+		}
+	case opRangeInt:
+		if c > o.span {
+			return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", int64(o.min+c), int64(o.min), int64(o.min+o.span))
+		}
+		v = o.min + c
+		if s := int64(v); o.fit && (s < math.MinInt32 || s > math.MaxInt32) {
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
+		}
+	case opQFloat32:
+		if c > uint64(o.qf.MaxCode()) {
+			return newFieldError(o.path, bit, ErrRange, "compressed float code %d out of range [0, %d]", c, o.qf.MaxCode())
+		}
+		if store {
+			*base.at(o.offset).float32() = o.qf.Dequantize(uint32(c))
+		}
+		return nil
+	case opQFloat64:
+		if c > uint64(o.qf64.MaxCode()) {
+			return newFieldError(o.path, bit, ErrRange, "compressed float code %d out of range [0, %d]", c, o.qf64.MaxCode())
+		}
+		if store {
+			*base.at(o.offset).float64() = o.qf64.Dequantize(uint32(c))
+		}
+		return nil
+	}
+	if store {
+		at := base.at(o.offset)
+		switch o.kind {
+		case opBool:
+			*at.bool() = v != 0
+		case opFloat32:
+			*at.float32() = math.Float32frombits(uint32(v))
+		case opFloat64:
+			*at.float64() = math.Float64frombits(v)
+		default:
+			at.storeUint(o.size, v)
+		}
+	}
+	return nil
 }
 
-// decodeSub runs plan p for a value held by a field at struct level level
-// of a plan running at depth, refusing nesting past MaxDepth before it
-// reads anything.
-func decodeSub(r *bitio.Reader, p *plan, level int, at pointer, depth int) *fieldError {
-	d := depth + level
-	if d+p.levels > MaxDepth {
-		return newFieldError("", r.BitsRead(), ErrDepth, "more than %d nested struct levels", MaxDepth)
+// elems reads n elements of an array or slice field. Elements that are a
+// single scalar skip the sub-plan machinery.
+func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) *fieldError {
+	r := d.r
+	elemAt := func(k int) pointer {
+		switch {
+		case !store:
+			return pointer{}
+		case slice:
+			return at.sliceElem(k, o.stride)
+		}
+		return at.at(uintptr(k) * o.stride)
 	}
-	return decodePlan(r, p, at, d)
+	if so := o.elem.scalar; so != nil && so.kind == opUint && uintptr(so.bits) == 8*so.size && !so.fit {
+		// Raw full-width integers: any bits are valid. Validation skips
+		// them; decoding unpacks as many per read as fit in 56 bits.
+		if n*so.bits > r.BitsRemaining() {
+			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, n*so.bits, r.BitsRemaining())
+		}
+		if !store {
+			r.Skip(n * so.bits)
+			return nil
+		}
+		first := at
+		if slice {
+			first = at.sliceElem(0, 0)
+		}
+		switch so.size {
+		case 4:
+			dst := first.uint32s(n)
+			for k := range dst {
+				dst[k] = uint32(r.ReadBits(32))
+			}
+		case 8:
+			dst := first.uint64s(n)
+			for k := range dst {
+				dst[k] = r.ReadBits(64)
+			}
+		default: // 8 and 16 bits: several per read
+			per := fuseBits / so.bits
+			for k := 0; k < n; k += per {
+				m := min(per, n-k)
+				acc := r.ReadBits(m * so.bits)
+				for j := 0; j < m; j++ {
+					first.at(uintptr(k+j)*o.stride).storeUint(so.size, acc&(1<<so.bits-1))
+					acc >>= uint(so.bits) & 63
+				}
+			}
+		}
+		return nil
+	}
+	if so := o.elem.scalar; so != nil {
+		for k := 0; k < n; k++ {
+			bit := r.BitsRead()
+			c := r.ReadBits(so.bits)
+			if err := r.Err(); err != nil {
+				return fromBitio(o.path+"["+strconv.Itoa(k)+"]", bit, err)
+			}
+			if err := decodeScalar(so, c, elemAt(k), store, bit); err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+			}
+		}
+		return nil
+	}
+	for k := 0; k < n; k++ {
+		if err := d.elem(o, elemAt(k), depth); err != nil {
+			return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+		}
+	}
+	return nil
+}
+
+// elem runs an element's plan.
+func (d *decoder) elem(o *op, at pointer, depth int) *fieldError {
+	return d.sub(o.elem, o.level, at, depth)
+}
+
+// sub runs plan p for a value held by a field at struct level level of a
+// plan running at depth, refusing nesting past MaxDepth before it reads
+// anything.
+func (d *decoder) sub(p *plan, level int, at pointer, depth int) *fieldError {
+	dd := depth + level
+	if dd+p.levels > MaxDepth {
+		return newFieldError("", d.r.BitsRead()+d.skip, ErrDepth, "more than %d nested struct levels", MaxDepth)
+	}
+	return d.plan(p, at, dd)
 }
 
 // decodeSparse reads the indices and values of a sparse field. Indices must
 // increase (int_relative refuses anything else) and stay below the length;
 // the index equal to the length ends the list. Absent elements become nil.
-func decodeSparse(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fieldError {
+func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
+	r := d.r
 	n := o.n
 	if o.slice {
 		start := r.BitsRead()
@@ -369,9 +557,10 @@ func decodeSparse(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fi
 				e = slot.setNew(o.elem.typ)
 			}
 		}
-		if err := decodeElem(r, o, e, depth); err != nil {
+		if err := d.elem(o, e, depth); err != nil {
 			return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
 		}
+		d.sync()
 		prev, next = idx, int(idx)+1
 	}
 }
@@ -379,7 +568,8 @@ func decodeSparse(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fi
 // decodeUnion reads a type index and the member it names into an interface
 // field: into the *T the field already holds when it is the same type and
 // the member was registered as a pointer, else into a new value.
-func decodeUnion(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fieldError {
+func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
+	r := d.r
 	start := r.BitsRead()
 	idx := r.ReadBits(o.bits)
 	if r.Err() != nil {
@@ -395,7 +585,7 @@ func decodeUnion(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fie
 		return &fieldError{path: o.path, bit: start, err: ErrRange, detail: err.Error(), cause: err}
 	}
 	if !store {
-		if err := decodeSub(r, mp, o.level, pointer{}, depth); err != nil {
+		if err := d.sub(mp, o.level, pointer{}, depth); err != nil {
 			return err.withPrefix(o.path)
 		}
 		return nil
@@ -409,7 +599,7 @@ func decodeUnion(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fie
 		fresh = reflect.New(m.typ)
 		target = pointerOf(fresh)
 	}
-	if err := decodeSub(r, mp, o.level, target, depth); err != nil {
+	if err := d.sub(mp, o.level, target, depth); err != nil {
 		return err.withPrefix(o.path)
 	}
 	if fresh.IsValid() {
@@ -418,6 +608,24 @@ func decodeUnion(r *bitio.Reader, o *op, at pointer, store bool, depth int) *fie
 		} else {
 			iv.Set(fresh.Elem())
 		}
+	}
+	return nil
+}
+
+// checkDecodedQuat refuses smallest-three codes no unit quaternion
+// produces. The three smaller components of a unit quaternion have squares
+// summing to at most 3/4 (the largest is at least 1/2); with 4 or more bits
+// per component the quantization error keeps the decoded sum below 0.9. A
+// sum above 1 is therefore hostile: it would decode (with the rebuilt
+// component clamped to 0) to a quaternion that is not unit length, which
+// encode refuses. v's squared norm is that sum whenever it exceeds 1.
+func checkDecodedQuat(o *op, v [4]float32, bit int) *fieldError {
+	var sum float32
+	for _, c := range v {
+		sum = float32(sum + float32(c*c))
+	}
+	if sum > 1+quatDecodeSlack {
+		return newFieldError(o.path, bit, ErrRange, "smallest-three components %v are not those of a unit quaternion (squares sum to %.4g)", v, sum)
 	}
 	return nil
 }

@@ -17,6 +17,17 @@ import (
 // with it and stores nothing.
 type pointer struct{ p unsafe.Pointer }
 
+// typeID identifies the dynamic type of an interface value: its type word.
+type typeID struct{ p unsafe.Pointer }
+
+// ifaceOf splits an interface value into its type word and its data word.
+// For a pointer (the argument Marshal and Unmarshal expect) the data word is
+// the pointer itself, so no reflect.Value is needed on the hot path.
+func ifaceOf(v any) (typeID, pointer) {
+	w := (*[2]unsafe.Pointer)(unsafe.Pointer(&v))
+	return typeID{w[0]}, pointer{w[1]}
+}
+
 // pointerOf returns the address held by v, a non-nil pointer Value.
 func pointerOf(v reflect.Value) pointer { return pointer{v.UnsafePointer()} }
 
@@ -37,6 +48,10 @@ func (p pointer) float32() *float32 { return (*float32)(p.p) }
 func (p pointer) float64() *float64 { return (*float64)(p.p) }
 func (p pointer) string() *string   { return (*string)(p.p) }
 func (p pointer) bytes() *[]byte    { return (*[]byte)(p.p) }
+
+// uint32s and uint64s view n consecutive elements starting at p.
+func (p pointer) uint32s(n int) []uint32 { return unsafe.Slice((*uint32)(p.p), n) }
+func (p pointer) uint64s(n int) []uint64 { return unsafe.Slice((*uint64)(p.p), n) }
 
 // byteArray returns the n bytes of a [n]byte value.
 func (p pointer) byteArray(n int) []byte { return unsafe.Slice((*byte)(p.p), n) }
@@ -65,6 +80,40 @@ func (p pointer) loadInt(size uintptr) int64 {
 		return int64(*(*int32)(p.p))
 	}
 	return *(*int64)(p.p)
+}
+
+// load reads a fixed-width scalar as described by access (see cache.go):
+// unsigned values zero-extended, signed ones sign-extended.
+func (p pointer) load(access uint8) uint64 {
+	switch access {
+	case accU8:
+		return uint64(*(*uint8)(p.p))
+	case accU16:
+		return uint64(*(*uint16)(p.p))
+	case accU32:
+		return uint64(*(*uint32)(p.p))
+	case accU64, accI64:
+		return *(*uint64)(p.p)
+	case accI8:
+		return uint64(int64(*(*int8)(p.p)))
+	case accI16:
+		return uint64(int64(*(*int16)(p.p)))
+	}
+	return uint64(int64(*(*int32)(p.p))) // accI32
+}
+
+// store writes the low bytes of v as described by access.
+func (p pointer) store(access uint8, v uint64) {
+	switch access {
+	case accU8, accI8:
+		*(*uint8)(p.p) = uint8(v)
+	case accU16, accI16:
+		*(*uint16)(p.p) = uint16(v)
+	case accU32, accI32:
+		*(*uint32)(p.p) = uint32(v)
+	default:
+		*(*uint64)(p.p) = v
+	}
 }
 
 // storeUint writes the low size bytes of v (signed values are stored the

@@ -128,6 +128,11 @@ func (r *Reader) readBitsSlow(n int) uint64 {
 		r.overflow("read bits", n)
 		return 0
 	}
+	if i := r.pos >> 3; i+8 <= len(r.data) && n > 56 {
+		// Wide reads with a window to spare: two fast reads.
+		lo := r.ReadBits(32)
+		return lo | r.ReadBits(n-32)<<32
+	}
 	var v uint64
 	for got := 0; got < n; {
 		p := r.pos + got

@@ -314,7 +314,16 @@ func (w *Writer) WriteBytes(p []byte) {
 // next bytes can be copied in bulk.
 func (w *Writer) alignFlush() {
 	w.put(0, -w.pending&7)
-	for ; w.pending > 0; w.pending -= 8 {
+	if w.pending == 0 {
+		return
+	}
+	if n := len(w.buf) + int(w.pending/8); cap(w.buf)-len(w.buf) >= 8 {
+		// Store the whole scratch word, keep only its pending bytes.
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)[:n]
+		w.scratch, w.pending = 0, 0
+		return
+	}
+	for ; w.pending > 0; w.pending -= 8 { // near the end of the capacity: never grow for nothing
 		w.buf = append(w.buf, byte(w.scratch))
 		w.scratch >>= 8
 	}
