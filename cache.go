@@ -213,10 +213,10 @@ type plan struct {
 	ops     []op
 	scalars []scalar // fused runs' fields, in order
 	checks  []check  // fused runs' fields that need a check, in order
-	scalar *op // the only op, when the plan is one scalar at offset 0 (tight element loops)
-	root   *Field // layout
-	levels int    // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
-	use    usage  // option kinds that reached a leaf inside (see usage)
+	scalar  *op      // the only op, when the plan is one scalar at offset 0 (tight element loops)
+	root    *Field   // layout
+	levels  int      // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
+	use     usage    // option kinds that reached a leaf inside (see usage)
 }
 
 // usage records which kinds of inherited option reached a leaf, so that a
