@@ -578,16 +578,16 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	case o.rangeSet:
 		node.Ranged = true
 		if signed {
-			lo, hi, err := o.signedRange(width)
-			if err != nil {
-				return nil, f.tagged(o, "%v (field type %s)", err, t)
+			lo, hi, ok := o.signedRange(width)
+			if !ok {
+				return nil, f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
 			}
 			base.kind, base.min, base.span = opRangeInt, uint64(lo), uint64(hi)-uint64(lo)
 			node.IntMin, node.IntMax = lo, hi
 		} else {
-			lo, hi, err := o.unsignedRange(width)
-			if err != nil {
-				return nil, f.tagged(o, "%v (field type %s)", err, t)
+			lo, hi, ok := o.unsignedRange(width)
+			if !ok {
+				return nil, f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
 			}
 			base.kind, base.min, base.span = opRangeUint, lo, hi-lo
 			node.UintMin, node.UintMax = lo, hi

@@ -441,7 +441,7 @@ func TestBadData(t *testing.T) {
 		{"empty packet", "", new(tRange), bitpack.ErrOverflow, "field Health at bit 0: needs 10 bits, 0 remain"},
 		{"truncated", "0500", new(tRange), bitpack.ErrOverflow, "field Temp at bit 10: needs 7 bits, 6 remain"},
 		{"trailing byte", hex.EncodeToString(bitsOf(f{5, 10}, f{40, 7}, f{0, 4})) + "00", new(tRange), bitpack.ErrTrailing,
-			"bitpack: decode bitpack_test.tRange: at bit 21: 1 trailing bytes after the value"},
+			"bitpack: decode bitpack_test.tRange: at bit 21: 1 trailing byte after the value"},
 		{"string padding", hex.EncodeToString(bitsOf(f{1, 1}, f{2, 4}, f{1, 3}, raw('h', 'i'))), new(tString), bitpack.ErrPadding,
 			"field Name at bit 5: padding bits 0b1 are not zero"},
 		{"string length", hex.EncodeToString(bitsOf(f{0, 1}, f{15, 4}, align)), new(tString), bitpack.ErrOverflow,

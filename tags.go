@@ -256,30 +256,20 @@ func parseCount(name, s string) (int, error) {
 	return int(n), nil
 }
 
-// signedRange parses range=A..B for a signed integer of the given width.
-func (o *tagOptions) signedRange(width int) (lo, hi int64, err error) {
+// signedRange parses range=A..B for a signed integer of the given width;
+// ok is false when a bound does not fit. (A <= B is checked by parseTag.)
+func (o *tagOptions) signedRange(width int) (lo, hi int64, ok bool) {
 	lo, err1 := strconv.ParseInt(o.rangeLo, 0, width)
 	hi, err2 := strconv.ParseInt(o.rangeHi, 0, width)
-	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("range %s..%s does not fit int%d", o.rangeLo, o.rangeHi, width)
-	}
-	if lo > hi {
-		return 0, 0, fmt.Errorf("range %s..%s: A > B", o.rangeLo, o.rangeHi)
-	}
-	return lo, hi, nil
+	return lo, hi, err1 == nil && err2 == nil
 }
 
-// unsignedRange parses range=A..B for an unsigned integer of the given width.
-func (o *tagOptions) unsignedRange(width int) (lo, hi uint64, err error) {
+// unsignedRange parses range=A..B for an unsigned integer of the given
+// width; ok is false when a bound does not fit.
+func (o *tagOptions) unsignedRange(width int) (lo, hi uint64, ok bool) {
 	lo, err1 := strconv.ParseUint(o.rangeLo, 0, width)
 	hi, err2 := strconv.ParseUint(o.rangeHi, 0, width)
-	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("range %s..%s does not fit uint%d", o.rangeLo, o.rangeHi, width)
-	}
-	if lo > hi {
-		return 0, 0, fmt.Errorf("range %s..%s: A > B", o.rangeLo, o.rangeHi)
-	}
-	return lo, hi, nil
+	return lo, hi, err1 == nil && err2 == nil
 }
 
 // floatParams parses min, max and res at the given precision (32 or 64).

@@ -214,7 +214,7 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	}
 	if rest := r.BitsRemaining(); whole && rest >= 8 {
 		return nil, &Error{Op: "decode", Type: m.typ, Bit: r.BitsRead(), Err: ErrTrailing,
-			Detail: fmt.Sprintf("%d trailing bytes after the value", rest/8)}
+			Detail: trailingDetail(rest / 8)}
 	}
 	r.Rewind(body)
 	v := reflect.New(m.typ)

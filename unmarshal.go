@@ -85,7 +85,7 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	}
 	if rest := r.BitsRemaining(); rest >= 8 {
 		return &Error{Op: "decode", Type: t, Bit: r.BitsRead(), Err: ErrTrailing,
-			Detail: fmt.Sprintf("%d trailing bytes after the value", rest/8)}
+			Detail: trailingDetail(rest / 8)}
 	}
 	r.Reset(data)
 	if ferr := d.store(p, base); ferr != nil {
@@ -113,6 +113,13 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 		return err
 	}
 	return nil
+}
+
+func trailingDetail(n int) string {
+	if n == 1 {
+		return "1 trailing byte after the value"
+	}
+	return fmt.Sprintf("%d trailing bytes after the value", n)
 }
 
 // decoder runs plans over a Reader. The validation pass reads each fused
