@@ -300,8 +300,6 @@ type tQuatOnly struct {
 	Q [4]float32 `bits:"quat,bits=9"`
 }
 
-type tHookErr struct{ C counter }
-
 type failingHook struct{}
 
 func (failingHook) MarshalBits(w *bitio.Writer) error    { return errors.New("no wire form today") }
@@ -582,7 +580,7 @@ type (
 		A float32 `bits:"float,min=0,max=100000,res=0.01"`
 	}
 	bUnexported struct {
-		a int32 `bits:"range=0..1"`
+		a int32 `bits:"range=0..1"` //lint:ignore U1000 the tag on an unexported field is what is tested
 	}
 	bMap       struct{ M map[string]int }
 	bIface     struct{ I any }

@@ -40,10 +40,6 @@ func (p pointer) isNil() bool { return p.p == nil }
 func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
 
 func (p pointer) bool() *bool       { return (*bool)(p.p) }
-func (p pointer) uint8() *uint8     { return (*uint8)(p.p) }
-func (p pointer) uint16() *uint16   { return (*uint16)(p.p) }
-func (p pointer) uint32() *uint32   { return (*uint32)(p.p) }
-func (p pointer) uint64() *uint64   { return (*uint64)(p.p) }
 func (p pointer) float32() *float32 { return (*float32)(p.p) }
 func (p pointer) float64() *float64 { return (*float64)(p.p) }
 func (p pointer) string() *string   { return (*string)(p.p) }

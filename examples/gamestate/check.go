@@ -33,7 +33,7 @@ func exact(orig, got *world.Snapshot, _ []byte) error {
 // floats and quaternions within tol. It names the first field that differs.
 func compare(orig, got *world.Snapshot, tol tolerances, seen *maxErrors) error {
 	if orig.Tick != got.Tick {
-		return fmt.Errorf("Tick: got %d, want %d", got.Tick, orig.Tick)
+		return fmt.Errorf("field Tick: got %d, want %d", got.Tick, orig.Tick)
 	}
 	if len(orig.Players) != len(got.Players) || len(orig.Grunts) != len(got.Grunts) {
 		return fmt.Errorf("got %d players and %d grunts, want %d and %d",
