@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -166,8 +167,9 @@ func resolveUnions(f *Field, seen map[*Field]bool) error {
 	return resolveUnions(f.Elem, seen)
 }
 
-// unbounded caps size arithmetic: anything larger counts as unbounded.
-const unbounded = 1 << 48
+// unbounded caps size arithmetic: anything larger counts as unbounded
+// (and the sums below cannot overflow int, even on 32-bit platforms).
+const unbounded = math.MaxInt / 4
 
 // computeCost fills MinBits and MaxBits of f and everything below it.
 func computeCost(f *Field, onStack map[*Field]bool) (min, max int) {
