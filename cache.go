@@ -889,10 +889,8 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	if o.quat && isQuatShaped(t) {
 		return c.appendQuat(ops, t, o, f, op{offset: f.offset, path: f.path, level: f.level})
 	}
-	if !f.inherited && !only(o, func(r *tagOptions) {
-		*r = tagOptions{maxlenSet: r.maxlenSet, sparse: r.sparse, checkSet: r.checkSet}
-	}) {
-		return nil, f.tagged(o, "%s does not apply to struct %s", o.names(), t)
+	if bad := (tagOptions{maxlenSet: o.maxlenSet, sparse: o.sparse, checkSet: o.checkSet}); !f.inherited && bad != (tagOptions{}) {
+		return nil, f.tagged(o, "%s does not apply to struct %s", bad.names(), t)
 	}
 	// Options written on this field are inherited by the leaves inside that
 	// have no tag of their own; each kind of option must reach one leaf.
