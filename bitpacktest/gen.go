@@ -1,0 +1,585 @@
+package bitpacktest
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/leanovate/gopter"
+)
+
+// Gen returns a generator of values of T that satisfy T's tags: every
+// value it makes (and every value its shrinker proposes) marshals. It
+// panics with the reason if T has no valid layout or has a custom-hook
+// type with no generator registered through Custom.
+//
+// Values are drawn from T's compiled layout (bitpack.Describe), field by
+// field: integers anywhere in their range with the edges (min, max, min+1,
+// max−1 and 0) chosen often; strings of valid UTF-8 without NUL, multi-byte
+// runes included, up to maxlen bytes; byte slices and arrays of arbitrary
+// bytes; slices up to maxlen elements (capped by MaxElems); pointers nil or
+// not; raw floats as arbitrary bit patterns (NaN payloads, −0, denormals,
+// infinities); compressed floats anywhere in [min, max], on and between
+// quanta (and, with clamp, sometimes outside); quaternions as random unit
+// rotations. Named types keep their names.
+//
+// The shrinker moves toward the smallest value that still fails: integers
+// and floats toward the in-range value closest to zero, strings and slices
+// shorter with their elements shrunk, pointers to nil, struct fields one
+// at a time. Shrunk values satisfy the tags too.
+func Gen[T any](opts ...Option) gopter.Gen {
+	t := reflect.TypeFor[T]()
+	cfg := newConfig(t, opts)
+	m, err := compileModel(t, cfg)
+	if err != nil {
+		panic(err.Error())
+	}
+	return m.gen(cfg)
+}
+
+// gen is Gen for a compiled model.
+func (m *model) gen(cfg *config) gopter.Gen {
+	shrinker := m.shrinker()
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		v := m.generate(p, cfg)
+		return &gopter.GenResult{Result: v.Interface(), ResultType: m.typ, Shrinker: shrinker}
+	}
+}
+
+// elemBudget bounds the container elements and pointer targets of one
+// value, so nested slices with large maxlens stay cheap to generate.
+const elemBudget = 1 << 12
+
+type genState struct {
+	rng    *rand.Rand
+	params *gopter.GenParameters
+	cfg    *config
+	depth  int // cyclic containers entered
+	budget int
+}
+
+// generate makes one value of m's type from p's random source.
+func (m *model) generate(p *gopter.GenParameters, cfg *config) reflect.Value {
+	st := &genState{rng: p.Rng, params: p, cfg: cfg, budget: elemBudget}
+	v := reflect.New(m.typ).Elem()
+	st.fill(m.root, v)
+	return v
+}
+
+// fill stores a generated value of n into dst. dst is settable, or is a
+// struct (possibly an unexported embedded one) whose wire fields are.
+func (st *genState) fill(n *node, dst reflect.Value) {
+	r := st.rng
+	switch n.kind {
+	case bitpack.KindBool:
+		dst.SetBool(r.Intn(2) == 1)
+	case bitpack.KindInt:
+		dst.SetInt(unord(st.ordered(n.lo, n.hi, n.zero)))
+	case bitpack.KindUint:
+		dst.SetUint(st.ordered(n.lo, n.hi, n.zero))
+	case bitpack.KindFloat:
+		if n.isFloat32() {
+			setFloat32(dst, math.Float32frombits(uint32(st.floatBits(32))))
+		} else {
+			dst.SetFloat(math.Float64frombits(st.floatBits(64)))
+		}
+	case bitpack.KindCompressedFloat:
+		dst.SetFloat(st.compressed(n))
+	case bitpack.KindQuat:
+		setQuat(dst, st.quat())
+	case bitpack.KindString:
+		dst.SetString(st.text(st.length(n.f.MaxLen, 4*st.cfg.maxElems)))
+	case bitpack.KindBytes:
+		k := st.length(n.f.MaxLen, 4*st.cfg.maxElems)
+		if k == 0 && r.Intn(2) == 0 {
+			dst.Set(reflect.Zero(n.typ)) // nil and empty both mean "no bytes"
+			return
+		}
+		s := reflect.MakeSlice(n.typ, k, k)
+		st.bytes(s)
+		dst.Set(s)
+	case bitpack.KindByteArray:
+		st.bytes(dst)
+	case bitpack.KindArray:
+		for i := 0; i < dst.Len(); i++ {
+			st.fill(n.elem, dst.Index(i))
+		}
+	case bitpack.KindSlice:
+		limit := st.cfg.maxElems
+		if n.cyclic {
+			if st.depth >= st.cfg.depth {
+				dst.Set(reflect.Zero(n.typ))
+				return
+			}
+			// Each level of a recursive type gets a quarter of the room.
+			limit = max(1, limit>>(2*st.depth))
+		}
+		k := min(st.length(n.f.MaxLen, limit), st.budget)
+		st.budget -= k
+		if k == 0 && r.Intn(2) == 0 {
+			dst.Set(reflect.Zero(n.typ))
+			return
+		}
+		s := reflect.MakeSlice(n.typ, k, k)
+		st.enter(n)
+		for i := 0; i < k; i++ {
+			st.fill(n.elem, s.Index(i))
+		}
+		st.leave(n)
+		dst.Set(s)
+	case bitpack.KindPointer:
+		if !n.neverNil && ((n.cyclic && st.depth >= st.cfg.depth) || st.budget <= 0 || r.Intn(4) == 0) {
+			dst.Set(reflect.Zero(n.typ))
+			return
+		}
+		st.present(n, dst)
+	case bitpack.KindSparse:
+		// Each element is nil with a probability drawn per field, from
+		// all present to all absent.
+		absent := [...]float64{0, 0.25, 0.5, 0.75, 1}[r.Intn(5)]
+		if n.cyclic && st.depth >= st.cfg.depth {
+			absent = 1
+		}
+		elems, isSlice := dst, n.typ.Kind() == reflect.Slice
+		if isSlice {
+			limit := st.cfg.maxElems
+			if n.cyclic {
+				limit = max(1, limit>>(2*st.depth))
+			}
+			k := st.length(n.f.MaxLen, limit)
+			if absent == 1 || (k == 0 && r.Intn(2) == 0) {
+				dst.Set(reflect.Zero(n.typ))
+				return
+			}
+			elems = reflect.MakeSlice(n.typ, k, k)
+		}
+		st.enter(n)
+		for i := 0; i < elems.Len(); i++ {
+			if r.Float64() >= absent && st.budget > 0 {
+				st.present(n.elem, elems.Index(i))
+			} else {
+				elems.Index(i).Set(reflect.Zero(n.elem.typ))
+			}
+		}
+		st.leave(n)
+		if isSlice {
+			dst.Set(elems)
+		}
+	case bitpack.KindUnion:
+		// Any member; past the depth limit only members that lead to a
+		// finite value sooner than the union itself (see computeRanks).
+		var choices []*node
+		for _, c := range n.members {
+			if c.rank >= 0 && (!n.cyclic || st.depth < st.cfg.depth || c.rank < n.rank) {
+				choices = append(choices, c)
+			}
+		}
+		c := choices[r.Intn(len(choices))]
+		v := reflect.New(c.typ).Elem()
+		st.enter(n)
+		st.fill(c, v)
+		st.leave(n)
+		dst.Set(v)
+	case bitpack.KindCheck:
+		// A zero-size marker: nothing to generate.
+	case bitpack.KindStruct:
+		for _, c := range n.fields {
+			st.fill(c, dst.Field(c.index))
+		}
+	case bitpack.KindCustom:
+		if n.custom == nil { // FuzzWith without a registered generator
+			dst.Set(reflect.Zero(n.typ))
+			return
+		}
+		for try := 0; try < 100; try++ {
+			if v, ok := n.custom(st.params).Retrieve(); ok {
+				setCustom(n, dst, v)
+				return
+			}
+		}
+		panic(fmt.Sprintf("bitpacktest: %s: the generator registered for %s produced no value in 100 tries (its sieve refuses them)", n.path, n.typ))
+	default:
+		panic(fmt.Sprintf("bitpacktest: %s: kind %v cannot be generated", n.path, n.kind))
+	}
+}
+
+// present stores a non-nil pointer to a generated element into dst.
+func (st *genState) present(n *node, dst reflect.Value) {
+	st.budget--
+	p := reflect.New(n.typ.Elem())
+	st.enter(n)
+	st.fill(n.elem, p.Elem())
+	st.leave(n)
+	dst.Set(p)
+}
+
+func (st *genState) enter(n *node) {
+	if n.cyclic {
+		st.depth++
+	}
+}
+
+func (st *genState) leave(n *node) {
+	if n.cyclic {
+		st.depth--
+	}
+}
+
+// setCustom stores a custom generator's value, converting it to the field's
+// (possibly named) type.
+func setCustom(n *node, dst reflect.Value, v any) {
+	rv := reflect.ValueOf(v)
+	switch {
+	case !rv.IsValid():
+		rv = reflect.Zero(n.typ)
+	case rv.Type() == n.typ:
+	case rv.Type().ConvertibleTo(n.typ):
+		rv = rv.Convert(n.typ)
+	default:
+		panic(fmt.Sprintf("bitpacktest: %s: the generator registered for %s produced a %s", n.path, n.typ, rv.Type()))
+	}
+	dst.Set(rv)
+}
+
+// setFloat32 stores f with every bit intact: SetFloat would go through
+// float64, which quiets a signaling NaN on some machines.
+func setFloat32(dst reflect.Value, f float32) {
+	dst.Set(reflect.ValueOf(f).Convert(dst.Type()))
+}
+
+// float32Bits reads a float32 (or a named float32) without going through
+// float64, for the same reason.
+func float32Bits(v reflect.Value) uint32 {
+	if v.CanInterface() {
+		return math.Float32bits(v.Convert(reflect.TypeFor[float32]()).Interface().(float32))
+	}
+	return math.Float32bits(float32(v.Float()))
+}
+
+// floatBits returns the bits of a float32 (width 32) or float64: random
+// patterns, special values and ordinary numbers, in about equal parts.
+func (st *genState) floatBits(width int) uint64 {
+	r := st.rng
+	sign := uint64(r.Intn(2))
+	if width == 32 {
+		sign <<= 31
+		switch r.Intn(8) {
+		case 0, 1, 2:
+			return uint64(r.Uint32())
+		case 3, 4:
+			specials := [...]uint64{0, 0x3f800000, 0x7f800000, 0x7fc00000, 0x00000001, 0x007fffff, 0x00800000, 0x7f7fffff,
+				0x7f800000 | (uint64(r.Uint32())&0x7fffff | 1)} // a NaN with a random payload, signaling or quiet
+			return sign | specials[r.Intn(len(specials))]
+		}
+		return uint64(math.Float32bits(float32(st.ordinary())))
+	}
+	sign <<= 63
+	switch r.Intn(8) {
+	case 0, 1, 2:
+		return r.Uint64()
+	case 3, 4:
+		specials := [...]uint64{0, 0x3ff0000000000000, 0x7ff0000000000000, 0x7ff8000000000000, 1, 0x000fffffffffffff,
+			0x0010000000000000, 0x7fefffffffffffff, 0x7ff0000000000000 | (r.Uint64()&(1<<52-1) | 1)}
+		return sign | specials[r.Intn(len(specials))]
+	}
+	return math.Float64bits(st.ordinary())
+}
+
+// ordinary returns a float of an everyday magnitude, 1e-4 to 1e4.
+func (st *genState) ordinary() float64 {
+	return st.rng.NormFloat64() * math.Pow(10, float64(st.rng.Intn(9)-4))
+}
+
+// ordered returns an integer in [lo, hi] (order-preserving unsigned form):
+// an edge, a value near zero of random magnitude, or a uniform one.
+func (st *genState) ordered(lo, hi, zero uint64) uint64 {
+	r := st.rng
+	switch k := r.Intn(16); {
+	case k < 5:
+		edges := [...]uint64{lo, hi, lo + 1, hi - 1, zero}
+		if e := edges[r.Intn(len(edges))]; e >= lo && e <= hi {
+			return e
+		}
+		return zero
+	case k < 9:
+		d := r.Uint64() >> r.Intn(65) // a random magnitude (>> 64 is 0)
+		if r.Intn(2) == 0 && zero-lo >= d {
+			return zero - d
+		}
+		if hi-zero >= d {
+			return zero + d
+		}
+		if zero-lo >= d {
+			return zero - d
+		}
+	}
+	if span := hi - lo; span != math.MaxUint64 {
+		return lo + r.Uint64()%(span+1)
+	}
+	return r.Uint64()
+}
+
+// compressed returns a value for a compressed float: an edge (the bounds,
+// zero, a quantum, the midpoint of two quanta), rarely an out-of-range
+// value when the field clamps, else a uniform one. float32 fields get
+// float32 values.
+func (st *genState) compressed(n *node) float64 {
+	r := st.rng
+	lo, hi := n.fmin, n.fmax
+	round := func(x float64) float64 {
+		if n.q32 != nil {
+			x = float64(float32(x))
+		}
+		return min(hi, max(lo, x))
+	}
+	switch k := r.Intn(16); {
+	case k < 5:
+		res := n.f.Res
+		c := uint32(r.Int63n(int64(maxCode(n)) + 1))
+		switch r.Intn(7) {
+		case 0:
+			return lo
+		case 1:
+			return hi
+		case 2:
+			return round(0)
+		case 3:
+			return round(lo + res)
+		case 4:
+			return round(hi - res)
+		case 5:
+			return round(dequantize(n, c))
+		default:
+			if c == maxCode(n) {
+				c--
+			}
+			return round((dequantize(n, c) + dequantize(n, c+1)) / 2)
+		}
+	case k == 5 && n.f.Clamp:
+		// Outside the range: clamp fields take any finite value.
+		var x float64
+		switch r.Intn(3) {
+		case 0:
+			x = lo - math.Abs(r.NormFloat64())*(hi-lo) - n.f.Res
+		case 1:
+			x = hi + math.Abs(r.NormFloat64())*(hi-lo) + n.f.Res
+		default:
+			x = math.MaxFloat64
+			if n.q32 != nil {
+				x = math.MaxFloat32
+			}
+			if r.Intn(2) == 0 {
+				x = -x
+			}
+		}
+		if n.q32 != nil {
+			f := float32(x)
+			if math.IsInf(float64(f), 0) {
+				f = float32(math.Copysign(math.MaxFloat32, x))
+			}
+			return float64(f)
+		}
+		if math.IsInf(x, 0) { // a huge range: stay finite, as the tag requires
+			x = math.Copysign(math.MaxFloat64, x)
+		}
+		return x
+	}
+	return round(lo + r.Float64()*(hi-lo))
+}
+
+func maxCode(n *node) uint32 {
+	if n.q32 != nil {
+		return n.q32.MaxCode()
+	}
+	return n.q64.MaxCode()
+}
+
+func dequantize(n *node, c uint32) float64 {
+	if n.q32 != nil {
+		return float64(n.q32.Dequantize(c))
+	}
+	return n.q64.Dequantize(c)
+}
+
+// quantum returns the value a compressed float decodes as: the quantum of
+// the code it encodes to.
+func quantum(n *node, v float64) float64 {
+	if n.q32 != nil {
+		return float64(n.q32.Dequantize(n.q32.Quantize(float32(v))))
+	}
+	return n.q64.Dequantize(n.q64.Quantize(v))
+}
+
+// quat returns a unit quaternion (x, y, z, w): a special rotation (the
+// identity and half-turns, ties between components) or a uniformly random
+// one (four normal samples, normalised).
+func (st *genState) quat() [4]float64 {
+	r := st.rng
+	if r.Intn(8) == 0 {
+		const s = math.Sqrt2 / 2
+		specials := [...][4]float64{{0, 0, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, -1},
+			{.5, .5, .5, .5}, {-.5, .5, -.5, .5}, {s, s, 0, 0}, {0, -s, s, 0}, {s, 0, 0, -s}}
+		return specials[r.Intn(len(specials))]
+	}
+	for {
+		var q [4]float64
+		norm := 0.0
+		for i := range q {
+			q[i] = r.NormFloat64()
+			norm += q[i] * q[i]
+		}
+		if norm = math.Sqrt(norm); norm > 1e-6 {
+			for i := range q {
+				q[i] /= norm
+			}
+			return q
+		}
+	}
+}
+
+// setQuat stores q into a [4]float32/64 or a struct of four floats.
+func setQuat(dst reflect.Value, q [4]float64) {
+	for i, c := range q {
+		if dst.Kind() == reflect.Array {
+			dst.Index(i).SetFloat(c)
+		} else {
+			dst.Field(i).SetFloat(c)
+		}
+	}
+}
+
+// getQuat reads a quaternion stored as setQuat stores it.
+func getQuat(v reflect.Value) [4]float64 {
+	var q [4]float64
+	for i := range q {
+		if v.Kind() == reflect.Array {
+			q[i] = v.Index(i).Float()
+		} else {
+			q[i] = v.Field(i).Float()
+		}
+	}
+	return q
+}
+
+// length picks a length in [0, min(maxLen, limit)], favouring 0 and the
+// top (which is maxLen itself whenever maxLen fits under the limit).
+func (st *genState) length(maxLen, limit int) int {
+	top := min(maxLen, limit)
+	switch st.rng.Intn(8) {
+	case 0:
+		return 0
+	case 1:
+		return top
+	}
+	return st.rng.Intn(top + 1)
+}
+
+// text returns a string of exactly n bytes of valid UTF-8 without NUL:
+// mostly printable ASCII, with control characters and 2-, 3- and 4-byte
+// runes mixed in. A rune never straddles the limit; ASCII fills the end.
+func (st *genState) text(n int) string {
+	r := st.rng
+	var b strings.Builder
+	b.Grow(n)
+	for b.Len() < n {
+		var c rune
+		switch k := r.Intn(20); {
+		case k < 10:
+			c = rune(' ' + r.Intn(95))
+		case k < 11:
+			c = rune(1 + r.Intn(31)) // control characters, never NUL
+		case k < 15:
+			c = rune(0x80 + r.Intn(0x800-0x80))
+		case k < 18:
+			c = rune(0x800 + r.Intn(0x10000-0x800-0x800)) // skip the surrogates
+			if c >= 0xD800 {
+				c += 0x800
+			}
+		default:
+			c = rune(0x10000 + r.Intn(0x110000-0x10000))
+		}
+		if utf8.RuneLen(c) > n-b.Len() {
+			c = rune('a' + r.Intn(26))
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// bytes fills a byte slice or array: random bytes, or runs of 0x00/0xff.
+func (st *genState) bytes(v reflect.Value) {
+	r := st.rng
+	mode := r.Intn(4)
+	for i := 0; i < v.Len(); i++ {
+		var b uint64
+		switch mode {
+		case 0:
+			b = 0
+		case 1:
+			b = 0xff
+		default:
+			b = uint64(r.Intn(256))
+		}
+		v.Index(i).SetUint(b)
+	}
+}
+
+// minimal returns the simplest valid value of n: the shrink target of
+// every field (integers and floats at the in-range value closest to zero,
+// the identity quaternion, empty strings and slices, nil pointers, each
+// union at its member that reaches a finite value soonest).
+func minimal(n *node) reflect.Value {
+	v := reflect.New(n.typ).Elem()
+	setMinimal(n, v)
+	return v
+}
+
+func setMinimal(n *node, dst reflect.Value) {
+	switch n.kind {
+	case bitpack.KindInt:
+		dst.SetInt(unord(n.zero))
+	case bitpack.KindUint:
+		dst.SetUint(n.zero)
+	case bitpack.KindCompressedFloat:
+		dst.SetFloat(min(n.fmax, max(n.fmin, 0)))
+	case bitpack.KindQuat:
+		setQuat(dst, [4]float64{0, 0, 0, 1})
+	case bitpack.KindArray:
+		for i := 0; i < dst.Len(); i++ {
+			setMinimal(n.elem, dst.Index(i))
+		}
+	case bitpack.KindStruct:
+		for _, c := range n.fields {
+			setMinimal(c, dst.Field(c.index))
+		}
+	case bitpack.KindPointer:
+		if n.neverNil {
+			p := reflect.New(n.typ.Elem())
+			setMinimal(n.elem, p.Elem())
+			dst.Set(p)
+		}
+	case bitpack.KindUnion:
+		var best *node
+		for _, c := range n.members {
+			if c.rank >= 0 && (best == nil || c.rank < best.rank) {
+				best = c
+			}
+		}
+		dst.Set(minimal(best))
+	case bitpack.KindCustom:
+		if n.custom != nil { // a fixed value the generator accepts
+			p := &gopter.GenParameters{MaxSize: 100, Rng: rand.New(rand.NewSource(0))}
+			for try := 0; try < 100; try++ {
+				if v, ok := n.custom(p).Retrieve(); ok {
+					setCustom(n, dst, v)
+					return
+				}
+			}
+		}
+	}
+	// Everything else is simplest at its zero value.
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bitpacktest
+
+const raceEnabled = false
