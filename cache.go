@@ -1,6 +1,7 @@
 package bitpack
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -623,22 +624,35 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	return node, nil
 }
 
-// canonicalCache remembers the canonical check per declaration: the check
-// is exhaustive and may take tens of milliseconds for large step counts.
-var canonicalCache sync.Map // [4]float64{width, min, max, res} -> error (nil stored as a nil interface)
+// Quantizers are prepared once per declaration (width, min, max, res) and
+// shared: preparing one checks every code for canonicity and, for float32,
+// whether decoding may multiply by 1/M instead of dividing — exhaustive
+// checks that may take tens of milliseconds for large step counts.
+var quantizers sync.Map // [4]float64 -> *prepared
 
-func checkCanonical(key [4]float64, check func() error) error {
-	if e, ok := canonicalCache.Load(key); ok {
-		err, _ := e.(error)
-		return err
+type prepared struct {
+	q32 quant.Float
+	q64 quant.Float64
+	err error // from NewFloat/NewFloat64 or the canonical check
+}
+
+func prepareQuantizer(width int, min, max, res float64) *prepared {
+	key := [4]float64{float64(width), min, max, res}
+	if v, ok := quantizers.Load(key); ok {
+		return v.(*prepared)
 	}
-	err := check()
-	if err == nil {
-		canonicalCache.Store(key, nil)
-	} else {
-		canonicalCache.Store(key, err)
+	p := new(prepared)
+	if width == 32 {
+		if p.q32, p.err = quant.NewFloat(float32(min), float32(max), float32(res)); p.err == nil {
+			if p.err = p.q32.CheckCanonical(); p.err == nil {
+				p.q32.VerifyReciprocal()
+			}
+		}
+	} else if p.q64, p.err = quant.NewFloat64(min, max, res); p.err == nil {
+		p.err = p.q64.CheckCanonical()
 	}
-	return err
+	v, _ := quantizers.LoadOrStore(key, p)
+	return v.(*prepared)
 }
 
 func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
@@ -663,30 +677,26 @@ func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if err != nil {
 		return nil, f.tagged(o, "%v", err)
 	}
-	key := [4]float64{float64(width), min, max, res}
 	base.clamp = o.clamp
-	if width == 32 {
-		q, err := quant.NewFloat(float32(min), float32(max), float32(res))
-		if err != nil {
-			return nil, f.tagged(o, "%v", err)
-		}
-		if err := checkCanonical(key, q.CheckCanonical); err != nil {
-			return nil, f.tagged(o, "float32 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res or a float64 field", o.res, o.min, o.max, err)
-		}
-		base.kind, base.bits, base.qf = opQFloat32, q.Bits(), &q
+	pq := prepareQuantizer(width, min, max, res)
+	var ce *quant.CanonicalError
+	switch {
+	case errors.As(pq.err, &ce) && width == 32:
+		return nil, f.tagged(o, "float32 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res or a float64 field", o.res, o.min, o.max, pq.err)
+	case errors.As(pq.err, &ce):
+		return nil, f.tagged(o, "float64 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res", o.res, o.min, o.max, pq.err)
+	case pq.err != nil:
+		return nil, f.tagged(o, "%v", pq.err)
+	case width == 32:
+		q := &pq.q32
+		base.kind, base.bits, base.qf = opQFloat32, q.Bits(), q
 		// Decoded extremes may land a rounding outside the tag's bounds;
 		// encode accepts them so every decoded value re-encodes.
 		base.lo = math.Min(min, float64(q.Dequantize(0)))
 		base.hi = math.Max(max, float64(q.Dequantize(q.MaxCode())))
-	} else {
-		q, err := quant.NewFloat64(min, max, res)
-		if err != nil {
-			return nil, f.tagged(o, "%v", err)
-		}
-		if err := checkCanonical(key, q.CheckCanonical); err != nil {
-			return nil, f.tagged(o, "float64 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res", o.res, o.min, o.max, err)
-		}
-		base.kind, base.bits, base.qf64 = opQFloat64, q.Bits(), &q
+	default:
+		q := &pq.q64
+		base.kind, base.bits, base.qf64 = opQFloat64, q.Bits(), q
 		base.lo = math.Min(min, q.Dequantize(0))
 		base.hi = math.Max(max, q.Dequantize(q.MaxCode()))
 	}

@@ -176,77 +176,17 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 	for i := 0; i < len(ops); i++ {
 		o := &ops[i]
 		if o.group > 0 {
-			// A fused run of fixed-width fields: one word for all of them,
-			// then each field's bits checked (and stored) in turn.
-			end := i + int(o.group)
-			var acc uint64
-			start := 0 // bit offset of the run, for errors (only the validation pass reports them)
-			switch {
-			case store && o.checked && d.next < d.n:
-				acc = d.words[d.next]
-				d.next++
-				d.skip += o.groupBits
-			case !store && !o.checked && o.groupBits <= r.BitsRemaining():
-				// Nothing to check: any bits of these fields are valid, so
-				// validation steps over them (the store pass reads them).
-				r.Skip(o.groupBits)
-				i = end - 1
-				continue
-			case o.groupBits > r.BitsRemaining()-d.skip:
-				// The packet ends inside the run: read field by field so the
-				// error names the field that runs out.
-				d.sync()
-				for ; i < end; i++ {
-					so := &ops[i]
-					bit := r.BitsRead()
-					c := r.ReadBits(so.bits)
-					if err := r.Err(); err != nil {
-						return fromBitio(so.path, bit, err)
-					}
-					if err := decodeScalar(so, c, base, store, bit); err != nil {
-						return err
-					}
-				}
-				i--
-				continue
-			default:
-				d.sync()
-				start = r.BitsRead()
-				acc = r.ReadBits(o.groupBits)
-				if !store && d.n < len(d.words) { // o.checked: unchecked runs were skipped above
-					d.words[d.n] = acc
-					d.n++
-				}
+			// A fused run of fixed-width fields: one word for all of them.
+			var err *fieldError
+			if store {
+				d.storeRun(p, o, base)
+			} else {
+				err = d.checkRun(p, i)
 			}
-			i = end - 1
-			if !store {
-				// Validation: each field whose bits can be wrong against its
-				// limit; nothing else can be wrong with fixed-width bits.
-				for k := o.cLo; k < o.cHi; k++ {
-					ck := &p.checks[k]
-					if c := acc >> (ck.shift & 63) & ck.mask; c > ck.limit || ck.slow {
-						if err := decodeScalar(&ops[ck.op], c, base, false, start+int(ck.shift)); err != nil {
-							return err
-						}
-					}
-				}
-				continue
+			if err != nil {
+				return err
 			}
-			// Store: the bits were validated, so each field only converts
-			// and stores.
-			for k := o.sLo; k < o.sHi; k++ {
-				sc := &p.scalars[k]
-				c := acc >> (sc.shift & 63) & sc.mask
-				at := base.at(sc.offset)
-				switch sc.access {
-				case accQ32:
-					*at.float32() = ops[sc.op].qf.Dequantize(uint32(c))
-				case accQ64:
-					*at.float64() = ops[sc.op].qf64.Dequantize(uint32(c))
-				default:
-					at.store(sc.access, c^sc.flip+sc.min)
-				}
-			}
+			i += int(o.group) - 1
 			continue
 		}
 		d.sync()
@@ -362,6 +302,78 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		}
 	}
 	return nil
+}
+
+// checkRun validates the fused run that starts at ops[i]: one read, then
+// each field that can hold invalid bits against its limit. The word is
+// kept for the store pass.
+func (d *decoder) checkRun(p *plan, i int) *fieldError {
+	r, o := d.r, &p.ops[i]
+	if !o.checked && o.groupBits <= r.BitsRemaining() {
+		// Any bits of these fields are valid: step over them (the store
+		// pass reads them).
+		r.Skip(o.groupBits)
+		return nil
+	}
+	if o.groupBits > r.BitsRemaining() {
+		// The packet ends inside the run: read field by field so the error
+		// names the field that runs out.
+		for k := i; k < i+int(o.group); k++ {
+			so := &p.ops[k]
+			bit := r.BitsRead()
+			c := r.ReadBits(so.bits)
+			if err := r.Err(); err != nil {
+				return fromBitio(so.path, bit, err)
+			}
+			if err := decodeScalar(so, c, pointer{}, false, bit); err != nil {
+				return err
+			}
+		}
+		return nil // unreachable: the run did not fit, so a read failed
+	}
+	start := r.BitsRead()
+	acc := r.ReadBits(o.groupBits)
+	if d.n < len(d.words) {
+		d.words[d.n] = acc
+		d.n++
+	}
+	for k := o.cLo; k < o.cHi; k++ {
+		ck := &p.checks[k]
+		if c := acc >> (ck.shift & 63) & ck.mask; c > ck.limit || ck.slow {
+			if err := decodeScalar(&p.ops[ck.op], c, pointer{}, false, start+int(ck.shift)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// storeRun decodes the fused run headed by o into base. Its bits were
+// validated, so each field only converts and stores; the word comes from
+// the validation pass when it kept it.
+func (d *decoder) storeRun(p *plan, o *op, base pointer) {
+	var acc uint64
+	if o.checked && d.next < d.n {
+		acc = d.words[d.next]
+		d.next++
+		d.skip += o.groupBits
+	} else {
+		d.sync()
+		acc = d.r.ReadBits(o.groupBits)
+	}
+	for k := o.sLo; k < o.sHi; k++ {
+		sc := &p.scalars[k]
+		c := acc >> (sc.shift & 63) & sc.mask
+		at := base.at(sc.offset)
+		switch sc.access {
+		case accQ32:
+			*at.float32() = p.ops[sc.op].qf.Dequantize(uint32(c))
+		case accQ64:
+			*at.float64() = p.ops[sc.op].qf64.Dequantize(uint32(c))
+		default:
+			at.store(sc.access, c^sc.flip+sc.min)
+		}
+	}
 }
 
 // decodeScalar checks the bits c read for a fixed-width field and, when

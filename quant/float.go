@@ -23,6 +23,8 @@ type Float struct {
 	steps         float32 // float32(M), the factor Quantize multiplies by
 	maxCode       uint32  // M: codes run from 0 to M inclusive
 	nbits         int     // bits_required(0, M)
+	inv           float64 // 1/M, used by Dequantize only when fastInv was verified
+	fastInv       bool
 }
 
 // NewFloat validates min, max and res and precomputes the compressed-float
@@ -49,6 +51,7 @@ func NewFloat(min, max, res float32) (Float, error) {
 		steps:   float32(maxCode),
 		maxCode: maxCode,
 		nbits:   bits.Len32(maxCode),
+		inv:     1 / float64(maxCode),
 	}, nil
 }
 
@@ -106,8 +109,39 @@ func (q *Float) Quantize(f float32) uint32 {
 // Dequantize returns the float a code stands for. code must be at most
 // MaxCode (readers refuse larger codes before calling this).
 func (q *Float) Dequantize(code uint32) float32 {
-	n := float32(float32(code) / q.steps)
+	var n float32
+	if q.fastInv {
+		n = float32(float64(code) * q.inv) // proven equal to the division below, for every code
+	} else {
+		n = float32(float32(code) / q.steps)
+	}
 	return float32(float32(n*q.delta) + q.min)
+}
+
+// fastInvLimit bounds the codes VerifyReciprocal checks one by one.
+const fastInvLimit = 1 << 24
+
+// VerifyReciprocal checks, for every code in [0, M], that multiplying by
+// a float64 reciprocal of M rounds to the same float32 as the pinned
+// float32 division code/M, and if so makes Dequantize use the multiply (a
+// division's latency is several times a multiply's). The results are bit
+// for bit the same either way; only M up to 2^24 is checked, so larger
+// declarations keep the division. It reports whether the multiply is used.
+// Call it once, when a declaration is set up, before sharing q.
+func (q *Float) VerifyReciprocal() bool {
+	if q.maxCode > fastInvLimit {
+		return false
+	}
+	for c := uint32(0); ; c++ {
+		if float32(float64(c)*q.inv) != float32(float32(c)/q.steps) {
+			return false
+		}
+		if c == q.maxCode {
+			break
+		}
+	}
+	q.fastInv = true
+	return true
 }
 
 // CheckCanonical reports whether every code in [0, M] decodes to a float

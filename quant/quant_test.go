@@ -293,3 +293,23 @@ func TestQuatAngularError(t *testing.T) {
 		t.Logf("b=%d: worst measured %.4f°, analytic bound %.4f°", b, worst, quatBound(b))
 	}
 }
+
+func TestVerifyReciprocal(t *testing.T) {
+	for _, p := range [][3]float32{{-1024, 1024, 0.01}, {-1, 1, 0.0001}, {0, 10, 0.01}, {0, 8388608, 1}, {-5, 3, 0.5}} {
+		slow, _ := quant.NewFloat(p[0], p[1], p[2])
+		fast := slow
+		if !fast.VerifyReciprocal() {
+			t.Logf("%v: reciprocal not exact; division kept", p)
+		}
+		// Whatever the verdict, every code decodes identically.
+		for c := uint32(0); c <= slow.MaxCode(); c++ {
+			if math.Float32bits(fast.Dequantize(c)) != math.Float32bits(slow.Dequantize(c)) {
+				t.Fatalf("%v: code %d decodes to %v, want %v", p, c, fast.Dequantize(c), slow.Dequantize(c))
+			}
+		}
+	}
+	huge, _ := quant.NewFloat(0, 1e10, 1)
+	if huge.VerifyReciprocal() {
+		t.Fatal("verified a declaration above the limit")
+	}
+}
