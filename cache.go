@@ -66,10 +66,11 @@ type op struct {
 	lo, hi    float64 // compressed floats: the values encode accepts without clamp
 	qf        *quant.Float
 	qf64      *quant.Float64
-	n         int     // opString/opBytes/opSlice/opSparse: maxlen; opByteArray/opArray: length
-	stride    uintptr // opArray/opSlice/opSparse: element size
-	elem      *plan   // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
-	level     int     // struct nesting level of the field within the plan (0: not in a struct)
+	qp        *prepared // compressed floats: the shared quantizer qf or qf64 points into
+	n         int       // opString/opBytes/opSlice/opSparse: maxlen; opByteArray/opArray: length
+	stride    uintptr   // opArray/opSlice/opSparse: element size
+	elem      *plan     // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
+	level     int       // struct nesting level of the field within the plan (0: not in a struct)
 
 	// Cold: rarer kinds, and what errors and layouts need.
 	qq    *quant.Quat
@@ -81,6 +82,79 @@ type op struct {
 	typ   reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
 	name  string       // opCheck: the check's name
 	path  string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
+}
+
+// isFlat reports whether a plan's value can be decoded into a scratch value
+// and copied out: everything it decodes lives inline, in strings, or in
+// slices of scalars — no pointers to follow, no hooks or unions whose
+// values cannot be copied field by field, nothing recursive.
+func isFlat(p *plan) bool {
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch {
+		case isScalar(o.kind), o.kind == opString, o.kind == opBytes, o.kind == opByteArray, o.kind == opQuat, o.kind == opCheck:
+		case o.kind == opSlice && o.elem.scalar != nil:
+		case o.kind == opArray && o.elem != p && o.elem.ops != nil && isFlat(o.elem):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// scratch is a value of a flat plan's type that decodes land in before
+// being copied out (see decodeFlat).
+type scratch struct {
+	v    any     // the *T, keeping it alive
+	base pointer // its address
+}
+
+// getScratch returns a scratch value for p, reusing a put-back one.
+func (p *plan) getScratch() *scratch {
+	if s := p.spare.Swap(nil); s != nil {
+		return s
+	}
+	if s, ok := p.pool.Get().(*scratch); ok {
+		return s
+	}
+	v := reflect.New(p.typ)
+	return &scratch{v: v.Interface(), base: pointerOf(v)}
+}
+
+// putScratch gives a scratch value back for the next decode.
+func (p *plan) putScratch(s *scratch) {
+	if !p.spare.CompareAndSwap(nil, s) {
+		p.pool.Put(s)
+	}
+}
+
+// byteRange is a span of a value's bytes.
+type byteRange struct{ off, n uintptr }
+
+// commitRanges lists what commit copies for a flat plan: the byte spans of
+// scalars, byte arrays and quaternions (pointer-free, so copied raw and
+// merged when adjacent), and the ops that need more than a byte copy.
+func commitRanges(p *plan) (copies []byteRange, others []int) {
+	add := func(off, n uintptr) {
+		if k := len(copies) - 1; k >= 0 && copies[k].off+copies[k].n == off {
+			copies[k].n += n
+			return
+		}
+		copies = append(copies, byteRange{off, n})
+	}
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch {
+		case isScalar(o.kind), o.kind == opQuat:
+			add(o.offset, o.size)
+		case o.kind == opByteArray:
+			add(o.offset, uintptr(o.n))
+		case o.kind == opCheck:
+		default:
+			others = append(others, i)
+		}
+	}
+	return copies, others
 }
 
 // isScalar reports the fixed-width kinds that fuse into groups.
@@ -153,7 +227,7 @@ func (p *plan) fuse() {
 			if k > i {
 				o.group = 0
 			}
-			sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, op: int32(k), shift: uint8(shift)}
+			sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), shift: uint8(shift), clamp: o.clamp, slow: o.fit}
 			sc.limit = sc.mask
 			sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
 			switch o.kind {
@@ -192,12 +266,15 @@ func (p *plan) fuse() {
 type scalar struct {
 	offset uintptr
 	min    uint64
-	limit  uint64 // the largest valid offset code: span, M, or mask when any bits are valid
-	flip   uint64 // wire bits = offset code ^ flip (the sign bit of raw signed fields)
-	mask   uint64 // 1<<bits - 1 (all ones for 64)
-	op     int32  // index in plan.ops, for compressed-float parameters and errors
-	shift  uint8  // bit offset of the field within its run
-	access uint8  // how to load and store the Go value (accU8 ... accQ64)
+	limit  uint64    // the largest valid offset code: span, M, or mask when any bits are valid
+	flip   uint64    // wire bits = offset code ^ flip (the sign bit of raw signed fields)
+	mask   uint64    // 1<<bits - 1 (all ones for 64)
+	q      *prepared // compressed floats: the quantizer and the bounds encode accepts
+	op     int32     // index in plan.ops, for errors
+	shift  uint8     // bit offset of the field within its run
+	access uint8     // how to load and store the Go value (accU8 ... accQ64)
+	clamp  bool      // compressed floats: clamp finite out-of-range values
+	slow   bool      // decoding needs more than the limit test (a 32-bit platform's int or uint)
 }
 
 // check is what the validation pass needs of a field whose bits can be
@@ -210,14 +287,22 @@ type check struct {
 }
 
 type plan struct {
-	typ     reflect.Type
-	ops     []op
-	scalars []scalar // fused runs' fields, in order
-	checks  []check  // fused runs' fields that need a check, in order
-	scalar  *op      // the only op, when the plan is one scalar at offset 0 (tight element loops)
-	root    *Field   // layout
-	levels  int      // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
-	use     usage    // option kinds that reached a leaf inside (see usage)
+	typ reflect.Type
+	ops []op
+	// flat plans (only inline data, strings, byte slices and slices of
+	// scalars: nothing decoding must allocate or share) decode in one pass
+	// into a scratch value from this pool, then copy into the target.
+	flat    bool
+	spare   atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
+	pool    sync.Pool               // more scratch values, when goroutines decode the type at once
+	copies  []byteRange             // flat plans: the pointer-free bytes a decode writes, coalesced
+	others  []int                   // flat plans: the ops commit handles one by one (strings, slices, loops)
+	scalars []scalar                // fused runs' fields, in order
+	checks  []check                 // fused runs' fields that need a check, in order
+	scalar  *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
+	root    *Field                  // layout
+	levels  int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
+	use     usage                   // option kinds that reached a leaf inside (see usage)
 }
 
 // usage records which kinds of inherited option reached a leaf, so that a
@@ -423,6 +508,10 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	if t.Kind() == reflect.Struct {
 		p.levels = max(p.levels, 1) // a struct whose fields are all skipped still counts
 	}
+	if p.flat = isFlat(p); p.flat {
+		p.copies, p.others = commitRanges(p)
+	}
+
 	if f.use != nil {
 		f.use.merge(p.use)
 	}
@@ -631,9 +720,10 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 var quantizers sync.Map // [4]float64 -> *prepared
 
 type prepared struct {
-	q32 quant.Float
-	q64 quant.Float64
-	err error // from NewFloat/NewFloat64 or the canonical check
+	q32    quant.Float
+	q64    quant.Float64
+	lo, hi float64 // what encode accepts without clamp: the bounds, widened to the decoded extremes
+	err    error   // from NewFloat/NewFloat64 or the canonical check
 }
 
 func prepareQuantizer(width int, min, max, res float64) *prepared {
@@ -642,14 +732,20 @@ func prepareQuantizer(width int, min, max, res float64) *prepared {
 		return v.(*prepared)
 	}
 	p := new(prepared)
+	// Decoded extremes may land a rounding outside the tag's bounds; encode
+	// accepts them so every decoded value re-encodes.
 	if width == 32 {
 		if p.q32, p.err = quant.NewFloat(float32(min), float32(max), float32(res)); p.err == nil {
 			if p.err = p.q32.CheckCanonical(); p.err == nil {
 				p.q32.VerifyReciprocal()
 			}
+			p.lo = math.Min(min, float64(p.q32.Dequantize(0)))
+			p.hi = math.Max(max, float64(p.q32.Dequantize(p.q32.MaxCode())))
 		}
 	} else if p.q64, p.err = quant.NewFloat64(min, max, res); p.err == nil {
 		p.err = p.q64.CheckCanonical()
+		p.lo = math.Min(min, p.q64.Dequantize(0))
+		p.hi = math.Max(max, p.q64.Dequantize(p.q64.MaxCode()))
 	}
 	v, _ := quantizers.LoadOrStore(key, p)
 	return v.(*prepared)
@@ -688,17 +784,11 @@ func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f field
 	case pq.err != nil:
 		return nil, f.tagged(o, "%v", pq.err)
 	case width == 32:
-		q := &pq.q32
-		base.kind, base.bits, base.qf = opQFloat32, q.Bits(), q
-		// Decoded extremes may land a rounding outside the tag's bounds;
-		// encode accepts them so every decoded value re-encodes.
-		base.lo = math.Min(min, float64(q.Dequantize(0)))
-		base.hi = math.Max(max, float64(q.Dequantize(q.MaxCode())))
+		base.kind, base.bits, base.qf, base.qp = opQFloat32, pq.q32.Bits(), &pq.q32, pq
+		base.lo, base.hi = pq.lo, pq.hi
 	default:
-		q := &pq.q64
-		base.kind, base.bits, base.qf64 = opQFloat64, q.Bits(), q
-		base.lo = math.Min(min, q.Dequantize(0))
-		base.hi = math.Max(max, q.Dequantize(q.MaxCode()))
+		base.kind, base.bits, base.qf64, base.qp = opQFloat64, pq.q64.Bits(), &pq.q64, pq
+		base.lo, base.hi = pq.lo, pq.hi
 	}
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindCompressedFloat, Bits: base.bits, FloatMin: min, FloatMax: max, Res: res, Clamp: o.clamp}, nil
@@ -897,7 +987,7 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 
 func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
 	if o.quat && isQuatShaped(t) {
-		return c.appendQuat(ops, t, o, f, op{offset: f.offset, path: f.path, level: f.level})
+		return c.appendQuat(ops, t, o, f, op{offset: f.offset, path: f.path, level: f.level, size: t.Size()})
 	}
 	if bad := (tagOptions{maxlenSet: o.maxlenSet, sparse: o.sparse, checkSet: o.checkSet}); !f.inherited && bad != (tagOptions{}) {
 		return nil, f.tagged(o, "%s does not apply to struct %s", bad.names(), t)

@@ -168,15 +168,14 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 				var code uint64
 				switch sc.access {
 				case accQ32:
-					qo := &ops[sc.op]
 					v := *at.float32()
 					// Outside the bounds: refused unless clamping a finite
 					// value (f-f is 0 exactly when f is finite).
-					if f := float64(v); !(f >= qo.lo && f <= qo.hi) && (!qo.clamp || f-f != 0) {
-						_, err := scalarCode(qo, at)
+					if f := float64(v); !(f >= sc.q.lo && f <= sc.q.hi) && (!sc.clamp || f-f != 0) {
+						_, err := scalarCode(&ops[sc.op], at)
 						return err
 					}
-					code = uint64(qo.qf.Quantize(v))
+					code = uint64(sc.q.q32.Quantize(v))
 				case accQ64:
 					var err *fieldError
 					if code, err = scalarCode(&ops[sc.op], at); err != nil {

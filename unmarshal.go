@@ -79,13 +79,15 @@ func targetOf(v any, fn string) (reflect.Type, pointer, error) {
 func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	var r bitio.Reader
 	r.Reset(data)
+	if p.flat {
+		return decodeFlat(&r, p, t, base, true)
+	}
 	d := decoder{r: &r}
 	if ferr := d.validate(p); ferr != nil {
 		return publicError("decode", t, ferr)
 	}
 	if rest := r.BitsRemaining(); rest >= 8 {
-		return &Error{Op: "decode", Type: t, Bit: r.BitsRead(), Err: ErrTrailing,
-			Detail: trailingDetail(rest / 8)}
+		return trailingError(t, &r)
 	}
 	r.Reset(data)
 	if ferr := d.store(p, base); ferr != nil {
@@ -95,8 +97,19 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	return nil
 }
 
+func trailingError(t reflect.Type, r *bitio.Reader) error {
+	return &Error{Op: "decode", Type: t, Bit: r.BitsRead(), Err: ErrTrailing, Detail: trailingDetail(r.BitsRemaining() / 8)}
+}
+
 func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	if err := r.Err(); err != nil {
+		return err
+	}
+	if p.flat {
+		err := decodeFlat(r, p, t, base, false)
+		if err != nil {
+			r.Fail(err)
+		}
 		return err
 	}
 	start := r.BitsRead()
@@ -115,6 +128,60 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	return nil
 }
 
+// decodeFlat decodes a flat plan in a single checked pass into a scratch
+// value, and only once the whole value (and, for Unmarshal, the whole
+// packet) has been accepted copies it into the target. The target is never
+// written before that, so a failure leaves it untouched; it never shares
+// memory with the scratch value, whose buffers are reused by the next
+// decode of the type.
+func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool) error {
+	s := p.getScratch()
+	tmp := s.base
+	d := decoder{r: r, single: true}
+	ferr := d.root(p, tmp)
+	var err error
+	switch {
+	case ferr != nil:
+		err = publicError("decode", t, ferr)
+	case whole && r.BitsRemaining() >= 8:
+		err = trailingError(t, r)
+	default:
+		commit(p, base, tmp)
+	}
+	p.putScratch(s)
+	return err
+}
+
+// commit copies what a flat plan decoded from src into dst, into dst's own
+// storage: byte slices and slices of scalars keep (or grow) their backing
+// arrays, so dst never aliases src.
+func commit(p *plan, dst, src pointer) {
+	for _, c := range p.copies {
+		dst.at(c.off).copyFrom(src.at(c.off), c.n)
+	}
+	for _, i := range p.others {
+		o := &p.ops[i]
+		d, s := dst.at(o.offset), src.at(o.offset)
+		switch o.kind {
+		case opString:
+			*d.string() = *s.string()
+		case opBytes:
+			b := d.bytes()
+			*b = append((*b)[:0], *s.bytes()...)
+		case opSlice:
+			n := s.sliceLen()
+			d.setSliceLen(o.typ, n)
+			if n > 0 {
+				d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
+			}
+		case opArray:
+			for k := 0; k < o.n; k++ {
+				commit(o.elem, d.at(uintptr(k)*o.stride), s.at(uintptr(k)*o.stride))
+			}
+		}
+	}
+}
+
 func trailingDetail(n int) string {
 	if n == 1 {
 		return "1 trailing byte after the value"
@@ -130,11 +197,12 @@ func trailingDetail(n int) string {
 // op that reads). Both passes walk the same plan over the same bits, so the
 // n-th checked run is the same run in both.
 type decoder struct {
-	r     *bitio.Reader
-	words [16]uint64
-	n     int // words kept by the validation pass
-	next  int // words taken by the store pass
-	skip  int // bits taken from words but not yet skipped in the Reader
+	r      *bitio.Reader
+	single bool // one checked pass that also stores (flat plans, into a scratch value)
+	words  [16]uint64
+	n      int // words kept by the validation pass
+	next   int // words taken by the store pass
+	skip   int // bits taken from words but not yet skipped in the Reader
 }
 
 // validate runs the validation pass over a fresh value's worth of bits.
@@ -178,10 +246,13 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		if o.group > 0 {
 			// A fused run of fixed-width fields: one word for all of them.
 			var err *fieldError
-			if store {
+			switch {
+			case d.single:
+				err = d.checkRun(p, i, base)
+			case store:
 				d.storeRun(p, o, base)
-			} else {
-				err = d.checkRun(p, i)
+			default:
+				err = d.checkRun(p, i, pointer{})
 			}
 			if err != nil {
 				return err
@@ -241,6 +312,15 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			}
 			if n > uint64(o.n) {
 				return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
+			}
+			if so := o.elem.scalar; d.single && so != nil && int(n)*so.bits > r.BitsRemaining() {
+				// A single-pass decode has not validated the rest yet, and
+				// the packet cannot hold that many: refuse before allocating
+				// (reading the elements without storing them names the one
+				// that runs out).
+				if err := d.elems(o, pointer{}, int(n), true, false, depth); err != nil {
+					return err
+				}
 			}
 			if store {
 				at.setSliceLen(o.typ, int(n))
@@ -307,8 +387,14 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 // checkRun validates the fused run that starts at ops[i]: one read, then
 // each field that can hold invalid bits against its limit. The word is
 // kept for the store pass.
-func (d *decoder) checkRun(p *plan, i int) *fieldError {
+//
+// In a single-pass decode (d.single) it also stores the run at base.
+func (d *decoder) checkRun(p *plan, i int, base pointer) *fieldError {
 	r, o := d.r, &p.ops[i]
+	if d.single && o.groupBits <= r.BitsRemaining() {
+		start := r.BitsRead()
+		return storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+	}
 	if !o.checked && o.groupBits <= r.BitsRemaining() {
 		// Any bits of these fields are valid: step over them (the store
 		// pass reads them).
@@ -325,7 +411,7 @@ func (d *decoder) checkRun(p *plan, i int) *fieldError {
 			if err := r.Err(); err != nil {
 				return fromBitio(so.path, bit, err)
 			}
-			if err := decodeScalar(so, c, pointer{}, false, bit); err != nil {
+			if err := decodeScalar(so, c, base, d.single, bit); err != nil {
 				return err
 			}
 		}
@@ -361,19 +447,39 @@ func (d *decoder) storeRun(p *plan, o *op, base pointer) {
 		d.sync()
 		acc = d.r.ReadBits(o.groupBits)
 	}
+	storeWord(p, o, base, acc, -1)
+}
+
+// storeWord stores the fields of the run headed by o from the word acc.
+// With start >= 0 (the run's bit offset) it also checks each field, as a
+// single-pass decode must; with start < 0 the word was validated already.
+func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError {
 	for k := o.sLo; k < o.sHi; k++ {
 		sc := &p.scalars[k]
 		c := acc >> (sc.shift & 63) & sc.mask
+		if start >= 0 && (c > sc.limit || sc.slow) {
+			if err := decodeScalar(&p.ops[sc.op], c, pointer{}, false, start+int(sc.shift)); err != nil {
+				return err
+			}
+		}
 		at := base.at(sc.offset)
+		v := c ^ sc.flip + sc.min
 		switch sc.access {
+		case accU8, accI8:
+			*at.u8() = uint8(v)
+		case accU16, accI16:
+			*at.u16() = uint16(v)
+		case accU32, accI32:
+			*at.u32() = uint32(v)
+		case accU64, accI64:
+			*at.u64() = v
 		case accQ32:
-			*at.float32() = p.ops[sc.op].qf.Dequantize(uint32(c))
+			*at.float32() = sc.q.q32.Dequantize(uint32(c))
 		case accQ64:
-			*at.float64() = p.ops[sc.op].qf64.Dequantize(uint32(c))
-		default:
-			at.store(sc.access, c^sc.flip+sc.min)
+			*at.float64() = sc.q.q64.Dequantize(uint32(c))
 		}
 	}
+	return nil
 }
 
 // decodeScalar checks the bits c read for a fixed-width field and, when
@@ -458,7 +564,7 @@ func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) 
 	}
 	if so := o.elem.scalar; so != nil && so.kind == opUint && uintptr(so.bits) == 8*so.size && !so.fit {
 		// Raw full-width integers: any bits are valid. Validation skips
-		// them; decoding unpacks as many per read as fit in 56 bits.
+		// them; decoding reads them all in one bitio.ReadUints call.
 		if n*so.bits > r.BitsRemaining() {
 			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, n*so.bits, r.BitsRemaining())
 		}
@@ -471,26 +577,14 @@ func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) 
 			first = at.sliceElem(0, 0)
 		}
 		switch so.size {
+		case 1:
+			bitio.ReadUints(r, first.uint8s(n), 8)
+		case 2:
+			bitio.ReadUints(r, first.uint16s(n), 16)
 		case 4:
-			dst := first.uint32s(n)
-			for k := range dst {
-				dst[k] = uint32(r.ReadBits(32))
-			}
-		case 8:
-			dst := first.uint64s(n)
-			for k := range dst {
-				dst[k] = r.ReadBits(64)
-			}
-		default: // 8 and 16 bits: several per read
-			per := fuseBits / so.bits
-			for k := 0; k < n; k += per {
-				m := min(per, n-k)
-				acc := r.ReadBits(m * so.bits)
-				for j := 0; j < m; j++ {
-					first.at(uintptr(k+j)*o.stride).storeUint(so.size, acc&(1<<so.bits-1))
-					acc >>= uint(so.bits) & 63
-				}
-			}
+			bitio.ReadUints(r, first.uint32s(n), 32)
+		default:
+			bitio.ReadUints(r, first.uint64s(n), 64)
 		}
 		return nil
 	}

@@ -40,12 +40,18 @@ func (p pointer) isNil() bool { return p.p == nil }
 func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
 
 func (p pointer) bool() *bool       { return (*bool)(p.p) }
+func (p pointer) u8() *uint8        { return (*uint8)(p.p) }
+func (p pointer) u16() *uint16      { return (*uint16)(p.p) }
+func (p pointer) u32() *uint32      { return (*uint32)(p.p) }
+func (p pointer) u64() *uint64      { return (*uint64)(p.p) }
 func (p pointer) float32() *float32 { return (*float32)(p.p) }
 func (p pointer) float64() *float64 { return (*float64)(p.p) }
 func (p pointer) string() *string   { return (*string)(p.p) }
 func (p pointer) bytes() *[]byte    { return (*[]byte)(p.p) }
 
-// uint32s and uint64s view n consecutive elements starting at p.
+// uint8s ... uint64s view n consecutive elements starting at p.
+func (p pointer) uint8s(n int) []uint8   { return unsafe.Slice((*uint8)(p.p), n) }
+func (p pointer) uint16s(n int) []uint16 { return unsafe.Slice((*uint16)(p.p), n) }
 func (p pointer) uint32s(n int) []uint32 { return unsafe.Slice((*uint32)(p.p), n) }
 func (p pointer) uint64s(n int) []uint64 { return unsafe.Slice((*uint64)(p.p), n) }
 
@@ -98,20 +104,6 @@ func (p pointer) load(access uint8) uint64 {
 	return uint64(int64(*(*int32)(p.p))) // accI32
 }
 
-// store writes the low bytes of v as described by access.
-func (p pointer) store(access uint8, v uint64) {
-	switch access {
-	case accU8, accI8:
-		*(*uint8)(p.p) = uint8(v)
-	case accU16, accI16:
-		*(*uint16)(p.p) = uint16(v)
-	case accU32, accI32:
-		*(*uint32)(p.p) = uint32(v)
-	default:
-		*(*uint64)(p.p) = v
-	}
-}
-
 // storeUint writes the low size bytes of v (signed values are stored the
 // same way: two's complement truncation).
 func (p pointer) storeUint(size uintptr, v uint64) {
@@ -125,6 +117,11 @@ func (p pointer) storeUint(size uintptr, v uint64) {
 	default:
 		*(*uint64)(p.p) = v
 	}
+}
+
+// copyFrom copies n bytes of pointer-free data from src to p.
+func (p pointer) copyFrom(src pointer, n uintptr) {
+	copy(unsafe.Slice((*byte)(p.p), n), unsafe.Slice((*byte)(src.p), n))
 }
 
 // sliceHeader mirrors the runtime layout of a slice.

@@ -3,6 +3,7 @@ package bitio_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -534,5 +535,67 @@ func TestQuatRoundTrip(t *testing.T) {
 		if math.Abs(float64(out[i]-in[i])) > 0.002 {
 			t.Fatalf("got %v, want about %v", out, in)
 		}
+	}
+}
+
+func TestUints(t *testing.T) {
+	vals32 := []uint32{0, 1, 0xdeadbeef, 0xffffffff, 7, 0x80000000, 12345, 0xfffffffe, 3}
+	for _, n := range []int{32} {
+		for off := 0; off < 9; off++ {
+			w := bitio.NewWriter(nil)
+			w.WriteBits(0, off)
+			bitio.WriteUints(w, vals32, n)
+			fields := []f{{0, off}}
+			for _, v := range vals32 {
+				fields = append(fields, f{uint64(v), n})
+			}
+			if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
+				t.Fatalf("off %d: WriteUints = %x (%v), want %x", off, w.Bytes(), w.Err(), want)
+			}
+			r := bitio.NewReader(w.Bytes())
+			r.Skip(off)
+			got := make([]uint32, len(vals32))
+			bitio.ReadUints(r, got, n)
+			if r.Err() != nil || fmt.Sprint(got) != fmt.Sprint(vals32) {
+				t.Fatalf("off %d: ReadUints = %v, %v", off, got, r.Err())
+			}
+		}
+	}
+	// Narrow elements and every width.
+	for n := 1; n <= 8; n++ {
+		src := []uint8{0, 1, uint8(1<<n - 1), uint8((1<<n - 1) / 2)}
+		w := bitio.NewWriter(nil)
+		bitio.WriteUints(w, src, n)
+		r := bitio.NewReader(w.Bytes())
+		got := make([]uint8, len(src))
+		bitio.ReadUints(r, got, n)
+		if r.Err() != nil || !bytes.Equal(got, src) || r.BitsRead() != 4*n {
+			t.Fatalf("n=%d: %v %v", n, got, r.Err())
+		}
+	}
+	w64 := bitio.NewWriter(nil)
+	bitio.WriteUints(w64, []uint64{math.MaxUint64, 1}, 64)
+	got64 := make([]uint64, 2)
+	r64 := bitio.NewReader(w64.Bytes())
+	bitio.ReadUints(r64, got64, 64)
+	if got64[0] != math.MaxUint64 || got64[1] != 1 || r64.Err() != nil {
+		t.Fatalf("64-bit: %v %v", got64, r64.Err())
+	}
+	// Refusals: nothing written, nothing read.
+	w := bitio.NewWriter(nil)
+	bitio.WriteUints(w, []uint16{1, 1024}, 10)
+	if !errors.Is(w.Err(), bitio.ErrRange) || w.BitsWritten() != 0 || !strings.Contains(w.Err().Error(), "element 1: value 0x400 does not fit in 10 bits") {
+		t.Fatalf("WriteUints refusal: %v, %d bits", w.Err(), w.BitsWritten())
+	}
+	r := bitio.NewReader([]byte{1, 2, 3})
+	dst := []uint16{9, 9}
+	bitio.ReadUints(r, dst, 16)
+	if !errors.Is(r.Err(), bitio.ErrOverflow) || dst[0] != 0 || dst[1] != 0 || r.BitsRead() != 0 {
+		t.Fatalf("ReadUints overflow: %v %v", dst, r.Err())
+	}
+	r = bitio.NewReader([]byte{1, 2, 3})
+	bitio.ReadUints(r, []uint8{1}, 9)
+	if !errors.Is(r.Err(), bitio.ErrRange) {
+		t.Fatalf("ReadUints wider than the element: %v", r.Err())
 	}
 }

@@ -128,10 +128,13 @@ func (r *Reader) readBitsSlow(n int) uint64 {
 		r.overflow("read bits", n)
 		return 0
 	}
-	if i := r.pos >> 3; i+8 <= len(r.data) && n > 56 {
-		// Wide reads with a window to spare: two fast reads.
-		lo := r.ReadBits(32)
-		return lo | r.ReadBits(n-32)<<32
+	if i := r.pos >> 3; n > 56 && i+9 <= len(r.data) {
+		// 57 to 64 bits with 9 bytes to spare: the 8-byte window and the
+		// byte after it (which supplies the top bits a shifted window lacks).
+		s := uint(r.pos & 7)
+		v := binary.LittleEndian.Uint64(r.data[i:])>>s | uint64(r.data[i+8])<<(64-s)
+		r.pos += n
+		return v & (1<<uint(n) - 1) // n == 64: 1<<64 - 1 is all ones
 	}
 	var v uint64
 	for got := 0; got < n; {
@@ -375,4 +378,57 @@ func (r *Reader) ReadQuat(q *quant.Quat) [4]float32 {
 		return [4]float32{}
 	}
 	return q.Decode(uint32(largest), codes)
+}
+
+// Unsigned is the element type of ReadUints and WriteUints.
+type Unsigned interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// ReadUints fills dst with len(dst) values of n bits each: the same as
+// calling ReadBits(n) for each element, in one call. n must be at most the
+// element's width. If the packet holds fewer than len(dst)*n bits, nothing
+// is read, dst is zeroed and the error is ErrOverflow.
+func ReadUints[T Unsigned](r *Reader, dst []T, n int) {
+	if r.err != nil || uint(n) > 64 || n > int(8*elemSize(dst)) || len(dst) > 0 && n > (r.end-r.pos)/len(dst) {
+		switch {
+		case r.err != nil:
+		case uint(n) > 64 || n > int(8*elemSize(dst)):
+			r.fail("read uints", r.pos, ErrRange, "bit count %d does not fit the element type", n)
+		default:
+			r.overflow("read uints", len(dst)*n)
+		}
+		clear(dst)
+		return
+	}
+	mask := uint64(1)<<uint(n) - 1
+	pos, data := r.pos, r.data
+	for k := range dst {
+		if i := pos >> 3; n <= 56 && i+8 <= len(data) {
+			dst[k] = T(binary.LittleEndian.Uint64(data[i:]) >> (pos & 7) & mask)
+			pos += n
+			continue
+		}
+		r.pos = pos
+		dst[k] = T(r.readBitsSlow(n))
+		pos = r.pos
+	}
+	r.pos = pos
+}
+
+// elemSize returns the size in bytes of an element of s: 1, 2, 4 or 8 for
+// the Unsigned types (found from the all-ones value, to keep bitio free of
+// package unsafe).
+func elemSize[T Unsigned](s []T) uintptr {
+	var x T
+	x--
+	switch {
+	case uint64(x) == 0xff:
+		return 1
+	case uint64(x) == 0xffff:
+		return 2
+	case uint64(x) == 0xffffffff:
+		return 4
+	}
+	return 8
 }

@@ -421,3 +421,26 @@ func (w *Writer) WriteQuat(q *quant.Quat, v [4]float32) {
 	w.put(uint64(codes[1]), b)
 	w.put(uint64(codes[2]), b)
 }
+
+// WriteUints writes every element of src in n bits: the same as calling
+// WriteBits(v, n) for each, in one call. If an element does not fit in n
+// bits (or n is outside 0..64), nothing is written and the error is
+// ErrRange.
+func WriteUints[T Unsigned](w *Writer, src []T, n int) {
+	if w.failed {
+		return
+	}
+	if uint(n) > 64 {
+		w.fail("write uints", ErrRange, "bit count %d outside 0..64", n)
+		return
+	}
+	for k, v := range src {
+		if uint64(v)>>uint(n) != 0 {
+			w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
+			return
+		}
+	}
+	for _, v := range src {
+		w.WriteBits(uint64(v), n)
+	}
+}
