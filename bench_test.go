@@ -6,6 +6,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/examples/gamestate/world"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
@@ -166,6 +167,94 @@ func BenchmarkReferencePacket(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := bitpack.Unmarshal(packet, &q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// A small input packet, a packet with strings and slices, and the example
+// world's snapshot: the shapes a game sends besides the reference packet.
+
+type smallInput struct {
+	Seq     uint16 `bits:"range=0..1023"`
+	Buttons uint8  `bits:"bits=6"`
+	Aim     Vec3   `bits:"float,min=-1,max=1,res=0.001"`
+	Jump    bool
+}
+
+type chatRoom struct {
+	Room    string     `bits:"maxlen=31"`
+	Members []string   `bits:"-"`
+	Lines   []chatLine `bits:"maxlen=8"`
+	Muted   []uint16   `bits:"maxlen=16,range=0..999"`
+}
+
+type chatLine struct {
+	From uint16 `bits:"range=0..999"`
+	Text string `bits:"maxlen=63"`
+}
+
+func benchCodec[T any](b *testing.B, name string, v *T) {
+	c, err := bitpack.NewCodec[T]()
+	if err != nil {
+		b.Fatal(err)
+	}
+	packet, err := c.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, len(packet)+16)
+	var back T
+	if err := c.Unmarshal(packet, &back); err != nil { // sizes back's buffers once
+		b.Fatal(err)
+	}
+	b.Run(name+"/write", func(b *testing.B) {
+		b.SetBytes(int64(len(packet)))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf, _ = c.Append(buf[:0], v)
+		}
+	})
+	b.Run(name+"/read", func(b *testing.B) {
+		b.SetBytes(int64(len(packet)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Unmarshal(packet, &back); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.ReportMetric(float64(len(packet)), "bytes")
+}
+
+func BenchmarkShapes(b *testing.B) {
+	benchCodec(b, "small", &smallInput{Seq: 1000, Buttons: 0x2a, Aim: Vec3{0.25, -0.5, 0.75}, Jump: true})
+	room := chatRoom{Room: "lobby-7", Muted: []uint16{3, 14, 159}}
+	for i := 0; i < 6; i++ {
+		room.Lines = append(room.Lines, chatLine{From: uint16(100 + i), Text: "gg, well played — see you next round"})
+	}
+	benchCodec(b, "strings", &room)
+	w := world.New(1000, 1)
+	for i := 0; i < 60; i++ {
+		w.Step()
+	}
+	var snap world.Snapshot
+	w.Snapshot(&snap)
+	benchCodec(b, "snapshot", &snap)
+	raw := world.AppendRaw(nil, &snap)
+	var back world.Snapshot
+	b.Run("snapshot/fixedwidth-write", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		buf := make([]byte, 0, len(raw))
+		for b.Loop() {
+			buf = world.AppendRaw(buf[:0], &snap)
+		}
+	})
+	b.Run("snapshot/fixedwidth-read", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if err := world.DecodeRaw(raw, &back); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -337,18 +337,17 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 	}
 	if so := o.elem.scalar; so != nil {
 		if so.kind == opUint && uintptr(so.bits) == 8*so.size {
-			// Pack as many elements as fit into each 64-bit write.
-			var acc uint64
-			shift := 0
-			for k := 0; k < n; k++ {
-				if shift+so.bits > 64 {
-					w.WriteBits(acc, shift)
-					acc, shift = 0, 0
-				}
-				acc |= first.at(uintptr(k)*o.stride).loadUint(so.size) << shift
-				shift += so.bits
+			// Raw full-width integers: nothing to check.
+			switch so.size {
+			case 1:
+				bitio.WriteUints(w, first.uint8s(n), 8)
+			case 2:
+				bitio.WriteUints(w, first.uint16s(n), 16)
+			case 4:
+				bitio.WriteUints(w, first.uint32s(n), 32)
+			default:
+				bitio.WriteUints(w, first.uint64s(n), 64)
 			}
-			w.WriteBits(acc, shift)
 			return nil
 		}
 		for k := 0; k < n; k++ {

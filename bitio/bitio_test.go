@@ -581,6 +581,19 @@ func TestUints(t *testing.T) {
 	if got64[0] != math.MaxUint64 || got64[1] != 1 || r64.Err() != nil {
 		t.Fatalf("64-bit: %v %v", got64, r64.Err())
 	}
+	// Zero-width values: nothing on the wire, and only zeros fit.
+	w0 := bitio.NewWriter(nil)
+	bitio.WriteUints(w0, []uint8{0, 0, 0}, 0)
+	r0 := bitio.NewReader(nil)
+	got0 := []uint8{5, 5}
+	bitio.ReadUints(r0, got0, 0)
+	if w0.Err() != nil || w0.BitsWritten() != 0 || r0.Err() != nil || got0[0] != 0 || got0[1] != 0 {
+		t.Fatalf("zero width: %v %d, %v %v", w0.Err(), w0.BitsWritten(), r0.Err(), got0)
+	}
+	bitio.WriteUints(w0, []uint8{1}, 0)
+	if !errors.Is(w0.Err(), bitio.ErrRange) {
+		t.Fatalf("zero width, value 1: %v", w0.Err())
+	}
 	// Refusals: nothing written, nothing read.
 	w := bitio.NewWriter(nil)
 	bitio.WriteUints(w, []uint16{1, 1024}, 10)

@@ -434,13 +434,25 @@ func WriteUints[T Unsigned](w *Writer, src []T, n int) {
 		w.fail("write uints", ErrRange, "bit count %d outside 0..64", n)
 		return
 	}
-	for k, v := range src {
-		if uint64(v)>>uint(n) != 0 {
-			w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
-			return
+	if n < int(8*elemSize(src)) { // narrower than the element: check every value first
+		for k, v := range src {
+			if uint64(v)>>uint(n) != 0 {
+				w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
+				return
+			}
 		}
 	}
-	for _, v := range src {
-		w.WriteBits(uint64(v), n)
+	if n == 0 {
+		return // every value is 0 (checked above): nothing to write
+	}
+	// As many values per WriteBits as fit in 64 bits.
+	per := 64 / n
+	for k := 0; k < len(src); k += per {
+		m := min(per, len(src)-k)
+		var acc uint64
+		for j := 0; j < m; j++ {
+			acc |= uint64(src[k+j]) << (uint(j*n) & 63)
+		}
+		w.WriteBits(acc, m*n)
 	}
 }
