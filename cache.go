@@ -85,18 +85,26 @@ type op struct {
 }
 
 // isFlat reports whether a plan's value can be decoded into a scratch value
-// and copied out: everything it decodes lives inline, in strings, or in
-// slices of scalars — no pointers to follow, no hooks or unions whose
-// values cannot be copied field by field, nothing recursive.
-func isFlat(p *plan) bool {
+// and copied out field by field (commit): plain data, strings, slices,
+// pointers and arrays of such, recursively. Hooks, unions and sparse arrays
+// — values that cannot be copied field by field — are decoded in two passes
+// instead. A plan reached again while it is being examined (a recursive
+// type) counts as flat: its other ops decide.
+func isFlat(p *plan, visiting map[*plan]bool) bool {
+	if visiting[p] {
+		return true
+	}
+	visiting[p] = true
+	defer delete(visiting, p)
 	for i := range p.ops {
 		o := &p.ops[i]
-		switch {
-		case isScalar(o.kind), o.kind == opString, o.kind == opBytes, o.kind == opByteArray, o.kind == opQuat, o.kind == opCheck:
-		case o.kind == opSlice && o.elem.scalar != nil:
-		case o.kind == opArray && o.elem != p && o.elem.ops != nil && isFlat(o.elem):
-		default:
+		switch o.kind {
+		case opHook, opUnion, opSparse:
 			return false
+		case opArray, opSlice, opPointer:
+			if !isFlat(o.elem, visiting) {
+				return false
+			}
 		}
 	}
 	return true
@@ -126,6 +134,29 @@ func (p *plan) putScratch(s *scratch) {
 	if !p.spare.CompareAndSwap(nil, s) {
 		p.pool.Put(s)
 	}
+}
+
+// minBits is the fewest bits a value of p can take: fixed-width fields,
+// length prefixes, presence bits, byte blocks (alignment counts as 0).
+// Decoding checks it before allocating elements, so a length prefix cannot
+// make it allocate more than the rest of the packet could hold.
+func minBits(p *plan) int {
+	n := 0
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch o.kind {
+		case opByteArray:
+			n += 8 * o.n
+		case opArray:
+			n += o.n * o.elem.minBits // arrays cannot recurse, so elem is complete
+		case opSparse:
+			n += o.bits + 1 // length prefix (slices), end marker
+		case opHook:
+		default: // scalars; length prefixes; presence bits; quats; checks; union indices
+			n += o.bits
+		}
+	}
+	return n
 }
 
 // byteRange is a span of a value's bytes.
@@ -293,6 +324,7 @@ type plan struct {
 	// scalars: nothing decoding must allocate or share) decode in one pass
 	// into a scratch value from this pool, then copy into the target.
 	flat    bool
+	minBits int // the fewest bits a value takes (0 when it has no fixed part)
 	spare   atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
 	pool    sync.Pool               // more scratch values, when goroutines decode the type at once
 	copies  []byteRange             // flat plans: the pointer-free bytes a decode writes, coalesced
@@ -397,7 +429,16 @@ func rememberPointerType(v any, p *plan) {
 // compile builds the plan for a top-level type.
 func compile(t reflect.Type) (*plan, error) {
 	c := &compiler{memo: map[memoKey]*plan{}}
-	return c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
+	p, err := c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
+	if err != nil {
+		return nil, err
+	}
+	// Flatness is decided once the whole type graph is compiled (recursive
+	// references are complete only then), for every plan of it.
+	for _, q := range c.memo {
+		q.flat = isFlat(q, map[*plan]bool{})
+	}
+	return p, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -508,9 +549,8 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	if t.Kind() == reflect.Struct {
 		p.levels = max(p.levels, 1) // a struct whose fields are all skipped still counts
 	}
-	if p.flat = isFlat(p); p.flat {
-		p.copies, p.others = commitRanges(p)
-	}
+	p.copies, p.others = commitRanges(p)
+	p.minBits = minBits(p)
 
 	if f.use != nil {
 		f.use.merge(p.use)

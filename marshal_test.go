@@ -15,6 +15,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/examples/gamestate/world"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -987,5 +988,51 @@ func TestZeroAllocs(t *testing.T) {
 	}
 	if !bytes.Equal(buf, packet) || q.Health != 731 {
 		t.Fatal("the measured calls did not do their work")
+	}
+}
+
+// TestAtomicWorld: the example world's snapshot (slices of structs holding
+// pointers and quaternions) after every possible truncation and a sweep of
+// bit flips: a failed decode never changes the target.
+func TestAtomicWorld(t *testing.T) {
+	w := world.New(40, 3)
+	for i := 0; i < 5; i++ {
+		w.Step()
+	}
+	var snap world.Snapshot
+	w.Snapshot(&snap)
+	packet, err := bitpack.Marshal(&snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before world.Snapshot // a different, earlier snapshot as the target
+	world.New(40, 9).Snapshot(&before)
+	target := func() world.Snapshot {
+		var s world.Snapshot
+		world.New(40, 9).Snapshot(&s)
+		return s
+	}
+	for n := 0; n < len(packet); n++ {
+		v := target()
+		if err := bitpack.Unmarshal(packet[:n], &v); err == nil {
+			t.Fatalf("truncated to %d bytes: accepted", n)
+		}
+		if diff := cmp.Diff(before, v); diff != "" {
+			t.Fatalf("truncated to %d bytes: target changed:\n%s", n, diff)
+		}
+	}
+	for bit := 0; bit < 8*len(packet); bit += 7 {
+		bad := bytes.Clone(packet)
+		bad[bit/8] ^= 1 << (bit % 8)
+		v := target()
+		if err := bitpack.Unmarshal(bad, &v); err != nil {
+			if diff := cmp.Diff(before, v); diff != "" {
+				t.Fatalf("bit %d flipped: refused, but the target changed:\n%s", bit, diff)
+			}
+		}
+	}
+	v := target()
+	if err := bitpack.Unmarshal(packet, &v); err != nil || len(v.Players) != len(snap.Players) || v.Tick != snap.Tick {
+		t.Fatalf("whole packet: %v", err)
 	}
 }

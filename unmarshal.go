@@ -168,16 +168,34 @@ func commit(p *plan, dst, src pointer) {
 		case opBytes:
 			b := d.bytes()
 			*b = append((*b)[:0], *s.bytes()...)
-		case opSlice:
-			n := s.sliceLen()
-			d.setSliceLen(o.typ, n)
-			if n > 0 {
-				d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
-			}
 		case opArray:
 			for k := 0; k < o.n; k++ {
 				commit(o.elem, d.at(uintptr(k)*o.stride), s.at(uintptr(k)*o.stride))
 			}
+		case opSlice:
+			n := s.sliceLen()
+			d.setSliceLen(o.typ, n)
+			if n == 0 {
+				break
+			}
+			if o.elem.scalar != nil { // pointer-free elements: one copy
+				d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
+				break
+			}
+			for k := 0; k < n; k++ {
+				commit(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride))
+			}
+		case opPointer:
+			se := s.elem()
+			if se.isNil() {
+				d.setNil()
+				break
+			}
+			de := d.elem()
+			if de.isNil() {
+				de = d.setNew(o.typ)
+			}
+			commit(o.elem, de, se)
 		}
 	}
 }
@@ -247,12 +265,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			// A fused run of fixed-width fields: one word for all of them.
 			var err *fieldError
 			switch {
+			case !store:
+				err = d.checkRun(p, i, pointer{})
 			case d.single:
 				err = d.checkRun(p, i, base)
-			case store:
-				d.storeRun(p, o, base)
 			default:
-				err = d.checkRun(p, i, pointer{})
+				d.storeRun(p, o, base)
 			}
 			if err != nil {
 				return err
@@ -313,7 +331,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			if n > uint64(o.n) {
 				return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
 			}
-			if so := o.elem.scalar; d.single && so != nil && int(n)*so.bits > r.BitsRemaining() {
+			if store && d.single && int(n)*o.elem.minBits > r.BitsRemaining() {
 				// A single-pass decode has not validated the rest yet, and
 				// the packet cannot hold that many: refuse before allocating
 				// (reading the elements without storing them names the one
@@ -391,7 +409,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 // In a single-pass decode (d.single) it also stores the run at base.
 func (d *decoder) checkRun(p *plan, i int, base pointer) *fieldError {
 	r, o := d.r, &p.ops[i]
-	if d.single && o.groupBits <= r.BitsRemaining() {
+	if d.single && !base.isNil() && o.groupBits <= r.BitsRemaining() {
 		start := r.BitsRead()
 		return storeWord(p, o, base, r.ReadBits(o.groupBits), start)
 	}
@@ -411,7 +429,7 @@ func (d *decoder) checkRun(p *plan, i int, base pointer) *fieldError {
 			if err := r.Err(); err != nil {
 				return fromBitio(so.path, bit, err)
 			}
-			if err := decodeScalar(so, c, base, d.single, bit); err != nil {
+			if err := decodeScalar(so, c, base, !base.isNil(), bit); err != nil {
 				return err
 			}
 		}
