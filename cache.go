@@ -324,7 +324,7 @@ type plan struct {
 	// scalars: nothing decoding must allocate or share) decode in one pass
 	// into a scratch value from this pool, then copy into the target.
 	flat    bool
-	minBits int // the fewest bits a value takes (0 when it has no fixed part)
+	minBits int                     // the fewest bits a value takes (0 when it has no fixed part)
 	spare   atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
 	pool    sync.Pool               // more scratch values, when goroutines decode the type at once
 	copies  []byteRange             // flat plans: the pointer-free bytes a decode writes, coalesced
