@@ -111,11 +111,12 @@
 //     are all refused for that reason.
 //   - Hostile input: no panic, no hang, no unbounded recursion (MaxDepth,
 //     64 struct levels), and decoding allocates only what the tags allow and
-//     the packet has paid for: a length prefix is checked against maxlen,
-//     and nothing is allocated before the whole packet has been validated.
+//     the packet has paid for: a length prefix is checked against maxlen and
+//     against the bits left in the packet before anything is allocated.
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it was.
-//     Decoding validates the whole packet first and stores nothing until it
-//     has passed; then it decodes for real.
+//     Decoding lands in a scratch value and is copied into yours only once
+//     the whole packet is accepted (or, for types with hooks, unions or
+//     sparse arrays, validates the whole packet before storing anything).
 //   - Whole packets: Unmarshal refuses whole bytes left over (ErrTrailing).
 //   - Encoding refuses values outside their tags — out-of-range integers,
 //     too-long or invalid strings, NaN and infinite compressed floats —

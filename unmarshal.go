@@ -10,14 +10,24 @@ import (
 	"github.com/bitpack-go/bitpack/bitio"
 )
 
-// Decoding runs a plan twice. The first pass validates: it reads every
-// field and checks it exactly as a decode would, but stores nothing and
-// allocates nothing (plans run with a nil base pointer). Only a packet that
-// passes is decoded by the second pass into the caller's value. That is what
-// makes a failed Unmarshal leave the value untouched even though decoding
-// reuses the value's slices and pointers, and it means every allocation the
-// second pass makes (a slice of n elements, a pointer's target) is for data
-// the packet has already been shown to contain.
+// A failed decode must leave the caller's value exactly as it was, even
+// though decoding reuses the value's slices and pointers. Two strategies
+// guarantee it:
+//
+//   - Most types (everything but custom hooks, unions and sparse arrays)
+//     decode in one checked pass into a scratch value of the type, kept
+//     between calls so its buffers are reused. Only when the whole value
+//     (and for Unmarshal the whole packet) has been accepted is it copied
+//     into the caller's value, into that value's own slices and pointers
+//     (commit). The copy never shares memory with the scratch value.
+//   - The rest decode twice: a validation pass reads and checks every field
+//     but stores and allocates nothing (the plan runs with a nil base), then
+//     a store pass decodes the accepted packet into the caller's value. The
+//     validation pass hands the words it read to the store pass.
+//
+// Either way a length prefix is checked against maxlen, and against the
+// bits left in the packet (at the elements' minimum size) before anything
+// is allocated for it.
 
 // Unmarshal decodes data into the value v points to. The whole packet must
 // be consumed: after the value only the padding bits of the last byte may

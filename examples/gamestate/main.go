@@ -193,8 +193,8 @@ func printTable(out io.Writer, formats []*format, ticks int) {
 × columns are relative to bitpack. kbit/s is the bandwidth of sending one
 client the whole snapshot at 20, 30 or 60 Hz (no delta compression, no packet
 headers). Times are averages over %d ticks on this machine: rough, see the
-benchmarks for careful numbers; bitpack decodes in two passes (validate, then
-store), which is what makes a failed decode leave the target untouched.
+benchmarks for careful numbers. bitpack checks every value against its tag
+(in both directions) and leaves the target untouched when a decode fails.
 raw: encoding/binary, every field at its Go width, floats as float32 (world/raw.go).
 ¹ one gob.Encoder for the whole run: gob's type descriptions travel once, in
   the first snapshot (counted in the average); needs a reliable ordered stream.
