@@ -10,3 +10,10 @@ func CompileCount(t reflect.Type) int64 {
 	}
 	return *n.(*int64)
 }
+
+// ScratchKept reports whether t's plan holds a scratch value for its next
+// decode.
+func ScratchKept(t reflect.Type) bool {
+	p, err := planOf(t)
+	return err == nil && p.spare.Load() != nil
+}

@@ -158,9 +158,18 @@ func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bo
 	default:
 		commit(p, base, tmp)
 	}
-	p.putScratch(s)
+	// A scratch value lives as long as its type is in use. One that had to
+	// grow large buffers (a packet near its maxlens) is not kept, so a
+	// single big or hostile packet cannot pin that memory for good.
+	if d.grown <= scratchKeepLimit {
+		p.putScratch(s)
+	}
 	return err
 }
+
+// scratchKeepLimit is the most slice storage a decode may have added to a
+// scratch value for it to be kept for the next decode.
+const scratchKeepLimit = 64 << 10
 
 // commit copies what a flat plan decoded from src into dst, into dst's own
 // storage: byte slices and slices of scalars keep (or grow) their backing
@@ -227,6 +236,7 @@ func trailingDetail(n int) string {
 type decoder struct {
 	r      *bitio.Reader
 	single bool // one checked pass that also stores (flat plans, into a scratch value)
+	grown  int  // bytes of slice storage this decode allocated (see decodeFlat)
 	words  [16]uint64
 	n      int // words kept by the validation pass
 	next   int // words taken by the store pass
@@ -320,6 +330,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				*b = (*b)[:n]
 			} else {
 				*b = make([]byte, n)
+				d.grown += int(n)
 			}
 			r.ReadBytes(*b)
 		case opByteArray:
@@ -351,6 +362,9 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				}
 			}
 			if store {
+				if int(n) > at.sliceCap() {
+					d.grown += int(n) * int(o.stride)
+				}
 				at.setSliceLen(o.typ, int(n))
 			}
 			if err := d.elems(o, at, int(n), true, store, depth); err != nil {

@@ -131,6 +131,9 @@ type sliceHeader struct {
 	cap  int
 }
 
+// sliceCap returns the capacity of the slice at p.
+func (p pointer) sliceCap() int { return (*sliceHeader)(p.p).cap }
+
 // sliceLen returns the length of the slice at p.
 func (p pointer) sliceLen() int { return (*sliceHeader)(p.p).len }
 
