@@ -73,6 +73,14 @@
 // It never returns a value it did not fully read, and it allocates nothing
 // except the string ReadString returns.
 //
+// # Runs of values
+//
+// ReadUints and WriteUints move a whole slice of same-width values (an
+// array of IDs, say) in one call: the same bits as a ReadBits/WriteBits per
+// element, without a call per element. Like every other method they are
+// all or nothing: a value that does not fit, or a packet too short for all
+// of them, writes or reads none.
+//
 // # Floats
 //
 // Compressed floats use float32 arithmetic rounded at every step, with no
