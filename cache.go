@@ -159,6 +159,54 @@ func minBits(p *plan) int {
 	return n
 }
 
+// isDense reports whether commit may copy p's value as one block: its copy
+// ranges are all there is (no strings, slices or pointers to follow), and
+// they cover every byte of every field of the type, so that what lies
+// between them is padding (no field kept off the wire, bits:"-" or
+// unexported, whose value a copy would overwrite).
+func isDense(p *plan) bool {
+	if len(p.others) > 0 || hasPointers(p.typ) {
+		return false
+	}
+	var covered uintptr
+	for _, c := range p.copies {
+		covered += c.n
+	}
+	return covered == fieldBytes(p.typ)
+}
+
+// fieldBytes is the size of t without padding: the sum of its fields'.
+func fieldBytes(t reflect.Type) uintptr {
+	switch t.Kind() {
+	case reflect.Struct:
+		var n uintptr
+		for i := 0; i < t.NumField(); i++ {
+			n += fieldBytes(t.Field(i).Type)
+		}
+		return n
+	case reflect.Array:
+		return uintptr(t.Len()) * fieldBytes(t.Elem())
+	}
+	return t.Size()
+}
+
+// hasPointers reports whether a value of t holds any pointer.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // byteRange is a span of a value's bytes.
 type byteRange struct{ off, n uintptr }
 
@@ -180,6 +228,8 @@ func commitRanges(p *plan) (copies []byteRange, others []int) {
 			add(o.offset, o.size)
 		case o.kind == opByteArray:
 			add(o.offset, uintptr(o.n))
+		case o.kind == opArray && o.elem.dense: // arrays cannot recurse: elem is complete
+			add(o.offset, uintptr(o.n)*o.stride)
 		case o.kind == opCheck:
 		default:
 			others = append(others, i)
@@ -320,10 +370,11 @@ type check struct {
 type plan struct {
 	typ reflect.Type
 	ops []op
-	// flat plans (only inline data, strings, byte slices and slices of
-	// scalars: nothing decoding must allocate or share) decode in one pass
-	// into a scratch value from this pool, then copy into the target.
+	// flat plans (no hooks, unions or sparse arrays anywhere: values commit
+	// can copy field by field) decode in one pass into a scratch value,
+	// then copy into the target.
 	flat    bool
+	dense   bool                    // all but padding is pointer-free wire data: commit copies the value whole
 	minBits int                     // the fewest bits a value takes (0 when it has no fixed part)
 	spare   atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
 	pool    sync.Pool               // more scratch values, when goroutines decode the type at once
@@ -550,6 +601,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		p.levels = max(p.levels, 1) // a struct whose fields are all skipped still counts
 	}
 	p.copies, p.others = commitRanges(p)
+	p.dense = isDense(p)
 	p.minBits = minBits(p)
 
 	if f.use != nil {

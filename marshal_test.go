@@ -1060,3 +1060,40 @@ func TestScratchNotPinned(t *testing.T) {
 		t.Fatal("the scratch value that grew 200,000 elements was kept")
 	}
 }
+
+type tKeepItem struct {
+	A     uint8
+	Keep  uint8 `bits:"-"`
+	B     uint16
+	local int8
+}
+
+type tKeepList struct {
+	Items [2]tKeepItem
+	More  []tKeepItem `bits:"maxlen=4"`
+}
+
+// TestDecodeKeepsOffWireFields: fields not on the wire keep their values in
+// the target, also inside arrays and slice elements (which decoding copies
+// as whole blocks only when nothing off the wire lives in them).
+func TestDecodeKeepsOffWireFields(t *testing.T) {
+	src := tKeepList{Items: [2]tKeepItem{{A: 1, B: 2}, {A: 3, B: 4}}, More: []tKeepItem{{A: 5, B: 6}}}
+	b, err := bitpack.Marshal(&src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := tKeepList{
+		Items: [2]tKeepItem{{Keep: 7, local: -1}, {Keep: 8, local: -2}},
+		More:  []tKeepItem{{Keep: 9, local: -3}, {Keep: 10}},
+	}
+	if err := bitpack.Unmarshal(b, &dst); err != nil {
+		t.Fatal(err)
+	}
+	want := tKeepList{
+		Items: [2]tKeepItem{{A: 1, Keep: 7, B: 2, local: -1}, {A: 3, Keep: 8, B: 4, local: -2}},
+		More:  []tKeepItem{{A: 5, Keep: 9, B: 6, local: -3}},
+	}
+	if diff := cmp.Diff(want, dst, cmp.AllowUnexported(tKeepItem{})); diff != "" {
+		t.Fatalf("decoded (-want +got):\n%s", diff)
+	}
+}

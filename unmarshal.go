@@ -175,6 +175,10 @@ const scratchKeepLimit = 64 << 10
 // storage: byte slices and slices of scalars keep (or grow) their backing
 // arrays, so dst never aliases src.
 func commit(p *plan, dst, src pointer) {
+	if p.dense {
+		dst.copyFrom(src, p.typ.Size())
+		return
+	}
 	for _, c := range p.copies {
 		dst.at(c.off).copyFrom(src.at(c.off), c.n)
 	}
@@ -197,7 +201,7 @@ func commit(p *plan, dst, src pointer) {
 			if n == 0 {
 				break
 			}
-			if o.elem.scalar != nil { // pointer-free elements: one copy
+			if o.elem.dense { // pointer-free elements without off-wire fields: one copy
 				d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
 				break
 			}
