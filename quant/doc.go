@@ -55,8 +55,9 @@
 // Each is coded exactly like a compressed float over [-m, +m] with
 // m = float32(1/√2) = 0.70710677, except that M = 2^b - 1. Decode rebuilds
 // the largest as sqrt(max(0, ((1 - a²) - b²) - c²)) in float32 and does not
-// normalise. Decode never produces NaN or a component outside [-1, 1], from
-// any input bits; Encode refuses NaN and infinite components.
+// normalise. With parameters from NewQuat, Decode never produces NaN or a
+// component outside [-1, 1], from any input bits; Encode refuses NaN and
+// infinite components.
 //
 // Worst-case angular error (the angle between the input rotation and the
 // decoded one): each small component is off by at most e = m/(2^b - 1);

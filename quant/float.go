@@ -97,13 +97,9 @@ func (q *Float) Quantize(f float32) uint32 {
 		n = 1
 	}
 	scaled := float32(n * q.steps)
-	code := uint32(math.Floor(float64(float32(scaled + 0.5))))
 	// Above 2^23 steps the float32 sum can round past M; serialize 1.1 clamps
 	// here so the reader never refuses what the writer produced.
-	if code > q.maxCode {
-		code = q.maxCode
-	}
-	return code
+	return clampCode(math.Floor(float64(float32(scaled+0.5))), q.maxCode)
 }
 
 // Dequantize returns the float a code stands for. code must be at most
@@ -179,6 +175,16 @@ func (e *CanonicalError) Error() string {
 		return fmt.Sprintf("quant: cannot prove that all %d codes round-trip: the range is too narrow for its magnitude at this resolution", uint64(e.Code)+1)
 	}
 	return fmt.Sprintf("quant: code %d decodes to %v, which quantizes back to %d", e.Code, e.Value, e.Back)
+}
+
+// clampCode converts a floored, non-negative code to uint32, clamped to max
+// in floating point first: float32(2^32-1) rounds up to 2^32, which does not
+// fit a uint32 (converting it would wrap to 0).
+func clampCode(f float64, max uint32) uint32 {
+	if f >= float64(max) {
+		return max
+	}
+	return uint32(f)
 }
 
 func finite32(f float32) bool {

@@ -76,11 +76,7 @@ func (q *Float64) Quantize(f float64) uint32 {
 		n = 1
 	}
 	scaled := float64(n * q.steps)
-	code := uint32(math.Floor(float64(scaled + 0.5)))
-	if code > q.maxCode {
-		code = q.maxCode
-	}
-	return code
+	return clampCode(math.Floor(float64(scaled+0.5)), q.maxCode)
 }
 
 // Dequantize returns the float a code (at most MaxCode) stands for.
@@ -107,7 +103,9 @@ const exhaustiveLimit64 = 1 << 24
 func (q *Float64) CheckCanonical() error {
 	const u = 0x1p-53
 	m := q.steps
-	bound := 6*u*m + (q.delta+math.Abs(q.min)+math.Abs(q.max))*u*m/q.delta + 0x1p-20
+	// Each product rounded on its own (no fused multiply-add), so every
+	// platform reaches the same verdict.
+	bound := float64(6*u*m) + float64(float64((q.delta+math.Abs(q.min)+math.Abs(q.max))*u)*m)/q.delta + 0x1p-20
 	if bound < 0.5 {
 		return nil
 	}

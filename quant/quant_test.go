@@ -298,10 +298,13 @@ func TestVerifyReciprocal(t *testing.T) {
 	for _, p := range [][3]float32{{-1024, 1024, 0.01}, {-1, 1, 0.0001}, {0, 10, 0.01}, {0, 8388608, 1}, {-5, 3, 0.5}} {
 		slow, _ := quant.NewFloat(p[0], p[1], p[2])
 		fast := slow
+		// For these declarations (the ones the tests and benchmarks use)
+		// the float64 reciprocal is exact for every code; a change that
+		// loses that would silently slow Dequantize down.
 		if !fast.VerifyReciprocal() {
-			t.Logf("%v: reciprocal not exact; division kept", p)
+			t.Errorf("%v: reciprocal not verified; division kept", p)
 		}
-		// Whatever the verdict, every code decodes identically.
+		// And every code decodes identically.
 		for c := uint32(0); c <= slow.MaxCode(); c++ {
 			if math.Float32bits(fast.Dequantize(c)) != math.Float32bits(slow.Dequantize(c)) {
 				t.Fatalf("%v: code %d decodes to %v, want %v", p, c, fast.Dequantize(c), slow.Dequantize(c))
@@ -311,5 +314,43 @@ func TestVerifyReciprocal(t *testing.T) {
 	huge, _ := quant.NewFloat(0, 1e10, 1)
 	if huge.VerifyReciprocal() {
 		t.Fatal("verified a declaration above the limit")
+	}
+}
+
+// TestQuatEveryWidth round-trips random unit quaternions and the axis
+// rotations (components at exactly ±m, where codes reach M) at every width
+// from 4 to 32 bits, within the analytic bound (plus float32 slack at high
+// widths, where quantization is finer than float32 itself).
+func TestQuatEveryWidth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 32))
+	m := float32(quant.QuatComponentMax)
+	special := [][4]float32{
+		{m, 0, m, 0}, {m, m, 0, 0}, {0, m, 0, -m}, {-m, 0, 0, m}, {0, 0, 0, 1}, {0.5, 0.5, 0.5, 0.5}, {-0.5, 0.5, -0.5, 0.5},
+	}
+	for b := 4; b <= 32; b++ {
+		q, _ := quant.NewQuat(b)
+		limit := quatBound(b) + 1e-4
+		try := func(in [4]float32) {
+			l, c, ok := q.Encode(in)
+			if !ok {
+				t.Fatalf("b=%d: Encode(%v) refused", b, in)
+			}
+			for _, code := range c {
+				if code > q.MaxCode() {
+					t.Fatalf("b=%d: code %d above M for %v", b, code, in)
+				}
+			}
+			if a := quatAngle(in, q.Decode(l, c)); a > limit {
+				t.Fatalf("b=%d: %v decodes %.4f° away (limit %.4f°): %v", b, in, a, limit, q.Decode(l, c))
+			}
+		}
+		for _, in := range special {
+			try(in)
+		}
+		for i := 0; i < 2000; i++ {
+			v := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			n := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
+			try([4]float32{float32(v[0] / n), float32(v[1] / n), float32(v[2] / n), float32(v[3] / n)})
+		}
 	}
 }
