@@ -283,6 +283,10 @@ func TestWriterRefusals(t *testing.T) {
 		{"relative equal", func(w *bitio.Writer) { w.WriteIntRelative(5, 5) }, bitio.ErrRange, "current 5 must be greater than previous 5"},
 		{"relative decreasing", func(w *bitio.Writer) { w.WriteIntRelative(5, 4) }, bitio.ErrRange, "greater than previous"},
 		{"quat NaN", func(w *bitio.Writer) { w.WriteQuat(&q9, [4]float32{0, nan, 0, 1}) }, bitio.ErrRange, "not finite"},
+		{"nil quat parameters", func(w *bitio.Writer) { w.WriteQuat(nil, [4]float32{0, 0, 0, 1}) }, bitio.ErrRange, "not built with quant.NewQuat"},
+		{"zero quat parameters", func(w *bitio.Writer) { w.WriteQuat(&quant.Quat{}, [4]float32{0, 0, 0, 1}) }, bitio.ErrRange, "not built with quant.NewQuat"},
+		{"nil float parameters", func(w *bitio.Writer) { w.WriteQuantized(nil, 1) }, bitio.ErrRange, "not built with quant.NewFloat"},
+		{"zero float parameters", func(w *bitio.Writer) { w.WriteQuantized(&quant.Float{}, 1) }, bitio.ErrRange, "not built with quant.NewFloat"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -341,6 +345,10 @@ func TestReaderRefusals(t *testing.T) {
 		{"bytes truncated", []byte{1, 2}, func(r *bitio.Reader) any { p := []byte{9, 9, 9}; r.ReadBytes(p); return p }, bitio.ErrOverflow, "needs 24 bits, 16 remain", 0},
 		{"skip past end", []byte{1}, func(r *bitio.Reader) any { r.Skip(9); return nil }, bitio.ErrOverflow, "needs 9 bits", 0},
 		{"rewind forward", []byte{1}, func(r *bitio.Reader) any { r.Rewind(3); return nil }, bitio.ErrRange, "cannot rewind", 0},
+		{"nil quat parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { v := r.ReadQuat(nil); return float32(v[0] + v[1] + v[2] + v[3]) }, bitio.ErrRange, "not built with quant.NewQuat", 0},
+		{"zero quat parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { v := r.ReadQuat(&quant.Quat{}); return float32(v[0] + v[1] + v[2] + v[3]) }, bitio.ErrRange, "not built with quant.NewQuat", 0},
+		{"nil float parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { return r.ReadQuantized(nil) }, bitio.ErrRange, "not built with quant.NewFloat", 0},
+		{"zero float parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { return r.ReadQuantized(&quant.Float{}) }, bitio.ErrRange, "not built with quant.NewFloat", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -562,15 +570,28 @@ func TestUints(t *testing.T) {
 		}
 	}
 	// Narrow elements and every width.
+	// Narrow elements at every width and start offset, against the
+	// field-by-field oracle.
 	for n := 1; n <= 8; n++ {
-		src := []uint8{0, 1, uint8(1<<n - 1), uint8((1<<n - 1) / 2)}
-		w := bitio.NewWriter(nil)
-		bitio.WriteUints(w, src, n)
-		r := bitio.NewReader(w.Bytes())
-		got := make([]uint8, len(src))
-		bitio.ReadUints(r, got, n)
-		if r.Err() != nil || !bytes.Equal(got, src) || r.BitsRead() != 4*n {
-			t.Fatalf("n=%d: %v %v", n, got, r.Err())
+		src := []uint8{0, 1, uint8(1<<n - 1), uint8((1<<n - 1) / 2), uint8(0x5a & (1<<n - 1))}
+		for off := 0; off < 9; off++ {
+			w := bitio.NewWriter(nil)
+			w.WriteBits(1&(1<<off-1), off)
+			bitio.WriteUints(w, src, n)
+			fields := []f{{1 & (1<<off - 1), off}}
+			for _, v := range src {
+				fields = append(fields, f{uint64(v), n})
+			}
+			if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
+				t.Fatalf("n=%d off %d: WriteUints = %x (%v), want %x", n, off, w.Bytes(), w.Err(), want)
+			}
+			r := bitio.NewReader(w.Bytes())
+			r.Skip(off)
+			got := make([]uint8, len(src))
+			bitio.ReadUints(r, got, n)
+			if r.Err() != nil || !bytes.Equal(got, src) || r.BitsRead() != off+len(src)*n {
+				t.Fatalf("n=%d off %d: ReadUints = %v, %v", n, off, got, r.Err())
+			}
 		}
 	}
 	w64 := bitio.NewWriter(nil)

@@ -235,6 +235,10 @@ func (r *Reader) ReadCompressedFloat(min, max, res float32) float32 {
 // ReadQuantized is ReadCompressedFloat with precomputed parameters.
 func (r *Reader) ReadQuantized(q *quant.Float) float32 {
 	start := r.pos
+	if q == nil || q.MaxCode() == 0 {
+		r.fail("read compressed float", start, ErrRange, "parameters not built with quant.NewFloat")
+		return 0
+	}
 	code := r.ReadBits(q.Bits())
 	if code > uint64(q.MaxCode()) {
 		r.fail("read compressed float", start, ErrRange, "code %d out of range [0, %d]", code, q.MaxCode())
@@ -368,6 +372,10 @@ func (r *Reader) ReadStringBytes(maxlen int) []byte {
 // ReadQuat reads a smallest-three quaternion written by WriteQuat with the
 // same parameters. Every bit pattern decodes to a finite quaternion.
 func (r *Reader) ReadQuat(q *quant.Quat) [4]float32 {
+	if q == nil || q.ComponentBits() < 2 {
+		r.fail("read quat", r.pos, ErrRange, "parameters not built with quant.NewQuat")
+		return [4]float32{}
+	}
 	b := q.ComponentBits()
 	largest := r.ReadBits(2)
 	var codes [3]uint32

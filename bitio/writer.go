@@ -92,8 +92,9 @@ func (w *Writer) fail(op string, sentinel error, format string, args ...any) {
 
 // Bytes returns dst followed by ceil(BitsWritten/8) bytes; unused bits of
 // the final byte are zero. It does not change the Writer, but the slice it
-// returns shares memory with the Writer's buffer, so a later write may
-// change its final partial byte; call Bytes again after writing more.
+// returns shares memory with the Writer's buffer: a later write may change
+// its final partial byte, and after a Rewind later writes overwrite the
+// bytes past the rewind point. Call Bytes again after writing more.
 func (w *Writer) Bytes() []byte {
 	out := w.buf
 	s := w.scratch
@@ -247,6 +248,10 @@ func (w *Writer) WriteCompressedFloat(f, min, max, res float32) {
 // delta, M and the bit count on every call.
 func (w *Writer) WriteQuantized(q *quant.Float, f float32) {
 	if w.failed {
+		return
+	}
+	if q == nil || q.MaxCode() == 0 {
+		w.fail("write compressed float", ErrRange, "parameters not built with quant.NewFloat")
 		return
 	}
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
@@ -408,6 +413,10 @@ func itoa(i int) string {
 // each. A NaN or infinite component is ErrRange.
 func (w *Writer) WriteQuat(q *quant.Quat, v [4]float32) {
 	if w.failed {
+		return
+	}
+	if q == nil || q.ComponentBits() < 2 {
+		w.fail("write quat", ErrRange, "parameters not built with quant.NewQuat")
 		return
 	}
 	largest, codes, ok := q.Encode(v)
