@@ -1,6 +1,6 @@
 // Package fuzzfail is run by bitpacktest's TestFuzzFindsPanic in a scratch
 // module: its fuzz target must fail, because touchy's UnmarshalBits panics
-// on one byte value that no seed contains.
+// on byte values that no seed contains.
 package fuzzfail
 
 import (
@@ -20,8 +20,11 @@ func (t *touchy) MarshalBits(w *bitio.Writer) error {
 
 func (t *touchy) UnmarshalBits(r *bitio.Reader) error {
 	t.v = uint8(r.ReadBits(8))
-	if t.v == 0xa5 {
-		panic("touchy: cannot handle 0xa5")
+	// A range rather than one value, so that a loaded CI machine finds it
+	// in seconds: the test is about bitpacktest reporting the panic, not
+	// about the fuzzer's luck.
+	if t.v >= 0xa0 {
+		panic("touchy: cannot handle 0xa0 or more")
 	}
 	return nil
 }
