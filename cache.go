@@ -922,11 +922,11 @@ const unrollLimit = 32
 func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
 	n := t.Len()
 	et := t.Elem()
-	if o.quat && (!f.inherited || isQuatShaped(t)) {
-		return c.appendQuat(ops, t, o, f, base)
-	}
 	if o.sparse && !f.inherited {
 		return c.appendSparse(ops, t, o, f, base)
+	}
+	if o.quat && (isQuatShaped(t) || !f.inherited && (et.Kind() == reflect.Float32 || et.Kind() == reflect.Float64)) {
+		return c.appendQuat(ops, t, o, f, base) // or explains why an array of floats is not a quaternion
 	}
 	if et.Kind() == reflect.Uint8 && !o.hasInt() {
 		if ok, _ := hasHooks(et, f); !ok {
@@ -978,6 +978,9 @@ func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	if et.Kind() != reflect.Pointer {
 		return nil, f.tagged(o, "sparse applies to []*T or [N]*T, not %s", t)
 	}
+	if t.Kind() == reflect.Array && o.maxlenSet {
+		return nil, f.tagged(o, "maxlen does not apply to %s (arrays have a fixed length)", t)
+	}
 	node := &Field{Type: t, Kind: KindSparse}
 	if t.Kind() == reflect.Slice {
 		base.slice, base.n, base.bits = true, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
@@ -1022,6 +1025,21 @@ func isQuatShaped(t reflect.Type) bool {
 	return ok
 }
 
+// hasFourFloats reports whether struct t has exactly four fields, all
+// floats of one kind: meant to be a quaternion, whether or not it can be.
+func hasFourFloats(t reflect.Type) bool {
+	if t.NumField() != 4 {
+		return false
+	}
+	k := t.Field(0).Type.Kind()
+	for i := range 4 {
+		if t.Field(i).Type.Kind() != k || (k != reflect.Float32 && k != reflect.Float64) {
+			return false
+		}
+	}
+	return true
+}
+
 func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
 	switch t.Kind() {
 	case reflect.Array:
@@ -1043,6 +1061,11 @@ func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
 			if !sf.IsExported() || sf.Type.Kind() != k0 || (k0 != reflect.Float32 && k0 != reflect.Float64) {
 				return offs, false
 			}
+			if _, tagged := sf.Tag.Lookup("bits"); tagged {
+				// Its own tags would say how to send the component; a
+				// quaternion sends all four its own way. Not quat-shaped.
+				return offs, false
+			}
 			offs[i] = sf.Offset
 		}
 		return offs, true
@@ -1053,7 +1076,7 @@ func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
 func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
 	offs, ok := quatOffsets(t)
 	if !ok {
-		return nil, f.tagged(o, "quat applies to [4]float32, [4]float64 or a struct of four float fields, not %s", t)
+		return nil, f.tagged(o, "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not %s", t)
 	}
 	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.bitsSet, r.bits = false, false, 0 }) {
 		return nil, f.tagged(o, "quat does not combine with other options")
@@ -1078,7 +1101,10 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 }
 
 func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
-	if o.quat && isQuatShaped(t) {
+	if o.quat && (isQuatShaped(t) || !f.inherited && hasFourFloats(t)) {
+		// A struct of four floats tagged quat that is not quat-shaped
+		// (a field unexported or tagged) gets appendQuat's explanation
+		// rather than "quat reaches no field".
 		return c.appendQuat(ops, t, o, f, op{offset: f.offset, path: f.path, level: f.level, size: t.Size()})
 	}
 	if bad := (tagOptions{maxlenSet: o.maxlenSet, sparse: o.sparse, checkSet: o.checkSet}); !f.inherited && bad != (tagOptions{}) {
@@ -1108,10 +1134,13 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 		if fo.skip {
 			continue
 		}
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct && !sf.IsExported() && !fo.isZero() {
+			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`}
+		}
 		if sf.Anonymous && !sf.IsExported() && sf.Type.Kind() != reflect.Struct {
 			// An unexported embedded non-struct is invisible outside its
-			// package; unexported embedded structs are inlined below, with
-			// their exported fields promoted as encoding/json does.
+			// package; unexported embedded structs are inlined below like
+			// any struct field: all their exported fields are sent.
 			if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
 				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "an embedded pointer to the unexported struct type " + sf.Type.Elem().String() + " cannot be allocated on decode; embed the struct itself or name the field"}
 			}

@@ -43,9 +43,12 @@
 // reach float fields, range and bits reach integers, quat reaches
 // quaternion-shaped fields — so one tag quantizes a whole Vec3; a tag that
 // reaches no leaf, or reaches one it cannot hold (range=0..300 on a uint8),
-// is an error. Embedded structs, exported or not, are encoded inline, like
-// encoding/json promotes their fields. Types that implement both Marshaler
-// and Unmarshaler encode themselves.
+// is an error. Embedded structs, exported or not, are encoded inline at
+// their position, every exported field of theirs included: the wire is
+// positional, so a field that a shallower one of the same name hides from
+// Go selectors (and from encoding/json) still round-trips. An embedded
+// pointer to a struct is a pointer field like any other. Types that
+// implement both Marshaler and Unmarshaler encode themselves.
 //
 // Every tag is validated when the plan is compiled (by NewCodec, Describe,
 // or the first Marshal/Unmarshal of the type): unknown options, malformed

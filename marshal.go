@@ -377,7 +377,7 @@ func checkQuat(o *op, v [4]float32) *fieldError {
 		if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
 			return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
 		}
-		n2 += float64(c) * float64(c)
+		n2 += float64(float64(c) * float64(c)) // rounded product: no fused multiply-add, the same verdict on every platform
 	}
 	if math.Abs(n2-1) > quatNormTolerance {
 		return newFieldError(o.path, -1, ErrRange, "quaternion %v is not unit length (norm %.4g): normalise it", v, math.Sqrt(n2))

@@ -130,6 +130,18 @@ type (
 		C    counter
 		Tail bool
 	}
+	tQuatArray struct {
+		Qs [2]Quat `bits:"quat,bits=4"`
+	}
+	// X at depth 0 hides Inner.X from Go selectors; both are sent.
+	tEmbedShadow struct {
+		X int8 `bits:"range=0..3"`
+		shadowInner
+	}
+	tEmbedSkipped struct {
+		A         uint8
+		smallInts `bits:"-"`
+	}
 	tSkip struct {
 		A       uint8
 		B       uint8 `bits:"-"`
@@ -176,6 +188,10 @@ func TestGolden(t *testing.T) {
 		// [4]float64 (1,0,0,0) at 4 bits: largest 0, zero -> code 8 of 15.
 		{"quat", &tQuat{Quat{0, 0, 0, 1}, [4]float64{1, 0, 0, 0}}, bitsOf(f{3, 2}, f{256, 9}, f{256, 9}, f{256, 9}, f{0, 2}, f{8, 4}, f{8, 4}, f{8, 4})},
 		{"custom hooks", &tHook{counter{5}, true}, bitsOf(f{5, 3}, f{1, 1})},
+		// quat on an array of quaternions reaches each element.
+		{"[N]quat", &tQuatArray{[2]Quat{{0, 0, 0, 1}, {0, 1, 0, 0}}}, bitsOf(f{3, 2}, f{8, 4}, f{8, 4}, f{8, 4}, f{1, 2}, f{8, 4}, f{8, 4}, f{8, 4})},
+		{"a shadowed embedded field is still sent", &tEmbedShadow{2, shadowInner{6, true}}, bitsOf(f{2, 2}, f{6, 3}, f{1, 1})},
+		{"embedded struct skipped whole", &tEmbedSkipped{A: 9, smallInts: smallInts{1, 2}}, bitsOf(f{9, 8})},
 		{"skipped and unexported fields", &tSkip{A: 1, B: 2, private: 3, C: 4}, bitsOf(f{1, 8}, f{4, 8})},
 	}
 	for _, tt := range tests {
@@ -647,7 +663,36 @@ type (
 	bHookOpts struct {
 		C counter `bits:"range=0..1"`
 	}
+	bSparseArrayMaxlen struct {
+		P [4]*Vec3 `bits:"sparse,maxlen=4"`
+	}
+	bQuatTaggedParts struct {
+		Q taggedQuat `bits:"quat,bits=9"`
+	}
+	bQuatNoBits struct {
+		Q Quat `bits:"quat"`
+	}
+	bFloatMissing struct {
+		A float32 `bits:"float,min=0,max=1"`
+	}
+	bEmbedUnexportedOpts struct {
+		smallInts `bits:"range=0..3"`
+	}
 )
+
+// taggedQuat has four floats, but each says how it is sent itself, so it
+// is not a quaternion.
+type taggedQuat struct {
+	X, Y, Z float32 `bits:"float,min=-1,max=1,res=0.01"`
+	W       float32
+}
+
+type smallInts struct{ A, B int8 }
+
+type shadowInner struct {
+	X int8 `bits:"range=0..7"`
+	Y bool
+}
 
 type halfHook struct{}
 
@@ -686,7 +731,7 @@ func TestTagErrors(t *testing.T) {
 		{bComplex{}, "C", "", "complex64 is not supported"},
 		{bTime{}, "T", "", "has no exported fields and no MarshalBits/UnmarshalBits methods"},
 		{bHalfHook{}, "H", "", "implements MarshalBits but not UnmarshalBits; implement both"},
-		{bQuatShape{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four float fields, not [3]float32"},
+		{bQuatShape{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not [3]float32"},
 		{bQuatBits{}, "Q", "quat,bits=40", "quat bits=40: each component needs 4..32 bits"},
 		{bQuatBits3{}, "Q", "quat,bits=3", "quat bits=3: each component needs 4..32 bits (fewer cannot keep decoded quaternions unit length)"},
 		{bSpaces{}, "A", "range=0..1, bits=3", "contains spaces"},
@@ -694,6 +739,11 @@ func TestTagErrors(t *testing.T) {
 		{bRangeBits{}, "A", "range=0..1,bits=3", "range and bits are alternatives"},
 		{bMaxlenNum{}, "S", "maxlen=-1", "maxlen=-1 is not a count"},
 		{bHookOpts{}, "C", "range=0..1", "options do not apply to bitpack_test.counter, which encodes itself"},
+		{bSparseArrayMaxlen{}, "P", "sparse,maxlen=4", "maxlen does not apply to [4]*bitpack_test.Vec3 (arrays have a fixed length)"},
+		{bQuatTaggedParts{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not bitpack_test.taggedQuat"},
+		{bQuatNoBits{}, "Q", "quat", "quat needs bits= (bits per component, 4..32)"},
+		{bFloatMissing{}, "A", "float,min=0,max=1", "float needs min=, max= and res="},
+		{bEmbedUnexportedOpts{}, "smallInts", "range=0..3", `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`},
 	}
 	for _, tt := range tests {
 		typ := reflect.TypeOf(tt.in)

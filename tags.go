@@ -187,6 +187,9 @@ func parseTag(text string) (*tagOptions, error) {
 	if o.rangeSet && !rangeOrdered(o.rangeLo, o.rangeHi) {
 		return nil, fmt.Errorf("range %s..%s: A > B", o.rangeLo, o.rangeHi)
 	}
+	if o.float && !(o.minSet && o.maxSet && o.resSet) {
+		return nil, fmt.Errorf("float needs min=, max= and res=")
+	}
 	if o.float {
 		// Checked here, whatever the field's precision, so the message
 		// names the tag rather than a leaf it reached.
@@ -207,10 +210,8 @@ func parseTag(text string) (*tagOptions, error) {
 		return nil, fmt.Errorf("range and bits are alternatives; give one")
 	case (o.minSet || o.maxSet || o.resSet || o.clamp) && !o.float:
 		return nil, fmt.Errorf("min, max, res and clamp belong to a compressed float: add \"float\"")
-	case o.float && !(o.minSet && o.maxSet && o.resSet):
-		return nil, fmt.Errorf("float needs min=, max= and res=")
 	case o.quat && !o.bitsSet:
-		return nil, fmt.Errorf("quat needs bits= (bits per component, 2..32)")
+		return nil, fmt.Errorf("quat needs bits= (bits per component, 4..32)")
 	case o.quat && o.rangeSet:
 		return nil, fmt.Errorf("quat and range do not combine")
 	}
