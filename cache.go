@@ -84,6 +84,18 @@ type op struct {
 	path  string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
 }
 
+// rawElems returns the element op of an array or slice whose elements are
+// raw full-width unsigned integers packed back to back (an element struct
+// with other fields in memory has a larger stride): they are read and
+// written as one run with bitio.ReadUints/WriteUints. Any bits are valid.
+func (o *op) rawElems() *op {
+	so := o.elem.scalar
+	if so == nil || so.kind != opUint || uintptr(so.bits) != 8*so.size || so.fit || o.stride != so.size {
+		return nil
+	}
+	return so
+}
+
 // isFlat reports whether a plan's value can be decoded into a scratch value
 // and copied out field by field (commit): plain data, strings, slices,
 // pointers and arrays of such, recursively. Hooks, unions and sparse arrays
@@ -113,8 +125,9 @@ func isFlat(p *plan, visiting map[*plan]bool) bool {
 // scratch is a value of a flat plan's type that decodes land in before
 // being copied out (see decodeFlat).
 type scratch struct {
-	v    any     // the *T, keeping it alive
-	base pointer // its address
+	v     any     // the *T, keeping it alive
+	base  pointer // its address
+	grown int64   // bytes decodes have allocated into it (see decodeFlat)
 }
 
 // getScratch returns a scratch value for p, reusing a put-back one.
@@ -148,7 +161,7 @@ func minBits(p *plan) int {
 		case opByteArray:
 			n += 8 * o.n
 		case opArray:
-			n += o.n * o.elem.minBits // arrays cannot recurse, so elem is complete
+			n += o.n * o.elem.minBits // finished first (see finish)
 		case opSparse:
 			n += o.bits + 1 // length prefix (slices), end marker
 		case opHook:
@@ -161,18 +174,28 @@ func minBits(p *plan) int {
 
 // isDense reports whether commit may copy p's value as one block: its copy
 // ranges are all there is (no strings, slices or pointers to follow), and
-// they cover every byte of every field of the type, so that what lies
-// between them is padding (no field kept off the wire, bits:"-" or
-// unexported, whose value a copy would overwrite).
+// the fields its ops write add up to every byte of every field of the type
+// (padding left out on both sides), so that nothing outside them but
+// padding exists — no field kept off the wire, bits:"-" or unexported,
+// whose value a whole copy would overwrite. Ops never overlap, so the sum
+// can only match when every field is written.
 func isDense(p *plan) bool {
 	if len(p.others) > 0 || hasPointers(p.typ) {
 		return false
 	}
-	var covered uintptr
-	for _, c := range p.copies {
-		covered += c.n
+	var written uintptr
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch {
+		case isScalar(o.kind), o.kind == opQuat:
+			written += o.size // a quaternion's four floats of one kind: no padding
+		case o.kind == opByteArray:
+			written += uintptr(o.n)
+		case o.kind == opArray: // dense, or it would be in others
+			written += uintptr(o.n) * fieldBytes(o.elem.typ)
+		}
 	}
-	return covered == fieldBytes(p.typ)
+	return written == fieldBytes(p.typ)
 }
 
 // fieldBytes is the size of t without padding: the sum of its fields'.
@@ -211,7 +234,8 @@ func hasPointers(t reflect.Type) bool {
 type byteRange struct{ off, n uintptr }
 
 // commitRanges lists what commit copies for a flat plan: the byte spans of
-// scalars, byte arrays and quaternions (pointer-free, so copied raw and
+// scalars, byte arrays, quaternions and arrays of dense elements
+// (pointer-free, so copied raw — a dense array with its padding — and
 // merged when adjacent), and the ops that need more than a byte copy.
 func commitRanges(p *plan) (copies []byteRange, others []int) {
 	add := func(off, n uintptr) {
@@ -228,7 +252,7 @@ func commitRanges(p *plan) (copies []byteRange, others []int) {
 			add(o.offset, o.size)
 		case o.kind == opByteArray:
 			add(o.offset, uintptr(o.n))
-		case o.kind == opArray && o.elem.dense: // arrays cannot recurse: elem is complete
+		case o.kind == opArray && o.elem.dense: // finished first (see finish)
 			add(o.offset, uintptr(o.n)*o.stride)
 		case o.kind == opCheck:
 		default:
@@ -384,8 +408,11 @@ type plan struct {
 	checks  []check                 // fused runs' fields that need a check, in order
 	scalar  *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root    *Field                  // layout
-	levels  int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct
+	levels  int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use     usage                   // option kinds that reached a leaf inside (see usage)
+
+	compiling bool // planFor has not returned yet
+	reentered bool // reached again while compiling: on a cycle of plans
 }
 
 // usage records which kinds of inherited option reached a leaf, so that a
@@ -484,12 +511,47 @@ func compile(t reflect.Type) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Flatness is decided once the whole type graph is compiled (recursive
-	// references are complete only then), for every plan of it.
+	// What depends on other plans is decided once the whole type graph is
+	// compiled (a plan reached again while it was being compiled is
+	// complete only then), for every plan of it.
+	finished := map[*plan]bool{}
 	for _, q := range c.memo {
 		q.flat = isFlat(q, map[*plan]bool{})
+		finish(q, finished)
 	}
 	return p, nil
+}
+
+// finish computes what a plan takes from its array elements' plans: the
+// copy ranges and density commit uses, and the fewest bits a value takes.
+// Array elements are finished first; arrays cannot contain themselves, so
+// the recursion ends.
+//
+// It also makes a recursive plan that is not a struct (type P *P, type
+// A [1]*A) count as one level: every cycle of plans passes through a plan
+// that was reached again while being compiled, so counting those bounds
+// the recursion by MaxDepth even when no struct is on the cycle.
+func finish(p *plan, finished map[*plan]bool) {
+	if finished[p] {
+		return
+	}
+	finished[p] = true
+	for i := range p.ops {
+		if o := &p.ops[i]; o.kind == opArray {
+			finish(o.elem, finished)
+		}
+	}
+	if p.reentered && p.typ.Kind() != reflect.Struct {
+		// Its fields sit one level deeper than they would: each pass
+		// through it is a nesting level, as each pass through a struct is.
+		for i := range p.ops {
+			p.ops[i].level++
+			p.levels = max(p.levels, p.ops[i].level)
+		}
+	}
+	p.copies, p.others = commitRanges(p)
+	p.dense = isDense(p)
+	p.minBits = minBits(p)
 }
 
 // ---------------------------------------------------------------------------
@@ -575,9 +637,12 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		if f.use != nil {
 			f.use.merge(p.use)
 		}
+		if p.compiling {
+			p.reentered = true
+		}
 		return p, nil
 	}
-	p := &plan{typ: t, root: &Field{Type: t}}
+	p := &plan{typ: t, root: &Field{Type: t}, compiling: true}
 	c.memo[key] = p
 	// Offsets and paths inside a sub-plan are relative to its element; an
 	// error's path is completed while the error travels up.
@@ -590,6 +655,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		return nil, err
 	}
 	*p.root = *root // keep the node pointer that recursive references already hold
+	p.compiling = false
 	p.fuse()
 	if len(p.ops) == 1 && isScalar(p.ops[0].kind) && p.ops[0].offset == 0 {
 		p.scalar = &p.ops[0]
@@ -600,9 +666,6 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	if t.Kind() == reflect.Struct {
 		p.levels = max(p.levels, 1) // a struct whose fields are all skipped still counts
 	}
-	p.copies, p.others = commitRanges(p)
-	p.dense = isDense(p)
-	p.minBits = minBits(p)
 
 	if f.use != nil {
 		f.use.merge(p.use)

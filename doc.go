@@ -113,9 +113,12 @@
 //     codes and lengths, and compressed-float tags float32 cannot round-trip
 //     are all refused for that reason.
 //   - Hostile input: no panic, no hang, no unbounded recursion (MaxDepth,
-//     64 struct levels), and decoding allocates only what the tags allow and
+//     64 levels), and decoding allocates only what the tags allow and
 //     the packet has paid for: a length prefix is checked against maxlen and
-//     against the bits left in the packet before anything is allocated.
+//     against the bits left in the packet before anything is allocated, and
+//     so is a pointer's presence bit against its pointee's fixed size. (The
+//     one allowance: elements that take no bits at all, such as a struct
+//     whose only field is range=5..5, are bounded by maxlen alone.)
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it was.
 //     Decoding lands in a scratch value and is copied into yours only once
 //     the whole packet is accepted (or, for types with hooks, unions or
@@ -126,7 +129,8 @@
 //     instead of truncating or masking them.
 //   - Concurrency: Marshal, Unmarshal and Codec are safe for concurrent use;
 //     each type's plan is compiled exactly once, even when goroutines race to
-//     use it first.
+//     use it first. As with any function, the packet and the value must not
+//     be modified by another goroutine during the call.
 //
 // # Protocol features
 //

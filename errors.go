@@ -16,7 +16,8 @@ var (
 	ErrOverflow = bitio.ErrOverflow
 	// ErrRange: a value outside what its tag allows, on either side: a
 	// ranged integer, a string or slice longer than maxlen, a compressed
-	// float out of bounds or NaN, a pointer presence bit a value cannot have.
+	// float out of bounds or NaN, a union index or sparse index out of
+	// range, a quaternion that is not unit length.
 	ErrRange = bitio.ErrRange
 	// ErrPadding: non-zero alignment padding.
 	ErrPadding = bitio.ErrPadding
@@ -25,15 +26,17 @@ var (
 	// ErrTrailing: whole bytes left over after the value (Unmarshal only;
 	// the padding bits of the last byte are not trailing data).
 	ErrTrailing = errors.New("bitpack: trailing bytes after the value")
-	// ErrDepth: nesting deeper than the limit (64 struct levels), on decode
+	// ErrDepth: nesting deeper than MaxDepth (64 levels), on decode
 	// or on encode (a cyclic value).
 	ErrDepth = errors.New("bitpack: nesting too deep")
 )
 
 // MaxDepth is the deepest struct nesting Marshal and Unmarshal follow. The
 // top-level struct is level 1; each struct reached through a field, an
-// element or a pointer adds one. Deeper values fail with ErrDepth, which
-// stops cyclic values on encode and hostile nesting on decode.
+// element or a pointer adds one, and so does each pass through a recursive
+// type that is not a struct (type Chain []Chain, type P *P). Deeper values
+// fail with ErrDepth, which stops cyclic values on encode and hostile
+// nesting on decode.
 const MaxDepth = 64
 
 // Error is the error type of Marshal, Unmarshal and their relatives for bad

@@ -237,8 +237,8 @@ func computeCost(f *Field, onStack map[*Field]bool) (min, max int) {
 			if max >= 0 {
 				if mmax < 0 {
 					max = -1
-				} else {
-					max = mmax
+				} else if mmax > max {
+					max = mmax // the largest member
 				}
 			}
 		}
@@ -463,6 +463,11 @@ func (l Layout) String() string {
 func lastSegments(path string, depth int) string {
 	if depth == 0 {
 		return path
+	}
+	if strings.HasSuffix(path, ")") { // a union member: "(pkg.Type)", whose name has a dot
+		if k := strings.LastIndex(path, "("); k >= 0 {
+			return path[k:]
+		}
 	}
 	i := strings.LastIndexAny(path, ".")
 	j := strings.LastIndex(path, "[]")

@@ -147,7 +147,7 @@ func encodeTo(w *bitio.Writer, p *plan, t reflect.Type, base pointer) error {
 
 func encodeRoot(w *bitio.Writer, p *plan, base pointer) *fieldError {
 	if p.levels > MaxDepth {
-		return newFieldError("", -1, ErrDepth, "type nests %d struct levels, more than %d", p.levels, MaxDepth)
+		return newFieldError("", -1, ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
 	return encodePlan(w, p, base, 0)
 }
@@ -328,16 +328,15 @@ func scalarCode(o *op, at pointer) (uint64, *fieldError) {
 }
 
 // encodeElems writes n elements of an array or slice field. Elements that
-// are a single scalar skip the sub-plan machinery; raw full-width integers
-// (nothing to check) are a plain load-and-write loop.
+// are a single scalar skip the sub-plan machinery; packed raw full-width
+// integers (nothing to check) are one bitio.WriteUints call.
 func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth int) *fieldError {
 	first := at
 	if slice {
 		first = at.sliceElem(0, 0)
 	}
 	if so := o.elem.scalar; so != nil {
-		if so.kind == opUint && uintptr(so.bits) == 8*so.size {
-			// Raw full-width integers: nothing to check.
+		if o.rawElems() != nil {
 			switch so.size {
 			case 1:
 				bitio.WriteUints(w, first.uint8s(n), 8)
@@ -413,7 +412,7 @@ func encodeElem(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 func encodeSub(w *bitio.Writer, p *plan, level int, at pointer, depth int) *fieldError {
 	d := depth + level
 	if d+p.levels > MaxDepth {
-		return newFieldError("", -1, ErrDepth, "more than %d nested struct levels (a cycle?)", MaxDepth)
+		return newFieldError("", -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
 	}
 	return encodePlan(w, p, at, d)
 }

@@ -360,7 +360,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"pointer target", &tPointer{B: i32(4)}, bitpack.ErrRange, "field B: value 4 out of range [0, 3]"},
 		{"quat NaN", &tQuatOnly{Q: [4]float32{0, float32(math.NaN()), 0, 1}}, bitpack.ErrRange, "field Q: quaternion [0 NaN 0 1] has a component that is not finite"},
 		{"hook error", &tFailingHook{}, bitpack.ErrRange, "field F: hook refused the value: no wire form today"},
-		{"cycle", cyc, bitpack.ErrDepth, "more than 64 nested struct levels"},
+		{"cycle", cyc, bitpack.ErrDepth, "more than 64 nested levels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -477,7 +477,7 @@ func TestBadData(t *testing.T) {
 			"bitpack: decode bitpack_test.Snapshot: field Players[1].Health at bit 56: value 1001 out of range [0, 1000]"},
 		{"hook refuses", hex.EncodeToString(bitsOf(f{7, 3}, f{0, 1})), new(tHook), bitpack.ErrRange,
 			"field C at bit 0: hook refused the value: 7 is reserved"},
-		{"depth", strings.Repeat("ff", 100), new(tNode), bitpack.ErrDepth, "more than 64 nested struct levels"},
+		{"depth", strings.Repeat("ff", 100), new(tNode), bitpack.ErrDepth, "more than 64 nested levels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -101,7 +101,8 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	}
 	r.Reset(data)
 	if ferr := d.store(p, base); ferr != nil {
-		// Unreachable unless an UnmarshalBits hook is not deterministic.
+		// Unreachable unless an UnmarshalBits hook is not deterministic
+		// (the store pass reads exactly what validation accepted).
 		return publicError("decode", t, ferr)
 	}
 	return nil
@@ -158,17 +159,20 @@ func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bo
 	default:
 		commit(p, base, tmp)
 	}
-	// A scratch value lives as long as its type is in use. One that had to
-	// grow large buffers (a packet near its maxlens) is not kept, so a
-	// single big or hostile packet cannot pin that memory for good.
-	if d.grown <= scratchKeepLimit {
+	// A scratch value lives as long as its type is in use, and holds what
+	// decodes allocated into it (slice backing arrays, pointees, strings).
+	// Once that adds up past scratchKeepLimit over its life it is dropped,
+	// so neither one big or hostile packet nor a series of them can pin
+	// more than that for good; the common case (small packets, reused
+	// buffers) allocates nothing and keeps its scratch forever.
+	if s.grown += d.grown; s.grown <= scratchKeepLimit {
 		p.putScratch(s)
 	}
 	return err
 }
 
-// scratchKeepLimit is the most slice storage a decode may have added to a
-// scratch value for it to be kept for the next decode.
+// scratchKeepLimit is the most a scratch value may have had allocated into
+// it by decodes and still be kept for the next one.
 const scratchKeepLimit = 64 << 10
 
 // commit copies what a flat plan decoded from src into dst, into dst's own
@@ -239,12 +243,20 @@ func trailingDetail(n int) string {
 // n-th checked run is the same run in both.
 type decoder struct {
 	r      *bitio.Reader
-	single bool // one checked pass that also stores (flat plans, into a scratch value)
-	grown  int  // bytes of slice storage this decode allocated (see decodeFlat)
-	words  [16]uint64
-	n      int // words kept by the validation pass
-	next   int // words taken by the store pass
-	skip   int // bits taken from words but not yet skipped in the Reader
+	single bool  // one checked pass that also stores (flat plans, into a scratch value)
+	grown  int64 // bytes this decode allocated into a scratch value (see decodeFlat)
+
+	hooks *hookScratch // allocated by the first hook of the decode
+	words [16]uint64
+	n     int // words kept by the validation pass
+	next  int // words taken by the store pass
+	skip  int // bits taken from words but not yet skipped in the Reader
+}
+
+// grow records n new values of size bytes allocated into the value being
+// decoded.
+func (d *decoder) grow(n int, size uintptr) {
+	d.grown += int64(n) * int64(size)
 }
 
 // validate runs the validation pass over a fresh value's worth of bits.
@@ -263,7 +275,7 @@ func (d *decoder) store(p *plan, base pointer) *fieldError {
 
 func (d *decoder) root(p *plan, base pointer) *fieldError {
 	if p.levels > MaxDepth {
-		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d struct levels, more than %d", p.levels, MaxDepth)
+		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
 	return d.plan(p, base, 0)
 }
@@ -314,6 +326,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			if store && r.Err() == nil {
 				if s := at.string(); *s != string(b) { // no allocation when unchanged
 					*s = string(b)
+					d.grow(len(b), 1)
 				}
 			}
 		case opBytes:
@@ -334,7 +347,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				*b = (*b)[:n]
 			} else {
 				*b = make([]byte, n)
-				d.grown += int(n)
+				d.grow(int(n), 1)
 			}
 			r.ReadBytes(*b)
 		case opByteArray:
@@ -356,7 +369,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			if n > uint64(o.n) {
 				return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
 			}
-			if store && d.single && int(n)*o.elem.minBits > r.BitsRemaining() {
+			if store && d.single && o.elem.minBits > 0 && int(n) > r.BitsRemaining()/o.elem.minBits {
 				// A single-pass decode has not validated the rest yet, and
 				// the packet cannot hold that many: refuse before allocating
 				// (reading the elements without storing them names the one
@@ -367,7 +380,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			}
 			if store {
 				if int(n) > at.sliceCap() {
-					d.grown += int(n) * int(o.stride)
+					d.grow(int(n), o.stride)
 				}
 				at.setSliceLen(o.typ, int(n))
 			}
@@ -388,7 +401,16 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			elem := pointer{}
 			if store {
 				if elem = at.elem(); elem.isNil() {
+					if d.single && o.elem.minBits > r.BitsRemaining() {
+						// Not validated yet, and the packet cannot hold
+						// the pointee: name the field that runs out
+						// rather than allocate first.
+						if err := d.elem(o, pointer{}, depth); err != nil {
+							return err.withPrefix(o.path)
+						}
+					}
 					elem = at.setNew(o.typ)
+					d.grow(1, o.typ.Size())
 				}
 			}
 			if err := d.elem(o, elem, depth); err != nil {
@@ -406,7 +428,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				storeQuat(o, at, v)
 			}
 		case opHook:
-			if err := unmarshalHook(r, o, at, store); err != nil {
+			if err := d.hook(o, at, store); err != nil {
 				return err
 			}
 		case opSparse:
@@ -596,7 +618,8 @@ func decodeScalar(o *op, c uint64, base pointer, store bool, bit int) *fieldErro
 }
 
 // elems reads n elements of an array or slice field. Elements that are a
-// single scalar skip the sub-plan machinery.
+// single scalar skip the sub-plan machinery; packed raw full-width integers
+// (any bits are valid: validation skips them) are one bitio.ReadUints call.
 func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) *fieldError {
 	r := d.r
 	elemAt := func(k int) pointer {
@@ -608,11 +631,9 @@ func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) 
 		}
 		return at.at(uintptr(k) * o.stride)
 	}
-	if so := o.elem.scalar; so != nil && so.kind == opUint && uintptr(so.bits) == 8*so.size && !so.fit {
-		// Raw full-width integers: any bits are valid. Validation skips
-		// them; decoding reads them all in one bitio.ReadUints call.
-		if n*so.bits > r.BitsRemaining() {
-			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, n*so.bits, r.BitsRemaining())
+	if so := o.rawElems(); so != nil {
+		if n > r.BitsRemaining()/so.bits { // not n*bits: that can overflow a 32-bit int
+			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
 		}
 		if !store {
 			r.Skip(n * so.bits)
@@ -639,7 +660,7 @@ func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) 
 			bit := r.BitsRead()
 			c := r.ReadBits(so.bits)
 			if err := r.Err(); err != nil {
-				return fromBitio(o.path+"["+strconv.Itoa(k)+"]", bit, err)
+				return fromBitio(joinPath(o.path+"["+strconv.Itoa(k)+"]", so.path), bit, err)
 			}
 			if err := decodeScalar(so, c, elemAt(k), store, bit); err != nil {
 				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
@@ -666,7 +687,7 @@ func (d *decoder) elem(o *op, at pointer, depth int) *fieldError {
 func (d *decoder) sub(p *plan, level int, at pointer, depth int) *fieldError {
 	dd := depth + level
 	if dd+p.levels > MaxDepth {
-		return newFieldError("", d.r.BitsRead()+d.skip, ErrDepth, "more than %d nested struct levels", MaxDepth)
+		return newFieldError("", d.r.BitsRead()+d.skip, ErrDepth, "more than %d nested levels", MaxDepth)
 	}
 	return d.plan(p, at, dd)
 }
@@ -799,19 +820,39 @@ func storeQuat(o *op, at pointer, v [4]float32) {
 	}
 }
 
-// unmarshalHook calls a field's UnmarshalBits: on the field itself when
-// storing, on a scratch value during validation. Like marshalHook, the hook
-// reads through its own copy of the Reader.
-func unmarshalHook(r *bitio.Reader, o *op, at pointer, store bool) *fieldError {
+// hookScratch is the value a decoder's validation pass hands hooks of one
+// type. Hooks are leaves (one never runs inside another on the same
+// decoder), so one value per decode serves them all.
+type hookScratch struct {
+	typ   reflect.Type
+	value reflect.Value
+}
+
+// hook calls a field's UnmarshalBits: on the field itself when storing, on
+// a throwaway value during validation (one per hook type per decode, zeroed
+// before each use, so a packet of many hooked elements does not allocate a
+// value per element before the hook has read anything). Like marshalHook,
+// the hook reads through its own copy of the Reader.
+func (d *decoder) hook(o *op, at pointer, store bool) *fieldError {
+	r := d.r
 	start := r.BitsRead()
+	if d.hooks == nil {
+		d.hooks = new(hookScratch)
+	}
+	hs := d.hooks // (never stored back: that would make the decoder's Reader escape)
 	var target reflect.Value
-	if store {
+	switch {
+	case store:
 		target = at.value(o.typ)
-	} else {
+	case hs.typ == o.typ:
+		target = hs.value
+		target.Elem().SetZero()
+	default:
 		target = reflect.New(o.typ)
+		hs.typ, hs.value = o.typ, target
 	}
 	u := target.Interface().(Unmarshaler)
-	hr := new(bitio.Reader)
+	hr := new(bitio.Reader) // not in hookScratch: handing that to the hook would make the decoder escape
 	*hr = *r
 	err := u.UnmarshalBits(hr)
 	if err == nil {

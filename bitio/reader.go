@@ -403,8 +403,8 @@ func ReadUints[T Unsigned](r *Reader, dst []T, n int) {
 		case r.err != nil:
 		case uint(n) > 64 || n > int(8*elemSize(dst)):
 			r.fail("read uints", r.pos, ErrRange, "bit count %d does not fit the element type", n)
-		default:
-			r.overflow("read uints", len(dst)*n)
+		default: // the product in 64 bits: it can overflow a 32-bit int
+			r.fail("read uints", r.pos, ErrOverflow, "needs %d bits, %d remain", int64(len(dst))*int64(n), r.end-r.pos)
 		}
 		clear(dst)
 		return

@@ -1,0 +1,373 @@
+package bitpack_test
+
+// Regression tests for decoder and layout bugs found by review: each names
+// the packet or value that used to go wrong and exactly what must happen
+// now.
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// allocatedBy returns the bytes fn allocated. The plan of v's type is
+// compiled first, so that is not counted; nothing else is warmed up (a
+// scratch value kept by an earlier decode could hide an allocation).
+func allocatedBy(v any, fn func()) uint64 {
+	if _, err := bitpack.Describe(v); err != nil {
+		panic(err)
+	}
+	var before, after runtimeStats
+	before.read()
+	fn()
+	after.read()
+	return after.totalAlloc - before.totalAlloc
+}
+
+// Element structs whose only wire field is the first one, with more in
+// memory after it: the elements' stride is larger than the field.
+type (
+	strideEntity struct {
+		ID   uint32
+		note string
+	}
+	strideSnap struct {
+		Es []strideEntity `bits:"maxlen=4"`
+	}
+	strideArray struct {
+		Es [40]strideEntity
+	}
+	strideSkipped struct {
+		A uint64
+		S string `bits:"-"`
+	}
+	// The sparse field makes this type decode in two passes, writing
+	// straight into the target.
+	strideTwoPass struct {
+		L []strideSkipped `bits:"maxlen=4"`
+		S [1]*uint8       `bits:"sparse"`
+	}
+)
+
+func TestElementStride(t *testing.T) {
+	in := strideSnap{Es: []strideEntity{{1, "a"}, {2, "b"}}}
+	got, err := bitpack.Marshal(&in)
+	if want := bitsOf(f{2, 3}, f{1, 32}, f{2, 32}); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("Marshal = %x (%v), want %x", got, err, want)
+	}
+	var back strideSnap
+	if err := bitpack.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if want := []strideEntity{{1, ""}, {2, ""}}; !reflect.DeepEqual(back.Es, want) {
+		t.Fatalf("Unmarshal = %+v, want %+v", back.Es, want)
+	}
+
+	var arr strideArray
+	for i := range arr.Es {
+		arr.Es[i] = strideEntity{uint32(100 + i), "x"}
+	}
+	got, err = bitpack.Marshal(&arr)
+	if err != nil || len(got) != 40*4 {
+		t.Fatalf("array: %d bytes, %v", len(got), err)
+	}
+	var arrBack strideArray
+	if err := bitpack.Unmarshal(got, &arrBack); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range arrBack.Es {
+		if e.ID != uint32(100+i) || e.note != "" {
+			t.Fatalf("Es[%d] = %+v, want ID %d", i, e, 100+i)
+		}
+	}
+
+	// Two-pass decoding of the packet that used to land wire words on the
+	// skipped string's header (a string of length 1000 at 0xdead0000).
+	packet := mustHex(t, "0b00000000000000000068f506000000401f00000000000010")
+	v := strideTwoPass{L: []strideSkipped{{S: "kept"}}}
+	err = bitpack.Unmarshal(packet, &v)
+	if err != nil {
+		t.Fatalf("Unmarshal: %v", err)
+	}
+	for i, e := range v.L {
+		if e.S != map[int]string{0: "kept"}[i] {
+			t.Fatalf("L[%d].S = %q: the skipped string was written", i, e.S)
+		}
+	}
+	// The words are the elements' A fields: 1, then what used to become
+	// the string's pointer and length.
+	if want := []uint64{1, 0xdead0000, 1000}; len(v.L) != 3 || v.L[0].A != want[0] || v.L[1].A != want[1] || v.L[2].A != want[2] {
+		t.Fatalf("L = %+v, want A = %x", v.L, want)
+	}
+	if again, err := bitpack.Marshal(&v); err != nil || !bytes.Equal(again, packet) {
+		t.Fatalf("re-encoded %x (%v), want %x", again, err, packet)
+	}
+}
+
+// Recursive types with no struct on the cycle.
+type (
+	selfPointer *selfPointer
+	selfArray   [1]*selfArray
+	tSelfPtr    struct{ X selfPointer }
+	tSelfArr    struct{ X selfArray }
+)
+
+func TestNonStructRecursionDepth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{{"type P *P", new(tSelfPtr)}, {"type A [1]*A", new(tSelfArr)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Every bit a presence bit saying "one more": the decoder must
+			// stop at MaxDepth, not overflow the stack.
+			err := bitpack.Unmarshal(bytes.Repeat([]byte{0xff}, 1<<20), tc.v)
+			if !errors.Is(err, bitpack.ErrDepth) || !strings.Contains(err.Error(), "more than 64 nested levels") {
+				t.Fatalf("err = %v, want ErrDepth", err)
+			}
+		})
+	}
+	// A short chain still works: X -> p1 -> p2 -> nil.
+	var p2 selfPointer
+	p1 := selfPointer(&p2)
+	in := tSelfPtr{X: selfPointer(&p1)}
+	got, err := bitpack.Marshal(&in)
+	if want := bitsOf(f{1, 1}, f{1, 1}, f{0, 1}); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("Marshal = %x (%v), want %x", got, err, want)
+	}
+	var back tSelfPtr
+	if err := bitpack.Unmarshal(got, &back); err != nil || back.X == nil || *back.X == nil || **back.X != nil {
+		t.Fatalf("Unmarshal: %v", err)
+	}
+	// A cyclic value on encode.
+	var cyc selfPointer
+	cyc = selfPointer(&cyc)
+	if _, err := bitpack.Marshal(&tSelfPtr{X: cyc}); !errors.Is(err, bitpack.ErrDepth) {
+		t.Fatalf("cyclic Marshal: %v, want ErrDepth", err)
+	}
+}
+
+// Padding inside array elements must not let a whole-value copy stand in
+// for field copies while a skipped field exists.
+type (
+	paddedElem struct {
+		A uint8
+		B uint16
+	}
+	paddedOuter struct {
+		Arr  [17]paddedElem
+		Keep [17]uint8 `bits:"-"`
+	}
+)
+
+func TestDenseCopyKeepsSkippedFields(t *testing.T) {
+	var in paddedOuter
+	in.Arr[16] = paddedElem{7, 700}
+	packet, err := bitpack.Marshal(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := paddedOuter{Keep: [17]uint8{0: 7, 16: 9}}
+	if err := bitpack.Unmarshal(packet, &dst); err != nil {
+		t.Fatal(err)
+	}
+	if dst.Keep[0] != 7 || dst.Keep[16] != 9 || dst.Arr[16] != (paddedElem{7, 700}) {
+		t.Fatalf("got %+v", dst)
+	}
+}
+
+// Element counts times element bits overflow a 32-bit int (CI runs this
+// file with GOARCH=386 too).
+type (
+	hugeUints struct {
+		L []uint64 `bits:"maxlen=67108864"`
+	}
+	hugeUintsTwoPass struct {
+		L []uint64  `bits:"maxlen=67108865"`
+		S [1]*uint8 `bits:"sparse"`
+	}
+)
+
+func TestCountTimesBitsOverflow(t *testing.T) {
+	var v hugeUints
+	packet := mustHex(t, "00000004") // length 2^26, then 5 bits
+	var err error
+	if grew := allocatedBy(v, func() { err = bitpack.Unmarshal(packet, &v) }); grew > 64<<10 {
+		t.Fatalf("a 4-byte packet allocated %d bytes", grew)
+	}
+	if want := "bitpack: decode bitpack_test.hugeUints: field L at bit 27: 67108864 elements need 4294967296 bits, 5 remain"; !errors.Is(err, bitpack.ErrOverflow) || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+
+	w := hugeUintsTwoPass{L: []uint64{42}}
+	err = bitpack.Unmarshal(mustHex(t, "0100007c6f5e4d3c2b1a0910"), &w)
+	if want := "bitpack: decode bitpack_test.hugeUintsTwoPass: field L at bit 27: 67108865 elements need 4294967360 bits, 69 remain"; !errors.Is(err, bitpack.ErrOverflow) || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if len(w.L) != 1 || w.L[0] != 42 {
+		t.Fatalf("a failed decode changed the value: len %d", len(w.L))
+	}
+}
+
+// A slice of arrays of a struct that is itself still being compiled when
+// the array is (U6 -> W6 -> [40]U6): the array's minimum size must count
+// its elements.
+type (
+	recU6 struct {
+		X    uint32
+		Next *recW6
+	}
+	recW6   struct{ Arr [40]recU6 }
+	recTop6 struct {
+		P  *recU6
+		Ws []recW6 `bits:"maxlen=100000"`
+	}
+)
+
+func TestMinBitsThroughRecursion(t *testing.T) {
+	l, err := bitpack.Describe(recW6{})
+	if err != nil || l.MinBits != 40*33 {
+		t.Fatalf("Describe: MinBits %d (%v), want %d", l.MinBits, err, 40*33)
+	}
+	var v recTop6
+	packet := mustHex(t, "400d03") // P nil, 100000 Ws
+	if grew := allocatedBy(v, func() { err = bitpack.Unmarshal(packet, &v) }); grew > 64<<10 {
+		t.Fatalf("a 3-byte packet allocated %d bytes", grew)
+	}
+	if !errors.Is(err, bitpack.ErrOverflow) || !strings.Contains(err.Error(), "field Ws[0].Arr[0].X at bit 18: needs 32 bits, 6 remain") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+type (
+	bigPointee  struct{ D [1 << 20]byte }
+	tBigPointer struct{ P *bigPointee }
+)
+
+func TestPointeeNotAllocatedBeforeItsBits(t *testing.T) {
+	var v tBigPointer
+	var err error
+	if grew := allocatedBy(v, func() { err = bitpack.Unmarshal([]byte{0x01}, &v) }); grew > 64<<10 {
+		t.Fatalf("a 1-byte packet allocated %d bytes", grew)
+	}
+	if want := "bitpack: decode bitpack_test.tBigPointer: field P.D at bit 8: needs 8388608 bits, 0 remain"; !errors.Is(err, bitpack.ErrOverflow) || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if v.P != nil {
+		t.Fatal("value changed")
+	}
+}
+
+// What decodes allocate into a scratch value counts towards dropping it,
+// strings and pointees as well as slices.
+type (
+	keepName struct {
+		S string `bits:"maxlen=60000"`
+	}
+	keepNames struct {
+		L []keepName `bits:"maxlen=64"`
+	}
+	keepBig     struct{ D [65536]byte }
+	keepPointer struct {
+		L []*keepBig `bits:"maxlen=64"`
+	}
+)
+
+func TestScratchDropsBigAllocations(t *testing.T) {
+	names := keepNames{L: make([]keepName, 64)}
+	for i := range names.L {
+		names.L[i].S = strings.Repeat("n", 60000)
+	}
+	ptrs := keepPointer{L: make([]*keepBig, 64)}
+	for i := range ptrs.L {
+		ptrs.L[i] = new(keepBig)
+	}
+	for _, tc := range []struct {
+		big, small any
+	}{
+		{&names, &keepNames{L: []keepName{{"a"}}}},
+		{&ptrs, &keepPointer{L: []*keepBig{nil}[:0]}},
+	} {
+		typ := reflect.TypeOf(tc.big).Elem()
+		small, err := bitpack.Marshal(tc.small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bitpack.Unmarshal(small, reflect.New(typ).Interface()); err != nil {
+			t.Fatal(err)
+		}
+		if !bitpack.ScratchKept(typ) {
+			t.Fatalf("%v: a small decode's scratch value was not kept", typ)
+		}
+		big, err := bitpack.Marshal(tc.big)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bitpack.Unmarshal(big, reflect.New(typ).Interface()); err != nil {
+			t.Fatal(err)
+		}
+		if bitpack.ScratchKept(typ) {
+			t.Fatalf("%v: the scratch value holding %d bytes of packet was kept", typ, len(big))
+		}
+	}
+}
+
+// A union's largest member bounds its size; member rows are labelled with
+// their whole type name.
+type (
+	sizedMsg    interface{ sized() }
+	bigMember   struct{ D [100]byte }
+	smallMember struct{ B bool }
+	tSizedUnion struct{ M sizedMsg }
+)
+
+func (bigMember) sized()   {}
+func (smallMember) sized() {}
+
+func TestUnionLayoutBounds(t *testing.T) {
+	u, err := bitpack.NewUnion(bigMember{}, smallMember{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bitpack.RegisterUnion[sizedMsg](u); err != nil {
+		t.Fatal(err)
+	}
+	l, err := bitpack.Describe(tSizedUnion{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Index bit, then a bool; or index bit, up to 7 bits of alignment and
+	// 100 bytes.
+	if l.MinBits != 1+1 || l.MaxBits != 1+7+800 {
+		t.Fatalf("bits %d–%d, want 2–808", l.MinBits, l.MaxBits)
+	}
+	got, err := bitpack.Marshal(&tSizedUnion{M: bigMember{}})
+	if err != nil || 8*len(got) < l.MaxBits {
+		t.Fatalf("the big member takes %d bytes (%v), more than MaxBits %d", len(got), err, l.MaxBits)
+	}
+	for _, want := range []string{"  (bitpack_test.bigMember) ", "  (bitpack_test.smallMember) "} {
+		if !strings.Contains(l.String(), want) {
+			t.Errorf("layout lacks a row %q:\n%s", want, l)
+		}
+	}
+}
+
+// A bit-count error inside a one-field element names the field.
+type (
+	healthOnly struct {
+		Health int32 `bits:"range=0..1000"`
+	}
+	tHealthList struct {
+		Players []healthOnly `bits:"maxlen=8"`
+	}
+)
+
+func TestScalarElementErrorPath(t *testing.T) {
+	err := bitpack.Unmarshal(mustHex(t, "0200"), &tHealthList{})
+	if want := "bitpack: decode bitpack_test.tHealthList: field Players[1].Health at bit 14: needs 10 bits, 2 remain"; !errors.Is(err, bitpack.ErrOverflow) || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
