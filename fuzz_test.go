@@ -106,3 +106,33 @@ func FuzzOrientation(f *testing.F) {
 	bitpacktest.FuzzWith(f, []bitpacktest.Option{bitpacktest.Corpus(regression, []byte("\xff\xff\x00]0000000"))},
 		valid, rtOrientation{Facing: Quat{1, 0, 0, 0}, Aim: [4]float32{0, -1, 0, 0}})
 }
+
+// rtShapes: memory layouts the engine must respect — element structs with
+// fields kept off the wire after the one that is sent (their stride is not
+// the field's size), padded elements next to a skipped field, recursion
+// with no struct on the cycle. (Found by review, not by the targets above,
+// whose types had none of these shapes.)
+type rtShapes struct {
+	Es      []strideEntity  `bits:"maxlen=4"`
+	Skipped []strideSkipped `bits:"maxlen=3"`
+	Pad     [3]paddedElem
+	Keep    [2]uint8 `bits:"-"`
+	Chain   selfPointer
+	Nest    selfArray
+	Opt     *paddedElem
+}
+
+// FuzzShapes: see rtShapes.
+func FuzzShapes(f *testing.F) {
+	var end selfPointer
+	bitpacktest.Fuzz(f,
+		rtShapes{
+			Es:      []strideEntity{{ID: 7}, {ID: 0xffffffff}},
+			Skipped: []strideSkipped{{A: 1}},
+			Pad:     [3]paddedElem{{1, 2}, {255, 65535}, {}},
+			Chain:   selfPointer(&end),
+			Nest:    selfArray{&selfArray{}},
+			Opt:     &paddedElem{3, 4},
+		},
+		rtShapes{Keep: [2]uint8{9, 9}})
+}
