@@ -576,6 +576,8 @@ type fieldCtx struct {
 	level     int          // struct level of the value's container (0 at a plan root)
 	owner     reflect.Type // the struct that declares the field
 	field     string       // the field's name within owner
+	promoted  *promotion   // inside an embedded struct: which of the fields promoted from it are sent
+	vpath     string       // inside an embedded struct: its index path from promoted.into
 	inherited bool         // options came down from a struct-level tag...
 	tagOwner  reflect.Type // ...written on this struct's field
 	tagField  string
@@ -1180,13 +1182,27 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	if !f.inherited && !o.isZero() {
 		f.inherited, f.tagOwner, f.tagField, f.use = true, f.owner, f.field, &own
 	}
+	// Which fields of embedded structs are promoted is decided once, from
+	// the struct the embedding starts at.
+	promoted, vpath := f.promoted, f.vpath
+	if promoted == nil {
+		promoted, vpath = promotedFields(t), ""
+	}
 	node := &Field{Type: t, Kind: KindStruct}
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		text, hasTag := sf.Tag.Lookup("bits")
+		key := vpath + "." + strconv.Itoa(i)
+		embeddedStruct := sf.Anonymous && sf.Type.Kind() == reflect.Struct
 		if !sf.IsExported() && !sf.Anonymous {
 			if hasTag {
 				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported fields are never encoded; remove the tag or export the field"}
+			}
+			continue
+		}
+		if !embeddedStruct && sf.IsExported() && text != "-" && !promoted.sent[key] {
+			if hasTag {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: fmt.Sprintf("embedded in %s, the field is hidden by another field named %s (Go's and encoding/json's promotion rules), so it is never encoded; remove the tag or rename one of them", promoted.into, sf.Name)}
 			}
 			continue
 		}
@@ -1197,7 +1213,7 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 		if fo.skip {
 			continue
 		}
-		if sf.Anonymous && sf.Type.Kind() == reflect.Struct && !sf.IsExported() && !fo.isZero() {
+		if embeddedStruct && !sf.IsExported() && !fo.isZero() {
 			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`}
 		}
 		if sf.Anonymous && !sf.IsExported() && sf.Type.Kind() != reflect.Struct {
@@ -1215,6 +1231,9 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 		ff := fieldCtx{
 			offset: f.offset + sf.Offset, path: joinPath(f.path, sf.Name), where: joinPath(f.where, sf.Name),
 			level: f.level + 1, owner: t, field: sf.Name,
+		}
+		if embeddedStruct {
+			ff.promoted, ff.vpath = promoted, key
 		}
 		opts := fo
 		if fo.isZero() && f.inherited && !inherit.isZero() {
@@ -1261,6 +1280,60 @@ func leafOptions(o *tagOptions) *tagOptions {
 		quat: o.quat,
 	}
 	return l
+}
+
+// promotedFields returns the index paths (".i.j") of the fields of struct
+// t, and of the structs embedded in it, that are sent: encoding/json's
+// rule for promoted fields. An embedded struct (not a pointer to one:
+// that is a field of its own, with a presence bit) is inlined, and its
+// fields compete by name with the fields around it: of the exported fields
+// named N, the one at the shallowest embedding depth is sent, and if two
+// or more share that depth none is. Fields tagged bits:"-" and unexported
+// fields take no part.
+func promotedFields(t reflect.Type) *promotion {
+	type candidate struct {
+		key   string
+		depth int
+	}
+	byName := map[string][]candidate{}
+	var walk func(t reflect.Type, prefix string, depth int)
+	walk = func(t reflect.Type, prefix string, depth int) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			key := prefix + "." + strconv.Itoa(i)
+			switch {
+			case sf.Tag.Get("bits") == "-":
+			case sf.Anonymous && sf.Type.Kind() == reflect.Struct:
+				walk(sf.Type, key, depth+1)
+			case sf.IsExported():
+				byName[sf.Name] = append(byName[sf.Name], candidate{key, depth})
+			}
+		}
+	}
+	walk(t, "", 0)
+	p := &promotion{into: t, sent: map[string]bool{}}
+	for _, cs := range byName {
+		best, count := cs[0], 0
+		for _, c := range cs {
+			switch {
+			case c.depth < best.depth:
+				best, count = c, 1
+			case c.depth == best.depth:
+				count++
+			}
+		}
+		if count == 1 {
+			p.sent[best.key] = true
+		}
+	}
+	return p
+}
+
+// promotion says which fields of a struct and the structs embedded in it
+// are sent, by index path from the struct.
+type promotion struct {
+	into reflect.Type
+	sent map[string]bool
 }
 
 // hasExportedField reports whether t (or a struct embedded in it) has an

@@ -44,11 +44,12 @@
 // quaternion-shaped fields — so one tag quantizes a whole Vec3; a tag that
 // reaches no leaf, or reaches one it cannot hold (range=0..300 on a uint8),
 // is an error. Embedded structs, exported or not, are encoded inline at
-// their position, every exported field of theirs included: the wire is
-// positional, so a field that a shallower one of the same name hides from
-// Go selectors (and from encoding/json) still round-trips. An embedded
-// pointer to a struct is a pointer field like any other. Types that
-// implement both Marshaler and Unmarshaler encode themselves.
+// their position, their fields promoted as encoding/json promotes them: a
+// field hidden by a shallower field of the same name, or sharing its name
+// with another at the same depth, is not sent (and may not carry a tag,
+// which would have no effect). An embedded pointer to a struct is a
+// pointer field like any other, with a presence bit. Types that implement
+// both Marshaler and Unmarshaler encode themselves.
 //
 // Every tag is validated when the plan is compiled (by NewCodec, Describe,
 // or the first Marshal/Unmarshal of the type): unknown options, malformed

@@ -133,10 +133,13 @@ type (
 	tQuatArray struct {
 		Qs [2]Quat `bits:"quat,bits=4"`
 	}
-	// X at depth 0 hides Inner.X from Go selectors; both are sent.
+	// As encoding/json promotes fields: X at depth 0 hides shadowInner.X,
+	// and the two Z at depth 1 hide each other, so neither is sent; Y and
+	// W are promoted.
 	tEmbedShadow struct {
 		X int8 `bits:"range=0..3"`
 		shadowInner
+		shadowOther
 	}
 	tEmbedSkipped struct {
 		A         uint8
@@ -190,7 +193,7 @@ func TestGolden(t *testing.T) {
 		{"custom hooks", &tHook{counter{5}, true}, bitsOf(f{5, 3}, f{1, 1})},
 		// quat on an array of quaternions reaches each element.
 		{"[N]quat", &tQuatArray{[2]Quat{{0, 0, 0, 1}, {0, 1, 0, 0}}}, bitsOf(f{3, 2}, f{8, 4}, f{8, 4}, f{8, 4}, f{1, 2}, f{8, 4}, f{8, 4}, f{8, 4})},
-		{"a shadowed embedded field is still sent", &tEmbedShadow{2, shadowInner{6, true}}, bitsOf(f{2, 2}, f{6, 3}, f{1, 1})},
+		{"embedded fields promoted as encoding/json does", &tEmbedShadow{2, shadowInner{6, true, 7}, shadowOther{8, true}}, bitsOf(f{2, 2}, f{1, 1}, f{1, 1})},
 		{"embedded struct skipped whole", &tEmbedSkipped{A: 9, smallInts: smallInts{1, 2}}, bitsOf(f{9, 8})},
 		{"skipped and unexported fields", &tSkip{A: 1, B: 2, private: 3, C: 4}, bitsOf(f{1, 8}, f{4, 8})},
 	}
@@ -678,7 +681,17 @@ type (
 	bEmbedUnexportedOpts struct {
 		smallInts `bits:"range=0..3"`
 	}
+	bHiddenTagged struct {
+		X int8
+		taggedX
+	}
 )
+
+// taggedX's X says how it is to be sent, but a struct embedding it next
+// to another X never sends it.
+type taggedX struct {
+	X int8 `bits:"range=0..7"`
+}
 
 // taggedQuat has four floats, but each says how it is sent itself, so it
 // is not a quaternion.
@@ -690,8 +703,14 @@ type taggedQuat struct {
 type smallInts struct{ A, B int8 }
 
 type shadowInner struct {
-	X int8 `bits:"range=0..7"`
+	X int8
 	Y bool
+	Z uint8
+}
+
+type shadowOther struct {
+	Z uint16
+	W bool
 }
 
 type halfHook struct{}
@@ -744,6 +763,7 @@ func TestTagErrors(t *testing.T) {
 		{bQuatNoBits{}, "Q", "quat", "quat needs bits= (bits per component, 4..32)"},
 		{bFloatMissing{}, "A", "float,min=0,max=1", "float needs min=, max= and res="},
 		{bEmbedUnexportedOpts{}, "smallInts", "range=0..3", `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`},
+		{bHiddenTagged{}, "X", "range=0..7", "embedded in bitpack_test.bHiddenTagged, the field is hidden by another field named X (Go's and encoding/json's promotion rules), so it is never encoded; remove the tag or rename one of them"},
 	}
 	for _, tt := range tests {
 		typ := reflect.TypeOf(tt.in)
