@@ -127,3 +127,10 @@ func TestPropertyZone(t *testing.T) { bitpacktest.CheckRoundTrip[rtZone](t) }
 func TestPropertyVehicle(t *testing.T) { bitpacktest.CheckRoundTrip[rtVehicle](t) }
 
 func TestPropertyMatchLog(t *testing.T) { bitpacktest.CheckRoundTrip[rtMatchLog](t) }
+
+// Memory layouts: element stride larger than the wire field, padding next
+// to skipped fields, non-struct recursion (see FuzzShapes).
+func TestPropertyShapes(t *testing.T) { bitpacktest.CheckRoundTrip[rtShapes](t) }
+
+// Embedded fields hidden and promoted as encoding/json does.
+func TestPropertyEmbedShadow(t *testing.T) { bitpacktest.CheckRoundTrip[tEmbedShadow](t) }
