@@ -371,3 +371,61 @@ func TestScalarElementErrorPath(t *testing.T) {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}
 }
+
+// Minimum sizes across cycles: an array whose element type is still being
+// costed, and a union member that contains the union again.
+type (
+	cycMsg interface{ cyc() }
+	cycA   struct {
+		X uint32
+		M cycMsg
+	}
+	cycB struct{ Y [100]byte }
+)
+
+func (cycA) cyc() {}
+func (cycB) cyc() {}
+
+func TestLayoutMinimaAcrossCycles(t *testing.T) {
+	l, err := bitpack.Describe(recU6{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// recU6: X, then Next's presence bit. Its Next.Arr row: 40 of them.
+	if l.MinBits != 33 {
+		t.Errorf("recU6 MinBits = %d, want 33", l.MinBits)
+	}
+	found := false
+	for _, r := range l.Rows() {
+		if r.Path == "Next.Arr" {
+			found = true
+			if r.MinBits != 40*33 {
+				t.Errorf("row %s: MinBits %d, want %d", r.Path, r.MinBits, 40*33)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no Next.Arr row in\n%s", l)
+	}
+
+	u, err := bitpack.NewUnion(cycA{}, cycB{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bitpack.RegisterUnion[cycMsg](u); err != nil {
+		t.Fatal(err)
+	}
+	l, err = bitpack.Describe(cycA{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// X, the index bit, then the cheaper member: cycB's 100 bytes (a cycA
+	// would need another member inside it).
+	if want := 32 + 1 + 800; l.MinBits != want || l.MaxBits != -1 {
+		t.Fatalf("cycA bits %d–%d, want %d–unbounded", l.MinBits, l.MaxBits, want)
+	}
+	smallest, err := bitpack.Marshal(&cycA{M: cycB{}})
+	if err != nil || len(smallest) != (833+7)/8 {
+		t.Fatalf("the smallest cycA takes %d bytes (%v), want %d", len(smallest), err, (833+7)/8)
+	}
+}

@@ -78,7 +78,7 @@ type Field struct {
 	// when unbounded (recursive types, custom hooks). Alignment padding is
 	// counted as 0..7 bits because it depends on where the field starts.
 	MinBits, MaxBits int
-	costed           bool
+	costed, minDone  bool // MaxBits, MinBits computed (layoutOf)
 }
 
 // Layout describes how a type travels on the wire: its field tree and the
@@ -129,6 +129,7 @@ func layoutOf(p *plan) (Layout, error) {
 		return Layout{}, err
 	}
 	computeCost(p.root, map[*Field]bool{})
+	computeMins(p.root)
 	return Layout{Type: p.typ, Root: p.root, MinBits: p.root.MinBits, MaxBits: p.root.MaxBits}, nil
 }
 
@@ -171,81 +172,168 @@ func resolveUnions(f *Field, seen map[*Field]bool) error {
 // (and the sums below cannot overflow int, even on 32-bit platforms).
 const unbounded = math.MaxInt / 4
 
-// computeCost fills MinBits and MaxBits of f and everything below it.
-func computeCost(f *Field, onStack map[*Field]bool) (min, max int) {
+// computeCost fills MaxBits of f and everything below it. A node that
+// reaches a node still on the stack is on a cycle (that node reaches it
+// back), and a cycle repeats without bound: its maximum is -1, so the
+// memoised value is final even when computed mid-cycle.
+func computeCost(f *Field, onStack map[*Field]bool) (max int) {
 	if f.costed {
-		return f.MinBits, f.MaxBits
+		return f.MaxBits
 	}
 	if onStack[f] {
-		return 0, -1 // a cycle: the minimum is counted where the cycle starts
+		return -1
 	}
 	onStack[f] = true
 	defer delete(onStack, f)
 	switch f.Kind {
 	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat:
-		min, max = f.Bits, f.Bits
+		max = f.Bits
 	case KindQuat:
-		min = 2 + 3*f.Bits
-		max = min
+		max = 2 + 3*f.Bits
 	case KindString, KindBytes:
-		min = f.Bits
 		max = addBits(f.Bits+7, mulBits(8, f.MaxLen))
 	case KindByteArray:
-		min = 8 * f.Len
-		max = min + 7
+		max = addBits(mulBits(8, f.Len), 7)
 	case KindArray:
-		emin, emax := computeCost(f.Elem, onStack)
-		min, max = mulBits(f.Len, emin), mulBits(f.Len, emax)
+		max = mulBits(f.Len, computeCost(f.Elem, onStack))
 	case KindSlice:
-		min, max = f.Bits, f.Bits
+		max = f.Bits
 		if f.MaxLen > 0 {
-			_, emax := computeCost(f.Elem, onStack)
-			max = addBits(f.Bits, mulBits(f.MaxLen, emax))
+			max = addBits(f.Bits, mulBits(f.MaxLen, computeCost(f.Elem, onStack)))
 		}
 	case KindPointer:
-		_, emax := computeCost(f.Elem, onStack)
-		min, max = 1, addBits(1, emax)
+		max = addBits(1, computeCost(f.Elem, onStack))
 	case KindStruct:
 		for _, c := range f.Fields {
-			cmin, cmax := computeCost(c, onStack)
-			min = addBits(min, cmin)
-			max = addBits(max, cmax)
+			max = addBits(max, computeCost(c, onStack))
 		}
 	case KindCustom:
-		min, max = 0, -1
+		max = -1
 	case KindCheck:
-		min, max = 32, 39
+		max = 39
 	case KindSparse:
 		// Present elements cost their index as int_relative (1 bit when
 		// consecutive, at most 38) and their value; the end marker the same.
-		n, slice := f.Len, f.Type.Kind() == reflect.Slice
-		if slice {
+		n := f.Len
+		if f.Type.Kind() == reflect.Slice {
 			n = f.MaxLen
-			min = f.Bits + 1 // length 0, then the marker int_relative(-1, 0)
-		} else {
-			min = relativeBits(n + 1) // no element: the marker int_relative(-1, n)
 		}
-		_, emax := computeCost(f.Elem, onStack)
-		max = addBits(f.Bits+38, mulBits(n, addBits(38, emax)))
+		max = addBits(f.Bits+38, mulBits(n, addBits(38, computeCost(f.Elem, onStack))))
 	case KindUnion:
-		min, max = -1, 0
 		for _, m := range f.Members {
-			mmin, mmax := computeCost(m, onStack)
-			if min < 0 || mmin < min {
-				min = mmin
-			}
-			if max >= 0 {
-				if mmax < 0 {
-					max = -1
-				} else if mmax > max {
-					max = mmax // the largest member
-				}
+			mmax := computeCost(m, onStack)
+			if max >= 0 && (mmax < 0 || mmax > max) {
+				max = mmax // the largest member
 			}
 		}
-		min, max = f.Bits+min, addBits(f.Bits, max)
+		max = addBits(f.Bits, max)
 	}
-	f.MinBits, f.MaxBits, f.costed = min, max, true
-	return min, max
+	f.MaxBits, f.costed = max, true
+	return max
+}
+
+// computeMins fills MinBits of f and everything below it. Unlike the
+// maximum, a minimum can be finite across a cycle (a union member that
+// contains the union: the smallest value picks the cheapest member), and a
+// value computed mid-cycle would be a guess, so the minima are the
+// fixpoint of minBitsOf over the whole graph, approached from above: every
+// node starts at unbounded and only ever decreases.
+func computeMins(root *Field) {
+	var nodes []*Field
+	seen := map[*Field]bool{}
+	var collect func(f *Field)
+	collect = func(f *Field) {
+		if f == nil || f.minDone || seen[f] {
+			return
+		}
+		seen[f] = true
+		collect(f.Elem)
+		for _, c := range f.Fields {
+			collect(c)
+		}
+		for _, m := range f.Members {
+			collect(m)
+		}
+		nodes = append(nodes, f) // children first: one round settles a tree
+	}
+	collect(root)
+	est := make(map[*Field]int, len(nodes))
+	for _, f := range nodes {
+		est[f] = unbounded
+	}
+	get := func(f *Field) int {
+		if f.minDone {
+			return f.MinBits
+		}
+		return est[f]
+	}
+	for range len(nodes) + 1 {
+		changed := false
+		for _, f := range nodes {
+			if v := minBitsOf(f, get); v < est[f] {
+				est[f], changed = v, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, f := range nodes {
+		f.MinBits, f.minDone = est[f], true
+	}
+}
+
+// minBitsOf is the fewest bits f takes given its children's minima
+// (unbounded: no finite value). Pointers and slices take their smallest
+// form, nil and empty, so only arrays, structs and unions look inside.
+func minBitsOf(f *Field, get func(*Field) int) int {
+	switch f.Kind {
+	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat, KindString, KindBytes, KindSlice:
+		return f.Bits // for strings, bytes and slices: the length prefix of an empty one
+	case KindQuat:
+		return 2 + 3*f.Bits
+	case KindByteArray:
+		return satMul(8, f.Len)
+	case KindArray:
+		return satMul(f.Len, get(f.Elem))
+	case KindPointer:
+		return 1
+	case KindStruct:
+		n := 0
+		for _, c := range f.Fields {
+			n = satAdd(n, get(c))
+		}
+		return n
+	case KindCustom:
+		return 0
+	case KindCheck:
+		return 32
+	case KindSparse:
+		if f.Type.Kind() == reflect.Slice {
+			return f.Bits + 1 // length 0, then the marker int_relative(-1, 0)
+		}
+		return relativeBits(f.Len + 1) // no element: the marker int_relative(-1, n)
+	case KindUnion:
+		least := unbounded
+		for _, m := range f.Members {
+			least = min(least, get(m))
+		}
+		return satAdd(f.Bits, least)
+	}
+	return 0
+}
+
+// satAdd and satMul are + and × on minima, saturating at unbounded.
+func satAdd(a, b int) int { return min(a+b, unbounded) } // a, b <= unbounded: no overflow
+
+func satMul(n, b int) int {
+	if n == 0 || b == 0 {
+		return 0
+	}
+	if n > unbounded/b {
+		return unbounded
+	}
+	return n * b
 }
 
 // relativeBits is the size of int_relative for a difference d >= 1.
