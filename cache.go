@@ -81,7 +81,10 @@ type op struct {
 	offs  [4]uintptr   // opQuat: component offsets from offset
 	typ   reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
 	name  string       // opCheck: the check's name
-	path  string       // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
+	// opSlice, opSparse: the TagError for the field's own tag, for checks
+	// made once the whole type is compiled (see checkFreeSlices).
+	refuse func(format string, args ...any) error
+	path   string // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
 }
 
 // rawElems returns the element op of an array or slice whose elements are
@@ -153,23 +156,37 @@ func (p *plan) putScratch(s *scratch) {
 // length prefixes, presence bits, byte blocks (alignment counts as 0).
 // Decoding checks it before allocating elements, so a length prefix cannot
 // make it allocate more than the rest of the packet could hold.
+//
+// The sums saturate at maxMinBits, so that huge arrays cannot overflow an
+// int (on 32-bit platforms a [1<<29]byte already takes 2^32 bits).
 func minBits(p *plan) int {
 	n := 0
+	add := func(bits int) { n = min(n+bits, maxMinBits) } // both <= maxMinBits: no overflow
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
 		case opByteArray:
-			n += 8 * o.n
+			add(mulMinBits(o.n, 8))
 		case opArray:
-			n += o.n * o.elem.minBits // finished first (see finish)
+			add(mulMinBits(o.n, o.elem.minBits)) // finished first (see finish)
 		case opSparse:
-			n += o.bits + 1 // length prefix (slices), end marker
+			add(o.bits + 1) // length prefix (slices), end marker
 		case opHook:
 		default: // scalars; length prefixes; presence bits; quats; checks; union indices
-			n += o.bits
+			add(o.bits)
 		}
 	}
 	return n
+}
+
+// maxMinBits caps minBits: more than any packet can hold.
+const maxMinBits = math.MaxInt / 4
+
+func mulMinBits(n, bits int) int {
+	if bits != 0 && n > maxMinBits/bits {
+		return maxMinBits
+	}
+	return n * bits
 }
 
 // isDense reports whether commit may copy p's value as one block: its copy
@@ -519,7 +536,39 @@ func compile(t reflect.Type) (*plan, error) {
 		q.flat = isFlat(q, map[*plan]bool{})
 		finish(q, finished)
 	}
+	for _, q := range c.memo {
+		if err := checkFreeSlices(q); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// freeSliceBytes bounds maxlen × element size for slices whose elements
+// can take no bits on the wire: sparse slices (an absent element is free)
+// and slices of elements with nothing variable to send (range=5..5, or
+// only skipped fields). The length prefix alone pays for those, so a
+// packet of a few bytes could otherwise claim the full maxlen; the bound
+// keeps what it can make the decoder allocate small. (Slices of elements
+// that take bits are bounded by the packet: see minBits.)
+const freeSliceBytes = 1 << 20
+
+// checkFreeSlices refuses tags that would let a few bytes of packet
+// allocate more than freeSliceBytes (see there). It runs once the whole
+// type is compiled, when the elements' minimum sizes are known.
+func checkFreeSlices(p *plan) error {
+	for i := range p.ops {
+		o := &p.ops[i]
+		free := o.kind == opSlice && o.elem.minBits == 0 || o.kind == opSparse && o.slice
+		if free && o.stride > 0 && uint64(o.n) > freeSliceBytes/uint64(o.stride) {
+			why := "its elements can take no bits on the wire"
+			if o.kind == opSparse {
+				why = "absent elements take no bits on the wire"
+			}
+			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, o.stride, freeSliceBytes, freeSliceBytes/o.stride)
+		}
+	}
+	return nil
 }
 
 // finish computes what a plan takes from its array elements' plans: the
@@ -959,6 +1008,9 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if o.sparse {
 		return c.appendSparse(ops, t, o, f, base)
 	}
+	if err := checkSliceBytes(t, o, f); err != nil {
+		return nil, err
+	}
 	elemOpts := *o
 	elemOpts.maxlenSet, elemOpts.maxlen = false, 0
 	base.n, base.bits = o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
@@ -976,8 +1028,24 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 		return nil, err
 	}
 	base.kind, base.elem, base.typ, base.stride = opSlice, elem, t, et.Size()
+	base.refuse = func(format string, args ...any) error { return f.tagged(o, format, args...) }
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindSlice, MaxLen: o.maxlen, Bits: base.bits, Elem: elem.root}, nil
+}
+
+// maxSliceBytes bounds maxlen × element size. Decoding may allocate that
+// much for one slice (the elements' wire bits are checked against the
+// packet first, but elements that take few bits can stand for many bytes,
+// and a sparse slice's absent elements take none), so a tag must not allow
+// more than the platform can allocate: beyond it Go's allocator panics or
+// the process runs out of memory on one packet.
+const maxSliceBytes = min(math.MaxInt/2, 1<<40)
+
+func checkSliceBytes(t reflect.Type, o *tagOptions, f fieldCtx) error {
+	if size := t.Elem().Size(); size > 0 && uint64(o.maxlen) > uint64(maxSliceBytes)/uint64(size) {
+		return f.tagged(o, "maxlen=%d of %s (%d bytes each) exceeds the %d bytes one decoded slice may take", o.maxlen, t.Elem(), size, uint64(maxSliceBytes))
+	}
+	return nil
 }
 
 // unrollLimit is the largest number of ops an array is flattened into;
@@ -1048,6 +1116,9 @@ func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	}
 	node := &Field{Type: t, Kind: KindSparse}
 	if t.Kind() == reflect.Slice {
+		if err := checkSliceBytes(t, o, f); err != nil {
+			return nil, err
+		}
 		base.slice, base.n, base.bits = true, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
 		node.MaxLen, node.Bits = o.maxlen, base.bits
 	} else {
@@ -1064,6 +1135,7 @@ func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 		return nil, err
 	}
 	base.kind, base.elem, base.typ, base.stride = opSparse, elem, t, et.Size()
+	base.refuse = func(format string, args ...any) error { return f.tagged(o, format, args...) }
 	*ops = append(*ops, base)
 	node.Elem = elem.root
 	return node, nil

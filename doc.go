@@ -117,9 +117,11 @@
 //     64 levels), and decoding allocates only what the tags allow and
 //     the packet has paid for: a length prefix is checked against maxlen and
 //     against the bits left in the packet before anything is allocated, and
-//     so is a pointer's presence bit against its pointee's fixed size. (The
-//     one allowance: elements that take no bits at all, such as a struct
-//     whose only field is range=5..5, are bounded by maxlen alone.)
+//     so is a pointer's presence bit against its pointee's fixed size.
+//     Where the wire cannot pay — a sparse slice's absent elements, elements
+//     that take no bits at all (a struct whose only field is range=5..5) —
+//     the tag is refused when maxlen × element size exceeds 1 MiB, and no
+//     slice tag may allow more than 1 TiB (1 GiB on 32-bit platforms).
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it was.
 //     Decoding lands in a scratch value and is copied into yours only once
 //     the whole packet is accepted (or, for types with hooks, unions or

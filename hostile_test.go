@@ -7,7 +7,10 @@ package bitpack_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -429,3 +432,83 @@ func TestLayoutMinimaAcrossCycles(t *testing.T) {
 		t.Fatalf("the smallest cycA takes %d bytes (%v), want %d", len(smallest), err, (833+7)/8)
 	}
 }
+
+// A maxlen whose slice could not be allocated, or that a few bytes of
+// packet could fill, is refused when the plan compiles, instead of letting
+// a short packet make Go's allocator panic or allocate gigabytes.
+type (
+	hugeElem struct {
+		Pad [1 << 30]byte `bits:"-"`
+	}
+	tHugeSlice struct {
+		L []hugeElem `bits:"maxlen=1073741824"`
+	}
+	tHugeSparse struct {
+		L []*uint8 `bits:"sparse,maxlen=100000000"`
+	}
+	tFreeInts struct {
+		L []int32 `bits:"maxlen=100000000,range=0..0"`
+	}
+	// At the limit: 1 MiB of pointers or of zero-bit elements.
+	tSparseAtLimit struct {
+		L []*uint8 `bits:"sparse,maxlen=131072"`
+	}
+	tFreeAtLimit struct {
+		L []int32 `bits:"maxlen=262144,range=7..7"`
+	}
+)
+
+func TestSliceAllocationBoundAtCompile(t *testing.T) {
+	ptr := strconv.IntSize / 8
+	for _, tc := range []struct {
+		v       any
+		problem string
+	}{
+		{tHugeSlice{}, fmt.Sprintf("maxlen=1073741824 of bitpack_test.hugeElem (1073741824 bytes each) exceeds the %d bytes one decoded slice may take", uint64(maxSliceBytes))},
+		{tHugeSparse{}, fmt.Sprintf("maxlen=100000000: absent elements take no bits on the wire, so a packet of a few bytes could make the decoder allocate 100000000×%d bytes; at most 1048576 bytes (maxlen %d) is allowed", ptr, 1<<20/ptr)},
+		{tFreeInts{}, "maxlen=100000000: its elements can take no bits on the wire, so a packet of a few bytes could make the decoder allocate 100000000×4 bytes; at most 1048576 bytes (maxlen 262144) is allowed"},
+	} {
+		_, err := bitpack.Describe(tc.v)
+		var te *bitpack.TagError
+		if !errors.As(err, &te) || te.Field != "L" || te.Problem != tc.problem {
+			t.Errorf("%T: %v\nwant problem %q", tc.v, err, tc.problem)
+		}
+		// Decoding the packets that used to panic or allocate gigabytes
+		// is the same error.
+		for _, packet := range []string{"feffff7fc0ffffff0f", "ffffff7f", "00000040"} {
+			if err := bitpack.Unmarshal(mustHex(t, packet), reflect.New(reflect.TypeOf(tc.v)).Interface()); !errors.As(err, &te) {
+				t.Errorf("%T: Unmarshal(%s) = %v, want the TagError", tc.v, packet, err)
+			}
+		}
+	}
+	if ptr == 8 { // 1 MiB is 131072 pointers on 64-bit platforms only
+		in := tSparseAtLimit{L: make([]*uint8, 131072)}
+		checkFullLength(t, &in, &tSparseAtLimit{}, func(v any) int { return len(v.(*tSparseAtLimit).L) })
+	}
+	in := tFreeAtLimit{L: make([]int32, 262144)}
+	for i := range in.L {
+		in.L[i] = 7
+	}
+	checkFullLength(t, &in, &tFreeAtLimit{}, func(v any) int { return len(v.(*tFreeAtLimit).L) })
+}
+
+// checkFullLength decodes the encoding of in, a value at its type's
+// maxlen, into out: it decodes, to the full length, allocating about what
+// the limit allows.
+func checkFullLength(t *testing.T, in, out any, length func(any) int) {
+	t.Helper()
+	packet, err := bitpack.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grew := allocatedBy(out, func() { err = bitpack.Unmarshal(packet, out) })
+	if err != nil || length(out) != length(in) {
+		t.Fatalf("%T: Unmarshal of %d bytes: length %d, %v", in, len(packet), length(out), err)
+	}
+	if grew > 3<<20 { // the slice (1 MiB) in the scratch value and in out
+		t.Errorf("%T: decoding allocated %d bytes", in, grew)
+	}
+}
+
+// maxSliceBytes mirrors bitpack's limit: min(MaxInt/2, 1 TiB).
+const maxSliceBytes = min(math.MaxInt/2, 1<<40)

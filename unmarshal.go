@@ -355,6 +355,9 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				r.ReadBytes(at.byteArray(o.n))
 			} else {
 				r.Align()
+				if rest := r.BitsRemaining(); r.Err() == nil && o.n > rest/8 { // not 8*o.n: that can overflow a 32-bit int
+					return newFieldError(o.path, r.BitsRead(), ErrOverflow, "needs %d bits, %d remain", 8*int64(o.n), rest)
+				}
 				r.Skip(8 * o.n)
 			}
 		case opArray:

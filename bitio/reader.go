@@ -317,8 +317,8 @@ func (r *Reader) Align() {
 // ReadBytes aligns, then fills p from the packet. On any error p is zeroed.
 func (r *Reader) ReadBytes(p []byte) {
 	r.Align()
-	if r.err == nil && 8*len(p) > r.end-r.pos {
-		r.overflow("read bytes", 8*len(p))
+	if r.err == nil && len(p) > (r.end-r.pos)/8 { // not 8*len(p): that can overflow a 32-bit int
+		r.fail("read bytes", r.pos, ErrOverflow, "needs %d bits, %d remain", 8*int64(len(p)), r.end-r.pos)
 	}
 	if r.err != nil {
 		clear(p)
