@@ -70,7 +70,7 @@ type op struct {
 	n         int       // opString/opBytes/opSlice/opSparse: maxlen; opByteArray/opArray: length
 	stride    uintptr   // opArray/opSlice/opSparse: element size
 	elem      *plan     // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
-	level     int       // struct nesting level of the field within the plan (0: not in a struct)
+	level     int       // nesting level of the field within the plan: its struct level (0: not in a struct), +1 in a recursive non-struct plan (see finish)
 
 	// Cold: rarer kinds, and what errors and layouts need.
 	qq    *quant.Quat

@@ -49,7 +49,9 @@
 // with another at the same depth, is not sent (and may not carry a tag,
 // which would have no effect). An embedded pointer to a struct is a
 // pointer field like any other, with a presence bit. Types that implement
-// both Marshaler and Unmarshaler encode themselves.
+// both Marshaler and Unmarshaler encode themselves (UnmarshalBits runs once
+// per field, on a new zero value that replaces the field when the packet is
+// accepted; see Unmarshaler).
 //
 // Every tag is validated when the plan is compiled (by NewCodec, Describe,
 // or the first Marshal/Unmarshal of the type): unknown options, malformed

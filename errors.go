@@ -34,7 +34,7 @@ var (
 // MaxDepth is the deepest struct nesting Marshal and Unmarshal follow. The
 // top-level struct is level 1; each struct reached through a field, an
 // element or a pointer adds one, and so does each pass through a recursive
-// type that is not a struct (type Chain []Chain, type P *P). Deeper values
+// type that is not a struct (type P *P, type A [1]*A). Deeper values
 // fail with ErrDepth, which stops cyclic values on encode and hostile
 // nesting on decode.
 const MaxDepth = 64

@@ -20,8 +20,14 @@ type Marshaler interface {
 }
 
 // Unmarshaler is the decoding half of Marshaler. UnmarshalBits must treat
-// the bits as hostile (refuse, never panic) and must be deterministic: the
-// decoder runs it once to validate the packet and once to store the value.
+// the bits as hostile (refuse, never panic). It is called once per decoded
+// field, on a new zero value of the type, while the packet is validated;
+// the field is set to that value (a shallow copy) only once the whole
+// packet is accepted, so a failed decode never shows partial state and the
+// field's previous value plays no part. A hook that nests a bitpack type
+// should decode it with Decode (or Codec.Decode, Union.Decode) on the
+// Reader it was given, and encode it with Encode on the Writer: MaxDepth
+// then counts the levels above the hook too.
 type Unmarshaler interface {
 	UnmarshalBits(r *bitio.Reader) error
 }
@@ -115,17 +121,24 @@ func marshalPlan(p *plan, t reflect.Type, base pointer) ([]byte, error) {
 	}
 	out := make([]byte, len(buf))
 	copy(out, buf)
-	if cap(buf) <= 64<<10 { // do not keep huge buffers alive
-		*bp = buf
+	putScratchBuffer(bp, buf)
+	return out, nil
+}
+
+// putScratchBuffer gives buf, grown from *bp, back to scratchBuffers —
+// unless it grew past 64 KiB: one huge packet must not keep its buffer
+// alive for good.
+func putScratchBuffer(bp *[]byte, buf []byte) {
+	if cap(buf) <= 64<<10 {
+		*bp = buf[:0]
 		scratchBuffers.Put(bp)
 	}
-	return out, nil
 }
 
 func appendPlan(dst []byte, p *plan, t reflect.Type, base pointer) ([]byte, error) {
 	var w bitio.Writer
 	w.Reset(dst)
-	if ferr := encodeRoot(&w, p, base); ferr != nil {
+	if ferr := encodeRoot(&w, p, base, 0); ferr != nil {
 		return dst, publicError("encode", t, ferr)
 	}
 	return w.Bytes(), nil
@@ -136,7 +149,7 @@ func encodeTo(w *bitio.Writer, p *plan, t reflect.Type, base pointer) error {
 		return err
 	}
 	start := w.BitsWritten()
-	if ferr := encodeRoot(w, p, base); ferr != nil {
+	if ferr := encodeRoot(w, p, base, hookDepth(w)); ferr != nil {
 		err := publicError("encode", t, ferr)
 		w.Rewind(start)
 		w.Fail(err)
@@ -145,11 +158,17 @@ func encodeTo(w *bitio.Writer, p *plan, t reflect.Type, base pointer) error {
 	return nil
 }
 
-func encodeRoot(w *bitio.Writer, p *plan, base pointer) *fieldError {
-	if p.levels > MaxDepth {
+// encodeRoot writes the value at base following p, at depth0: 0, or the
+// depth of the hook field whose MarshalBits is encoding it (see
+// hookDepths).
+func encodeRoot(w *bitio.Writer, p *plan, base pointer, depth0 int) *fieldError {
+	if depth0+p.levels > MaxDepth {
+		if depth0 > 0 {
+			return newFieldError("", -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
+		}
 		return newFieldError("", -1, ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
-	return encodePlan(w, p, base, 0)
+	return encodePlan(w, p, base, depth0)
 }
 
 // encodePlan writes the value at base following p. depth is the number of
@@ -245,7 +264,7 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 			}
 			w.WriteQuat(o.qq, v)
 		case opHook:
-			if err := marshalHook(w, o, at); err != nil {
+			if err := marshalHook(w, o, at, depth); err != nil {
 				return err
 			}
 		case opSparse:
@@ -502,22 +521,4 @@ func loadQuat(o *op, at pointer) [4]float32 {
 		}
 	}
 	return v
-}
-
-// marshalHook calls a field's MarshalBits. The hook gets its own Writer
-// (a copy of the stream's state), so the stream's Writer never escapes to
-// the heap through the interface call; only types with hooks pay for that.
-func marshalHook(w *bitio.Writer, o *op, at pointer) *fieldError {
-	m := at.value(o.typ).Interface().(Marshaler)
-	hw := new(bitio.Writer)
-	*hw = *w
-	err := m.MarshalBits(hw)
-	if err == nil {
-		err = hw.Err()
-	}
-	if err != nil {
-		return fromBitio(o.path, -1, err)
-	}
-	*w = *hw
-	return nil
 }

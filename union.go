@@ -105,7 +105,7 @@ func (u *Union) find(v reflect.Value) (int, pointer, error) {
 func (u *Union) Append(dst []byte, v any) ([]byte, error) {
 	var w bitio.Writer
 	w.Reset(dst)
-	if err := u.encode(&w, v); err != nil {
+	if err := u.encode(&w, v, 0); err != nil {
 		return dst, err
 	}
 	return w.Bytes(), nil
@@ -114,13 +114,14 @@ func (u *Union) Append(dst []byte, v any) ([]byte, error) {
 // Marshal returns the type index and the encoding of v.
 func (u *Union) Marshal(v any) ([]byte, error) {
 	bp := scratchBuffers.Get().(*[]byte)
-	defer scratchBuffers.Put(bp)
 	b, err := u.Append((*bp)[:0], v)
 	if err != nil {
+		scratchBuffers.Put(bp)
 		return nil, err
 	}
-	*bp = b[:0]
-	return append([]byte(nil), b...), nil
+	out := append([]byte(nil), b...)
+	putScratchBuffer(bp, b)
+	return out, nil
 }
 
 // Encode writes the type index and v to w; on error nothing stays in w and
@@ -133,7 +134,7 @@ func (u *Union) Encode(w *bitio.Writer, v any) error {
 		return err
 	}
 	start := w.BitsWritten()
-	if err := u.encode(w, v); err != nil {
+	if err := u.encode(w, v, hookDepth(w)); err != nil {
 		w.Rewind(start)
 		w.Fail(err)
 		return err
@@ -141,7 +142,8 @@ func (u *Union) Encode(w *bitio.Writer, v any) error {
 	return nil
 }
 
-func (u *Union) encode(w *bitio.Writer, v any) error {
+// encode writes v at depth0 (0, or a hook's: see hookDepths).
+func (u *Union) encode(w *bitio.Writer, v any, depth0 int) error {
 	if u == nil {
 		return errors.New("bitpack: nil *Union")
 	}
@@ -154,7 +156,7 @@ func (u *Union) encode(w *bitio.Writer, v any) error {
 		return err
 	}
 	w.WriteBits(uint64(i), u.bits)
-	if ferr := encodeRoot(w, p, base); ferr != nil {
+	if ferr := encodeRoot(w, p, base, depth0); ferr != nil {
 		return publicError("encode", u.members[i].typ, ferr)
 	}
 	return nil
@@ -208,7 +210,7 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 		return nil, err
 	}
 	body := r.BitsRead()
-	d := decoder{r: r}
+	d := decoder{r: r, depth0: hookDepth(r)}
 	if ferr := d.validate(p); ferr != nil {
 		return nil, publicError("decode", m.typ, ferr)
 	}

@@ -90,7 +90,7 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	var r bitio.Reader
 	r.Reset(data)
 	if p.flat {
-		return decodeFlat(&r, p, t, base, true)
+		return decodeFlat(&r, p, t, base, true, 0)
 	}
 	d := decoder{r: &r}
 	if ferr := d.validate(p); ferr != nil {
@@ -101,8 +101,9 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	}
 	r.Reset(data)
 	if ferr := d.store(p, base); ferr != nil {
-		// Unreachable unless an UnmarshalBits hook is not deterministic
-		// (the store pass reads exactly what validation accepted).
+		// Unreachable: the store pass reads exactly what validation
+		// accepted, and takes hooks' values from it rather than run them
+		// again.
 		return publicError("decode", t, ferr)
 	}
 	return nil
@@ -116,15 +117,16 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	if err := r.Err(); err != nil {
 		return err
 	}
+	depth0 := hookDepth(r)
 	if p.flat {
-		err := decodeFlat(r, p, t, base, false)
+		err := decodeFlat(r, p, t, base, false, depth0)
 		if err != nil {
 			r.Fail(err)
 		}
 		return err
 	}
 	start := r.BitsRead()
-	d := decoder{r: r}
+	d := decoder{r: r, depth0: depth0}
 	if ferr := d.validate(p); ferr != nil {
 		err := publicError("decode", t, ferr)
 		r.Fail(err)
@@ -145,10 +147,10 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 // written before that, so a failure leaves it untouched; it never shares
 // memory with the scratch value, whose buffers are reused by the next
 // decode of the type.
-func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool) error {
+func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, depth0 int) error {
 	s := p.getScratch()
 	tmp := s.base
-	d := decoder{r: r, single: true}
+	d := decoder{r: r, single: true, depth0: depth0}
 	ferr := d.root(p, tmp)
 	var err error
 	switch {
@@ -246,11 +248,12 @@ type decoder struct {
 	single bool  // one checked pass that also stores (flat plans, into a scratch value)
 	grown  int64 // bytes this decode allocated into a scratch value (see decodeFlat)
 
-	hooks *hookScratch // allocated by the first hook of the decode
-	words [16]uint64
-	n     int // words kept by the validation pass
-	next  int // words taken by the store pass
-	skip  int // bits taken from words but not yet skipped in the Reader
+	depth0 int         // the depth the root plan runs at: 0, or a hook's (see hookDepths)
+	hooks  *hookValues // the validation pass's hook results, for the store pass
+	words  [16]uint64
+	n      int // words kept by the validation pass
+	next   int // words taken by the store pass
+	skip   int // bits taken from words but not yet skipped in the Reader
 }
 
 // grow records n new values of size bytes allocated into the value being
@@ -262,22 +265,31 @@ func (d *decoder) grow(n int, size uintptr) {
 // validate runs the validation pass over a fresh value's worth of bits.
 func (d *decoder) validate(p *plan) *fieldError {
 	d.n, d.next, d.skip = 0, 0, 0
+	if d.hooks != nil {
+		d.hooks.reset()
+	}
 	return d.root(p, pointer{})
 }
 
 // store runs the store pass; the Reader must be back where validate began.
 func (d *decoder) store(p *plan, base pointer) *fieldError {
 	d.next, d.skip = 0, 0
+	if d.hooks != nil {
+		d.hooks.next = 0
+	}
 	err := d.root(p, base)
 	d.sync()
 	return err
 }
 
 func (d *decoder) root(p *plan, base pointer) *fieldError {
-	if p.levels > MaxDepth {
+	if d.depth0+p.levels > MaxDepth {
+		if d.depth0 > 0 {
+			return newFieldError("", d.r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
+		}
 		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
-	return d.plan(p, base, 0)
+	return d.plan(p, base, d.depth0)
 }
 
 // sync moves the Reader past the bits the store pass took from words.
@@ -431,7 +443,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				storeQuat(o, at, v)
 			}
 		case opHook:
-			if err := d.hook(o, at, store); err != nil {
+			if err := d.hook(o, at, store, depth); err != nil {
 				return err
 			}
 		case opSparse:
@@ -695,7 +707,7 @@ func (d *decoder) sub(p *plan, level int, at pointer, depth int) *fieldError {
 	return d.plan(p, at, dd)
 }
 
-// decodeSparse reads the indices and values of a sparse field. Indices must
+// sparse reads the indices and values of a sparse field. Indices must
 // increase (int_relative refuses anything else) and stay below the length;
 // the index equal to the length ends the list. Absent elements become nil.
 func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
@@ -748,7 +760,7 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 	}
 }
 
-// decodeUnion reads a type index and the member it names into an interface
+// union reads a type index and the member it names into an interface
 // field: into the *T the field already holds when it is the same type and
 // the member was registered as a pointer, else into a new value.
 func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
@@ -821,50 +833,4 @@ func storeQuat(o *op, at pointer, v [4]float32) {
 			*at.at(off).float32() = v[i]
 		}
 	}
-}
-
-// hookScratch is the value a decoder's validation pass hands hooks of one
-// type. Hooks are leaves (one never runs inside another on the same
-// decoder), so one value per decode serves them all.
-type hookScratch struct {
-	typ   reflect.Type
-	value reflect.Value
-}
-
-// hook calls a field's UnmarshalBits: on the field itself when storing, on
-// a throwaway value during validation (one per hook type per decode, zeroed
-// before each use, so a packet of many hooked elements does not allocate a
-// value per element before the hook has read anything). Like marshalHook,
-// the hook reads through its own copy of the Reader.
-func (d *decoder) hook(o *op, at pointer, store bool) *fieldError {
-	r := d.r
-	start := r.BitsRead()
-	if d.hooks == nil {
-		d.hooks = new(hookScratch)
-	}
-	hs := d.hooks // (never stored back: that would make the decoder's Reader escape)
-	var target reflect.Value
-	switch {
-	case store:
-		target = at.value(o.typ)
-	case hs.typ == o.typ:
-		target = hs.value
-		target.Elem().SetZero()
-	default:
-		target = reflect.New(o.typ)
-		hs.typ, hs.value = o.typ, target
-	}
-	u := target.Interface().(Unmarshaler)
-	hr := new(bitio.Reader) // not in hookScratch: handing that to the hook would make the decoder escape
-	*hr = *r
-	err := u.UnmarshalBits(hr)
-	if err == nil {
-		err = hr.Err()
-	}
-	if err != nil {
-		r.Fail(err)
-		return fromBitio(o.path, start, err)
-	}
-	*r = *hr
-	return nil
 }

@@ -1,0 +1,148 @@
+package bitpack_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// hookNode nests itself through a hook: box's MarshalBits writes a presence
+// bit and then the next node with bitpack.Encode on the Writer it was
+// given; UnmarshalBits reads it back with bitpack.Decode.
+type (
+	hookNode struct {
+		V   uint8 `bits:"range=0..1"`
+		Box nodeBox
+	}
+	nodeBox struct{ Next *hookNode }
+)
+
+var boxDecodes atomic.Int64
+
+func (b *nodeBox) MarshalBits(w *bitio.Writer) error {
+	w.WriteBool(b.Next != nil)
+	if b.Next == nil {
+		return nil
+	}
+	return bitpack.Encode(w, b.Next)
+}
+
+func (b *nodeBox) UnmarshalBits(r *bitio.Reader) error {
+	boxDecodes.Add(1)
+	if !r.ReadBool() {
+		return r.Err()
+	}
+	b.Next = new(hookNode)
+	return bitpack.Decode(r, b.Next)
+}
+
+func nodeChain(n int) *hookNode {
+	head := &hookNode{V: 1}
+	for cur := head; n > 1; n-- {
+		cur.Box.Next = &hookNode{}
+		cur = cur.Box.Next
+	}
+	return head
+}
+
+// TestHookRecursion: each hook runs once per decode (not once per pass, which
+// doubled the work at every level), and MaxDepth counts the levels above a
+// hook, so recursion through hooks stops like any other.
+func TestHookRecursion(t *testing.T) {
+	in := nodeChain(20)
+	packet, err := bitpack.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// V and the presence bit per node; the last node's bit is 0.
+	if want := (20*2 + 7) / 8; len(packet) != want {
+		t.Fatalf("packet is %d bytes, want %d", len(packet), want)
+	}
+	boxDecodes.Store(0)
+	var out hookNode
+	if err := bitpack.Unmarshal(packet, &out); err != nil {
+		t.Fatal(err)
+	}
+	if n := boxDecodes.Load(); n != 20 {
+		t.Errorf("UnmarshalBits ran %d times for 20 nodes, want 20", n)
+	}
+	depth := 0
+	for cur := &out; cur != nil; cur = cur.Box.Next {
+		depth++
+	}
+	if depth != 20 || out.V != 1 {
+		t.Fatalf("decoded a chain of %d (V %d), want 20", depth, out.V)
+	}
+
+	// All ones: every node present, for as long as the packet lasts.
+	boxDecodes.Store(0)
+	err = bitpack.Unmarshal(bytes.Repeat([]byte{0xff}, 1<<16), &hookNode{})
+	if !errors.Is(err, bitpack.ErrDepth) || !strings.Contains(err.Error(), "more than 64 nested levels") {
+		t.Fatalf("err = %v, want ErrDepth", err)
+	}
+	if n := boxDecodes.Load(); n > 64 {
+		t.Errorf("UnmarshalBits ran %d times before the depth limit, want at most 64", n)
+	}
+
+	// A cycle through the hook on encode.
+	cyc := &hookNode{}
+	cyc.Box.Next = cyc
+	if _, err := bitpack.Marshal(cyc); !errors.Is(err, bitpack.ErrDepth) {
+		t.Fatalf("cyclic Marshal: %v, want ErrDepth", err)
+	}
+}
+
+// deltaCount's decoder adds the wire value to what the receiver holds and
+// refuses totals above 15: it depends on its receiver.
+type (
+	deltaCount struct{ N uint8 }
+	tDelta     struct {
+		A uint8
+		C deltaCount
+	}
+)
+
+var deltaSawNonZero atomic.Bool
+
+func (c *deltaCount) MarshalBits(w *bitio.Writer) error {
+	w.WriteBits(uint64(c.N), 4)
+	return nil
+}
+
+func (c *deltaCount) UnmarshalBits(r *bitio.Reader) error {
+	if c.N != 0 {
+		deltaSawNonZero.Store(true)
+	}
+	c.N += uint8(r.ReadBits(4))
+	if c.N > 15 {
+		return errors.New("count above 15")
+	}
+	return nil
+}
+
+// TestHookReceiver: UnmarshalBits always gets a new zero value, so a
+// decode cannot depend on the field's previous value, and the field is set
+// only when the whole packet is accepted.
+func TestHookReceiver(t *testing.T) {
+	deltaSawNonZero.Store(false)
+	v := tDelta{A: 1, C: deltaCount{14}}
+	if err := bitpack.Unmarshal([]byte{0x07, 0x05}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v != (tDelta{7, deltaCount{5}}) || deltaSawNonZero.Load() {
+		t.Fatalf("got %+v (hook saw a non-zero receiver: %v), want {7 {5}} from a zero receiver", v, deltaSawNonZero.Load())
+	}
+	// A failure after the hook leaves everything as it was.
+	v = tDelta{A: 1, C: deltaCount{14}}
+	if err := bitpack.Unmarshal([]byte{0x07, 0x05, 0x00}, &v); !errors.Is(err, bitpack.ErrTrailing) {
+		t.Fatalf("err = %v, want ErrTrailing", err)
+	}
+	if v != (tDelta{1, deltaCount{14}}) {
+		t.Fatalf("a failed Unmarshal changed the value to %+v", v)
+	}
+}
