@@ -159,8 +159,19 @@ func fromBitio(path string, bit int, err error) *fieldError {
 		return &fieldError{path: path, bit: be.Bit, err: be.Err, detail: be.Detail}
 	}
 	var pe *Error
-	if errors.As(err, &pe) { // a hook that called Marshal/Unmarshal itself
-		return &fieldError{path: path, bit: bit, err: pe.Err, detail: pe.Error(), cause: err}
+	if errors.As(err, &pe) {
+		// A hook that encoded or decoded a bitpack type itself: its error
+		// names a field inside this one. Paths join, and the detail and the
+		// innermost hook's own error carry over, so nesting through hooks
+		// does not nest messages. Its bit is the packet's when the hook
+		// decoded from the Reader it was given (not earlier than the hook
+		// started); from a buffer of its own, the hook's start is kept.
+		fe := &fieldError{path: path, bit: bit, err: pe.Err, detail: pe.Detail, cause: pe.Cause}
+		if pe.Bit >= bit && bit >= 0 {
+			fe.bit = pe.Bit
+		}
+		fe.path = ""
+		return fe.withPrefix(pe.Path).withPrefix(path)
 	}
 	for _, s := range []error{ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing, ErrDepth, ErrCheck} {
 		if errors.Is(err, s) {

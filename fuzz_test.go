@@ -136,3 +136,10 @@ func FuzzShapes(f *testing.F) {
 		},
 		rtShapes{Keep: [2]uint8{9, 9}})
 }
+
+// FuzzHookChain: recursion through a custom hook that decodes the next
+// node with bitpack.Decode (see hookNode): depth must carry through the
+// hook, and each hook must run once.
+func FuzzHookChain(f *testing.F) {
+	bitpacktest.Fuzz(f, *nodeChain(5), hookNode{V: 1})
+}
