@@ -99,7 +99,7 @@ func (q *Float) Quantize(f float32) uint32 {
 	scaled := float32(n * q.steps)
 	// Above 2^23 steps the float32 sum can round past M; serialize 1.1 clamps
 	// here so the reader never refuses what the writer produced.
-	return clampCode(math.Floor(float64(float32(scaled+0.5))), q.maxCode)
+	return truncCode(float32(scaled+0.5), q.maxCode)
 }
 
 // Dequantize returns the float a code stands for. code must be at most
@@ -185,6 +185,18 @@ func clampCode(f float64, max uint32) uint32 {
 		return max
 	}
 	return uint32(f)
+}
+
+// truncCode is floor(s) clamped to max, for s in [0.5, 2^32] (n in [0, 1]
+// times at most 2^32 steps, plus one half). s is positive, so truncating is
+// flooring, and it fits an int64: one truncating conversion and an integer
+// compare do the work of math.Floor, a float64 compare and a conversion
+// (TestTruncCode checks every such s against the floor).
+func truncCode(s float32, max uint32) uint32 {
+	if c := uint64(int64(s)); c < uint64(max) {
+		return uint32(c)
+	}
+	return max
 }
 
 func finite32(f float32) bool {

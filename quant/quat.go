@@ -113,7 +113,7 @@ func (q *Quat) quantize(f float32) uint32 {
 	} else if n > 1 {
 		n = 1
 	}
-	return clampCode(math.Floor(float64(float32(float32(n*q.steps)+0.5))), q.max)
+	return truncCode(float32(float32(n*q.steps)+0.5), q.max)
 }
 
 func (q *Quat) dequantize(code uint32) float32 {
