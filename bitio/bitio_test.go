@@ -569,7 +569,6 @@ func TestUints(t *testing.T) {
 			}
 		}
 	}
-	// Narrow elements and every width.
 	// Narrow elements at every width and start offset, against the
 	// field-by-field oracle.
 	for n := 1; n <= 8; n++ {
@@ -590,6 +589,31 @@ func TestUints(t *testing.T) {
 			got := make([]uint8, len(src))
 			bitio.ReadUints(r, got, n)
 			if r.Err() != nil || !bytes.Equal(got, src) || r.BitsRead() != off+len(src)*n {
+				t.Fatalf("n=%d off %d: ReadUints = %v, %v", n, off, got, r.Err())
+			}
+		}
+	}
+	// Wide elements at every start offset, up to 64 bits (one value per
+	// word at 33 and more).
+	for _, n := range []int{13, 32, 33, 63, 64} {
+		mask := uint64(math.MaxUint64) >> (64 - n)
+		src := []uint64{mask, 1, 0, 0xdeadbeefcafef00d & mask, mask >> 1, 0x8badf00d & mask, 5}
+		for off := 0; off < 9; off++ {
+			w := bitio.NewWriter(nil)
+			w.WriteBits(1&(1<<off-1), off)
+			bitio.WriteUints(w, src, n)
+			fields := []f{{1 & (1<<off - 1), off}}
+			for _, v := range src {
+				fields = append(fields, f{v, n})
+			}
+			if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
+				t.Fatalf("n=%d off %d: WriteUints = %x (%v), want %x", n, off, w.Bytes(), w.Err(), want)
+			}
+			r := bitio.NewReader(w.Bytes())
+			r.Skip(off)
+			got := make([]uint64, len(src))
+			bitio.ReadUints(r, got, n)
+			if r.Err() != nil || fmt.Sprint(got) != fmt.Sprint(src) || r.BitsRead() != off+len(src)*n {
 				t.Fatalf("n=%d off %d: ReadUints = %v, %v", n, off, got, r.Err())
 			}
 		}

@@ -462,6 +462,6 @@ func WriteUints[T Unsigned](w *Writer, src []T, n int) {
 		for j := 0; j < m; j++ {
 			acc |= uint64(src[k+j]) << (uint(j*n) & 63)
 		}
-		w.WriteBits(acc, m*n)
+		w.put(acc, uint(m*n)) // every value was checked to fit in n bits (or is n bits wide)
 	}
 }
