@@ -19,9 +19,7 @@ func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	m := at.value(o.typ).Interface().(Marshaler)
 	hw := new(bitio.Writer)
 	*hw = *w
-	enterHook(&hookDepths.writers, hw, depth+o.level)
-	err := m.MarshalBits(hw)
-	leaveHook(&hookDepths.writers, hw)
+	err := runMarshalHook(m, hw, depth+o.level+1)
 	if err == nil {
 		err = hw.Err()
 	}
@@ -79,9 +77,7 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	u := target.Interface().(Unmarshaler)
 	hr := new(bitio.Reader) // not in hookValues: handing that to the hook would make the decoder escape
 	*hr = *r
-	enterHook(&hookDepths.readers, hr, depth+o.level)
-	err := u.UnmarshalBits(hr)
-	leaveHook(&hookDepths.readers, hr)
+	err := runUnmarshalHook(u, hr, depth+o.level+1)
 	if err == nil {
 		err = hr.Err()
 	}
@@ -112,6 +108,24 @@ var hookDepths struct {
 type hookDepthMap[T any] struct {
 	mu sync.RWMutex
 	m  map[*T]int
+}
+
+// runMarshalHook and runUnmarshalHook call a hook with its Writer or
+// Reader registered at depth: the levels above the hook's value plus the
+// value itself, so a hook type that encodes or decodes its own type goes
+// one level deeper each time. The entry is removed even if the hook
+// panics (a server that recovers must not keep it, nor the packet it
+// points into).
+func runMarshalHook(m Marshaler, w *bitio.Writer, depth int) error {
+	enterHook(&hookDepths.writers, w, depth)
+	defer leaveHook(&hookDepths.writers, w)
+	return m.MarshalBits(w)
+}
+
+func runUnmarshalHook(u Unmarshaler, r *bitio.Reader, depth int) error {
+	enterHook(&hookDepths.readers, r, depth)
+	defer leaveHook(&hookDepths.readers, r)
+	return u.UnmarshalBits(r)
 }
 
 func enterHook[T any](h *hookDepthMap[T], key *T, depth int) {

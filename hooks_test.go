@@ -83,12 +83,14 @@ func TestHookRecursion(t *testing.T) {
 	boxDecodes.Store(0)
 	err = bitpack.Unmarshal(bytes.Repeat([]byte{0xff}, 1<<16), &hookNode{})
 	// The path runs through every hook, and messages do not nest.
-	want := "bitpack: decode bitpack_test.hookNode: field " + strings.Repeat("Box.", 63) + "Box at bit 128: more than 64 nested levels"
+	// Each node is two levels, as it would be without the hook: hookNode
+	// and the nodeBox value.
+	want := "bitpack: decode bitpack_test.hookNode: field " + strings.Repeat("Box.", 31) + "Box at bit 64: more than 64 nested levels"
 	if !errors.Is(err, bitpack.ErrDepth) || err.Error() != want {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}
-	if n := boxDecodes.Load(); n > 64 {
-		t.Errorf("UnmarshalBits ran %d times before the depth limit, want at most 64", n)
+	if n := boxDecodes.Load(); n != 32 {
+		t.Errorf("UnmarshalBits ran %d times before the depth limit, want 32", n)
 	}
 
 	// A cycle through the hook on encode.
@@ -146,5 +148,65 @@ func TestHookReceiver(t *testing.T) {
 	}
 	if v != (tDelta{1, deltaCount{14}}) {
 		t.Fatalf("a failed Unmarshal changed the value to %+v", v)
+	}
+}
+
+// selfList is a hook type that decodes and encodes its own type, the
+// pattern the Unmarshaler documentation shows: the hook's value is a level,
+// so each call goes one deeper and MaxDepth stops a hostile chain.
+type selfList struct{ Next *selfList }
+
+var selfEncodes, selfDecodes atomic.Int64
+
+func (l *selfList) MarshalBits(w *bitio.Writer) error {
+	if selfEncodes.Add(1) > 10000 { // a valve, so a regression fails instead of crashing
+		return errors.New("test valve: 10000 nested MarshalBits calls")
+	}
+	w.WriteBool(l.Next != nil)
+	if l.Next == nil {
+		return nil
+	}
+	return bitpack.Encode(w, l.Next)
+}
+
+func (l *selfList) UnmarshalBits(r *bitio.Reader) error {
+	selfDecodes.Add(1)
+	if !r.ReadBool() {
+		return r.Err()
+	}
+	l.Next = new(selfList)
+	return bitpack.Decode(r, l.Next)
+}
+
+func TestHookOfItsOwnType(t *testing.T) {
+	// Three nodes: presence bits 1, 1, 0.
+	in := &selfList{Next: &selfList{Next: &selfList{}}}
+	packet, err := bitpack.Marshal(in)
+	if err != nil || !bytes.Equal(packet, []byte{0x03}) {
+		t.Fatalf("Marshal = %x, %v; want 03", packet, err)
+	}
+	var out selfList
+	if err := bitpack.Unmarshal(packet, &out); err != nil || out.Next == nil || out.Next.Next == nil || out.Next.Next.Next != nil {
+		t.Fatalf("Unmarshal: %v, %+v", err, out)
+	}
+
+	selfDecodes.Store(0)
+	err = bitpack.Unmarshal(bytes.Repeat([]byte{0xff}, 1<<16), &selfList{})
+	want := "bitpack: decode bitpack_test.selfList: at bit 64: more than 64 nested levels"
+	if !errors.Is(err, bitpack.ErrDepth) || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if n := selfDecodes.Load(); n != 64 {
+		t.Errorf("UnmarshalBits ran %d times before the depth limit, want 64", n)
+	}
+
+	selfEncodes.Store(0)
+	cyc := &selfList{}
+	cyc.Next = cyc
+	if _, err := bitpack.Marshal(cyc); !errors.Is(err, bitpack.ErrDepth) {
+		t.Fatalf("cyclic Marshal: %v, want ErrDepth", err)
+	}
+	if n := selfEncodes.Load(); n != 64 {
+		t.Errorf("MarshalBits ran %d times on a cyclic value, want 64", n)
 	}
 }
