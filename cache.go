@@ -544,28 +544,23 @@ func compile(t reflect.Type) (*plan, error) {
 	return p, nil
 }
 
-// freeSliceBytes bounds maxlen × element size for slices whose elements
-// can take no bits on the wire: sparse slices (an absent element is free)
-// and slices of elements with nothing variable to send (range=5..5, or
-// only skipped fields). The length prefix alone pays for those, so a
-// packet of a few bytes could otherwise claim the full maxlen; the bound
-// keeps what it can make the decoder allocate small. (Slices of elements
-// that take bits are bounded by the packet: see minBits.)
-const freeSliceBytes = 1 << 20
-
 // checkFreeSlices refuses tags that would let a few bytes of packet
-// allocate more than freeSliceBytes (see there). It runs once the whole
-// type is compiled, when the elements' minimum sizes are known.
+// allocate more than freeBytes (see there) through one slice: sparse
+// slices (an absent element is free) and slices of elements with nothing
+// variable to send (range=5..5, only skipped fields, empty structs, each
+// counted as at least one byte). It runs once the whole type is compiled,
+// when the elements' minimum sizes are known. (Several such slices in one
+// packet are bounded when decoding: see payFree.)
 func checkFreeSlices(p *plan) error {
 	for i := range p.ops {
 		o := &p.ops[i]
 		free := o.kind == opSlice && o.elem.minBits == 0 || o.kind == opSparse && o.slice
-		if free && o.stride > 0 && uint64(o.n) > freeSliceBytes/uint64(o.stride) {
+		if size := uint64(max(o.stride, 1)); free && uint64(o.n) > freeBytes/size {
 			why := "its elements can take no bits on the wire"
 			if o.kind == opSparse {
 				why = "absent elements take no bits on the wire"
 			}
-			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, o.stride, freeSliceBytes, freeSliceBytes/o.stride)
+			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, size, freeBytes, freeBytes/size)
 		}
 	}
 	return nil

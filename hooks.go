@@ -19,7 +19,7 @@ func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	m := at.value(o.typ).Interface().(Marshaler)
 	hw := new(bitio.Writer)
 	*hw = *w
-	err := runMarshalHook(m, hw, depth+o.level+1)
+	err := runMarshalHook(m, hw, &hookFrame{depth: depth + o.level + 1})
 	if err == nil {
 		err = hw.Err()
 	}
@@ -77,9 +77,18 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	u := target.Interface().(Unmarshaler)
 	hr := new(bitio.Reader) // not in hookValues: handing that to the hook would make the decoder escape
 	*hr = *r
-	err := runUnmarshalHook(u, hr, depth+o.level+1)
+	frame := &hookFrame{depth: depth + o.level + 1, free: d.free}
+	err := runUnmarshalHook(u, hr, frame)
+	d.free = frame.free // what bitpack decodes inside the hook spent
 	if err == nil {
 		err = hr.Err()
+	}
+	if err == nil && hr.BitsRead() == start {
+		// A hook that read nothing is free on the wire: its value and the
+		// call's bookkeeping count against the free budget.
+		if ferr := d.payFree(1, o.typ.Size()+hookCallBytes, start); ferr != nil {
+			return ferr.withPrefix(o.path)
+		}
 	}
 	if err != nil {
 		r.Fail(err)
@@ -95,7 +104,8 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 }
 
 // hookDepths maps the Reader or Writer handed to a running hook to the
-// nesting depth of the hook's field. Decode, Encode and a Union's Decode
+// hook's frame: the nesting depth of the hook's value, and the free bytes
+// spent. Decode, Encode and a Union's Decode
 // and Encode called with it by the hook start at that depth instead of 0,
 // so MaxDepth bounds recursion that passes through hooks, as it bounds any
 // other. Outside hooks the maps are empty and the check is one atomic load.
@@ -107,7 +117,7 @@ var hookDepths struct {
 
 type hookDepthMap[T any] struct {
 	mu sync.RWMutex
-	m  map[*T]int
+	m  map[*T]*hookFrame
 }
 
 // runMarshalHook and runUnmarshalHook call a hook with its Writer or
@@ -116,25 +126,39 @@ type hookDepthMap[T any] struct {
 // one level deeper each time. The entry is removed even if the hook
 // panics (a server that recovers must not keep it, nor the packet it
 // points into).
-func runMarshalHook(m Marshaler, w *bitio.Writer, depth int) error {
-	enterHook(&hookDepths.writers, w, depth)
+func runMarshalHook(m Marshaler, w *bitio.Writer, f *hookFrame) error {
+	enterHook(&hookDepths.writers, w, f)
 	defer leaveHook(&hookDepths.writers, w)
 	return m.MarshalBits(w)
 }
 
-func runUnmarshalHook(u Unmarshaler, r *bitio.Reader, depth int) error {
-	enterHook(&hookDepths.readers, r, depth)
+func runUnmarshalHook(u Unmarshaler, r *bitio.Reader, f *hookFrame) error {
+	enterHook(&hookDepths.readers, r, f)
 	defer leaveHook(&hookDepths.readers, r)
 	return u.UnmarshalBits(r)
 }
 
-func enterHook[T any](h *hookDepthMap[T], key *T, depth int) {
+// hookFrame is what a bitpack call made by a hook on the hook's Reader or
+// Writer continues from: the depth, and (decoding) the bytes of free values
+// the decode has allocated so far (see freeBytes), which nested decodes add
+// to and the hook's decoder takes back.
+type hookFrame struct {
+	depth int
+	free  int64
+}
+
+// hookCallBytes is about what one hook call allocates besides the value:
+// its Reader and frame, the registry entry, the kept result (measured at
+// about 250 bytes; TestFreeValuesBoundedPerDecode checks the total).
+const hookCallBytes = 256
+
+func enterHook[T any](h *hookDepthMap[T], key *T, f *hookFrame) {
 	hookDepths.active.Add(1)
 	h.mu.Lock()
 	if h.m == nil {
-		h.m = map[*T]int{}
+		h.m = map[*T]*hookFrame{}
 	}
-	h.m[key] = depth
+	h.m[key] = f
 	h.mu.Unlock()
 }
 
@@ -145,24 +169,26 @@ func leaveHook[T any](h *hookDepthMap[T], key *T) {
 	hookDepths.active.Add(-1)
 }
 
-// hookDepth returns the depth a bitpack call on r or w starts at: the
-// hook field's, when r or w is one a hook was handed, else 0.
-func hookDepth[T bitio.Reader | bitio.Writer](key *T) int {
-	if hookDepths.active.Load() == 0 {
-		return 0
-	}
-	switch k := any(key).(type) {
-	case *bitio.Reader:
-		return hookDepths.readers.lookup(k)
-	case *bitio.Writer:
-		return hookDepths.writers.lookup(k)
+// hookDepth returns the depth a bitpack call on w starts at: the hook
+// value's, when w is one a hook was handed, else 0.
+func hookDepth(w *bitio.Writer) int {
+	if f := hookDepths.writers.lookup(w); f != nil {
+		return f.depth
 	}
 	return 0
 }
 
-func (h *hookDepthMap[T]) lookup(key *T) int {
+// readerFrame returns the frame of the hook r was handed to, or nil.
+func readerFrame(r *bitio.Reader) *hookFrame {
+	return hookDepths.readers.lookup(r)
+}
+
+func (h *hookDepthMap[T]) lookup(key *T) *hookFrame {
+	if hookDepths.active.Load() == 0 {
+		return nil
+	}
 	h.mu.RLock()
-	d := h.m[key]
+	f := h.m[key]
 	h.mu.RUnlock()
-	return d
+	return f
 }

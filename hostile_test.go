@@ -12,9 +12,11 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitio"
 )
 
 // allocatedBy returns the bytes fn allocated. The plan of v's type is
@@ -512,3 +514,130 @@ func checkFullLength(t *testing.T, in, out any, length func(any) int) {
 
 // maxSliceBytes mirrors bitpack's limit: min(MaxInt/2, 1 TiB).
 const maxSliceBytes = min(math.MaxInt/2, 1<<40)
+
+// Values that take no bits on the wire, nested or repeated so that each
+// one stays within what compiling allows for a single slice (1 MiB) but
+// together they would not.
+type (
+	zeroBitElem struct {
+		X int64 `bits:"range=5..5"`
+	}
+	innerFree struct {
+		E []zeroBitElem `bits:"maxlen=131072"` // 131072×8 bytes: 1 MiB, 0 bits each
+	}
+	outerFree struct {
+		In []innerFree `bits:"maxlen=64"`
+	}
+	zeroBitBig struct {
+		A [1 << 16]int64 `bits:"range=0..0"` // 512 KiB, 0 bits
+	}
+	zeroBitPointers struct {
+		P [64]*zeroBitBig
+	}
+	emptyElem    struct{ A [0]int32 }
+	emptyElemsOK struct {
+		Z []emptyElem `bits:"maxlen=1048576"`
+	}
+	emptyElemsTooMany struct {
+		Z []emptyElem `bits:"maxlen=2147483647"`
+	}
+	// A hook that reads nothing, and one that reads a bit and then
+	// decodes an innerFree through bitpack (its decode spends from the
+	// same budget).
+	silentHook  struct{}
+	silentHooks struct {
+		H []silentHook `bits:"maxlen=32768"`
+	}
+	nestingFreeHook struct{ In innerFree }
+	nestingHooks    struct {
+		H []nestingFreeHook `bits:"maxlen=8"`
+	}
+)
+
+var silentCalls atomic.Int64
+
+func (silentHook) MarshalBits(*bitio.Writer) error { return nil }
+func (*silentHook) UnmarshalBits(*bitio.Reader) error {
+	silentCalls.Add(1)
+	return nil
+}
+
+func (h nestingFreeHook) MarshalBits(w *bitio.Writer) error {
+	w.WriteBool(true)
+	return bitpack.Encode(w, &h.In)
+}
+
+func (h *nestingFreeHook) UnmarshalBits(r *bitio.Reader) error {
+	if !r.ReadBool() {
+		return r.Err()
+	}
+	return bitpack.Decode(r, &h.In)
+}
+
+// bitString packs (value, width) pairs LSB first, as bitio does.
+func bitString(fields ...[2]uint64) []byte {
+	w := bitio.NewWriter(nil)
+	for _, f := range fields {
+		w.WriteBits(f[0], int(f[1]))
+	}
+	return w.Bytes()
+}
+
+// TestFreeValuesBoundedPerDecode: a packet can make one decode allocate at
+// most 1 MiB of values that take no bits, however they are nested or
+// repeated (through slices, pointers, hooks, and decodes inside hooks).
+// Each case used to allocate 64 MiB or more from a few bytes, or loop for
+// seconds, or (a 9 KB packet on a 32-bit platform) run out of memory.
+func TestFreeValuesBoundedPerDecode(t *testing.T) {
+	// 64 inner slices claiming 131072 elements each: the first one fits
+	// the budget exactly, the second does not.
+	outer := [][2]uint64{{64, 7}}
+	for range 64 {
+		outer = append(outer, [2]uint64{131072, 18})
+	}
+	allOnes := bytes.Repeat([]byte{0xff}, 8)
+	hooks := [][2]uint64{{8, 4}}
+	silentCalls.Store(0)
+	for range 8 {
+		hooks = append(hooks, [2]uint64{1, 1}, [2]uint64{100000, 18})
+	}
+	for _, tc := range []struct {
+		v      any
+		packet []byte
+		want   string
+	}{
+		{&outerFree{}, bitString(outer...),
+			"bitpack: decode bitpack_test.outerFree: field In[1].E at bit 25: values that take no bits on the wire would need more than 1048576 bytes (131072 elements of 8 bytes here)"},
+		{&zeroBitPointers{}, allOnes,
+			"bitpack: decode bitpack_test.zeroBitPointers: field P[2] at bit 2: values that take no bits on the wire would need more than 1048576 bytes (1 elements of 524288 bytes here)"},
+		// 32768 slots of nothing, then 256 bytes for each hook call.
+		{&silentHooks{}, bitString([2]uint64{32768, 16}),
+			"bitpack: decode bitpack_test.silentHooks: field H[3968] at bit 16: values that take no bits on the wire would need more than 1048576 bytes (1 elements of 256 bytes here)"},
+		{&nestingHooks{}, bitString(hooks...),
+			"bitpack: decode bitpack_test.nestingHooks: field H[1].E at bit 24: values that take no bits on the wire would need more than 1048576 bytes (100000 elements of 8 bytes here)"},
+	} {
+		var err error
+		if n := allocatedBy(tc.v, func() { err = bitpack.Unmarshal(tc.packet, tc.v) }); n > 3<<20 {
+			t.Errorf("%T: a %d-byte packet made the decoder allocate %d bytes", tc.v, len(tc.packet), n)
+		}
+		if !errors.Is(err, bitpack.ErrRange) || err.Error() != tc.want {
+			t.Errorf("%T: err = %v\nwant %s", tc.v, err, tc.want)
+		}
+	}
+	if n := silentCalls.Load(); n != 3969 {
+		t.Errorf("the silent hook ran %d times, want 3969", n)
+	}
+
+	// A million empty elements is the most one slice may claim: they
+	// decode, and the type that allowed two billion is refused when it is
+	// compiled (it took seconds to decode a 4-byte packet).
+	var ok emptyElemsOK
+	if err := bitpack.Unmarshal(bitString([2]uint64{1 << 20, 21}), &ok); err != nil || len(ok.Z) != 1<<20 {
+		t.Fatalf("a million empty elements: %v, len %d", err, len(ok.Z))
+	}
+	_, err := bitpack.Describe(emptyElemsTooMany{})
+	var te *bitpack.TagError
+	if want := "maxlen=2147483647: its elements can take no bits on the wire, so a packet of a few bytes could make the decoder allocate 2147483647×1 bytes; at most 1048576 bytes (maxlen 1048576) is allowed"; !errors.As(err, &te) || te.Problem != want {
+		t.Errorf("emptyElemsTooMany: %v\nwant problem %q", err, want)
+	}
+}

@@ -210,8 +210,11 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 		return nil, err
 	}
 	body := r.BitsRead()
-	d := decoder{r: r, depth0: hookDepth(r)}
-	if ferr := d.validate(p); ferr != nil {
+	d := decoder{r: r}
+	d.enter(readerFrame(r))
+	ferr := d.validate(p)
+	d.leave()
+	if ferr != nil {
 		return nil, publicError("decode", m.typ, ferr)
 	}
 	if rest := r.BitsRemaining(); whole && rest >= 8 {

@@ -90,7 +90,7 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	var r bitio.Reader
 	r.Reset(data)
 	if p.flat {
-		return decodeFlat(&r, p, t, base, true, 0)
+		return decodeFlat(&r, p, t, base, true, nil)
 	}
 	d := decoder{r: &r}
 	if ferr := d.validate(p); ferr != nil {
@@ -117,17 +117,20 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	if err := r.Err(); err != nil {
 		return err
 	}
-	depth0 := hookDepth(r)
+	frame := readerFrame(r)
 	if p.flat {
-		err := decodeFlat(r, p, t, base, false, depth0)
+		err := decodeFlat(r, p, t, base, false, frame)
 		if err != nil {
 			r.Fail(err)
 		}
 		return err
 	}
 	start := r.BitsRead()
-	d := decoder{r: r, depth0: depth0}
-	if ferr := d.validate(p); ferr != nil {
+	d := decoder{r: r}
+	d.enter(frame)
+	ferr := d.validate(p)
+	d.leave()
+	if ferr != nil {
 		err := publicError("decode", t, ferr)
 		r.Fail(err)
 		return err
@@ -147,11 +150,13 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 // written before that, so a failure leaves it untouched; it never shares
 // memory with the scratch value, whose buffers are reused by the next
 // decode of the type.
-func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, depth0 int) error {
+func decodeFlat(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, frame *hookFrame) error {
 	s := p.getScratch()
 	tmp := s.base
-	d := decoder{r: r, single: true, depth0: depth0}
+	d := decoder{r: r, single: true}
+	d.enter(frame)
 	ferr := d.root(p, tmp)
+	d.leave()
 	var err error
 	switch {
 	case ferr != nil:
@@ -249,11 +254,53 @@ type decoder struct {
 	grown  int64 // bytes this decode allocated into a scratch value (see decodeFlat)
 
 	depth0 int         // the depth the root plan runs at: 0, or a hook's (see hookDepths)
+	free   int64       // bytes of free values allocated (see payFree)
+	frame  *hookFrame  // the hook this decode runs in, or nil
 	hooks  *hookValues // the validation pass's hook results, for the store pass
 	words  [16]uint64
 	n      int // words kept by the validation pass
 	next   int // words taken by the store pass
 	skip   int // bits taken from words but not yet skipped in the Reader
+}
+
+// enter starts a decode on the Reader a hook was handed (f non-nil) where
+// the hook's decode stands: at its depth, with its free bytes spent.
+func (d *decoder) enter(f *hookFrame) {
+	if f != nil {
+		d.depth0, d.free, d.frame = f.depth, f.free, f
+	}
+}
+
+// leave hands the free bytes spent back to the hook's decode.
+func (d *decoder) leave() {
+	if d.frame != nil {
+		d.frame.free = d.free
+	}
+}
+
+// freeBytes bounds, per decode, the bytes of values that take no bits on
+// the wire: elements of slices whose elements can be empty on the wire
+// (range=5..5, only skipped fields, empty structs — each counted as at
+// least one byte, for the time it takes to visit them), pointees and
+// union members of that kind, and hooks that read nothing. The packet
+// does not pay for those, so without a bound a few bytes could claim
+// gigabytes through nested slices. Compiling refuses a single slice that
+// could exceed it (checkFreeSlices); decoding refuses a packet whose free
+// values add up past it (a decode inside a hook adds to its hook's
+// decode). Values that take bits are bounded by the packet's length
+// instead (see minBits).
+const freeBytes = 1 << 20
+
+// payFree records n free values of size bytes (at least 1 each), and
+// refuses the packet once a decode has spent more than freeBytes on them.
+// Only the first pass pays (a single pass, or validation); the store pass
+// of a validated packet allocates what validation paid for.
+func (d *decoder) payFree(n int, size uintptr, bit int) *fieldError {
+	d.free += int64(n) * int64(max(size, 1))
+	if d.free > freeBytes {
+		return newFieldError("", bit, ErrRange, "values that take no bits on the wire would need more than %d bytes (%d elements of %d bytes here)", freeBytes, n, max(size, 1))
+	}
+	return nil
 }
 
 // grow records n new values of size bytes allocated into the value being
@@ -384,6 +431,11 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			if n > uint64(o.n) {
 				return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
 			}
+			if o.elem.minBits == 0 && (!store || d.single) {
+				if err := d.payFree(int(n), o.stride, start); err != nil {
+					return err.withPrefix(o.path)
+				}
+			}
 			if store && d.single && o.elem.minBits > 0 && int(n) > r.BitsRemaining()/o.elem.minBits {
 				// A single-pass decode has not validated the rest yet, and
 				// the packet cannot hold that many: refuse before allocating
@@ -412,6 +464,11 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 					at.setNil()
 				}
 				break
+			}
+			if o.elem.minBits == 0 && (!store || d.single) {
+				if err := d.payFree(1, o.typ.Size(), start); err != nil {
+					return err.withPrefix(o.path)
+				}
 			}
 			elem := pointer{}
 			if store {
@@ -723,6 +780,12 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 			return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", v, o.n)
 		}
 		n = int(v)
+		if !store || d.single {
+			// The slots are paid for by the length alone.
+			if err := d.payFree(n, o.typ.Elem().Size(), start); err != nil {
+				return err.withPrefix(o.path)
+			}
+		}
 		if store {
 			at.setSliceLen(o.typ, n)
 		}
@@ -744,6 +807,11 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 		}
 		if int(idx) == n {
 			return nil
+		}
+		if o.elem.minBits == 0 && (!store || d.single) {
+			if err := d.payFree(1, o.elem.typ.Size(), start); err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
+			}
 		}
 		var e pointer
 		if store {
@@ -778,6 +846,11 @@ func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
 	mp, err := u.member(int(idx))
 	if err != nil {
 		return &fieldError{path: o.path, bit: start, err: ErrRange, detail: err.Error(), cause: err}
+	}
+	if o.bits == 0 && mp.minBits == 0 && (!store || d.single) {
+		if err := d.payFree(1, m.typ.Size(), start); err != nil {
+			return err.withPrefix(o.path)
+		}
 	}
 	if !store {
 		if err := d.sub(mp, o.level, pointer{}, depth); err != nil {
