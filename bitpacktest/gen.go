@@ -110,8 +110,8 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 		}
 	case bitpack.KindSlice:
 		limit := st.cfg.maxElems
-		if n.cyclic {
-			if st.depth >= st.cfg.depth {
+		if n.cyclic || n.elem.rank < 0 { // rank < 0: no element has a finite value
+			if st.depth >= st.cfg.depth || n.elem.rank < 0 {
 				dst.Set(reflect.Zero(n.typ))
 				return
 			}
@@ -132,7 +132,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 		st.leave(n)
 		dst.Set(s)
 	case bitpack.KindPointer:
-		if !n.neverNil && ((n.cyclic && st.depth >= st.cfg.depth) || st.budget <= 0 || r.Intn(4) == 0) {
+		if !n.neverNil && (n.elem.rank < 0 || (n.cyclic && st.depth >= st.cfg.depth) || st.budget <= 0 || r.Intn(4) == 0) {
 			dst.Set(reflect.Zero(n.typ))
 			return
 		}
@@ -141,7 +141,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 		// Each element is nil with a probability drawn per field, from
 		// all present to all absent.
 		absent := [...]float64{0, 0.25, 0.5, 0.75, 1}[r.Intn(5)]
-		if n.cyclic && st.depth >= st.cfg.depth {
+		if n.cyclic && st.depth >= st.cfg.depth || n.elem.elem.rank < 0 { // elem is the *T over T
 			absent = 1
 		}
 		elems, isSlice := dst, n.typ.Kind() == reflect.Slice

@@ -352,3 +352,50 @@ func TestMinimal(t *testing.T) {
 		t.Fatalf("not minimal: %s", show(reflect.ValueOf(v)))
 	}
 }
+
+// A union whose only member holds the union again has no finite value, so
+// every field that leads to it must stay empty: the pointer nil, the
+// slice empty, the sparse array all absent.
+type (
+	loopMsg    interface{ isLoop() }
+	loopMember struct{ U loopMsg }
+	loopWrap   struct{ U loopMsg }
+	loopHolder struct {
+		X uint8
+		P *loopWrap
+		L []loopWrap   `bits:"maxlen=3"`
+		S [4]*loopWrap `bits:"sparse"`
+		T []*loopWrap  `bits:"sparse,maxlen=3"`
+	}
+)
+
+func (*loopMember) isLoop() {}
+
+func init() {
+	u, err := bitpack.NewUnion(&loopMember{})
+	if err != nil {
+		panic(err)
+	}
+	if err := bitpack.RegisterUnion[loopMsg](u); err != nil {
+		panic(err)
+	}
+}
+
+func TestGenNoFiniteValueBelow(t *testing.T) {
+	g := Gen[loopHolder]()
+	for seed := int64(0); seed < 200; seed++ {
+		res := g(params(seed))
+		v, ok := res.Retrieve()
+		if !ok {
+			t.Fatalf("seed %d: no value", seed)
+		}
+		h := v.(loopHolder)
+		if h.P != nil || len(h.L) != 0 || h.S != [4]*loopWrap{} || len(h.T) != 0 {
+			t.Fatalf("seed %d: %+v holds a value of a type that has none", seed, h)
+		}
+		if _, err := bitpack.Marshal(&h); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	CheckRoundTrip[loopHolder](t)
+}
