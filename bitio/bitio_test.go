@@ -547,76 +547,17 @@ func TestQuatRoundTrip(t *testing.T) {
 }
 
 func TestUints(t *testing.T) {
-	vals32 := []uint32{0, 1, 0xdeadbeef, 0xffffffff, 7, 0x80000000, 12345, 0xfffffffe, 3}
-	for _, n := range []int{32} {
-		for off := 0; off < 9; off++ {
-			w := bitio.NewWriter(nil)
-			w.WriteBits(0, off)
-			bitio.WriteUints(w, vals32, n)
-			fields := []f{{0, off}}
-			for _, v := range vals32 {
-				fields = append(fields, f{uint64(v), n})
-			}
-			if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
-				t.Fatalf("off %d: WriteUints = %x (%v), want %x", off, w.Bytes(), w.Err(), want)
-			}
-			r := bitio.NewReader(w.Bytes())
-			r.Skip(off)
-			got := make([]uint32, len(vals32))
-			bitio.ReadUints(r, got, n)
-			if r.Err() != nil || fmt.Sprint(got) != fmt.Sprint(vals32) {
-				t.Fatalf("off %d: ReadUints = %v, %v", off, got, r.Err())
-			}
-		}
-	}
+	// Full-width 32-bit elements, as bitpack's []uint32 fields use them.
+	checkUints(t, []uint32{0, 1, 0xdeadbeef, 0xffffffff, 7, 0x80000000, 12345, 0xfffffffe, 3}, 32)
 	// Narrow elements at every width and start offset, against the
 	// field-by-field oracle.
 	for n := 1; n <= 8; n++ {
-		src := []uint8{0, 1, uint8(1<<n - 1), uint8((1<<n - 1) / 2), uint8(0x5a & (1<<n - 1))}
-		for off := 0; off < 9; off++ {
-			w := bitio.NewWriter(nil)
-			w.WriteBits(1&(1<<off-1), off)
-			bitio.WriteUints(w, src, n)
-			fields := []f{{1 & (1<<off - 1), off}}
-			for _, v := range src {
-				fields = append(fields, f{uint64(v), n})
-			}
-			if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
-				t.Fatalf("n=%d off %d: WriteUints = %x (%v), want %x", n, off, w.Bytes(), w.Err(), want)
-			}
-			r := bitio.NewReader(w.Bytes())
-			r.Skip(off)
-			got := make([]uint8, len(src))
-			bitio.ReadUints(r, got, n)
-			if r.Err() != nil || !bytes.Equal(got, src) || r.BitsRead() != off+len(src)*n {
-				t.Fatalf("n=%d off %d: ReadUints = %v, %v", n, off, got, r.Err())
-			}
-		}
+		checkUints(t, []uint8{0, 1, uint8(1<<n - 1), uint8((1<<n - 1) / 2), uint8(0x5a & (1<<n - 1))}, n)
 	}
-	// Wide elements at every start offset, up to 64 bits (one value per
-	// word at 33 and more).
+	// Wide elements, up to 64 bits (one value per word at 33 and more).
 	for _, n := range []int{13, 32, 33, 63, 64} {
 		mask := uint64(math.MaxUint64) >> (64 - n)
-		src := []uint64{mask, 1, 0, 0xdeadbeefcafef00d & mask, mask >> 1, 0x8badf00d & mask, 5}
-		for off := 0; off < 9; off++ {
-			w := bitio.NewWriter(nil)
-			w.WriteBits(1&(1<<off-1), off)
-			bitio.WriteUints(w, src, n)
-			fields := []f{{1 & (1<<off - 1), off}}
-			for _, v := range src {
-				fields = append(fields, f{v, n})
-			}
-			if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
-				t.Fatalf("n=%d off %d: WriteUints = %x (%v), want %x", n, off, w.Bytes(), w.Err(), want)
-			}
-			r := bitio.NewReader(w.Bytes())
-			r.Skip(off)
-			got := make([]uint64, len(src))
-			bitio.ReadUints(r, got, n)
-			if r.Err() != nil || fmt.Sprint(got) != fmt.Sprint(src) || r.BitsRead() != off+len(src)*n {
-				t.Fatalf("n=%d off %d: ReadUints = %v, %v", n, off, got, r.Err())
-			}
-		}
+		checkUints(t, []uint64{mask, 1, 0, 0xdeadbeefcafef00d & mask, mask >> 1, 0x8badf00d & mask, 5}, n)
 	}
 	w64 := bitio.NewWriter(nil)
 	bitio.WriteUints(w64, []uint64{math.MaxUint64, 1}, 64)
@@ -655,5 +596,31 @@ func TestUints(t *testing.T) {
 	bitio.ReadUints(r, []uint8{1}, 9)
 	if !errors.Is(r.Err(), bitio.ErrRange) {
 		t.Fatalf("ReadUints wider than the element: %v", r.Err())
+	}
+}
+
+// checkUints writes src with WriteUints at n bits after every start offset
+// 0..8, compares the bytes with the field-by-field oracle, and reads them
+// back with ReadUints.
+func checkUints[T uint8 | uint32 | uint64](t *testing.T, src []T, n int) {
+	t.Helper()
+	for off := 0; off < 9; off++ {
+		w := bitio.NewWriter(nil)
+		w.WriteBits(1&(1<<off-1), off)
+		bitio.WriteUints(w, src, n)
+		fields := []f{{1 & (1<<off - 1), off}}
+		for _, v := range src {
+			fields = append(fields, f{uint64(v), n})
+		}
+		if want := pack(fields...); !bytes.Equal(w.Bytes(), want) || w.Err() != nil {
+			t.Fatalf("n=%d off %d: WriteUints = %x (%v), want %x", n, off, w.Bytes(), w.Err(), want)
+		}
+		r := bitio.NewReader(w.Bytes())
+		r.Skip(off)
+		got := make([]T, len(src))
+		bitio.ReadUints(r, got, n)
+		if r.Err() != nil || fmt.Sprint(got) != fmt.Sprint(src) || r.BitsRead() != off+len(src)*n {
+			t.Fatalf("n=%d off %d: ReadUints = %v, %v", n, off, got, r.Err())
+		}
 	}
 }
