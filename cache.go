@@ -545,22 +545,22 @@ func compile(t reflect.Type) (*plan, error) {
 }
 
 // checkFreeSlices refuses tags that would let a few bytes of packet
-// allocate more than freeBytes (see there) through one slice: sparse
+// allocate more than allocBaseBytes (see there) through one slice: sparse
 // slices (an absent element is free) and slices of elements with nothing
 // variable to send (range=5..5, only skipped fields, empty structs, each
 // counted as at least one byte). It runs once the whole type is compiled,
-// when the elements' minimum sizes are known. (Several such slices in one
-// packet are bounded when decoding: see payFree.)
+// when the elements' minimum sizes are known. (Decoding bounds what
+// several such slices in one packet add up to.)
 func checkFreeSlices(p *plan) error {
 	for i := range p.ops {
 		o := &p.ops[i]
 		free := o.kind == opSlice && o.elem.minBits == 0 || o.kind == opSparse && o.slice
-		if size := uint64(max(o.stride, 1)); free && uint64(o.n) > freeBytes/size {
+		if size := uint64(max(o.stride, 1)); free && uint64(o.n) > allocBaseBytes/size {
 			why := "its elements can take no bits on the wire"
 			if o.kind == opSparse {
 				why = "absent elements take no bits on the wire"
 			}
-			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, size, freeBytes, freeBytes/size)
+			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, size, allocBaseBytes, allocBaseBytes/size)
 		}
 	}
 	return nil

@@ -120,16 +120,18 @@
 //     the packet has paid for: a length prefix is checked against maxlen and
 //     against the bits left in the packet before anything is allocated, and
 //     so is a pointer's presence bit against its pointee's fixed size.
-//     Where the wire cannot pay — a sparse slice's absent elements, elements
-//     that take no bits at all (a struct whose only field is range=5..5, an
-//     empty struct), pointees and union members of that kind, hooks that
-//     read nothing — the tag is refused when one slice's maxlen × element
-//     size exceeds 1 MiB, and one decode may allocate at most 1 MiB of such
-//     values in all, however they nest (a decode inside a hook counts
-//     toward its hook's); past that the packet is refused with ErrRange.
-//     (Marshal does not count them: a value holding more than 1 MiB of
-//     values that take no bits encodes, but does not decode.) No slice tag
-//     may allow more than 1 TiB (1 GiB on 32-bit platforms).
+//     Whatever the tags allow, one decode allocates at most 1 MiB plus 64
+//     bytes per bit of input, counting every slice, pointee, sparse slot,
+//     union member and hook value (and decodes a hook makes on its
+//     Reader): values that are wide for their bits, or take none (a struct
+//     whose only field is range=5..5, an empty struct, skipped fields, a
+//     hook that reads nothing), cannot multiply by nesting; past it the
+//     packet is refused with ErrRange. Marshal does not apply this bound: a
+//     value that needs more than that for its bits encodes but does not
+//     decode (only types with wide skipped or zero-bit parts can have one).
+//     A tag whose single slice could claim more than 1 MiB of elements that
+//     take no bits is refused when compiled, and no slice tag may allow
+//     more than 1 TiB (1 GiB on 32-bit platforms).
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it was.
 //     Decoding lands in a scratch value and is copied into yours only once
 //     the whole packet is accepted (or, for types with hooks, unions or

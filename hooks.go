@@ -77,18 +77,16 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	u := target.Interface().(Unmarshaler)
 	hr := new(bitio.Reader) // not in hookValues: handing that to the hook would make the decoder escape
 	*hr = *r
-	frame := &hookFrame{depth: depth + o.level + 1, free: d.free}
+	// The new value and the call's bookkeeping count against the
+	// allowance (a hook may read nothing at all).
+	if ferr := d.spend(1, o.typ.Size()+hookCallBytes, start); ferr != nil {
+		return ferr.withPrefix(o.path)
+	}
+	frame := &hookFrame{depth: depth + o.level + 1, limit: d.limit, spent: d.spent}
 	err := runUnmarshalHook(u, hr, frame)
-	d.free = frame.free // what bitpack decodes inside the hook spent
+	d.spent = frame.spent // what bitpack decodes inside the hook spent
 	if err == nil {
 		err = hr.Err()
-	}
-	if err == nil && hr.BitsRead() == start {
-		// A hook that read nothing is free on the wire: its value and the
-		// call's bookkeeping count against the free budget.
-		if ferr := d.payFree(1, o.typ.Size()+hookCallBytes, start); ferr != nil {
-			return ferr.withPrefix(o.path)
-		}
 	}
 	if err != nil {
 		r.Fail(err)
@@ -139,17 +137,18 @@ func runUnmarshalHook(u Unmarshaler, r *bitio.Reader, f *hookFrame) error {
 }
 
 // hookFrame is what a bitpack call made by a hook on the hook's Reader or
-// Writer continues from: the depth, and (decoding) the bytes of free values
-// the decode has allocated so far (see freeBytes), which nested decodes add
-// to and the hook's decoder takes back.
+// Writer continues from: the depth of the hook's value, and (decoding) the
+// decode's allocation allowance and what it has spent (see
+// allocBaseBytes), which nested decodes add to and the hook's decoder takes
+// back.
 type hookFrame struct {
-	depth int
-	free  int64
+	depth        int
+	limit, spent int64
 }
 
 // hookCallBytes is about what one hook call allocates besides the value:
 // its Reader and frame, the registry entry, the kept result (measured at
-// about 250 bytes; TestFreeValuesBoundedPerDecode checks the total).
+// about 250 bytes; TestDecodeAllowance checks the total).
 const hookCallBytes = 256
 
 func enterHook[T any](h *hookDepthMap[T], key *T, f *hookFrame) {

@@ -515,9 +515,9 @@ func checkFullLength(t *testing.T, in, out any, length func(any) int) {
 // maxSliceBytes mirrors bitpack's limit: min(MaxInt/2, 1 TiB).
 const maxSliceBytes = min(math.MaxInt/2, 1<<40)
 
-// Values that take no bits on the wire, nested or repeated so that each
-// one stays within what compiling allows for a single slice (1 MiB) but
-// together they would not.
+// Values that take no or few bits on the wire, nested or repeated so that
+// each one stays within what compiling allows for a single slice (1 MiB)
+// but together they would not.
 type (
 	zeroBitElem struct {
 		X int64 `bits:"range=5..5"`
@@ -541,6 +541,18 @@ type (
 	emptyElemsTooMany struct {
 		Z []emptyElem `bits:"maxlen=2147483647"`
 	}
+	// Wide values for one bit: a union member (after its index) and a
+	// pointee (after its presence bit).
+	bigMsg    interface{ isBig() }
+	smallBig  struct{ B bool }
+	bigUnions struct {
+		M []bigMsg `bits:"maxlen=64"`
+	}
+	bigOneBit struct {
+		B bool
+		A [1 << 16]int64 `bits:"range=0..0"`
+	}
+	bigOneBitPointers struct{ P [64]*bigOneBit }
 	// A hook that reads nothing, and one that reads a bit and then
 	// decodes an innerFree through bitpack (its decode spends from the
 	// same budget).
@@ -553,6 +565,19 @@ type (
 		H []nestingFreeHook `bits:"maxlen=8"`
 	}
 )
+
+func (zeroBitBig) isBig() {}
+func (smallBig) isBig()   {}
+
+func init() {
+	u, err := bitpack.NewUnion(zeroBitBig{}, smallBig{})
+	if err != nil {
+		panic(err)
+	}
+	if err := bitpack.RegisterUnion[bigMsg](u); err != nil {
+		panic(err)
+	}
+}
 
 var silentCalls atomic.Int64
 
@@ -583,12 +608,12 @@ func bitString(fields ...[2]uint64) []byte {
 	return w.Bytes()
 }
 
-// TestFreeValuesBoundedPerDecode: a packet can make one decode allocate at
-// most 1 MiB of values that take no bits, however they are nested or
-// repeated (through slices, pointers, hooks, and decodes inside hooks).
+// TestDecodeAllowance: one decode allocates at most 1 MiB plus 64 bytes per
+// bit of input, however wide the values are for their bits or how they
+// nest (slices, pointers, union members, hooks, and decodes inside hooks).
 // Each case used to allocate 64 MiB or more from a few bytes, or loop for
 // seconds, or (a 9 KB packet on a 32-bit platform) run out of memory.
-func TestFreeValuesBoundedPerDecode(t *testing.T) {
+func TestDecodeAllowance(t *testing.T) {
 	// 64 inner slices claiming 131072 elements each: the first one fits
 	// the budget exactly, the second does not.
 	outer := [][2]uint64{{64, 7}}
@@ -607,14 +632,19 @@ func TestFreeValuesBoundedPerDecode(t *testing.T) {
 		want   string
 	}{
 		{&outerFree{}, bitString(outer...),
-			"bitpack: decode bitpack_test.outerFree: field In[1].E at bit 25: values that take no bits on the wire would need more than 1048576 bytes (131072 elements of 8 bytes here)"},
+			"bitpack: decode bitpack_test.outerFree: field In[1].E at bit 25: 131072 values of 8 bytes would take the decode past the 1122816 bytes it may allocate for this input (1 MiB plus 64 bytes per bit)"},
 		{&zeroBitPointers{}, allOnes,
-			"bitpack: decode bitpack_test.zeroBitPointers: field P[2] at bit 2: values that take no bits on the wire would need more than 1048576 bytes (1 elements of 524288 bytes here)"},
+			"bitpack: decode bitpack_test.zeroBitPointers: field P[2] at bit 2: a value of 524288 bytes would take the decode past the 1052672 bytes it may allocate for this input (1 MiB plus 64 bytes per bit)"},
 		// 32768 slots of nothing, then 256 bytes for each hook call.
 		{&silentHooks{}, bitString([2]uint64{32768, 16}),
-			"bitpack: decode bitpack_test.silentHooks: field H[3968] at bit 16: values that take no bits on the wire would need more than 1048576 bytes (1 elements of 256 bytes here)"},
+			"bitpack: decode bitpack_test.silentHooks: field H[3972] at bit 16: a value of 256 bytes would take the decode past the 1049600 bytes it may allocate for this input (1 MiB plus 64 bytes per bit)"},
+		// One bit pays for any width: a union member, a pointee.
+		{&bigUnions{}, bitString([2]uint64{64, 7}, [2]uint64{0, 64}),
+			"bitpack: decode bitpack_test.bigUnions: field M[2] at bit 9: a value of 524288 bytes would take the decode past the 1053184 bytes it may allocate for this input (1 MiB plus 64 bytes per bit)"},
+		{&bigOneBitPointers{}, bytes.Repeat([]byte{0xff}, 16),
+			"bitpack: decode bitpack_test.bigOneBitPointers: field P[2] at bit 4: a value of 524296 bytes would take the decode past the 1056768 bytes it may allocate for this input (1 MiB plus 64 bytes per bit)"},
 		{&nestingHooks{}, bitString(hooks...),
-			"bitpack: decode bitpack_test.nestingHooks: field H[1].E at bit 24: values that take no bits on the wire would need more than 1048576 bytes (100000 elements of 8 bytes here)"},
+			"bitpack: decode bitpack_test.nestingHooks: field H[1].E at bit 24: 100000 values of 8 bytes would take the decode past the 1058816 bytes it may allocate for this input (1 MiB plus 64 bytes per bit)"},
 	} {
 		var err error
 		if n := allocatedBy(tc.v, func() { err = bitpack.Unmarshal(tc.packet, tc.v) }); n > 3<<20 {
@@ -624,8 +654,8 @@ func TestFreeValuesBoundedPerDecode(t *testing.T) {
 			t.Errorf("%T: err = %v\nwant %s", tc.v, err, tc.want)
 		}
 	}
-	if n := silentCalls.Load(); n != 3969 {
-		t.Errorf("the silent hook ran %d times, want 3969", n)
+	if n := silentCalls.Load(); n != 3972 {
+		t.Errorf("the silent hook ran %d times, want 3972", n)
 	}
 
 	// A million empty elements is the most one slice may claim: they

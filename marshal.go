@@ -27,9 +27,11 @@ type Marshaler interface {
 // field's previous value plays no part. A hook that nests a bitpack type
 // should decode it with Decode (or Codec.Decode, Union.Decode) on the
 // Reader it was given, and encode it with Encode on the Writer: MaxDepth
-// then counts the levels above the hook too, and the hook's own value as
-// one level, so a hook type that decodes its own type recursively is
-// stopped at MaxDepth like a recursive struct.
+// then counts the levels above the hook too, and each hook call as one
+// level, so a hook type that decodes its own type recursively is stopped
+// at MaxDepth like a recursive struct. (A hook on a type that is not a
+// struct, a slice say, therefore costs one level more than the same data
+// without the hook.)
 type Unmarshaler interface {
 	UnmarshalBits(r *bitio.Reader) error
 }

@@ -93,6 +93,7 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 		return decodeFlat(&r, p, t, base, true, nil)
 	}
 	d := decoder{r: &r}
+	d.enter(nil)
 	if ferr := d.validate(p); ferr != nil {
 		return publicError("decode", t, ferr)
 	}
@@ -254,7 +255,8 @@ type decoder struct {
 	grown  int64 // bytes this decode allocated into a scratch value (see decodeFlat)
 
 	depth0 int         // the depth the root plan runs at: 0, or a hook's (see hookDepths)
-	free   int64       // bytes of free values allocated (see payFree)
+	limit  int64       // bytes this decode may allocate (see allocBaseBytes)
+	spent  int64       // bytes allocated so far, by spend's count
 	frame  *hookFrame  // the hook this decode runs in, or nil
 	hooks  *hookValues // the validation pass's hook results, for the store pass
 	words  [16]uint64
@@ -263,43 +265,63 @@ type decoder struct {
 	skip   int // bits taken from words but not yet skipped in the Reader
 }
 
-// enter starts a decode on the Reader a hook was handed (f non-nil) where
-// the hook's decode stands: at its depth, with its free bytes spent.
+// enter starts a decode: on the Reader a hook was handed (f non-nil),
+// where the hook's decode stands (its depth, its allocation allowance and
+// what it has spent); otherwise at depth 0 with an allowance for the bits
+// the Reader holds.
 func (d *decoder) enter(f *hookFrame) {
 	if f != nil {
-		d.depth0, d.free, d.frame = f.depth, f.free, f
+		d.depth0, d.limit, d.spent, d.frame = f.depth, f.limit, f.spent, f
+		return
 	}
+	d.limit = allocBaseBytes + allocBytesPerBit*int64(d.r.BitsRemaining())
 }
 
-// leave hands the free bytes spent back to the hook's decode.
+// leave hands what the decode spent back to the hook's decode.
 func (d *decoder) leave() {
 	if d.frame != nil {
-		d.frame.free = d.free
+		d.frame.spent = d.spent
 	}
 }
 
-// freeBytes bounds, per decode, the bytes of values that take no bits on
-// the wire: elements of slices whose elements can be empty on the wire
-// (range=5..5, only skipped fields, empty structs — each counted as at
-// least one byte, for the time it takes to visit them), pointees and
-// union members of that kind, and hooks that read nothing. The packet
-// does not pay for those, so without a bound a few bytes could claim
-// gigabytes through nested slices. Compiling refuses a single slice that
-// could exceed it (checkFreeSlices); decoding refuses a packet whose free
-// values add up past it (a decode inside a hook adds to its hook's
-// decode). Values that take bits are bounded by the packet's length
-// instead (see minBits).
-const freeBytes = 1 << 20
+// Decoding allocates at most allocBaseBytes plus allocBytesPerBit for every
+// bit of input: whatever the tags allow, a packet can never make one decode
+// allocate more. The packet's bits already bound what needs them (a length
+// prefix is checked against the bits left before anything is allocated),
+// but values can be wide for few bits on the wire, or take none at all:
+// elements whose only field is range=5..5, empty structs, structs whose
+// other fields are skipped, a union member or a hook that reads nothing,
+// sparse slots. Without this bound they multiply when they nest: a
+// 145-byte packet could claim 128 MiB. 64 bytes per bit is more than any
+// tagged value without skipped fields needs (a bool is 1 byte for 1 bit, an
+// int64 with range=0..1 is 8), and 1 MiB covers small packets of wide
+// values. Every slice, pointee, sparse slot, union member and hook value
+// counts (empty ones as 1 byte, for the time it takes to visit them; a
+// hook call as hookCallBytes more), whether or not the target's capacity is
+// reused, so the outcome never depends on what the target held. Decodes
+// inside a hook spend from their hook's decode. Compiling also refuses a
+// single slice whose elements take no bits when maxlen × size exceeds
+// allocBaseBytes (checkFreeSlices).
+const (
+	allocBaseBytes   = 1 << 20
+	allocBytesPerBit = 64
+)
 
-// payFree records n free values of size bytes (at least 1 each), and
-// refuses the packet once a decode has spent more than freeBytes on them.
-// Only the first pass pays (a single pass, or validation); the store pass
-// of a validated packet allocates what validation paid for.
-func (d *decoder) payFree(n int, size uintptr, bit int) *fieldError {
-	d.free += int64(n) * int64(max(size, 1))
-	if d.free > freeBytes {
-		return newFieldError("", bit, ErrRange, "values that take no bits on the wire would need more than %d bytes (%d elements of %d bytes here)", freeBytes, n, max(size, 1))
+// spend records n values of size bytes (at least 1 each) about to be
+// allocated, and refuses the packet when the decode's allowance cannot
+// cover them. Only the first pass spends (a single pass, or validation);
+// the store pass of a validated packet allocates what validation paid for.
+func (d *decoder) spend(n int, size uintptr, bit int) *fieldError {
+	size = max(size, 1)
+	cost := int64(n) * int64(size)
+	if cost > d.limit-d.spent {
+		what := fmt.Sprintf("%d values of %d bytes", n, size)
+		if n == 1 {
+			what = fmt.Sprintf("a value of %d bytes", size)
+		}
+		return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what, d.limit)
 	}
+	d.spent += cost
 	return nil
 }
 
@@ -431,8 +453,11 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			if n > uint64(o.n) {
 				return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
 			}
-			if o.elem.minBits == 0 && (!store || d.single) {
-				if err := d.payFree(int(n), o.stride, start); err != nil {
+			// Spend unless the packet is too short for the elements anyway:
+			// that error (which names the element that runs out) comes
+			// first.
+			if (!store || d.single) && (o.elem.minBits == 0 || int(n) <= r.BitsRemaining()/o.elem.minBits) {
+				if err := d.spend(int(n), o.stride, start); err != nil {
 					return err.withPrefix(o.path)
 				}
 			}
@@ -465,8 +490,8 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				}
 				break
 			}
-			if o.elem.minBits == 0 && (!store || d.single) {
-				if err := d.payFree(1, o.typ.Size(), start); err != nil {
+			if (!store || d.single) && o.elem.minBits <= r.BitsRemaining() {
+				if err := d.spend(1, o.typ.Size(), start); err != nil {
 					return err.withPrefix(o.path)
 				}
 			}
@@ -781,8 +806,7 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 		}
 		n = int(v)
 		if !store || d.single {
-			// The slots are paid for by the length alone.
-			if err := d.payFree(n, o.typ.Elem().Size(), start); err != nil {
+			if err := d.spend(n, o.typ.Elem().Size(), start); err != nil {
 				return err.withPrefix(o.path)
 			}
 		}
@@ -808,8 +832,8 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 		if int(idx) == n {
 			return nil
 		}
-		if o.elem.minBits == 0 && (!store || d.single) {
-			if err := d.payFree(1, o.elem.typ.Size(), start); err != nil {
+		if !store || d.single {
+			if err := d.spend(1, o.elem.typ.Size(), start); err != nil {
 				return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
 			}
 		}
@@ -847,8 +871,8 @@ func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
 	if err != nil {
 		return &fieldError{path: o.path, bit: start, err: ErrRange, detail: err.Error(), cause: err}
 	}
-	if o.bits == 0 && mp.minBits == 0 && (!store || d.single) {
-		if err := d.payFree(1, m.typ.Size(), start); err != nil {
+	if !store || d.single {
+		if err := d.spend(1, m.typ.Size(), start); err != nil {
 			return err.withPrefix(o.path)
 		}
 	}
