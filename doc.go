@@ -128,7 +128,8 @@
 //     hook that reads nothing), cannot multiply by nesting; past it the
 //     packet is refused with ErrRange. Marshal does not apply this bound: a
 //     value that needs more than that for its bits encodes but does not
-//     decode (only types with wide skipped or zero-bit parts can have one).
+//     decode (only types with wide skipped or zero-bit parts, or thousands
+//     of hook values of a few bits each, can have one).
 //     A tag whose single slice could claim more than 1 MiB of elements that
 //     take no bits is refused when compiled, and no slice tag may allow
 //     more than 1 TiB (1 GiB on 32-bit platforms).

@@ -73,15 +73,15 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 		return nil
 	}
 	start := r.BitsRead()
+	// The new value and the call's bookkeeping count against the
+	// allowance (a hook may read nothing at all), before either is made.
+	if ferr := d.spend(1, o.typ.Size()+hookCallBytes, start); ferr != nil {
+		return ferr.withPrefix(o.path)
+	}
 	target := reflect.New(o.typ)
 	u := target.Interface().(Unmarshaler)
 	hr := new(bitio.Reader) // not in hookValues: handing that to the hook would make the decoder escape
 	*hr = *r
-	// The new value and the call's bookkeeping count against the
-	// allowance (a hook may read nothing at all).
-	if ferr := d.spend(1, o.typ.Size()+hookCallBytes, start); ferr != nil {
-		return ferr.withPrefix(o.path)
-	}
 	frame := &hookFrame{depth: depth + o.level + 1, limit: d.limit, spent: d.spent}
 	err := runUnmarshalHook(u, hr, frame)
 	d.spent = frame.spent // what bitpack decodes inside the hook spent
@@ -102,8 +102,8 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 }
 
 // hookDepths maps the Reader or Writer handed to a running hook to the
-// hook's frame: the nesting depth of the hook's value, and the free bytes
-// spent. Decode, Encode and a Union's Decode
+// hook's frame: the nesting depth of the hook's value and, for a Reader,
+// the decode's allocation allowance. Decode, Encode and a Union's Decode
 // and Encode called with it by the hook start at that depth instead of 0,
 // so MaxDepth bounds recursion that passes through hooks, as it bounds any
 // other. Outside hooks the maps are empty and the check is one atomic load.
