@@ -349,27 +349,8 @@ func (p *plan) fuse() {
 			if k > i {
 				o.group = 0
 			}
-			sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), shift: uint8(shift), clamp: o.clamp, slow: o.fit}
-			sc.limit = sc.mask
-			sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
-			switch o.kind {
-			case opRangeUint:
-				sc.limit = o.span
-			case opRangeInt:
-				sc.limit = o.span
-				sc.access += accI8
-			case opUint:
-				sc.min = 0
-			case opInt:
-				sc.min, sc.flip = uint64(int64(-1)<<(o.bits-1)), 1<<(o.bits-1)
-				sc.access += accI8
-			case opFloat32, opFloat64, opBool:
-				sc.min = 0
-			case opQFloat32:
-				sc.min, sc.limit, sc.access = 0, uint64(o.qf.MaxCode()), accQ32
-			case opQFloat64:
-				sc.min, sc.limit, sc.access = 0, uint64(o.qf64.MaxCode()), accQ64
-			}
+			sc := scalarOf(o, k)
+			sc.shift = uint8(shift)
 			p.scalars = append(p.scalars, sc)
 			if needsCheck(o) {
 				head.checked = true
@@ -380,6 +361,149 @@ func (p *plan) fuse() {
 		head.sHi, head.cHi = int32(len(p.scalars)), int32(len(p.checks))
 		i = j
 	}
+}
+
+// encodeGroupBits is the widest group of fixed-width fields the encoder
+// gathers into one WriteBits: a whole word. (The decoder's groups stop at
+// fuseBits, what its window reads at once.)
+const encodeGroupBits = 64
+
+// Encode step kinds beyond the scalar accesses.
+const (
+	accQuat = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accOp                       // any other op: encodeOp runs it
+)
+
+// encStep is one step of a plan's encode program, which encodeValues runs:
+// a fixed-width field whose code joins the current group (written with one
+// WriteBits at the group's last step), or an op run on its own. A step
+// holds everything encoding the field reads, the quantizer included (a
+// copy, not a pointer to chase for every value).
+type encStep struct {
+	offset    uintptr
+	min       uint64      // see the access constants: code = (value - min) ^ flip, valid up to limit
+	limit     uint64      //
+	flip      uint64      //
+	lo, hi    float32     // accQ32: the values encode accepts without clamp (prepared's bounds, rounded inwards: the same verdict for every float32)
+	q         quant.Float // accQ32
+	qq        *quant.Quat // accQuat
+	op        int32       // index in plan.ops: errors, and what accOp runs
+	kind      uint8       // an access constant, accQuat or accOp
+	shift     uint8       // the code's bit offset within its group
+	groupBits uint8       // last: the group's width
+	count     uint8       // accQ32: how many float32 fields, 4 bytes apart, the step codes (a Vec3 is one step)
+	width     uint8       // accQ32: the bits of each
+	last      bool        // the group ends here: write it
+	clamp     bool        // accQ32: clamp finite values outside the bounds
+}
+
+// buildEncode builds p.enc from p.ops: consecutive fixed-width fields (and
+// quaternions that fit a word) are packed greedily into groups of at most
+// encodeGroupBits; every other op is a step of its own.
+func (p *plan) buildEncode() {
+	p.enc = make([]encStep, 0, len(p.ops))
+	open, bits := false, 0
+	end := func() {
+		if open {
+			st := &p.enc[len(p.enc)-1]
+			st.last, st.groupBits = true, uint8(bits)
+			open = false
+		}
+	}
+	for k := range p.ops {
+		o := &p.ops[k]
+		st, ok := encodeStepOf(o, k)
+		if !ok {
+			end()
+			p.enc = append(p.enc, encStep{kind: accOp, op: int32(k), offset: o.offset})
+			continue
+		}
+		if open && bits+o.bits > encodeGroupBits {
+			end()
+		}
+		if !open {
+			open, bits = true, 0
+		}
+		st.shift = uint8(bits)
+		bits += o.bits
+		// A float32 next to the previous one, quantized alike, joins its
+		// step: one dispatch codes a whole vector.
+		if last := len(p.enc) - 1; st.kind == accQ32 && last >= 0 && p.enc[last].sameFloats(&st) {
+			p.enc[last].count++
+			continue
+		}
+		p.enc = append(p.enc, st)
+	}
+	end()
+}
+
+// sameFloats reports whether next is the float32 field right after the
+// ones step codes, quantized and checked alike, in the same group.
+func (st *encStep) sameFloats(next *encStep) bool {
+	return st.kind == accQ32 && !st.last && st.q == next.q && st.lo == next.lo && st.hi == next.hi && st.clamp == next.clamp &&
+		next.offset == st.offset+4*uintptr(st.count) && next.op == st.op+int32(st.count)
+}
+
+// encodeStepOf returns the grouped step for ops[k], o, or false when o is
+// not a fixed-width field of at most 64 bits.
+func encodeStepOf(o *op, k int) (encStep, bool) {
+	switch {
+	case isScalar(o.kind):
+		sc := scalarOf(o, k)
+		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: sc.clamp}
+		if sc.access == accQ32 {
+			st.q, st.lo, st.hi, st.count, st.width = o.qp.q32, ceil32(o.qp.lo), floor32(o.qp.hi), 1, uint8(o.bits)
+		}
+		return st, true
+	case o.kind == opQuat && !o.f64 && o.bits <= encodeGroupBits:
+		return encStep{offset: o.offset, limit: math.MaxUint64, op: int32(k), kind: accQuat, qq: o.qq}, true
+	}
+	return encStep{}, false
+}
+
+// ceil32 returns the smallest float32 at or above x, and floor32 the
+// largest at or below it (x within the float32 range): for a float32 f,
+// f >= x exactly when f >= ceil32(x), and f <= x when f <= floor32(x).
+func ceil32(x float64) float32 {
+	c := float32(x)
+	if float64(c) < x {
+		c = math.Nextafter32(c, float32(math.Inf(1)))
+	}
+	return c
+}
+
+func floor32(x float64) float32 {
+	c := float32(x)
+	if float64(c) > x {
+		c = math.Nextafter32(c, float32(math.Inf(-1)))
+	}
+	return c
+}
+
+// scalarOf returns the compact form of the scalar op o, ops[k], at shift 0.
+func scalarOf(o *op, k int) scalar {
+	sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), clamp: o.clamp, slow: o.fit}
+	sc.limit = sc.mask
+	sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
+	switch o.kind {
+	case opRangeUint:
+		sc.limit = o.span
+	case opRangeInt:
+		sc.limit = o.span
+		sc.access += accI8
+	case opUint:
+		sc.min = 0
+	case opInt:
+		sc.min, sc.flip = uint64(int64(-1)<<(o.bits-1)), 1<<(o.bits-1)
+		sc.access += accI8
+	case opFloat32, opFloat64, opBool:
+		sc.min = 0
+	case opQFloat32:
+		sc.min, sc.limit, sc.access = 0, uint64(o.qf.MaxCode()), accQ32
+	case opQFloat64:
+		sc.min, sc.limit, sc.access = 0, uint64(o.qf64.MaxCode()), accQ64
+	}
+	return sc
 }
 
 // scalar is the compact form of a fixed-width field in a fused run: what
@@ -422,6 +546,7 @@ type plan struct {
 	copies  []byteRange             // flat plans: the pointer-free bytes a decode writes, coalesced
 	others  []int                   // flat plans: the ops commit handles one by one (strings, slices, loops)
 	scalars []scalar                // fused runs' fields, in order
+	enc     []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
 	checks  []check                 // fused runs' fields that need a check, in order
 	scalar  *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root    *Field                  // layout
@@ -703,6 +828,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	*p.root = *root // keep the node pointer that recursive references already hold
 	p.compiling = false
 	p.fuse()
+	p.buildEncode()
 	if len(p.ops) == 1 && isScalar(p.ops[0].kind) && p.ops[0].offset == 0 {
 		p.scalar = &p.ops[0]
 	}

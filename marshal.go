@@ -178,111 +178,160 @@ func encodeRoot(w *bitio.Writer, p *plan, base pointer, depth0 int) *fieldError 
 // encodePlan writes the value at base following p. depth is the number of
 // struct levels above the plan's root.
 func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
-	ops := p.ops
-	for i := 0; i < len(ops); i++ {
-		o := &ops[i]
-		if o.group > 0 {
-			// A fused run of fixed-width fields: check and encode each, gather
-			// the codes, write them with one WriteBits.
-			var acc uint64
-			for k := o.sLo; k < o.sHi; k++ {
-				sc := &p.scalars[k]
-				at := base.at(sc.offset)
-				var code uint64
-				switch sc.access {
-				case accQ32:
-					v := *at.float32()
-					// Outside the bounds: refused unless clamping a finite
-					// value (f-f is 0 exactly when f is finite).
-					if f := float64(v); !(f >= sc.q.lo && f <= sc.q.hi) && (!sc.clamp || f-f != 0) {
-						_, err := scalarCode(&ops[sc.op], at)
-						return err
-					}
-					code = uint64(sc.q.q32.Quantize(v))
-				case accQ64:
-					var err *fieldError
-					if code, err = scalarCode(&ops[sc.op], at); err != nil {
-						return err
-					}
-				default:
-					// load, subtract, compare, xor: see the access constants.
-					if code = at.load(sc.access) - sc.min; code > sc.limit {
-						_, err := scalarCode(&ops[sc.op], at) // the exact refusal
-						return err
-					}
-					code ^= sc.flip
+	err, _ := encodeValues(w, p, base, 0, 1, depth)
+	return err
+}
+
+// encodeValues writes n values of plan p: the first at first, each next one
+// stride bytes further (the elements of an array or slice). It runs p.enc,
+// one loop over values and steps with no call per value or per field,
+// which is what makes a slice of small structs cheap: each fixed-width
+// field is checked and its code gathered into the group's word, and the
+// word goes out with one WriteBits. On error it also returns the index of
+// the value that failed.
+func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
+	steps := p.enc
+	for k := 0; k < n; k++ {
+		base := first.at(uintptr(k) * stride)
+		for i := 0; i < len(steps); i++ {
+			if st := &steps[i]; st.kind == accOp {
+				if err := encodeOp(w, p, &p.ops[st.op], base.at(st.offset), depth); err != nil {
+					return err, k
 				}
-				acc |= code << (sc.shift & 63)
-			}
-			w.WriteBits(acc, o.groupBits)
-			i += int(o.group) - 1
-			continue
-		}
-		at := base.at(o.offset)
-		switch o.kind {
-		case opString:
-			s := *at.string()
-			if len(s) > o.n {
-				return newFieldError(o.path, -1, ErrRange, "string of %d bytes exceeds maxlen %d", len(s), o.n)
-			}
-			w.WriteString(s, o.n)
-			if err := w.Err(); err != nil {
-				return fromBitio(o.path, -1, err)
-			}
-		case opBytes:
-			b := *at.bytes()
-			if len(b) > o.n {
-				return newFieldError(o.path, -1, ErrRange, "%d bytes exceed maxlen %d", len(b), o.n)
-			}
-			w.WriteBits(uint64(len(b)), o.bits)
-			w.WriteBytes(b)
-		case opByteArray:
-			w.WriteBytes(at.byteArray(o.n))
-		case opArray:
-			if err := encodeElems(w, o, at, o.n, false, depth); err != nil {
-				return err
-			}
-		case opSlice:
-			n := at.sliceLen()
-			if n > o.n {
-				return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
-			}
-			w.WriteBits(uint64(n), o.bits)
-			if err := encodeElems(w, o, at, n, true, depth); err != nil {
-				return err
-			}
-		case opPointer:
-			e := at.elem()
-			if e.isNil() {
-				w.WriteBits(0, 1)
 				continue
 			}
-			w.WriteBits(1, 1)
-			if err := encodeElem(w, o, e, depth); err != nil {
-				return err.withPrefix(o.path)
+			// A group: gather the codes of its fields, then one WriteBits.
+			var acc uint64
+			for ; ; i++ {
+				st := &steps[i]
+				at := base.at(st.offset)
+				var v uint64
+				switch {
+				case st.kind == accQ32:
+					// count floats 4 bytes apart, their codes width bits
+					// apart: gathered here (v stays 0).
+					shift := st.shift
+					for j := range uintptr(st.count) {
+						f := *at.at(4 * j).float32()
+						// Outside the bounds: refused unless clamping a
+						// finite value (f-f is 0 exactly when f is finite).
+						if !(f >= st.lo && f <= st.hi) && (!st.clamp || f-f != 0) {
+							return refusal(&p.ops[st.op+int32(j)], at.at(4*j)), k
+						}
+						acc |= uint64(st.q.Quantize(f)) << (shift & 63)
+						shift += st.width
+					}
+				case st.kind <= accI64:
+					v = at.load(st.kind)
+				case st.kind == accQuat:
+					o := &p.ops[st.op]
+					x, y, z, w4 := *at.at(o.offs[0]).float32(), *at.at(o.offs[1]).float32(), *at.at(o.offs[2]).float32(), *at.at(o.offs[3]).float32()
+					word, ok := st.qq.EncodeWord(x, y, z, w4)
+					// A NaN or infinite component makes the norm NaN or
+					// infinite too, so this test admits exactly what
+					// checkQuat does.
+					if !ok || !(math.Abs(quatNorm2(x, y, z, w4)-1) <= quatNormTolerance) {
+						if err := checkQuat(o, [4]float32{x, y, z, w4}); err != nil {
+							return err, k
+						}
+					}
+					v = word
+				default: // accQ64
+					var err *fieldError
+					if v, err = scalarCode(&p.ops[st.op], at); err != nil {
+						return err, k
+					}
+				}
+				// load, subtract, compare, xor: see the access constants.
+				code := v - st.min
+				if code > st.limit {
+					return refusal(&p.ops[st.op], at), k
+				}
+				acc |= (code ^ st.flip) << (st.shift & 63)
+				if st.last {
+					w.WriteBits(acc, int(st.groupBits))
+					break
+				}
 			}
-		case opQuat:
-			v := loadQuat(o, at)
-			if err := checkQuat(o, v); err != nil {
-				return err
-			}
-			w.WriteQuat(o.qq, v)
-		case opHook:
-			if err := marshalHook(w, o, at, depth); err != nil {
-				return err
-			}
-		case opSparse:
-			if err := encodeSparse(w, o, at, depth); err != nil {
-				return err
-			}
-		case opUnion:
-			if err := encodeUnion(w, o, at, depth); err != nil {
-				return err
-			}
-		case opCheck:
-			w.Align()
-			w.WriteBits(uint64(o.hash), 32)
 		}
+	}
+	return nil, 0
+}
+
+// refusal returns the error of a fixed-width field whose value the encode
+// program's quick test refused; scalarCode words it.
+func refusal(o *op, at pointer) *fieldError {
+	if _, err := scalarCode(o, at); err != nil {
+		return err
+	}
+	return newFieldError(o.path, -1, ErrRange, "internal error: scalarCode accepts a value the encode program refused")
+}
+
+// encodeOp writes a field that is not part of a group: strings, byte
+// arrays, loops, pointers, wide quaternions, hooks, sparse arrays, unions
+// and checks.
+func encodeOp(w *bitio.Writer, p *plan, o *op, at pointer, depth int) *fieldError {
+	switch o.kind {
+	case opString:
+		s := *at.string()
+		if len(s) > o.n {
+			return newFieldError(o.path, -1, ErrRange, "string of %d bytes exceeds maxlen %d", len(s), o.n)
+		}
+		w.WriteString(s, o.n)
+		if err := w.Err(); err != nil {
+			return fromBitio(o.path, -1, err)
+		}
+	case opBytes:
+		b := *at.bytes()
+		if len(b) > o.n {
+			return newFieldError(o.path, -1, ErrRange, "%d bytes exceed maxlen %d", len(b), o.n)
+		}
+		w.WriteBits(uint64(len(b)), o.bits)
+		w.WriteBytes(b)
+	case opByteArray:
+		w.WriteBytes(at.byteArray(o.n))
+	case opArray:
+		return encodeElems(w, o, at, o.n, false, depth)
+	case opSlice:
+		n := at.sliceLen()
+		if n > o.n {
+			return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
+		}
+		w.WriteBits(uint64(n), o.bits)
+		return encodeElems(w, o, at, n, true, depth)
+	case opPointer:
+		e := at.elem()
+		if e.isNil() {
+			w.WriteBits(0, 1)
+			return nil
+		}
+		w.WriteBits(1, 1)
+		if err := encodeElem(w, o, e, depth); err != nil {
+			return err.withPrefix(o.path)
+		}
+	case opQuat:
+		v := loadQuat(o, at)
+		if err := checkQuat(o, v); err != nil {
+			return err
+		}
+		w.WriteQuat(o.qq, v)
+	case opHook:
+		return marshalHook(w, o, at, depth)
+	case opSparse:
+		return encodeSparse(w, o, at, depth)
+	case opUnion:
+		return encodeUnion(w, o, at, depth)
+	case opCheck:
+		w.Align()
+		w.WriteBits(uint64(o.hash), 32)
+	default:
+		// Fixed-width fields are grouped steps, except compressed float64s
+		// and wide quaternions, handled above or by scalarCode.
+		code, err := scalarCode(o, at)
+		if err != nil {
+			return err
+		}
+		w.WriteBits(code, o.bits)
 	}
 	return nil
 }
@@ -358,33 +407,28 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 	if slice {
 		first = at.sliceElem(0, 0)
 	}
-	if so := o.elem.scalar; so != nil {
-		if o.rawElems() != nil {
-			switch so.size {
-			case 1:
-				bitio.WriteUints(w, first.uint8s(n), 8)
-			case 2:
-				bitio.WriteUints(w, first.uint16s(n), 16)
-			case 4:
-				bitio.WriteUints(w, first.uint32s(n), 32)
-			default:
-				bitio.WriteUints(w, first.uint64s(n), 64)
-			}
-			return nil
-		}
-		for k := 0; k < n; k++ {
-			code, err := scalarCode(so, first.at(uintptr(k)*o.stride))
-			if err != nil {
-				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
-			}
-			w.WriteBits(code, so.bits)
+	if o.rawElems() != nil {
+		switch o.elem.scalar.size {
+		case 1:
+			bitio.WriteUints(w, first.uint8s(n), 8)
+		case 2:
+			bitio.WriteUints(w, first.uint16s(n), 16)
+		case 4:
+			bitio.WriteUints(w, first.uint32s(n), 32)
+		default:
+			bitio.WriteUints(w, first.uint64s(n), 64)
 		}
 		return nil
 	}
-	for k := 0; k < n; k++ {
-		if err := encodeElem(w, o, first.at(uintptr(k)*o.stride), depth); err != nil {
-			return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
-		}
+	if n == 0 {
+		return nil
+	}
+	d := depth + o.level
+	if d+o.elem.levels > MaxDepth {
+		return newFieldError(o.path+"[0]", -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
+	}
+	if err, k := encodeValues(w, o.elem, first, o.stride, n, d); err != nil {
+		return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
 	}
 	return nil
 }
@@ -394,17 +438,24 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 // largest component from the unit-length assumption, so a zero or scaled
 // quaternion would decode as a different rotation).
 func checkQuat(o *op, v [4]float32) *fieldError {
-	var n2 float64
 	for _, c := range v {
 		if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
 			return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
 		}
-		n2 += float64(float64(c) * float64(c)) // rounded product: no fused multiply-add, the same verdict on every platform
 	}
-	if math.Abs(n2-1) > quatNormTolerance {
+	if n2 := quatNorm2(v[0], v[1], v[2], v[3]); !(math.Abs(n2-1) <= quatNormTolerance) {
 		return newFieldError(o.path, -1, ErrRange, "quaternion %v is not unit length (norm %.4g): normalise it", v, math.Sqrt(n2))
 	}
 	return nil
+}
+
+// quatNorm2 is the squared norm of (x, y, z, w), summed in float64 in
+// that order. Each product is rounded before it is added (no fused
+// multiply-add), so the verdict is the same on every platform.
+func quatNorm2(x, y, z, w float32) float64 {
+	xx, yy := float64(float64(x)*float64(x)), float64(float64(y)*float64(y))
+	zz, ww := float64(float64(z)*float64(z)), float64(float64(w)*float64(w))
+	return float64(float64(xx+yy)+zz) + ww
 }
 
 // quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions: loose

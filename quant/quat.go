@@ -50,28 +50,60 @@ func (q *Quat) MaxCode() uint32 { return q.max }
 // rotation). ok is false when a component is NaN or infinite; nothing is
 // normalised, so callers pass unit quaternions.
 func (q *Quat) Encode(v [4]float32) (largest uint32, codes [3]uint32, ok bool) {
-	best := float32(-1)
-	for i, c := range v {
-		if !finite32(c) {
-			return 0, codes, false
-		}
-		if a := abs32(c); a > best {
-			best, largest = a, uint32(i)
-		}
+	largest, codes[0], codes[1], codes[2], ok = q.encode(v[0], v[1], v[2], v[3])
+	return largest, codes, ok
+}
+
+// EncodeWord returns what Encode does for (x, y, z, w) as the quaternion's
+// wire bits in one word, least significant first: the index in 2 bits,
+// then the three codes in b bits each. It needs Bits() <= 64, that is
+// b <= 20 (wider quaternions take more than a word). ok is false as for
+// Encode. The components are separate arguments so that they travel in
+// registers (Go passes arrays in memory).
+func (q *Quat) EncodeWord(x, y, z, w float32) (word uint64, ok bool) {
+	largest, c0, c1, c2, ok := q.encode(x, y, z, w)
+	b := uint(q.bits) & 63
+	return uint64(largest) | uint64(c0)<<2 | uint64(c1)<<(2+b) | uint64(c2)<<(2+2*b), ok
+}
+
+func (q *Quat) encode(x, y, z, w float32) (largest, c0, c1, c2 uint32, ok bool) {
+	// Integer work on the bit patterns, so that the compiler picks with
+	// conditional moves instead of branches that a stream of rotations
+	// would mispredict: for finite floats, the order of |x| is the order
+	// of the patterns without the sign bit.
+	b0, b1, b2, b3 := math.Float32bits(x), math.Float32bits(y), math.Float32bits(z), math.Float32bits(w)
+	const absMask, signBit, inf = 1<<31 - 1, 1 << 31, 0x7f800000
+	best, l := b0&absMask, b0
+	if a := b1 & absMask; a > best {
+		best, largest, l = a, 1, b1
 	}
-	negate := v[largest] < 0
-	k := 0
-	for i, c := range v {
-		if uint32(i) == largest {
-			continue
-		}
-		if negate {
-			c = -c
-		}
-		codes[k] = q.quantize(c)
-		k++
+	if a := b2 & absMask; a > best {
+		best, largest, l = a, 2, b2
 	}
-	return largest, codes, true
+	if a := b3 & absMask; a > best {
+		best, largest, l = a, 3, b3
+	}
+	if best >= inf { // the largest magnitude is infinite or NaN (NaN patterns sort above ±Inf)
+		return 0, 0, 0, 0, false
+	}
+	// The three others, in order.
+	s0, s1, s2 := b0, b1, b2
+	if largest == 0 {
+		s0 = b1
+	}
+	if largest <= 1 {
+		s1 = b2
+	}
+	if largest <= 2 {
+		s2 = b3
+	}
+	// A negative largest component negates all four (a float's negation
+	// flips its sign bit). A largest of -0 flips the others too, though -0
+	// is not negative: they are all ±0 then, which code alike.
+	if l&signBit != 0 {
+		s0, s1, s2 = s0^signBit, s1^signBit, s2^signBit
+	}
+	return largest, q.quantize(math.Float32frombits(s0)), q.quantize(math.Float32frombits(s1)), q.quantize(math.Float32frombits(s2)), true
 }
 
 // Decode rebuilds the quaternion from the largest index (0..3) and three
