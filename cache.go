@@ -371,6 +371,7 @@ const encodeGroupBits = 64
 // Encode step kinds beyond the scalar accesses.
 const (
 	accQuat = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accPtr                      // a pointer: its presence bit ends a group, the pointee follows
 	accOp                       // any other op: encodeOp runs it
 )
 
@@ -391,6 +392,7 @@ type encStep struct {
 	kind      uint8       // an access constant, accQuat or accOp
 	shift     uint8       // the code's bit offset within its group
 	groupBits uint8       // last: the group's width
+	group     uint16      // index of the step's group among the program's groups
 	count     uint8       // accQ32: how many float32 fields, 4 bytes apart, the step codes (a Vec3 is one step)
 	width     uint8       // accQ32: the bits of each
 	last      bool        // the group ends here: write it
@@ -407,6 +409,8 @@ func (p *plan) buildEncode() {
 		if open {
 			st := &p.enc[len(p.enc)-1]
 			st.last, st.groupBits = true, uint8(bits)
+			p.encOut = append(p.encOut, encOut{op: -1, bits: uint8(bits)})
+			p.groups++
 			open = false
 		}
 	}
@@ -416,6 +420,7 @@ func (p *plan) buildEncode() {
 		if !ok {
 			end()
 			p.enc = append(p.enc, encStep{kind: accOp, op: int32(k), offset: o.offset})
+			p.encOut = append(p.encOut, encOut{op: int32(k)})
 			continue
 		}
 		if open && bits+o.bits > encodeGroupBits {
@@ -424,8 +429,14 @@ func (p *plan) buildEncode() {
 		if !open {
 			open, bits = true, 0
 		}
-		st.shift = uint8(bits)
+		st.shift, st.group = uint8(bits), uint16(p.groups)
 		bits += o.bits
+		if st.kind == accPtr {
+			p.enc = append(p.enc, st)
+			end()
+			p.encOut = append(p.encOut, encOut{op: int32(k), pointee: true})
+			continue
+		}
 		// A float32 next to the previous one, quantized alike, joins its
 		// step: one dispatch codes a whole vector.
 		if last := len(p.enc) - 1; st.kind == accQ32 && last >= 0 && p.enc[last].sameFloats(&st) {
@@ -435,6 +446,15 @@ func (p *plan) buildEncode() {
 		p.enc = append(p.enc, st)
 	}
 	end()
+}
+
+// encOut is one item of what a value's encoding writes, in order: a group
+// (op < 0) of bits bits, ops[op], or the pointee of ops[op] (whose
+// presence bit ended the group before).
+type encOut struct {
+	op      int32
+	bits    uint8
+	pointee bool
 }
 
 // sameFloats reports whether next is the float32 field right after the
@@ -457,6 +477,8 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 		return st, true
 	case o.kind == opQuat && !o.f64 && o.bits <= encodeGroupBits:
 		return encStep{offset: o.offset, limit: math.MaxUint64, op: int32(k), kind: accQuat, qq: o.qq}, true
+	case o.kind == opPointer:
+		return encStep{offset: o.offset, limit: 1, op: int32(k), kind: accPtr}, true
 	}
 	return encStep{}, false
 }
@@ -547,6 +569,8 @@ type plan struct {
 	others  []int                   // flat plans: the ops commit handles one by one (strings, slices, loops)
 	scalars []scalar                // fused runs' fields, in order
 	enc     []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	encOut  []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
+	groups  int                     // the encode program's groups
 	checks  []check                 // fused runs' fields that need a check, in order
 	scalar  *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root    *Field                  // layout

@@ -223,6 +223,10 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					}
 				case st.kind <= accI64:
 					v = at.load(st.kind)
+				case st.kind == accPtr:
+					if !at.elem().isNil() {
+						v = 1
+					}
 				case st.kind == accQuat:
 					o := &p.ops[st.op]
 					x, y, z, w4 := *at.at(o.offs[0]).float32(), *at.at(o.offs[1]).float32(), *at.at(o.offs[2]).float32(), *at.at(o.offs[3]).float32()
@@ -251,6 +255,12 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				if st.last {
 					w.WriteBits(acc, int(st.groupBits))
 					break
+				}
+			}
+			// A pointer's presence bit ends its group; the pointee follows.
+			if st := &steps[i]; st.kind == accPtr {
+				if err := encodePointee(w, &p.ops[st.op], base.at(st.offset).elem(), depth); err != nil {
+					return err, k
 				}
 			}
 		}
@@ -427,10 +437,177 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 	if d+o.elem.levels > MaxDepth {
 		return newFieldError(o.path+"[0]", -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
 	}
-	if err, k := encodeValues(w, o.elem, first, o.stride, n, d); err != nil {
+	var err *fieldError
+	var k int
+	if e := o.elem; n >= columnMin && e.groups > 0 && e.groups*columnMin <= columnWords {
+		err, k = encodeColumns(w, e, first, o.stride, n, d)
+	} else {
+		err, k = encodeValues(w, e, first, o.stride, n, d)
+	}
+	if err != nil {
 		return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
 	}
 	return nil
+}
+
+// columnWords is the size of encodeColumns' buffer of group words (2 KiB,
+// on the stack); arrays and slices of fewer than columnMin elements go
+// through encodeValues.
+const (
+	columnWords = 256
+	columnMin   = 4
+)
+
+// encodeColumns writes n values of plan p exactly as encodeValues does, a
+// chunk of values at a time, in two passes over the chunk. The first
+// computes the words of every value's groups one step at a time for all
+// the values, so each loop over the values handles one kind of field
+// with nothing to dispatch; the second writes the words in order, running
+// the plan's other ops (strings, pointers, ...) in their places. When the
+// first pass refuses a value, the chunk goes through encodeValues instead,
+// which stops at the first refusal in wire order with the usual error.
+func encodeColumns(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
+	var buf [columnWords]uint64
+	g := p.groups
+	chunk := columnWords / g
+	for start := 0; start < n; start += chunk {
+		m := min(chunk, n-start)
+		base := first.at(uintptr(start) * stride)
+		codes := buf[:m*g]
+		clear(codes)
+		if !fillColumns(p, codes, base, stride, m) {
+			if err, k := encodeValues(w, p, base, stride, m, depth); err != nil {
+				return err, start + k
+			}
+			continue
+		}
+		if len(p.encOut) == 1 { // one group, nothing else: the words back to back
+			bitio.WriteUints(w, codes, int(p.encOut[0].bits))
+			continue
+		}
+		for k := 0; k < m; k++ {
+			row := codes[k*g : k*g+g]
+			j := 0
+			for _, out := range p.encOut {
+				if out.op < 0 {
+					w.WriteBits(row[j], int(out.bits))
+					j++
+					continue
+				}
+				o := &p.ops[out.op]
+				at := base.at(uintptr(k)*stride + o.offset)
+				var err *fieldError
+				if out.pointee {
+					err = encodePointee(w, o, at.elem(), depth)
+				} else {
+					err = encodeOp(w, p, o, at, depth)
+				}
+				if err != nil {
+					return err, start + k
+				}
+			}
+		}
+	}
+	return nil, 0
+}
+
+// fillColumns ORs the code of every grouped field of m values into codes,
+// where value k's words start at codes[k*p.groups]. It reports false when
+// a value is refused.
+func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) bool {
+	g := p.groups
+	for i := range p.enc {
+		st := &p.enc[i]
+		col, at := codes[st.group:], base.at(st.offset)
+		var ok bool
+		switch st.kind {
+		case accOp:
+			continue
+		case accU8:
+			ok = intColumn[uint8](col, g, at, stride, m, st)
+		case accU16:
+			ok = intColumn[uint16](col, g, at, stride, m, st)
+		case accU32:
+			ok = intColumn[uint32](col, g, at, stride, m, st)
+		case accU64, accI64:
+			ok = intColumn[uint64](col, g, at, stride, m, st)
+		case accI8:
+			ok = intColumn[int8](col, g, at, stride, m, st)
+		case accI16:
+			ok = intColumn[int16](col, g, at, stride, m, st)
+		case accI32:
+			ok = intColumn[int32](col, g, at, stride, m, st)
+		case accQ32:
+			ok = floatColumn(col, g, at, stride, m, st)
+		case accQuat:
+			ok = quatColumn(&p.ops[st.op], col, g, at, stride, m, st)
+		case accPtr:
+			ok = true
+			for k := 0; k < m; k++ {
+				if !at.at(uintptr(k) * stride).elem().isNil() {
+					col[k*g] |= 1 << (st.shift & 63)
+				}
+			}
+		default: // accQ64
+			o := &p.ops[st.op]
+			ok = true
+			for k := 0; k < m && ok; k++ {
+				code, err := scalarCode(o, at.at(uintptr(k)*stride))
+				col[k*g] |= code << (st.shift & 63)
+				ok = err == nil
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// intColumn codes the integer field of step st in m values (a T each).
+// Converting a signed T to uint64 sign-extends it, as the access constants
+// want.
+func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
+	min, limit, flip, shift := st.min, st.limit, st.flip, st.shift&63
+	for k := 0; k < m; k++ {
+		code := uint64(loadAs[T](at.at(uintptr(k)*stride))) - min
+		if code > limit {
+			return false
+		}
+		col[k*g] |= (code ^ flip) << shift
+	}
+	return true
+}
+
+// floatColumn codes the st.count float32 fields of step st in m values.
+func floatColumn(col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
+	q, lo, hi, clamp, shift := st.q, st.lo, st.hi, st.clamp, st.shift
+	for j := range uintptr(st.count) {
+		for k := 0; k < m; k++ {
+			f := loadAs[float32](at.at(uintptr(k)*stride + 4*j))
+			// Outside the bounds: refused unless clamping a finite value.
+			if !(f >= lo && f <= hi) && (!clamp || f-f != 0) {
+				return false
+			}
+			col[k*g] |= uint64(q.Quantize(f)) << (shift & 63)
+		}
+		shift += st.width
+	}
+	return true
+}
+
+// quatColumn codes the quaternion o of step st in m values.
+func quatColumn(o *op, col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
+	for k := 0; k < m; k++ {
+		v := at.at(uintptr(k) * stride)
+		x, y, z, w := loadAs[float32](v.at(o.offs[0])), loadAs[float32](v.at(o.offs[1])), loadAs[float32](v.at(o.offs[2])), loadAs[float32](v.at(o.offs[3]))
+		word, ok := st.qq.EncodeWord(x, y, z, w)
+		if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) {
+			return false
+		}
+		col[k*g] |= word << (st.shift & 63)
+	}
+	return true
 }
 
 // checkQuat refuses quaternions that cannot be encoded meaningfully: a NaN
@@ -474,6 +651,22 @@ const quatDecodeSlack = 1e-6
 // be unit quaternions and neither the round trip nor the decoder's check
 // could hold.
 const minQuatBits = 4
+
+// encodePointee writes e, the pointee of pointer field o, unless it is nil
+// (its presence bit is written already).
+func encodePointee(w *bitio.Writer, o *op, e pointer, depth int) *fieldError {
+	if e.isNil() {
+		return nil
+	}
+	d := depth + o.level
+	if d+o.elem.levels > MaxDepth {
+		return newFieldError(o.path, -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
+	}
+	if err, _ := encodeValues(w, o.elem, e, 0, 1, d); err != nil {
+		return err.withPrefix(o.path)
+	}
+	return nil
+}
 
 // encodeElem runs an element's plan.
 func encodeElem(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {

@@ -1051,6 +1051,24 @@ func TestZeroAllocs(t *testing.T) {
 		{"Codec.Encode", 0, func() { w := bitio.Writer{}; w.Reset(buf[:0]); _ = c.Encode(&w, &p) }},
 		{"Codec.Decode", 0, func() { r := bitio.Reader{}; r.Reset(packet); _ = c.Decode(&r, &q) }},
 	}
+	// The world snapshot: slices of structs, which encode a chunk of
+	// elements at a time through a buffer on the stack.
+	wld := world.New(200, 1)
+	for range 10 {
+		wld.Step()
+	}
+	snap := new(world.Snapshot)
+	wld.Snapshot(snap)
+	sc, err := bitpack.NewCodec[world.Snapshot]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapBuf, _ := sc.Append(nil, snap)
+	cases = append(cases, struct {
+		name   string
+		allocs float64
+		fn     func()
+	}{"Codec.Append (world snapshot)", 0, func() { snapBuf, _ = sc.Append(snapBuf[:0], snap) }})
 	for _, tc := range cases {
 		if got := testing.AllocsPerRun(200, tc.fn); got != tc.allocs {
 			t.Errorf("%s: %v allocs per run, want %v", tc.name, got, tc.allocs)

@@ -36,6 +36,9 @@ func pointerTo[T any](v *T) pointer { return pointer{unsafe.Pointer(v)} }
 
 func (p pointer) isNil() bool { return p.p == nil }
 
+// loadAs reads the T at p.
+func loadAs[T any](p pointer) T { return *(*T)(p.p) }
+
 // at returns the address off bytes into the value.
 func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
 

@@ -444,24 +444,34 @@ func WriteUints[T Unsigned](w *Writer, src []T, n int) {
 		return
 	}
 	if n < int(8*elemSize(src)) { // narrower than the element: check every value first
-		for k, v := range src {
-			if uint64(v)>>uint(n) != 0 {
-				w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
-				return
+		var all uint64
+		for _, v := range src {
+			all |= uint64(v)
+		}
+		if all>>uint(n) != 0 {
+			for k, v := range src {
+				if uint64(v)>>uint(n) != 0 {
+					w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
+					return
+				}
 			}
 		}
 	}
 	if n == 0 {
 		return // every value is 0 (checked above): nothing to write
 	}
-	// As many values per WriteBits as fit in 64 bits.
-	per := 64 / n
-	for k := 0; k < len(src); k += per {
-		m := min(per, len(src)-k)
-		var acc uint64
-		for j := 0; j < m; j++ {
-			acc |= uint64(src[k+j]) << (uint(j*n) & 63)
+	// put's work, with the Writer's state in locals (registers) for the
+	// whole loop. Every value fits in n bits (checked above, or n is the
+	// element's width).
+	buf, s, p, nn := w.buf, w.scratch, w.pending, uint(n)
+	for _, x := range src {
+		v := uint64(x)
+		s |= v << p
+		if p += nn; p >= 64 {
+			buf = binary.LittleEndian.AppendUint64(buf, s)
+			p -= 64
+			s = v >> (nn - p) // 0 when v fitted whole (Go shifts by 64 give 0)
 		}
-		w.put(acc, uint(m*n)) // every value was checked to fit in n bits (or is n bits wide)
 	}
+	w.buf, w.scratch, w.pending = buf, s, p
 }
