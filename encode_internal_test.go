@@ -60,7 +60,7 @@ func TestEncodeGroups(t *testing.T) {
 	}
 	want := []step{
 		{accU16, 0, 0, 0, false},
-		{accQ32, 11, 3, 0, false}, // 15 bits each
+		{accQ32, 11, 3, 0, false}, // 15 bits each: one step
 		{accU8, 56, 0, 63, true},
 		{accOp, 0, 0, 0, false},   // the string
 		{accQuat, 0, 0, 29, true}, // 2 + 3×9 bits, alone: an op follows
@@ -98,6 +98,8 @@ type columnElem struct {
 	In    *columnInner
 	Name  string     `bits:"maxlen=5"`
 	Vel   [2]float32 `bits:"float,min=-1,max=1,res=0.1,clamp"`
+	Ammo  [5]int32   `bits:"range=-3..200"`
+	Bytes [3]uint8
 }
 
 func randomColumnElem(r *rand.Rand) columnElem {
@@ -120,6 +122,10 @@ func randomColumnElem(r *rand.Rand) columnElem {
 	for i := range q {
 		e.Rot[i] = float32(q[i] / n)
 	}
+	for i := range e.Ammo {
+		e.Ammo[i] = int32(r.IntN(204) - 3)
+	}
+	e.Bytes = [3]uint8{uint8(r.Int()), uint8(r.Int()), uint8(r.Int())}
 	if r.IntN(3) > 0 {
 		e.In = &columnInner{A: uint8(r.IntN(6)), B: int16(r.Int())}
 	}
@@ -168,6 +174,7 @@ func TestColumnsMatchValues(t *testing.T) {
 	elems[150].Pos[2] = 100.5
 	elems[170].ID = 2048
 	elems[390].Neg = 28
+	elems[390].Ammo[3] = -4 // after Neg on the wire
 	_, err = Marshal(&struct {
 		E []columnElem `bits:"maxlen=1000"`
 	}{elems})
@@ -181,5 +188,12 @@ func TestColumnsMatchValues(t *testing.T) {
 	}{elems})
 	if !errors.As(err, &ve) || ve.Path != "E[390].Neg" { // in a later chunk
 		t.Fatalf("error %v, want one for E[390].Neg", err)
+	}
+	elems[390].Neg = 27
+	_, err = Marshal(&struct {
+		E []columnElem `bits:"maxlen=1000"`
+	}{elems})
+	if !errors.As(err, &ve) || ve.Path != "E[390].Ammo[3]" || ve.Detail != "value -4 out of range [-3, 200]" { // inside a run of integers
+		t.Fatalf("error %v, want value -4 out of range for E[390].Ammo[3]", err)
 	}
 }
