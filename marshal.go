@@ -206,8 +206,22 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				st := &steps[i]
 				at := base.at(st.offset)
 				var v uint64
-				switch {
-				case st.kind == accQ32:
+				switch st.kind {
+				case accU8:
+					v = uint64(*at.u8())
+				case accU16:
+					v = uint64(*at.u16())
+				case accU32:
+					v = uint64(*at.u32())
+				case accU64, accI64:
+					v = *at.u64()
+				case accI8:
+					v = uint64(int64(int8(*at.u8())))
+				case accI16:
+					v = uint64(int64(int16(*at.u16())))
+				case accI32:
+					v = uint64(int64(int32(*at.u32())))
+				case accQ32:
 					// count floats 4 bytes apart, their codes width bits
 					// apart: gathered here (v stays 0).
 					shift := st.shift
@@ -221,13 +235,11 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						acc |= uint64(st.q.Quantize(f)) << (shift & 63)
 						shift += st.width
 					}
-				case st.kind <= accI64:
-					v = at.load(st.kind)
-				case st.kind == accPtr:
+				case accPtr:
 					if !at.elem().isNil() {
 						v = 1
 					}
-				case st.kind == accQuat:
+				case accQuat:
 					o := &p.ops[st.op]
 					x, y, z, w4 := *at.at(o.offs[0]).float32(), *at.at(o.offs[1]).float32(), *at.at(o.offs[2]).float32(), *at.at(o.offs[3]).float32()
 					word, ok := st.qq.EncodeWord(x, y, z, w4)
