@@ -142,7 +142,13 @@ func putScratchBuffer(bp *[]byte, buf []byte) {
 func appendPlan(dst []byte, p *plan, t reflect.Type, base pointer) ([]byte, error) {
 	var w bitio.Writer
 	w.Reset(dst)
-	if ferr := encodeRoot(&w, p, base, 0); ferr != nil {
+	var ferr *fieldError
+	if p.levels <= MaxDepth {
+		ferr, _ = encodeValues(&w, p, base, 0, 1, 0) // encodeRoot's work, without a call
+	} else {
+		ferr = encodeRoot(&w, p, base, 0)
+	}
+	if ferr != nil {
 		return dst, publicError("encode", t, ferr)
 	}
 	return w.Bytes(), nil

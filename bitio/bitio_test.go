@@ -624,3 +624,26 @@ func checkUints[T uint8 | uint32 | uint64](t *testing.T, src []T, n int) {
 		}
 	}
 }
+
+// TestBytesExactCapacity: when dst has room for exactly the packet, Bytes
+// (which stores the whole scratch word when 8 bytes are free) still
+// returns the packet in dst's own array, with the right bytes.
+func TestBytesExactCapacity(t *testing.T) {
+	for n := 1; n <= 80; n++ {
+		buf := make([]byte, 0, (n+7)/8)
+		var w, ref bitio.Writer
+		w.Reset(buf)
+		ref.Reset(nil)
+		for i := 0; i < n; i++ {
+			w.WriteBool(i%3 != 1)
+			ref.WriteBool(i%3 != 1)
+		}
+		out := w.Bytes()
+		if len(out) != (n+7)/8 || cap(out) != cap(buf) || &out[0] != &buf[:1][0] {
+			t.Fatalf("%d bits: Bytes returned %d bytes (cap %d), not in dst's array of %d", n, len(out), cap(out), cap(buf))
+		}
+		if want := ref.Bytes(); !bytes.Equal(out, want) {
+			t.Fatalf("%d bits: Bytes = %x, want %x", n, out, want)
+		}
+	}
+}

@@ -97,6 +97,12 @@ func (w *Writer) fail(op string, sentinel error, format string, args ...any) {
 // bytes past the rewind point. Call Bytes again after writing more.
 func (w *Writer) Bytes() []byte {
 	out := w.buf
+	if cap(out)-len(out) >= 8 {
+		// The whole scratch word in one store, cut back to the bytes that
+		// hold pending bits. (With less room, the loop below: appending 8
+		// bytes could allocate where the packet's own bytes fit.)
+		return binary.LittleEndian.AppendUint64(out, w.scratch)[:len(out)+int(w.pending+7)/8]
+	}
 	s := w.scratch
 	for k := int(w.pending); k > 0; k -= 8 {
 		out = append(out, byte(s))
