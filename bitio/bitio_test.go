@@ -604,7 +604,7 @@ func TestUints(t *testing.T) {
 // back with ReadUints.
 func checkUints[T uint8 | uint32 | uint64](t *testing.T, src []T, n int) {
 	t.Helper()
-	for off := 0; off < 9; off++ {
+	for _, off := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 17, 31, 32, 33, 55, 62, 63} {
 		w := bitio.NewWriter(nil)
 		w.WriteBits(1&(1<<off-1), off)
 		bitio.WriteUints(w, src, n)

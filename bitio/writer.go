@@ -470,6 +470,14 @@ func WriteUints[T Unsigned](w *Writer, src []T, n int) {
 	// whole loop. Every value fits in n bits (checked above, or n is the
 	// element's width).
 	buf, s, p, nn := w.buf, w.scratch, w.pending, uint(n)
+	if nn == 32 { // pairs make whole words: one store per two values
+		for len(src) >= 2 {
+			v := uint64(src[0]) | uint64(src[1])<<32
+			buf = binary.LittleEndian.AppendUint64(buf, s|v<<p)
+			s = v >> (64 - p) // 0 when p is 0 (Go shifts by 64 give 0)
+			src = src[2:]
+		}
+	}
 	for _, x := range src {
 		v := uint64(x)
 		s |= v << p
