@@ -372,6 +372,7 @@ const encodeGroupBits = 64
 const (
 	accQuat = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
 	accPtr                      // a pointer: its presence bit ends a group, the pointee follows
+	accRun                      // count integer fields alike, side by side (an array of counters): elem says how to load them
 	accOp                       // any other op: encodeOp runs it
 )
 
@@ -393,8 +394,10 @@ type encStep struct {
 	shift     uint8       // the code's bit offset within its group
 	groupBits uint8       // last: the group's width
 	group     uint16      // index of the step's group among the program's groups
-	count     uint8       // accQ32: how many float32 fields, 4 bytes apart, the step codes (a Vec3 is one step)
-	width     uint8       // accQ32: the bits of each
+	count     uint8       // fixed-width fields: how many like fields, size bytes apart, the step codes (a Vec3, an array of counters)
+	width     uint8       // the bits of each
+	size      uint8       // the Go size of each
+	elem      uint8       // accRun: the access constant of each
 	last      bool        // the group ends here: write it
 	clamp     bool        // accQ32: clamp finite values outside the bounds
 }
@@ -437,15 +440,20 @@ func (p *plan) buildEncode() {
 			p.encOut = append(p.encOut, encOut{op: int32(k), pointee: true})
 			continue
 		}
-		// A float32 next to the previous one, quantized alike, joins its
-		// step: one dispatch codes a whole vector.
-		if last := len(p.enc) - 1; st.kind == accQ32 && last >= 0 && p.enc[last].sameFloats(&st) {
+		// A field next to the previous one, of its kind and checked alike,
+		// joins its step: one dispatch codes a whole vector or array.
+		if last := len(p.enc) - 1; last >= 0 && p.enc[last].joins(&st) {
 			p.enc[last].count++
 			continue
 		}
 		p.enc = append(p.enc, st)
 	}
 	end()
+	for i := range p.enc {
+		if st := &p.enc[i]; st.kind <= accI64 && st.count > 1 {
+			st.kind, st.elem = accRun, st.kind
+		}
+	}
 }
 
 // encOut is one item of what a value's encoding writes, in order: a group
@@ -457,11 +465,17 @@ type encOut struct {
 	pointee bool
 }
 
-// sameFloats reports whether next is the float32 field right after the
-// ones step codes, quantized and checked alike, in the same group.
-func (st *encStep) sameFloats(next *encStep) bool {
-	return st.kind == accQ32 && !st.last && st.q == next.q && st.lo == next.lo && st.hi == next.hi && st.clamp == next.clamp &&
-		next.offset == st.offset+4*uintptr(st.count) && next.op == st.op+int32(st.count)
+// joins reports whether next is the field right after the ones st codes,
+// in the same group, of the same kind, and coded and checked alike.
+func (st *encStep) joins(next *encStep) bool {
+	if st.last || st.kind != next.kind || st.kind > accQ32 || st.width != next.width || st.size != next.size || st.count == math.MaxUint8 ||
+		next.offset != st.offset+uintptr(st.size)*uintptr(st.count) || next.op != st.op+int32(st.count) {
+		return false
+	}
+	if st.kind == accQ32 {
+		return st.q == next.q && st.lo == next.lo && st.hi == next.hi && st.clamp == next.clamp
+	}
+	return st.min == next.min && st.limit == next.limit && st.flip == next.flip
 }
 
 // encodeStepOf returns the grouped step for ops[k], o, or false when o is
@@ -470,9 +484,10 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 	switch {
 	case isScalar(o.kind):
 		sc := scalarOf(o, k)
-		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: sc.clamp}
+		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: sc.clamp,
+			count: 1, width: uint8(o.bits), size: uint8(o.size)}
 		if sc.access == accQ32 {
-			st.q, st.lo, st.hi, st.count, st.width = o.qp.q32, ceil32(o.qp.lo), floor32(o.qp.hi), 1, uint8(o.bits)
+			st.q, st.lo, st.hi = o.qp.q32, ceil32(o.qp.lo), floor32(o.qp.hi)
 		}
 		return st, true
 	case o.kind == opQuat && !o.f64 && o.bits <= encodeGroupBits:

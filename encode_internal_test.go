@@ -46,8 +46,8 @@ type encodeGroupsGrunt struct {
 }
 
 // TestEncodeGroups pins how the encode program packs fields: greedily into
-// groups of at most 64 bits, a float vector as one step, every other op a
-// step of its own (ending the group before it).
+// groups of at most 64 bits, a float vector or a run of like integers as
+// one step, every other op a step of its own (ending the group before it).
 func TestEncodeGroups(t *testing.T) {
 	p, err := planOf(reflect.TypeFor[encodeGroupsGrunt]())
 	if err != nil {
@@ -59,17 +59,14 @@ func TestEncodeGroups(t *testing.T) {
 		last               bool
 	}
 	want := []step{
-		{accU16, 0, 0, 0, false},
+		{accU16, 0, 1, 0, false},
 		{accQ32, 11, 3, 0, false}, // 15 bits each: one step
-		{accU8, 56, 0, 63, true},
+		{accU8, 56, 1, 63, true},
 		{accOp, 0, 0, 0, false},   // the string
 		{accQuat, 0, 0, 29, true}, // 2 + 3×9 bits, alone: an op follows
 		{accOp, 0, 0, 0, false},   // the 2 + 3×21-bit quaternion takes more than a word
-		{accU16, 0, 0, 0, false},  // Flags, unrolled: four fill a word...
-		{accU16, 16, 0, 0, false},
-		{accU16, 32, 0, 0, false},
-		{accU16, 48, 0, 64, true},
-		{accU16, 0, 0, 16, true}, // ...and the fifth starts the next
+		{accRun, 0, 4, 64, true},  // Flags, unrolled: four fill a word, as one step...
+		{accU16, 0, 1, 16, true},  // ...and the fifth starts the next
 	}
 	var got []step
 	for _, st := range p.enc {
@@ -188,6 +185,16 @@ func TestColumnsMatchValues(t *testing.T) {
 	}{elems})
 	if !errors.As(err, &ve) || ve.Path != "E[390].Neg" { // in a later chunk
 		t.Fatalf("error %v, want one for E[390].Neg", err)
+	}
+	one := elems[390]
+	_, err = Marshal(&one) // a single value: encodeValues' run step
+	if !errors.As(err, &ve) || ve.Path != "Neg" {
+		t.Fatalf("error %v, want one for Neg", err)
+	}
+	one.Neg = 27
+	_, err = Marshal(&one)
+	if !errors.As(err, &ve) || ve.Path != "Ammo[3]" || ve.Detail != "value -4 out of range [-3, 200]" {
+		t.Fatalf("error %v, want value -4 out of range for Ammo[3]", err)
 	}
 	elems[390].Neg = 27
 	_, err = Marshal(&struct {

@@ -241,6 +241,12 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						acc |= uint64(st.q.Quantize(f)) << (shift & 63)
 						shift += st.width
 					}
+				case accRun:
+					var ok bool
+					if acc, ok = intRun(acc, at, st); !ok {
+						return runRefusal(p, st, at), k
+					}
+					v = st.min + st.flip // codes 0: the run is in acc
 				case accPtr:
 					if !at.elem().isNil() {
 						v = 1
@@ -284,6 +290,50 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 		}
 	}
 	return nil, 0
+}
+
+// intRun ORs into acc the codes of the run of integers that step st (an
+// accRun) codes at at, and reports false if one is out of its range.
+func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
+	switch st.elem {
+	case accU8:
+		return intRunOf[uint8](acc, at, st)
+	case accU16:
+		return intRunOf[uint16](acc, at, st)
+	case accU32:
+		return intRunOf[uint32](acc, at, st)
+	case accI8:
+		return intRunOf[int8](acc, at, st)
+	case accI16:
+		return intRunOf[int16](acc, at, st)
+	case accI32:
+		return intRunOf[int32](acc, at, st)
+	}
+	return intRunOf[uint64](acc, at, st) // accU64, accI64
+}
+
+func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
+	shift := st.shift
+	for j := range uintptr(st.count) {
+		code := uint64(loadAs[T](at.at(j*uintptr(st.size)))) - st.min
+		if code > st.limit {
+			return acc, false
+		}
+		acc |= (code ^ st.flip) << (shift & 63)
+		shift += st.width
+	}
+	return acc, true
+}
+
+// runRefusal returns the error for the first integer of run step st that
+// intRun refused.
+func runRefusal(p *plan, st *encStep, at pointer) *fieldError {
+	for j := range uintptr(st.count) {
+		if _, err := scalarCode(&p.ops[st.op+int32(j)], at.at(j*uintptr(st.size))); err != nil {
+			return err
+		}
+	}
+	return newFieldError(p.ops[st.op].path, -1, ErrRange, "internal error: scalarCode accepts a run the encode program refused")
 }
 
 // refusal returns the error of a fixed-width field whose value the encode
@@ -541,20 +591,14 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 		switch st.kind {
 		case accOp:
 			continue
-		case accU8:
-			ok = intColumn[uint8](col, g, at, stride, m, st)
-		case accU16:
-			ok = intColumn[uint16](col, g, at, stride, m, st)
-		case accU32:
-			ok = intColumn[uint32](col, g, at, stride, m, st)
-		case accU64, accI64:
-			ok = intColumn[uint64](col, g, at, stride, m, st)
-		case accI8:
-			ok = intColumn[int8](col, g, at, stride, m, st)
-		case accI16:
-			ok = intColumn[int16](col, g, at, stride, m, st)
-		case accI32:
-			ok = intColumn[int32](col, g, at, stride, m, st)
+		case accU8, accU16, accU32, accU64, accI8, accI16, accI32, accI64:
+			ok = intColumns(st.kind, col, g, at, stride, m, st, st.shift)
+		case accRun:
+			shift := st.shift
+			for j := uintptr(0); j < uintptr(st.count) && ok; j++ {
+				ok = intColumns(st.elem, col, g, at.at(j*uintptr(st.size)), stride, m, st, shift)
+				shift += st.width
+			}
 		case accQ32:
 			ok = floatColumn(col, g, at, stride, m, st)
 		case accQuat:
@@ -582,11 +626,32 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 	return true
 }
 
+// intColumns codes an integer field (loaded as access says) in m values,
+// at shift in the group word.
+func intColumns(access uint8, col []uint64, g int, at pointer, stride uintptr, m int, st *encStep, shift uint8) bool {
+	switch access {
+	case accU8:
+		return intColumn[uint8](col, g, at, stride, m, st, shift)
+	case accU16:
+		return intColumn[uint16](col, g, at, stride, m, st, shift)
+	case accU32:
+		return intColumn[uint32](col, g, at, stride, m, st, shift)
+	case accI8:
+		return intColumn[int8](col, g, at, stride, m, st, shift)
+	case accI16:
+		return intColumn[int16](col, g, at, stride, m, st, shift)
+	case accI32:
+		return intColumn[int32](col, g, at, stride, m, st, shift)
+	}
+	return intColumn[uint64](col, g, at, stride, m, st, shift) // accU64, accI64
+}
+
 // intColumn codes the integer field of step st in m values (a T each).
 // Converting a signed T to uint64 sign-extends it, as the access constants
 // want.
-func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
-	min, limit, flip, shift := st.min, st.limit, st.flip, st.shift&63
+func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []uint64, g int, at pointer, stride uintptr, m int, st *encStep, shift uint8) bool {
+	min, limit, flip := st.min, st.limit, st.flip
+	shift &= 63
 	for k := 0; k < m; k++ {
 		code := uint64(loadAs[T](at.at(uintptr(k)*stride))) - min
 		if code > limit {
