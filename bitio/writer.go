@@ -146,13 +146,14 @@ func (w *Writer) WriteBits(v uint64, n int) {
 		}
 		return
 	}
-	w.scratch |= v << w.pending
-	w.pending += uint(n)
-	if w.pending >= 64 {
-		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)
-		w.pending -= 64
-		w.scratch = v >> (uint(n) - w.pending) // 0 when everything fitted (Go shifts by 64 give 0)
+	// In locals, so each field is loaded and stored once.
+	s, p := w.scratch|v<<w.pending, w.pending+uint(n)
+	if p >= 64 {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, s)
+		p -= 64
+		s = v >> (uint(n) - p) // 0 when everything fitted (Go shifts by 64 give 0)
 	}
+	w.scratch, w.pending = s, p
 }
 
 // put appends the low n bits of v; the caller guarantees v < 2^n, n <= 64,
