@@ -346,8 +346,7 @@ func refusal(o *op, at pointer) *fieldError {
 }
 
 // encodeOp writes a field that is not part of a group: strings, byte
-// arrays, loops, pointers, wide quaternions, hooks, sparse arrays, unions
-// and checks.
+// arrays, loops, wide quaternions, hooks, sparse arrays, unions and checks.
 func encodeOp(w *bitio.Writer, p *plan, o *op, at pointer, depth int) *fieldError {
 	switch o.kind {
 	case opString:
@@ -377,16 +376,6 @@ func encodeOp(w *bitio.Writer, p *plan, o *op, at pointer, depth int) *fieldErro
 		}
 		w.WriteBits(uint64(n), o.bits)
 		return encodeElems(w, o, at, n, true, depth)
-	case opPointer:
-		e := at.elem()
-		if e.isNil() {
-			w.WriteBits(0, 1)
-			return nil
-		}
-		w.WriteBits(1, 1)
-		if err := encodeElem(w, o, e, depth); err != nil {
-			return err.withPrefix(o.path)
-		}
 	case opQuat:
 		v := loadQuat(o, at)
 		if err := checkQuat(o, v); err != nil {
@@ -403,8 +392,9 @@ func encodeOp(w *bitio.Writer, p *plan, o *op, at pointer, depth int) *fieldErro
 		w.Align()
 		w.WriteBits(uint64(o.hash), 32)
 	default:
-		// Fixed-width fields are grouped steps, except compressed float64s
-		// and wide quaternions, handled above or by scalarCode.
+		// Not reached: fixed-width fields and pointers are grouped steps
+		// (buildEncode). Should that change, scalarCode codes a scalar and
+		// refuses anything else with an internal error.
 		code, err := scalarCode(o, at)
 		if err != nil {
 			return err

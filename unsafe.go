@@ -87,26 +87,6 @@ func (p pointer) loadInt(size uintptr) int64 {
 	return *(*int64)(p.p)
 }
 
-// load reads a fixed-width scalar as described by access (see cache.go):
-// unsigned values zero-extended, signed ones sign-extended.
-func (p pointer) load(access uint8) uint64 {
-	switch access {
-	case accU8:
-		return uint64(*(*uint8)(p.p))
-	case accU16:
-		return uint64(*(*uint16)(p.p))
-	case accU32:
-		return uint64(*(*uint32)(p.p))
-	case accU64, accI64:
-		return *(*uint64)(p.p)
-	case accI8:
-		return uint64(int64(*(*int8)(p.p)))
-	case accI16:
-		return uint64(int64(*(*int16)(p.p)))
-	}
-	return uint64(int64(*(*int32)(p.p))) // accI32
-}
-
 // storeUint writes the low size bytes of v (signed values are stored the
 // same way: two's complement truncation).
 func (p pointer) storeUint(size uintptr, v uint64) {
