@@ -153,4 +153,3 @@ func (q *Quat) dequantize(code uint32) float32 {
 	return float32(float32(n*quatDelta) + quatMin)
 }
 
-func abs32(f float32) float32 { return math.Float32frombits(math.Float32bits(f) &^ (1 << 31)) }
