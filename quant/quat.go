@@ -152,4 +152,3 @@ func (q *Quat) dequantize(code uint32) float32 {
 	n := float32(float32(code) / q.steps)
 	return float32(float32(n*quatDelta) + quatMin)
 }
-
