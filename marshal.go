@@ -585,6 +585,7 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 			ok = intColumns(st.kind, col, g, at, stride, m, st, st.shift)
 		case accRun:
 			shift := st.shift
+			ok = true
 			for j := uintptr(0); j < uintptr(st.count) && ok; j++ {
 				ok = intColumns(st.elem, col, g, at.at(j*uintptr(st.size)), stride, m, st, shift)
 				shift += st.width

@@ -1185,3 +1185,36 @@ func TestDecodeKeepsOffWireFields(t *testing.T) {
 		t.Fatalf("decoded (-want +got):\n%s", diff)
 	}
 }
+
+// TestAppendStaysInBounds: Append writes nothing into dst's spare
+// capacity past the packet it returns, for packets ending on a partial
+// byte, on byte data, and on slices of structs.
+func TestAppendStaysInBounds(t *testing.T) {
+	type tiny struct {
+		A uint8 `bits:"range=0..3"`
+	}
+	type tail struct {
+		N uint8
+		B [1]byte
+	}
+	wld := world.New(50, 2)
+	snap := new(world.Snapshot)
+	wld.Snapshot(snap)
+	ref := referencePacket()
+	for _, v := range []any{&tiny{A: 2}, &tail{N: 7, B: [1]byte{9}}, &ref, snap} {
+		backing := bytes.Repeat([]byte{0xe5}, 16<<10)
+		out, err := bitpack.Append(backing[:3], v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if &out[0] != &backing[0] {
+			t.Fatalf("%T: Append left dst's array", v)
+		}
+		for i := len(out); i < len(backing); i++ {
+			if backing[i] != 0xe5 {
+				t.Errorf("%T: byte %d past the %d-byte result overwritten", v, i, len(out))
+				break
+			}
+		}
+	}
+}

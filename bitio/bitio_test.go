@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -644,6 +645,46 @@ func TestBytesExactCapacity(t *testing.T) {
 		}
 		if want := ref.Bytes(); !bytes.Equal(out, want) {
 			t.Fatalf("%d bits: Bytes = %x, want %x", n, out, want)
+		}
+	}
+}
+
+// TestWriterStaysInBounds: whatever is written, the bytes of dst's spare
+// capacity past what Bytes returns are never touched (a caller may pack
+// several packets into one buffer, or write into part of a larger one).
+func TestWriterStaysInBounds(t *testing.T) {
+	const sentinel = 0xe5
+	for seed := uint64(0); seed < 2000; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		backing := make([]byte, 256)
+		for i := range backing {
+			backing[i] = sentinel
+		}
+		prefix := r.IntN(4)
+		w := bitio.NewWriter(backing[:prefix])
+		for ops := r.IntN(8); ops >= 0; ops-- {
+			switch r.IntN(5) {
+			case 0:
+				n := r.IntN(65)
+				w.WriteBits(r.Uint64()>>(64-n)&(1<<n-1), n)
+			case 1:
+				w.WriteBytes(make([]byte, r.IntN(12)))
+			case 2:
+				w.WriteString(strings.Repeat("x", r.IntN(10)), 16)
+			case 3:
+				w.Align()
+			default:
+				bitio.WriteUints(w, []uint32{r.Uint32(), r.Uint32(), r.Uint32()}[:r.IntN(4)], 32)
+			}
+		}
+		out := w.Bytes()
+		if w.Err() != nil || &out[:1][0] != &backing[0] {
+			t.Fatalf("seed %d: %v, or the writer left dst's array", seed, w.Err())
+		}
+		for i := len(out); i < len(backing); i++ {
+			if backing[i] != sentinel {
+				t.Fatalf("seed %d: byte %d past the %d returned was overwritten (%#x)", seed, i, len(out), backing[i])
+			}
 		}
 	}
 }

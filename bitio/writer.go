@@ -96,13 +96,9 @@ func (w *Writer) fail(op string, sentinel error, format string, args ...any) {
 // its final partial byte, and after a Rewind later writes overwrite the
 // bytes past the rewind point. Call Bytes again after writing more.
 func (w *Writer) Bytes() []byte {
+	// Byte by byte: a whole-word store would write past the bytes
+	// returned, into the caller's spare capacity.
 	out := w.buf
-	if cap(out)-len(out) >= 8 {
-		// The whole scratch word in one store, cut back to the bytes that
-		// hold pending bits. (With less room, the loop below: appending 8
-		// bytes could allocate where the packet's own bytes fit.)
-		return binary.LittleEndian.AppendUint64(out, w.scratch)[:len(out)+int(w.pending+7)/8]
-	}
 	s := w.scratch
 	for k := int(w.pending); k > 0; k -= 8 {
 		out = append(out, byte(s))
@@ -318,19 +314,22 @@ func (w *Writer) WriteBytes(p []byte) {
 	if w.failed {
 		return
 	}
-	w.alignFlush()
+	w.alignFlush(len(p))
 	w.buf = append(w.buf, p...)
 }
 
 // alignFlush aligns and moves the pending whole bytes to the buffer, so the
-// next bytes can be copied in bulk.
-func (w *Writer) alignFlush() {
+// next bytes can be copied in bulk; next is how many bytes the caller
+// appends right after.
+func (w *Writer) alignFlush(next int) {
 	w.put(0, -w.pending&7)
 	if w.pending == 0 {
 		return
 	}
-	if n := len(w.buf) + int(w.pending/8); cap(w.buf)-len(w.buf) >= 8 {
-		// Store the whole scratch word, keep only its pending bytes.
+	if n := len(w.buf) + int(w.pending/8); cap(w.buf)-len(w.buf) >= 8 && n+next >= len(w.buf)+8 {
+		// Store the whole scratch word, keep only its pending bytes: the
+		// next bytes overwrite the rest, so nothing is written past what
+		// the Writer returns.
 		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)[:n]
 		w.scratch, w.pending = 0, 0
 		return
@@ -362,7 +361,7 @@ func (w *Writer) WriteString(s string, maxlen int) {
 		return
 	}
 	w.put(uint64(len(s)), uint(BitsRequired(0, uint64(maxlen))))
-	w.alignFlush()
+	w.alignFlush(len(s))
 	w.buf = append(w.buf, s...)
 }
 
