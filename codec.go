@@ -43,6 +43,15 @@ func (c *Codec[T]) Append(dst []byte, v *T) ([]byte, error) {
 	if err := c.check(v); err != nil {
 		return dst, err
 	}
+	if p := c.plan; p.levels <= MaxDepth {
+		// appendPlan's work, one call shorter: the hottest path there is.
+		var w bitio.Writer
+		w.Reset(dst)
+		if ferr, _ := encodeValues(&w, p, pointerTo(v), 0, 1, 0); ferr != nil {
+			return dst, publicError("encode", c.typ, ferr)
+		}
+		return w.Bytes(), nil
+	}
 	return appendPlan(dst, c.plan, c.typ, pointerTo(v))
 }
 
