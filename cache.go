@@ -390,7 +390,7 @@ type encStep struct {
 	q         quant.Float // accQ32
 	qq        *quant.Quat // accQuat
 	op        int32       // index in plan.ops: errors, and what accOp runs
-	kind      uint8       // an access constant, accQuat or accOp
+	kind      uint8       // an access constant, or accQuat, accPtr, accRun, accOp
 	shift     uint8       // the code's bit offset within its group
 	groupBits uint8       // last: the group's width
 	group     uint16      // index of the step's group among the program's groups
@@ -479,7 +479,8 @@ func (st *encStep) joins(next *encStep) bool {
 }
 
 // encodeStepOf returns the grouped step for ops[k], o, or false when o is
-// not a fixed-width field of at most 64 bits.
+// neither a fixed-width field of at most 64 bits nor a pointer (whose
+// presence bit is one).
 func encodeStepOf(o *op, k int) (encStep, bool) {
 	switch {
 	case isScalar(o.kind):
