@@ -485,7 +485,7 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 	switch {
 	case isScalar(o.kind):
 		sc := scalarOf(o, k)
-		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: sc.clamp,
+		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: o.clamp,
 			count: 1, width: uint8(o.bits), size: uint8(o.size)}
 		if sc.access == accQ32 {
 			st.q, st.lo, st.hi = o.qp.q32, ceil32(o.qp.lo), floor32(o.qp.hi)
@@ -520,7 +520,7 @@ func floor32(x float64) float32 {
 
 // scalarOf returns the compact form of the scalar op o, ops[k], at shift 0.
 func scalarOf(o *op, k int) scalar {
-	sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), clamp: o.clamp, slow: o.fit}
+	sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), slow: o.fit}
 	sc.limit = sc.mask
 	sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
 	switch o.kind {
@@ -544,20 +544,20 @@ func scalarOf(o *op, k int) scalar {
 	return sc
 }
 
-// scalar is the compact form of a fixed-width field in a fused run: what
-// encoding and the store pass touch, in one cache line instead of an op's
-// several. See the access constants for min, limit and flip.
+// scalar is the compact form of a fixed-width field in a decoder's fused
+// run: what the store pass touches, in one cache line instead of an op's
+// several (encoding builds its encStep from it). See the access constants
+// for min, limit and flip.
 type scalar struct {
 	offset uintptr
 	min    uint64
 	limit  uint64    // the largest valid offset code: span, M, or mask when any bits are valid
 	flip   uint64    // wire bits = offset code ^ flip (the sign bit of raw signed fields)
 	mask   uint64    // 1<<bits - 1 (all ones for 64)
-	q      *prepared // compressed floats: the quantizer and the bounds encode accepts
+	q      *prepared // compressed floats: the quantizer
 	op     int32     // index in plan.ops, for errors
 	shift  uint8     // bit offset of the field within its run
 	access uint8     // how to load and store the Go value (accU8 ... accQ64)
-	clamp  bool      // compressed floats: clamp finite out-of-range values
 	slow   bool      // decoding needs more than the limit test (a 32-bit platform's int or uint)
 }
 
