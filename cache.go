@@ -350,8 +350,15 @@ func (p *plan) fuse() {
 				o.group = 0
 			}
 			sc := scalarOf(o, k)
-			sc.shift = uint8(shift)
-			p.scalars = append(p.scalars, sc)
+			sc.shift, sc.width, sc.count = uint8(shift), uint8(o.bits), 1
+			// A field next to the previous one, of its kind and decoded
+			// alike, joins its entry: one dispatch stores a whole vector
+			// or array of counters.
+			if last := len(p.scalars) - 1; k > i && p.scalars[last].joins(&sc, o.size) {
+				p.scalars[last].count++
+			} else {
+				p.scalars = append(p.scalars, sc)
+			}
 			if needsCheck(o) {
 				head.checked = true
 				p.checks = append(p.checks, check{mask: sc.mask, limit: sc.limit, op: int32(k), shift: sc.shift, slow: o.fit})
@@ -559,6 +566,17 @@ type scalar struct {
 	shift  uint8     // bit offset of the field within its run
 	access uint8     // how to load and store the Go value (accU8 ... accQ64)
 	slow   bool      // decoding needs more than the limit test (a 32-bit platform's int or uint)
+	width  uint8     // the field's wire bits
+	count  uint8     // like fields side by side (a Vec3, an array of counters) the entry stands for, width bits apart on the wire
+}
+
+// joins reports whether next is the field right after the ones sc stands
+// for, of the same access and decoded and checked alike, so that sc can
+// take it as one more element (each size bytes in Go).
+func (sc *scalar) joins(next *scalar, size uintptr) bool {
+	return sc.access == next.access && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&
+		sc.flip == next.flip && sc.width == next.width && !sc.slow && !next.slow && sc.count < math.MaxUint8 &&
+		next.offset == sc.offset+size*uintptr(sc.count) && next.op == sc.op+int32(sc.count)
 }
 
 // check is what the validation pass needs of a field whose bits can be

@@ -210,7 +210,7 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 		return nil, err
 	}
 	body := r.BitsRead()
-	d := decoder{r: r}
+	d := decoder{r: r, words: new([16]uint64)}
 	d.enter(readerFrame(r))
 	ferr := d.validate(p)
 	d.leave()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"strconv"
 
@@ -92,7 +93,7 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 	if p.flat {
 		return decodeFlat(&r, p, t, base, true, nil)
 	}
-	d := decoder{r: &r}
+	d := decoder{r: &r, words: new([16]uint64)}
 	d.enter(nil)
 	if ferr := d.validate(p); ferr != nil {
 		return publicError("decode", t, ferr)
@@ -127,7 +128,7 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 		return err
 	}
 	start := r.BitsRead()
-	d := decoder{r: r}
+	d := decoder{r: r, words: new([16]uint64)}
 	d.enter(frame)
 	ferr := d.validate(p)
 	d.leave()
@@ -259,10 +260,10 @@ type decoder struct {
 	spent  int64       // bytes allocated so far, by spend's count
 	frame  *hookFrame  // the hook this decode runs in, or nil
 	hooks  *hookValues // the validation pass's hook results, for the store pass
-	words  [16]uint64
-	n      int // words kept by the validation pass
-	next   int // words taken by the store pass
-	skip   int // bits taken from words but not yet skipped in the Reader
+	words  *[16]uint64 // two-pass decodes: the words the validation pass keeps (nil in a single pass, which then zeroes less)
+	n      int         // words kept by the validation pass
+	next   int         // words taken by the store pass
+	skip   int         // bits taken from words but not yet skipped in the Reader
 }
 
 // enter starts a decode: on the Reader a hook was handed (f non-nil),
@@ -382,6 +383,10 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			// A fused run of fixed-width fields: one word for all of them.
 			var err *fieldError
 			switch {
+			case d.single && store && o.groupBits <= r.BitsRemaining():
+				// The common case, without checkRun's call.
+				start := r.BitsRead()
+				err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
 			case !store:
 				err = d.checkRun(p, i, pointer{})
 			case d.single:
@@ -456,12 +461,13 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			// Spend unless the packet is too short for the elements anyway:
 			// that error (which names the element that runs out) comes
 			// first.
-			if (!store || d.single) && (o.elem.minBits == 0 || int(n) <= r.BitsRemaining()/o.elem.minBits) {
+			fits := fitsIn(int(n), o.elem.minBits, r.BitsRemaining())
+			if (!store || d.single) && fits {
 				if err := d.spend(int(n), o.stride, start); err != nil {
 					return err.withPrefix(o.path)
 				}
 			}
-			if store && d.single && o.elem.minBits > 0 && int(n) > r.BitsRemaining()/o.elem.minBits {
+			if store && d.single && !fits {
 				// A single-pass decode has not validated the rest yet, and
 				// the packet cannot hold that many: refuse before allocating
 				// (reading the elements without storing them names the one
@@ -584,7 +590,7 @@ func (d *decoder) checkRun(p *plan, i int, base pointer) *fieldError {
 	}
 	start := r.BitsRead()
 	acc := r.ReadBits(o.groupBits)
-	if d.n < len(d.words) {
+	if d.words != nil && d.n < len(d.words) {
 		d.words[d.n] = acc
 		d.n++
 	}
@@ -621,13 +627,22 @@ func (d *decoder) storeRun(p *plan, o *op, base pointer) {
 func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError {
 	for k := o.sLo; k < o.sHi; k++ {
 		sc := &p.scalars[k]
+		at := base.at(sc.offset)
+		if sc.count > 1 {
+			// Several like fields (never slow ones): one loop. A refusal
+			// is rare; decodeScalar words it.
+			if j := storeRun(sc, at, acc); j >= 0 && start >= 0 {
+				shift := uint64(sc.shift) + uint64(j)*uint64(sc.width)
+				return decodeScalar(&p.ops[sc.op+int32(j)], acc>>(shift&63)&sc.mask, pointer{}, false, start+int(shift))
+			}
+			continue
+		}
 		c := acc >> (sc.shift & 63) & sc.mask
 		if start >= 0 && (c > sc.limit || sc.slow) {
 			if err := decodeScalar(&p.ops[sc.op], c, pointer{}, false, start+int(sc.shift)); err != nil {
 				return err
 			}
 		}
-		at := base.at(sc.offset)
 		v := c ^ sc.flip + sc.min
 		switch sc.access {
 		case accU8, accI8:
@@ -645,6 +660,64 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 		}
 	}
 	return nil
+}
+
+// storeRun stores the sc.count like fields sc stands for from their codes
+// in acc, and returns the index of the first whose code is over the limit
+// (it stores nothing from there on), or -1.
+func storeRun(sc *scalar, at pointer, acc uint64) int {
+	switch sc.access {
+	case accQ32:
+		q, shift := &sc.q.q32, sc.shift
+		for j := range int(sc.count) {
+			c := acc >> (shift & 63) & sc.mask
+			if c > sc.limit {
+				return j
+			}
+			*at.at(4 * uintptr(j)).float32() = q.Dequantize(uint32(c))
+			shift += sc.width
+		}
+		return -1
+	case accQ64:
+		q, shift := &sc.q.q64, sc.shift
+		for j := range int(sc.count) {
+			c := acc >> (shift & 63) & sc.mask
+			if c > sc.limit {
+				return j
+			}
+			*at.at(8 * uintptr(j)).float64() = q.Dequantize(uint32(c))
+			shift += sc.width
+		}
+		return -1
+	case accU8, accI8:
+		return storeInts[uint8](sc, at, acc)
+	case accU16, accI16:
+		return storeInts[uint16](sc, at, acc)
+	case accU32, accI32:
+		return storeInts[uint32](sc, at, acc)
+	}
+	return storeInts[uint64](sc, at, acc)
+}
+
+func storeInts[T uint8 | uint16 | uint32 | uint64](sc *scalar, at pointer, acc uint64) int {
+	shift := sc.shift
+	for j := range int(sc.count) {
+		c := acc >> (shift & 63) & sc.mask
+		if c > sc.limit {
+			return j
+		}
+		storeIndex(at, j, T(c^sc.flip+sc.min))
+		shift += sc.width
+	}
+	return -1
+}
+
+// fitsIn reports whether n values of each bits fit in rest bits (all three
+// at least 0). It multiplies in 128 bits rather than divide: no overflow on
+// any platform, and a hardware division costs more than a whole field.
+func fitsIn(n, each, rest int) bool {
+	hi, lo := bits.Mul64(uint64(n), uint64(each))
+	return hi == 0 && lo <= uint64(rest)
 }
 
 // decodeScalar checks the bits c read for a fixed-width field and, when
@@ -729,7 +802,7 @@ func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) 
 		return at.at(uintptr(k) * o.stride)
 	}
 	if so := o.rawElems(); so != nil {
-		if n > r.BitsRemaining()/so.bits { // not n*bits: that can overflow a 32-bit int
+		if !fitsIn(n, so.bits, r.BitsRemaining()) {
 			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
 		}
 		if !store {

@@ -39,6 +39,11 @@ func (p pointer) isNil() bool { return p.p == nil }
 // loadAs reads the T at p.
 func loadAs[T any](p pointer) T { return *(*T)(p.p) }
 
+// storeIndex stores v as the j-th T of an array that starts at p.
+func storeIndex[T any](p pointer, j int, v T) {
+	*(*T)(unsafe.Add(p.p, uintptr(j)*unsafe.Sizeof(v))) = v
+}
+
 // at returns the address off bytes into the value.
 func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
 

@@ -3,6 +3,7 @@ package bitio
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/bitpack-go/bitpack/quant"
 )
@@ -398,7 +399,7 @@ type Unsigned interface {
 // element's width. If the packet holds fewer than len(dst)*n bits, nothing
 // is read, dst is zeroed and the error is ErrOverflow.
 func ReadUints[T Unsigned](r *Reader, dst []T, n int) {
-	if r.err != nil || uint(n) > 64 || n > int(8*elemSize(dst)) || len(dst) > 0 && n > (r.end-r.pos)/len(dst) {
+	if r.err != nil || uint(n) > 64 || n > int(8*elemSize(dst)) || !fitsIn(len(dst), n, r.end-r.pos) {
 		switch {
 		case r.err != nil:
 		case uint(n) > 64 || n > int(8*elemSize(dst)):
@@ -439,4 +440,12 @@ func elemSize[T Unsigned](s []T) uintptr {
 		return 4
 	}
 	return 8
+}
+
+// fitsIn reports whether n values of each bits fit in rest bits (all three
+// at least 0). It multiplies in 128 bits rather than divide: no overflow on
+// any platform, and a hardware division costs more than reading a value.
+func fitsIn(n, each, rest int) bool {
+	hi, lo := bits.Mul64(uint64(n), uint64(each))
+	return hi == 0 && lo <= uint64(rest)
 }
