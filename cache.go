@@ -377,10 +377,12 @@ const encodeGroupBits = 64
 
 // Encode step kinds beyond the scalar accesses.
 const (
-	accQuat = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
-	accPtr                      // a pointer: its presence bit ends a group, the pointee follows
-	accRun                      // count integer fields alike, side by side (an array of counters): elem says how to load them
-	accOp                       // any other op: encodeOp runs it
+	accQuat  = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accPtr                       // a pointer: its presence bit ends a group, the pointee follows
+	accRun                       // count integer fields alike, side by side (an array of counters): elem says how to load them
+	accOp                        // any other op: encodeOp runs it
+	accBytes                     // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
+	accRaw                       // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
@@ -397,7 +399,7 @@ type encStep struct {
 	q         quant.Float // accQ32
 	qq        *quant.Quat // accQuat
 	op        int32       // index in plan.ops: errors, and what accOp runs
-	kind      uint8       // an access constant, or accQuat, accPtr, accRun, accOp
+	kind      uint8       // an access constant, or accQuat, accPtr, accRun, accOp, accBytes, accRaw
 	shift     uint8       // the code's bit offset within its group
 	groupBits uint8       // last: the group's width
 	group     uint16      // index of the step's group among the program's groups
@@ -429,7 +431,14 @@ func (p *plan) buildEncode() {
 		st, ok := encodeStepOf(o, k)
 		if !ok {
 			end()
-			p.enc = append(p.enc, encStep{kind: accOp, op: int32(k), offset: o.offset})
+			st := encStep{kind: accOp, op: int32(k), offset: o.offset}
+			switch {
+			case o.kind == opByteArray:
+				st.kind, st.limit = accBytes, uint64(o.n)
+			case o.kind == opSlice && o.rawElems() != nil:
+				st.kind, st.limit, st.width, st.size = accRaw, uint64(o.n), uint8(o.bits), uint8(o.stride)
+			}
+			p.enc = append(p.enc, st)
 			p.encOut = append(p.encOut, encOut{op: int32(k)})
 			continue
 		}

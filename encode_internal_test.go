@@ -77,6 +77,52 @@ func TestEncodeGroups(t *testing.T) {
 	}
 }
 
+type encodeOpsPacket struct {
+	A uint8 `bits:"range=0..3"`
+	B [5]byte
+	C []uint16 `bits:"maxlen=9"`
+	D []uint16 `bits:"maxlen=9,bits=10"`
+}
+
+// TestEncodeOpSteps: byte arrays and slices of raw full-width integers are
+// steps the encode program runs itself; other ops go to encodeOp.
+func TestEncodeOpSteps(t *testing.T) {
+	p, err := planOf(reflect.TypeFor[encodeOpsPacket]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type step struct {
+		kind        uint8
+		limit       uint64
+		width, size uint8
+	}
+	want := []step{
+		{accU8, 3, 2, 1},
+		{accBytes, 5, 0, 0},
+		{accRaw, 9, 4, 2}, // length in 4 bits, elements of 2 bytes
+		{accOp, 0, 0, 0},  // 10-bit elements: encodeElems
+	}
+	var got []step
+	for _, st := range p.enc {
+		got = append(got, step{st.kind, st.limit, st.width, st.size})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("encode program:\n got %v\nwant %v", got, want)
+	}
+	v := encodeOpsPacket{A: 2, B: [5]byte{1, 2, 3, 4, 5}, C: []uint16{0xabcd, 7}, D: []uint16{1023}}
+	b, err := Marshal(&v)
+	// A (2 bits), pad, B, then len(C) = 2 in 4 bits, C's two 16-bit
+	// elements, len(D) = 1 in 4 bits and D[0] in 10.
+	wantBytes := []byte{0x02, 1, 2, 3, 4, 5, 0xd2, 0xbc, 0x7a, 0x00, 0x10, 0xff, 0x03}
+	if err != nil || !reflect.DeepEqual(b, wantBytes) {
+		t.Errorf("Marshal = % x, %v\nwant % x", b, err, wantBytes)
+	}
+	v.C = make([]uint16, 10)
+	if _, err := Marshal(&v); err == nil || err.Error() != "bitpack: encode bitpack.encodeOpsPacket: field C: slice of 10 elements exceeds maxlen 9" {
+		t.Errorf("too long: %v", err)
+	}
+}
+
 type columnInner struct {
 	A uint8 `bits:"range=0..5"`
 	B int16

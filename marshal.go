@@ -200,8 +200,20 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 	for k := 0; k < n; k++ {
 		base := first.at(uintptr(k) * stride)
 		for i := 0; i < len(steps); i++ {
-			if st := &steps[i]; st.kind == accOp {
-				if err := encodeOp(w, p, &p.ops[st.op], base.at(st.offset), depth); err != nil {
+			if st := &steps[i]; st.kind >= accOp {
+				at := base.at(st.offset)
+				switch st.kind {
+				case accBytes:
+					w.WriteBytes(at.byteArray(int(st.limit)))
+					continue
+				case accRaw:
+					if n := at.sliceLen(); uint64(n) <= st.limit {
+						w.WriteBits(uint64(n), int(st.width))
+						writeRaw(w, at.sliceElem(0, 0), n, st.size)
+						continue
+					}
+				}
+				if err := encodeOp(w, p, &p.ops[st.op], at, depth); err != nil {
 					return err, k
 				}
 				continue
@@ -475,17 +487,8 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 	if slice {
 		first = at.sliceElem(0, 0)
 	}
-	if o.rawElems() != nil {
-		switch o.elem.scalar.size {
-		case 1:
-			bitio.WriteUints(w, first.uint8s(n), 8)
-		case 2:
-			bitio.WriteUints(w, first.uint16s(n), 16)
-		case 4:
-			bitio.WriteUints(w, first.uint32s(n), 32)
-		default:
-			bitio.WriteUints(w, first.uint64s(n), 64)
-		}
+	if so := o.rawElems(); so != nil {
+		writeRaw(w, first, n, uint8(so.size))
 		return nil
 	}
 	if n == 0 {
@@ -506,6 +509,21 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 		return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
 	}
 	return nil
+}
+
+// writeRaw writes n unsigned integers of size bytes each, full width, the
+// first at first.
+func writeRaw(w *bitio.Writer, first pointer, n int, size uint8) {
+	switch size {
+	case 1:
+		bitio.WriteUints(w, first.uint8s(n), 8)
+	case 2:
+		bitio.WriteUints(w, first.uint16s(n), 16)
+	case 4:
+		bitio.WriteUints(w, first.uint32s(n), 32)
+	default:
+		bitio.WriteUints(w, first.uint64s(n), 64)
+	}
 }
 
 // columnWords is the size of encodeColumns' buffer of group words (2 KiB,
@@ -578,9 +596,10 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 		st := &p.enc[i]
 		col, at := codes[st.group:], base.at(st.offset)
 		var ok bool
-		switch st.kind {
-		case accOp:
+		if st.kind >= accOp { // ops: written in the second pass
 			continue
+		}
+		switch st.kind {
 		case accU8, accU16, accU32, accU64, accI8, accI16, accI32, accI64:
 			ok = intColumns(st.kind, col, g, at, stride, m, st, st.shift)
 		case accRun:

@@ -357,6 +357,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"string NUL", &Player{Name: "a\x00"}, bitpack.ErrInvalidString, "field Name: NUL byte at offset 1"},
 		{"[]byte too long", &tBytesLimit{B: []byte{1, 2, 3}}, bitpack.ErrRange, "field B: 3 bytes exceed maxlen 2"},
 		{"slice too long", &tSlice{IDs: make([]uint16, 5)}, bitpack.ErrRange, "field IDs: slice of 5 elements exceeds maxlen 4"},
+		{"raw slice too long", &BenchPacket{EventIDs: make([]uint32, 17)}, bitpack.ErrRange, "field EventIDs: slice of 17 elements exceeds maxlen 16"},
 		{"slice element", &tSlice{IDs: []uint16{1, 1024}}, bitpack.ErrRange, "field IDs[1]: value 1024 does not fit in 10 bits"},
 		{"nested path", &Snapshot{Players: []Player{{}, {}, {}, {Pos: Vec3{X: 11}}}}, bitpack.ErrRange,
 			"bitpack: encode bitpack_test.Snapshot: field Players[3].Pos.X: value 11 out of range [-10, 10]"},
