@@ -15,12 +15,17 @@ import (
 // bounds in float32 (ceil32 and floor32 of the float64 bounds); for every
 // float32 near the bounds the verdict must be the float64 one's.
 func TestFloat32Bounds(t *testing.T) {
-	for _, b := range [][3]float64{{-1024, 1024, 0.01}, {-0.1, 0.1, 0.001}, {0, 1, 0.3}, {-3.3, 7.7, 0.05}, {1e-3, 2e-3, 1e-6}, {-1, 1, 0.0001}} {
+	for _, b := range [][3]float64{{-1024, 1024, 0.01}, {-0.1, 0.1, 0.001}, {0, 1, 0.3}, {-3.3, 7.7, 0.05}, {1e-3, 2e-3, 1e-6}, {-1, 1, 0.0001}, {0.1, 0.7, 0.003}, {-1e-7, 3.3e-7, 1e-9}} {
 		p := prepareQuantizer(32, b[0], b[1], b[2])
 		if p.err != nil {
 			t.Fatal(p.err)
 		}
 		lo, hi := ceil32(p.lo), floor32(p.hi)
+		// The encoder codes the values it accepts with QuantizeInRange,
+		// which is specified from the quantizer's min up.
+		if lo < p.q32.Min() || hi > max(p.q32.Max(), p.q32.Dequantize(p.q32.MaxCode())) {
+			t.Fatalf("bounds %v: [%v, %v] outside the quantizer's [%v, decoded max %v]", b, lo, hi, p.q32.Min(), p.q32.Dequantize(p.q32.MaxCode()))
+		}
 		for _, edge := range []float64{p.lo, p.hi} {
 			at := math.Float32bits(float32(edge))
 			for d := uint32(0); d < 1<<12; d++ {

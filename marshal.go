@@ -245,12 +245,16 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					shift := st.shift
 					for j := range uintptr(st.count) {
 						f := *at.at(4 * j).float32()
-						// Outside the bounds: refused unless clamping a
-						// finite value (f-f is 0 exactly when f is finite).
-						if !(f >= st.lo && f <= st.hi) && (!st.clamp || f-f != 0) {
+						var c uint32
+						switch {
+						case f >= st.lo && f <= st.hi: // lo is the quantizer's min
+							c = st.q.QuantizeInRange(f)
+						case st.clamp && f-f == 0: // clamping a finite value (f-f is 0 exactly when f is finite)
+							c = st.q.Quantize(f)
+						default:
 							return refusal(&p.ops[st.op+int32(j)], at.at(4*j)), k
 						}
-						acc |= uint64(st.q.Quantize(f)) << (shift & 63)
+						acc |= uint64(c) << (shift & 63)
 						shift += st.width
 					}
 				case accRun:
@@ -678,11 +682,16 @@ func floatColumn(col []uint64, g int, at pointer, stride uintptr, m int, st *enc
 	for j := range uintptr(st.count) {
 		for k := 0; k < m; k++ {
 			f := loadAs[float32](at.at(uintptr(k)*stride + 4*j))
-			// Outside the bounds: refused unless clamping a finite value.
-			if !(f >= lo && f <= hi) && (!clamp || f-f != 0) {
+			var c uint32
+			switch {
+			case f >= lo && f <= hi:
+				c = q.QuantizeInRange(f)
+			case clamp && f-f == 0: // outside the bounds: refused unless clamping a finite value
+				c = q.Quantize(f)
+			default:
 				return false
 			}
-			col[k*g] |= uint64(q.Quantize(f)) << (shift & 63)
+			col[k*g] |= uint64(c) << (shift & 63)
 		}
 		shift += st.width
 	}

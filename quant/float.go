@@ -102,6 +102,22 @@ func (q *Float) Quantize(f float32) uint32 {
 	return truncCode(float32(scaled+0.5), q.maxCode)
 }
 
+// QuantizeInRange returns Quantize(f) for f from Min up to the larger of
+// Max and Dequantize(MaxCode): the values an encoder accepts without
+// clamping. It skips the clamping of (f-min)/delta that only values below
+// or well above those bounds need (saving a fifth of the work); for them,
+// NaN and infinities its code is unspecified.
+//
+// Why it agrees: f >= min makes f-min >= 0, so the ratio needs no lower
+// clamp. Above 1 (possible only within a rounding of the upper bound) the
+// ratio gives a sum at or above float32(M)+0.5, which truncates to at
+// least M, and truncCode clamps that to M, as Quantize's clamp to 1 does.
+func (q *Float) QuantizeInRange(f float32) uint32 {
+	n := float32(float32(f-q.min) / q.delta)
+	scaled := float32(n * q.steps)
+	return truncCode(float32(scaled+0.5), q.maxCode)
+}
+
 // Dequantize returns the float a code stands for. code must be at most
 // MaxCode (readers refuse larger codes before calling this).
 func (q *Float) Dequantize(code uint32) float32 {

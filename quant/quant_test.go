@@ -83,6 +83,40 @@ func TestQuantizeEdges(t *testing.T) {
 	}
 }
 
+// TestQuantizeInRange: the unclamped coder agrees with Quantize on every
+// value it is specified for: the bounds, the decoded extremes (which may lie
+// a rounding past max), their float32 neighbours inside, every decoded
+// value and random values, for declarations with few and many steps.
+func TestQuantizeInRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, p := range [][3]float32{{-10, 10, 0.01}, {-1024, 1024, 0.01}, {-1, 1, 0.0001}, {0.1, 0.7, 0.003}, {-3e9, 3e9, 1}, {0, 1e10, 1}, {-5, 3, 0.5}, {1e-30, 3e-30, 1e-32}} {
+		q, err := quant.NewFloat(p[0], p[1], p[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := max(q.Max(), q.Dequantize(q.MaxCode()))
+		check := func(f float32) {
+			t.Helper()
+			if f < q.Min() || f > top {
+				return
+			}
+			if got, want := q.QuantizeInRange(f), q.Quantize(f); got != want {
+				t.Fatalf("%v: QuantizeInRange(%v) = %d, Quantize = %d", p, f, got, want)
+			}
+		}
+		for _, f := range []float32{q.Min(), q.Max(), top, math.Nextafter32(q.Max(), -1), math.Nextafter32(top, -1), math.Nextafter32(q.Min(), top)} {
+			check(f)
+		}
+		for c := uint32(0); c <= min(q.MaxCode(), 1<<16); c++ {
+			check(q.Dequantize(c))
+			check(q.Dequantize(q.MaxCode() - c))
+		}
+		for range 100000 {
+			check(q.Min() + float32(r.Float64())*(top-q.Min()))
+		}
+	}
+}
+
 func TestCheckCanonical(t *testing.T) {
 	tests := []struct {
 		min, max, res float32
