@@ -442,26 +442,9 @@ func (w *Writer) WriteQuat(q *quant.Quat, v [4]float32) {
 // bits (or n is outside 0..64), nothing is written and the error is
 // ErrRange.
 func WriteUints[T Unsigned](w *Writer, src []T, n int) {
-	if w.failed {
+	if w.failed || uint(n) > 64 || n < int(8*elemSize(src)) && !fitIn(src, uint(n)) {
+		writeUintsRefused(w, src, n)
 		return
-	}
-	if uint(n) > 64 {
-		w.fail("write uints", ErrRange, "bit count %d outside 0..64", n)
-		return
-	}
-	if n < int(8*elemSize(src)) { // narrower than the element: check every value first
-		var all uint64
-		for _, v := range src {
-			all |= uint64(v)
-		}
-		if all>>uint(n) != 0 {
-			for k, v := range src {
-				if uint64(v)>>uint(n) != 0 {
-					w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
-					return
-				}
-			}
-		}
 	}
 	if n == 0 {
 		return // every value is 0 (checked above): nothing to write
@@ -488,4 +471,30 @@ func WriteUints[T Unsigned](w *Writer, src []T, n int) {
 		}
 	}
 	w.buf, w.scratch, w.pending = buf, s, p
+}
+
+// fitIn reports whether every value of src fits in n bits (n < 64).
+func fitIn[T Unsigned](src []T, n uint) bool {
+	var all uint64
+	for _, v := range src {
+		all |= uint64(v)
+	}
+	return all>>n == 0
+}
+
+// writeUintsRefused fails w for WriteUints(w, src, n), which refused:
+// apart from its error a cold path, kept out of WriteUints' frame.
+func writeUintsRefused[T Unsigned](w *Writer, src []T, n int) {
+	switch {
+	case w.failed:
+	case uint(n) > 64:
+		w.fail("write uints", ErrRange, "bit count %d outside 0..64", n)
+	default:
+		for k, v := range src {
+			if uint64(v)>>uint(n) != 0 {
+				w.fail("write uints", ErrRange, "element %d: value %#x does not fit in %d bits", k, uint64(v), n)
+				return
+			}
+		}
+	}
 }
