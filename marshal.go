@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/quant"
 )
 
 // Marshaler is implemented by types that write themselves. MarshalBits
@@ -268,18 +269,10 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						v = 1
 					}
 				case accQuat:
-					o := &p.ops[st.op]
-					x, y, z, w4 := *at.at(o.offs[0]).float32(), *at.at(o.offs[1]).float32(), *at.at(o.offs[2]).float32(), *at.at(o.offs[3]).float32()
-					word, ok := st.qq.EncodeWord(x, y, z, w4)
-					// A NaN or infinite component makes the norm NaN or
-					// infinite too, so this test admits exactly what
-					// checkQuat does.
-					if !ok || !(math.Abs(quatNorm2(x, y, z, w4)-1) <= quatNormTolerance) {
-						if err := checkQuat(o, [4]float32{x, y, z, w4}); err != nil {
-							return err, k
-						}
+					var err *fieldError
+					if v, err = quatWord(&p.ops[st.op], st.qq, at); err != nil {
+						return err, k
 					}
-					v = word
 				default: // accQ64
 					var err *fieldError
 					if v, err = scalarCode(&p.ops[st.op], at); err != nil {
@@ -306,6 +299,22 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 		}
 	}
 	return nil, 0
+}
+
+// quatWord returns the wire word of the quaternion o at at, coded by qq (at
+// most 64 bits), or its refusal. (A call of its own: inline, its registers
+// would crowd encodeValues' loop.)
+func quatWord(o *op, qq *quant.Quat, at pointer) (uint64, *fieldError) {
+	x, y, z, w := *at.at(o.offs[0]).float32(), *at.at(o.offs[1]).float32(), *at.at(o.offs[2]).float32(), *at.at(o.offs[3]).float32()
+	word, ok := qq.EncodeWord(x, y, z, w)
+	// A NaN or infinite component makes the norm NaN or infinite too, so
+	// this test admits exactly what checkQuat does.
+	if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) {
+		if err := checkQuat(o, [4]float32{x, y, z, w}); err != nil {
+			return 0, err
+		}
+	}
+	return word, nil
 }
 
 // intRun ORs into acc the codes of the run of integers that step st (an
