@@ -27,14 +27,21 @@ func NewCodec[T any]() (*Codec[T], error) {
 
 var errNilCodec = errors.New("bitpack: method called on a nil *Codec (use NewCodec)")
 
+// check refuses a nil Codec or value. Small enough to inline: the error
+// for a nil value is built elsewhere.
 func (c *Codec[T]) check(v *T) error {
 	if c == nil || c.plan == nil {
 		return errNilCodec
 	}
 	if v == nil {
-		return errors.New("bitpack: nil *" + reflect.TypeFor[T]().String() + " passed to Codec")
+		return nilValueError(c.typ)
 	}
 	return nil
+}
+
+//go:noinline (inlined, it would make check too big to inline itself)
+func nilValueError(t reflect.Type) error {
+	return errors.New("bitpack: nil *" + t.String() + " passed to Codec")
 }
 
 // Append appends the encoding of *v to dst. It allocates nothing when dst

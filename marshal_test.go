@@ -820,12 +820,12 @@ func TestUsageErrors(t *testing.T) {
 		t.Error("Decode(nil reader) succeeded")
 	}
 	var c *bitpack.Codec[Player]
-	if _, err := c.Marshal(&Player{}); err == nil {
-		t.Error("nil Codec succeeded")
+	if _, err := c.Marshal(&Player{}); err == nil || err.Error() != "bitpack: method called on a nil *Codec (use NewCodec)" {
+		t.Errorf("nil Codec: %v", err)
 	}
 	c2, _ := bitpack.NewCodec[Player]()
-	if _, err := c2.Append(nil, nil); err == nil {
-		t.Error("Codec.Append(nil) succeeded")
+	if _, err := c2.Append(nil, nil); err == nil || err.Error() != "bitpack: nil *bitpack_test.Player passed to Codec" {
+		t.Errorf("Codec.Append(nil) = %v", err)
 	}
 	if _, err := bitpack.NewCodec[bMap](); err == nil {
 		t.Error("NewCodec of an unsupported type succeeded")
