@@ -581,9 +581,11 @@ type scalar struct {
 
 // joins reports whether next is the field right after the ones sc stands
 // for, of the same access and decoded and checked alike, so that sc can
-// take it as one more element (each size bytes in Go).
+// take it as one more element (each size bytes in Go). Compressed float64
+// fields never join (rare in a game's packets; storeRun has no loop for
+// them).
 func (sc *scalar) joins(next *scalar, size uintptr) bool {
-	return sc.access == next.access && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&
+	return sc.access == next.access && sc.access != accQ64 && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&
 		sc.flip == next.flip && sc.width == next.width && !sc.slow && !next.slow && sc.count < math.MaxUint8 &&
 		next.offset == sc.offset+size*uintptr(sc.count) && next.op == sc.op+int32(sc.count)
 }

@@ -59,6 +59,13 @@ func TestDecodeRuns(t *testing.T) {
 	if !p.flat {
 		t.Fatal("decodeRuns should be a flat plan")
 	}
+	// Compressed float64 fields each keep an entry of their own.
+	p64, err := planOf(reflect.TypeFor[struct {
+		V [2]float64 `bits:"float,min=0,max=1,res=0.01"`
+	}]())
+	if err != nil || len(p64.scalars) != 2 || p64.scalars[0].count != 1 || p64.scalars[1].count != 1 {
+		t.Errorf("float64 vector: %d entries, %v; want 2 of count 1", len(p64.scalars), err)
+	}
 	if q, err := planOf(reflect.TypeFor[decodeRunsHook]()); err != nil || q.flat {
 		t.Fatalf("decodeRunsHook: flat %v, %v; want a two-pass plan", q != nil && q.flat, err)
 	}

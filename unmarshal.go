@@ -664,7 +664,8 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 
 // storeRun stores the sc.count like fields sc stands for from their codes
 // in acc, and returns the index of the first whose code is over the limit
-// (it stores nothing from there on), or -1.
+// (it stores nothing from there on), or -1. (Compressed float64 fields do
+// not join: see scalar.joins.)
 func storeRun(sc *scalar, at pointer, acc uint64) int {
 	switch sc.access {
 	case accQ32:
@@ -675,17 +676,6 @@ func storeRun(sc *scalar, at pointer, acc uint64) int {
 				return j
 			}
 			*at.at(4 * uintptr(j)).float32() = q.Dequantize(uint32(c))
-			shift += sc.width
-		}
-		return -1
-	case accQ64:
-		q, shift := &sc.q.q64, sc.shift
-		for j := range int(sc.count) {
-			c := acc >> (shift & 63) & sc.mask
-			if c > sc.limit {
-				return j
-			}
-			*at.at(8 * uintptr(j)).float64() = q.Dequantize(uint32(c))
 			shift += sc.width
 		}
 		return -1
