@@ -629,11 +629,16 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 		sc := &p.scalars[k]
 		at := base.at(sc.offset)
 		if sc.count > 1 {
-			// Several like fields (never slow ones): one loop. A refusal
-			// is rare; decodeScalar words it.
-			if j := storeRun(sc, at, acc); j >= 0 && start >= 0 {
-				shift := uint64(sc.shift) + uint64(j)*uint64(sc.width)
-				return decodeScalar(&p.ops[sc.op+int32(j)], acc>>(shift&63)&sc.mask, pointer{}, false, start+int(shift))
+			// Several like fields (never slow ones): one loop. When one is
+			// over its limit (rare), the entry is done again a field at a
+			// time, as lone fields are: decodeScalar words the refusal.
+			if storeRun(sc, at, acc) >= 0 {
+				for j := range int(sc.count) {
+					shift := uint64(sc.shift) + uint64(j)*uint64(sc.width)
+					if err := decodeScalar(&p.ops[sc.op+int32(j)], acc>>(shift&63)&sc.mask, base, true, start+int(shift)); err != nil {
+						return err
+					}
+				}
 			}
 			continue
 		}
