@@ -454,20 +454,30 @@ func WriteUints[T Unsigned](w *Writer, src []T, n int) {
 	// element's width).
 	buf, s, p, nn := w.buf, w.scratch, w.pending, uint(n)
 	if nn == 32 { // pairs make whole words: one store per two values
-		for len(src) >= 2 {
-			v := uint64(src[0]) | uint64(src[1])<<32
-			buf = binary.LittleEndian.AppendUint64(buf, s|v<<p)
-			s = v >> (64 - p) // 0 when p is 0 (Go shifts by 64 give 0)
-			src = src[2:]
+		if p == 0 {
+			for len(src) >= 2 {
+				buf = binary.LittleEndian.AppendUint64(buf, uint64(src[0])|uint64(src[1])<<32)
+				src = src[2:]
+			}
+		} else {
+			// 0 < p < 64: masked shift counts say so to the compiler,
+			// which then shifts without Go's test for counts of 64 and up.
+			lo, hi := p&63, (64-p)&63
+			for len(src) >= 2 {
+				v := uint64(src[0]) | uint64(src[1])<<32
+				buf = binary.LittleEndian.AppendUint64(buf, s|v<<lo)
+				s = v >> hi
+				src = src[2:]
+			}
 		}
 	}
 	for _, x := range src {
 		v := uint64(x)
-		s |= v << p
+		s |= v << (p & 63) // p < 64 here
 		if p += nn; p >= 64 {
 			buf = binary.LittleEndian.AppendUint64(buf, s)
 			p -= 64
-			s = v >> (nn - p) // 0 when v fitted whole (Go shifts by 64 give 0)
+			s = v >> 1 >> ((nn - p - 1) & 63) // v >> (nn-p), which is 1..64: 0 when v fitted whole
 		}
 	}
 	w.buf, w.scratch, w.pending = buf, s, p
