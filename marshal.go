@@ -194,7 +194,7 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 // one loop over values and steps with no call per value or per field,
 // which is what makes a slice of small structs cheap: each fixed-width
 // field is checked and its code gathered into the group's word, and the
-// word goes out with one WriteBits. On error it also returns the index of
+// word goes out with one write. On error it also returns the index of
 // the value that failed.
 func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
 	steps := p.enc
@@ -209,7 +209,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					continue
 				case accRaw:
 					if n := at.sliceLen(); uint64(n) <= st.limit {
-						w.WriteBits(uint64(n), int(st.width))
+						w.WriteBitsUnchecked(uint64(n), int(st.width)) // n <= maxlen: fits
 						writeRaw(w, at.sliceElem(0, 0), n, st.size)
 						continue
 					}
@@ -219,7 +219,9 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				}
 				continue
 			}
-			// A group: gather the codes of its fields, then one WriteBits.
+			// A group: gather the codes of its fields, then one write.
+			// Every code was checked against its limit (so it fits its
+			// width), which is what lets the word go out unchecked.
 			var acc uint64
 			for ; ; i++ {
 				st := &steps[i]
@@ -286,7 +288,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				}
 				acc |= (code ^ st.flip) << (st.shift & 63)
 				if st.last {
-					w.WriteBits(acc, int(st.groupBits))
+					w.WriteBitsUnchecked(acc, int(st.groupBits))
 					break
 				}
 			}
@@ -579,7 +581,7 @@ func encodeColumns(w *bitio.Writer, p *plan, first pointer, stride uintptr, n in
 			j := 0
 			for _, out := range p.encOut {
 				if out.op < 0 {
-					w.WriteBits(row[j], int(out.bits))
+					w.WriteBitsUnchecked(row[j], int(out.bits)) // checked codes, as in encodeValues
 					j++
 					continue
 				}

@@ -688,3 +688,56 @@ func TestWriterStaysInBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteBitsUnchecked: for values that fit, the unchecked writer lays
+// out exactly the oracle's bits, like WriteBits, from every start offset
+// and at every width; after an error it writes nothing; and values that
+// break its contract (too wide, a bad count) give garbage bits but never
+// a panic, and leave a Writer every other method still works on.
+func TestWriteBitsUnchecked(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for off := 0; off < 64; off++ {
+		for n := 0; n <= 64; n++ {
+			fields := []f{{1 & (1<<off - 1), off}}
+			w := bitio.NewWriter([]byte{0xee})
+			w.WriteBits(fields[0].v, off)
+			for range 3 {
+				v := r.Uint64() & (1<<n - 1) // 1<<64 - 1 is all ones
+				w.WriteBitsUnchecked(v, n)
+				fields = append(fields, f{v, n})
+			}
+			want := append([]byte{0xee}, pack(fields...)...)
+			if got := w.Bytes(); !bytes.Equal(got, want) || w.Err() != nil || w.BitsWritten() != off+3*n {
+				t.Fatalf("off %d n %d: % x (%v, %d bits), want % x", off, n, got, w.Err(), w.BitsWritten(), want)
+			}
+		}
+	}
+
+	w := bitio.NewWriter(nil)
+	w.WriteBits(1, 1)
+	w.WriteBits(4, 2) // refused: 4 does not fit in 2 bits
+	w.WriteBitsUnchecked(3, 2)
+	if w.BitsWritten() != 1 || !errors.Is(w.Err(), bitio.ErrRange) {
+		t.Fatalf("after an error: %d bits, %v", w.BitsWritten(), w.Err())
+	}
+
+	for _, n := range []int{-1, -64, 65, 100, 1 << 20} {
+		for _, v := range []uint64{0, 1, math.MaxUint64} {
+			w := bitio.NewWriter(nil)
+			w.WriteBits(5, 3)
+			w.WriteBitsUnchecked(v, n)
+			w.WriteBitsUnchecked(math.MaxUint64, 7) // too wide for 7 bits
+			w.WriteBits(1, 1)
+			w.WriteBytes([]byte{1, 2, 3})
+			w.WriteString("ok", 4)
+			w.Align()
+			if bits := w.BitsWritten(); bits < 0 || bits%8 != 0 {
+				t.Fatalf("n %d v %#x: %d bits after Align", n, v, bits)
+			}
+			w.Rewind(3)
+			if b := w.Bytes(); len(b) != 1 || b[0] != 5 || w.Err() != nil {
+				t.Fatalf("n %d v %#x: rewound to % x, %v", n, v, b, w.Err())
+			}
+		}
+	}
+}

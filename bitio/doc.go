@@ -81,6 +81,11 @@
 // all or nothing: a value that does not fit, or a packet too short for all
 // of them, writes or reads none.
 //
+// WriteBitsUnchecked is WriteBits without the check and the error, for a
+// caller that has checked its values already (bitpack's encoder packs
+// several checked fields into one word and writes it with this). A value
+// that breaks its contract garbles the packet but never panics.
+//
 // # Floats
 //
 // Compressed floats use float32 arithmetic rounded at every step, with no

@@ -152,6 +152,31 @@ func (w *Writer) WriteBits(v uint64, n int) {
 	w.scratch, w.pending = s, p
 }
 
+// WriteBitsUnchecked writes the low n bits of v like WriteBits, for
+// callers that have already checked what they write (bitpack's encoder
+// checks every field against its tag before packing fields into a word):
+// it checks nothing and records no error, which makes it cheaper. v must be
+// below 2^n and n in 0..64; otherwise the packet is garbage from there on —
+// stray bits of v land on what is written next — but nothing panics and
+// the Writer stays usable. After an error it writes nothing, as every
+// write does.
+func (w *Writer) WriteBitsUnchecked(v uint64, n int) {
+	if w.failed {
+		return
+	}
+	// Shift counts masked to 0..63 (pending is below 64), so the compiler
+	// drops Go's test for larger ones. The bits of v left over after a
+	// flush are v >> (64 - q): two shifts, since that is 64 (nothing left)
+	// when q is 0. Storing p&63 keeps pending below 64 whatever n is.
+	q := w.pending & 63
+	s, p := w.scratch|v<<q, q+uint(n)
+	if p >= 64 {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, s)
+		s = v >> 1 >> (^q & 63)
+	}
+	w.scratch, w.pending = s, p&63
+}
+
 // put appends the low n bits of v; the caller guarantees v < 2^n, n <= 64,
 // and no error.
 func (w *Writer) put(v uint64, n uint) {
