@@ -559,13 +559,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 // each field that can hold invalid bits against its limit. The word is
 // kept for the store pass.
 //
-// In a single-pass decode (d.single) it also stores the run at base.
+// A single-pass decode calls it with a non-nil base only when the packet
+// ends inside the run (plan stores a whole run itself): the fields are
+// then read, checked and stored one by one, so the error names the field
+// that runs out.
 func (d *decoder) checkRun(p *plan, i int, base pointer) *fieldError {
 	r, o := d.r, &p.ops[i]
-	if d.single && !base.isNil() && o.groupBits <= r.BitsRemaining() {
-		start := r.BitsRead()
-		return storeWord(p, o, base, r.ReadBits(o.groupBits), start)
-	}
 	if !o.checked && o.groupBits <= r.BitsRemaining() {
 		// Any bits of these fields are valid: step over them (the store
 		// pass reads them).

@@ -105,7 +105,7 @@ func (q *Float) Quantize(f float32) uint32 {
 // QuantizeInRange returns Quantize(f) for f from Min up to the larger of
 // Max and Dequantize(MaxCode): the values an encoder accepts without
 // clamping. It skips the clamping of (f-min)/delta that only values below
-// or well above those bounds need (saving a fifth of the work); for them,
+// or well above those bounds need (two compares and branches); for them,
 // NaN and infinities its code is unspecified.
 //
 // Why it agrees: f >= min makes f-min >= 0, so the ratio needs no lower
