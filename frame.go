@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"slices"
 )
 
 // ErrChecksum reports a packet whose CRC32 does not match: it was damaged,
@@ -26,9 +27,17 @@ var ErrChecksum = errors.New("bitpack: packet checksum mismatch")
 
 // Seal appends the CRC32 of (protocolID, payload) and the payload to dst.
 // It allocates nothing when dst has the capacity.
+//
+// dst and payload may overlap (sealing a buffer in place): the payload is
+// read whole, for its CRC and then moved into place, before the CRC is
+// written where its first bytes may have been.
 func Seal(dst []byte, protocolID uint32, payload []byte) []byte {
-	dst = binary.LittleEndian.AppendUint32(dst, frameCRC(protocolID, payload))
-	return append(dst, payload...)
+	crc := frameCRC(protocolID, payload)
+	start := len(dst)
+	dst = slices.Grow(dst, 4+len(payload))[:start+4+len(payload)]
+	copy(dst[start+4:], payload) // copy moves overlapping bytes correctly
+	binary.LittleEndian.PutUint32(dst[start:], crc)
+	return dst
 }
 
 // Open checks a sealed packet and returns its payload (a sub-slice of

@@ -571,6 +571,39 @@ func TestSealOpen(t *testing.T) {
 	}
 }
 
+// TestSealAliased: Seal reads the whole payload before it writes, so dst
+// and payload may overlap in any way (sealing a buffer in place, or a
+// payload that sits where the CRC goes).
+func TestSealAliased(t *testing.T) {
+	const id = 0x12345678
+	// CRC32-IEEE of 78 56 34 12 | 00 00 00 00 | "hello, world" = 0xa10444f7,
+	// and of the same with "hello" = 0x771f2e57 (Python's zlib.crc32).
+	want := append([]byte{0xf7, 0x44, 0x04, 0xa1}, "hello, world"...)
+	for _, tc := range []struct {
+		name   string
+		seal   func(buf []byte) []byte
+		wanted []byte
+	}{
+		{"payload is dst's spare capacity", func(buf []byte) []byte { return bitpack.Seal(buf[:0], id, buf[:12]) }, want},
+		{"payload just after the CRC's place", func(buf []byte) []byte { return bitpack.Seal(buf[:0], id, buf[4:16]) }, want},
+		{"payload overlapping the CRC's place", func(buf []byte) []byte { return bitpack.Seal(buf[:0], id, buf[2:14]) }, want},
+		{"payload before dst's end", func(buf []byte) []byte { return bitpack.Seal(buf[:12], id, buf[:5])[12:] }, []byte{0x57, 0x2e, 0x1f, 0x77, 'h', 'e', 'l', 'l', 'o'}},
+	} {
+		buf := make([]byte, 64)
+		switch tc.name {
+		case "payload just after the CRC's place":
+			copy(buf[4:], "hello, world")
+		case "payload overlapping the CRC's place":
+			copy(buf[2:], "hello, world")
+		default:
+			copy(buf, "hello, world")
+		}
+		if got := tc.seal(buf); !bytes.Equal(got, tc.wanted) {
+			t.Errorf("%s: Seal = %x, want %x", tc.name, got, tc.wanted)
+		}
+	}
+}
+
 // ---------------------------------------------------------------------------
 // Fingerprints.
 
