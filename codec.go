@@ -25,18 +25,32 @@ func NewCodec[T any]() (*Codec[T], error) {
 	return &Codec[T]{plan: p, typ: t}, nil
 }
 
-var errNilCodec = errors.New("bitpack: method called on a nil *Codec (use NewCodec)")
+var (
+	errNilCodec  = errors.New("bitpack: method called on a nil *Codec (use NewCodec)")
+	errZeroCodec = errors.New("bitpack: method called on a zero Codec (use NewCodec)")
+)
 
 // check refuses a nil Codec or value. Small enough to inline: the error
 // for a nil value is built elsewhere.
 func (c *Codec[T]) check(v *T) error {
 	if c == nil || c.plan == nil {
-		return errNilCodec
+		return codecError(c)
 	}
 	if v == nil {
 		return nilValueError(c.typ)
 	}
 	return nil
+}
+
+// codecError is the error for a nil or zero Codec (out of line, like
+// nilValueError).
+//
+//go:noinline
+func codecError[T any](c *Codec[T]) error {
+	if c == nil {
+		return errNilCodec
+	}
+	return errZeroCodec
 }
 
 //go:noinline (inlined, it would make check too big to inline itself)

@@ -62,8 +62,29 @@ func NewUnion(types ...any) (*Union, error) {
 	return u, nil
 }
 
-// Len returns the number of member types.
-func (u *Union) Len() int { return len(u.members) }
+// Len returns the number of member types (0 for a nil or zero Union).
+func (u *Union) Len() int {
+	if u == nil {
+		return 0
+	}
+	return len(u.members)
+}
+
+var (
+	errNilUnion   = errors.New("bitpack: method called on a nil *Union (use NewUnion)")
+	errEmptyUnion = errors.New("bitpack: method called on a Union with no members (use NewUnion)")
+)
+
+// usable refuses a nil Union and the zero Union, which has no members.
+func (u *Union) usable() error {
+	if u == nil {
+		return errNilUnion
+	}
+	if len(u.members) == 0 {
+		return errEmptyUnion
+	}
+	return nil
+}
 
 // member returns the plan of member i, compiling it on first use.
 func (u *Union) member(i int) (*plan, error) {
@@ -127,6 +148,9 @@ func (u *Union) Marshal(v any) ([]byte, error) {
 // Encode writes the type index and v to w; on error nothing stays in w and
 // w is failed.
 func (u *Union) Encode(w *bitio.Writer, v any) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
 	if w == nil {
 		return errors.New("bitpack: Union.Encode with a nil *bitio.Writer")
 	}
@@ -144,8 +168,8 @@ func (u *Union) Encode(w *bitio.Writer, v any) error {
 
 // encode writes v at depth0 (0, or a hook's: see hookDepths).
 func (u *Union) encode(w *bitio.Writer, v any, depth0 int) error {
-	if u == nil {
-		return errors.New("bitpack: nil *Union")
+	if err := u.usable(); err != nil {
+		return err
 	}
 	i, base, err := u.find(reflect.ValueOf(v))
 	if err != nil {
@@ -178,6 +202,9 @@ func (u *Union) Unmarshal(data []byte) (any, error) {
 // Decode reads a type index and a value from r, leaving r after it, and
 // returns a pointer to the new value. On error r is failed.
 func (u *Union) Decode(r *bitio.Reader) (any, error) {
+	if err := u.usable(); err != nil {
+		return nil, err
+	}
 	if r == nil {
 		return nil, errors.New("bitpack: Union.Decode with a nil *bitio.Reader")
 	}
@@ -192,8 +219,8 @@ func (u *Union) Decode(r *bitio.Reader) (any, error) {
 }
 
 func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
-	if u == nil {
-		return nil, errors.New("bitpack: nil *Union")
+	if err := u.usable(); err != nil {
+		return nil, err
 	}
 	start := r.BitsRead()
 	idx := r.ReadBits(u.bits)
