@@ -210,3 +210,96 @@ func TestHookOfItsOwnType(t *testing.T) {
 		t.Errorf("MarshalBits ran %d times on a cyclic value, want 64", n)
 	}
 }
+
+// VarU writes a uint32 as 1 to 5 groups of 7 bits, each after a bit that
+// says whether another group follows.
+type VarU struct{ V uint32 }
+
+func (v *VarU) MarshalBits(w *bitio.Writer) error {
+	x := v.V
+	for x >= 0x80 {
+		w.WriteBits(uint64(x&0x7f)|0x80, 8)
+		x >>= 7
+	}
+	w.WriteBits(uint64(x), 8)
+	return w.Err()
+}
+
+func (v *VarU) UnmarshalBits(r *bitio.Reader) error {
+	var x uint32
+	for shift := 0; shift < 35; shift += 7 {
+		b := r.ReadBits(8)
+		if r.Err() != nil {
+			return r.Err()
+		}
+		x |= uint32(b&0x7f) << shift
+		if b < 0x80 {
+			v.V = x
+			return nil
+		}
+	}
+	return bitpack.ErrRange
+}
+
+type promotedState struct {
+	VarU
+	Health int32  `bits:"range=0..1000"`
+	Name   string `bits:"maxlen=15"`
+	Bad    uint8  `bits:"range=0..300"`
+}
+
+type onlyVarU struct{ VarU }
+
+type ownHooksOverVarU struct {
+	VarU
+	Health int32 `bits:"range=0..1000"`
+}
+
+func (s *ownHooksOverVarU) MarshalBits(w *bitio.Writer) error {
+	w.WriteBits(uint64(s.Health), 10)
+	return w.Err()
+}
+
+func (s *ownHooksOverVarU) UnmarshalBits(r *bitio.Reader) error {
+	s.Health = int32(r.ReadBits(10))
+	return r.Err()
+}
+
+type promotedThroughPointer struct {
+	*VarU
+	Alive bool
+}
+
+// TestPromotedHooks: a struct that gets its hooks from an embedded field
+// while it has fields of its own is a tag error naming both (bitpack used
+// to encode only the embedded field, dropping the rest and never checking
+// their tags); a struct that is only the embedded hook type, or that
+// declares its own hooks, encodes through them.
+func TestPromotedHooks(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{&promotedState{}, "bitpack: type bitpack_test.promotedState field VarU: bitpack_test.promotedState gets MarshalBits/UnmarshalBits from its embedded field VarU, so only VarU would be encoded and its own fields (Health, Name, Bad) never would; define both methods on bitpack_test.promotedState, or give the embedded field a name"},
+		{&promotedThroughPointer{}, "bitpack: type bitpack_test.promotedThroughPointer field VarU: bitpack_test.promotedThroughPointer gets MarshalBits/UnmarshalBits from its embedded field VarU, so only VarU would be encoded and its own fields (Alive) never would; define both methods on bitpack_test.promotedThroughPointer, or give the embedded field a name"},
+	} {
+		_, err := bitpack.Marshal(tc.v)
+		var te *bitpack.TagError
+		if !errors.As(err, &te) || err.Error() != tc.want {
+			t.Errorf("%T: %v\nwant %s", tc.v, err, tc.want)
+		}
+	}
+	only := onlyVarU{VarU{V: 300}}
+	data, err := bitpack.Marshal(&only)
+	if want := []byte{0xac, 0x02}; err != nil || !bytes.Equal(data, want) {
+		t.Fatalf("struct{ VarU }: %x, %v; want %x", data, err, want)
+	}
+	var back onlyVarU
+	if err := bitpack.Unmarshal(data, &back); err != nil || back.V != 300 {
+		t.Fatalf("struct{ VarU } back: %+v, %v", back, err)
+	}
+	own := ownHooksOverVarU{VarU{V: 300}, 731}
+	if data, err := bitpack.Marshal(&own); err != nil || !bytes.Equal(data, []byte{0xdb, 0x02}) {
+		t.Fatalf("own hooks: %x, %v; want db02", data, err)
+	}
+}
