@@ -718,7 +718,18 @@ func rememberPointerType(v any, p *plan) {
 
 // compile builds the plan for a top-level type.
 func compile(t reflect.Type) (*plan, error) {
-	c := &compiler{memo: map[memoKey]*plan{}}
+	return (&compiler{memo: map[memoKey]*plan{}}).compile(t)
+}
+
+// checkTags compiles t only to report its tag errors: a field of an
+// interface type no union is registered for yet compiles as a placeholder
+// (NewUnion checks members this way; see there). The plan is thrown away.
+func checkTags(t reflect.Type) error {
+	_, err := (&compiler{memo: map[memoKey]*plan{}, placeholders: true}).compile(t)
+	return err
+}
+
+func (c *compiler) compile(t reflect.Type) (*plan, error) {
 	p, err := c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
 	if err != nil {
 		return nil, err
@@ -798,6 +809,9 @@ func finish(p *plan, finished map[*plan]bool) {
 
 type compiler struct {
 	memo map[memoKey]*plan
+	// placeholders: interfaces without a registered union compile to a
+	// union op with no union (checkTags only; such plans never run).
+	placeholders bool
 }
 
 type memoKey struct {
@@ -1077,13 +1091,16 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 	case reflect.Struct:
 		return c.appendStruct(ops, t, o, f)
 	case reflect.Interface:
-		if u := unionFor(t); u != nil {
+		if u := unionFor(t); u != nil || c.placeholders {
 			if !f.inherited && !o.isZero() {
 				return nil, f.notApplicable(o, t)
 			}
-			base.kind, base.union, base.typ, base.bits = opUnion, u, t, u.bits
+			base.kind, base.union, base.typ = opUnion, u, t
+			if u != nil {
+				base.bits = u.bits
+			}
 			*ops = append(*ops, base)
-			return &Field{Type: t, Kind: KindUnion, Bits: u.bits, union: u}, nil
+			return &Field{Type: t, Kind: KindUnion, Bits: base.bits, union: u}, nil
 		}
 	}
 	return nil, f.structural(o, "%s is not supported (%s have no wire form)", t, kindName(t.Kind()))

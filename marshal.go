@@ -845,7 +845,7 @@ func encodeUnion(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	}
 	mp, err := o.union.member(idx)
 	if err != nil {
-		return &fieldError{path: o.path, bit: -1, err: ErrRange, detail: err.Error(), cause: err}
+		return memberError(o.path, -1, err)
 	}
 	w.WriteBits(uint64(idx), o.bits)
 	if err := encodeSub(w, mp, o.level, base, depth); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -13,7 +14,9 @@ import (
 // Union is a set of packet types told apart by a type index: on the wire,
 // int(index, 0, n-1) — 0 bits for one type, 1 for two, 2 for three or four —
 // then the value encoded by its own plan. The index is the member's position
-// in NewUnion's arguments, so appending a member keeps old indices valid.
+// in NewUnion's arguments. Its width grows with the number of members, so
+// adding a member can change every member's bytes (and changes the
+// Fingerprint of every type that holds the union).
 //
 // Registered with RegisterUnion, a union also encodes every struct field of
 // its interface type: messages inside a packet.
@@ -34,6 +37,15 @@ type unionMember struct {
 // NewUnion builds a union from struct values or pointers to structs; the
 // position of each is its type index. Pointers register the member in
 // pointer form (interface fields decode to *T), values in value form.
+//
+// Every member's tags are checked here, and the first problem is returned
+// as a *TagError, so that no client packet can be the first to find one.
+// Fields of interface types whose union is not registered yet (the union's
+// own interface, in recursive messages; or an interface registered later)
+// are checked as far as they can be: a type that reaches such a field fails
+// to compile, naming the interface, until its union is registered. Unions
+// that refer to each other's interfaces can therefore be built and
+// registered in any order.
 func NewUnion(types ...any) (*Union, error) {
 	if len(types) == 0 {
 		return nil, errors.New("bitpack: NewUnion needs at least one type")
@@ -59,6 +71,11 @@ func NewUnion(types ...any) (*Union, error) {
 		u.members = append(u.members, unionMember{typ: t, pointer: pointer})
 	}
 	u.bits = bitio.BitsRequired(0, uint64(len(types)-1))
+	for i := range u.members {
+		if err := checkTags(u.members[i].typ); err != nil {
+			return nil, err
+		}
+	}
 	return u, nil
 }
 
@@ -98,6 +115,12 @@ func (u *Union) member(i int) (*plan, error) {
 	}
 	m.plan.Store(p)
 	return p, nil
+}
+
+// memberError is the error of a union field whose member does not compile
+// (it holds an interface whose union is not registered yet: see NewUnion).
+func memberError(path string, bit int, err error) *fieldError {
+	return &fieldError{path: path, bit: bit, err: ErrRange, detail: strings.TrimPrefix(err.Error(), "bitpack: "), cause: err}
 }
 
 // find returns the index of v's type and the address of its value (a copy
@@ -276,6 +299,12 @@ var registryGen atomic.Uint64
 // collide on names; registering the same union again is a no-op, a
 // different one for the same I is an error. Register in an init function,
 // before the first Marshal of a type that holds an I.
+//
+// Everything is checked before the union becomes visible to other
+// goroutines (NewUnion checked the members' tags), and it is published in
+// one step: a goroutine that compiles a type holding an I at the same time
+// sees either no union (and compiles the type again once it is registered)
+// or this one, never a union that is then withdrawn.
 func RegisterUnion[I any](u *Union) error {
 	it := reflect.TypeFor[I]()
 	if it.Kind() != reflect.Interface {
@@ -283,6 +312,9 @@ func RegisterUnion[I any](u *Union) error {
 	}
 	if u == nil {
 		return fmt.Errorf("bitpack: RegisterUnion[%s]: nil *Union", it)
+	}
+	if len(u.members) == 0 {
+		return fmt.Errorf("bitpack: RegisterUnion[%s]: the Union has no members (use NewUnion)", it)
 	}
 	for i := range u.members {
 		m := &u.members[i]
@@ -295,8 +327,8 @@ func RegisterUnion[I any](u *Union) error {
 		}
 	}
 	registry.Lock()
+	defer registry.Unlock()
 	if old, ok := registry.byIface[it]; ok {
-		registry.Unlock()
 		if old == u {
 			return nil
 		}
@@ -307,18 +339,6 @@ func RegisterUnion[I any](u *Union) error {
 	}
 	registry.byIface[it] = u
 	registryGen.Add(1)
-	registry.Unlock()
-	// Compile the members now, so tag errors surface here and not in the
-	// middle of a game.
-	for i := range u.members {
-		if _, err := u.member(i); err != nil {
-			registry.Lock()
-			delete(registry.byIface, it)
-			registryGen.Add(1)
-			registry.Unlock()
-			return err
-		}
-	}
 	return nil
 }
 

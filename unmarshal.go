@@ -936,7 +936,7 @@ func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
 	m := &u.members[idx]
 	mp, err := u.member(int(idx))
 	if err != nil {
-		return &fieldError{path: o.path, bit: start, err: ErrRange, detail: err.Error(), cause: err}
+		return memberError(o.path, start, err)
 	}
 	if !store || d.single {
 		if err := d.spend(1, m.typ.Size(), start); err != nil {
