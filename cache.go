@@ -74,14 +74,15 @@ type op struct {
 	level     int       // nesting level of the field within the plan: its struct level (0: not in a struct), +1 in a recursive non-struct plan (see finish)
 
 	// Cold: rarer kinds, and what errors and layouts need.
-	qq    *quant.Quat
-	f64   bool         // opQuat: float64 components
-	union *Union       // opUnion
-	hash  uint32       // opCheck
-	slice bool         // opSparse: a slice (with a length prefix) rather than an array
-	offs  [4]uintptr   // opQuat: component offsets from offset
-	typ   reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
-	name  string       // opCheck: the check's name
+	qq     *quant.Quat
+	f64    bool         // opQuat: float64 components
+	union  *Union       // opUnion
+	ifaces []ifaceWord  // opUnion: how the field holds each member
+	hash   uint32       // opCheck
+	slice  bool         // opSparse: a slice (with a length prefix) rather than an array
+	offs   [4]uintptr   // opQuat: component offsets from offset
+	typ    reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
+	name   string       // opCheck: the check's name
 	// opSlice, opSparse: the TagError for the field's own tag, for checks
 	// made once the whole type is compiled (see checkFreeSlices).
 	refuse func(format string, args ...any) error
@@ -609,6 +610,9 @@ type plan struct {
 	flat    bool
 	dense   bool                    // all but padding is pointer-free wire data: commit copies the value whole
 	minBits int                     // the fewest bits a value takes (0 when it has no fixed part)
+	work    int64                   // values one value visits, its variable parts aside (see planWork)
+	paid    bool                    // every charge inside is paid by bits of its own (see paidFor)
+	counted bool                    // encoding must count the allowances: not paid, or its own work exceeds the base (see checkAllowance)
 	spare   atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
 	pool    sync.Pool               // more scratch values, when goroutines decode the type at once
 	copies  []byteRange             // flat plans: the pointer-free bytes a decode writes, coalesced
@@ -746,6 +750,8 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		if err := checkFreeSlices(q); err != nil {
 			return nil, err
 		}
+		q.paid = paidFor(q, map[*plan]bool{})
+		q.counted = !q.paid || q.work > workBaseValues
 	}
 	return p, nil
 }
@@ -802,6 +808,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.copies, p.others = commitRanges(p)
 	p.dense = isDense(p)
 	p.minBits = minBits(p)
+	p.work = planWork(p)
 }
 
 // ---------------------------------------------------------------------------
@@ -1098,6 +1105,9 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 			base.kind, base.union, base.typ = opUnion, u, t
 			if u != nil {
 				base.bits = u.bits
+				for i := range u.members {
+					base.ifaces = append(base.ifaces, ifaceWordOf(t, u.members[i].form()))
+				}
 			}
 			*ops = append(*ops, base)
 			return &Field{Type: t, Kind: KindUnion, Bits: base.bits, union: u}, nil

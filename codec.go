@@ -68,7 +68,11 @@ func (c *Codec[T]) Append(dst []byte, v *T) ([]byte, error) {
 		// appendPlan's work, one call shorter: the hottest path there is.
 		var w bitio.Writer
 		w.Reset(dst)
-		if ferr, _ := encodeValues(&w, p, pointerTo(v), 0, 1, 0); ferr != nil {
+		ferr, _ := encodeValues(&w, p, pointerTo(v), 0, 1, 0)
+		if ferr == nil && p.counted {
+			ferr = checkAllowance(p, pointerTo(v), w.BitsWritten()-8*len(dst))
+		}
+		if ferr != nil {
 			return dst, publicError("encode", c.typ, ferr)
 		}
 		return w.Bytes(), nil

@@ -75,16 +75,17 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	start := r.BitsRead()
 	// The new value and the call's bookkeeping count against the
 	// allowance (a hook may read nothing at all), before either is made.
-	if ferr := d.spend(1, o.typ.Size()+hookCallBytes, start); ferr != nil {
+	work, bytes := hookCharge(o)
+	if ferr := d.charge(work, bytes, valuesOf(1, o.typ.Size()+hookCallBytes), start); ferr != nil {
 		return ferr.withPrefix(o.path)
 	}
 	target := reflect.New(o.typ)
 	u := target.Interface().(Unmarshaler)
 	hr := new(bitio.Reader) // not in hookValues: handing that to the hook would make the decoder escape
 	*hr = *r
-	frame := &hookFrame{depth: depth + o.level + 1, limit: d.limit, spent: d.spent}
+	frame := &hookFrame{depth: depth + o.level + 1, budget: d.budget}
 	err := runUnmarshalHook(u, hr, frame)
-	d.spent = frame.spent // what bitpack decodes inside the hook spent
+	d.budget = frame.budget // what bitpack decodes inside the hook spent
 	if err == nil {
 		err = hr.Err()
 	}
@@ -142,14 +143,9 @@ func runUnmarshalHook(u Unmarshaler, r *bitio.Reader, f *hookFrame) error {
 // allocBaseBytes), which nested decodes add to and the hook's decoder takes
 // back.
 type hookFrame struct {
-	depth        int
-	limit, spent int64
+	depth  int
+	budget budget
 }
-
-// hookCallBytes is about what one hook call allocates besides the value:
-// its Reader and frame, the registry entry, the kept result (measured at
-// about 250 bytes; TestDecodeAllowance checks the total).
-const hookCallBytes = 256
 
 func enterHook[T any](h *hookDepthMap[T], key *T, f *hookFrame) {
 	hookDepths.active.Add(1)

@@ -149,6 +149,9 @@ func appendPlan(dst []byte, p *plan, t reflect.Type, base pointer) ([]byte, erro
 	} else {
 		ferr = encodeRoot(&w, p, base, 0)
 	}
+	if ferr == nil {
+		ferr = checkAllowance(p, base, w.BitsWritten()-8*len(dst))
+	}
 	if ferr != nil {
 		return dst, publicError("encode", t, ferr)
 	}
@@ -160,7 +163,11 @@ func encodeTo(w *bitio.Writer, p *plan, t reflect.Type, base pointer) error {
 		return err
 	}
 	start := w.BitsWritten()
-	if ferr := encodeRoot(w, p, base, hookDepth(w)); ferr != nil {
+	ferr := encodeRoot(w, p, base, hookDepth(w))
+	if ferr == nil {
+		ferr = checkAllowance(p, base, w.BitsWritten()-start)
+	}
+	if ferr != nil {
 		err := publicError("encode", t, ferr)
 		w.Rewind(start)
 		w.Fail(err)

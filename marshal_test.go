@@ -1126,27 +1126,29 @@ func TestAtomicWorld(t *testing.T) {
 	}
 }
 
-type tZeroWidth struct {
-	Items []int8 `bits:"maxlen=200000,range=5..5"` // 0 bits per element
+type tWideItems struct {
+	Items []padded `bits:"maxlen=4096"` // 64 bytes for 1 bit each
 }
 
 // TestScratchNotPinned: a packet that makes decoding grow big buffers (here
-// 200,000 zero-bit elements from a 3-byte packet, which the tags allow)
-// does not leave them pinned in the type's scratch value.
+// 4096 elements of 64 bytes from a 514-byte packet, which the tags and the
+// allowances allow) does not leave them pinned in the type's scratch
+// value.
 func TestScratchNotPinned(t *testing.T) {
-	typ := reflect.TypeFor[tZeroWidth]()
-	var small, big tZeroWidth
-	if err := bitpack.Unmarshal(bitsOf(f{3, 18}), &small); err != nil || len(small.Items) != 3 {
+	typ := reflect.TypeFor[tWideItems]()
+	var small, big tWideItems
+	if err := bitpack.Unmarshal(bitsOf(f{3, 13}), &small); err != nil || len(small.Items) != 3 {
 		t.Fatalf("small: %v %d", err, len(small.Items))
 	}
 	if !bitpack.ScratchKept(typ) {
 		t.Fatal("a small decode's scratch value was not kept")
 	}
-	if err := bitpack.Unmarshal(bitsOf(f{200000, 18}), &big); err != nil || len(big.Items) != 200000 || big.Items[199999] != 5 {
+	packet := append(bitsOf(f{4096, 13}), make([]byte, 512)...)
+	if err := bitpack.Unmarshal(packet, &big); err != nil || len(big.Items) != 4096 || big.Items[4095].B {
 		t.Fatalf("big: %v %d", err, len(big.Items))
 	}
 	if bitpack.ScratchKept(typ) {
-		t.Fatal("the scratch value that grew 200,000 elements was kept")
+		t.Fatal("the scratch value that grew 4096 elements was kept")
 	}
 }
 

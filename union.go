@@ -117,6 +117,15 @@ func (u *Union) member(i int) (*plan, error) {
 	return p, nil
 }
 
+// form returns the Go type fields of the union's interfaces hold for the
+// member: T, or *T for a member given to NewUnion as a pointer.
+func (m *unionMember) form() reflect.Type {
+	if m.pointer {
+		return reflect.PointerTo(m.typ)
+	}
+	return m.typ
+}
+
 // memberError is the error of a union field whose member does not compile
 // (it holds an interface whose union is not registered yet: see NewUnion).
 func memberError(path string, bit int, err error) *fieldError {
@@ -202,8 +211,13 @@ func (u *Union) encode(w *bitio.Writer, v any, depth0 int) error {
 	if err != nil {
 		return err
 	}
+	start := w.BitsWritten()
 	w.WriteBits(uint64(i), u.bits)
-	if ferr := encodeRoot(w, p, base, depth0); ferr != nil {
+	ferr := encodeRoot(w, p, base, depth0)
+	if ferr == nil {
+		ferr = checkAllowance(p, base, w.BitsWritten()-start)
+	}
+	if ferr != nil {
 		return publicError("encode", u.members[i].typ, ferr)
 	}
 	return nil
@@ -245,6 +259,8 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	if err := u.usable(); err != nil {
 		return nil, err
 	}
+	d := decoder{r: r, words: new([16]uint64)}
+	d.enter(readerFrame(r)) // the allowances count the index's bits too
 	start := r.BitsRead()
 	idx := r.ReadBits(u.bits)
 	if err := r.Err(); err != nil {
@@ -260,8 +276,6 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 		return nil, err
 	}
 	body := r.BitsRead()
-	d := decoder{r: r, words: new([16]uint64)}
-	d.enter(readerFrame(r))
 	ferr := d.validate(p)
 	d.leave()
 	if ferr != nil {

@@ -256,8 +256,7 @@ type decoder struct {
 	grown  int64 // bytes this decode allocated into a scratch value (see decodeFlat)
 
 	depth0 int         // the depth the root plan runs at: 0, or a hook's (see hookDepths)
-	limit  int64       // bytes this decode may allocate (see allocBaseBytes)
-	spent  int64       // bytes allocated so far, by spend's count
+	budget budget      // the allowances (see allowance.go)
 	frame  *hookFrame  // the hook this decode runs in, or nil
 	hooks  *hookValues // the validation pass's hook results, for the store pass
 	words  *[16]uint64 // two-pass decodes: the words the validation pass keeps (nil in a single pass, which then zeroes less)
@@ -272,58 +271,35 @@ type decoder struct {
 // the Reader holds.
 func (d *decoder) enter(f *hookFrame) {
 	if f != nil {
-		d.depth0, d.limit, d.spent, d.frame = f.depth, f.limit, f.spent, f
+		d.depth0, d.budget, d.frame = f.depth, f.budget, f
 		return
 	}
-	d.limit = allocBaseBytes + allocBytesPerBit*int64(d.r.BitsRemaining())
+	d.budget = budgetFor(d.r.BitsRemaining())
 }
 
 // leave hands what the decode spent back to the hook's decode.
 func (d *decoder) leave() {
 	if d.frame != nil {
-		d.frame.spent = d.spent
+		d.frame.budget = d.budget
 	}
 }
 
-// Decoding allocates at most allocBaseBytes plus allocBytesPerBit for every
-// bit of input: whatever the tags allow, a packet can never make one decode
-// allocate more. The packet's bits already bound what needs them (a length
-// prefix is checked against the bits left before anything is allocated),
-// but values can be wide for few bits on the wire, or take none at all:
-// elements whose only field is range=5..5, empty structs, structs whose
-// other fields are skipped, a union member or a hook that reads nothing,
-// sparse slots. Without this bound they multiply when they nest: a
-// 145-byte packet could claim 128 MiB. 64 bytes per bit is more than any
-// tagged value without skipped fields needs (a bool is 1 byte for 1 bit, an
-// int64 with range=0..1 is 8), and 1 MiB covers small packets of wide
-// values. Every slice, pointee, sparse slot, union member and hook value
-// counts (empty ones as 1 byte, for the time it takes to visit them; a
-// hook call as hookCallBytes more), whether or not the target's capacity is
-// reused, so the outcome never depends on what the target held. Decodes
-// inside a hook spend from their hook's decode. Compiling also refuses a
-// single slice whose elements take no bits when maxlen × size exceeds
-// allocBaseBytes (checkFreeSlices).
-const (
-	allocBaseBytes   = 1 << 20
-	allocBytesPerBit = 64
-)
+// charge charges the allowances (see allowance.go) for what the packet
+// is about to make the decode visit and allocate. Only the first pass
+// charges (a single pass, or validation); the store pass of a validated
+// packet does what validation paid for.
+func (d *decoder) charge(work, bytes int64, what func() string, bit int) *fieldError {
+	return d.budget.charge(work, bytes, what, bit)
+}
 
-// spend records n values of size bytes (at least 1 each) about to be
-// allocated, and refuses the packet when the decode's allowance cannot
-// cover them. Only the first pass spends (a single pass, or validation);
-// the store pass of a validated packet allocates what validation paid for.
-func (d *decoder) spend(n int, size uintptr, bit int) *fieldError {
-	size = max(size, 1)
-	cost := int64(n) * int64(size)
-	if cost > d.limit-d.spent {
-		what := fmt.Sprintf("%d values of %d bytes", n, size)
-		if n == 1 {
-			what = fmt.Sprintf("a value of %d bytes", size)
-		}
-		return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what, d.limit)
+// copies is how many times the decode allocates what it stores (see
+// allowance.go): twice in a single pass, into the scratch value and then
+// into the target.
+func (d *decoder) copies() int64 {
+	if d.single {
+		return 2
 	}
-	d.spent += cost
-	return nil
+	return 1
 }
 
 // grow records n new values of size bytes allocated into the value being
@@ -358,6 +334,12 @@ func (d *decoder) root(p *plan, base pointer) *fieldError {
 			return newFieldError("", d.r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
 		}
 		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
+	}
+	if base.isNil() || d.single { // the first pass
+		work, bytes := rootCharge(p)
+		if err := d.charge(work, bytes, valuesOf(1, p.typ.Size()), d.r.BitsRead()); err != nil {
+			return err
+		}
 	}
 	return d.plan(p, base, d.depth0)
 }
@@ -409,6 +391,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		switch o.kind {
 		case opString:
 			b := r.ReadStringBytes(o.n)
+			if (!store || d.single) && r.Err() == nil {
+				work, bytes := stringCharge(len(b))
+				if err := d.charge(work, bytes, valuesOf(1, uintptr(len(b))), start); err != nil {
+					return err.withPrefix(o.path)
+				}
+			}
 			if store && r.Err() == nil {
 				if s := at.string(); *s != string(b) { // no allocation when unchanged
 					*s = string(b)
@@ -423,6 +411,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			r.Align()
 			if r.Err() == nil && n > uint64(r.BitsRemaining()/8) {
 				return newFieldError(o.path, start, ErrOverflow, "needs %d bytes, %d remain", n, r.BitsRemaining()/8)
+			}
+			if !store || d.single {
+				work, bytes := elemsCharge(o, int(n), d.copies())
+				if err := d.charge(work, bytes, valuesOf(1, uintptr(n)), start); err != nil {
+					return err.withPrefix(o.path)
+				}
 			}
 			if !store {
 				r.Skip(8 * int(n))
@@ -463,7 +457,8 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			// first.
 			fits := fitsIn(int(n), o.elem.minBits, r.BitsRemaining())
 			if (!store || d.single) && fits {
-				if err := d.spend(int(n), o.stride, start); err != nil {
+				work, bytes := elemsCharge(o, int(n), d.copies())
+				if err := d.charge(work, bytes, valuesOf(int(n), o.stride), start); err != nil {
 					return err.withPrefix(o.path)
 				}
 			}
@@ -497,7 +492,8 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				break
 			}
 			if (!store || d.single) && o.elem.minBits <= r.BitsRemaining() {
-				if err := d.spend(1, o.typ.Size(), start); err != nil {
+				work, bytes := pointeeCharge(o, d.copies())
+				if err := d.charge(work, bytes, valuesOf(1, o.typ.Size()), start); err != nil {
 					return err.withPrefix(o.path)
 				}
 			}
@@ -832,6 +828,28 @@ func (d *decoder) elems(o *op, at pointer, n int, slice, store bool, depth int) 
 		}
 		return nil
 	}
+	if e := o.elem; len(e.ops) == 1 && e.ops[0].kind == opUnion && e.ops[0].offset == 0 {
+		// Elements that are interface values: straight to the union, not
+		// through a plan of one op each time.
+		dd := depth + o.level
+		if dd+e.levels > MaxDepth {
+			return newFieldError(o.path+"[0]", r.BitsRead()+d.skip, ErrDepth, "more than %d nested levels", MaxDepth)
+		}
+		for k := 0; k < n; k++ {
+			d.sync()
+			start := r.BitsRead()
+			err := d.union(&e.ops[0], elemAt(k), store, dd)
+			if err == nil {
+				if rerr := r.Err(); rerr != nil {
+					err = fromBitio("", start, rerr)
+				}
+			}
+			if err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+			}
+		}
+		return nil
+	}
 	for k := 0; k < n; k++ {
 		if err := d.elem(o, elemAt(k), depth); err != nil {
 			return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
@@ -873,7 +891,8 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 		}
 		n = int(v)
 		if !store || d.single {
-			if err := d.spend(n, o.typ.Elem().Size(), start); err != nil {
+			work, bytes := slotsCharge(n)
+			if err := d.charge(work, bytes, valuesOf(n, o.typ.Elem().Size()), start); err != nil {
 				return err.withPrefix(o.path)
 			}
 		}
@@ -900,7 +919,8 @@ func (d *decoder) sparse(o *op, at pointer, store bool, depth int) *fieldError {
 			return nil
 		}
 		if !store || d.single {
-			if err := d.spend(1, o.elem.typ.Size(), start); err != nil {
+			work, bytes := sparseElemCharge(o)
+			if err := d.charge(work, bytes, valuesOf(1, o.elem.typ.Size()), start); err != nil {
 				return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
 			}
 		}
@@ -939,7 +959,8 @@ func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
 		return memberError(o.path, start, err)
 	}
 	if !store || d.single {
-		if err := d.spend(1, m.typ.Size(), start); err != nil {
+		work, bytes := memberCharge(mp)
+		if err := d.charge(work, bytes, valuesOf(1, m.typ.Size()), start); err != nil {
 			return err.withPrefix(o.path)
 		}
 	}
@@ -949,25 +970,20 @@ func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
 		}
 		return nil
 	}
-	iv := at.value(o.typ).Elem()
-	var target pointer
-	var fresh reflect.Value
-	if cur := iv.Elem(); m.pointer && cur.IsValid() && cur.Type() == reflect.PointerTo(m.typ) && !cur.IsNil() {
-		target = pointerOf(cur)
-	} else {
-		fresh = reflect.New(m.typ)
-		target = pointerOf(fresh)
+	// Into the *T the field holds when it is one of this member's type;
+	// else into a new value, which the field then holds as it is (no
+	// second copy for a member in value form: see setIface).
+	if cur, ok := at.ifaceHolds(o.ifaces[idx]); ok && m.pointer {
+		if err := d.sub(mp, o.level, cur, depth); err != nil {
+			return err.withPrefix(o.path)
+		}
+		return nil
 	}
-	if err := d.sub(mp, o.level, target, depth); err != nil {
+	fresh := pointerOf(reflect.New(m.typ))
+	if err := d.sub(mp, o.level, fresh, depth); err != nil {
 		return err.withPrefix(o.path)
 	}
-	if fresh.IsValid() {
-		if m.pointer {
-			iv.Set(fresh)
-		} else {
-			iv.Set(fresh.Elem())
-		}
-	}
+	at.setIface(o.ifaces[idx], fresh)
 	return nil
 }
 

@@ -161,3 +161,41 @@ func (p pointer) setNil() { *(*unsafe.Pointer)(p.p) = nil }
 
 // value returns p as a reflect.Value of type *t (for hooks and unions).
 func (p pointer) value(t reflect.Type) reflect.Value { return reflect.NewAt(t, p.p) }
+
+// ifaceWord is what an interface value holding a given dynamic type has in
+// its first word (the itab, or the type for an empty interface), and
+// whether its second word is the value's first word (a pointer-shaped
+// struct) rather than the value's address.
+type ifaceWord struct {
+	w     unsafe.Pointer
+	deref bool
+}
+
+// ifaceWordOf returns the ifaceWord of interface type iface holding a dyn.
+// A type the runtime stores directly (pointers, and structs holding just
+// one) leaves the data word nil for its zero value; any other is boxed
+// behind a non-nil pointer.
+func ifaceWordOf(iface, dyn reflect.Type) ifaceWord {
+	v := reflect.New(iface)
+	v.Elem().Set(reflect.Zero(dyn))
+	words := (*[2]unsafe.Pointer)(v.UnsafePointer())
+	return ifaceWord{w: words[0], deref: words[1] == nil && dyn.Kind() != reflect.Pointer}
+}
+
+// setIface makes the interface at p hold the value at data, of the
+// dynamic type w stands for (for a pointer type, data is the pointer): no
+// copy, so data must be a new value that nothing else will change.
+func (p pointer) setIface(w ifaceWord, data pointer) {
+	d := data.p
+	if w.deref {
+		d = *(*unsafe.Pointer)(d)
+	}
+	*(*[2]unsafe.Pointer)(p.p) = [2]unsafe.Pointer{w.w, d}
+}
+
+// ifaceHolds reports whether the interface at p holds a non-nil value of
+// the dynamic type w stands for, and returns its data word.
+func (p pointer) ifaceHolds(w ifaceWord) (pointer, bool) {
+	words := (*[2]unsafe.Pointer)(p.p)
+	return pointer{words[1]}, words[0] == w.w && words[1] != nil
+}

@@ -1,0 +1,369 @@
+package bitpack
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+)
+
+// Allowances: whatever the tags allow, what a packet can make one decode
+// do is bounded by the packet's own size. The packet's bits already bound
+// what needs them (a length prefix is checked against the bits left before
+// anything is allocated), but values can be wide for their bits, or take
+// none at all: elements whose only field is range=5..5, empty structs,
+// structs whose other fields are skipped, a union member or a hook that
+// reads nothing, sparse slots. Without a bound they multiply when they
+// nest: a few bytes could claim a million values, or 128 MiB.
+//
+// So each decode has two allowances, both computed from the bits of input
+// (the whole packet for Unmarshal, the bits left in the Reader for Decode):
+//
+//   - work: workBaseValues plus workValuesPerBit for every bit. Every value
+//     visited counts — a struct's fields, array and slice elements, pointer
+//     and sparse slots, union members, hook calls;
+//   - memory: allocBaseBytes plus allocBytesPerBit for every bit. Every
+//     allocation counts — slices, strings and byte slices, pointees, union
+//     members, hook values and their calls' bookkeeping — at Go's size
+//     class or more (roundAlloc), and twice for what a single-pass decode
+//     copies from its scratch value into yours (see decodeFlat): the copy
+//     allocates it again when your value's buffers are too small.
+//
+// Both are charged before anything is allocated or looped over, whether or
+// not your value's capacity could be reused, so the outcome never depends
+// on what the target held. Decodes inside a hook spend from their hook's
+// decode. 64 per bit is more than any value without skipped parts needs (a
+// bool is 1 value and 1 byte for 1 bit); the bases cover small packets of
+// wide values. Values the decoder would refuse are refused by Marshal too
+// (checkAllowance), so every value Marshal accepts decodes.
+const (
+	workBaseValues   = 4096
+	workValuesPerBit = 64
+	allocBaseBytes   = 1 << 20
+	allocBytesPerBit = 64
+
+	// decodeOverheadBytes is charged once per decode for the decoder's own
+	// bookkeeping and the error it may return.
+	decodeOverheadBytes = 1024
+	// hookCallBytes is about what one hook call allocates besides the
+	// value: its Reader and frame, the kept result (measured at about 250
+	// bytes; TestDecodeAllowance checks the total).
+	hookCallBytes = 256
+)
+
+// budget is what a decode may spend and has spent.
+type budget struct {
+	workLimit, work   int64 // values it may visit, and has (by charge's count)
+	bytesLimit, bytes int64 // bytes it may allocate, and has
+}
+
+// budgetFor returns the allowances of a decode of inputBits bits.
+func budgetFor(inputBits int) budget {
+	return budget{
+		workLimit:  workBaseValues + workValuesPerBit*int64(inputBits),
+		bytesLimit: allocBaseBytes + allocBytesPerBit*int64(inputBits),
+	}
+}
+
+// charge records work values about to be visited and bytes about to be
+// allocated, or refuses them: the packet claims more than its bits pay
+// for. what words an allocation's refusal ("a value of 8 bytes").
+func (b *budget) charge(work, bytes int64, what func() string, bit int) *fieldError {
+	if work > b.workLimit-b.work {
+		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", work, b.workLimit)
+	}
+	if bytes > b.bytesLimit-b.bytes {
+		return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what(), b.bytesLimit)
+	}
+	b.work += work
+	b.bytes += bytes
+	return nil
+}
+
+// Charges: what each kind of value costs against the allowances. The
+// decoder charges them as it meets the values; checkAllowance charges the
+// same for a value being encoded, so both sides agree on every value.
+
+// rootCharge is the cost of a decode of plan p, before its variable parts.
+func rootCharge(p *plan) (work, bytes int64) { return p.work, decodeOverheadBytes }
+
+// elemsCharge is the cost of n elements of the slice or byte-slice op o;
+// copies is 2 in a single-pass decode (scratch and copy), else 1.
+func elemsCharge(o *op, n int, copies int64) (work, bytes int64) {
+	if o.kind == opBytes {
+		return 0, copies * roundAlloc(int64(n))
+	}
+	return mulSat(int64(n), o.elem.work), copies * roundAlloc(mulSat(int64(n), int64(o.stride)))
+}
+
+// stringCharge is the cost of a string of n bytes (the single-pass copy
+// shares it).
+func stringCharge(n int) (work, bytes int64) { return 0, roundAlloc(int64(n)) }
+
+// pointeeCharge is the cost of the pointee of pointer op o.
+func pointeeCharge(o *op, copies int64) (work, bytes int64) {
+	return o.elem.work, copies * roundAlloc(int64(o.typ.Size()))
+}
+
+// slotsCharge is the cost of a sparse slice's n slots.
+func slotsCharge(n int) (work, bytes int64) {
+	return int64(n), roundAlloc(mulSat(int64(n), ptrSize))
+}
+
+// sparseElemCharge is the cost of one present element of sparse op o.
+func sparseElemCharge(o *op) (work, bytes int64) {
+	return o.elem.work, roundAlloc(int64(o.elem.typ.Size()))
+}
+
+// memberCharge is the cost of a union member of plan mp (one allocation,
+// in either form: see union).
+func memberCharge(mp *plan) (work, bytes int64) { return mp.work, roundAlloc(int64(mp.typ.Size())) }
+
+// hookCharge is the cost of one call of hook op o, before what the hook
+// decodes itself.
+func hookCharge(o *op) (work, bytes int64) {
+	return 1, roundAlloc(int64(o.typ.Size())) + hookCallBytes
+}
+
+const ptrSize = 4 << (^uintptr(0) >> 63)
+
+// roundAlloc returns at least what Go's allocator takes for n bytes: its
+// size classes are at most 50% apart up to 32 KiB (8, 16, 24, 32, 48, ...),
+// so n rounded up to a multiple of half its leading power of two is never
+// below the class (and at most 1.5 n); larger objects take whole 8 KiB
+// pages.
+func roundAlloc(n int64) int64 {
+	switch {
+	case n <= 0:
+		return 0
+	case n <= 16:
+		return 16
+	case n > 32<<10:
+		return min(n+(8<<10-1), math.MaxInt64/4) &^ (8<<10 - 1)
+	}
+	step := int64(1) << (bits.Len64(uint64(n)) - 2)
+	return (n + step - 1) &^ (step - 1)
+}
+
+// mulSat multiplies two non-negative counts, saturating far above any
+// allowance (so sums of a few stay far from overflow).
+func mulSat(a, b int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64/4 {
+		return math.MaxInt64 / 4
+	}
+	return int64(lo)
+}
+
+// addSat adds two counts, saturating like mulSat.
+func addSat(a, b int64) int64 { return min(a+b, math.MaxInt64/4) } // both <= MaxInt64/4: no overflow
+
+// planWork is the number of values one value of p visits, its variable
+// parts aside (slice elements, pointees, sparse elements, union members
+// and what hooks decode are charged when the packet says how many): each
+// op's value, an array's elements, a sparse array's slots. Arrays are
+// finished first (see finish); at least 1, for the value itself.
+func planWork(p *plan) int64 {
+	var n int64
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch {
+		case o.kind == opArray:
+			n = addSat(n, mulSat(int64(o.n), o.elem.work))
+		case o.kind == opSparse && !o.slice:
+			n = addSat(n, int64(o.n))
+		default:
+			n = addSat(n, 1)
+		}
+	}
+	return max(n, 1)
+}
+
+// valuesOf words the subject of an allocation's refusal.
+func valuesOf(n int, size uintptr) func() string {
+	return func() string {
+		if n == 1 {
+			return fmt.Sprintf("a value of %d bytes", size)
+		}
+		return fmt.Sprintf("%d values of %d bytes", n, size)
+	}
+}
+
+// paidFor reports whether every charge inside a value of p is paid for by
+// bits of its own at 64 per bit (as bool fields, numbers and strings are):
+// then, as long as the plan's own work fits the base, no packet can take a
+// decode past its allowances, and Marshal need not count (checkAllowance).
+// Slices of elements that can take no bits, sparse slices (absent slots
+// are free), unions and hooks are not paid. A plan reached again while it
+// is being examined counts as paid: its other ops decide.
+func paidFor(p *plan, visiting map[*plan]bool) bool {
+	if visiting[p] {
+		return true
+	}
+	visiting[p] = true
+	defer delete(visiting, p)
+	// unit reports whether a value of elem costing bytes (at most, besides
+	// a rounding of 16) is paid by bits (its own and those before it).
+	unit := func(elem *plan, bytes int64, bits int) bool {
+		budget := int64(allocBytesPerBit) * int64(bits)
+		return bits >= 1 && elem.work <= int64(workValuesPerBit)*int64(bits) && 32+bytes <= budget && paidFor(elem, visiting)
+	}
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch o.kind {
+		case opHook, opUnion:
+			return false
+		case opSparse:
+			if o.slice || !unit(o.elem, 3*int64(o.elem.typ.Size())/2, 1+o.elem.minBits) {
+				return false
+			}
+		case opSlice:
+			if !unit(o.elem, 3*int64(o.stride), o.elem.minBits) {
+				return false
+			}
+		case opPointer:
+			if !unit(o.elem, 3*int64(o.typ.Size()), 1+o.elem.minBits) {
+				return false
+			}
+		case opArray:
+			if !paidFor(o.elem, visiting) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkAllowance refuses a value whose packet, of bits bits, its decoder
+// would refuse for claiming more than those bits pay for: it charges what
+// the decoder charges, in the same order, so both name the same field.
+// copies is what the decoder of the root plan charges for allocations (2
+// for a single-pass decode). What a hook decodes itself is not seen here.
+func checkAllowance(p *plan, base pointer, bits int) *fieldError {
+	if !p.counted {
+		return nil
+	}
+	c := allowanceCheck{budget: budgetFor(bits), copies: 1}
+	if p.flat {
+		c.copies = 2
+	}
+	work, bytes := rootCharge(p)
+	if err := c.budget.charge(work, bytes, valuesOf(1, p.typ.Size()), -1); err != nil {
+		return err
+	}
+	return c.value(p, base, 0)
+}
+
+type allowanceCheck struct {
+	budget budget
+	copies int64
+}
+
+// value charges what the decoder charges for the variable parts of the
+// value at base (its fixed part was charged with its container). depth
+// counts levels, as encoding does, so a cyclic value cannot loop here:
+// encoding has refused it already.
+func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
+	if depth > MaxDepth {
+		return nil
+	}
+	for i := range p.ops {
+		o := &p.ops[i]
+		at := base.at(o.offset)
+		var err *fieldError
+		switch o.kind {
+		case opString:
+			s := *at.string()
+			work, bytes := stringCharge(len(s))
+			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(len(s))), -1)
+		case opBytes:
+			n := len(*at.bytes())
+			work, bytes := elemsCharge(o, n, c.copies)
+			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(n)), -1)
+		case opArray:
+			err = c.elems(o, at, o.n, o.stride, depth)
+		case opSlice:
+			n := at.sliceLen()
+			work, bytes := elemsCharge(o, n, c.copies)
+			if err = c.budget.charge(work, bytes, valuesOf(n, o.stride), -1); err == nil && n > 0 {
+				err = c.elems(o, at.sliceElem(0, 0), n, o.stride, depth)
+			}
+		case opPointer:
+			if e := at.elem(); !e.isNil() {
+				work, bytes := pointeeCharge(o, c.copies)
+				if err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()), -1); err == nil {
+					err = c.value(o.elem, e, depth+1)
+				}
+			}
+		case opSparse:
+			err = c.sparse(o, at, depth)
+		case opUnion:
+			err = c.union(o, at, depth)
+		case opHook:
+			work, bytes := hookCharge(o)
+			err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()+hookCallBytes), -1)
+		}
+		if err != nil {
+			return err.withPrefix(o.path)
+		}
+	}
+	return nil
+}
+
+func (c *allowanceCheck) elems(o *op, first pointer, n int, stride uintptr, depth int) *fieldError {
+	if o.elem.scalar != nil {
+		return nil // nothing variable inside
+	}
+	for k := range n {
+		if err := c.value(o.elem, first.at(uintptr(k)*stride), depth+1); err != nil {
+			return err.withPrefix("[" + strconv.Itoa(k) + "]")
+		}
+	}
+	return nil
+}
+
+func (c *allowanceCheck) sparse(o *op, at pointer, depth int) *fieldError {
+	n := o.n
+	if o.slice {
+		n = at.sliceLen()
+		work, bytes := slotsCharge(n)
+		if err := c.budget.charge(work, bytes, valuesOf(n, o.typ.Elem().Size()), -1); err != nil {
+			return err
+		}
+	}
+	for k := range n {
+		e := sparseSlot(o, at, k).elem()
+		if e.isNil() {
+			continue
+		}
+		work, bytes := sparseElemCharge(o)
+		err := c.budget.charge(work, bytes, valuesOf(1, o.elem.typ.Size()), -1)
+		if err == nil {
+			err = c.value(o.elem, e, depth+1)
+		}
+		if err != nil {
+			return err.withPrefix("[" + strconv.Itoa(k) + "]")
+		}
+	}
+	return nil
+}
+
+func (c *allowanceCheck) union(o *op, at pointer, depth int) *fieldError {
+	iv := at.value(o.typ).Elem()
+	if iv.IsNil() {
+		return nil // encoding refused it
+	}
+	idx, base, err := o.union.find(iv.Elem())
+	if err != nil {
+		return nil
+	}
+	mp, err := o.union.member(idx)
+	if err != nil {
+		return nil
+	}
+	work, bytes := memberCharge(mp)
+	if ferr := c.budget.charge(work, bytes, valuesOf(1, mp.typ.Size()), -1); ferr != nil {
+		return ferr
+	}
+	return c.value(mp, base, depth+1)
+}

@@ -1,0 +1,102 @@
+package bitpack_test
+
+import (
+	"math"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// The 64-player snapshot BenchmarkHostile compares hostile packets with:
+// the README's Player, about 1.6 KB on the wire.
+type (
+	hostilePlayer struct {
+		Health int32  `bits:"range=0..1000"`
+		Pos    Vec3   `bits:"float,min=-1024,max=1024,res=0.01"`
+		Rot    Quat   `bits:"quat,bits=9"`
+		Name   string `bits:"maxlen=15"`
+		Alive  bool
+	}
+	hostileSnapshot struct {
+		Players []hostilePlayer `bits:"maxlen=64"`
+	}
+)
+
+func hostileSnapshotPacket(b *testing.B) []byte {
+	var s hostileSnapshot
+	for i := range 64 {
+		a := float64(i) * 0.1
+		s.Players = append(s.Players, hostilePlayer{
+			Health: int32(i * 15),
+			Pos:    Vec3{float32(i) * 3.5, -float32(i), 12.25},
+			Rot:    Quat{float32(math.Sin(a) * 0.6), 0, float32(math.Sin(a) * 0.8), float32(math.Cos(a))},
+			Name:   "player-" + strconv.Itoa(i) + "-name",
+			Alive:  i%3 != 0,
+		})
+	}
+	data, err := bitpack.Marshal(&s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkHostile decodes each amplification input of issue 13 — packets
+// that claim far more values or bytes than their bits pay for — in rounds
+// alternating with a decode of the 64-player snapshot, and reports its
+// time as a multiple of the snapshot's ("snapshots") and, per byte of
+// input, of the snapshot's per byte ("x-per-byte"). Targets: at most 10
+// snapshots for each input of at most 64 bytes; at most 100× per byte for
+// the long one (65535 union members of one bit each).
+func BenchmarkHostile(b *testing.B) {
+	snapshot := hostileSnapshotPacket(b)
+	var snap hostileSnapshot
+	decodeSnapshot := func() {
+		if err := bitpack.Unmarshal(snapshot, &snap); err != nil {
+			b.Fatal(err)
+		}
+	}
+	decodeSnapshot()
+	u, err := bitpack.NewUnion(hugeZeroBit{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	flood := append([]byte{0xff, 0xff}, make([]byte, 8192)...)
+	for _, tc := range []struct {
+		name   string
+		packet []byte
+		decode func([]byte) error
+	}{
+		{"empty-elements", []byte{0x00, 0x00, 0x10}, func(p []byte) error { return bitpack.Unmarshal(p, &emptyElems{}) }},
+		{"fixed-ints", []byte{0x00, 0x00, 0x10}, func(p []byte) error { return bitpack.Unmarshal(p, &fixedInts{}) }},
+		{"fixed-ints-two-pass", []byte{0x00, 0x00, 0x50, 0x00}, func(p []byte) error { return bitpack.Unmarshal(p, &fixedIntsTwo{}) }},
+		{"big4K", []byte{0xff}, func(p []byte) error { return bitpack.Unmarshal(p, &big4Ks{}) }},
+		{"zero-bit-union", nil, func(p []byte) error { _, err := u.Unmarshal(p); return err }},
+		{"union-flood", flood, func(p []byte) error { var v evLog; return bitpack.Unmarshal(p, &v) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			const round = 16
+			var caseTime, snapTime time.Duration
+			for b.Loop() {
+				start := time.Now()
+				for range round {
+					_ = tc.decode(tc.packet)
+				}
+				mid := time.Now()
+				for range round {
+					decodeSnapshot()
+				}
+				caseTime += mid.Sub(start)
+				snapTime += time.Since(mid)
+			}
+			ratio := float64(caseTime) / float64(snapTime)
+			b.ReportMetric(ratio, "snapshots")
+			if len(tc.packet) > 0 {
+				b.ReportMetric(ratio*float64(len(snapshot))/float64(len(tc.packet)), "x-per-byte")
+			}
+			b.ReportMetric(float64(len(snapshot)), "snapshot-bytes")
+		})
+	}
+}
