@@ -212,7 +212,7 @@ func TestDecodeAllowanceAccepts(t *testing.T) {
 		most uint64
 	}{
 		// 8 members of 65537 bytes: one allocation each (9 pages).
-		{&wideIn, &wideUnions{}, 8*73728 + 2048},
+		{&wideIn, &wideUnions{}, 8*73728 + 8192},
 		// 640,000 bytes of elements, in the scratch value and in yours.
 		{&paddedIn, &paddedSlice{}, 2*647168 + 4096},
 	} {

@@ -51,6 +51,11 @@ type Error struct {
 	Err    error        // the sentinel: ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing, ErrDepth or ErrCheck
 	Detail string       // what is wrong, e.g. "value 1013 out of range [0, 1000]"
 	Cause  error        // the error a custom hook returned, or nil
+
+	// For a hook that passes the error on (see fromBitio): Bit is a
+	// position in the Reader the hook was handed, not in a buffer of its
+	// own; Type is the union member a Union decoded or encoded.
+	inStream, member bool
 }
 
 func (e *Error) Error() string {
@@ -131,7 +136,7 @@ func (e *fieldError) withPrefix(prefix string) *fieldError {
 	case prefix == "":
 	case e.path == "":
 		e.path = prefix
-	case e.path[0] == '[':
+	case e.path[0] == '[', e.path[0] == '(':
 		e.path = prefix + e.path
 	default:
 		e.path = prefix + "." + e.path
@@ -161,17 +166,26 @@ func fromBitio(path string, bit int, err error) *fieldError {
 	var pe *Error
 	if errors.As(err, &pe) {
 		// A hook that encoded or decoded a bitpack type itself: its error
-		// names a field inside this one. Paths join, and the detail and the
-		// innermost hook's own error carry over, so nesting through hooks
-		// does not nest messages. Its bit is the packet's when the hook
-		// decoded from the Reader it was given (not earlier than the hook
-		// started); from a buffer of its own, the hook's start is kept.
-		fe := &fieldError{path: path, bit: bit, err: pe.Err, detail: pe.Detail, cause: pe.Cause}
-		if pe.Bit >= bit && bit >= 0 {
+		// names a field inside this one. Paths join (through the member
+		// type, for a Union's error), and the detail and the innermost
+		// hook's own error carry over, so nesting through hooks does not
+		// nest messages. Its bit is the packet's when the hook decoded from
+		// the Reader it was handed; from a buffer of its own (Unmarshal,
+		// UnmarshalWithin), the hook's start is kept and the detail says
+		// where in the buffer.
+		fe := &fieldError{bit: bit, err: pe.Err, detail: pe.Detail, cause: pe.Cause}
+		switch {
+		case pe.Bit < 0 || bit < 0:
+		case pe.inStream:
 			fe.bit = pe.Bit
+		default:
+			fe.detail += fmt.Sprintf(" (at bit %d of the buffer the hook decoded)", pe.Bit)
 		}
-		fe.path = ""
-		return fe.withPrefix(pe.Path).withPrefix(path)
+		fe.withPrefix(pe.Path)
+		if pe.member && pe.Type != nil {
+			fe.withPrefix("(" + pe.Type.String() + ")")
+		}
+		return fe.withPrefix(path)
 	}
 	for _, s := range []error{ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing, ErrDepth, ErrCheck} {
 		if errors.Is(err, s) {
@@ -193,4 +207,22 @@ func publicError(op string, t reflect.Type, err error) error {
 		bit = -1
 	}
 	return &Error{Op: op, Type: t, Path: fe.path, Bit: bit, Err: fe.err, Detail: fe.detail, Cause: fe.cause}
+}
+
+// inStream marks err, an error of a decode that ran on a hook's Reader,
+// as counting bits in that Reader (see fromBitio).
+func inStream(err error) error {
+	if pe, ok := err.(*Error); ok {
+		pe.inStream = true
+	}
+	return err
+}
+
+// memberOf marks err, a Union's error about its member, as naming the
+// member's type (see fromBitio).
+func memberOf(err error) error {
+	if pe, ok := err.(*Error); ok {
+		pe.member = true
+	}
+	return err
 }

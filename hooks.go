@@ -2,8 +2,6 @@ package bitpack
 
 import (
 	"reflect"
-	"sync"
-	"sync/atomic"
 
 	"github.com/bitpack-go/bitpack/bitio"
 )
@@ -12,21 +10,25 @@ import (
 // implements them, and carrying the nesting depth through them.
 
 // marshalHook calls a field's MarshalBits. The hook gets its own Writer
-// (a copy of the stream's state), so the stream's Writer never escapes to
-// the heap through the interface call; only types with hooks pay for that.
-// depth is that of the plan holding the field.
+// (a copy of the stream's state, carrying the hook's frame as its
+// Context), so the stream's Writer never escapes to the heap through the
+// interface call; only types with hooks pay for that. depth is that of the
+// plan holding the field.
 func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	m := at.value(o.typ).Interface().(Marshaler)
 	hw := new(bitio.Writer)
 	*hw = *w
-	err := runMarshalHook(m, hw, &hookFrame{depth: depth + o.level + 1})
+	hw.SetContext(&hookFrame{depth: depth + o.level + 1})
+	err := m.MarshalBits(hw)
 	if err == nil {
 		err = hw.Err()
 	}
 	if err != nil {
 		return fromBitio(o.path, -1, err)
 	}
+	ctx := w.Context()
 	*w = *hw
+	w.SetContext(ctx)
 	return nil
 }
 
@@ -81,10 +83,11 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	}
 	target := reflect.New(o.typ)
 	u := target.Interface().(Unmarshaler)
-	hr := new(bitio.Reader) // not in hookValues: handing that to the hook would make the decoder escape
+	hr := new(bitio.Reader) // not reused through d: that would make the decoder's Reader escape
 	*hr = *r
 	frame := &hookFrame{depth: depth + o.level + 1, budget: d.budget}
-	err := runUnmarshalHook(u, hr, frame)
+	hr.SetContext(frame)
+	err := u.UnmarshalBits(hr)
 	d.budget = frame.budget // what bitpack decodes inside the hook spent
 	if err == nil {
 		err = hr.Err()
@@ -93,7 +96,9 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 		r.Fail(err)
 		return fromBitio(o.path, start, err)
 	}
+	ctx := r.Context()
 	*r = *hr
+	r.SetContext(ctx)
 	if store { // a single pass: store now
 		at.value(o.typ).Elem().Set(target.Elem())
 	} else {
@@ -102,72 +107,24 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	return nil
 }
 
-// hookDepths maps the Reader or Writer handed to a running hook to the
-// hook's frame: the nesting depth of the hook's value and, for a Reader,
-// the decode's allocation allowance. Decode, Encode and a Union's Decode
-// and Encode called with it by the hook start at that depth instead of 0,
-// so MaxDepth bounds recursion that passes through hooks, as it bounds any
-// other. Outside hooks the maps are empty and the check is one atomic load.
-var hookDepths struct {
-	active  atomic.Int32 // hooks running, in all goroutines
-	readers hookDepthMap[bitio.Reader]
-	writers hookDepthMap[bitio.Writer]
-}
-
-type hookDepthMap[T any] struct {
-	mu sync.RWMutex
-	m  map[*T]*hookFrame
-}
-
-// runMarshalHook and runUnmarshalHook call a hook with its Writer or
-// Reader registered at depth: the levels above the hook's value plus the
-// value itself, so a hook type that encodes or decodes its own type goes
-// one level deeper each time. The entry is removed even if the hook
-// panics (a server that recovers must not keep it, nor the packet it
-// points into).
-func runMarshalHook(m Marshaler, w *bitio.Writer, f *hookFrame) error {
-	enterHook(&hookDepths.writers, w, f)
-	defer leaveHook(&hookDepths.writers, w)
-	return m.MarshalBits(w)
-}
-
-func runUnmarshalHook(u Unmarshaler, r *bitio.Reader, f *hookFrame) error {
-	enterHook(&hookDepths.readers, r, f)
-	defer leaveHook(&hookDepths.readers, r)
-	return u.UnmarshalBits(r)
-}
-
-// hookFrame is what a bitpack call made by a hook on the hook's Reader or
-// Writer continues from: the depth of the hook's value, and (decoding) the
-// decode's allocation allowance and what it has spent (see
-// allocBaseBytes), which nested decodes add to and the hook's decoder takes
-// back.
+// hookFrame is what a bitpack call made by a hook on the Reader or Writer
+// it was handed continues from: the depth of the hook's value and
+// (decoding) the decode's allowances and what they have spent (see
+// allowance.go), which nested decodes add to and the hook's decoder takes
+// back. It travels as the Reader's or Writer's Context, so Decode, Encode
+// and a Union's or Codec's Decode and Encode called by the hook start at
+// that depth instead of 0 — MaxDepth bounds recursion that passes through
+// hooks, as it bounds any other — with no registry shared between
+// goroutines.
 type hookFrame struct {
 	depth  int
 	budget budget
 }
 
-func enterHook[T any](h *hookDepthMap[T], key *T, f *hookFrame) {
-	hookDepths.active.Add(1)
-	h.mu.Lock()
-	if h.m == nil {
-		h.m = map[*T]*hookFrame{}
-	}
-	h.m[key] = f
-	h.mu.Unlock()
-}
-
-func leaveHook[T any](h *hookDepthMap[T], key *T) {
-	h.mu.Lock()
-	delete(h.m, key)
-	h.mu.Unlock()
-	hookDepths.active.Add(-1)
-}
-
 // hookDepth returns the depth a bitpack call on w starts at: the hook
 // value's, when w is one a hook was handed, else 0.
 func hookDepth(w *bitio.Writer) int {
-	if f := hookDepths.writers.lookup(w); f != nil {
+	if f, ok := w.Context().(*hookFrame); ok {
 		return f.depth
 	}
 	return 0
@@ -175,15 +132,6 @@ func hookDepth(w *bitio.Writer) int {
 
 // readerFrame returns the frame of the hook r was handed to, or nil.
 func readerFrame(r *bitio.Reader) *hookFrame {
-	return hookDepths.readers.lookup(r)
-}
-
-func (h *hookDepthMap[T]) lookup(key *T) *hookFrame {
-	if hookDepths.active.Load() == 0 {
-		return nil
-	}
-	h.mu.RLock()
-	f := h.m[key]
-	h.mu.RUnlock()
+	f, _ := r.Context().(*hookFrame)
 	return f
 }

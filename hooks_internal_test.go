@@ -15,27 +15,28 @@ func (p *panickyHook) UnmarshalBits(r *bitio.Reader) error {
 
 type holdsPanickyHook struct{ P panickyHook }
 
-// TestHookPanicLeavesNoEntry: a hook that panics (and a caller that
-// recovers) must not leave its Reader or Writer in the depth registry,
-// where it would pin the packet and slow every later call.
-func TestHookPanicLeavesNoEntry(t *testing.T) {
+// TestHookPanicLeavesNoFrame: a hook that panics (and a caller that
+// recovers) leaves nothing behind: the hook had a copy of the Reader or
+// Writer, and the caller's own never carries the hook's frame, so a later
+// Decode or Encode on it starts at depth 0 with the allowances of its own
+// input.
+func TestHookPanicLeavesNoFrame(t *testing.T) {
+	r := bitio.NewReader(make([]byte, 4096))
+	w := bitio.NewWriter(nil)
 	for range 3 {
 		func() {
 			defer func() { _ = recover() }()
-			_ = Unmarshal(make([]byte, 4096), &holdsPanickyHook{})
+			_ = Decode(r, &holdsPanickyHook{})
 		}()
 		func() {
 			defer func() { _ = recover() }()
-			_, _ = Marshal(&holdsPanickyHook{})
+			_ = Encode(w, &holdsPanickyHook{})
 		}()
 	}
-	hookDepths.readers.mu.RLock()
-	readers := len(hookDepths.readers.m)
-	hookDepths.readers.mu.RUnlock()
-	hookDepths.writers.mu.RLock()
-	writers := len(hookDepths.writers.m)
-	hookDepths.writers.mu.RUnlock()
-	if active := hookDepths.active.Load(); active != 0 || readers != 0 || writers != 0 {
-		t.Errorf("after recovered hook panics: %d hooks active, %d readers and %d writers registered; want none", active, readers, writers)
+	if r.Context() != nil || w.Context() != nil {
+		t.Errorf("after recovered hook panics the caller's Reader holds %v and Writer %v; want nothing", r.Context(), w.Context())
+	}
+	if readerFrame(r) != nil || hookDepth(w) != 0 {
+		t.Error("a frame survived the panic")
 	}
 }

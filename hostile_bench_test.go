@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitio"
 )
 
 // The 64-player snapshot BenchmarkHostile compares hostile packets with:
@@ -99,4 +100,41 @@ func BenchmarkHostile(b *testing.B) {
 			b.ReportMetric(float64(len(snapshot)), "snapshot-bytes")
 		})
 	}
+}
+
+// Packets of 512 hook calls: a decode's hooks find their depth and
+// allowances in the Reader they are handed, with no lock shared between
+// goroutines, so throughput grows with GOMAXPROCS (run with -cpu 1,2).
+type (
+	hookBits  struct{ V uint8 }
+	hookBatch struct {
+		H [512]hookBits
+	}
+)
+
+func (h *hookBits) MarshalBits(w *bitio.Writer) error { w.WriteBits(uint64(h.V), 3); return w.Err() }
+func (h *hookBits) UnmarshalBits(r *bitio.Reader) error {
+	h.V = uint8(r.ReadBits(3))
+	return r.Err()
+}
+
+func BenchmarkHookParallel(b *testing.B) {
+	var v hookBatch
+	for i := range v.H {
+		v.H[i].V = uint8(i % 8)
+	}
+	packet, err := bitpack.Marshal(&v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(packet)))
+	b.RunParallel(func(pb *testing.PB) {
+		var back hookBatch
+		for pb.Next() {
+			if err := bitpack.Unmarshal(packet, &back); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }

@@ -218,7 +218,7 @@ func (u *Union) encode(w *bitio.Writer, v any, depth0 int) error {
 		ferr = checkAllowance(p, base, w.BitsWritten()-start)
 	}
 	if ferr != nil {
-		return publicError("encode", u.members[i].typ, ferr)
+		return memberOf(publicError("encode", u.members[i].typ, ferr))
 	}
 	return nil
 }
@@ -250,6 +250,9 @@ func (u *Union) Decode(r *bitio.Reader) (any, error) {
 	}
 	v, err := u.decode(r, false)
 	if err != nil {
+		if readerFrame(r) != nil {
+			inStream(err) // a hook passing it on reports the bit as it is
+		}
 		r.Fail(err)
 	}
 	return v, err
@@ -279,11 +282,11 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	ferr := d.validate(p)
 	d.leave()
 	if ferr != nil {
-		return nil, publicError("decode", m.typ, ferr)
+		return nil, memberOf(publicError("decode", m.typ, ferr))
 	}
 	if rest := r.BitsRemaining(); whole && rest >= 8 {
 		return nil, &Error{Op: "decode", Type: m.typ, Bit: r.BitsRead(), Err: ErrTrailing,
-			Detail: trailingDetail(rest / 8)}
+			Detail: trailingDetail(rest / 8), member: true}
 	}
 	r.Rewind(body)
 	v := reflect.New(m.typ)

@@ -52,6 +52,30 @@ func Unmarshal(data []byte, v any) error {
 	return unmarshalPlan(data, p, t, base)
 }
 
+// UnmarshalWithin decodes buf into the value v points to, as Unmarshal
+// does, for an UnmarshalBits hook that holds a buffer of its own (a blob
+// it read from the packet, say): r is the Reader the hook was handed, and
+// the decode counts as part of the one that called the hook, within its
+// MaxDepth and its allowances. Plain Unmarshal inside a hook starts a new
+// decode instead, at depth 0 with allowances of its own for buf: a packet
+// made of many small blobs could then make one decode allocate a MiB per
+// blob. Outside a hook (r was not handed to one), it is Unmarshal. Bit
+// offsets in its errors count from the start of buf.
+func UnmarshalWithin(r *bitio.Reader, buf []byte, v any) error {
+	if r == nil {
+		return errors.New("bitpack: UnmarshalWithin with a nil *bitio.Reader")
+	}
+	t, base, err := targetOf(v, "UnmarshalWithin")
+	if err != nil {
+		return err
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return err
+	}
+	return unmarshalIn(buf, p, t, base, readerFrame(r))
+}
+
 // Decode reads one value from r into the value v points to, leaving r after
 // it, so several values can share one packet. Trailing data is not checked.
 // On error *v is untouched and r is left failed.
@@ -88,14 +112,22 @@ func targetOf(v any, fn string) (reflect.Type, pointer, error) {
 }
 
 func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
+	return unmarshalIn(data, p, t, base, nil)
+}
+
+// unmarshalIn decodes a whole packet as part of the decode frame stands
+// for (UnmarshalWithin), or as a decode of its own (frame nil).
+func unmarshalIn(data []byte, p *plan, t reflect.Type, base pointer, frame *hookFrame) error {
 	var r bitio.Reader
 	r.Reset(data)
 	if p.flat {
-		return decodeFlat(&r, p, t, base, true, nil)
+		return decodeFlat(&r, p, t, base, true, frame)
 	}
 	d := decoder{r: &r, words: new([16]uint64)}
-	d.enter(nil)
-	if ferr := d.validate(p); ferr != nil {
+	d.enter(frame)
+	ferr := d.validate(p)
+	d.leave()
+	if ferr != nil {
 		return publicError("decode", t, ferr)
 	}
 	if rest := r.BitsRemaining(); rest >= 8 {
@@ -120,12 +152,20 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 		return err
 	}
 	frame := readerFrame(r)
-	if p.flat {
-		err := decodeFlat(r, p, t, base, false, frame)
-		if err != nil {
-			r.Fail(err)
+	err := decodeOn(r, p, t, base, frame)
+	if err != nil {
+		if frame != nil {
+			inStream(err) // a hook passing it on reports the bit as it is
 		}
-		return err
+		r.Fail(err)
+	}
+	return err
+}
+
+// decodeOn decodes one value from r, leaving r after it.
+func decodeOn(r *bitio.Reader, p *plan, t reflect.Type, base pointer, frame *hookFrame) error {
+	if p.flat {
+		return decodeFlat(r, p, t, base, false, frame)
 	}
 	start := r.BitsRead()
 	d := decoder{r: r, words: new([16]uint64)}
@@ -133,15 +173,11 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	ferr := d.validate(p)
 	d.leave()
 	if ferr != nil {
-		err := publicError("decode", t, ferr)
-		r.Fail(err)
-		return err
+		return publicError("decode", t, ferr)
 	}
 	r.Rewind(start)
 	if ferr := d.store(p, base); ferr != nil {
-		err := publicError("decode", t, ferr)
-		r.Fail(err)
-		return err
+		return publicError("decode", t, ferr)
 	}
 	return nil
 }
