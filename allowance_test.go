@@ -315,3 +315,69 @@ func init() {
 		panic(err)
 	}
 }
+
+// FuzzAllowance decodes hostile bytes into types that can claim more than
+// their bits pay for, and checks on every input that the decode allocated
+// at most the documented 1 MiB + 64 bytes per bit (TotalAlloc), that a
+// refused packet left the value untouched with a *bitpack.Error, and that
+// an accepted one is what Marshal writes for the value it decoded to
+// (the last byte's padding bits aside) — Marshal refuses what the decoder
+// would, so acceptance also means the allowances held on both sides.
+func FuzzAllowance(f *testing.F) {
+	targets := []func() any{
+		func() any { return &emptyElems{} },
+		func() any { return &fixedIntsTwo{} },
+		func() any { return &big4Ks{} },
+		func() any { return &widePointers{} },
+		func() any { return &wideUnions{} },
+		func() any { return &fillFlood{} },
+		func() any { return &evLog{} },
+		func() any { return &wideHooks{} },
+	}
+	f.Add(uint8(0), []byte{0x00, 0x00, 0x10})
+	f.Add(uint8(1), []byte{0x03, 0x00, 0x50, 0x00})
+	f.Add(uint8(2), []byte{0x01})
+	f.Add(uint8(3), bytes.Repeat([]byte{0xff}, 16))
+	f.Add(uint8(4), bitString([2]uint64{8, 7}, [2]uint64{0xff, 8}))
+	f.Add(uint8(5), bytes.Repeat([]byte{2, 0, 0xff, 0x3f}, 3))
+	f.Add(uint8(6), []byte{0x05, 0x00, 0x1a})
+	f.Add(uint8(7), bytes.Repeat([]byte{0x55}, 8))
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		v := targets[int(which)%len(targets)]()
+		if _, err := bitpack.Describe(v); err != nil {
+			t.Fatal(err)
+		}
+		before := reflect.ValueOf(v).Elem().Interface()
+		var err error
+		n := allocatedBy(v, func() { err = bitpack.Unmarshal(data, v) })
+		if !raceEnabled && n > allowanceBound(data) {
+			t.Fatalf("%T: %d bytes (%x) allocated %d, over %d", v, len(data), data, n, allowanceBound(data))
+		}
+		if err != nil {
+			var be *bitpack.Error
+			if !errors.As(err, &be) {
+				t.Fatalf("%T: %x: not a *bitpack.Error: %v", v, data, err)
+			}
+			if !reflect.DeepEqual(reflect.ValueOf(v).Elem().Interface(), before) {
+				t.Fatalf("%T: %x: refused (%v) but the value changed", v, data, err)
+			}
+			return
+		}
+		again, err := bitpack.Marshal(v)
+		if err != nil {
+			t.Fatalf("%T: %x decoded, but Marshal refuses the value: %v", v, data, err)
+		}
+		// The bits the value took, from a Decode of the same packet: all
+		// but the last byte's padding must match.
+		r := bitio.NewReader(data)
+		if err := bitpack.Decode(r, targets[int(which)%len(targets)]()); err != nil {
+			t.Fatalf("%T: %x: Unmarshal accepts, Decode refuses: %v", v, data, err)
+		}
+		used := r.BitsRead()
+		whole, rest := used/8, used%8
+		if len(again) != len(data) || !bytes.Equal(again[:whole], data[:whole]) ||
+			rest > 0 && again[whole] != data[whole]&(1<<rest-1) {
+			t.Fatalf("%T: %x re-encodes as %x", v, data, again)
+		}
+	})
+}

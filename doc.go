@@ -116,23 +116,32 @@
 //     codes and lengths, and compressed-float tags float32 cannot round-trip
 //     are all refused for that reason.
 //   - Hostile input: no panic, no hang, no unbounded recursion (MaxDepth,
-//     64 levels), and decoding allocates only what the tags allow and
-//     the packet has paid for: a length prefix is checked against maxlen and
-//     against the bits left in the packet before anything is allocated, and
-//     so is a pointer's presence bit against its pointee's fixed size.
-//     Whatever the tags allow, one decode allocates at most 1 MiB plus 64
-//     bytes per bit of input, counting every slice, pointee, sparse slot,
-//     union member and hook value (and decodes a hook makes on its
-//     Reader): values that are wide for their bits, or take none (a struct
-//     whose only field is range=5..5, an empty struct, skipped fields, a
-//     hook that reads nothing), cannot multiply by nesting; past it the
-//     packet is refused with ErrRange. Marshal does not apply this bound: a
-//     value that needs more than that for its bits encodes but does not
-//     decode (only types with wide skipped or zero-bit parts, or thousands
-//     of hook values of a few bits each, can have one).
-//     A tag whose single slice could claim more than 1 MiB of elements that
-//     take no bits is refused when compiled, and no slice tag may allow
-//     more than 1 TiB (1 GiB on 32-bit platforms).
+//     64 levels), and a packet buys only the work and memory its bits pay
+//     for. A length prefix is checked against maxlen and against the bits
+//     left in the packet before anything is allocated, and so is a
+//     pointer's presence bit against its pointee's fixed size. Whatever
+//     the tags allow, one decode visits at most 4096 values plus 64 per bit
+//     of input (fields, elements, pointer and sparse slots, union members,
+//     hook calls) and allocates at most 1 MiB plus 64 bytes per bit of
+//     input (every slice, string, pointee, union member and hook value,
+//     counted at Go's size class, and twice where a single-pass decode
+//     copies it from its scratch value into yours), charged before
+//     anything is allocated or looped over; past either the packet is
+//     refused with ErrRange, naming the field. Values that are wide for
+//     their bits or take none (a struct whose only field is range=5..5, an
+//     empty struct, skipped fields, a hook that reads nothing) therefore
+//     cannot multiply by nesting. Marshal refuses the same way a value its
+//     decoder would refuse, so every value Marshal accepts decodes. Types
+//     whose every value pays for itself (no skipped padding, no elements
+//     that take no bits, no unions or hooks) never reach either limit and
+//     pay nothing for the check on encode. Not counted: one value of the
+//     type itself, which a decode allocates only when no scratch value of
+//     the type is free (the first decode, or several at once). A tag whose
+//     single slice could claim more than 1 MiB of elements that take no
+//     bits is refused when compiled, and no slice tag may allow more than
+//     1 TiB (1 GiB on 32-bit platforms). A hook that decodes a buffer of
+//     its own does it within its decode's limits with UnmarshalWithin
+//     (see Unmarshaler).
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it was.
 //     Decoding lands in a scratch value and is copied into yours only once
 //     the whole packet is accepted (or, for types with hooks, unions or

@@ -30,9 +30,18 @@ type Marshaler interface {
 // Reader it was given, and encode it with Encode on the Writer: MaxDepth
 // then counts the levels above the hook too, and each hook call as one
 // level, so a hook type that decodes its own type recursively is stopped
-// at MaxDepth like a recursive struct. (A hook on a type that is not a
-// struct, a slice say, therefore costs one level more than the same data
-// without the hook.)
+// at MaxDepth like a recursive struct, and what the nested decode visits
+// and allocates counts against the allowances of the packet's decode (see
+// the package doc's Guarantees). (A hook on a type that is not a struct, a
+// slice say, therefore costs one level more than the same data without
+// the hook.) A hook that carries a value as a buffer of its own bytes (a
+// blob it read) decodes it with UnmarshalWithin, which does the same for
+// that buffer. Plain Unmarshal of a buffer inside a hook is a new decode,
+// unlinked from the packet's: its depth starts at 0 and its allowances
+// (1 MiB plus 64 bytes per bit of the buffer) come on top of the
+// packet's, so a packet of many small blobs can make the server allocate a
+// MiB or more per blob; errors from either name the buffer's bit in their
+// text and the hook's position in the packet as their Bit.
 type Unmarshaler interface {
 	UnmarshalBits(r *bitio.Reader) error
 }
