@@ -25,9 +25,8 @@ import (
 //   - memory: allocBaseBytes plus allocBytesPerBit for every bit. Every
 //     allocation counts — slices, strings and byte slices, pointees, union
 //     members, hook values and their calls' bookkeeping — at Go's size
-//     class or more (roundAlloc), and twice for what a single-pass decode
-//     copies from its scratch value into yours (see decodeFlat): the copy
-//     allocates it again when your value's buffers are too small.
+//     class or more (roundAlloc), and twice for the one kind of value that
+//     commit (commit.go) may allocate again in yours.
 //
 // Both are charged before anything is allocated or looped over, whether or
 // not your value's capacity could be reused, so the outcome never depends
@@ -87,13 +86,19 @@ func (b *budget) charge(work, bytes int64, what func() string, bit int) *fieldEr
 // rootCharge is the cost of a decode of plan p, before its variable parts.
 func rootCharge(p *plan) (work, bytes int64) { return p.work, decodeOverheadBytes }
 
-// elemsCharge is the cost of n elements of the slice or byte-slice op o;
-// copies is 2 in a single-pass decode (scratch and copy), else 1.
-func elemsCharge(o *op, n int, copies int64) (work, bytes int64) {
+// elemsCharge is the cost of n elements of the slice or byte-slice op o:
+// twice for elements that keep fields off the wire, which commit grows in
+// place of the caller's slice (see commitSlice) as well as the decode in
+// the scratch value.
+func elemsCharge(o *op, n int) (work, bytes int64) {
 	if o.kind == opBytes {
-		return 0, copies * roundAlloc(int64(n))
+		return 0, roundAlloc(int64(n))
 	}
-	return mulSat(int64(n), o.elem.work), copies * roundAlloc(mulSat(int64(n), int64(o.stride)))
+	bytes = roundAlloc(mulSat(int64(n), int64(o.stride)))
+	if !o.elem.complete {
+		bytes = mulSat(bytes, 2)
+	}
+	return mulSat(int64(n), o.elem.work), bytes
 }
 
 // stringCharge is the cost of a string of n bytes (the single-pass copy
@@ -101,8 +106,8 @@ func elemsCharge(o *op, n int, copies int64) (work, bytes int64) {
 func stringCharge(n int) (work, bytes int64) { return 0, roundAlloc(int64(n)) }
 
 // pointeeCharge is the cost of the pointee of pointer op o.
-func pointeeCharge(o *op, copies int64) (work, bytes int64) {
-	return o.elem.work, copies * roundAlloc(int64(o.typ.Size()))
+func pointeeCharge(o *op) (work, bytes int64) {
+	return o.elem.work, roundAlloc(int64(o.typ.Size()))
 }
 
 // slotsCharge is the cost of a sparse slice's n slots.
@@ -218,11 +223,15 @@ func paidFor(p *plan, visiting map[*plan]bool) bool {
 				return false
 			}
 		case opSlice:
-			if !unit(o.elem, 3*int64(o.stride), o.elem.minBits) {
+			perElem := 3 * int64(o.stride) / 2 // roundAlloc's at most 1.5×
+			if !o.elem.complete {
+				perElem *= 2
+			}
+			if !unit(o.elem, perElem, o.elem.minBits) {
 				return false
 			}
 		case opPointer:
-			if !unit(o.elem, 3*int64(o.typ.Size()), 1+o.elem.minBits) {
+			if !unit(o.elem, 3*int64(o.typ.Size())/2, 1+o.elem.minBits) {
 				return false
 			}
 		case opArray:
@@ -237,16 +246,12 @@ func paidFor(p *plan, visiting map[*plan]bool) bool {
 // checkAllowance refuses a value whose packet, of bits bits, its decoder
 // would refuse for claiming more than those bits pay for: it charges what
 // the decoder charges, in the same order, so both name the same field.
-// copies is what the decoder of the root plan charges for allocations (2
-// for a single-pass decode). What a hook decodes itself is not seen here.
+// What a hook decodes itself is not seen here.
 func checkAllowance(p *plan, base pointer, bits int) *fieldError {
 	if !p.counted {
 		return nil
 	}
-	c := allowanceCheck{budget: budgetFor(bits), copies: 1}
-	if p.flat {
-		c.copies = 2
-	}
+	c := allowanceCheck{budget: budgetFor(bits)}
 	work, bytes := rootCharge(p)
 	if err := c.budget.charge(work, bytes, valuesOf(1, p.typ.Size()), -1); err != nil {
 		return err
@@ -256,7 +261,6 @@ func checkAllowance(p *plan, base pointer, bits int) *fieldError {
 
 type allowanceCheck struct {
 	budget budget
-	copies int64
 }
 
 // value charges what the decoder charges for the variable parts of the
@@ -278,19 +282,19 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(len(s))), -1)
 		case opBytes:
 			n := len(*at.bytes())
-			work, bytes := elemsCharge(o, n, c.copies)
+			work, bytes := elemsCharge(o, n)
 			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(n)), -1)
 		case opArray:
 			err = c.elems(o, at, o.n, o.stride, depth)
 		case opSlice:
 			n := at.sliceLen()
-			work, bytes := elemsCharge(o, n, c.copies)
+			work, bytes := elemsCharge(o, n)
 			if err = c.budget.charge(work, bytes, valuesOf(n, o.stride), -1); err == nil && n > 0 {
 				err = c.elems(o, at.sliceElem(0, 0), n, o.stride, depth)
 			}
 		case opPointer:
 			if e := at.elem(); !e.isNil() {
-				work, bytes := pointeeCharge(o, c.copies)
+				work, bytes := pointeeCharge(o)
 				if err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()), -1); err == nil {
 					err = c.value(o.elem, e, depth+1)
 				}

@@ -101,34 +101,8 @@ func (o *op) rawElems() *op {
 	return so
 }
 
-// isFlat reports whether a plan's value can be decoded into a scratch value
-// and copied out field by field (commit): plain data, strings, slices,
-// pointers and arrays of such, recursively. Hooks, unions and sparse arrays
-// — values that cannot be copied field by field — are decoded in two passes
-// instead. A plan reached again while it is being examined (a recursive
-// type) counts as flat: its other ops decide.
-func isFlat(p *plan, visiting map[*plan]bool) bool {
-	if visiting[p] {
-		return true
-	}
-	visiting[p] = true
-	defer delete(visiting, p)
-	for i := range p.ops {
-		o := &p.ops[i]
-		switch o.kind {
-		case opHook, opUnion, opSparse:
-			return false
-		case opArray, opSlice, opPointer:
-			if !isFlat(o.elem, visiting) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// scratch is a value of a flat plan's type that decodes land in before
-// being copied out (see decodeFlat).
+// scratch is a value of a plan's type that decodes land in before being
+// committed (see decode.go).
 type scratch struct {
 	v     any     // the *T, keeping it alive
 	base  pointer // its address
@@ -212,6 +186,35 @@ func isDense(p *plan) bool {
 			written += uintptr(o.n)
 		case o.kind == opArray: // dense, or it would be in others
 			written += uintptr(o.n) * fieldBytes(o.elem.typ)
+		}
+	}
+	return written == fieldBytes(p.typ)
+}
+
+// isComplete reports whether decoding a value of p writes every byte of it
+// (padding aside): each op's field whole — a slice or string header, a
+// pointer, an interface, a hook's value — and the elements of arrays, when
+// their plans are complete. Ops never overlap, so the sum can only match
+// when no field is kept off the wire (bits:"-", unexported). Commit can
+// then hand such values over instead of copying them into the caller's
+// (see commitSlice): the caller had nothing in them of its own.
+func isComplete(p *plan) bool {
+	var written uintptr
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch o.kind {
+		case opByteArray:
+			written += uintptr(o.n)
+		case opArray:
+			if !o.elem.complete { // finished first (see finish)
+				return false
+			}
+			written += uintptr(o.n) * fieldBytes(o.elem.typ)
+		case opHook:
+			written += fieldBytes(o.typ)
+		case opCheck:
+		default:
+			written += o.size
 		}
 	}
 	return written == fieldBytes(p.typ)
@@ -602,30 +605,27 @@ type check struct {
 }
 
 type plan struct {
-	typ reflect.Type
-	ops []op
-	// flat plans (no hooks, unions or sparse arrays anywhere: values commit
-	// can copy field by field) decode in one pass into a scratch value,
-	// then copy into the target.
-	flat    bool
-	dense   bool                    // all but padding is pointer-free wire data: commit copies the value whole
-	minBits int                     // the fewest bits a value takes (0 when it has no fixed part)
-	work    int64                   // values one value visits, its variable parts aside (see planWork)
-	paid    bool                    // every charge inside is paid by bits of its own (see paidFor)
-	counted bool                    // encoding must count the allowances: not paid, or its own work exceeds the base (see checkAllowance)
-	spare   atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
-	pool    sync.Pool               // more scratch values, when goroutines decode the type at once
-	copies  []byteRange             // flat plans: the pointer-free bytes a decode writes, coalesced
-	others  []int                   // flat plans: the ops commit handles one by one (strings, slices, loops)
-	scalars []scalar                // fused runs' fields, in order
-	enc     []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
-	encOut  []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
-	groups  int                     // the encode program's groups
-	checks  []check                 // fused runs' fields that need a check, in order
-	scalar  *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
-	root    *Field                  // layout
-	levels  int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
-	use     usage                   // option kinds that reached a leaf inside (see usage)
+	typ      reflect.Type
+	ops      []op
+	dense    bool                    // all but padding is pointer-free wire data: commit copies the value whole
+	complete bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
+	minBits  int                     // the fewest bits a value takes (0 when it has no fixed part)
+	work     int64                   // values one value visits, its variable parts aside (see planWork)
+	paid     bool                    // every charge inside is paid by bits of its own (see paidFor)
+	counted  bool                    // encoding must count the allowances: not paid, or its own work exceeds the base (see checkAllowance)
+	spare    atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
+	pool     sync.Pool               // more scratch values, when goroutines decode the type at once
+	copies   []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
+	others   []int                   // the ops commit handles one by one (strings, slices, loops, ...)
+	scalars  []scalar                // fused runs' fields, in order
+	enc      []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	encOut   []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
+	groups   int                     // the encode program's groups
+	checks   []check                 // fused runs' fields that need a check, in order
+	scalar   *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
+	root     *Field                  // layout
+	levels   int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
+	use      usage                   // option kinds that reached a leaf inside (see usage)
 
 	compiling bool // planFor has not returned yet
 	reentered bool // reached again while compiling: on a cycle of plans
@@ -743,7 +743,6 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 	// complete only then), for every plan of it.
 	finished := map[*plan]bool{}
 	for _, q := range c.memo {
-		q.flat = isFlat(q, map[*plan]bool{})
 		finish(q, finished)
 	}
 	for _, q := range c.memo {
@@ -807,6 +806,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	}
 	p.copies, p.others = commitRanges(p)
 	p.dense = isDense(p)
+	p.complete = isComplete(p)
 	p.minBits = minBits(p)
 	p.work = planWork(p)
 }

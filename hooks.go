@@ -32,58 +32,23 @@ func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	return nil
 }
 
-// hookValues holds what the validation pass's hooks decoded, in order, for
-// the store pass to copy into the target: each hook runs once per decode,
-// on a new zero value. (Running it again in the store pass would double
-// the work at every level of hooks that decode hooked types themselves,
-// and would let a hook that looks at its receiver decide differently the
-// second time, after validation.)
-type hookValues struct {
-	vals []hookValue
-	next int // the store pass's position in vals
-}
-
-type hookValue struct {
-	v    reflect.Value // a *T
-	bits int           // what the hook read
-}
-
-func (h *hookValues) reset() {
-	clear(h.vals) // drop references to the last decode's values
-	h.vals, h.next = h.vals[:0], 0
-}
-
-// hook runs a hook field. In the validation pass (and in a single pass,
-// which hooks never reach: see isFlat) it calls UnmarshalBits on a new
-// value through its own copy of the Reader, as marshalHook does, and keeps
-// the value; in the store pass it sets the field to the kept value and
-// moves past the bits the hook read.
-func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
+// hook runs a hook field: UnmarshalBits on a new zero value, through a
+// copy of the Reader (as marshalHook does) that carries the decode's frame;
+// the value goes into the field (of the scratch value: commit hands it
+// over once the packet is accepted). Running on a new value each time, a
+// hook cannot see, or keep, what the field held.
+func (d *decoder) hook(o *op, at pointer, depth int) *fieldError {
 	r := d.r
-	if d.hooks == nil {
-		d.hooks = new(hookValues)
-	}
-	hs := d.hooks // (never stored back: that would make the decoder's Reader escape)
-	if store && !d.single {
-		if hs.next >= len(hs.vals) { // unreachable: both passes walk the same ops over the same bits
-			return newFieldError(o.path, r.BitsRead(), ErrRange, "internal error: no validated value for this hook")
-		}
-		kept := hs.vals[hs.next]
-		hs.next++
-		at.value(o.typ).Elem().Set(kept.v.Elem())
-		r.Skip(kept.bits)
-		return nil
-	}
 	start := r.BitsRead()
 	// The new value and the call's bookkeeping count against the
-	// allowance (a hook may read nothing at all), before either is made.
+	// allowances (a hook may read nothing at all), before either is made.
 	work, bytes := hookCharge(o)
 	if ferr := d.charge(work, bytes, valuesOf(1, o.typ.Size()+hookCallBytes), start); ferr != nil {
 		return ferr.withPrefix(o.path)
 	}
 	target := reflect.New(o.typ)
 	u := target.Interface().(Unmarshaler)
-	hr := new(bitio.Reader) // not reused through d: that would make the decoder's Reader escape
+	hr := new(bitio.Reader) // not kept in d: that would make the decoder's Reader escape
 	*hr = *r
 	frame := &hookFrame{depth: depth + o.level + 1, budget: d.budget}
 	hr.SetContext(frame)
@@ -99,11 +64,7 @@ func (d *decoder) hook(o *op, at pointer, store bool, depth int) *fieldError {
 	ctx := r.Context()
 	*r = *hr
 	r.SetContext(ctx)
-	if store { // a single pass: store now
-		at.value(o.typ).Elem().Set(target.Elem())
-	} else {
-		hs.vals = append(hs.vals, hookValue{target, r.BitsRead() - start})
-	}
+	at.value(o.typ).Elem().Set(target.Elem())
 	return nil
 }
 

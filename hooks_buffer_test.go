@@ -161,18 +161,20 @@ func (h *fillWithin) UnmarshalBits(r *bitio.Reader) error {
 
 // TestUnmarshalWithinAllowance: blobs decoded with UnmarshalWithin spend
 // from the decode that called the hook. 64 blobs of 2 bytes (each seven
-// pointees of 65537 bytes, 147456 counted with the copy) in a 256-byte
-// packet: 1 MiB + 64 × 2048 = 1179648 bytes. The first blob spends 1024 +
-// 1032192, its hook call 64 + 256; the second's first pointee is refused.
-// (Decoded with plain Unmarshal, each blob would have an allowance of its
-// own, and the packet could allocate 64 MiB.)
+// pointees of 65537 bytes, 73728 counted) in a 256-byte packet: 1 MiB + 64
+// × 2048 = 1179648 bytes. The packet's decode spends 1024; each blob's
+// hook call 64 + 256, its decode 1024 and 7 × 73728: two blobs take
+// 1035904, and the third's second pointee is refused. (Decoded with plain
+// Unmarshal, each blob would have an allowance of its own, and the packet
+// could allocate 32 MiB.)
 func TestUnmarshalWithinAllowance(t *testing.T) {
 	one := []byte{2, 0, 0xff, 0x3f}
 	packet := bytes.Repeat(one, 64)
 	var v fillFlood
+	_ = bitpack.Unmarshal(nil, &v) // the scratch value (see TestDecodeAllowance)
 	var err error
 	n := allocatedBy(&v, func() { err = bitpack.Unmarshal(packet, &v) })
-	want := "bitpack: decode bitpack_test.fillFlood: field H[1].P[0] at bit 32: a value of 65537 bytes would take the decode past the 1179648 bytes it may allocate for this input (1 MiB plus 64 bytes per bit) (at bit 0 of the buffer the hook decoded)"
+	want := "bitpack: decode bitpack_test.fillFlood: field H[2].P[1] at bit 64: a value of 65537 bytes would take the decode past the 1179648 bytes it may allocate for this input (1 MiB plus 64 bytes per bit) (at bit 2 of the buffer the hook decoded)"
 	if err == nil || !errors.Is(err, bitpack.ErrRange) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}

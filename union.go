@@ -262,7 +262,7 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	if err := u.usable(); err != nil {
 		return nil, err
 	}
-	d := decoder{r: r, words: new([16]uint64)}
+	d := decoder{r: r}
 	d.enter(readerFrame(r)) // the allowances count the index's bits too
 	start := r.BitsRead()
 	idx := r.ReadBits(u.bits)
@@ -278,8 +278,9 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	body := r.BitsRead()
-	ferr := d.validate(p)
+	// A new value: nothing to keep untouched, so no scratch value.
+	v := reflect.New(m.typ)
+	ferr := d.root(p, pointerOf(v))
 	d.leave()
 	if ferr != nil {
 		return nil, memberOf(publicError("decode", m.typ, ferr))
@@ -287,11 +288,6 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	if rest := r.BitsRemaining(); whole && rest >= 8 {
 		return nil, &Error{Op: "decode", Type: m.typ, Bit: r.BitsRead(), Err: ErrTrailing,
 			Detail: trailingDetail(rest / 8), member: true}
-	}
-	r.Rewind(body)
-	v := reflect.New(m.typ)
-	if ferr := d.store(p, pointerOf(v)); ferr != nil {
-		return nil, publicError("decode", m.typ, ferr)
 	}
 	return v.Interface(), nil
 }

@@ -156,6 +156,22 @@ func (p pointer) setNew(t reflect.Type) pointer {
 	return pointer{n}
 }
 
+// setElem stores the pointer e at p (for a *T field).
+func (p pointer) setElem(e pointer) { *(*unsafe.Pointer)(p.p) = e.p }
+
+// moveSlice makes the slice at p the one at src, and src nil.
+func (p pointer) moveSlice(src pointer) {
+	*(*sliceHeader)(p.p) = *(*sliceHeader)(src.p)
+	*(*sliceHeader)(src.p) = sliceHeader{}
+}
+
+// moveIface makes the interface at p the one at src, and src nil.
+func (p pointer) moveIface(src pointer) {
+	w := (*[2]unsafe.Pointer)(src.p)
+	*(*[2]unsafe.Pointer)(p.p) = *w
+	*w = [2]unsafe.Pointer{}
+}
+
 // setNil stores a nil pointer at p.
 func (p pointer) setNil() { *(*unsafe.Pointer)(p.p) = nil }
 
