@@ -12,14 +12,14 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// Comparing a decoded value with what went in. The rules come from the
-// round-trip guarantee (SPEC §8.1): everything is equal exactly — raw
-// floats by bit pattern, so NaN payloads and −0 count — except that
-// compressed floats come back as their quantum (the expected value is
-// built with the quantum in place, then compared exactly), quaternions
-// come back within the documented angle (a comparer applied only at the
-// quaternion fields' paths), and nil and empty slices are the same on the
-// wire. Fields that are not on the wire are ignored.
+// Comparing a decoded value with what went in. The rules come from
+// bitpack's round-trip guarantee (its package doc, Guarantees): everything
+// is equal exactly — raw floats by bit pattern, so NaN payloads and −0
+// count — except that compressed floats come back as their quantum (the
+// expected value is built with the quantum in place, then compared
+// exactly), quaternions come back within the documented angle (a comparer
+// applied only at the quaternion fields' paths), and nil and empty slices
+// are the same on the wire. Fields that are not on the wire are ignored.
 
 // cmpOptions returns the go-cmp options for comparing values of m's type.
 func (m *model) cmpOptions(cfg *config) []cmp.Option {

@@ -34,7 +34,9 @@
 // # Fuzz your packet types in CI
 //
 // A server decodes bytes from anyone. Add three lines to the test file of
-// the package that declares your packets, seeded with real values:
+// the package that declares your packets, seeded with small, real values
+// (a snapshot with a few entities rather than a full one: the fuzzer
+// mutates the seeds, and every run costs more the longer its input is):
 //
 //	func FuzzPackets(f *testing.F) {
 //		bitpacktest.Fuzz(f, Player{Health: 100, Name: "ann"}, Player{})
@@ -42,11 +44,17 @@
 //
 // and have CI run the fuzzer for a minute per target:
 //
-//	go test -run '^$' -fuzz=FuzzPackets -fuzztime=60s ./yourpkg
+//	go test -run '^$' -fuzz=FuzzPackets -fuzztime=60s -fuzzminimizetime=1000x ./yourpkg
 //
 // (-fuzz must match exactly one target: run one command per target if you
-// have several.) A plain go test runs the seed corpus as ordinary tests.
-// When the fuzzer finds a failing input it writes it to
+// have several.) -fuzzminimizetime=1000x caps at 1000 runs the work Go
+// spends shrinking each input it finds interesting. The default is up to
+// a minute per input, in a number of runs that grows with the square of
+// the input's length: on packets of a few hundred bytes the default
+// spends most of the minute minimizing instead of fuzzing, while the
+// fuzzer reports 0 execs/sec. A failing input is still shrunk (for at most
+// 1000 runs) before it is written. A plain go test runs the seed corpus as
+// ordinary tests. When the fuzzer finds a failing input it writes it to
 // testdata/fuzz/FuzzPackets/; commit that file and every go test replays
 // it from then on.
 //

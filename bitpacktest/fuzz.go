@@ -4,34 +4,45 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/crc32"
 	"math/rand"
 	"reflect"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
-	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 )
 
 // Fuzz turns f into a native fuzz target for T: it seeds the corpus and
-// checks that Unmarshal treats every input as hostile (SPEC §8.2–8.4). Call
-// it from a FuzzXxx function:
+// checks that Unmarshal treats every input as hostile — it never panics,
+// refuses bad packets with one of bitpack's errors, leaves the value alone
+// when it refuses, accepts only packets that re-encode to themselves, and
+// allocates no more than the tags allow. Call it from a FuzzXxx function:
 //
 //	func FuzzPlayer(f *testing.F) { bitpacktest.Fuzz(f, Player{Health: 100}) }
 //
-// The seed corpus holds the encodings of seeds, the encodings of a few
-// generated values (fixed seed, so the corpus is the same on every run),
-// each seed's encoding cut in half, an empty packet, and all-zero and
-// all-one packets of the largest size the layout allows (64 bytes when
-// unbounded).
+// and run it with the command in the package documentation (its
+// -fuzzminimizetime setting matters once packets run to hundreds of
+// bytes).
 //
-// For each input, Fuzz decodes into a T already holding a generated value
-// (a small one — slices of at most 8 elements, recursion 2 deep — chosen
-// by the input's hash, so a failure replays) and fails the input if:
+// The seed corpus holds the encodings of seeds, the encodings of a few
+// small generated values (at most 16 elements and pointees in all, 8
+// elements per slice, 32 bytes per string or byte slice, recursion 2
+// deep; fixed seed, so the corpus is the same on every run), each seed's
+// encoding cut in half, an empty packet, and all-zero and all-one packets
+// of the largest size the layout allows, at most 64 bytes. Short inputs
+// keep the fuzzer fast: each run, and each minimization of an input the
+// fuzzer finds interesting, costs more the longer the input is, so seed
+// with small values too (a few entities, not a full snapshot).
+//
+// For each input, Fuzz decodes into a T that already holds a value: one
+// of eight made when the target starts (the zero value and seven small
+// generated values), chosen by the input's hash, so a failure replays. It
+// fails the input if:
 //   - Unmarshal panics;
 //   - it fails with an error that is not a *bitpack.Error wrapping one of
 //     ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing,
@@ -40,8 +51,9 @@ import (
 //     nil and empty slices distinct);
 //   - it succeeds and the value does not re-encode to the input, ignoring
 //     the padding bits of the last byte. For a type with quaternions the
-//     re-encoding may differ (SPEC §8.2): it must then have the input's
-//     length and decode to the same value within the quaternion tolerance;
+//     re-encoding may differ (a decoded quaternion may re-encode to other
+//     codes): it must then have the input's length and decode to the same
+//     value within the quaternion tolerance;
 //   - the decode allocated more than the tags allow (see below).
 //
 // # Allocation bound
@@ -51,12 +63,12 @@ import (
 // what each element may allocate, one element for a pointer or a sparse
 // field's element, a member value (twice: new, then boxed) for a union,
 // 1 KiB plus twice the type's size per custom hook call, and 64 KiB of
-// slack for error messages. runtime.ReadMemStats stops the world, so only the first
-// 64 inputs of a process and every 16th after are measured. Recursive
-// types (unbounded), the race detector (its instrumentation allocates) and
-// NoAllocCheck skip the measurement.
+// slack for error messages. runtime.ReadMemStats stops the world, so only
+// the first 64 inputs of a process and every 16th after are measured.
+// Recursive types (unbounded), the race detector (its instrumentation
+// allocates) and NoAllocCheck skip the measurement.
 //
-// Types with custom hooks get their zero value in the pre-filled value
+// Types with custom hooks get their zero value in the pre-filled values
 // unless a generator is registered; use FuzzWith to register one.
 func Fuzz[T any](f *testing.F, seeds ...T) {
 	f.Helper()
@@ -95,14 +107,41 @@ func FuzzWith[T any](f *testing.F, opts []Option, seeds ...T) {
 
 // fuzzer is the body of a fuzz target for one type.
 type fuzzer struct {
-	m          *model
-	cfg        *config
-	prefillCfg *config // smaller values for the pre-filled T
-	rt         *roundTripper
-	exact      []cmp.Option // for "a failed decode changed nothing"
-	bound      int64        // allocation bound in bytes; < 0: do not measure
-	calls      atomic.Int64
+	m        *model
+	cfg      *config
+	smallCfg *config // the generated corpus values and the pre-filled targets
+	rt       *roundTripper
+	exact    []cmp.Option // for "a failed decode changed nothing"
+	bound    int64        // allocation bound in bytes; < 0: do not measure
+	calls    atomic.Int64
+
+	mu       sync.Mutex // check is not reentrant: it decodes into shared targets
+	prefills []*prefilled
 }
+
+// A prefilled target is a T that Unmarshal decodes into, holding a value
+// made once, when the fuzzer is built: building a value of a big type for
+// every input cost more than the decode under test. value is never handed
+// to Unmarshal; target is a deep copy of it that is, restored from value
+// after every decode that changed it.
+type prefilled struct {
+	value  reflect.Value // a T
+	target reflect.Value // a *T
+	dirty  bool          // target may differ from value
+}
+
+// Sizes of what the fuzzer generates. Small values keep the seed corpus
+// short, which matters most for throughput: Go minimizes every input it
+// finds interesting by running the target on shorter copies of it, a
+// number of runs that grows with the square of the input's length, and
+// the fuzzer's inputs descend from the corpus.
+const (
+	smallBudget    = 16 // slice elements and pointees in one value
+	smallMaxElems  = 8  // elements of one slice
+	smallDepth     = 2  // levels of a recursive type
+	prefillCount   = 8  // pre-filled targets: the zero value and 7 generated ones
+	edgePacketSize = 64 // the largest all-zero and all-one corpus packets, in bytes
+)
 
 // allocSlack covers what a decode allocates besides the data: the error
 // and its message, hook readers.
@@ -114,12 +153,18 @@ func newFuzzer(typ reflect.Type, cfg *config) (*fuzzer, error) {
 		return nil, err
 	}
 	fz := &fuzzer{m: m, cfg: cfg, rt: newRoundTripper(m, cfg), exact: m.exactOptions(cfg)}
-	// The pre-filled value only has to be valid and non-trivial; a smaller
-	// one keeps each input cheap (the fuzzer minimizes every new input by
-	// running it over and over).
 	small := *cfg
-	small.depth, small.maxElems = min(cfg.depth, 2), min(cfg.maxElems, 8)
-	fz.prefillCfg = &small
+	small.depth, small.maxElems = min(cfg.depth, smallDepth), min(cfg.maxElems, smallMaxElems)
+	small.budget = smallBudget
+	fz.smallCfg = &small
+	for i := 0; i < prefillCount; i++ {
+		v := reflect.New(typ).Elem()
+		if i > 0 {
+			p := &gopter.GenParameters{MaxSize: 100, Rng: rand.New(&splitmix{uint64(i)})}
+			v = m.generate(p, fz.smallCfg)
+		}
+		fz.prefills = append(fz.prefills, &prefilled{value: v, target: reflect.New(typ), dirty: true})
+	}
 	fz.bound = allocBound(m.root, map[*node]bool{})
 	if fz.bound >= 0 {
 		fz.bound += allocSlack
@@ -157,7 +202,7 @@ func (fz *fuzzer) corpus(encs [][]byte) [][]byte {
 	}
 	p := &gopter.GenParameters{MaxSize: 100, Rng: rand.New(rand.NewSource(1))}
 	for i := 0; i < 8; i++ {
-		v := fz.m.generate(p, fz.cfg)
+		v := fz.m.generate(p, fz.smallCfg)
 		ptr := reflect.New(fz.m.typ)
 		ptr.Elem().Set(v)
 		if b, err := bitpack.Marshal(ptr.Interface()); err == nil {
@@ -169,9 +214,9 @@ func (fz *fuzzer) corpus(encs [][]byte) [][]byte {
 		add(b[:len(b)/2])
 	}
 	l := fz.m.layout
-	n := 64
-	if l.MaxBits >= 0 && l.MaxBits <= 8*4096 {
-		n = (l.MaxBits + 7) / 8
+	n := edgePacketSize
+	if l.MaxBits >= 0 {
+		n = min(n, (l.MaxBits+7)/8)
 	}
 	add(bytes.Repeat([]byte{0xff}, n))
 	add(make([]byte, n))
@@ -179,14 +224,18 @@ func (fz *fuzzer) corpus(encs [][]byte) [][]byte {
 	return out
 }
 
-// prefill returns a *T holding a value generated from data's hash.
-func (fz *fuzzer) prefill(data []byte) reflect.Value {
-	h := fnv.New64a()
-	h.Write(data)
-	p := &gopter.GenParameters{MaxSize: 100, Rng: rand.New(&splitmix{h.Sum64()})}
-	ptr := reflect.New(fz.m.typ)
-	ptr.Elem().Set(fz.m.generate(p, fz.prefillCfg))
-	return ptr
+// pick returns the pre-filled target for data, chosen by data's hash (so
+// a failure replays).
+func (fz *fuzzer) pick(data []byte) *prefilled {
+	return fz.prefills[crc32.ChecksumIEEE(data)%uint32(len(fz.prefills))]
+}
+
+// restore makes pf's target hold pf's value again.
+func (pf *prefilled) restore() {
+	if pf.dirty {
+		copyInto(pf.target.Elem(), pf.value)
+		pf.dirty = false
+	}
 }
 
 // measure reports whether this call measures allocations.
@@ -204,8 +253,12 @@ var sentinels = []error{bitpack.ErrOverflow, bitpack.ErrRange, bitpack.ErrPaddin
 // check runs one fuzz input; see Fuzz for what it checks. A panic in
 // Unmarshal propagates (the fuzz engine reports it with the input).
 func (fz *fuzzer) check(data []byte) error {
-	v := fz.prefill(data)
-	before := deepCopy(v.Elem())
+	fz.mu.Lock()
+	defer fz.mu.Unlock()
+	pf := fz.pick(data)
+	pf.restore()
+	v := pf.target
+	pf.dirty = true // until shown otherwise; a panic leaves it unknown
 	var err error
 	if fz.measure() {
 		m0, m1 := new(runtime.MemStats), new(runtime.MemStats)
@@ -230,20 +283,17 @@ func (fz *fuzzer) check(data []byte) error {
 		if !wraps {
 			return fmt.Errorf("Unmarshal(%x) error wraps none of bitpack's sentinels: %v", data, err)
 		}
-		if !identical(before, v.Elem(), 0) {
-			if diff := cmp.Diff(before.Interface(), v.Elem().Interface(), fz.exact...); diff != "" {
-				return fmt.Errorf("Unmarshal(%x) failed (%v) but changed the value (-before +after):\n%s", data, err, diff)
-			}
+		if identical(pf.value, v.Elem(), 0) {
+			pf.dirty = false
+			return nil
+		}
+		if diff := cmp.Diff(pf.value.Interface(), v.Elem().Interface(), fz.exact...); diff != "" {
+			return fmt.Errorf("Unmarshal(%x) failed (%v) but changed the value (-before +after):\n%s", data, err, diff)
 		}
 		return nil
 	}
 	// Accepted: it must re-encode to the same bits.
-	var w bitio.Writer
-	w.Reset(nil)
-	if err := bitpack.Encode(&w, v.Interface()); err != nil {
-		return fmt.Errorf("packet %x: Unmarshal accepts it, but the value it decodes does not encode: %v\ndecoded value: %s", data, err, show(v.Elem()))
-	}
-	if msg := fz.rt.sameEncoding(data, v, w.BitsWritten()); msg != "" {
+	if msg := fz.rt.sameEncoding(data, v, true); msg != "" {
 		return errors.New(msg)
 	}
 	return nil

@@ -64,7 +64,11 @@ type genState struct {
 
 // generate makes one value of m's type from p's random source.
 func (m *model) generate(p *gopter.GenParameters, cfg *config) reflect.Value {
-	st := &genState{rng: p.Rng, params: p, cfg: cfg, budget: elemBudget}
+	budget := elemBudget
+	if cfg.budget > 0 {
+		budget = cfg.budget
+	}
+	st := &genState{rng: p.Rng, params: p, cfg: cfg, budget: budget}
 	v := reflect.New(m.typ).Elem()
 	st.fill(m.root, v)
 	return v
@@ -118,7 +122,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 			// Each level of a recursive type gets a quarter of the room.
 			limit = max(1, limit>>(2*st.depth))
 		}
-		k := min(st.length(n.f.MaxLen, limit), st.budget)
+		k := min(st.length(n.f.MaxLen, limit), max(st.budget, 0)) // present() may take the budget below 0
 		st.budget -= k
 		if k == 0 && r.Intn(2) == 0 {
 			dst.Set(reflect.Zero(n.typ))
@@ -251,9 +255,14 @@ func setFloat32(dst reflect.Value, f float32) {
 	dst.Set(reflect.ValueOf(f).Convert(dst.Type()))
 }
 
+var float32Ptr = reflect.TypeFor[*float32]()
+
 // float32Bits reads a float32 (or a named float32) without going through
 // float64, for the same reason.
 func float32Bits(v reflect.Value) uint32 {
+	if v.CanAddr() && v.CanInterface() { // through a pointer: no allocation
+		return math.Float32bits(*v.Addr().Convert(float32Ptr).Interface().(*float32))
+	}
 	if v.CanInterface() {
 		return math.Float32bits(v.Convert(reflect.TypeFor[float32]()).Interface().(float32))
 	}

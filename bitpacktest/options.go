@@ -23,6 +23,7 @@ type config struct {
 	noAlloc    bool
 	packets    [][]byte
 	zeroCustom bool // FuzzWith: unregistered custom types generate their zero value
+	budget     int  // container elements and pointees per value; 0: elemBudget
 }
 
 // Defaults. One thousand tests per property take a fraction of a second for

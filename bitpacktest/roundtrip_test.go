@@ -119,9 +119,9 @@ func TestExpectedQuantizes(t *testing.T) {
 	p := 0.3
 	x := packet{Raw: 0.105, Q: 0.105, Vecs: []vec3{{0.3, -0.3, 0.8}}, P: &p, A: [2]float32{0.025, 11}}
 	got := m.expected(reflect.ValueOf(x)).Interface().(packet)
-	// 0.105 -> code 11 -> 0.11 (the pinned float32 arithmetic, SPEC §2).
+	// 0.105 -> code 11 -> 0.11 (package quant's pinned float32 arithmetic).
 	want := packet{Raw: 0.105, Q: float32(m.root.fields[1].q32.Dequantize(11)), Vecs: []vec3{{0.5, -0.5, 1}},
-		A: [2]float32{m.root.fields[4].elem.q32.Dequantize(3), 10}} // 0.025 -> 3 (SPEC §2)
+		A: [2]float32{m.root.fields[4].elem.q32.Dequantize(3), 10}} // 0.025 -> 3 (likewise)
 	wantP := 0.25
 	want.P = &wantP
 	if diff := cmp.Diff(want, got); diff != "" {
