@@ -1,5 +1,7 @@
 package bitpack
 
+import "reflect"
+
 // Commit: what a decode stored in its scratch value goes into the caller's
 // value once the whole packet is accepted (see decode.go). Fixed-width
 // data is copied; what the caller's value can hold in memory it already
@@ -50,86 +52,121 @@ func commit(p *plan, dst, src pointer) {
 	}
 }
 
-// commitBytes commits a []byte field.
-func commitBytes(d, s pointer) {
-	db, sb := d.bytes(), s.bytes()
-	if cap(*db) >= len(*sb) {
-		*db = append((*db)[:0], *sb...)
-		return
+// isDense reports whether commit may copy p's value as one block: its copy
+// ranges are all there is (no strings, slices or pointers to follow), and
+// the fields its ops write add up to every byte of every field of the type
+// (padding left out on both sides), so that nothing outside them but
+// padding exists — no field kept off the wire, bits:"-" or unexported,
+// whose value a whole copy would overwrite. Ops never overlap, so the sum
+// can only match when every field is written.
+func isDense(p *plan) bool {
+	if len(p.others) > 0 || hasPointers(p.typ) {
+		return false
 	}
-	*db, *sb = *sb, nil
+	var written uintptr
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch {
+		case isScalar(o.kind), o.kind == opQuat:
+			written += o.size // a quaternion's four floats of one kind: no padding
+		case o.kind == opByteArray:
+			written += uintptr(o.n)
+		case o.kind == opArray: // dense, or it would be in others
+			written += uintptr(o.n) * fieldBytes(o.elem.typ)
+		}
+	}
+	return written == fieldBytes(p.typ)
 }
 
-// commitSlice commits a slice field o.
-func commitSlice(o *op, d, s pointer) {
-	n := s.sliceLen()
-	switch {
-	case n <= d.sliceCap():
-		d.setSliceLen(o.typ, n)
-	case o.elem.complete:
-		d.moveSlice(s) // every byte of the elements is the packet's
-		return
-	default:
-		// Elements with fields off the wire keep theirs: grow in place.
-		d.setSliceLen(o.typ, n)
+// isComplete reports whether decoding a value of p writes every byte of it
+// (padding aside): each op's field whole — a slice or string header, a
+// pointer, an interface, a hook's value — and the elements of arrays, when
+// their plans are complete. Ops never overlap, so the sum can only match
+// when no field is kept off the wire (bits:"-", unexported). Commit can
+// then hand such values over instead of copying them into the caller's
+// (see commitSlice): the caller had nothing in them of its own.
+func isComplete(p *plan) bool {
+	var written uintptr
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch o.kind {
+		case opByteArray:
+			written += uintptr(o.n)
+		case opArray:
+			if !o.elem.complete { // finished first (see finish)
+				return false
+			}
+			written += uintptr(o.n) * fieldBytes(o.elem.typ)
+		case opHook:
+			written += fieldBytes(o.typ)
+		case opCheck:
+		default:
+			written += o.size
+		}
 	}
-	if n == 0 {
-		return
-	}
-	if o.elem.dense { // pointer-free elements without off-wire fields: one copy
-		d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
-		return
-	}
-	for k := 0; k < n; k++ {
-		commit(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride))
-	}
+	return written == fieldBytes(p.typ)
 }
 
-// commitPointee commits a pointer to a value of plan p: into the pointee d
-// has, or by handing over the one s has.
-func commitPointee(p *plan, d, s pointer) {
-	se := s.elem()
-	switch de := d.elem(); {
-	case se.isNil():
-		d.setNil()
-	case de.isNil():
-		d.setElem(se)
-		s.setNil()
-	default:
-		commit(p, de, se)
+// fieldBytes is the size of t without padding: the sum of its fields'.
+func fieldBytes(t reflect.Type) uintptr {
+	switch t.Kind() {
+	case reflect.Struct:
+		var n uintptr
+		for i := 0; i < t.NumField(); i++ {
+			n += fieldBytes(t.Field(i).Type)
+		}
+		return n
+	case reflect.Array:
+		return uintptr(t.Len()) * fieldBytes(t.Elem())
 	}
+	return t.Size()
 }
 
-// commitSparse commits a sparse field o: its slots are pointers.
-func commitSparse(o *op, d, s pointer) {
-	n := o.n
-	if o.slice {
-		n = s.sliceLen()
-		if n > d.sliceCap() {
-			d.moveSlice(s)
+// hasPointers reports whether a value of t holds any pointer.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// byteRange is a span of a value's bytes.
+type byteRange struct{ off, n uintptr }
+
+// commitRanges lists what commit copies for a flat plan: the byte spans of
+// scalars, byte arrays, quaternions and arrays of dense elements
+// (pointer-free, so copied raw — a dense array with its padding — and
+// merged when adjacent), and the ops that need more than a byte copy.
+func commitRanges(p *plan) (copies []byteRange, others []int) {
+	add := func(off, n uintptr) {
+		if k := len(copies) - 1; k >= 0 && copies[k].off+copies[k].n == off {
+			copies[k].n += n
 			return
 		}
-		d.setSliceLen(o.typ, n)
+		copies = append(copies, byteRange{off, n})
 	}
-	for k := 0; k < n; k++ {
-		commitPointee(o.elem, sparseSlot(o, d, k), sparseSlot(o, s, k))
-	}
-}
-
-// commitUnion commits an interface field o: into the *T d holds when s
-// holds a member of that type in pointer form, else by handing over s's
-// value.
-func commitUnion(o *op, d, s pointer) {
-	for i := range o.ifaces {
-		sv, ok := s.ifaceHolds(o.ifaces[i])
-		if !ok {
-			continue
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch {
+		case isScalar(o.kind), o.kind == opQuat:
+			add(o.offset, o.size)
+		case o.kind == opByteArray:
+			add(o.offset, uintptr(o.n))
+		case o.kind == opArray && o.elem.dense: // finished first (see finish)
+			add(o.offset, uintptr(o.n)*o.stride)
+		case o.kind == opCheck:
+		default:
+			others = append(others, i)
 		}
-		if dv, same := d.ifaceHolds(o.ifaces[i]); same && o.union.members[i].pointer {
-			commit(o.union.members[i].plan.Load(), dv, sv)
-			return
-		}
-		break
 	}
-	d.moveIface(s)
+	return copies, others
 }

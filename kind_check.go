@@ -1,6 +1,35 @@
 package bitpack
 
-import "errors"
+import (
+	"errors"
+	"reflect"
+)
+
+// Serialize checks: a bitpack.Check field, aligned, then a 32-bit hash.
+
+var checkType = reflect.TypeFor[Check]()
+
+func (c *compiler) appendCheck(ops *[]op, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if f.inherited || !o.checkSet {
+		return nil, f.structural(nil, "a bitpack.Check field needs a tag naming the check, e.g. bits:\"check=end of packet\"")
+	}
+	if !only(o, func(r *tagOptions) { r.checkSet, r.check = false, "" }) {
+		return nil, f.tagged(o, "check does not combine with other options")
+	}
+	base.kind, base.hash, base.bits, base.name = opCheck, checkHash(o.check), 32, o.check
+	*ops = append(*ops, base)
+	return &Field{Type: checkType, Kind: KindCheck, Bits: 32, CheckName: o.check, CheckHash: base.hash}, nil
+}
+
+// check reads a serialize check.
+func (d *decoder) check(o *op, start int) *fieldError {
+	r := d.r
+	r.Align()
+	if v := r.ReadBits(32); r.Err() == nil && v != uint64(o.hash) {
+		return newFieldError(o.path, start, ErrCheck, "check %q read %#08x, want %#08x: reader and writer disagree before this point", o.name, v, o.hash)
+	}
+	return nil
+}
 
 // Check marks a serialize check: a field of type Check tagged
 // bits:"check=NAME" writes an alignment and then the 32-bit hash of NAME,

@@ -1,0 +1,374 @@
+package bitpack
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// The compiler: a reflect.Type and its tags into a plan. It walks the
+// type, hands each field to its kind (kind_*.go), and once the whole type
+// graph is compiled finishes what depends on other plans (sizes, commit
+// ranges, allowances).
+
+// A plan is a type compiled once: a flat list of ops, each with everything
+// precomputed (field offset, bit count, range offset and span, quantization
+// parameters, field path). Nested structs and small arrays are flattened
+// into their parent's list; pointers, slices and large arrays run a
+// sub-plan for their element. marshal.go and unmarshal.go execute plans;
+// the compiler also records the layout tree that Describe reports.
+
+const (
+	opBool      opKind = iota
+	opUint             // raw unsigned: the low `bits` bits (v < 2^bits)
+	opInt              // raw signed: `bits`-bit two's complement
+	opRangeUint        // unsigned in [min, min+span]: v-min in `bits` bits
+	opRangeInt         // signed in [min, min+span]
+	opFloat32          // raw IEEE-754
+	opFloat64          //
+	opQFloat32         // compressed float (quant.Float)
+	opQFloat64         // compressed float64 (quant.Float64)
+	opString           // string with maxlen n
+	opBytes            // []byte with maxlen n: length, align, raw bytes
+	opByteArray        // [n]byte: align, n raw bytes
+	opArray            // n elements of elem, stride bytes apart
+	opSlice            // length in [0, n], then that many elements of elem
+	opPointer          // presence bit, then elem
+	opQuat             // smallest-three quaternion; components at offs
+	opHook             // MarshalBits / UnmarshalBits of typ
+	opSparse           // []*T or [n]*T: int_relative indices of the non-nil elements, then an end marker
+	opUnion            // interface field: type index, then the member
+	opCheck            // serialize check: align, 32-bit hash
+)
+
+// ---------------------------------------------------------------------------
+// The cache: one entry per top-level type, compiled exactly once even when
+// many goroutines ask for it at the same time (a sync.Once per entry; the
+// entry itself is published with LoadOrStore).
+
+// compile builds the plan for a top-level type.
+func compile(t reflect.Type) (*plan, error) {
+	return (&compiler{memo: map[memoKey]*plan{}}).compile(t)
+}
+
+// checkTags compiles t only to report its tag errors: a field of an
+// interface type no union is registered for yet compiles as a placeholder
+// (NewUnion checks members this way; see there). The plan is thrown away.
+func checkTags(t reflect.Type) error {
+	_, err := (&compiler{memo: map[memoKey]*plan{}, placeholders: true}).compile(t)
+	return err
+}
+
+func (c *compiler) compile(t reflect.Type) (*plan, error) {
+	p, err := c.planFor(t, &tagOptions{}, fieldCtx{owner: t})
+	if err != nil {
+		return nil, err
+	}
+	// What depends on other plans is decided once the whole type graph is
+	// compiled (a plan reached again while it was being compiled is
+	// complete only then), for every plan of it.
+	finished := map[*plan]bool{}
+	for _, q := range c.memo {
+		finish(q, finished)
+	}
+	for _, q := range c.memo {
+		if err := checkFreeSlices(q); err != nil {
+			return nil, err
+		}
+		q.paid = paidFor(q, map[*plan]bool{})
+		q.counted = !q.paid || q.work > workBaseValues
+	}
+	return p, nil
+}
+
+// checkFreeSlices refuses tags that would let a few bytes of packet
+// allocate more than allocBaseBytes (see there) through one slice: sparse
+// slices (an absent element is free) and slices of elements with nothing
+// variable to send (range=5..5, only skipped fields, empty structs, each
+// counted as at least one byte). It runs once the whole type is compiled,
+// when the elements' minimum sizes are known. (Decoding bounds what
+// several such slices in one packet add up to.)
+func checkFreeSlices(p *plan) error {
+	for i := range p.ops {
+		o := &p.ops[i]
+		free := o.kind == opSlice && o.elem.minBits == 0 || o.kind == opSparse && o.slice
+		if size := uint64(max(o.stride, 1)); free && uint64(o.n) > allocBaseBytes/size {
+			why := "its elements can take no bits on the wire"
+			if o.kind == opSparse {
+				why = "absent elements take no bits on the wire"
+			}
+			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, size, allocBaseBytes, allocBaseBytes/size)
+		}
+	}
+	return nil
+}
+
+// finish computes what a plan takes from its array elements' plans: the
+// copy ranges and density commit uses, and the fewest bits a value takes.
+// Array elements are finished first; arrays cannot contain themselves, so
+// the recursion ends.
+//
+// It also makes a recursive plan that is not a struct (type P *P, type
+// A [1]*A) count as one level: every cycle of plans passes through a plan
+// that was reached again while being compiled, so counting those bounds
+// the recursion by MaxDepth even when no struct is on the cycle.
+func finish(p *plan, finished map[*plan]bool) {
+	if finished[p] {
+		return
+	}
+	finished[p] = true
+	for i := range p.ops {
+		if o := &p.ops[i]; o.kind == opArray {
+			finish(o.elem, finished)
+		}
+	}
+	if p.reentered && p.typ.Kind() != reflect.Struct {
+		// Its fields sit one level deeper than they would: each pass
+		// through it is a nesting level, as each pass through a struct is.
+		for i := range p.ops {
+			p.ops[i].level++
+			p.levels = max(p.levels, p.ops[i].level)
+		}
+	}
+	p.copies, p.others = commitRanges(p)
+	p.dense = isDense(p)
+	p.complete = isComplete(p)
+	p.minBits = minBits(p)
+	p.work = planWork(p)
+}
+
+// ---------------------------------------------------------------------------
+// The compiler.
+
+type compiler struct {
+	memo map[memoKey]*plan
+	// placeholders: interfaces without a registered union compile to a
+	// union op with no union (checkTags only; such plans never run).
+	placeholders bool
+}
+
+type memoKey struct {
+	t         reflect.Type
+	opts      tagOptions
+	inherited bool
+}
+
+// fieldCtx says where a value being compiled sits and where its options
+// came from.
+type fieldCtx struct {
+	offset    uintptr      // of the value within the plan's root
+	path      string       // of the value within the plan's root (runtime error paths)
+	where     string       // of the value within the top-level type (TagError messages)
+	level     int          // struct level of the value's container (0 at a plan root)
+	owner     reflect.Type // the struct that declares the field
+	field     string       // the field's name within owner
+	promoted  *promotion   // inside an embedded struct: which of the fields promoted from it are sent
+	vpath     string       // inside an embedded struct: its index path from promoted.into
+	inherited bool         // options came down from a struct-level tag...
+	tagOwner  reflect.Type // ...written on this struct's field
+	tagField  string
+	use       *usage // where inherited options record that they reached a leaf
+}
+
+// structural reports a problem with the field itself (its type, a missing
+// maxlen).
+func (f fieldCtx) structural(o *tagOptions, format string, args ...any) error {
+	text := ""
+	if !f.inherited && o != nil {
+		text = o.text
+	}
+	return &TagError{Type: f.owner, Field: f.field, Tag: text, Problem: fmt.Sprintf(format, args...)}
+}
+
+// tagged reports a problem with the options the field was given, naming
+// the field where they were written.
+func (f fieldCtx) tagged(o *tagOptions, format string, args ...any) error {
+	owner, field := f.owner, f.field
+	problem := fmt.Sprintf(format, args...)
+	if f.inherited {
+		owner, field = f.tagOwner, f.tagField
+		problem = fmt.Sprintf("at %s: %s", f.where, problem)
+	}
+	return &TagError{Type: owner, Field: field, Tag: o.text, Problem: problem}
+}
+
+// descend returns the context of a part of the current value: seg is its
+// path segment and off its offset.
+func (f fieldCtx) descend(seg string, off uintptr) fieldCtx {
+	g := f
+	g.offset = f.offset + off
+	g.path = joinPath(f.path, seg)
+	g.where = joinPath(f.where, seg)
+	return g
+}
+
+// joinPath joins a path and a segment: "Pos"+"X" = "Pos.X", "Ammo"+"[3]" = "Ammo[3]".
+func joinPath(prefix, seg string) string {
+	switch {
+	case seg == "":
+		return prefix
+	case prefix == "":
+		return seg
+	case seg[0] == '[':
+		return prefix + seg
+	}
+	return prefix + "." + seg
+}
+
+// planFor compiles t with options o into a standalone plan (offsets from the
+// start of a t value), reusing a memoized plan for the same (type, options):
+// that is what lets recursive types compile.
+func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, error) {
+	key := memoKey{t: t, opts: *o, inherited: f.inherited}
+	key.opts.text = "" // the text only words error messages; equal options share a plan
+	if p, ok := c.memo[key]; ok {
+		if f.use != nil {
+			f.use.merge(p.use)
+		}
+		if p.compiling {
+			p.reentered = true
+		}
+		return p, nil
+	}
+	p := &plan{typ: t, root: &Field{Type: t}, compiling: true}
+	c.memo[key] = p
+	// Offsets and paths inside a sub-plan are relative to its element; an
+	// error's path is completed while the error travels up.
+	inner := f
+	inner.offset, inner.level, inner.path = 0, 0, ""
+	inner.use = &p.use
+	root, err := c.appendValue(&p.ops, t, o, inner)
+	if err != nil {
+		delete(c.memo, key)
+		return nil, err
+	}
+	*p.root = *root // keep the node pointer that recursive references already hold
+	p.compiling = false
+	p.fuse()
+	p.buildEncode()
+	if len(p.ops) == 1 && isScalar(p.ops[0].kind) && p.ops[0].offset == 0 {
+		p.scalar = &p.ops[0]
+	}
+	for i := range p.ops {
+		p.levels = max(p.levels, p.ops[i].level)
+	}
+	if t.Kind() == reflect.Struct {
+		p.levels = max(p.levels, 1) // a struct whose fields are all skipped still counts
+	}
+
+	if f.use != nil {
+		f.use.merge(p.use)
+	}
+	return p, nil
+}
+
+// only reports whether o holds no options besides those keep accepts.
+func only(o *tagOptions, keep func(*tagOptions)) bool {
+	rest := *o
+	keep(&rest)
+	rest.text = ""
+	return rest == tagOptions{}
+}
+
+// notApplicable is the error for direct options a type cannot take.
+func (f fieldCtx) notApplicable(o *tagOptions, t reflect.Type) error {
+	return f.tagged(o, "%s does not apply to %s", o.names(), t)
+}
+
+// appendValue compiles a value of type t at f.offset: it appends the ops
+// and returns the layout node.
+func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
+	base := op{offset: f.offset, path: f.path, level: f.level, size: t.Size()}
+	if t == checkType {
+		return c.appendCheck(ops, o, f, base)
+	}
+	if o.checkSet && !f.inherited {
+		return nil, f.tagged(o, "check applies to fields of type bitpack.Check, not %s", t)
+	}
+	if ok, err := hasHooks(t, f); err != nil {
+		return nil, err
+	} else if ok {
+		if !f.inherited && !o.isZero() {
+			return nil, f.tagged(o, "options do not apply to %s, which encodes itself with MarshalBits", t)
+		}
+		base.kind, base.typ = opHook, t
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindCustom}, nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		if !f.inherited && !o.isZero() {
+			return nil, f.notApplicable(o, t)
+		}
+		base.kind, base.bits = opBool, 1
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindBool, Bits: 1}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return c.appendInt(ops, t, o, f, base)
+	case reflect.Float32, reflect.Float64:
+		return c.appendFloat(ops, t, o, f, base)
+	case reflect.String:
+		if !f.inherited && !only(o, func(r *tagOptions) { r.maxlenSet, r.maxlen = false, 0 }) {
+			return nil, f.notApplicable(o, t)
+		}
+		if f.inherited || !o.maxlenSet {
+			return nil, f.structural(o, "string needs a maxlen tag of its own, e.g. bits:\"maxlen=32\"")
+		}
+		base.kind, base.n, base.bits = opString, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindString, MaxLen: o.maxlen, Bits: base.bits}, nil
+	case reflect.Slice:
+		return c.appendSlice(ops, t, o, f, base)
+	case reflect.Array:
+		return c.appendArray(ops, t, o, f, base)
+	case reflect.Pointer:
+		// Options on a pointer apply to what it points to.
+		elem, err := c.planFor(t.Elem(), o, f.descend("", 0))
+		if err != nil {
+			return nil, err
+		}
+		base.kind, base.bits, base.elem, base.typ = opPointer, 1, elem, t.Elem()
+		*ops = append(*ops, base)
+		return &Field{Type: t, Kind: KindPointer, Elem: elem.root}, nil
+	case reflect.Struct:
+		return c.appendStruct(ops, t, o, f)
+	case reflect.Interface:
+		if u := unionFor(t); u != nil || c.placeholders {
+			if !f.inherited && !o.isZero() {
+				return nil, f.notApplicable(o, t)
+			}
+			base.kind, base.union, base.typ = opUnion, u, t
+			if u != nil {
+				base.bits = u.bits
+				for i := range u.members {
+					base.ifaces = append(base.ifaces, ifaceWordOf(t, u.members[i].form()))
+				}
+			}
+			*ops = append(*ops, base)
+			return &Field{Type: t, Kind: KindUnion, Bits: base.bits, union: u}, nil
+		}
+	}
+	return nil, f.structural(o, "%s is not supported (%s have no wire form)", t, kindName(t.Kind()))
+}
+
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.Map:
+		return "maps"
+	case reflect.Interface:
+		return "interfaces not registered with RegisterUnion"
+	case reflect.Chan:
+		return "channels"
+	case reflect.Func:
+		return "functions"
+	case reflect.Complex64, reflect.Complex128:
+		return "complex numbers"
+	case reflect.UnsafePointer:
+		return "unsafe pointers"
+	case reflect.Uintptr:
+		return "uintptrs"
+	}
+	return k.String() + "s"
+}

@@ -1,0 +1,69 @@
+package bitpack
+
+import "github.com/bitpack-go/bitpack/bitio"
+
+// Pointers: a presence bit, then the pointee.
+
+// encodePointee writes e, the pointee of pointer field o, unless it is nil
+// (its presence bit is written already).
+func encodePointee(w *bitio.Writer, o *op, e pointer, depth int) *fieldError {
+	if e.isNil() {
+		return nil
+	}
+	d := depth + o.level
+	if d+o.elem.levels > MaxDepth {
+		return newFieldError(o.path, -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
+	}
+	if err, _ := encodeValues(w, o.elem, e, 0, 1, d); err != nil {
+		return err.withPrefix(o.path)
+	}
+	return nil
+}
+
+// pointer reads a pointer field: its presence bit, then the pointee.
+func (d *decoder) pointer(o *op, at pointer, start, depth int) *fieldError {
+	r := d.r
+	if r.ReadBits(1) == 0 || r.Err() != nil {
+		if r.Err() == nil {
+			at.setNil()
+		}
+		return nil
+	}
+	var elem pointer
+	if o.elem.minBits > r.BitsRemaining() {
+		// The packet cannot hold the pointee: name the field that runs
+		// out, decoding into a spare value rather than the field's.
+		var err *fieldError
+		if elem, err = d.spare(o.elem, r.BitsRead()); err != nil {
+			return err.withPrefix(o.path)
+		}
+	} else {
+		work, bytes := pointeeCharge(o)
+		if err := d.charge(work, bytes, valuesOf(1, o.typ.Size()), start); err != nil {
+			return err.withPrefix(o.path)
+		}
+		if elem = at.elem(); elem.isNil() {
+			elem = at.setNew(o.typ)
+			d.grow(1, o.typ.Size())
+		}
+	}
+	if err := d.sub(o.elem, o.level, elem, depth); err != nil {
+		return err.withPrefix(o.path)
+	}
+	return nil
+}
+
+// commitPointee commits a pointer to a value of plan p: into the pointee d
+// has, or by handing over the one s has.
+func commitPointee(p *plan, d, s pointer) {
+	se := s.elem()
+	switch de := d.elem(); {
+	case se.isNil():
+		d.setNil()
+	case de.isNil():
+		d.setElem(se)
+		s.setNil()
+	default:
+		commit(p, de, se)
+	}
+}

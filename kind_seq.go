@@ -1,0 +1,349 @@
+package bitpack
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Arrays and slices: elements one after another, a slice after its length.
+
+// rawElems returns the element op of an array or slice whose elements are
+// raw full-width unsigned integers packed back to back (an element struct
+// with other fields in memory has a larger stride): they are read and
+// written as one run with bitio.ReadUints/WriteUints. Any bits are valid.
+func (o *op) rawElems() *op {
+	so := o.elem.scalar
+	if so == nil || so.kind != opUint || uintptr(so.bits) != 8*so.size || so.fit || o.stride != so.size {
+		return nil
+	}
+	return so
+}
+
+func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if f.inherited || !o.maxlenSet {
+		// maxlen is never inherited, and a slice without one cannot be sized.
+		return nil, f.structural(o, "%s needs a maxlen tag of its own, e.g. bits:\"maxlen=16\"", t)
+	}
+	if o.sparse {
+		return c.appendSparse(ops, t, o, f, base)
+	}
+	if err := checkSliceBytes(t, o, f); err != nil {
+		return nil, err
+	}
+	elemOpts := *o
+	elemOpts.maxlenSet, elemOpts.maxlen = false, 0
+	base.n, base.bits = o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
+	et := t.Elem()
+	if et.Kind() == reflect.Uint8 && elemOpts.isZero() {
+		if ok, _ := hasHooks(et, f); !ok {
+			base.kind = opBytes
+			*ops = append(*ops, base)
+			return &Field{Type: t, Kind: KindBytes, MaxLen: o.maxlen, Bits: base.bits}, nil
+		}
+	}
+	// Other options apply to the elements (SPEC §6).
+	elem, err := c.planFor(et, &elemOpts, f.descend("[]", 0))
+	if err != nil {
+		return nil, err
+	}
+	base.kind, base.elem, base.typ, base.stride = opSlice, elem, t, et.Size()
+	base.refuse = func(format string, args ...any) error { return f.tagged(o, format, args...) }
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindSlice, MaxLen: o.maxlen, Bits: base.bits, Elem: elem.root}, nil
+}
+
+// maxSliceBytes bounds maxlen × element size. Decoding may allocate that
+// much for one slice (the elements' wire bits are checked against the
+// packet first, but elements that take few bits can stand for many bytes,
+// and a sparse slice's absent elements take none), so a tag must not allow
+// more than the platform can allocate: beyond it Go's allocator panics or
+// the process runs out of memory on one packet.
+const maxSliceBytes = min(math.MaxInt/2, 1<<40)
+
+func checkSliceBytes(t reflect.Type, o *tagOptions, f fieldCtx) error {
+	if size := t.Elem().Size(); size > 0 && uint64(o.maxlen) > uint64(maxSliceBytes)/uint64(size) {
+		return f.tagged(o, "maxlen=%d of %s (%d bytes each) exceeds the %d bytes one decoded slice may take", o.maxlen, t.Elem(), size, uint64(maxSliceBytes))
+	}
+	return nil
+}
+
+// unrollLimit is the largest number of ops an array is flattened into;
+// longer arrays loop over a sub-plan.
+const unrollLimit = 32
+
+func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	n := t.Len()
+	et := t.Elem()
+	if o.sparse && !f.inherited {
+		return c.appendSparse(ops, t, o, f, base)
+	}
+	if o.quat && (isQuatShaped(t) || !f.inherited && (et.Kind() == reflect.Float32 || et.Kind() == reflect.Float64)) {
+		return c.appendQuat(ops, t, o, f, base) // or explains why an array of floats is not a quaternion
+	}
+	if et.Kind() == reflect.Uint8 && !o.hasInt() {
+		if ok, _ := hasHooks(et, f); !ok {
+			if !f.inherited && !o.isZero() {
+				return nil, f.notApplicable(o, t)
+			}
+			base.kind, base.n = opByteArray, n
+			*ops = append(*ops, base)
+			return &Field{Type: t, Kind: KindByteArray, Len: n}, nil
+		}
+	}
+	// Every other option applies to each element (SPEC §6). Compile one
+	// element, then copy its ops n times (small arrays) or loop over it.
+	var one []op
+	ef := f.descend("[]", 0)
+	ef.offset, ef.path = 0, ""
+	elemNode, err := c.appendValue(&one, et, o, ef)
+	if err != nil {
+		return nil, err
+	}
+	node := &Field{Type: t, Kind: KindArray, Len: n, Elem: elemNode}
+	if n*len(one) <= unrollLimit {
+		for i := 0; i < n; i++ {
+			idx := "[" + strconv.Itoa(i) + "]"
+			for _, e := range one {
+				e.offset += f.offset + uintptr(i)*et.Size()
+				e.path = joinPath(joinPath(f.path, idx), e.path)
+				*ops = append(*ops, e)
+			}
+		}
+		return node, nil
+	}
+	elem, err := c.planFor(et, o, f.descend("[]", 0))
+	if err != nil {
+		return nil, err
+	}
+	base.kind, base.n, base.elem, base.stride = opArray, n, elem, et.Size()
+	*ops = append(*ops, base)
+	node.Elem = elem.root
+	return node, nil
+}
+
+// encodeElems writes n elements of an array or slice field. Elements that
+// are a single scalar skip the sub-plan machinery; packed raw full-width
+// integers (nothing to check) are one bitio.WriteUints call.
+func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth int) *fieldError {
+	first := at
+	if slice {
+		first = at.sliceElem(0, 0)
+	}
+	if so := o.rawElems(); so != nil {
+		writeRaw(w, first, n, uint8(so.size))
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	d := depth + o.level
+	if d+o.elem.levels > MaxDepth {
+		return newFieldError(o.path+"[0]", -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
+	}
+	var err *fieldError
+	var k int
+	if e := o.elem; n >= columnMin && e.groups > 0 && e.groups*columnMin <= columnWords {
+		err, k = encodeColumns(w, e, first, o.stride, n, d)
+	} else {
+		err, k = encodeValues(w, e, first, o.stride, n, d)
+	}
+	if err != nil {
+		return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+	}
+	return nil
+}
+
+// writeRaw writes n unsigned integers of size bytes each, full width, the
+// first at first.
+func writeRaw(w *bitio.Writer, first pointer, n int, size uint8) {
+	switch size {
+	case 1:
+		bitio.WriteUints(w, first.uint8s(n), 8)
+	case 2:
+		bitio.WriteUints(w, first.uint16s(n), 16)
+	case 4:
+		bitio.WriteUints(w, first.uint32s(n), 32)
+	default:
+		bitio.WriteUints(w, first.uint64s(n), 64)
+	}
+}
+
+// slice reads a slice field: its length, then the elements.
+func (d *decoder) slice(o *op, at pointer, start, depth int) *fieldError {
+	r := d.r
+	n := r.ReadBits(o.bits)
+	if r.Err() != nil {
+		return nil
+	}
+	if n > uint64(o.n) {
+		return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
+	}
+	if !fitsIn(int(n), o.elem.minBits, r.BitsRemaining()) {
+		// The packet cannot hold that many: refuse before allocating,
+		// naming the element that runs out.
+		return d.shortElems(o, int(n), depth)
+	}
+	work, bytes := elemsCharge(o, int(n))
+	if err := d.charge(work, bytes, valuesOf(int(n), o.stride), start); err != nil {
+		return err.withPrefix(o.path)
+	}
+	if int(n) > at.sliceCap() {
+		d.grow(int(n), o.stride)
+	}
+	at.setSliceLen(o.typ, int(n))
+	return d.elems(o, at, int(n), true, depth)
+}
+
+// shortElems reads the n elements of o that the packet cannot hold, into
+// one spare element, until one runs out: its error names it. Each element
+// takes at least one bit (a packet always holds elements that take none),
+// so this stops within the bits left.
+func (d *decoder) shortElems(o *op, n, depth int) *fieldError {
+	r := d.r
+	if so := o.rawElems(); so != nil {
+		return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
+	}
+	spare, err := d.spare(o.elem, r.BitsRead())
+	if err != nil {
+		return err.withPrefix(o.path)
+	}
+	for k := 0; k < n; k++ {
+		if k > 0 { // spare charged the first
+			if err := d.charge(o.elem.work, 0, nil, r.BitsRead()); err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+			}
+		}
+		if err := d.elemsAt(o, spare, 1, 0, depth, k); err != nil {
+			return err
+		}
+	}
+	return newFieldError(o.path, r.BitsRead(), ErrOverflow, "internal error: %d elements fit after all", n)
+}
+
+// spare returns a value of p's type for a decode that is bound to run out
+// of bits, so that its error names the field that does: a new one (never
+// the target's, nor the scratch value's), when it is small enough for the
+// bits left to pay for (spareBytes); else the refusal names the value.
+func (d *decoder) spare(p *plan, bit int) (pointer, *fieldError) {
+	size := p.typ.Size()
+	if size > spareBytes {
+		return pointer{}, newFieldError("", bit, ErrOverflow, "needs at least %d bits, %d remain", p.minBits, d.r.BitsRemaining())
+	}
+	if err := d.charge(p.work, roundAlloc(int64(size)), valuesOf(1, size), bit); err != nil {
+		return pointer{}, err
+	}
+	return pointerOf(reflect.New(p.typ)), nil
+}
+
+// spareBytes is the largest spare value (see spare).
+const spareBytes = 64 << 10
+
+// elems reads n elements of an array or slice field at at.
+func (d *decoder) elems(o *op, at pointer, n int, slice bool, depth int) *fieldError {
+	if slice {
+		at = at.sliceElem(0, 0)
+	}
+	if so := o.rawElems(); so != nil {
+		// Packed raw full-width integers: any bits are valid.
+		r := d.r
+		if !fitsIn(n, so.bits, r.BitsRemaining()) {
+			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
+		}
+		readRaw(r, at, n, so.size)
+		return nil
+	}
+	return d.elemsAt(o, at, n, o.stride, depth, 0)
+}
+
+// elemsAt reads n elements of o, the first at first and each next one
+// stride bytes further (0: all into the same one), numbering them from k0
+// in errors.
+func (d *decoder) elemsAt(o *op, first pointer, n int, stride uintptr, depth, k0 int) *fieldError {
+	r := d.r
+	elemAt := func(k int) pointer { return first.at(uintptr(k) * stride) }
+	if so := o.elem.scalar; so != nil {
+		// Elements that are a single fixed-width field: no sub-plan.
+		for k := 0; k < n; k++ {
+			bit := r.BitsRead()
+			c := r.ReadBits(so.bits)
+			if err := r.Err(); err != nil {
+				return fromBitio(joinPath(o.path+"["+strconv.Itoa(k0+k)+"]", so.path), bit, err)
+			}
+			if err := decodeScalar(so, c, elemAt(k), bit); err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(k0+k) + "]")
+			}
+		}
+		return nil
+	}
+	e := o.elem
+	dd := depth + o.level
+	if dd+e.levels > MaxDepth {
+		return newFieldError(o.path+"["+strconv.Itoa(k0)+"]", r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
+	}
+	if len(e.ops) == 1 && e.ops[0].kind == opUnion && e.ops[0].offset == 0 {
+		// Elements that are interface values: straight to the union, not
+		// through a plan of one op each time.
+		for k := 0; k < n; k++ {
+			start := r.BitsRead()
+			err := d.union(&e.ops[0], elemAt(k), dd)
+			if err == nil {
+				if rerr := r.Err(); rerr != nil {
+					err = fromBitio("", start, rerr)
+				}
+			}
+			if err != nil {
+				return err.withPrefix(o.path + "[" + strconv.Itoa(k0+k) + "]")
+			}
+		}
+		return nil
+	}
+	for k := 0; k < n; k++ {
+		if err := d.plan(e, elemAt(k), dd); err != nil {
+			return err.withPrefix(o.path + "[" + strconv.Itoa(k0+k) + "]")
+		}
+	}
+	return nil
+}
+
+// readRaw reads n unsigned integers of size bytes each, full width, into
+// first.
+func readRaw(r *bitio.Reader, first pointer, n int, size uintptr) {
+	switch size {
+	case 1:
+		bitio.ReadUints(r, first.uint8s(n), 8)
+	case 2:
+		bitio.ReadUints(r, first.uint16s(n), 16)
+	case 4:
+		bitio.ReadUints(r, first.uint32s(n), 32)
+	default:
+		bitio.ReadUints(r, first.uint64s(n), 64)
+	}
+}
+
+// commitSlice commits a slice field o.
+func commitSlice(o *op, d, s pointer) {
+	n := s.sliceLen()
+	switch {
+	case n <= d.sliceCap():
+		d.setSliceLen(o.typ, n)
+	case o.elem.complete:
+		d.moveSlice(s) // every byte of the elements is the packet's
+		return
+	default:
+		// Elements with fields off the wire keep theirs: grow in place.
+		d.setSliceLen(o.typ, n)
+	}
+	if n == 0 {
+		return
+	}
+	if o.elem.dense { // pointer-free elements without off-wire fields: one copy
+		d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
+		return
+	}
+	for k := 0; k < n; k++ {
+		commit(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride))
+	}
+}

@@ -1,0 +1,197 @@
+package bitpack
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Structs: their fields inline, in order, with tags handed down to leaves
+// and embedded structs promoted as encoding/json does.
+
+func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
+	if o.quat && (isQuatShaped(t) || !f.inherited && hasFourFloats(t)) {
+		// A struct of four floats tagged quat that is not quat-shaped
+		// (a field unexported or tagged) gets appendQuat's explanation
+		// rather than "quat reaches no field".
+		return c.appendQuat(ops, t, o, f, op{offset: f.offset, path: f.path, level: f.level, size: t.Size()})
+	}
+	if bad := (tagOptions{maxlenSet: o.maxlenSet, sparse: o.sparse, checkSet: o.checkSet}); !f.inherited && bad != (tagOptions{}) {
+		return nil, f.tagged(o, "%s does not apply to struct %s", bad.names(), t)
+	}
+	// Options written on this field are inherited by the leaves inside that
+	// have no tag of their own; each kind of option must reach one leaf.
+	inherit := leafOptions(o)
+	var own usage
+	if !f.inherited && !o.isZero() {
+		f.inherited, f.tagOwner, f.tagField, f.use = true, f.owner, f.field, &own
+	}
+	// Which fields of embedded structs are promoted is decided once, from
+	// the struct the embedding starts at.
+	promoted, vpath := f.promoted, f.vpath
+	if promoted == nil {
+		promoted, vpath = promotedFields(t), ""
+	}
+	node := &Field{Type: t, Kind: KindStruct}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		text, hasTag := sf.Tag.Lookup("bits")
+		key := vpath + "." + strconv.Itoa(i)
+		embeddedStruct := sf.Anonymous && sf.Type.Kind() == reflect.Struct
+		if !sf.IsExported() && !sf.Anonymous {
+			if hasTag {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported fields are never encoded; remove the tag or export the field"}
+			}
+			continue
+		}
+		if !embeddedStruct && sf.IsExported() && text != "-" && !promoted.sent[key] {
+			if hasTag {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: fmt.Sprintf("embedded in %s, the field is hidden by another field named %s (Go's and encoding/json's promotion rules), so it is never encoded; remove the tag or rename one of them", promoted.into, sf.Name)}
+			}
+			continue
+		}
+		fo, err := parseTag(text)
+		if err != nil {
+			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: err.Error()}
+		}
+		if fo.skip {
+			continue
+		}
+		if embeddedStruct && !sf.IsExported() && !fo.isZero() {
+			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`}
+		}
+		if sf.Anonymous && !sf.IsExported() && sf.Type.Kind() != reflect.Struct {
+			// An unexported embedded non-struct is invisible outside its
+			// package; unexported embedded structs are inlined below like
+			// any struct field: all their exported fields are sent.
+			if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "an embedded pointer to the unexported struct type " + sf.Type.Elem().String() + " cannot be allocated on decode; embed the struct itself or name the field"}
+			}
+			if hasTag {
+				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported embedded fields are never encoded; remove the tag"}
+			}
+			continue
+		}
+		ff := fieldCtx{
+			offset: f.offset + sf.Offset, path: joinPath(f.path, sf.Name), where: joinPath(f.where, sf.Name),
+			level: f.level + 1, owner: t, field: sf.Name,
+		}
+		if embeddedStruct {
+			ff.promoted, ff.vpath = promoted, key
+		}
+		opts := fo
+		if fo.isZero() && f.inherited && !inherit.isZero() {
+			ff.inherited, ff.tagOwner, ff.tagField, ff.use = true, f.tagOwner, f.tagField, f.use
+			opts = inherit
+		}
+		child, err := c.appendValue(ops, sf.Type, opts, ff)
+		if err != nil {
+			return nil, err
+		}
+		child.Name, child.Index = sf.Name, []int{i}
+		node.Fields = append(node.Fields, child)
+	}
+	if !hasExportedField(t) {
+		return nil, f.structural(o, "%s has no exported fields and no MarshalBits/UnmarshalBits methods, so nothing of it can be encoded", t)
+	}
+	if f.use == &own {
+		var missing []string
+		if inherit.hasInt() && !own.ints {
+			missing = append(missing, "range/bits reach no integer field")
+		}
+		if inherit.float && !own.floats {
+			missing = append(missing, "float reaches no float field")
+		}
+		if inherit.quat && !own.quats {
+			missing = append(missing, "quat reaches no quaternion-shaped field")
+		}
+		if len(missing) > 0 {
+			return nil, &TagError{Type: f.owner, Field: f.field, Tag: o.text, Problem: fmt.Sprintf("applies to no field of %s: %s", t, strings.Join(missing, "; "))}
+		}
+	}
+	return node, nil
+}
+
+// leafOptions keeps the options a struct hands down to its leaves: range
+// and bits for integers, the compressed-float options for floats, quat (with
+// its bits) for quaternion-shaped fields.
+func leafOptions(o *tagOptions) *tagOptions {
+	l := &tagOptions{text: o.text,
+		rangeSet: o.rangeSet, rangeLo: o.rangeLo, rangeHi: o.rangeHi,
+		bitsSet: o.bitsSet, bits: o.bits,
+		float: o.float, minSet: o.minSet, maxSet: o.maxSet, resSet: o.resSet,
+		min: o.min, max: o.max, res: o.res, clamp: o.clamp,
+		quat: o.quat,
+	}
+	return l
+}
+
+// promotedFields returns the index paths (".i.j") of the fields of struct
+// t, and of the structs embedded in it, that are sent: encoding/json's
+// rule for promoted fields. An embedded struct (not a pointer to one:
+// that is a field of its own, with a presence bit) is inlined, and its
+// fields compete by name with the fields around it: of the exported fields
+// named N, the one at the shallowest embedding depth is sent, and if two
+// or more share that depth none is. Fields tagged bits:"-" and unexported
+// fields take no part.
+func promotedFields(t reflect.Type) *promotion {
+	type candidate struct {
+		key   string
+		depth int
+	}
+	byName := map[string][]candidate{}
+	var walk func(t reflect.Type, prefix string, depth int)
+	walk = func(t reflect.Type, prefix string, depth int) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			key := prefix + "." + strconv.Itoa(i)
+			switch {
+			case sf.Tag.Get("bits") == "-":
+			case sf.Anonymous && sf.Type.Kind() == reflect.Struct:
+				walk(sf.Type, key, depth+1)
+			case sf.IsExported():
+				byName[sf.Name] = append(byName[sf.Name], candidate{key, depth})
+			}
+		}
+	}
+	walk(t, "", 0)
+	p := &promotion{into: t, sent: map[string]bool{}}
+	for _, cs := range byName {
+		best, count := cs[0], 0
+		for _, c := range cs {
+			switch {
+			case c.depth < best.depth:
+				best, count = c, 1
+			case c.depth == best.depth:
+				count++
+			}
+		}
+		if count == 1 {
+			p.sent[best.key] = true
+		}
+	}
+	return p
+}
+
+// promotion says which fields of a struct and the structs embedded in it
+// are sent, by index path from the struct.
+type promotion struct {
+	into reflect.Type
+	sent map[string]bool
+}
+
+// hasExportedField reports whether t (or a struct embedded in it) has an
+// exported field.
+func hasExportedField(t reflect.Type) bool {
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.IsExported() {
+			return true
+		}
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct && hasExportedField(sf.Type) {
+			return true
+		}
+	}
+	return false
+}

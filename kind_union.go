@@ -1,0 +1,91 @@
+package bitpack
+
+import (
+	"reflect"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Union fields: an interface type registered with RegisterUnion travels
+// as its member's type index, then the member (union.go has the Union).
+
+// encodeUnion writes the type index of the value an interface field holds,
+// then the value.
+func encodeUnion(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	iv := at.value(o.typ).Elem()
+	if iv.IsNil() {
+		return newFieldError(o.path, -1, ErrRange, "nil %s: a union field must hold one of its members", o.typ)
+	}
+	idx, base, err := o.union.find(iv.Elem())
+	if err != nil {
+		return newFieldError(o.path, -1, ErrRange, "%v (interface %s)", err, o.typ)
+	}
+	mp, err := o.union.member(idx)
+	if err != nil {
+		return memberError(o.path, -1, err)
+	}
+	w.WriteBits(uint64(idx), o.bits)
+	if err := encodeSub(w, mp, o.level, base, depth); err != nil {
+		return err.withPrefix(o.path)
+	}
+	return nil
+}
+
+// union reads a type index and the member it names into an interface
+// field: into the *T the field already holds when it is the same type and
+// the member was registered as a pointer, else into a new value.
+func (d *decoder) union(o *op, at pointer, depth int) *fieldError {
+	r := d.r
+	start := r.BitsRead()
+	idx := r.ReadBits(o.bits)
+	if r.Err() != nil {
+		return nil
+	}
+	u := o.union
+	if idx >= uint64(len(u.members)) {
+		return newFieldError(o.path, start, ErrRange, "union index %d out of range [0, %d]", idx, len(u.members)-1)
+	}
+	m := &u.members[idx]
+	mp, err := u.member(int(idx))
+	if err != nil {
+		return memberError(o.path, start, err)
+	}
+	work, bytes := memberCharge(mp)
+	if err := d.charge(work, bytes, valuesOf(1, m.typ.Size()), start); err != nil {
+		return err.withPrefix(o.path)
+	}
+	// Into the *T the field holds when it is one of this member's type;
+	// else into a new value, which the field then holds as it is (no
+	// second copy for a member in value form: see setIface).
+	if cur, ok := at.ifaceHolds(o.ifaces[idx]); ok && m.pointer {
+		if err := d.sub(mp, o.level, cur, depth); err != nil {
+			return err.withPrefix(o.path)
+		}
+		return nil
+	}
+	fresh := pointerOf(reflect.New(m.typ))
+	if err := d.sub(mp, o.level, fresh, depth); err != nil {
+		return err.withPrefix(o.path)
+	}
+	at.setIface(o.ifaces[idx], fresh)
+	d.grow(1, m.typ.Size())
+	return nil
+}
+
+// commitUnion commits an interface field o: into the *T d holds when s
+// holds a member of that type in pointer form, else by handing over s's
+// value.
+func commitUnion(o *op, d, s pointer) {
+	for i := range o.ifaces {
+		sv, ok := s.ifaceHolds(o.ifaces[i])
+		if !ok {
+			continue
+		}
+		if dv, same := d.ifaceHolds(o.ifaces[i]); same && o.union.members[i].pointer {
+			commit(o.union.members[i].plan.Load(), dv, sv)
+			return
+		}
+		break
+	}
+	d.moveIface(s)
+}

@@ -1,0 +1,194 @@
+package bitpack
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bitpack-go/bitpack/quant"
+)
+
+// Plans: a type compiled once (see compile.go) into a flat list of ops,
+// each with everything precomputed, and the cache that holds them.
+
+type opKind uint8
+
+type op struct {
+	// Hot: what every execution reads. Scalars are executed in fused groups:
+	// the first op of a run of consecutive fixed-width fields holds the
+	// run's length and total width, so the run costs one WriteBits/ReadBits.
+	kind      opKind
+	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
+	clamp     bool    // compressed floats: clamp instead of refusing out-of-range values
+	group     uint16  // scalars: ops in the fused run that starts here (0 inside a run)
+	checked   bool    // scalars: the run holds a field whose decoded bits need a check
+	bits      int     // wire bits of a scalar or of a length prefix
+	groupBits int     // scalars: total wire bits of the run that starts here
+	sLo, sHi  int32   // scalars: the run's fields in plan.scalars
+	cLo, cHi  int32   // scalars: the run's checks in plan.checks
+	offset    uintptr // from the start of the plan's value
+	size      uintptr // Go size of the field (scalars are stored in size bytes)
+	min       uint64  // opRange*: lower bound (int64 bits for signed)
+	span      uint64  // opRange*: max - min
+	lo, hi    float64 // compressed floats: the values encode accepts without clamp
+	qf        *quant.Float
+	qf64      *quant.Float64
+	qp        *prepared // compressed floats: the shared quantizer qf or qf64 points into
+	n         int       // opString/opBytes/opSlice/opSparse: maxlen; opByteArray/opArray: length
+	stride    uintptr   // opArray/opSlice/opSparse: element size
+	elem      *plan     // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
+	level     int       // nesting level of the field within the plan: its struct level (0: not in a struct), +1 in a recursive non-struct plan (see finish)
+
+	// Cold: rarer kinds, and what errors and layouts need.
+	qq     *quant.Quat
+	f64    bool         // opQuat: float64 components
+	union  *Union       // opUnion
+	ifaces []ifaceWord  // opUnion: how the field holds each member
+	hash   uint32       // opCheck
+	slice  bool         // opSparse: a slice (with a length prefix) rather than an array
+	offs   [4]uintptr   // opQuat: component offsets from offset
+	typ    reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
+	name   string       // opCheck: the check's name
+	// opSlice, opSparse: the TagError for the field's own tag, for checks
+	// made once the whole type is compiled (see checkFreeSlices).
+	refuse func(format string, args ...any) error
+	path   string // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
+}
+
+// scratch is a value of a plan's type that decodes land in before being
+// committed (see decode.go).
+type scratch struct {
+	v     any     // the *T, keeping it alive
+	base  pointer // its address
+	grown int64   // bytes decodes have allocated into it (see decodeFlat)
+}
+
+// getScratch returns a scratch value for p, reusing a put-back one.
+func (p *plan) getScratch() *scratch {
+	if s := p.spare.Swap(nil); s != nil {
+		return s
+	}
+	if s, ok := p.pool.Get().(*scratch); ok {
+		return s
+	}
+	v := reflect.New(p.typ)
+	return &scratch{v: v.Interface(), base: pointerOf(v)}
+}
+
+// putScratch gives a scratch value back for the next decode.
+func (p *plan) putScratch(s *scratch) {
+	if !p.spare.CompareAndSwap(nil, s) {
+		p.pool.Put(s)
+	}
+}
+
+type plan struct {
+	typ      reflect.Type
+	ops      []op
+	dense    bool                    // all but padding is pointer-free wire data: commit copies the value whole
+	complete bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
+	minBits  int                     // the fewest bits a value takes (0 when it has no fixed part)
+	work     int64                   // values one value visits, its variable parts aside (see planWork)
+	paid     bool                    // every charge inside is paid by bits of its own (see paidFor)
+	counted  bool                    // encoding must count the allowances: not paid, or its own work exceeds the base (see checkAllowance)
+	spare    atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
+	pool     sync.Pool               // more scratch values, when goroutines decode the type at once
+	copies   []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
+	others   []int                   // the ops commit handles one by one (strings, slices, loops, ...)
+	scalars  []scalar                // fused runs' fields, in order
+	enc      []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	encOut   []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
+	groups   int                     // the encode program's groups
+	checks   []check                 // fused runs' fields that need a check, in order
+	scalar   *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
+	root     *Field                  // layout
+	levels   int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
+	use      usage                   // option kinds that reached a leaf inside (see usage)
+
+	compiling bool // planFor has not returned yet
+	reentered bool // reached again while compiling: on a cycle of plans
+}
+
+// usage records which kinds of inherited option reached a leaf, so that a
+// struct-level tag that applies to nothing is reported.
+type usage struct{ ints, floats, quats bool }
+
+func (u *usage) merge(o usage) {
+	u.ints = u.ints || o.ints
+	u.floats = u.floats || o.floats
+	u.quats = u.quats || o.quats
+}
+
+type cacheEntry struct {
+	once sync.Once
+	plan *plan
+	err  error
+	gen  uint64 // registryGen when compiled
+}
+
+var planCache sync.Map // reflect.Type -> *cacheEntry
+
+// compiles counts compilations per type, so tests can check "exactly once".
+var compiles sync.Map // reflect.Type -> *int64 (guarded by the entry's Once)
+
+// planOf returns the cached plan for t, compiling it on first use. A
+// compile error is cached too, until a union is registered: the error may
+// have been an interface field waiting for its union.
+func planOf(t reflect.Type) (*plan, error) {
+	for {
+		e, ok := planCache.Load(t)
+		if !ok {
+			e, _ = planCache.LoadOrStore(t, new(cacheEntry))
+		}
+		entry := e.(*cacheEntry)
+		entry.once.Do(func() {
+			n, _ := compiles.LoadOrStore(t, new(int64))
+			*n.(*int64)++
+			entry.gen = registryGen.Load()
+			entry.plan, entry.err = compile(t)
+		})
+		if entry.err != nil && entry.gen != registryGen.Load() {
+			planCache.CompareAndDelete(t, entry)
+			continue
+		}
+		return entry.plan, entry.err
+	}
+}
+
+// byPointerType is the hot-path cache of Marshal, Append and Unmarshal: the
+// plan of T keyed by the type word of *T, the argument they are given. It
+// is a copy-on-write map behind an atomic pointer: reads take no lock and
+// hash a pointer, and it only grows when a type is first used.
+var byPointerType atomic.Pointer[map[typeID]*plan]
+
+// planOfPointer returns the plan for a non-nil *T argument and the address
+// it holds, or ok == false when v is anything else (or not cached yet).
+func planOfPointer(v any) (p *plan, base pointer, ok bool) {
+	id, base := ifaceOf(v)
+	if m := byPointerType.Load(); m != nil && !base.isNil() {
+		if p, ok = (*m)[id]; ok {
+			return p, base, true
+		}
+	}
+	return nil, pointer{}, false
+}
+
+// rememberPointerType caches p for the *T argument v.
+func rememberPointerType(v any, p *plan) {
+	id, _ := ifaceOf(v)
+	for {
+		old := byPointerType.Load()
+		next := map[typeID]*plan{id: p}
+		if old != nil {
+			if _, ok := (*old)[id]; ok {
+				return
+			}
+			for k, x := range *old {
+				next[k] = x
+			}
+		}
+		if byPointerType.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}

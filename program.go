@@ -1,0 +1,313 @@
+package bitpack
+
+import (
+	"math"
+
+	"github.com/bitpack-go/bitpack/quant"
+)
+
+// Programs: the fixed-width fields of a plan, gathered for both
+// executors — fused runs of up to 56 bits the decoder reads with one load
+// (scalars), and groups of up to 64 bits the encoder writes with one store
+// (encStep).
+
+// isScalar reports the fixed-width kinds that fuse into groups.
+func isScalar(k opKind) bool {
+	switch k {
+	case opBool, opUint, opInt, opRangeUint, opRangeInt, opFloat32, opFloat64, opQFloat32, opQFloat64:
+		return true
+	}
+	return false
+}
+
+// Every fixed-width field but a compressed float is, in a fused run, an
+// integer v of its Go size (bools are 0 or 1, raw floats their bit pattern,
+// signed integers sign-extended), and its wire bits are the offset code
+// v - min, checked against limit, XOR flip. For a raw N-bit signed field
+// min = -2^(N-1) and flip = 2^(N-1), which turns the offset back into two's
+// complement; for every other kind flip is 0. So encoding is load, subtract,
+// compare, xor; decoding is xor, add, store — the same few instructions for
+// every kind, selected by access.
+const (
+	accU8 uint8 = iota // 1-byte unsigned integer or bool
+	accU16
+	accU32 // also float32 bits
+	accU64 // also float64 bits
+	accI8  // signed integers: loads sign-extend
+	accI16
+	accI32
+	accI64
+	accQ32 // compressed float32
+	accQ64 // compressed float64
+)
+
+// needsCheck reports whether a scalar's decoded bits can be invalid: a
+// range offset or a quantization code above its maximum, or a 64-bit wire
+// value for a 32-bit platform int. Any bit pattern of the other kinds is a
+// valid value, so the validation pass skips runs made only of them.
+func needsCheck(o *op) bool {
+	switch o.kind {
+	case opRangeUint, opRangeInt, opQFloat32, opQFloat64:
+		return true
+	}
+	return o.fit
+}
+
+// fuseBits is the widest fused group: bitio reads up to 56 bits with one
+// window load.
+const fuseBits = 56
+
+// fuse marks runs of consecutive scalar ops as groups of at most fuseBits
+// bits (a single op may be wider: a 64-bit field is a group of its own) and
+// builds the plan's compact scalar and check arrays.
+func (p *plan) fuse() {
+	ops := p.ops
+	for i := 0; i < len(ops); {
+		if !isScalar(ops[i].kind) {
+			i++
+			continue
+		}
+		j, total := i, 0
+		for j < len(ops) && isScalar(ops[j].kind) && (j == i || total+ops[j].bits <= fuseBits) {
+			total += ops[j].bits
+			j++
+		}
+		head := &ops[i]
+		head.group, head.groupBits, head.checked = uint16(j-i), total, false
+		head.sLo, head.cLo = int32(len(p.scalars)), int32(len(p.checks))
+		shift := 0
+		for k := i; k < j; k++ {
+			o := &ops[k]
+			if k > i {
+				o.group = 0
+			}
+			sc := scalarOf(o, k)
+			sc.shift, sc.width, sc.count = uint8(shift), uint8(o.bits), 1
+			// A field next to the previous one, of its kind and decoded
+			// alike, joins its entry: one dispatch stores a whole vector
+			// or array of counters.
+			if last := len(p.scalars) - 1; k > i && p.scalars[last].joins(&sc, o.size) {
+				p.scalars[last].count++
+			} else {
+				p.scalars = append(p.scalars, sc)
+			}
+			if needsCheck(o) {
+				head.checked = true
+				p.checks = append(p.checks, check{mask: sc.mask, limit: sc.limit, op: int32(k), shift: sc.shift, slow: o.fit})
+			}
+			shift += o.bits
+		}
+		head.sHi, head.cHi = int32(len(p.scalars)), int32(len(p.checks))
+		i = j
+	}
+}
+
+// encodeGroupBits is the widest group of fixed-width fields the encoder
+// gathers into one WriteBits: a whole word. (The decoder's groups stop at
+// fuseBits, what its window reads at once.)
+const encodeGroupBits = 64
+
+// Encode step kinds beyond the scalar accesses.
+const (
+	accQuat  = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accPtr                       // a pointer: its presence bit ends a group, the pointee follows
+	accRun                       // count integer fields alike, side by side (an array of counters): elem says how to load them
+	accOp                        // any other op: encodeOp runs it
+	accBytes                     // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
+	accRaw                       // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
+)
+
+// encStep is one step of a plan's encode program, which encodeValues runs:
+// a fixed-width field whose code joins the current group (written with one
+// WriteBits at the group's last step), or an op run on its own. A step
+// holds everything encoding the field reads, the quantizer included (a
+// copy, not a pointer to chase for every value).
+type encStep struct {
+	offset    uintptr
+	min       uint64      // see the access constants: code = (value - min) ^ flip, valid up to limit
+	limit     uint64      //
+	flip      uint64      //
+	lo, hi    float32     // accQ32: the values encode accepts without clamp (prepared's bounds, rounded inwards: the same verdict for every float32)
+	q         quant.Float // accQ32
+	qq        *quant.Quat // accQuat
+	op        int32       // index in plan.ops: errors, and what accOp runs
+	kind      uint8       // an access constant, or accQuat, accPtr, accRun, accOp, accBytes, accRaw
+	shift     uint8       // the code's bit offset within its group
+	groupBits uint8       // last: the group's width
+	group     uint16      // index of the step's group among the program's groups
+	count     uint8       // fixed-width fields: how many like fields, size bytes apart, the step codes (a Vec3, an array of counters)
+	width     uint8       // the bits of each
+	size      uint8       // the Go size of each
+	elem      uint8       // accRun: the access constant of each
+	last      bool        // the group ends here: write it
+	clamp     bool        // accQ32: clamp finite values outside the bounds
+}
+
+// buildEncode builds p.enc from p.ops: consecutive fixed-width fields (and
+// quaternions that fit a word) are packed greedily into groups of at most
+// encodeGroupBits; every other op is a step of its own.
+func (p *plan) buildEncode() {
+	p.enc = make([]encStep, 0, len(p.ops))
+	open, bits := false, 0
+	end := func() {
+		if open {
+			st := &p.enc[len(p.enc)-1]
+			st.last, st.groupBits = true, uint8(bits)
+			p.encOut = append(p.encOut, encOut{op: -1, bits: uint8(bits)})
+			p.groups++
+			open = false
+		}
+	}
+	for k := range p.ops {
+		o := &p.ops[k]
+		st, ok := encodeStepOf(o, k)
+		if !ok {
+			end()
+			st := encStep{kind: accOp, op: int32(k), offset: o.offset}
+			switch {
+			case o.kind == opByteArray:
+				st.kind, st.limit = accBytes, uint64(o.n)
+			case o.kind == opSlice && o.rawElems() != nil:
+				st.kind, st.limit, st.width, st.size = accRaw, uint64(o.n), uint8(o.bits), uint8(o.stride)
+			}
+			p.enc = append(p.enc, st)
+			p.encOut = append(p.encOut, encOut{op: int32(k)})
+			continue
+		}
+		if open && bits+o.bits > encodeGroupBits {
+			end()
+		}
+		if !open {
+			open, bits = true, 0
+		}
+		st.shift, st.group = uint8(bits), uint16(p.groups)
+		bits += o.bits
+		if st.kind == accPtr {
+			p.enc = append(p.enc, st)
+			end()
+			p.encOut = append(p.encOut, encOut{op: int32(k), pointee: true})
+			continue
+		}
+		// A field next to the previous one, of its kind and checked alike,
+		// joins its step: one dispatch codes a whole vector or array.
+		if last := len(p.enc) - 1; last >= 0 && p.enc[last].joins(&st) {
+			p.enc[last].count++
+			continue
+		}
+		p.enc = append(p.enc, st)
+	}
+	end()
+	for i := range p.enc {
+		if st := &p.enc[i]; st.kind <= accI64 && st.count > 1 {
+			st.kind, st.elem = accRun, st.kind
+		}
+	}
+}
+
+// encOut is one item of what a value's encoding writes, in order: a group
+// (op < 0) of bits bits, ops[op], or the pointee of ops[op] (whose
+// presence bit ended the group before).
+type encOut struct {
+	op      int32
+	bits    uint8
+	pointee bool
+}
+
+// joins reports whether next is the field right after the ones st codes,
+// in the same group, of the same kind, and coded and checked alike.
+func (st *encStep) joins(next *encStep) bool {
+	if st.last || st.kind != next.kind || st.kind > accQ32 || st.width != next.width || st.size != next.size || st.count == math.MaxUint8 ||
+		next.offset != st.offset+uintptr(st.size)*uintptr(st.count) || next.op != st.op+int32(st.count) {
+		return false
+	}
+	if st.kind == accQ32 {
+		return st.q == next.q && st.lo == next.lo && st.hi == next.hi && st.clamp == next.clamp
+	}
+	return st.min == next.min && st.limit == next.limit && st.flip == next.flip
+}
+
+// encodeStepOf returns the grouped step for ops[k], o, or false when o is
+// neither a fixed-width field of at most 64 bits nor a pointer (whose
+// presence bit is one).
+func encodeStepOf(o *op, k int) (encStep, bool) {
+	switch {
+	case isScalar(o.kind):
+		sc := scalarOf(o, k)
+		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: o.clamp,
+			count: 1, width: uint8(o.bits), size: uint8(o.size)}
+		if sc.access == accQ32 {
+			st.q, st.lo, st.hi = o.qp.q32, ceil32(o.qp.lo), floor32(o.qp.hi)
+		}
+		return st, true
+	case o.kind == opQuat && !o.f64 && o.bits <= encodeGroupBits:
+		return encStep{offset: o.offset, limit: math.MaxUint64, op: int32(k), kind: accQuat, qq: o.qq}, true
+	case o.kind == opPointer:
+		return encStep{offset: o.offset, limit: 1, op: int32(k), kind: accPtr}, true
+	}
+	return encStep{}, false
+}
+
+// scalarOf returns the compact form of the scalar op o, ops[k], at shift 0.
+func scalarOf(o *op, k int) scalar {
+	sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), slow: o.fit}
+	sc.limit = sc.mask
+	sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
+	switch o.kind {
+	case opRangeUint:
+		sc.limit = o.span
+	case opRangeInt:
+		sc.limit = o.span
+		sc.access += accI8
+	case opUint:
+		sc.min = 0
+	case opInt:
+		sc.min, sc.flip = uint64(int64(-1)<<(o.bits-1)), 1<<(o.bits-1)
+		sc.access += accI8
+	case opFloat32, opFloat64, opBool:
+		sc.min = 0
+	case opQFloat32:
+		sc.min, sc.limit, sc.access = 0, uint64(o.qf.MaxCode()), accQ32
+	case opQFloat64:
+		sc.min, sc.limit, sc.access = 0, uint64(o.qf64.MaxCode()), accQ64
+	}
+	return sc
+}
+
+// scalar is the compact form of a fixed-width field in a decoder's fused
+// run: what the store pass touches, in one cache line instead of an op's
+// several (encoding builds its encStep from it). See the access constants
+// for min, limit and flip.
+type scalar struct {
+	offset uintptr
+	min    uint64
+	limit  uint64    // the largest valid offset code: span, M, or mask when any bits are valid
+	flip   uint64    // wire bits = offset code ^ flip (the sign bit of raw signed fields)
+	mask   uint64    // 1<<bits - 1 (all ones for 64)
+	q      *prepared // compressed floats: the quantizer
+	op     int32     // index in plan.ops, for errors
+	shift  uint8     // bit offset of the field within its run
+	access uint8     // how to load and store the Go value (accU8 ... accQ64)
+	slow   bool      // decoding needs more than the limit test (a 32-bit platform's int or uint)
+	width  uint8     // the field's wire bits
+	count  uint8     // like fields side by side (a Vec3, an array of counters) the entry stands for, width bits apart on the wire
+}
+
+// joins reports whether next is the field right after the ones sc stands
+// for, of the same access and decoded and checked alike, so that sc can
+// take it as one more element (each size bytes in Go). Compressed float64
+// fields never join (rare in a game's packets; storeRun has no loop for
+// them).
+func (sc *scalar) joins(next *scalar, size uintptr) bool {
+	return sc.access == next.access && sc.access != accQ64 && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&
+		sc.flip == next.flip && sc.width == next.width && !sc.slow && !next.slow && sc.count < math.MaxUint8 &&
+		next.offset == sc.offset+size*uintptr(sc.count) && next.op == sc.op+int32(sc.count)
+}
+
+// check is what the validation pass needs of a field whose bits can be
+// invalid: its code must be at most limit.
+type check struct {
+	mask, limit uint64
+	op          int32 // index in plan.ops
+	shift       uint8
+	slow        bool // the test is more than a limit (a 32-bit platform's signed int): decodeScalar decides
+}
