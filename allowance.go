@@ -91,7 +91,7 @@ func rootCharge(p *plan) (work, bytes int64) { return p.work, decodeOverheadByte
 // place of the caller's slice (see commitSlice) as well as the decode in
 // the scratch value.
 func elemsCharge(o *op, n int) (work, bytes int64) {
-	if o.kind == opBytes {
+	if o.kind == KindBytes {
 		return 0, roundAlloc(int64(n))
 	}
 	bytes = roundAlloc(mulSat(int64(n), int64(o.stride)))
@@ -173,9 +173,9 @@ func planWork(p *plan) int64 {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch {
-		case o.kind == opArray:
+		case o.kind == KindArray:
 			n = addSat(n, mulSat(int64(o.n), o.elem.work))
-		case o.kind == opSparse && !o.slice:
+		case o.kind == KindSparse && !o.slice:
 			n = addSat(n, int64(o.n))
 		default:
 			n = addSat(n, 1)
@@ -216,13 +216,13 @@ func paidFor(p *plan, visiting map[*plan]bool) bool {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
-		case opHook, opUnion:
+		case KindCustom, KindUnion:
 			return false
-		case opSparse:
+		case KindSparse:
 			if o.slice || !unit(o.elem, 3*int64(o.elem.typ.Size())/2, 1+o.elem.minBits) {
 				return false
 			}
-		case opSlice:
+		case KindSlice:
 			perElem := 3 * int64(o.stride) / 2 // roundAlloc's at most 1.5×
 			if !o.elem.complete {
 				perElem *= 2
@@ -230,11 +230,11 @@ func paidFor(p *plan, visiting map[*plan]bool) bool {
 			if !unit(o.elem, perElem, o.elem.minBits) {
 				return false
 			}
-		case opPointer:
+		case KindPointer:
 			if !unit(o.elem, 3*int64(o.typ.Size())/2, 1+o.elem.minBits) {
 				return false
 			}
-		case opArray:
+		case KindArray:
 			if !paidFor(o.elem, visiting) {
 				return false
 			}
@@ -276,34 +276,34 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 		at := base.at(o.offset)
 		var err *fieldError
 		switch o.kind {
-		case opString:
+		case KindString:
 			s := *at.string()
 			work, bytes := stringCharge(len(s))
 			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(len(s))), -1)
-		case opBytes:
+		case KindBytes:
 			n := len(*at.bytes())
 			work, bytes := elemsCharge(o, n)
 			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(n)), -1)
-		case opArray:
+		case KindArray:
 			err = c.elems(o, at, o.n, o.stride, depth)
-		case opSlice:
+		case KindSlice:
 			n := at.sliceLen()
 			work, bytes := elemsCharge(o, n)
 			if err = c.budget.charge(work, bytes, valuesOf(n, o.stride), -1); err == nil && n > 0 {
 				err = c.elems(o, at.sliceElem(0, 0), n, o.stride, depth)
 			}
-		case opPointer:
+		case KindPointer:
 			if e := at.elem(); !e.isNil() {
 				work, bytes := pointeeCharge(o)
 				if err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()), -1); err == nil {
 					err = c.value(o.elem, e, depth+1)
 				}
 			}
-		case opSparse:
+		case KindSparse:
 			err = c.sparse(o, at, depth)
-		case opUnion:
+		case KindUnion:
 			err = c.union(o, at, depth)
-		case opHook:
+		case KindCustom:
 			work, bytes := hookCharge(o)
 			err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()+hookCallBytes), -1)
 		}

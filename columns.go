@@ -55,7 +55,7 @@ func encodeColumns(w *bitio.Writer, p *plan, first pointer, stride uintptr, n in
 				if out.pointee {
 					err = encodePointee(w, o, at.elem(), depth)
 				} else {
-					err = encodeOp(w, p, o, at, depth)
+					err = encodeOp(w, o, at, depth)
 				}
 				if err != nil {
 					return err, start + k
@@ -103,7 +103,7 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 			o := &p.ops[st.op]
 			ok = true
 			for k := 0; k < m && ok; k++ {
-				code, err := scalarCode(o, at.at(uintptr(k)*stride))
+				code, err := fieldCode(o, at.at(uintptr(k)*stride))
 				col[k*g] |= code << (st.shift & 63)
 				ok = err == nil
 			}

@@ -27,27 +27,22 @@ func commit(p *plan, dst, src pointer) {
 		o := &p.ops[i]
 		d, s := dst.at(o.offset), src.at(o.offset)
 		switch o.kind {
-		case opString:
-			*d.string() = *s.string()
-		case opBytes:
-			commitBytes(d, s)
-		case opArray:
-			for k := 0; k < o.n; k++ {
-				commit(o.elem, d.at(uintptr(k)*o.stride), s.at(uintptr(k)*o.stride))
-			}
-		case opSlice:
+		case KindString:
+			commitString(o, d, s)
+		case KindBytes:
+			commitBytes(o, d, s)
+		case KindArray:
+			commitArray(o, d, s)
+		case KindSlice:
 			commitSlice(o, d, s)
-		case opPointer:
-			commitPointee(o.elem, d, s)
-		case opSparse:
+		case KindPointer:
+			commitPointer(o, d, s)
+		case KindSparse:
 			commitSparse(o, d, s)
-		case opUnion:
+		case KindUnion:
 			commitUnion(o, d, s)
-		case opHook:
-			// The hook's new value, handed over.
-			dv, sv := d.value(o.typ).Elem(), s.value(o.typ).Elem()
-			dv.Set(sv)
-			sv.SetZero()
+		case KindCustom:
+			commitHook(o, d, s)
 		}
 	}
 }
@@ -67,11 +62,11 @@ func isDense(p *plan) bool {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch {
-		case isScalar(o.kind), o.kind == opQuat:
+		case kinds[o.kind].fixed, o.kind == KindQuat:
 			written += o.size // a quaternion's four floats of one kind: no padding
-		case o.kind == opByteArray:
+		case o.kind == KindByteArray:
 			written += uintptr(o.n)
-		case o.kind == opArray: // dense, or it would be in others
+		case o.kind == KindArray: // dense, or it would be in others
 			written += uintptr(o.n) * fieldBytes(o.elem.typ)
 		}
 	}
@@ -90,16 +85,16 @@ func isComplete(p *plan) bool {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
-		case opByteArray:
+		case KindByteArray:
 			written += uintptr(o.n)
-		case opArray:
+		case KindArray:
 			if !o.elem.complete { // finished first (see finish)
 				return false
 			}
 			written += uintptr(o.n) * fieldBytes(o.elem.typ)
-		case opHook:
+		case KindCustom:
 			written += fieldBytes(o.typ)
-		case opCheck:
+		case KindCheck:
 		default:
 			written += o.size
 		}
@@ -157,13 +152,13 @@ func commitRanges(p *plan) (copies []byteRange, others []int) {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch {
-		case isScalar(o.kind), o.kind == opQuat:
+		case kinds[o.kind].fixed, o.kind == KindQuat:
 			add(o.offset, o.size)
-		case o.kind == opByteArray:
+		case o.kind == KindByteArray:
 			add(o.offset, uintptr(o.n))
-		case o.kind == opArray && o.elem.dense: // finished first (see finish)
+		case o.kind == KindArray && o.elem.dense: // finished first (see finish)
 			add(o.offset, uintptr(o.n)*o.stride)
-		case o.kind == opCheck:
+		case o.kind == KindCheck:
 		default:
 			others = append(others, i)
 		}

@@ -3,44 +3,12 @@ package bitpack
 import (
 	"fmt"
 	"reflect"
-
-	"github.com/bitpack-go/bitpack/bitio"
 )
 
 // The compiler: a reflect.Type and its tags into a plan. It walks the
 // type, hands each field to its kind (kind_*.go), and once the whole type
 // graph is compiled finishes what depends on other plans (sizes, commit
 // ranges, allowances).
-
-// A plan is a type compiled once: a flat list of ops, each with everything
-// precomputed (field offset, bit count, range offset and span, quantization
-// parameters, field path). Nested structs and small arrays are flattened
-// into their parent's list; pointers, slices and large arrays run a
-// sub-plan for their element. marshal.go and unmarshal.go execute plans;
-// the compiler also records the layout tree that Describe reports.
-
-const (
-	opBool      opKind = iota
-	opUint             // raw unsigned: the low `bits` bits (v < 2^bits)
-	opInt              // raw signed: `bits`-bit two's complement
-	opRangeUint        // unsigned in [min, min+span]: v-min in `bits` bits
-	opRangeInt         // signed in [min, min+span]
-	opFloat32          // raw IEEE-754
-	opFloat64          //
-	opQFloat32         // compressed float (quant.Float)
-	opQFloat64         // compressed float64 (quant.Float64)
-	opString           // string with maxlen n
-	opBytes            // []byte with maxlen n: length, align, raw bytes
-	opByteArray        // [n]byte: align, n raw bytes
-	opArray            // n elements of elem, stride bytes apart
-	opSlice            // length in [0, n], then that many elements of elem
-	opPointer          // presence bit, then elem
-	opQuat             // smallest-three quaternion; components at offs
-	opHook             // MarshalBits / UnmarshalBits of typ
-	opSparse           // []*T or [n]*T: int_relative indices of the non-nil elements, then an end marker
-	opUnion            // interface field: type index, then the member
-	opCheck            // serialize check: align, 32-bit hash
-)
 
 // ---------------------------------------------------------------------------
 // The cache: one entry per top-level type, compiled exactly once even when
@@ -92,10 +60,10 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 func checkFreeSlices(p *plan) error {
 	for i := range p.ops {
 		o := &p.ops[i]
-		free := o.kind == opSlice && o.elem.minBits == 0 || o.kind == opSparse && o.slice
+		free := o.kind == KindSlice && o.elem.minBits == 0 || o.kind == KindSparse && o.slice
 		if size := uint64(max(o.stride, 1)); free && uint64(o.n) > allocBaseBytes/size {
 			why := "its elements can take no bits on the wire"
-			if o.kind == opSparse {
+			if o.kind == KindSparse {
 				why = "absent elements take no bits on the wire"
 			}
 			return o.refuse("maxlen=%d: %s, so a packet of a few bytes could make the decoder allocate %d×%d bytes; at most %d bytes (maxlen %d) is allowed", o.n, why, o.n, size, allocBaseBytes, allocBaseBytes/size)
@@ -119,7 +87,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	}
 	finished[p] = true
 	for i := range p.ops {
-		if o := &p.ops[i]; o.kind == opArray {
+		if o := &p.ops[i]; o.kind == KindArray {
 			finish(o.elem, finished)
 		}
 	}
@@ -247,7 +215,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	p.compiling = false
 	p.fuse()
 	p.buildEncode()
-	if len(p.ops) == 1 && isScalar(p.ops[0].kind) && p.ops[0].offset == 0 {
+	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == 0 {
 		p.scalar = &p.ops[0]
 	}
 	for i := range p.ops {
@@ -289,65 +257,29 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if ok, err := hasHooks(t, f); err != nil {
 		return nil, err
 	} else if ok {
-		if !f.inherited && !o.isZero() {
-			return nil, f.tagged(o, "options do not apply to %s, which encodes itself with MarshalBits", t)
-		}
-		base.kind, base.typ = opHook, t
-		*ops = append(*ops, base)
-		return &Field{Type: t, Kind: KindCustom}, nil
+		return c.appendHook(ops, t, o, f, base)
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		if !f.inherited && !o.isZero() {
-			return nil, f.notApplicable(o, t)
-		}
-		base.kind, base.bits = opBool, 1
-		*ops = append(*ops, base)
-		return &Field{Type: t, Kind: KindBool, Bits: 1}, nil
+		return c.appendBool(ops, t, o, f, base)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return c.appendInt(ops, t, o, f, base)
 	case reflect.Float32, reflect.Float64:
 		return c.appendFloat(ops, t, o, f, base)
 	case reflect.String:
-		if !f.inherited && !only(o, func(r *tagOptions) { r.maxlenSet, r.maxlen = false, 0 }) {
-			return nil, f.notApplicable(o, t)
-		}
-		if f.inherited || !o.maxlenSet {
-			return nil, f.structural(o, "string needs a maxlen tag of its own, e.g. bits:\"maxlen=32\"")
-		}
-		base.kind, base.n, base.bits = opString, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
-		*ops = append(*ops, base)
-		return &Field{Type: t, Kind: KindString, MaxLen: o.maxlen, Bits: base.bits}, nil
+		return c.appendString(ops, t, o, f, base)
 	case reflect.Slice:
 		return c.appendSlice(ops, t, o, f, base)
 	case reflect.Array:
 		return c.appendArray(ops, t, o, f, base)
 	case reflect.Pointer:
-		// Options on a pointer apply to what it points to.
-		elem, err := c.planFor(t.Elem(), o, f.descend("", 0))
-		if err != nil {
-			return nil, err
-		}
-		base.kind, base.bits, base.elem, base.typ = opPointer, 1, elem, t.Elem()
-		*ops = append(*ops, base)
-		return &Field{Type: t, Kind: KindPointer, Elem: elem.root}, nil
+		return c.appendPointer(ops, t, o, f, base)
 	case reflect.Struct:
 		return c.appendStruct(ops, t, o, f)
 	case reflect.Interface:
 		if u := unionFor(t); u != nil || c.placeholders {
-			if !f.inherited && !o.isZero() {
-				return nil, f.notApplicable(o, t)
-			}
-			base.kind, base.union, base.typ = opUnion, u, t
-			if u != nil {
-				base.bits = u.bits
-				for i := range u.members {
-					base.ifaces = append(base.ifaces, ifaceWordOf(t, u.members[i].form()))
-				}
-			}
-			*ops = append(*ops, base)
-			return &Field{Type: t, Kind: KindUnion, Bits: base.bits, union: u}, nil
+			return c.appendUnion(ops, t, u, o, f, base)
 		}
 	}
 	return nil, f.structural(o, "%s is not supported (%s have no wire form)", t, kindName(t.Kind()))

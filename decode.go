@@ -1,7 +1,6 @@
 package bitpack
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -107,28 +106,28 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		at := base.at(o.offset)
 		var err *fieldError
 		switch o.kind {
-		case opString:
-			err = d.string(o, at, start)
-		case opBytes:
-			err = d.bytes(o, at, start)
-		case opByteArray:
-			r.ReadBytes(at.byteArray(o.n))
-		case opArray:
-			err = d.elems(o, at, o.n, false, depth)
-		case opSlice:
-			err = d.slice(o, at, start, depth)
-		case opPointer:
-			err = d.pointer(o, at, start, depth)
-		case opQuat:
-			err = d.quat(o, at, start)
-		case opHook:
-			err = d.hook(o, at, depth)
-		case opSparse:
-			err = d.sparse(o, at, depth)
-		case opUnion:
-			err = d.union(o, at, depth)
-		case opCheck:
-			err = d.check(o, start)
+		case KindString:
+			err = decodeString(d, o, at, start, depth)
+		case KindBytes:
+			err = decodeBytes(d, o, at, start, depth)
+		case KindByteArray:
+			err = decodeByteArray(d, o, at, start, depth)
+		case KindArray:
+			err = decodeArray(d, o, at, start, depth)
+		case KindSlice:
+			err = decodeSlice(d, o, at, start, depth)
+		case KindPointer:
+			err = decodePointer(d, o, at, start, depth)
+		case KindQuat:
+			err = decodeQuat(d, o, at, start, depth)
+		case KindCustom:
+			err = decodeHook(d, o, at, start, depth)
+		case KindSparse:
+			err = decodeSparse(d, o, at, start, depth)
+		case KindUnion:
+			err = decodeUnion(d, o, at, start, depth)
+		case KindCheck:
+			err = decodeCheck(d, o, at, start, depth)
 		}
 		if err != nil {
 			return err
@@ -254,64 +253,12 @@ func fitsIn(n, each, rest int) bool {
 }
 
 // decodeScalar checks the bits c read for a fixed-width field and stores
-// the value at base + o.offset. bit is where c started.
+// the value at base + o.offset. bit is where c started. Its kind decides.
 func decodeScalar(o *op, c uint64, base pointer, bit int) *fieldError {
-	var v uint64
-	switch o.kind {
-	case opBool, opFloat32, opFloat64:
-		v = c
-	case opUint:
-		if o.fit && c > math.MaxUint32 {
-			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint", c)
-		}
-		v = c
-	case opInt:
-		s := int64(c<<(64-o.bits)) >> (64 - o.bits) // sign-extend
-		if o.fit && (s < math.MinInt32 || s > math.MaxInt32) {
-			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
-		}
-		v = uint64(s)
-	case opRangeUint:
-		if c > o.span {
-			return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", o.min+c, o.min, o.min+o.span)
-		}
-		v = o.min + c
-		if o.fit && v > math.MaxUint32 {
-			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint", v)
-		}
-	case opRangeInt:
-		if c > o.span {
-			return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", int64(o.min+c), int64(o.min), int64(o.min+o.span))
-		}
-		v = o.min + c
-		if s := int64(v); o.fit && (s < math.MinInt32 || s > math.MaxInt32) {
-			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
-		}
-	case opQFloat32:
-		if c > uint64(o.qf.MaxCode()) {
-			return newFieldError(o.path, bit, ErrRange, "compressed float code %d out of range [0, %d]", c, o.qf.MaxCode())
-		}
-		*base.at(o.offset).float32() = o.qf.Dequantize(uint32(c))
-		return nil
-	case opQFloat64:
-		if c > uint64(o.qf64.MaxCode()) {
-			return newFieldError(o.path, bit, ErrRange, "compressed float code %d out of range [0, %d]", c, o.qf64.MaxCode())
-		}
-		*base.at(o.offset).float64() = o.qf64.Dequantize(uint32(c))
-		return nil
+	if o.kind == KindCompressedFloat {
+		return storeQuantized(o, c, base.at(o.offset), bit)
 	}
-	at := base.at(o.offset)
-	switch o.kind {
-	case opBool:
-		*at.bool() = v != 0
-	case opFloat32:
-		*at.float32() = math.Float32frombits(uint32(v))
-	case opFloat64:
-		*at.float64() = math.Float64frombits(v)
-	default:
-		at.storeUint(o.size, v)
-	}
-	return nil
+	return storeInt(o, c, base.at(o.offset), bit)
 }
 
 // sub runs plan p for a value held by a field at struct level level of a

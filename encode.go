@@ -1,8 +1,6 @@
 package bitpack
 
 import (
-	"math"
-
 	"github.com/bitpack-go/bitpack/bitio"
 )
 
@@ -54,7 +52,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						continue
 					}
 				}
-				if err := encodeOp(w, p, &p.ops[st.op], at, depth); err != nil {
+				if err := encodeOp(w, &p.ops[st.op], at, depth); err != nil {
 					return err, k
 				}
 				continue
@@ -117,7 +115,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					}
 				default: // accQ64
 					var err *fieldError
-					if v, err = scalarCode(&p.ops[st.op], at); err != nil {
+					if v, err = fieldCode(&p.ops[st.op], at); err != nil {
 						return err, k
 					}
 				}
@@ -146,132 +144,59 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 // refusal returns the error of a fixed-width field whose value the encode
 // program's quick test refused; scalarCode words it.
 func refusal(o *op, at pointer) *fieldError {
-	if _, err := scalarCode(o, at); err != nil {
+	if _, err := fieldCode(o, at); err != nil {
 		return err
 	}
 	return newFieldError(o.path, -1, ErrRange, "internal error: scalarCode accepts a value the encode program refused")
 }
 
 // encodeOp writes a field that is not part of a group: strings, byte
-// arrays, loops, wide quaternions, hooks, sparse arrays, unions and checks.
-func encodeOp(w *bitio.Writer, p *plan, o *op, at pointer, depth int) *fieldError {
+// arrays, loops, wide quaternions, hooks, sparse arrays, unions and checks,
+// each by its kind. (Fixed-width fields and pointers are grouped steps, see
+// buildEncode; should one come here, its kind codes it.)
+func encodeOp(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	switch o.kind {
-	case opString:
-		s := *at.string()
-		if len(s) > o.n {
-			return newFieldError(o.path, -1, ErrRange, "string of %d bytes exceeds maxlen %d", len(s), o.n)
-		}
-		w.WriteString(s, o.n)
-		if err := w.Err(); err != nil {
-			return fromBitio(o.path, -1, err)
-		}
-	case opBytes:
-		b := *at.bytes()
-		if len(b) > o.n {
-			return newFieldError(o.path, -1, ErrRange, "%d bytes exceed maxlen %d", len(b), o.n)
-		}
-		w.WriteBits(uint64(len(b)), o.bits)
-		w.WriteBytes(b)
-	case opByteArray:
-		w.WriteBytes(at.byteArray(o.n))
-	case opArray:
-		return encodeElems(w, o, at, o.n, false, depth)
-	case opSlice:
-		n := at.sliceLen()
-		if n > o.n {
-			return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
-		}
-		w.WriteBits(uint64(n), o.bits)
-		return encodeElems(w, o, at, n, true, depth)
-	case opQuat:
-		v := loadQuat(o, at)
-		if err := checkQuat(o, v); err != nil {
-			return err
-		}
-		w.WriteQuat(o.qq, v)
-	case opHook:
+	case KindString:
+		return encodeString(w, o, at, depth)
+	case KindBytes:
+		return encodeBytes(w, o, at, depth)
+	case KindByteArray:
+		return encodeByteArray(w, o, at, depth)
+	case KindArray:
+		return encodeArray(w, o, at, depth)
+	case KindSlice:
+		return encodeSlice(w, o, at, depth)
+	case KindPointer:
+		return encodePointer(w, o, at, depth)
+	case KindQuat:
+		return encodeQuat(w, o, at, depth)
+	case KindCustom:
 		return marshalHook(w, o, at, depth)
-	case opSparse:
+	case KindSparse:
 		return encodeSparse(w, o, at, depth)
-	case opUnion:
+	case KindUnion:
 		return encodeUnion(w, o, at, depth)
-	case opCheck:
-		w.Align()
-		w.WriteBits(uint64(o.hash), 32)
-	default:
-		// Not reached: fixed-width fields and pointers are grouped steps
-		// (buildEncode). Should that change, scalarCode codes a scalar and
-		// refuses anything else with an internal error.
-		code, err := scalarCode(o, at)
-		if err != nil {
-			return err
-		}
-		w.WriteBits(code, o.bits)
+	case KindCheck:
+		return encodeCheck(w, o, at, depth)
 	}
+	code, err := fieldCode(o, at)
+	if err != nil {
+		return err
+	}
+	w.WriteBits(code, o.bits)
 	return nil
 }
 
-// scalarCode checks the fixed-width field at at against its tag and
-// returns the bits to write for it.
-func scalarCode(o *op, at pointer) (uint64, *fieldError) {
+// fieldCode checks the fixed-width field o at at against its tag and
+// returns the bits to write for it, or its kind's refusal.
+func fieldCode(o *op, at pointer) (uint64, *fieldError) {
 	switch o.kind {
-	case opBool:
-		if *at.bool() {
-			return 1, nil
-		}
-		return 0, nil
-	case opUint:
-		v := at.loadUint(o.size)
-		if o.bits < 64 && v>>o.bits != 0 {
-			return 0, newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits", v, o.bits)
-		}
-		return v, nil
-	case opInt:
-		v := at.loadInt(o.size)
-		if o.bits < 64 {
-			if lim := int64(1) << (o.bits - 1); v < -lim || v >= lim {
-				return 0, newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits (range [%d, %d])", v, o.bits, -lim, lim-1)
-			}
-			return uint64(v) & (1<<o.bits - 1), nil
-		}
-		return uint64(v), nil
-	case opRangeUint:
-		// v-min wraps to a huge offset below min, so one compare checks both
-		// ends: the offset is at most span only inside [min, max].
-		v := at.loadUint(o.size)
-		if v-o.min > o.span {
-			return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, o.min, o.min+o.span)
-		}
-		return v - o.min, nil
-	case opRangeInt:
-		v := at.loadInt(o.size)
-		if uint64(v)-o.min > o.span {
-			return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, int64(o.min), int64(o.min+o.span))
-		}
-		return uint64(v) - o.min, nil
-	case opFloat32:
-		return uint64(math.Float32bits(*at.float32())), nil
-	case opFloat64:
-		return math.Float64bits(*at.float64()), nil
-	case opQFloat32:
-		v := *at.float32()
-		if f := float64(v); !(f >= o.lo && f <= o.hi) {
-			if err := floatRefusal(o, f); err != nil {
-				return 0, err
-			}
-		}
-		return uint64(o.qf.Quantize(v)), nil
-	case opQFloat64:
-		v := *at.float64()
-		if !(v >= o.lo && v <= o.hi) {
-			if err := floatRefusal(o, v); err != nil {
-				return 0, err
-			}
-		}
-		return uint64(o.qf64.Quantize(v)), nil
+	case KindCompressedFloat:
+		return quantizedCode(o, at)
+	case KindBool, KindInt, KindUint, KindFloat:
+		return intFieldCode(o, at)
 	}
-	// Unreachable: fuse puts only scalar kinds in groups.
-	return 0, newFieldError(o.path, -1, ErrRange, "internal error: op kind %d is not a scalar", o.kind)
+	return 0, newFieldError(o.path, -1, ErrRange, "internal error: %s is not a fixed-width kind", o.kind)
 }
 
 // encodeElem runs an element's plan.

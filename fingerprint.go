@@ -2,7 +2,6 @@ package bitpack
 
 import (
 	"hash/fnv"
-	"reflect"
 	"strconv"
 	"strings"
 )
@@ -56,93 +55,33 @@ func Fingerprint(v any) (uint32, error) {
 // differently structured recursive types can describe the same bits with
 // different text; the same type always gives the same text.
 func (l Layout) Schema() string {
-	var b strings.Builder
-	var stack []*Field
-	var walk func(f *Field)
-	walk = func(f *Field) {
-		for k := len(stack) - 1; k >= 0; k-- {
-			if same(stack[k], f) {
-				b.WriteString("^" + strconv.Itoa(len(stack)-k))
-				return
-			}
-		}
-		stack = append(stack, f)
-		defer func() { stack = stack[:len(stack)-1] }()
-		switch f.Kind {
-		case KindBool:
-			b.WriteString("b")
-		case KindInt, KindUint:
-			switch {
-			case f.Ranged && f.Kind == KindInt:
-				b.WriteString("r" + strconv.FormatInt(f.IntMin, 10) + ".." + strconv.FormatInt(f.IntMax, 10))
-			case f.Ranged:
-				b.WriteString("r" + strconv.FormatUint(f.UintMin, 10) + ".." + strconv.FormatUint(f.UintMax, 10))
-			case f.Kind == KindInt:
-				b.WriteString("i" + strconv.Itoa(f.Bits))
-			default:
-				b.WriteString("u" + strconv.Itoa(f.Bits))
-			}
-		case KindFloat:
-			b.WriteString("f" + strconv.Itoa(f.Bits))
-		case KindCompressedFloat:
-			prec := 64
-			if f.Type.Kind() == reflect.Float32 {
-				prec = 32
-			}
-			g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, prec) }
-			b.WriteString("q" + strconv.Itoa(prec) + "(" + g(f.FloatMin) + "," + g(f.FloatMax) + "," + g(f.Res) + ")")
-		case KindString:
-			b.WriteString("s" + strconv.Itoa(f.MaxLen))
-		case KindBytes:
-			b.WriteString("y" + strconv.Itoa(f.MaxLen))
-		case KindByteArray:
-			b.WriteString("a" + strconv.Itoa(f.Len))
-		case KindArray:
-			b.WriteString("[" + strconv.Itoa(f.Len) + "]")
-			walk(f.Elem)
-		case KindSlice:
-			b.WriteString("[<=" + strconv.Itoa(f.MaxLen) + "]")
-			walk(f.Elem)
-		case KindPointer:
-			b.WriteString("*")
-			walk(f.Elem)
-		case KindStruct:
-			b.WriteString("{")
-			for i, c := range f.Fields {
-				if i > 0 {
-					b.WriteString(";")
-				}
-				walk(c)
-			}
-			b.WriteString("}")
-		case KindQuat:
-			b.WriteString("Q" + strconv.Itoa(f.Bits))
-		case KindCustom:
-			b.WriteString("c" + f.Type.String())
-		case KindSparse:
-			if f.Type.Kind() == reflect.Slice {
-				b.WriteString("S[<=" + strconv.Itoa(f.MaxLen) + "]")
-			} else {
-				b.WriteString("S[" + strconv.Itoa(f.Len) + "]")
-			}
-			walk(f.Elem)
-		case KindUnion:
-			b.WriteString("U(")
-			for i, m := range f.Members {
-				if i > 0 {
-					b.WriteString("|")
-				}
-				walk(m)
-			}
-			b.WriteString(")")
-		case KindCheck:
-			b.WriteString("k" + strconv.FormatUint(uint64(f.CheckHash)|1<<32, 16)[1:])
-		}
-	}
+	var s schemaWriter
 	if l.Root != nil {
-		walk(l.Root)
+		s.walk(l.Root)
 	}
-	return b.String()
+	return s.b.String()
+}
+
+// schemaWriter writes Layout.Schema: each kind's production (see the kinds
+// table), with recursion written as ^k.
+type schemaWriter struct {
+	b     strings.Builder
+	stack []*Field
+}
+
+func (s *schemaWriter) write(text string) { s.b.WriteString(text) }
+
+// walk writes f, or a reference to it when it encloses itself.
+func (s *schemaWriter) walk(f *Field) {
+	for k := len(s.stack) - 1; k >= 0; k-- {
+		if same(s.stack[k], f) {
+			s.write("^" + strconv.Itoa(len(s.stack)-k))
+			return
+		}
+	}
+	s.stack = append(s.stack, f)
+	kinds[f.Kind].schema(s, f)
+	s.stack = s.stack[:len(s.stack)-1]
 }
 
 // same reports whether two layout nodes are one node of the type graph.

@@ -1,10 +1,62 @@
 package bitpack
 
-// Strings, []byte and [N]byte: a length (but for arrays), alignment,
-// then the bytes.
+import (
+	"fmt"
+	"reflect"
+	"strconv"
 
-// string reads a string field.
-func (d *decoder) string(o *op, at pointer, start int) *fieldError {
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Strings, []byte and [N]byte: a length (but for arrays), alignment, then
+// the bytes. Strings must be UTF-8 without NUL on both sides.
+
+var (
+	stringKind = kindFuncs{name: "string",
+		describe: func(f *Field) string { return fmt.Sprintf("string maxlen %d", f.MaxLen) },
+		schema:   func(s *schemaWriter, f *Field) { s.write("s" + strconv.Itoa(f.MaxLen)) },
+		maxBits:  maxBytesBits, minBits: fixedBits} // an empty one: its length
+	bytesKind = kindFuncs{name: "bytes",
+		describe: func(f *Field) string { return fmt.Sprintf("bytes maxlen %d", f.MaxLen) },
+		schema:   func(s *schemaWriter, f *Field) { s.write("y" + strconv.Itoa(f.MaxLen)) },
+		maxBits:  maxBytesBits, minBits: fixedBits}
+	byteArrayKind = kindFuncs{name: "byte array",
+		describe: func(f *Field) string { return fmt.Sprintf("%d bytes, aligned", f.Len) },
+		schema:   func(s *schemaWriter, f *Field) { s.write("a" + strconv.Itoa(f.Len)) },
+		maxBits:  func(f *Field, _ func(*Field) int) int { return addBits(mulBits(8, f.Len), 7) },
+		minBits:  func(f *Field, _ func(*Field) int) int { return satMul(8, f.Len) }}
+)
+
+// maxBytesBits is the most a string or byte slice takes: its length,
+// alignment, maxlen bytes.
+func maxBytesBits(f *Field, _ func(*Field) int) int { return addBits(f.Bits+7, mulBits(8, f.MaxLen)) }
+
+// appendString compiles a string: maxlen is required, and its own.
+func (c *compiler) appendString(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if !f.inherited && !only(o, func(r *tagOptions) { r.maxlenSet, r.maxlen = false, 0 }) {
+		return nil, f.notApplicable(o, t)
+	}
+	if f.inherited || !o.maxlenSet {
+		return nil, f.structural(o, "string needs a maxlen tag of its own, e.g. bits:\"maxlen=32\"")
+	}
+	base.kind, base.n, base.bits = KindString, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindString, MaxLen: o.maxlen, Bits: base.bits}, nil
+}
+
+func encodeString(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
+	s := *at.string()
+	if len(s) > o.n {
+		return newFieldError(o.path, -1, ErrRange, "string of %d bytes exceeds maxlen %d", len(s), o.n)
+	}
+	w.WriteString(s, o.n)
+	if err := w.Err(); err != nil {
+		return fromBitio(o.path, -1, err)
+	}
+	return nil
+}
+
+func decodeString(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 	b := d.r.ReadStringBytes(o.n)
 	if d.r.Err() != nil {
 		return nil // reported by plan
@@ -20,8 +72,21 @@ func (d *decoder) string(o *op, at pointer, start int) *fieldError {
 	return nil
 }
 
-// bytes reads a []byte field: its length, then the bytes, aligned.
-func (d *decoder) bytes(o *op, at pointer, start int) *fieldError {
+// commitString shares the scratch value's string: strings are immutable.
+func commitString(_ *op, d, s pointer) { *d.string() = *s.string() }
+
+func encodeBytes(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
+	b := *at.bytes()
+	if len(b) > o.n {
+		return newFieldError(o.path, -1, ErrRange, "%d bytes exceed maxlen %d", len(b), o.n)
+	}
+	w.WriteBits(uint64(len(b)), o.bits)
+	w.WriteBytes(b)
+	return nil
+}
+
+// decodeBytes reads a []byte field: its length, then the bytes, aligned.
+func decodeBytes(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 	r := d.r
 	n := r.ReadBits(o.bits)
 	if n > uint64(o.n) {
@@ -49,12 +114,23 @@ func (d *decoder) bytes(o *op, at pointer, start int) *fieldError {
 	return nil
 }
 
-// commitBytes commits a []byte field.
-func commitBytes(d, s pointer) {
+// commitBytes copies into the caller's slice when it has the room, else
+// hands the scratch value's over.
+func commitBytes(_ *op, d, s pointer) {
 	db, sb := d.bytes(), s.bytes()
 	if cap(*db) >= len(*sb) {
 		*db = append((*db)[:0], *sb...)
 		return
 	}
 	*db, *sb = *sb, nil
+}
+
+func encodeByteArray(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
+	w.WriteBytes(at.byteArray(o.n))
+	return nil
+}
+
+func decodeByteArray(d *decoder, o *op, at pointer, _, _ int) *fieldError {
+	d.r.ReadBytes(at.byteArray(o.n))
+	return nil
 }

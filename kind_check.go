@@ -2,10 +2,20 @@ package bitpack
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"strconv"
+
+	"github.com/bitpack-go/bitpack/bitio"
 )
 
 // Serialize checks: a bitpack.Check field, aligned, then a 32-bit hash.
+
+var checkKind = kindFuncs{name: "check",
+	describe: func(f *Field) string { return fmt.Sprintf("check %q = %#08x", f.CheckName, f.CheckHash) },
+	schema:   func(s *schemaWriter, f *Field) { s.write("k" + strconv.FormatUint(uint64(f.CheckHash)|1<<32, 16)[1:]) },
+	maxBits:  func(*Field, func(*Field) int) int { return 39 }, // up to 7 bits of alignment
+	minBits:  func(*Field, func(*Field) int) int { return 32 }}
 
 var checkType = reflect.TypeFor[Check]()
 
@@ -16,13 +26,18 @@ func (c *compiler) appendCheck(ops *[]op, o *tagOptions, f fieldCtx, base op) (*
 	if !only(o, func(r *tagOptions) { r.checkSet, r.check = false, "" }) {
 		return nil, f.tagged(o, "check does not combine with other options")
 	}
-	base.kind, base.hash, base.bits, base.name = opCheck, checkHash(o.check), 32, o.check
+	base.kind, base.hash, base.bits, base.name = KindCheck, checkHash(o.check), 32, o.check
 	*ops = append(*ops, base)
 	return &Field{Type: checkType, Kind: KindCheck, Bits: 32, CheckName: o.check, CheckHash: base.hash}, nil
 }
 
-// check reads a serialize check.
-func (d *decoder) check(o *op, start int) *fieldError {
+func encodeCheck(w *bitio.Writer, o *op, _ pointer, _ int) *fieldError {
+	w.Align()
+	w.WriteBits(uint64(o.hash), 32)
+	return nil
+}
+
+func decodeCheck(d *decoder, o *op, _ pointer, start, _ int) *fieldError {
 	r := d.r
 	r.Align()
 	if v := r.ReadBits(32); r.Err() == nil && v != uint64(o.hash) {

@@ -2,14 +2,42 @@ package bitpack
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"sync"
 
 	"github.com/bitpack-go/bitpack/quant"
 )
 
-// Floats: raw IEEE-754 bits, and compressed floats (float,min,max,res).
+// Floats: raw IEEE-754 bits (run as integers: kind_int.go), and
+// compressed floats (float,min,max,res), whose codes come from package
+// quant with the arithmetic pinned there.
+
+var (
+	floatKind = kindFuncs{name: "float", fixed: true,
+		describe: func(f *Field) string { return fmt.Sprintf("float%d raw", f.Bits) },
+		schema:   func(s *schemaWriter, f *Field) { s.write("f" + strconv.Itoa(f.Bits)) },
+		maxBits:  fixedBits, minBits: fixedBits}
+	compressedFloatKind = kindFuncs{name: "compressed float", fixed: true,
+		describe: describeQuantized, schema: schemaQuantized, maxBits: fixedBits, minBits: fixedBits}
+)
+
+// float32Code is the accept/refuse decision of a compressed float32 field,
+// shared by every executor: the code of f, or false when f is refused
+// (NaN, ±Inf, or outside [lo, hi] without clamp). lo and hi are the
+// quantizer's float32 bounds (prepared.lo32, hi32); lo is its min, so a
+// value inside them needs no clamp (QuantizeInRange).
+func float32Code(q *quant.Float, lo, hi float32, clamp bool, f float32) (uint32, bool) {
+	switch {
+	case f >= lo && f <= hi:
+		return q.QuantizeInRange(f), true
+	case clamp && f-f == 0: // f-f is 0 exactly when f is finite
+		return q.Quantize(f), true
+	}
+	return 0, false
+}
 
 // ceil32 returns the smallest float32 at or above x, and floor32 the
 // largest at or below it (x within the float32 range): for a float32 f,
@@ -37,10 +65,11 @@ func floor32(x float64) float32 {
 var quantizers sync.Map // [4]float64 -> *prepared
 
 type prepared struct {
-	q32    quant.Float
-	q64    quant.Float64
-	lo, hi float64 // what encode accepts without clamp: the bounds, widened to the decoded extremes
-	err    error   // from NewFloat/NewFloat64 or the canonical check
+	q32        quant.Float
+	q64        quant.Float64
+	lo, hi     float64 // what encode accepts without clamp: the bounds, widened to the decoded extremes
+	lo32, hi32 float32 // for float32 fields, the same rounded inwards: the same verdict for every float32
+	err        error   // from NewFloat/NewFloat64 or the canonical check
 }
 
 func prepareQuantizer(width int, min, max, res float64) *prepared {
@@ -58,6 +87,7 @@ func prepareQuantizer(width int, min, max, res float64) *prepared {
 			}
 			p.lo = math.Min(min, float64(p.q32.Dequantize(0)))
 			p.hi = math.Max(max, float64(p.q32.Dequantize(p.q32.MaxCode())))
+			p.lo32, p.hi32 = ceil32(p.lo), floor32(p.hi)
 		}
 	} else if p.q64, p.err = quant.NewFloat64(min, max, res); p.err == nil {
 		p.err = p.q64.CheckCanonical()
@@ -76,10 +106,9 @@ func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f field
 		return nil, f.notApplicable(o, t)
 	}
 	if !o.float {
-		base.kind, base.bits = opFloat32, 32
-		if width == 64 {
-			base.kind, base.bits = opFloat64, 64
-		}
+		// Its bit pattern, as an unsigned integer: any bits are valid.
+		base.kind, base.bits, base.access = KindFloat, width, accessOf(t.Size(), false)
+		base.limit = math.MaxUint64 >> (64 - width)
 		*ops = append(*ops, base)
 		return &Field{Type: t, Kind: KindFloat, Bits: base.bits}, nil
 	}
@@ -101,29 +130,60 @@ func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f field
 	case pq.err != nil:
 		return nil, f.tagged(o, "%v", pq.err)
 	case width == 32:
-		base.kind, base.bits, base.qf, base.qp = opQFloat32, pq.q32.Bits(), &pq.q32, pq
-		base.lo, base.hi = pq.lo, pq.hi
+		base.kind, base.bits, base.qp, base.access, base.limit = KindCompressedFloat, pq.q32.Bits(), pq, accQ32, uint64(pq.q32.MaxCode())
 	default:
-		base.kind, base.bits, base.qf64, base.qp = opQFloat64, pq.q64.Bits(), &pq.q64, pq
-		base.lo, base.hi = pq.lo, pq.hi
+		base.kind, base.bits, base.qp, base.access, base.limit = KindCompressedFloat, pq.q64.Bits(), pq, accQ64, uint64(pq.q64.MaxCode())
 	}
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindCompressedFloat, Bits: base.bits, FloatMin: min, FloatMax: max, Res: res, Clamp: o.clamp}, nil
 }
 
+// quantizedCode codes the compressed float o at at, or words its refusal.
+func quantizedCode(o *op, at pointer) (uint64, *fieldError) {
+	if o.access == accQ32 {
+		f := *at.float32()
+		if c, ok := float32Code(&o.qp.q32, o.qp.lo32, o.qp.hi32, o.clamp, f); ok {
+			return uint64(c), nil
+		}
+		return 0, floatRefusal(o, float64(f), float64(o.qp.q32.Min()), float64(o.qp.q32.Max()))
+	}
+	f := *at.float64()
+	if !(f >= o.qp.lo && f <= o.qp.hi) && (!o.clamp || f-f != 0) {
+		return 0, floatRefusal(o, f, o.qp.q64.Min(), o.qp.q64.Max())
+	}
+	return uint64(o.qp.q64.Quantize(f)), nil
+}
+
+// floatRefusal explains why a compressed float outside its declared range
+// [lo, hi] cannot be encoded.
+func floatRefusal(o *op, v, lo, hi float64) *fieldError {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return newFieldError(o.path, -1, ErrRange, "value %v cannot be quantized (NaN and ±Inf are never encoded)", v)
+	}
+	return newFieldError(o.path, -1, ErrRange, "value %v out of range [%v, %v] (add clamp to the tag to clamp instead)", v, lo, hi)
+}
+
+// storeQuantized checks the code c read at bit for the compressed float o
+// and stores its value at at.
+func storeQuantized(o *op, c uint64, at pointer, bit int) *fieldError {
+	if c > o.limit {
+		return newFieldError(o.path, bit, ErrRange, "compressed float code %d out of range [0, %d]", c, o.limit)
+	}
+	if o.access == accQ32 {
+		*at.float32() = o.qp.q32.Dequantize(uint32(c))
+	} else {
+		*at.float64() = o.qp.q64.Dequantize(uint32(c))
+	}
+	return nil
+}
+
 // floatColumn codes the st.count float32 fields of step st in m values.
 func floatColumn(col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
-	q, lo, hi, clamp, shift := st.q, st.lo, st.hi, st.clamp, st.shift
+	q, lo, hi, clamp, shift := &st.q, st.lo, st.hi, st.clamp, st.shift
 	for j := range uintptr(st.count) {
 		for k := 0; k < m; k++ {
-			f := loadAs[float32](at.at(uintptr(k)*stride + 4*j))
-			var c uint32
-			switch {
-			case f >= lo && f <= hi:
-				c = q.QuantizeInRange(f)
-			case clamp && f-f == 0: // outside the bounds: refused unless clamping a finite value
-				c = q.Quantize(f)
-			default:
+			c, ok := float32Code(q, lo, hi, clamp, loadAs[float32](at.at(uintptr(k)*stride+4*j)))
+			if !ok {
 				return false
 			}
 			col[k*g] |= uint64(c) << (shift & 63)
@@ -133,20 +193,28 @@ func floatColumn(col []uint64, g int, at pointer, stride uintptr, m int, st *enc
 	return true
 }
 
-// floatRefusal explains why a compressed float outside its declared range
-// cannot be encoded, or returns nil when the field clamps it.
-func floatRefusal(o *op, v float64) *fieldError {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return newFieldError(o.path, -1, ErrRange, "value %v cannot be quantized (NaN and ±Inf are never encoded)", v)
+// Layout.
+
+func describeQuantized(f *Field) string {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, floatPrecision(f)) }
+	s := fmt.Sprintf("compressed float [%s, %s] res %s", g(f.FloatMin), g(f.FloatMax), g(f.Res))
+	if f.Clamp {
+		s += " clamp"
 	}
-	if o.clamp {
-		return nil
+	return s
+}
+
+func schemaQuantized(s *schemaWriter, f *Field) {
+	prec := floatPrecision(f)
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, prec) }
+	s.write("q" + strconv.Itoa(prec) + "(" + g(f.FloatMin) + "," + g(f.FloatMax) + "," + g(f.Res) + ")")
+}
+
+// floatPrecision is the precision a compressed float's tag numbers were
+// parsed at: 32 for a float32 field, so that they print that way.
+func floatPrecision(f *Field) int {
+	if f.Type != nil && f.Type.Kind() == reflect.Float32 {
+		return 32
 	}
-	var lo, hi float64
-	if o.qf != nil {
-		lo, hi = float64(o.qf.Min()), float64(o.qf.Max())
-	} else {
-		lo, hi = o.qf64.Min(), o.qf64.Max()
-	}
-	return newFieldError(o.path, -1, ErrRange, "value %v out of range [%v, %v] (add clamp to the tag to clamp instead)", v, lo, hi)
+	return 64
 }

@@ -13,6 +13,30 @@ import (
 // the depth and allowances that travel with the Reader or Writer they are
 // handed.
 
+var hookKind = kindFuncs{name: "custom",
+	describe: func(*Field) string { return "custom MarshalBits/UnmarshalBits" },
+	schema:   func(s *schemaWriter, f *Field) { s.write("c" + f.Type.String()) },
+	maxBits:  func(*Field, func(*Field) int) int { return -1 }, // whatever it writes
+	minBits:  func(*Field, func(*Field) int) int { return 0 }}
+
+// appendHook compiles a field whose type encodes itself: it takes no
+// options.
+func (c *compiler) appendHook(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if !f.inherited && !o.isZero() {
+		return nil, f.tagged(o, "options do not apply to %s, which encodes itself with MarshalBits", t)
+	}
+	base.kind, base.typ = KindCustom, t
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindCustom}, nil
+}
+
+// commitHook hands the hook's new value over.
+func commitHook(o *op, d, s pointer) {
+	dv, sv := d.value(o.typ).Elem(), s.value(o.typ).Elem()
+	dv.Set(sv)
+	sv.SetZero()
+}
+
 var (
 	marshalerType   = reflect.TypeFor[Marshaler]()
 	unmarshalerType = reflect.TypeFor[Unmarshaler]()
@@ -165,7 +189,7 @@ func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 // the value goes into the field (of the scratch value: commit hands it
 // over once the packet is accepted). Running on a new value each time, a
 // hook cannot see, or keep, what the field held.
-func (d *decoder) hook(o *op, at pointer, depth int) *fieldError {
+func decodeHook(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	r := d.r
 	start := r.BitsRead()
 	// The new value and the call's bookkeeping count against the

@@ -1,14 +1,65 @@
 package bitpack
 
 import (
+	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 
 	"github.com/bitpack-go/bitpack/bitio"
 )
 
-// Integers and bools: raw, ranged (range=A..B) and bits=N.
+// Integers and bools: raw, ranged (range=A..B) and bits=N; raw floats
+// travel the same way, as their bit patterns (kind_float.go).
+//
+// Every such field is, in Go, an integer v of its size (a bool 0 or 1, a
+// float its bit pattern, a signed integer sign-extended to 64 bits), and
+// on the wire the offset code v - min, at most limit, XOR flip. For a raw
+// N-bit signed field min = -2^(N-1) and flip = 2^(N-1), which turns the
+// offset back into two's complement; for every other kind flip is 0. So
+// encoding is load, subtract, compare, xor, and decoding xor, add, store:
+// intCode is the one decision, and op.min, op.limit and op.flip, set here
+// when the field compiles, are what every executor applies it with.
 
+var (
+	boolKind = kindFuncs{name: "bool", fixed: true,
+		describe: func(*Field) string { return "bool" },
+		schema:   func(s *schemaWriter, _ *Field) { s.write("b") },
+		maxBits:  fixedBits, minBits: fixedBits}
+	intKind = kindFuncs{name: "int", fixed: true,
+		describe: describeInt, schema: schemaInt, maxBits: fixedBits, minBits: fixedBits}
+	uintKind = kindFuncs{name: "uint", fixed: true,
+		describe: describeInt, schema: schemaInt, maxBits: fixedBits, minBits: fixedBits}
+)
+
+// intCode is the accept/refuse decision of every field intKind and its
+// relatives run: the wire bits of v, and whether v is in range.
+func intCode(v, min, limit, flip uint64) (uint64, bool) {
+	code := v - min // below min, it wraps past any limit
+	return code ^ flip, code <= limit
+}
+
+// accessOf is how a field of Go size size is loaded and stored (see the
+// access constants in program.go): signed integers sign-extend.
+func accessOf(size uintptr, signed bool) uint8 {
+	a := [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[size]
+	if signed {
+		a += accI8 - accU8
+	}
+	return a
+}
+
+// appendBool compiles a bool: 1 bit.
+func (c *compiler) appendBool(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if !f.inherited && !o.isZero() {
+		return nil, f.notApplicable(o, t)
+	}
+	base.kind, base.bits, base.limit, base.access = KindBool, 1, 1, accU8
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindBool, Bits: 1}, nil
+}
+
+// appendInt compiles an integer: raw (its width, or bits=N) or ranged.
 func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
 	k := t.Kind()
 	signed := k >= reflect.Int && k <= reflect.Int64
@@ -26,29 +77,31 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	if o.hasInt() && f.use != nil {
 		f.use.ints = true
 	}
-	node := &Field{Type: t, Kind: KindUint}
+	base.kind = KindUint
 	if signed {
-		node.Kind = KindInt
+		base.kind = KindInt
 	}
+	node := &Field{Type: t, Kind: base.kind}
+	base.access = accessOf(base.size, signed)
 	switch {
 	case o.rangeSet:
-		node.Ranged = true
+		node.Ranged, base.ranged = true, true
 		if signed {
 			lo, hi, ok := o.signedRange(width)
 			if !ok {
 				return nil, f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
 			}
-			base.kind, base.min, base.span = opRangeInt, uint64(lo), uint64(hi)-uint64(lo)
+			base.min, base.limit = uint64(lo), uint64(hi)-uint64(lo)
 			node.IntMin, node.IntMax = lo, hi
 		} else {
 			lo, hi, ok := o.unsignedRange(width)
 			if !ok {
 				return nil, f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
 			}
-			base.kind, base.min, base.span = opRangeUint, lo, hi-lo
+			base.min, base.limit = lo, hi-lo
 			node.UintMin, node.UintMax = lo, hi
 		}
-		base.bits = bitio.BitsRequired(0, base.span)
+		base.bits = bitio.BitsRequired(0, base.limit)
 	case o.hasInt(): // bits=N
 		if o.bits < 1 || o.bits > width {
 			return nil, f.tagged(o, "bits=%d does not fit %s (1..%d)", o.bits, t, width)
@@ -59,10 +112,10 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 		if base.bits == 0 {
 			base.bits = width
 		}
-		base.kind = opUint
-		node.UintMax = math.MaxUint64 >> (64 - base.bits)
+		base.limit = math.MaxUint64 >> (64 - base.bits)
+		node.UintMax = base.limit
 		if signed {
-			base.kind = opInt
+			base.min, base.flip = uint64(int64(-1)<<(base.bits-1)), 1<<(base.bits-1)
 			node.IntMin, node.IntMax = -1<<(base.bits-1), 1<<(base.bits-1)-1
 			node.UintMax = 0
 		}
@@ -77,6 +130,66 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	node.Bits = base.bits
 	*ops = append(*ops, base)
 	return node, nil
+}
+
+// loadInt loads the field at at as access says (see accessOf).
+func loadInt(at pointer, access uint8) uint64 {
+	switch access {
+	case accU8:
+		return uint64(*at.u8())
+	case accU16:
+		return uint64(*at.u16())
+	case accU32:
+		return uint64(*at.u32())
+	case accI8:
+		return uint64(int64(int8(*at.u8())))
+	case accI16:
+		return uint64(int64(int16(*at.u16())))
+	case accI32:
+		return uint64(int64(int32(*at.u32())))
+	}
+	return *at.u64()
+}
+
+// intFieldCode codes the field o at at, or words its refusal.
+func intFieldCode(o *op, at pointer) (uint64, *fieldError) {
+	v := loadInt(at, o.access)
+	code, ok := intCode(v, o.min, o.limit, o.flip)
+	if ok {
+		return code, nil
+	}
+	switch {
+	case o.ranged && o.kind == KindInt:
+		return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", int64(v), int64(o.min), int64(o.min+o.limit))
+	case o.ranged:
+		return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", v, o.min, o.min+o.limit)
+	case o.kind == KindInt:
+		lim := int64(1) << (o.bits - 1)
+		return 0, newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits (range [%d, %d])", int64(v), o.bits, -lim, lim-1)
+	}
+	return 0, newFieldError(o.path, -1, ErrRange, "value %d does not fit in %d bits", v, o.bits)
+}
+
+// storeInt checks the code c read at bit for the field o and stores it at
+// at (o's own address, not its plan's base).
+func storeInt(o *op, c uint64, at pointer, bit int) *fieldError {
+	if c > o.limit {
+		if o.kind == KindInt {
+			return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", int64(o.min+c), int64(o.min), int64(o.min+o.limit))
+		}
+		return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", o.min+c, o.min, o.min+o.limit)
+	}
+	v := c ^ o.flip + o.min
+	if o.fit { // a 32-bit platform's int or uint
+		if s := int64(v); o.kind == KindInt && (s < math.MinInt32 || s > math.MaxInt32) {
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
+		}
+		if o.kind == KindUint && v > math.MaxUint32 {
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint", v)
+		}
+	}
+	at.storeUint(o.size, v)
+	return nil
 }
 
 // intRun ORs into acc the codes of the run of integers that step st (an
@@ -102,25 +215,14 @@ func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
 func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
 	shift := st.shift
 	for j := range uintptr(st.count) {
-		code := uint64(loadAs[T](at.at(j*uintptr(st.size)))) - st.min
-		if code > st.limit {
+		code, ok := intCode(uint64(loadAs[T](at.at(j*uintptr(st.size)))), st.min, st.limit, st.flip)
+		if !ok {
 			return acc, false
 		}
-		acc |= (code ^ st.flip) << (shift & 63)
+		acc |= code << (shift & 63)
 		shift += st.width
 	}
 	return acc, true
-}
-
-// runRefusal returns the error for the first integer of run step st that
-// intRun refused.
-func runRefusal(p *plan, st *encStep, at pointer) *fieldError {
-	for j := range uintptr(st.count) {
-		if _, err := scalarCode(&p.ops[st.op+int32(j)], at.at(j*uintptr(st.size))); err != nil {
-			return err
-		}
-	}
-	return newFieldError(p.ops[st.op].path, -1, ErrRange, "internal error: scalarCode accepts a run the encode program refused")
 }
 
 // intColumns codes an integer field (loaded as access says) in m values,
@@ -144,17 +246,58 @@ func intColumns(access uint8, col []uint64, g int, at pointer, stride uintptr, m
 }
 
 // intColumn codes the integer field of step st in m values (a T each).
-// Converting a signed T to uint64 sign-extends it, as the access constants
-// want.
+// Converting a signed T to uint64 sign-extends it, as accessOf wants.
 func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []uint64, g int, at pointer, stride uintptr, m int, st *encStep, shift uint8) bool {
 	min, limit, flip := st.min, st.limit, st.flip
 	shift &= 63
 	for k := 0; k < m; k++ {
-		code := uint64(loadAs[T](at.at(uintptr(k)*stride))) - min
-		if code > limit {
+		code, ok := intCode(uint64(loadAs[T](at.at(uintptr(k)*stride))), min, limit, flip)
+		if !ok {
 			return false
 		}
-		col[k*g] |= (code ^ flip) << shift
+		col[k*g] |= code << shift
 	}
 	return true
+}
+
+// Layout.
+
+func describeInt(f *Field) string {
+	switch {
+	case f.Ranged && f.Kind == KindInt:
+		return fmt.Sprintf("int [%d, %d]", f.IntMin, f.IntMax)
+	case f.Ranged:
+		return fmt.Sprintf("int [%d, %d]", f.UintMin, f.UintMax)
+	case f.Kind == KindInt:
+		return fmt.Sprintf("int %d bits (two's complement)", f.Bits)
+	}
+	return fmt.Sprintf("uint %d bits", f.Bits)
+}
+
+func schemaInt(s *schemaWriter, f *Field) {
+	switch {
+	case f.Ranged && f.Kind == KindInt:
+		s.write("r" + strconv.FormatInt(f.IntMin, 10) + ".." + strconv.FormatInt(f.IntMax, 10))
+	case f.Ranged:
+		s.write("r" + strconv.FormatUint(f.UintMin, 10) + ".." + strconv.FormatUint(f.UintMax, 10))
+	case f.Kind == KindInt:
+		s.write("i" + strconv.Itoa(f.Bits))
+	default:
+		s.write("u" + strconv.Itoa(f.Bits))
+	}
+}
+
+// fixedBits is the size of a fixed-width field: its Bits.
+func fixedBits(f *Field, _ func(*Field) int) int { return f.Bits }
+
+// runRefusal returns the error for the first integer of run step st that
+// intRun refused.
+func runRefusal(p *plan, st *encStep, at pointer) *fieldError {
+	for j := range uintptr(st.count) {
+		o := &p.ops[st.op+int32(j)]
+		if _, err := intFieldCode(o, at.at(j*uintptr(st.size))); err != nil {
+			return err
+		}
+	}
+	return newFieldError(p.ops[st.op].path, -1, ErrRange, "internal error: intFieldCode accepts a run the encode program refused")
 }

@@ -1,8 +1,42 @@
 package bitpack
 
-import "github.com/bitpack-go/bitpack/bitio"
+import (
+	"reflect"
 
-// Pointers: a presence bit, then the pointee.
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Pointers: a presence bit, then the pointee. Options on a pointer apply
+// to what it points to. The encoder's programs write the presence bit
+// with the fixed-width fields around it (accPtr) and then the pointee.
+
+var pointerKind = kindFuncs{name: "pointer",
+	describe: func(*Field) string { return "optional (presence bit)" },
+	schema: func(s *schemaWriter, f *Field) {
+		s.write("*")
+		s.walk(f.Elem)
+	},
+	maxBits: func(f *Field, max func(*Field) int) int { return addBits(1, max(f.Elem)) },
+	minBits: func(*Field, func(*Field) int) int { return 1 }} // nil
+
+func (c *compiler) appendPointer(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	elem, err := c.planFor(t.Elem(), o, f.descend("", 0))
+	if err != nil {
+		return nil, err
+	}
+	base.kind, base.bits, base.elem, base.typ = KindPointer, 1, elem, t.Elem()
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindPointer, Elem: elem.root}, nil
+}
+
+// encodePointer writes a pointer field: its presence bit, then the
+// pointee. (The programs gather presence bits into their groups and call
+// encodePointee; this is the field on its own.)
+func encodePointer(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	e := at.elem()
+	w.WriteBool(!e.isNil())
+	return encodePointee(w, o, e, depth)
+}
 
 // encodePointee writes e, the pointee of pointer field o, unless it is nil
 // (its presence bit is written already).
@@ -20,8 +54,8 @@ func encodePointee(w *bitio.Writer, o *op, e pointer, depth int) *fieldError {
 	return nil
 }
 
-// pointer reads a pointer field: its presence bit, then the pointee.
-func (d *decoder) pointer(o *op, at pointer, start, depth int) *fieldError {
+// decodePointer reads a pointer field: its presence bit, then the pointee.
+func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	r := d.r
 	if r.ReadBits(1) == 0 || r.Err() != nil {
 		if r.Err() == nil {
@@ -52,6 +86,8 @@ func (d *decoder) pointer(o *op, at pointer, start, depth int) *fieldError {
 	}
 	return nil
 }
+
+func commitPointer(o *op, d, s pointer) { commitPointee(o.elem, d, s) }
 
 // commitPointee commits a pointer to a value of plan p: into the pointee d
 // has, or by handing over the one s has.

@@ -1,13 +1,27 @@
 package bitpack
 
 import (
+	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 
+	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
-// Quaternions: smallest-three (quat,bits=B).
+// Quaternions: smallest-three (quat,bits=B). The encoder's programs
+// gather float32 quaternions of at most 64 bits into their groups
+// (accQuat, quatWord); the rest are fields of their own.
+
+var quatKind = kindFuncs{name: "quat",
+	describe: func(f *Field) string { return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits) },
+	schema:   func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits)) },
+	maxBits:  quatBits, minBits: quatBits}
+
+// quatBits is a quaternion's size: the largest component's index, then
+// three components of Bits each.
+func quatBits(f *Field, _ func(*Field) int) int { return 2 + 3*f.Bits }
 
 // isQuatShaped reports whether t is [4]float32/64 or a struct of exactly
 // four exported float fields of one kind.
@@ -86,7 +100,7 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 	if t.Kind() == reflect.Struct {
 		comp = func() reflect.Type { return t.Field(0).Type }
 	}
-	base.kind, base.qq, base.offs, base.f64, base.bits = opQuat, &q, offs, comp().Kind() == reflect.Float64, q.Bits()
+	base.kind, base.qq, base.offs, base.f64, base.bits = KindQuat, &q, offs, comp().Kind() == reflect.Float64, q.Bits()
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindQuat, Bits: o.bits}, nil
 }
@@ -175,8 +189,16 @@ func loadQuat(o *op, at pointer) [4]float32 {
 	return v
 }
 
-// quat reads a quaternion field.
-func (d *decoder) quat(o *op, at pointer, start int) *fieldError {
+func encodeQuat(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
+	v := loadQuat(o, at)
+	if err := checkQuat(o, v); err != nil {
+		return err
+	}
+	w.WriteQuat(o.qq, v)
+	return nil
+}
+
+func decodeQuat(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 	v := d.r.ReadQuat(o.qq)
 	if d.r.Err() != nil {
 		return nil

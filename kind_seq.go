@@ -1,6 +1,7 @@
 package bitpack
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -9,6 +10,31 @@ import (
 )
 
 // Arrays and slices: elements one after another, a slice after its length.
+// A []byte with no element options is a byte slice (kind_bytes.go).
+
+var (
+	arrayKind = kindFuncs{name: "array",
+		describe: func(f *Field) string { return fmt.Sprintf("array of %d", f.Len) },
+		schema: func(s *schemaWriter, f *Field) {
+			s.write("[" + strconv.Itoa(f.Len) + "]")
+			s.walk(f.Elem)
+		},
+		maxBits: func(f *Field, max func(*Field) int) int { return mulBits(f.Len, max(f.Elem)) },
+		minBits: func(f *Field, min func(*Field) int) int { return satMul(f.Len, min(f.Elem)) }}
+	sliceKind = kindFuncs{name: "slice",
+		describe: func(f *Field) string { return fmt.Sprintf("slice maxlen %d", f.MaxLen) },
+		schema: func(s *schemaWriter, f *Field) {
+			s.write("[<=" + strconv.Itoa(f.MaxLen) + "]")
+			s.walk(f.Elem)
+		},
+		maxBits: func(f *Field, max func(*Field) int) int {
+			if f.MaxLen == 0 {
+				return f.Bits
+			}
+			return addBits(f.Bits, mulBits(f.MaxLen, max(f.Elem)))
+		},
+		minBits: fixedBits} // an empty one: its length
+)
 
 // rawElems returns the element op of an array or slice whose elements are
 // raw full-width unsigned integers packed back to back (an element struct
@@ -16,7 +42,7 @@ import (
 // written as one run with bitio.ReadUints/WriteUints. Any bits are valid.
 func (o *op) rawElems() *op {
 	so := o.elem.scalar
-	if so == nil || so.kind != opUint || uintptr(so.bits) != 8*so.size || so.fit || o.stride != so.size {
+	if so == nil || so.kind != KindUint || so.ranged || uintptr(so.bits) != 8*so.size || so.fit || o.stride != so.size {
 		return nil
 	}
 	return so
@@ -39,17 +65,17 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 	et := t.Elem()
 	if et.Kind() == reflect.Uint8 && elemOpts.isZero() {
 		if ok, _ := hasHooks(et, f); !ok {
-			base.kind = opBytes
+			base.kind = KindBytes
 			*ops = append(*ops, base)
 			return &Field{Type: t, Kind: KindBytes, MaxLen: o.maxlen, Bits: base.bits}, nil
 		}
 	}
-	// Other options apply to the elements (SPEC §6).
+	// Other options apply to the elements.
 	elem, err := c.planFor(et, &elemOpts, f.descend("[]", 0))
 	if err != nil {
 		return nil, err
 	}
-	base.kind, base.elem, base.typ, base.stride = opSlice, elem, t, et.Size()
+	base.kind, base.elem, base.typ, base.stride = KindSlice, elem, t, et.Size()
 	base.refuse = func(format string, args ...any) error { return f.tagged(o, format, args...) }
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindSlice, MaxLen: o.maxlen, Bits: base.bits, Elem: elem.root}, nil
@@ -88,12 +114,12 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 			if !f.inherited && !o.isZero() {
 				return nil, f.notApplicable(o, t)
 			}
-			base.kind, base.n = opByteArray, n
+			base.kind, base.n = KindByteArray, n
 			*ops = append(*ops, base)
 			return &Field{Type: t, Kind: KindByteArray, Len: n}, nil
 		}
 	}
-	// Every other option applies to each element (SPEC §6). Compile one
+	// Every other option applies to each element. Compile one
 	// element, then copy its ops n times (small arrays) or loop over it.
 	var one []op
 	ef := f.descend("[]", 0)
@@ -118,10 +144,33 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if err != nil {
 		return nil, err
 	}
-	base.kind, base.n, base.elem, base.stride = opArray, n, elem, et.Size()
+	base.kind, base.n, base.elem, base.stride = KindArray, n, elem, et.Size()
 	*ops = append(*ops, base)
 	node.Elem = elem.root
 	return node, nil
+}
+
+func encodeArray(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	return encodeElems(w, o, at, o.n, false, depth)
+}
+
+func encodeSlice(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
+	n := at.sliceLen()
+	if n > o.n {
+		return newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
+	}
+	w.WriteBits(uint64(n), o.bits)
+	return encodeElems(w, o, at, n, true, depth)
+}
+
+func decodeArray(d *decoder, o *op, at pointer, _, depth int) *fieldError {
+	return d.elems(o, at, o.n, false, depth)
+}
+
+func commitArray(o *op, d, s pointer) {
+	for k := 0; k < o.n; k++ {
+		commit(o.elem, d.at(uintptr(k)*o.stride), s.at(uintptr(k)*o.stride))
+	}
 }
 
 // encodeElems writes n elements of an array or slice field. Elements that
@@ -171,8 +220,8 @@ func writeRaw(w *bitio.Writer, first pointer, n int, size uint8) {
 	}
 }
 
-// slice reads a slice field: its length, then the elements.
-func (d *decoder) slice(o *op, at pointer, start, depth int) *fieldError {
+// decodeSlice reads a slice field: its length, then the elements.
+func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	r := d.r
 	n := r.ReadBits(o.bits)
 	if r.Err() != nil {
@@ -283,12 +332,12 @@ func (d *decoder) elemsAt(o *op, first pointer, n int, stride uintptr, depth, k0
 	if dd+e.levels > MaxDepth {
 		return newFieldError(o.path+"["+strconv.Itoa(k0)+"]", r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
 	}
-	if len(e.ops) == 1 && e.ops[0].kind == opUnion && e.ops[0].offset == 0 {
+	if len(e.ops) == 1 && e.ops[0].kind == KindUnion && e.ops[0].offset == 0 {
 		// Elements that are interface values: straight to the union, not
 		// through a plan of one op each time.
 		for k := 0; k < n; k++ {
 			start := r.BitsRead()
-			err := d.union(&e.ops[0], elemAt(k), dd)
+			err := decodeUnion(d, &e.ops[0], elemAt(k), start, dd)
 			if err == nil {
 				if rerr := r.Err(); rerr != nil {
 					err = fromBitio("", start, rerr)
@@ -323,7 +372,8 @@ func readRaw(r *bitio.Reader, first pointer, n int, size uintptr) {
 	}
 }
 
-// commitSlice commits a slice field o.
+// commitSlice commits a slice field o: into the caller's slice when it
+// has the room, else by handing the scratch value's over (see commit.go).
 func commitSlice(o *op, d, s pointer) {
 	n := s.sliceLen()
 	switch {

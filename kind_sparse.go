@@ -1,6 +1,7 @@
 package bitpack
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -10,6 +11,37 @@ import (
 
 // Sparse arrays and slices: the non-nil elements, each after its index as
 // int_relative, then an end marker.
+
+var sparseKind = kindFuncs{name: "sparse",
+	describe: func(f *Field) string {
+		if f.Type.Kind() == reflect.Slice {
+			return fmt.Sprintf("sparse slice maxlen %d", f.MaxLen)
+		}
+		return fmt.Sprintf("sparse array of %d", f.Len)
+	},
+	schema: func(s *schemaWriter, f *Field) {
+		if f.Type.Kind() == reflect.Slice {
+			s.write("S[<=" + strconv.Itoa(f.MaxLen) + "]")
+		} else {
+			s.write("S[" + strconv.Itoa(f.Len) + "]")
+		}
+		s.walk(f.Elem)
+	},
+	maxBits: func(f *Field, max func(*Field) int) int {
+		// Present elements cost their index as int_relative (1 bit when
+		// consecutive, at most 38) and their value; the end marker the same.
+		n := f.Len
+		if f.Type.Kind() == reflect.Slice {
+			n = f.MaxLen
+		}
+		return addBits(f.Bits+38, mulBits(n, addBits(38, max(f.Elem))))
+	},
+	minBits: func(f *Field, _ func(*Field) int) int {
+		if f.Type.Kind() == reflect.Slice {
+			return f.Bits + 1 // length 0, then the marker int_relative(-1, 0)
+		}
+		return relativeBits(f.Len + 1) // no element: the marker int_relative(-1, n)
+	}}
 
 // appendSparse compiles a sparse []*T (with maxlen) or [n]*T: only the
 // non-nil elements travel, each preceded by its index as int_relative from
@@ -43,7 +75,7 @@ func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	if err != nil {
 		return nil, err
 	}
-	base.kind, base.elem, base.typ, base.stride = opSparse, elem, t, et.Size()
+	base.kind, base.elem, base.typ, base.stride = KindSparse, elem, t, et.Size()
 	base.refuse = func(format string, args ...any) error { return f.tagged(o, format, args...) }
 	*ops = append(*ops, base)
 	node.Elem = elem.root
@@ -88,7 +120,7 @@ func sparseSlot(o *op, at pointer, k int) pointer {
 // sparse reads the indices and values of a sparse field. Indices must
 // increase (int_relative refuses anything else) and stay below the length;
 // the index equal to the length ends the list. Absent elements become nil.
-func (d *decoder) sparse(o *op, at pointer, depth int) *fieldError {
+func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	r := d.r
 	n := o.n
 	if o.slice {

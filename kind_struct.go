@@ -8,7 +8,35 @@ import (
 )
 
 // Structs: their fields inline, in order, with tags handed down to leaves
-// and embedded structs promoted as encoding/json does.
+// and embedded structs promoted as encoding/json does. A struct is not an
+// op (its fields' ops are its parent's); it is a node of the layout.
+
+var structKind = kindFuncs{name: "struct",
+	describe: func(*Field) string { return "struct" },
+	schema: func(s *schemaWriter, f *Field) {
+		s.write("{")
+		for i, c := range f.Fields {
+			if i > 0 {
+				s.write(";")
+			}
+			s.walk(c)
+		}
+		s.write("}")
+	},
+	maxBits: func(f *Field, max func(*Field) int) int {
+		n := 0
+		for _, c := range f.Fields {
+			n = addBits(n, max(c))
+		}
+		return n
+	},
+	minBits: func(f *Field, min func(*Field) int) int {
+		n := 0
+		for _, c := range f.Fields {
+			n = satAdd(n, min(c))
+		}
+		return n
+	}}
 
 func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
 	if o.quat && (isQuatShaped(t) || !f.inherited && hasFourFloats(t)) {

@@ -1,13 +1,68 @@
 package bitpack
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/bitpack-go/bitpack/bitio"
 )
 
 // Union fields: an interface type registered with RegisterUnion travels
 // as its member's type index, then the member (union.go has the Union).
+
+var unionKind = kindFuncs{name: "union",
+	describe: func(f *Field) string {
+		names := make([]string, len(f.MemberTypes))
+		for i, t := range f.MemberTypes {
+			names[i] = t.String()
+		}
+		return fmt.Sprintf("union of %d: %s", len(names), strings.Join(names, " | "))
+	},
+	schema: func(s *schemaWriter, f *Field) {
+		s.write("U(")
+		for i, m := range f.Members {
+			if i > 0 {
+				s.write("|")
+			}
+			s.walk(m)
+		}
+		s.write(")")
+	},
+	maxBits: func(f *Field, max func(*Field) int) int {
+		most := 0
+		for _, m := range f.Members {
+			if mmax := max(m); most >= 0 && (mmax < 0 || mmax > most) {
+				most = mmax // the largest member
+			}
+		}
+		return addBits(f.Bits, most)
+	},
+	minBits: func(f *Field, minOf func(*Field) int) int {
+		least := unbounded // the cheapest member
+		for _, m := range f.Members {
+			least = min(least, minOf(m))
+		}
+		return satAdd(f.Bits, least)
+	}}
+
+// appendUnion compiles a field of interface type t whose union is u (nil
+// when checkTags compiles a placeholder for an interface not registered
+// yet).
+func (c *compiler) appendUnion(ops *[]op, t reflect.Type, u *Union, o *tagOptions, f fieldCtx, base op) (*Field, error) {
+	if !f.inherited && !o.isZero() {
+		return nil, f.notApplicable(o, t)
+	}
+	base.kind, base.union, base.typ = KindUnion, u, t
+	if u != nil {
+		base.bits = u.bits
+		for i := range u.members {
+			base.ifaces = append(base.ifaces, ifaceWordOf(t, u.members[i].form()))
+		}
+	}
+	*ops = append(*ops, base)
+	return &Field{Type: t, Kind: KindUnion, Bits: base.bits, union: u}, nil
+}
 
 // encodeUnion writes the type index of the value an interface field holds,
 // then the value.
@@ -34,7 +89,7 @@ func encodeUnion(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 // union reads a type index and the member it names into an interface
 // field: into the *T the field already holds when it is the same type and
 // the member was registered as a pointer, else into a new value.
-func (d *decoder) union(o *op, at pointer, depth int) *fieldError {
+func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	r := d.r
 	start := r.BitsRead()
 	idx := r.ReadBits(o.bits)

@@ -29,13 +29,16 @@ const (
 	KindSparse                          // []*T (MaxLen) or [Len]*T: indices of the non-nil elements, Elem = T
 	KindUnion                           // interface field: type index (Bits), then one of Members
 	KindCheck                           // serialize check: align, 32-bit hash of CheckName
+
+	kindCount // (not a kind: the size of the kinds table)
 )
 
-var kindNames = [...]string{"invalid", "bool", "int", "uint", "float", "compressed float", "string", "bytes", "byte array", "array", "slice", "pointer", "struct", "quat", "custom", "sparse", "union", "check"}
-
 func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
+	if k > 0 && k < kindCount {
+		return kinds[k].name
+	}
+	if k == 0 {
+		return "invalid"
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -170,63 +173,8 @@ func resolveUnions(f *Field, seen map[*Field]bool) error {
 // Encoding describes f's wire encoding in a few words, e.g.
 // "int [0, 1000]" or "compressed float [-10, 10] res 0.01".
 func (f *Field) Encoding() string {
-	switch f.Kind {
-	case KindBool:
-		return "bool"
-	case KindInt:
-		if f.Ranged {
-			return fmt.Sprintf("int [%d, %d]", f.IntMin, f.IntMax)
-		}
-		return fmt.Sprintf("int %d bits (two's complement)", f.Bits)
-	case KindUint:
-		if f.Ranged {
-			return fmt.Sprintf("int [%d, %d]", f.UintMin, f.UintMax)
-		}
-		return fmt.Sprintf("uint %d bits", f.Bits)
-	case KindFloat:
-		return fmt.Sprintf("float%d raw", f.Bits)
-	case KindCompressedFloat:
-		prec := 64
-		if f.Type != nil && f.Type.Kind() == reflect.Float32 {
-			prec = 32 // the tag's numbers were parsed as float32: print them that way
-		}
-		g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, prec) }
-		s := fmt.Sprintf("compressed float [%s, %s] res %s", g(f.FloatMin), g(f.FloatMax), g(f.Res))
-		if f.Clamp {
-			s += " clamp"
-		}
-		return s
-	case KindString:
-		return fmt.Sprintf("string maxlen %d", f.MaxLen)
-	case KindBytes:
-		return fmt.Sprintf("bytes maxlen %d", f.MaxLen)
-	case KindByteArray:
-		return fmt.Sprintf("%d bytes, aligned", f.Len)
-	case KindArray:
-		return fmt.Sprintf("array of %d", f.Len)
-	case KindSlice:
-		return fmt.Sprintf("slice maxlen %d", f.MaxLen)
-	case KindPointer:
-		return "optional (presence bit)"
-	case KindStruct:
-		return "struct"
-	case KindQuat:
-		return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits)
-	case KindCustom:
-		return "custom MarshalBits/UnmarshalBits"
-	case KindSparse:
-		if f.Type.Kind() == reflect.Slice {
-			return fmt.Sprintf("sparse slice maxlen %d", f.MaxLen)
-		}
-		return fmt.Sprintf("sparse array of %d", f.Len)
-	case KindUnion:
-		names := make([]string, len(f.MemberTypes))
-		for i, t := range f.MemberTypes {
-			names[i] = t.String()
-		}
-		return fmt.Sprintf("union of %d: %s", len(names), strings.Join(names, " | "))
-	case KindCheck:
-		return fmt.Sprintf("check %q = %#08x", f.CheckName, f.CheckHash)
+	if f.Kind > 0 && f.Kind < kindCount {
+		return kinds[f.Kind].describe(f)
 	}
 	return f.Kind.String()
 }

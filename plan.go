@@ -11,46 +11,47 @@ import (
 // Plans: a type compiled once (see compile.go) into a flat list of ops,
 // each with everything precomputed, and the cache that holds them.
 
-type opKind uint8
-
+// op is one field of a plan (or a run of one), with everything its kind
+// needs precomputed. Which fields mean what depends on the kind: see its
+// kind_*.go file.
 type op struct {
-	// Hot: what every execution reads. Scalars are executed in fused groups:
-	// the first op of a run of consecutive fixed-width fields holds the
-	// run's length and total width, so the run costs one WriteBits/ReadBits.
-	kind      opKind
+	// Hot: what every execution reads. Fixed-width fields are executed in
+	// fused groups: the first op of a run of consecutive fixed-width fields
+	// holds the run's length and total width, so the run costs one
+	// ReadBits.
+	kind      Kind
 	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
 	clamp     bool    // compressed floats: clamp instead of refusing out-of-range values
-	group     uint16  // scalars: ops in the fused run that starts here (0 inside a run)
-	checked   bool    // scalars: the run holds a field whose decoded bits need a check
-	bits      int     // wire bits of a scalar or of a length prefix
-	groupBits int     // scalars: total wire bits of the run that starts here
-	sLo, sHi  int32   // scalars: the run's fields in plan.scalars
-	cLo, cHi  int32   // scalars: the run's checks in plan.checks
+	ranged    bool    // integers: range=A..B (else raw)
+	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)
+	group     uint16  // fixed-width kinds: ops in the fused run that starts here (0 inside a run)
+	bits      int     // wire bits of a fixed-width field or of a length prefix
+	groupBits int     // fixed-width kinds: total wire bits of the run that starts here
+	sLo, sHi  int32   // fixed-width kinds: the run's fields in plan.scalars
 	offset    uintptr // from the start of the plan's value
-	size      uintptr // Go size of the field (scalars are stored in size bytes)
-	min       uint64  // opRange*: lower bound (int64 bits for signed)
-	span      uint64  // opRange*: max - min
-	lo, hi    float64 // compressed floats: the values encode accepts without clamp
-	qf        *quant.Float
-	qf64      *quant.Float64
-	qp        *prepared // compressed floats: the shared quantizer qf or qf64 points into
-	n         int       // opString/opBytes/opSlice/opSparse: maxlen; opByteArray/opArray: length
-	stride    uintptr   // opArray/opSlice/opSparse: element size
-	elem      *plan     // opArray, opSlice, opPointer: the element's plan; opSparse: the pointee's plan
-	level     int       // nesting level of the field within the plan: its struct level (0: not in a struct), +1 in a recursive non-struct plan (see finish)
+	size      uintptr // Go size of the field (fixed-width fields are stored in size bytes)
+	// Fixed-width kinds: wire bits = (value - min) ^ flip, valid up to
+	// limit (see kind_int.go's intCode; for compressed floats, limit is
+	// the largest code).
+	min, limit, flip uint64
+	qp               *prepared // compressed floats: the quantizer
+	n                int       // strings, []byte, slices, sparse slices: maxlen; [N]byte, arrays, sparse arrays: length
+	stride           uintptr   // arrays, slices, sparse: element size
+	elem             *plan     // arrays, slices, pointers: the element's plan; sparse: the pointee's plan
+	level            int       // nesting level of the field within the plan: its struct level (0: not in a struct), +1 in a recursive non-struct plan (see finish)
 
 	// Cold: rarer kinds, and what errors and layouts need.
 	qq     *quant.Quat
-	f64    bool         // opQuat: float64 components
-	union  *Union       // opUnion
-	ifaces []ifaceWord  // opUnion: how the field holds each member
-	hash   uint32       // opCheck
-	slice  bool         // opSparse: a slice (with a length prefix) rather than an array
-	offs   [4]uintptr   // opQuat: component offsets from offset
-	typ    reflect.Type // opSlice, opSparse: the slice type; opPointer: the element type; opHook, opUnion: the type
-	name   string       // opCheck: the check's name
-	// opSlice, opSparse: the TagError for the field's own tag, for checks
-	// made once the whole type is compiled (see checkFreeSlices).
+	f64    bool         // quaternions: float64 components
+	union  *Union       // unions
+	ifaces []ifaceWord  // unions: how the field holds each member
+	hash   uint32       // checks
+	slice  bool         // sparse: a slice (with a length prefix) rather than an array
+	offs   [4]uintptr   // quaternions: component offsets from offset
+	typ    reflect.Type // slices, sparse: the slice type; pointers: the element type; hooks, unions: the type
+	name   string       // checks: the check's name
+	// Slices, sparse: the TagError for the field's own tag, for checks made
+	// once the whole type is compiled (see checkFreeSlices).
 	refuse func(format string, args ...any) error
 	path   string // field path within the plan, e.g. "Pos.X" or "Ammo[3]"
 }
@@ -99,7 +100,6 @@ type plan struct {
 	enc      []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
 	encOut   []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
 	groups   int                     // the encode program's groups
-	checks   []check                 // fused runs' fields that need a check, in order
 	scalar   *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root     *Field                  // layout
 	levels   int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)

@@ -11,23 +11,11 @@ import (
 // (scalars), and groups of up to 64 bits the encoder writes with one store
 // (encStep).
 
-// isScalar reports the fixed-width kinds that fuse into groups.
-func isScalar(k opKind) bool {
-	switch k {
-	case opBool, opUint, opInt, opRangeUint, opRangeInt, opFloat32, opFloat64, opQFloat32, opQFloat64:
-		return true
-	}
-	return false
-}
-
-// Every fixed-width field but a compressed float is, in a fused run, an
-// integer v of its Go size (bools are 0 or 1, raw floats their bit pattern,
-// signed integers sign-extended), and its wire bits are the offset code
-// v - min, checked against limit, XOR flip. For a raw N-bit signed field
-// min = -2^(N-1) and flip = 2^(N-1), which turns the offset back into two's
-// complement; for every other kind flip is 0. So encoding is load, subtract,
-// compare, xor; decoding is xor, add, store — the same few instructions for
-// every kind, selected by access.
+// Access: how a fixed-width field's Go value is loaded and stored. Every
+// such field but a compressed float is an integer of its Go size (see
+// kind_int.go's intCode), so encoding is load, subtract, compare, xor, and
+// decoding xor, add, store — the same few instructions for every kind,
+// selected by access.
 const (
 	accU8 uint8 = iota // 1-byte unsigned integer or bool
 	accU16
@@ -41,40 +29,28 @@ const (
 	accQ64 // compressed float64
 )
 
-// needsCheck reports whether a scalar's decoded bits can be invalid: a
-// range offset or a quantization code above its maximum, or a 64-bit wire
-// value for a 32-bit platform int. Any bit pattern of the other kinds is a
-// valid value, so the validation pass skips runs made only of them.
-func needsCheck(o *op) bool {
-	switch o.kind {
-	case opRangeUint, opRangeInt, opQFloat32, opQFloat64:
-		return true
-	}
-	return o.fit
-}
-
 // fuseBits is the widest fused group: bitio reads up to 56 bits with one
 // window load.
 const fuseBits = 56
 
-// fuse marks runs of consecutive scalar ops as groups of at most fuseBits
-// bits (a single op may be wider: a 64-bit field is a group of its own) and
-// builds the plan's compact scalar and check arrays.
+// fuse marks runs of consecutive fixed-width ops as groups of at most
+// fuseBits bits (a single op may be wider: a 64-bit field is a group of
+// its own) and builds the plan's compact scalar array.
 func (p *plan) fuse() {
 	ops := p.ops
 	for i := 0; i < len(ops); {
-		if !isScalar(ops[i].kind) {
+		if !kinds[ops[i].kind].fixed {
 			i++
 			continue
 		}
 		j, total := i, 0
-		for j < len(ops) && isScalar(ops[j].kind) && (j == i || total+ops[j].bits <= fuseBits) {
+		for j < len(ops) && kinds[ops[j].kind].fixed && (j == i || total+ops[j].bits <= fuseBits) {
 			total += ops[j].bits
 			j++
 		}
 		head := &ops[i]
-		head.group, head.groupBits, head.checked = uint16(j-i), total, false
-		head.sLo, head.cLo = int32(len(p.scalars)), int32(len(p.checks))
+		head.group, head.groupBits = uint16(j-i), total
+		head.sLo = int32(len(p.scalars))
 		shift := 0
 		for k := i; k < j; k++ {
 			o := &ops[k]
@@ -91,13 +67,9 @@ func (p *plan) fuse() {
 			} else {
 				p.scalars = append(p.scalars, sc)
 			}
-			if needsCheck(o) {
-				head.checked = true
-				p.checks = append(p.checks, check{mask: sc.mask, limit: sc.limit, op: int32(k), shift: sc.shift, slow: o.fit})
-			}
 			shift += o.bits
 		}
-		head.sHi, head.cHi = int32(len(p.scalars)), int32(len(p.checks))
+		head.sHi = int32(len(p.scalars))
 		i = j
 	}
 }
@@ -127,7 +99,7 @@ type encStep struct {
 	min       uint64      // see the access constants: code = (value - min) ^ flip, valid up to limit
 	limit     uint64      //
 	flip      uint64      //
-	lo, hi    float32     // accQ32: the values encode accepts without clamp (prepared's bounds, rounded inwards: the same verdict for every float32)
+	lo, hi    float32     // accQ32: the values encode accepts without clamp (see float32Code)
 	q         quant.Float // accQ32
 	qq        *quant.Quat // accQuat
 	op        int32       // index in plan.ops: errors, and what accOp runs
@@ -165,9 +137,9 @@ func (p *plan) buildEncode() {
 			end()
 			st := encStep{kind: accOp, op: int32(k), offset: o.offset}
 			switch {
-			case o.kind == opByteArray:
+			case o.kind == KindByteArray:
 				st.kind, st.limit = accBytes, uint64(o.n)
-			case o.kind == opSlice && o.rawElems() != nil:
+			case o.kind == KindSlice && o.rawElems() != nil:
 				st.kind, st.limit, st.width, st.size = accRaw, uint64(o.n), uint8(o.bits), uint8(o.stride)
 			}
 			p.enc = append(p.enc, st)
@@ -231,46 +203,25 @@ func (st *encStep) joins(next *encStep) bool {
 // presence bit is one).
 func encodeStepOf(o *op, k int) (encStep, bool) {
 	switch {
-	case isScalar(o.kind):
-		sc := scalarOf(o, k)
-		st := encStep{offset: sc.offset, min: sc.min, limit: sc.limit, flip: sc.flip, op: int32(k), kind: sc.access, clamp: o.clamp,
+	case kinds[o.kind].fixed:
+		st := encStep{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, op: int32(k), kind: o.access, clamp: o.clamp,
 			count: 1, width: uint8(o.bits), size: uint8(o.size)}
-		if sc.access == accQ32 {
-			st.q, st.lo, st.hi = o.qp.q32, ceil32(o.qp.lo), floor32(o.qp.hi)
+		if o.access == accQ32 {
+			st.q, st.lo, st.hi = o.qp.q32, o.qp.lo32, o.qp.hi32
 		}
 		return st, true
-	case o.kind == opQuat && !o.f64 && o.bits <= encodeGroupBits:
+	case o.kind == KindQuat && !o.f64 && o.bits <= encodeGroupBits:
 		return encStep{offset: o.offset, limit: math.MaxUint64, op: int32(k), kind: accQuat, qq: o.qq}, true
-	case o.kind == opPointer:
+	case o.kind == KindPointer:
 		return encStep{offset: o.offset, limit: 1, op: int32(k), kind: accPtr}, true
 	}
 	return encStep{}, false
 }
 
-// scalarOf returns the compact form of the scalar op o, ops[k], at shift 0.
+// scalarOf returns the compact form of the fixed-width op o, ops[k], at
+// shift 0.
 func scalarOf(o *op, k int) scalar {
-	sc := scalar{offset: o.offset, min: o.min, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), slow: o.fit}
-	sc.limit = sc.mask
-	sc.access = [9]uint8{1: accU8, 2: accU16, 4: accU32, 8: accU64}[o.size]
-	switch o.kind {
-	case opRangeUint:
-		sc.limit = o.span
-	case opRangeInt:
-		sc.limit = o.span
-		sc.access += accI8
-	case opUint:
-		sc.min = 0
-	case opInt:
-		sc.min, sc.flip = uint64(int64(-1)<<(o.bits-1)), 1<<(o.bits-1)
-		sc.access += accI8
-	case opFloat32, opFloat64, opBool:
-		sc.min = 0
-	case opQFloat32:
-		sc.min, sc.limit, sc.access = 0, uint64(o.qf.MaxCode()), accQ32
-	case opQFloat64:
-		sc.min, sc.limit, sc.access = 0, uint64(o.qf64.MaxCode()), accQ64
-	}
-	return sc
+	return scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit}
 }
 
 // scalar is the compact form of a fixed-width field in a decoder's fused
@@ -301,13 +252,4 @@ func (sc *scalar) joins(next *scalar, size uintptr) bool {
 	return sc.access == next.access && sc.access != accQ64 && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&
 		sc.flip == next.flip && sc.width == next.width && !sc.slow && !next.slow && sc.count < math.MaxUint8 &&
 		next.offset == sc.offset+size*uintptr(sc.count) && next.op == sc.op+int32(sc.count)
-}
-
-// check is what the validation pass needs of a field whose bits can be
-// invalid: its code must be at most limit.
-type check struct {
-	mask, limit uint64
-	op          int32 // index in plan.ops
-	shift       uint8
-	slow        bool // the test is more than a limit (a 32-bit platform's signed int): decodeScalar decides
 }

@@ -2,7 +2,6 @@ package bitpack
 
 import (
 	"math"
-	"reflect"
 )
 
 // Sizes: the fewest and most bits a value can take, for the decoder's
@@ -21,13 +20,13 @@ func minBits(p *plan) int {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
-		case opByteArray:
+		case KindByteArray:
 			add(mulMinBits(o.n, 8))
-		case opArray:
+		case KindArray:
 			add(mulMinBits(o.n, o.elem.minBits)) // finished first (see finish)
-		case opSparse:
+		case KindSparse:
 			add(o.bits + 1) // length prefix (slices), end marker
-		case opHook:
+		case KindCustom:
 		default: // scalars; length prefixes; presence bits; quats; checks; union indices
 			add(o.bits)
 		}
@@ -62,49 +61,7 @@ func computeCost(f *Field, onStack map[*Field]bool) (max int) {
 	}
 	onStack[f] = true
 	defer delete(onStack, f)
-	switch f.Kind {
-	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat:
-		max = f.Bits
-	case KindQuat:
-		max = 2 + 3*f.Bits
-	case KindString, KindBytes:
-		max = addBits(f.Bits+7, mulBits(8, f.MaxLen))
-	case KindByteArray:
-		max = addBits(mulBits(8, f.Len), 7)
-	case KindArray:
-		max = mulBits(f.Len, computeCost(f.Elem, onStack))
-	case KindSlice:
-		max = f.Bits
-		if f.MaxLen > 0 {
-			max = addBits(f.Bits, mulBits(f.MaxLen, computeCost(f.Elem, onStack)))
-		}
-	case KindPointer:
-		max = addBits(1, computeCost(f.Elem, onStack))
-	case KindStruct:
-		for _, c := range f.Fields {
-			max = addBits(max, computeCost(c, onStack))
-		}
-	case KindCustom:
-		max = -1
-	case KindCheck:
-		max = 39
-	case KindSparse:
-		// Present elements cost their index as int_relative (1 bit when
-		// consecutive, at most 38) and their value; the end marker the same.
-		n := f.Len
-		if f.Type.Kind() == reflect.Slice {
-			n = f.MaxLen
-		}
-		max = addBits(f.Bits+38, mulBits(n, addBits(38, computeCost(f.Elem, onStack))))
-	case KindUnion:
-		for _, m := range f.Members {
-			mmax := computeCost(m, onStack)
-			if max >= 0 && (mmax < 0 || mmax > max) {
-				max = mmax // the largest member
-			}
-		}
-		max = addBits(f.Bits, max)
-	}
+	max = kinds[f.Kind].maxBits(f, func(c *Field) int { return computeCost(c, onStack) })
 	f.MaxBits, f.costed = max, true
 	return max
 }
@@ -163,42 +120,7 @@ func computeMins(root *Field) {
 // minBitsOf is the fewest bits f takes given its children's minima
 // (unbounded: no finite value). Pointers and slices take their smallest
 // form, nil and empty, so only arrays, structs and unions look inside.
-func minBitsOf(f *Field, get func(*Field) int) int {
-	switch f.Kind {
-	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat, KindString, KindBytes, KindSlice:
-		return f.Bits // for strings, bytes and slices: the length prefix of an empty one
-	case KindQuat:
-		return 2 + 3*f.Bits
-	case KindByteArray:
-		return satMul(8, f.Len)
-	case KindArray:
-		return satMul(f.Len, get(f.Elem))
-	case KindPointer:
-		return 1
-	case KindStruct:
-		n := 0
-		for _, c := range f.Fields {
-			n = satAdd(n, get(c))
-		}
-		return n
-	case KindCustom:
-		return 0
-	case KindCheck:
-		return 32
-	case KindSparse:
-		if f.Type.Kind() == reflect.Slice {
-			return f.Bits + 1 // length 0, then the marker int_relative(-1, 0)
-		}
-		return relativeBits(f.Len + 1) // no element: the marker int_relative(-1, n)
-	case KindUnion:
-		least := unbounded
-		for _, m := range f.Members {
-			least = min(least, get(m))
-		}
-		return satAdd(f.Bits, least)
-	}
-	return 0
-}
+func minBitsOf(f *Field, get func(*Field) int) int { return kinds[f.Kind].minBits(f, get) }
 
 // satAdd and satMul are + and × on minima, saturating at unbounded.
 func satAdd(a, b int) int { return min(a+b, unbounded) } // a, b <= unbounded: no overflow

@@ -47,7 +47,6 @@ func storeIndex[T any](p pointer, j int, v T) {
 // at returns the address off bytes into the value.
 func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
 
-func (p pointer) bool() *bool       { return (*bool)(p.p) }
 func (p pointer) u8() *uint8        { return (*uint8)(p.p) }
 func (p pointer) u16() *uint16      { return (*uint16)(p.p) }
 func (p pointer) u32() *uint32      { return (*uint32)(p.p) }
@@ -65,32 +64,6 @@ func (p pointer) uint64s(n int) []uint64 { return unsafe.Slice((*uint64)(p.p), n
 
 // byteArray returns the n bytes of a [n]byte value.
 func (p pointer) byteArray(n int) []byte { return unsafe.Slice((*byte)(p.p), n) }
-
-// loadUint reads an unsigned integer of size bytes.
-func (p pointer) loadUint(size uintptr) uint64 {
-	switch size {
-	case 1:
-		return uint64(*(*uint8)(p.p))
-	case 2:
-		return uint64(*(*uint16)(p.p))
-	case 4:
-		return uint64(*(*uint32)(p.p))
-	}
-	return *(*uint64)(p.p)
-}
-
-// loadInt reads a signed integer of size bytes, sign-extended.
-func (p pointer) loadInt(size uintptr) int64 {
-	switch size {
-	case 1:
-		return int64(*(*int8)(p.p))
-	case 2:
-		return int64(*(*int16)(p.p))
-	case 4:
-		return int64(*(*int32)(p.p))
-	}
-	return *(*int64)(p.p)
-}
 
 // storeUint writes the low size bytes of v (signed values are stored the
 // same way: two's complement truncation).
