@@ -65,18 +65,27 @@ func budgetFor(inputBits int) budget {
 }
 
 // charge records work values about to be visited and bytes about to be
-// allocated, or refuses them: the packet claims more than its bits pay
-// for. what words an allocation's refusal ("a value of 8 bytes").
-func (b *budget) charge(work, bytes int64, what func() string, bit int) *fieldError {
-	if work > b.workLimit-b.work {
-		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", work, b.workLimit)
-	}
-	if bytes > b.bytesLimit-b.bytes {
-		return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what(), b.bytesLimit)
+// allocated — n values of size bytes each, for the refusal's words — or
+// refuses them: the packet claims more than its bits pay for.
+func (b *budget) charge(work, bytes int64, n int, size uintptr, bit int) *fieldError {
+	if work > b.workLimit-b.work || bytes > b.bytesLimit-b.bytes {
+		return b.refusal(work, bytes, n, size, bit)
 	}
 	b.work += work
 	b.bytes += bytes
 	return nil
+}
+
+// refusal words charge's refusal (out of line: charge inlines).
+func (b *budget) refusal(work, bytes int64, n int, size uintptr, bit int) *fieldError {
+	if work > b.workLimit-b.work {
+		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", work, b.workLimit)
+	}
+	what := fmt.Sprintf("%d values of %d bytes", n, size)
+	if n == 1 {
+		what = fmt.Sprintf("a value of %d bytes", size)
+	}
+	return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what, b.bytesLimit)
 }
 
 // Charges: what each kind of value costs against the allowances. The
@@ -107,7 +116,7 @@ func stringCharge(n int) (work, bytes int64) { return 0, roundAlloc(int64(n)) }
 
 // pointeeCharge is the cost of the pointee of pointer op o.
 func pointeeCharge(o *op) (work, bytes int64) {
-	return o.elem.work, roundAlloc(int64(o.typ.Size()))
+	return o.elem.work, roundAlloc(int64(o.elem.size))
 }
 
 // slotsCharge is the cost of a sparse slice's n slots.
@@ -117,17 +126,17 @@ func slotsCharge(n int) (work, bytes int64) {
 
 // sparseElemCharge is the cost of one present element of sparse op o.
 func sparseElemCharge(o *op) (work, bytes int64) {
-	return o.elem.work, roundAlloc(int64(o.elem.typ.Size()))
+	return o.elem.work, roundAlloc(int64(o.elem.size))
 }
 
 // memberCharge is the cost of a union member of plan mp (one allocation,
 // in either form: see union).
-func memberCharge(mp *plan) (work, bytes int64) { return mp.work, roundAlloc(int64(mp.typ.Size())) }
+func memberCharge(mp *plan) (work, bytes int64) { return mp.work, roundAlloc(int64(mp.size)) }
 
 // hookCharge is the cost of one call of hook op o, before what the hook
 // decodes itself.
 func hookCharge(o *op) (work, bytes int64) {
-	return 1, roundAlloc(int64(o.typ.Size())) + hookCallBytes
+	return 1, roundAlloc(int64(o.size)) + hookCallBytes
 }
 
 const ptrSize = 4 << (^uintptr(0) >> 63)
@@ -182,16 +191,6 @@ func planWork(p *plan) int64 {
 		}
 	}
 	return max(n, 1)
-}
-
-// valuesOf words the subject of an allocation's refusal.
-func valuesOf(n int, size uintptr) func() string {
-	return func() string {
-		if n == 1 {
-			return fmt.Sprintf("a value of %d bytes", size)
-		}
-		return fmt.Sprintf("%d values of %d bytes", n, size)
-	}
 }
 
 // paidFor reports whether every charge inside a value of p is paid for by
@@ -253,7 +252,7 @@ func checkAllowance(p *plan, base pointer, bits int) *fieldError {
 	}
 	c := allowanceCheck{budget: budgetFor(bits)}
 	work, bytes := rootCharge(p)
-	if err := c.budget.charge(work, bytes, valuesOf(1, p.typ.Size()), -1); err != nil {
+	if err := c.budget.charge(work, bytes, 1, p.size, -1); err != nil {
 		return err
 	}
 	return c.value(p, base, 0)
@@ -279,23 +278,23 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 		case KindString:
 			s := *at.string()
 			work, bytes := stringCharge(len(s))
-			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(len(s))), -1)
+			err = c.budget.charge(work, bytes, 1, uintptr(len(s)), -1)
 		case KindBytes:
 			n := len(*at.bytes())
 			work, bytes := elemsCharge(o, n)
-			err = c.budget.charge(work, bytes, valuesOf(1, uintptr(n)), -1)
+			err = c.budget.charge(work, bytes, 1, uintptr(n), -1)
 		case KindArray:
 			err = c.elems(o, at, o.n, o.stride, depth)
 		case KindSlice:
 			n := at.sliceLen()
 			work, bytes := elemsCharge(o, n)
-			if err = c.budget.charge(work, bytes, valuesOf(n, o.stride), -1); err == nil && n > 0 {
+			if err = c.budget.charge(work, bytes, n, o.stride, -1); err == nil && n > 0 {
 				err = c.elems(o, at.sliceElem(0, 0), n, o.stride, depth)
 			}
 		case KindPointer:
 			if e := at.elem(); !e.isNil() {
 				work, bytes := pointeeCharge(o)
-				if err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()), -1); err == nil {
+				if err = c.budget.charge(work, bytes, 1, o.elem.size, -1); err == nil {
 					err = c.value(o.elem, e, depth+1)
 				}
 			}
@@ -305,7 +304,7 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 			err = c.union(o, at, depth)
 		case KindCustom:
 			work, bytes := hookCharge(o)
-			err = c.budget.charge(work, bytes, valuesOf(1, o.typ.Size()+hookCallBytes), -1)
+			err = c.budget.charge(work, bytes, 1, o.size+hookCallBytes, -1)
 		}
 		if err != nil {
 			return err.withPrefix(o.path)
@@ -331,7 +330,7 @@ func (c *allowanceCheck) sparse(o *op, at pointer, depth int) *fieldError {
 	if o.slice {
 		n = at.sliceLen()
 		work, bytes := slotsCharge(n)
-		if err := c.budget.charge(work, bytes, valuesOf(n, o.typ.Elem().Size()), -1); err != nil {
+		if err := c.budget.charge(work, bytes, n, o.typ.Elem().Size(), -1); err != nil {
 			return err
 		}
 	}
@@ -341,7 +340,7 @@ func (c *allowanceCheck) sparse(o *op, at pointer, depth int) *fieldError {
 			continue
 		}
 		work, bytes := sparseElemCharge(o)
-		err := c.budget.charge(work, bytes, valuesOf(1, o.elem.typ.Size()), -1)
+		err := c.budget.charge(work, bytes, 1, o.elem.size, -1)
 		if err == nil {
 			err = c.value(o.elem, e, depth+1)
 		}
@@ -366,7 +365,7 @@ func (c *allowanceCheck) union(o *op, at pointer, depth int) *fieldError {
 		return nil
 	}
 	work, bytes := memberCharge(mp)
-	if ferr := c.budget.charge(work, bytes, valuesOf(1, mp.typ.Size()), -1); ferr != nil {
+	if ferr := c.budget.charge(work, bytes, 1, mp.size, -1); ferr != nil {
 		return ferr
 	}
 	return c.value(mp, base, depth+1)

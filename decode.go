@@ -54,8 +54,8 @@ func (d *decoder) leave() {
 
 // charge charges the allowances (see allowance.go) for what the packet
 // is about to make the decode visit and allocate.
-func (d *decoder) charge(work, bytes int64, what func() string, bit int) *fieldError {
-	return d.budget.charge(work, bytes, what, bit)
+func (d *decoder) charge(work, bytes int64, n int, size uintptr, bit int) *fieldError {
+	return d.budget.charge(work, bytes, n, size, bit)
 }
 
 // grow records n new values of size bytes allocated into the value being
@@ -74,7 +74,7 @@ func (d *decoder) root(p *plan, base pointer) *fieldError {
 		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
 	work, bytes := rootCharge(p)
-	if err := d.charge(work, bytes, valuesOf(1, p.typ.Size()), d.r.BitsRead()); err != nil {
+	if err := d.charge(work, bytes, 1, p.size, d.r.BitsRead()); err != nil {
 		return err
 	}
 	return d.plan(p, base, d.depth0)

@@ -86,14 +86,11 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					shift := st.shift
 					for j := range uintptr(st.count) {
 						f := *at.at(4 * j).float32()
-						var c uint32
-						switch {
-						case f >= st.lo && f <= st.hi: // lo is the quantizer's min
-							c = st.q.QuantizeInRange(f)
-						case st.clamp && f-f == 0: // clamping a finite value (f-f is 0 exactly when f is finite)
-							c = st.q.Quantize(f)
-						default:
-							return refusal(&p.ops[st.op+int32(j)], at.at(4*j)), k
+						c, ok := float32InRange(&st.q, st.lo, st.hi, f)
+						if !ok {
+							if c, ok = float32Outside(&st.q, st.clamp, f); !ok {
+								return refusal(&p.ops[st.op+int32(j)], at.at(4*j)), k
+							}
 						}
 						acc |= uint64(c) << (shift & 63)
 						shift += st.width

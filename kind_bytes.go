@@ -62,7 +62,7 @@ func decodeString(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 		return nil // reported by plan
 	}
 	work, bytes := stringCharge(len(b))
-	if err := d.charge(work, bytes, valuesOf(1, uintptr(len(b))), start); err != nil {
+	if err := d.charge(work, bytes, 1, uintptr(len(b)), start); err != nil {
 		return err.withPrefix(o.path)
 	}
 	if s := at.string(); *s != string(b) { // no allocation when unchanged
@@ -100,7 +100,7 @@ func decodeBytes(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 		return newFieldError(o.path, start, ErrOverflow, "needs %d bytes, %d remain", n, r.BitsRemaining()/8)
 	}
 	work, bytes := elemsCharge(o, int(n))
-	if err := d.charge(work, bytes, valuesOf(1, uintptr(n)), start); err != nil {
+	if err := d.charge(work, bytes, 1, uintptr(n), start); err != nil {
 		return err.withPrefix(o.path)
 	}
 	b := at.bytes()

@@ -24,19 +24,34 @@ var (
 		describe: describeQuantized, schema: schemaQuantized, maxBits: fixedBits, minBits: fixedBits}
 )
 
-// float32Code is the accept/refuse decision of a compressed float32 field,
-// shared by every executor: the code of f, or false when f is refused
-// (NaN, ±Inf, or outside [lo, hi] without clamp). lo and hi are the
-// quantizer's float32 bounds (prepared.lo32, hi32); lo is its min, so a
-// value inside them needs no clamp (QuantizeInRange).
-func float32Code(q *quant.Float, lo, hi float32, clamp bool, f float32) (uint32, bool) {
-	switch {
-	case f >= lo && f <= hi:
+// The accept/refuse decision of a compressed float32 field, shared by
+// every executor: a value inside the quantizer's float32 bounds [lo, hi]
+// (prepared.lo32, hi32; lo is its min, so such a value needs no clamp)
+// has the code QuantizeInRange gives (float32InRange, small enough to
+// inline in the encoder's loops); one outside is clamped when the field
+// clamps and the value is finite, else refused (float32Outside, out of
+// line). float32Code is the two together.
+
+func float32InRange(q *quant.Float, lo, hi float32, f float32) (uint32, bool) {
+	if f >= lo && f <= hi {
 		return q.QuantizeInRange(f), true
-	case clamp && f-f == 0: // f-f is 0 exactly when f is finite
+	}
+	return 0, false
+}
+
+//go:noinline
+func float32Outside(q *quant.Float, clamp bool, f float32) (uint32, bool) {
+	if clamp && f-f == 0 { // f-f is 0 exactly when f is finite
 		return q.Quantize(f), true
 	}
 	return 0, false
+}
+
+func float32Code(q *quant.Float, lo, hi float32, clamp bool, f float32) (uint32, bool) {
+	if c, ok := float32InRange(q, lo, hi, f); ok {
+		return c, true
+	}
+	return float32Outside(q, clamp, f)
 }
 
 // ceil32 returns the smallest float32 at or above x, and floor32 the
@@ -182,9 +197,12 @@ func floatColumn(col []uint64, g int, at pointer, stride uintptr, m int, st *enc
 	q, lo, hi, clamp, shift := &st.q, st.lo, st.hi, st.clamp, st.shift
 	for j := range uintptr(st.count) {
 		for k := 0; k < m; k++ {
-			c, ok := float32Code(q, lo, hi, clamp, loadAs[float32](at.at(uintptr(k)*stride+4*j)))
+			f := loadAs[float32](at.at(uintptr(k)*stride + 4*j))
+			c, ok := float32InRange(q, lo, hi, f)
 			if !ok {
-				return false
+				if c, ok = float32Outside(q, clamp, f); !ok {
+					return false
+				}
 			}
 			col[k*g] |= uint64(c) << (shift & 63)
 		}

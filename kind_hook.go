@@ -195,7 +195,7 @@ func decodeHook(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	// The new value and the call's bookkeeping count against the
 	// allowances (a hook may read nothing at all), before either is made.
 	work, bytes := hookCharge(o)
-	if ferr := d.charge(work, bytes, valuesOf(1, o.typ.Size()+hookCallBytes), start); ferr != nil {
+	if ferr := d.charge(work, bytes, 1, o.size+hookCallBytes, start); ferr != nil {
 		return ferr.withPrefix(o.path)
 	}
 	target := reflect.New(o.typ)

@@ -73,7 +73,7 @@ func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 		}
 	} else {
 		work, bytes := pointeeCharge(o)
-		if err := d.charge(work, bytes, valuesOf(1, o.typ.Size()), start); err != nil {
+		if err := d.charge(work, bytes, 1, o.elem.size, start); err != nil {
 			return err.withPrefix(o.path)
 		}
 		if elem = at.elem(); elem.isNil() {

@@ -236,7 +236,7 @@ func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 		return d.shortElems(o, int(n), depth)
 	}
 	work, bytes := elemsCharge(o, int(n))
-	if err := d.charge(work, bytes, valuesOf(int(n), o.stride), start); err != nil {
+	if err := d.charge(work, bytes, int(n), o.stride, start); err != nil {
 		return err.withPrefix(o.path)
 	}
 	if int(n) > at.sliceCap() {
@@ -261,7 +261,7 @@ func (d *decoder) shortElems(o *op, n, depth int) *fieldError {
 	}
 	for k := 0; k < n; k++ {
 		if k > 0 { // spare charged the first
-			if err := d.charge(o.elem.work, 0, nil, r.BitsRead()); err != nil {
+			if err := d.charge(o.elem.work, 0, 1, 0, r.BitsRead()); err != nil {
 				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
 			}
 		}
@@ -281,7 +281,7 @@ func (d *decoder) spare(p *plan, bit int) (pointer, *fieldError) {
 	if size > spareBytes {
 		return pointer{}, newFieldError("", bit, ErrOverflow, "needs at least %d bits, %d remain", p.minBits, d.r.BitsRemaining())
 	}
-	if err := d.charge(p.work, roundAlloc(int64(size)), valuesOf(1, size), bit); err != nil {
+	if err := d.charge(p.work, roundAlloc(int64(size)), 1, size, bit); err != nil {
 		return pointer{}, err
 	}
 	return pointerOf(reflect.New(p.typ)), nil

@@ -134,7 +134,7 @@ func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 		}
 		n = int(v)
 		work, bytes := slotsCharge(n)
-		if err := d.charge(work, bytes, valuesOf(n, o.typ.Elem().Size()), start); err != nil {
+		if err := d.charge(work, bytes, n, o.typ.Elem().Size(), start); err != nil {
 			return err.withPrefix(o.path)
 		}
 		if n > at.sliceCap() {
@@ -159,7 +159,7 @@ func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 			return nil
 		}
 		work, bytes := sparseElemCharge(o)
-		if err := d.charge(work, bytes, valuesOf(1, o.elem.typ.Size()), start); err != nil {
+		if err := d.charge(work, bytes, 1, o.elem.size, start); err != nil {
 			return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
 		}
 		slot := sparseSlot(o, at, int(idx))

@@ -106,7 +106,7 @@ func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 		return memberError(o.path, start, err)
 	}
 	work, bytes := memberCharge(mp)
-	if err := d.charge(work, bytes, valuesOf(1, m.typ.Size()), start); err != nil {
+	if err := d.charge(work, bytes, 1, mp.size, start); err != nil {
 		return err.withPrefix(o.path)
 	}
 	// Into the *T the field holds when it is one of this member's type;

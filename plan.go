@@ -85,6 +85,7 @@ func (p *plan) putScratch(s *scratch) {
 
 type plan struct {
 	typ      reflect.Type
+	size     uintptr // typ.Size()
 	ops      []op
 	dense    bool                    // all but padding is pointer-free wire data: commit copies the value whole
 	complete bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
