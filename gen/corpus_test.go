@@ -87,7 +87,45 @@ func newCorpus(t *testing.T) *corpus {
 		}
 	}
 	c.pinned(t)
+	c.frames(rng)
 	return c
+}
+
+// frames adds Seal and Open: payloads sealed alike, and sealed packets
+// opened alike, damaged or sealed with another id.
+func (c *corpus) frames(rng *rand.Rand) {
+	hexOrDash := func(b []byte) string {
+		if len(b) == 0 {
+			return "-"
+		}
+		return hex.EncodeToString(b)
+	}
+	for i := 0; i < 40; i++ {
+		id := rng.Uint32()
+		payload := make([]byte, rng.Intn(40))
+		rng.Read(payload)
+		sealed := bitpack.Seal(nil, id, payload)
+		c.commands = append(c.commands, fmt.Sprintf("S %x %s", id, hexOrDash(payload)))
+		c.want = append(c.want, "OK "+hex.EncodeToString(sealed))
+		c.what = append(c.what, fmt.Sprintf("Seal(%#x, %x)", id, payload))
+		for _, p := range [][]byte{sealed, flipBit(sealed, rng.Intn(8*len(sealed))), sealed[:rng.Intn(len(sealed))]} {
+			for _, openID := range []uint32{id, id ^ 1} {
+				want := "REFUSED"
+				if got, err := bitpack.Open(openID, p); err == nil {
+					want = "OK " + hex.EncodeToString(got)
+				}
+				c.commands = append(c.commands, fmt.Sprintf("O %x %s", openID, hexOrDash(p)))
+				c.want = append(c.want, want)
+				c.what = append(c.what, fmt.Sprintf("Open(%#x, %x)", openID, p))
+			}
+		}
+	}
+}
+
+func flipBit(p []byte, bit int) []byte {
+	q := append([]byte(nil), p...)
+	q[bit/8] ^= 1 << (bit % 8)
+	return q
 }
 
 // read adds a packet for the driver to read as table type k.

@@ -69,7 +69,7 @@ func newCPP(m *Model, opts Options) (*cppEmitter, error) {
 	}
 	if opts.Namespace != "" {
 		for _, part := range strings.Split(opts.Namespace, "::") {
-			if identifier(part) != part || cppReserved[part] {
+			if part == "" || identifier(part) != part || cppReserved[part] {
 				return nil, fmt.Errorf("gen: Namespace %q: %q is not a C++ identifier bitpack can use", opts.Namespace, part)
 			}
 			e.spaces = append(e.spaces, part)
@@ -195,7 +195,7 @@ func (e *cppEmitter) preamble() {
 	e.printf("// C++11 serialize functions for these Go types, generated from the plans\n")
 	e.printf("// bitpack compiles for them (github.com/bitpack-go/bitpack/gen):\n//\n")
 	for _, t := range e.m.Roots {
-		e.printf("//   %s  fingerprint %#08x\n", t.Go, t.Fingerprint)
+		e.printf("//   %s  fingerprint %#08x\n", fullName(t), t.Fingerprint)
 	}
 	e.printf(`//
 // Each struct's Serialize reads and writes exactly bitpack's bytes. A read
@@ -228,6 +228,14 @@ func (e *cppEmitter) preamble() {
 		}
 	}
 	e.printf("\n#ifndef %s\n#define %s\n\n", e.guard(), e.guard())
+}
+
+// fullName is a Go type's name with its package's import path.
+func fullName(t *Type) string {
+	if t.Go.PkgPath() == "" || t.Go.Name() == "" {
+		return t.Go.String()
+	}
+	return t.Go.PkgPath() + "." + t.Go.Name()
 }
 
 func (e *cppEmitter) inNamespace() string {
@@ -264,11 +272,14 @@ func (e *cppEmitter) structType(t *Type) {
 			names[c] = true
 		}
 	}
-	max := "unbounded"
-	if t.MaxBits >= 0 {
-		max = fmt.Sprint(t.MaxBits)
+	size := fmt.Sprintf("%d to %d bits", t.MinBits, t.MaxBits)
+	switch {
+	case t.MaxBits < 0:
+		size = fmt.Sprintf("%d bits or more", t.MinBits)
+	case t.MinBits == t.MaxBits:
+		size = fmt.Sprintf("%d bits", t.MinBits)
 	}
-	e.printf("// %s is Go's %s: %d to %s bits.\n", e.typeNames[t], t.Go, t.MinBits, max)
+	e.printf("// %s is Go's %s: %s.\n", e.typeNames[t], t.Go, size)
 	e.printf("struct %s\n{\n", e.typeNames[t])
 	for _, m := range t.Fields {
 		e.declare(m, names)
@@ -304,8 +315,12 @@ func (e *cppEmitter) unionType(t *Type) {
 	for _, mt := range t.Members {
 		names[e.typeNames[mt]] = true
 	}
-	e.printf("// %s is Go's interface %s, a union of %d types: the type index in %d bits, then the member.\n",
-		e.typeNames[t], t.Go, len(t.Members), t.IndexBits)
+	types := "types"
+	if len(t.Members) == 1 {
+		types = "type"
+	}
+	e.printf("// %s is Go's interface %s, a union of %d %s: the type index in %d bits, then the member.\n",
+		e.typeNames[t], t.Go, len(t.Members), types, t.IndexBits)
 	e.printf("struct %s\n{\n", e.typeNames[t])
 	var which []string
 	for i, mt := range t.Members {

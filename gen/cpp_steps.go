@@ -69,8 +69,11 @@ func (e *cppEmitter) declare(m *Member, names map[string]bool) {
 	}
 	var words []string
 	for v := m.Value; v != nil; v = v.Elem {
-		if v.Kind != bitpack.KindStruct {
+		switch {
+		case v.Kind != bitpack.KindStruct:
 			words = append(words, v.Encoding)
+		case v.Fields != nil:
+			words = append(words, "sent with this field's options (see Serialize)")
 		}
 	}
 	comment := ""

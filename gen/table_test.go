@@ -3,7 +3,6 @@ package gen
 import (
 	"errors"
 	"math/rand"
-	"reflect"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
@@ -283,4 +282,3 @@ func (e tableEntry) sample(seed int64, n int) []any {
 	return out
 }
 
-func typeOf(v any) reflect.Type { return reflect.TypeOf(v) }

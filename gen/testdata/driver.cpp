@@ -13,6 +13,8 @@
 //   W <case>        build write case <case> and write it: REFUSED or OK <hex>
 //   D <hex>         read a Pinned packet and print the bits of V, A and W
 //   P <v> <a> <w>   write a Pinned value given as the hex bits of V, A, W
+//   S <id> <hex>    bitpack::seal the payload with protocol id <id> (hex)
+//   O <id> <hex>    bitpack::open the packet: REFUSED or OK <payload hex>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +120,42 @@ static bool hex_to_bytes( const char * s, std::vector<uint8_t> & out )
     return true;
 }
 
+static void frame( char command, const char * rest, std::vector<uint8_t> & packet )
+{
+    unsigned int id;
+    const char * hex = strchr( rest, ' ' );
+    if ( sscanf( rest, "%x", &id ) != 1 || !hex )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    std::string text( hex + 1 );
+    if ( text == "-" )
+        text.clear();
+    if ( !hex_to_bytes( text.c_str(), packet ) )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    if ( command == 'S' )
+    {
+        std::vector<uint8_t> sealed( packet.size() + 4 );
+        size_t n = bitpack::seal( sealed.data(), sealed.size(), id, packet.data(), packet.size() );
+        fputs( "OK ", stdout );
+        print_hex( sealed.data(), (int64_t) n );
+        return;
+    }
+    size_t payload_bytes = 0;
+    const uint8_t * payload = bitpack::open( id, packet.data(), packet.size(), &payload_bytes );
+    if ( !payload )
+    {
+        puts( "REFUSED" );
+        return;
+    }
+    fputs( "OK ", stdout );
+    print_hex( payload, (int64_t) payload_bytes );
+}
+
 int main()
 {
     std::string line;
@@ -161,6 +199,10 @@ int main()
         else if ( command == 'P' )
         {
             encode_pinned( rest );
+        }
+        else if ( command == 'S' || command == 'O' )
+        {
+            frame( command, rest, packet );
         }
         else
         {
