@@ -178,8 +178,8 @@ func (c *corpus) write(root *Type, v any, what string) {
 	a := &assigner{e: c.e}
 	a.structFields(root, nil, reflect.ValueOf(v), "v->")
 	name := c.e.typeNames[root]
-	code := fmt.Sprintf("    case %d:\n    {\n        %s * v = new %s();\n        %s\n        write_value( v, 1 << 20 );\n        delete v;\n        break;\n    }\n",
-		len(c.writes), name, name, strings.Join(a.lines, "\n        "))
+	code := fmt.Sprintf("static void write_case_%d()\n{\n    %s * v = new %s();\n    %s\n    write_value( v, 1 << 20 );\n    delete v;\n}\n\n",
+		len(c.writes), name, name, strings.Join(a.lines, "\n    "))
 	c.commands = append(c.commands, fmt.Sprintf("W %d", len(c.writes)))
 	c.writes = append(c.writes, code)
 	c.want = append(c.want, want)
@@ -306,11 +306,15 @@ func (c *corpus) dispatch(t *testing.T) string {
 		fmt.Fprintf(&b, "    case %d: read_packet<%s>( data, bytes ); break;\n", k, c.e.typeNames[r])
 	}
 	b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
-	b.WriteString("static void dispatch_write( int n )\n{\n    switch ( n )\n    {\n")
 	for _, w := range c.writes {
 		b.WriteString(w)
 	}
-	b.WriteString("    default: puts( \"BADCASE\" ); break;\n    }\n}\n")
+	b.WriteString("static void ( * const write_cases[] )() =\n{\n")
+	for i := range c.writes {
+		fmt.Fprintf(&b, "    write_case_%d,\n", i)
+	}
+	b.WriteString("};\n\nstatic void dispatch_write( int n )\n{\n")
+	b.WriteString("    if ( n < 0 || n >= int( sizeof write_cases / sizeof write_cases[0] ) )\n        puts( \"BADCASE\" );\n    else\n        write_cases[n]();\n}\n")
 	return b.String()
 }
 

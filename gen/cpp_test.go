@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 )
@@ -36,7 +37,7 @@ func requireCompiler(t *testing.T) string {
 // hostile packets, one optimised with every contraction of floats allowed,
 // for the pinned float arithmetic.
 var cppFlags = map[string][]string{
-	"sanitized": {"-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"},
+	"sanitized": {"-O0", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"},
 	"fast":      {"-O2", "-march=native", "-ffp-contract=fast"},
 }
 
@@ -168,10 +169,16 @@ func goWrite(v any) (string, error) {
 // -ffp-contract=fast.
 func TestCPPCrossLanguage(t *testing.T) {
 	gxx := requireCompiler(t)
+	start := time.Now()
 	c := newCorpus(t)
+	t.Logf("corpus of %d commands in %v", len(c.commands), time.Since(start))
+	start = time.Now()
 	drivers := buildDrivers(t, gxx, c.dispatch(t))
+	t.Logf("both builds in %v", time.Since(start))
 	for _, d := range drivers {
+		start = time.Now()
 		answers := d.run(t, c.commands)
+		t.Logf("%s build ran in %v", d.name, time.Since(start))
 		failures := 0
 		for i, want := range c.want {
 			if got := answers[i]; !c.agree(want, got) {

@@ -281,4 +281,3 @@ func (e tableEntry) sample(seed int64, n int) []any {
 	}
 	return out
 }
-
