@@ -168,6 +168,9 @@ func goWrite(v any) (string, error) {
 // AddressSanitizer and UBSan, once optimised with -march=native
 // -ffp-contract=fast.
 func TestCPPCrossLanguage(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
+	}
 	gxx := requireCompiler(t)
 	start := time.Now()
 	c := newCorpus(t)
