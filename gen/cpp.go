@@ -179,11 +179,12 @@ func (e *cppEmitter) file() []byte {
 	return e.b.Bytes()
 }
 
-// guard is the include guard: a hash of the root types and their
-// fingerprints, so headers generated from other types can be included
-// side by side.
+// guard is the include guard: a hash of the namespace, the root types and
+// their fingerprints, so headers generated from other types can be
+// included side by side.
 func (e *cppEmitter) guard() string {
 	h := fnv.New32a()
+	fmt.Fprintf(h, "%s;", e.opts.Namespace)
 	for _, t := range e.m.Roots {
 		fmt.Fprintf(h, "%s %08x;", t.Go, t.Fingerprint)
 	}

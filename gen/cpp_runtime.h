@@ -1,6 +1,7 @@
 // ---------------------------------------------------------------------------
 // bitpack's own encodings, built on serialize's macros. Every header bitpack
-// generates carries this block; the guard keeps one copy per program.
+// generates carries this block; the guard keeps one copy per program (its
+// number changes whenever the block does).
 
 #ifndef BITPACK_GEN_RUNTIME_1
 #define BITPACK_GEN_RUNTIME_1

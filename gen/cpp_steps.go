@@ -214,8 +214,6 @@ func (e *cppEmitter) step(c *cppBody, v *Value, p place) {
 		e.sparse(c, v, p)
 	case bitpack.KindCheck:
 		c.line("bitpack_check( stream, %#08xu ); // check %q", v.CheckHash, v.CheckName)
-	case bitpack.KindQuat:
-		e.quat(c, v, x)
 	}
 }
 
@@ -345,11 +343,6 @@ func (e *cppEmitter) sparse(c *cppBody, v *Value, p place) {
 	c.close()
 	c.close()
 	c.loops--
-}
-
-// quat renders a smallest-three quaternion.
-func (e *cppEmitter) quat(c *cppBody, v *Value, x string) {
-	c.line("#error quaternions are not generated yet (%s)", v.Path)
 }
 
 // cppInt is a signed literal that keeps its value in any integer context.

@@ -127,8 +127,11 @@ type Mixed struct {
 }
 
 type (
-	loopy  struct{ Next *loopy }
-	viaMsg struct{ M Msg }
+	loopy    struct{ Next *loopy }
+	viaMsg   struct{ M Msg }
+	withQuat struct {
+		Rot [4]float32 `bits:"quat,bits=9"`
+	}
 )
 
 func TestCPPNames(t *testing.T) {
@@ -174,6 +177,7 @@ func TestCPPErrors(t *testing.T) {
 		{Options{Namespace: "class"}, []any{Player{}}, `gen: Namespace "class": "class" is not a C++ identifier bitpack can use`},
 		{Options{Include: "a\"b.h"}, []any{Player{}}, `gen: Include "a\"b.h": a file name cannot hold quotes or newlines`},
 		{Options{}, []any{struct{ S string }{}}, `gen: bitpack: type struct { S string } field S: string needs a maxlen tag of its own, e.g. bits:"maxlen=32"`},
+		{Options{}, []any{&withQuat{}}, "gen: field Rot of gen.withQuat: quaternions are not generated yet"},
 	} {
 		var out bytes.Buffer
 		err := CPP(&out, tc.opts, tc.values...)

@@ -25,14 +25,15 @@
 // bitpack::open are Seal and Open. Float arithmetic is pinned as in Go (no
 // fused multiply-add, whatever the flags); -ffast-math is not supported.
 
-#ifndef BITPACK_GENERATED_D2C6900B_H
-#define BITPACK_GENERATED_D2C6900B_H
+#ifndef BITPACK_GENERATED_785ABE88_H
+#define BITPACK_GENERATED_785ABE88_H
 
 #include "serialize.h"
 
 // ---------------------------------------------------------------------------
 // bitpack's own encodings, built on serialize's macros. Every header bitpack
-// generates carries this block; the guard keeps one copy per program.
+// generates carries this block; the guard keeps one copy per program (its
+// number changes whenever the block does).
 
 #ifndef BITPACK_GEN_RUNTIME_1
 #define BITPACK_GEN_RUNTIME_1
@@ -581,4 +582,4 @@ struct Snapshot
 
 const uint32_t Snapshot_fingerprint = 0x050db039u; // bitpack.Fingerprint(cppclient.Snapshot)
 
-#endif // BITPACK_GENERATED_D2C6900B_H
+#endif // BITPACK_GENERATED_785ABE88_H

@@ -25,14 +25,15 @@
 // bitpack::open are Seal and Open. Float arithmetic is pinned as in Go (no
 // fused multiply-add, whatever the flags); -ffast-math is not supported.
 
-#ifndef BITPACK_GENERATED_C3E0FF08_H
-#define BITPACK_GENERATED_C3E0FF08_H
+#ifndef BITPACK_GENERATED_7754176E_H
+#define BITPACK_GENERATED_7754176E_H
 
 #include "serialize/serialize.h"
 
 // ---------------------------------------------------------------------------
 // bitpack's own encodings, built on serialize's macros. Every header bitpack
-// generates carries this block; the guard keeps one copy per program.
+// generates carries this block; the guard keeps one copy per program (its
+// number changes whenever the block does).
 
 #ifndef BITPACK_GEN_RUNTIME_1
 #define BITPACK_GEN_RUNTIME_1
@@ -654,4 +655,4 @@ const uint32_t Envelope_fingerprint = 0x3962575cu; // bitpack.Fingerprint(gen.En
 } // namespace net
 } // namespace game
 
-#endif // BITPACK_GENERATED_C3E0FF08_H
+#endif // BITPACK_GENERATED_7754176E_H

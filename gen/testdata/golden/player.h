@@ -25,14 +25,15 @@
 // bitpack::open are Seal and Open. Float arithmetic is pinned as in Go (no
 // fused multiply-add, whatever the flags); -ffast-math is not supported.
 
-#ifndef BITPACK_GENERATED_A2BD514A_H
-#define BITPACK_GENERATED_A2BD514A_H
+#ifndef BITPACK_GENERATED_F91F44F9_H
+#define BITPACK_GENERATED_F91F44F9_H
 
 #include "serialize.h"
 
 // ---------------------------------------------------------------------------
 // bitpack's own encodings, built on serialize's macros. Every header bitpack
-// generates carries this block; the guard keeps one copy per program.
+// generates carries this block; the guard keeps one copy per program (its
+// number changes whenever the block does).
 
 #ifndef BITPACK_GEN_RUNTIME_1
 #define BITPACK_GEN_RUNTIME_1
@@ -554,4 +555,4 @@ struct Player
 
 const uint32_t Player_fingerprint = 0xf334e9ebu; // bitpack.Fingerprint(gen.Player)
 
-#endif // BITPACK_GENERATED_A2BD514A_H
+#endif // BITPACK_GENERATED_F91F44F9_H
