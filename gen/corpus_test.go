@@ -61,6 +61,9 @@ func newCorpus(t *testing.T) *corpus {
 			n = 4 // big values: a few go a long way
 		}
 		samples := entry.sample(int64(k)+1, n)
+		if typ == reflect.TypeOf(Scalars{}) {
+			samples = append(samples, specialFloats()...)
+		}
 		for i, v := range samples {
 			p, err := bitpack.Marshal(v)
 			if err != nil {
@@ -70,7 +73,7 @@ func newCorpus(t *testing.T) *corpus {
 			if i < hostilePerType {
 				c.hostile(k, typ, p, rng, fmt.Sprintf("%s sample %d", typ, i))
 			}
-			if i < writePerType && typ != reflect.TypeOf(Far{}) {
+			if (i < writePerType || i >= n) && typ != reflect.TypeOf(Far{}) {
 				c.write(root, v, fmt.Sprintf("%s sample %d", typ, i))
 			}
 		}
@@ -128,6 +131,19 @@ func flipBit(p []byte, bit int) []byte {
 	return q
 }
 
+// specialFloats are Scalars whose raw floats are the bit patterns a
+// careless copy loses: NaNs with payloads (signalling and quiet), -0,
+// denormals, infinities.
+func specialFloats() []any {
+	f32 := []uint32{0x7f800001, 0xffc12345, 0x80000000, 0x00000001, 0x807fffff, 0x7f800000, 0xff800000}
+	f64 := []uint64{0x7ff0000000000001, 0xfff8000000abcdef, 0x8000000000000000, 0x0000000000000001, 0x800fffffffffffff, 0x7ff0000000000000, 0xfff0000000000000}
+	var out []any
+	for i := range f32 {
+		out = append(out, Scalars{F32: math.Float32frombits(f32[i]), F64: math.Float64frombits(f64[i]), I: -1, U: math.MaxUint64})
+	}
+	return out
+}
+
 // read adds a packet for the driver to read as table type k.
 func (c *corpus) read(k int, typ reflect.Type, p []byte, what string) {
 	want, err := goRead(typ, p)
@@ -176,7 +192,9 @@ func (c *corpus) write(root *Type, v any, what string) {
 		want, what = "REFUSED", what+" (Go: "+err.Error()+")"
 	}
 	a := &assigner{e: c.e}
-	a.structFields(root, nil, reflect.ValueOf(v), "v->")
+	rv := reflect.New(reflect.TypeOf(v)).Elem() // addressable, so floats are read as bits
+	rv.Set(reflect.ValueOf(v))
+	a.structFields(root, nil, rv, "v->")
 	name := c.e.typeNames[root]
 	code := fmt.Sprintf("static void write_case_%d()\n{\n    %s * v = new %s();\n    %s\n    write_value( v, 1 << 20 );\n    delete v;\n}\n\n",
 		len(c.writes), name, name, strings.Join(a.lines, "\n    "))

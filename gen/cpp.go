@@ -161,6 +161,9 @@ func (e *cppEmitter) file() []byte {
 	if len(e.spaces) > 0 {
 		e.printf("\n")
 	}
+	for _, t := range e.m.Hooks {
+		e.printf("struct %s; // yours: define it before including this header (see above)\n\n", e.typeNames[t])
+	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
 		case TypeStruct:

@@ -52,7 +52,7 @@ func (a *assigner) value(v *Value, rv reflect.Value, p place) {
 		a.add("%s = %s;", x, cppUint(rv.Uint()))
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
-			a.add("set_f32( %s, %#08xu );", x, math.Float32bits(float32(rv.Float())))
+			a.add("set_f32( %s, %#08xu );", x, float32Bits(rv))
 		} else {
 			a.add("set_f64( %s, UINT64_C( %#016x ) );", x, math.Float64bits(rv.Float()))
 		}
@@ -134,6 +134,15 @@ func (a *assigner) union(t *Type, rv reflect.Value, x string) {
 		}
 	}
 	panic("assigner: " + dyn.Type().String() + " is not a member of " + t.Go.String())
+}
+
+// float32Bits reads a float32's bits from memory when it can: rv.Float()
+// converts to float64, which quiets a signalling NaN on amd64.
+func float32Bits(rv reflect.Value) uint32 {
+	if rv.CanAddr() {
+		return *(*uint32)(unsafe.Pointer(rv.UnsafeAddr()))
+	}
+	return math.Float32bits(float32(rv.Float()))
 }
 
 // cString is a C string literal of s, every byte escaped.
