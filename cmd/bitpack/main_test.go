@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bitpack-go/bitpack/examples/cppclient"
+	"github.com/bitpack-go/bitpack/gen"
+)
+
+// TestGenExample runs the command on the example package as the package's
+// generate directive does: the header it writes is the checked-in net.h
+// (regenerate with go generate ./examples/cppclient), byte for byte the
+// same as gen.CPP's, and the temporary program is gone afterwards.
+func TestGenExample(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "net.h")
+	var stderr bytes.Buffer
+	if err := run([]string{"gen", "-lang", "cpp", "-o", out, "../../examples/cppclient", "Snapshot"}, os.Stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var direct bytes.Buffer
+	if err := gen.CPP(&direct, gen.Options{}, &cppclient.Snapshot{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, direct.Bytes()) {
+		t.Error("the command's header differs from gen.CPP's")
+	}
+	pinned, err := os.ReadFile("../../examples/cppclient/net.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, pinned) {
+		t.Error("examples/cppclient/net.h is out of date: run go generate ./examples/cppclient")
+	}
+	left, _ := filepath.Glob("../../.bitpack-gen-*")
+	if len(left) > 0 {
+		t.Errorf("temporary directories left behind: %v", left)
+	}
+}
+
+// TestGenOptions: -namespace and -include reach gen.Options, and without
+// -o the header goes to standard output.
+func TestGenOptions(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"gen", "-lang", "cpp", "-namespace", "game::net", "-include", "lib/serialize.h", "github.com/bitpack-go/bitpack/examples/cppclient", "Player", "Vec3"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	var direct bytes.Buffer
+	if err := gen.CPP(&direct, gen.Options{Namespace: "game::net", Include: "lib/serialize.h"}, &cppclient.Player{}, &cppclient.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(stdout.Bytes(), direct.Bytes()) {
+		t.Error("the command's header differs from gen.CPP's with the same options")
+	}
+}
+
+func TestGenErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"build"}, "the only command is gen"},
+		{[]string{"gen", "-lang", "cobol", ".", "T"}, `-lang "cobol": the languages are cpp`},
+		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient"}, "name a package and at least one type"},
+		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "vec3"}, "type vec3 is not exported"},
+		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "Snap-shot"}, `"Snap-shot" is not a Go type name`},
+		{[]string{"gen", "-lang", "cpp", "../../examples/gamestate", "Player"}, "github.com/bitpack-go/bitpack/examples/gamestate is package main, which no program can import"},
+		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "Nope"}, "generating failed"},
+		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "AppID"}, "generating failed"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(tc.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("bitpack %s: %v, want an error containing %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("bitpack %s wrote to standard output", strings.Join(tc.args, " "))
+		}
+	}
+}

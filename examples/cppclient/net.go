@@ -1,0 +1,34 @@
+// Package cppclient is the example of gen's README ("C++ clients"): the Go
+// types of a small game protocol, and net.h, the C++ header generated from
+// them by
+//
+//	go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cpp -o net.h . Snapshot
+//
+// (the go:generate line below). cpp/client.cpp is a C++ client that writes a
+// snapshot the Go side reads, and reads it back.
+package cppclient
+
+//go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cpp -o net.h . Snapshot
+
+// Vec3 is a position.
+type Vec3 struct{ X, Y, Z float32 }
+
+// Player is one player's state.
+type Player struct {
+	ID     uint16 `bits:"range=0..999"`
+	Health int32  `bits:"range=0..1000"`
+	Pos    Vec3   `bits:"float,min=-1024,max=1024,res=0.01"`
+	Name   string `bits:"maxlen=15"`
+	Alive  bool
+}
+
+// Snapshot is what the server sends every tick.
+type Snapshot struct {
+	Tick    uint32
+	Players []Player `bits:"maxlen=8"`
+}
+
+// AppID is the game's protocol id. Packets are sealed with
+// AppID ^ Fingerprint(&Snapshot{}), so a client built from another
+// version of these types fails the CRC.
+const AppID = 0x47414d45

@@ -1,0 +1,482 @@
+// ---------------------------------------------------------------------------
+// bitpack's own encodings, built on serialize's macros. Every header bitpack
+// generates carries this block; the guard keeps one copy per program (its
+// number changes whenever the block does).
+
+#ifndef BITPACK_GEN_RUNTIME_1
+#define BITPACK_GEN_RUNTIME_1
+
+#include <float.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+namespace bitpack
+{
+    // Rounding barriers. Every float step goes through a volatile, so no
+    // compiler can fuse a product and a sum into one multiply-add (GCC does
+    // by default outside ISO mode, and with -ffp-contract=fast; GCC ignores
+    // "#pragma STDC FP_CONTRACT") or keep extended precision (x87): each
+    // step is rounded to its type, as bitpack's float32(...) conversions
+    // round it in Go. -ffast-math is not supported: it rewrites the
+    // arithmetic and drops the NaN and infinity checks below.
+    inline float f32( float x ) { volatile float r = x; return r; }
+    inline double f64( double x ) { volatile double r = x; return r; }
+
+    // bits_required is the bit length of span (0 for 0).
+    inline int bits_required( uint64_t span )
+    {
+        int n = 0;
+        for ( ; span != 0; span >>= 1 )
+            n++;
+        return n;
+    }
+
+    // to_int64 converts two's complement bits to int64_t without relying on
+    // implementation-defined conversions.
+    inline int64_t to_int64( uint64_t u )
+    {
+        return u <= uint64_t( INT64_MAX ) ? int64_t( u ) : -int64_t( ~u ) - 1;
+    }
+
+    // wire_bits writes or reads 1..64 bits with serialize_bits calls of at
+    // most 32 bits, low word first: the same bits as one 64-bit write.
+    template <typename Stream> bool wire_bits( Stream & stream, uint64_t & value, int n )
+    {
+        uint32_t bp_low = 0, bp_high = 0;
+        if ( Stream::IsWriting )
+        {
+            bp_low = uint32_t( value );
+            bp_high = uint32_t( value >> 32 );
+        }
+        if ( n <= 32 )
+        {
+            serialize_bits( stream, bp_low, n );
+        }
+        else
+        {
+            serialize_bits( stream, bp_low, 32 );
+            serialize_bits( stream, bp_high, n - 32 );
+        }
+        if ( Stream::IsReading )
+            value = ( uint64_t( bp_high ) << 32 ) | bp_low;
+        return true;
+    }
+
+    // unsigned_bits: bits=N on an unsigned integer (1 <= N <= 64). Writing
+    // refuses a value that does not fit in N bits.
+    template <typename Stream, typename T> bool unsigned_bits( Stream & stream, T & value, int n )
+    {
+        uint64_t bp_value = 0;
+        if ( Stream::IsWriting )
+        {
+            bp_value = uint64_t( value );
+            if ( n < 64 && ( bp_value >> n ) != 0 )
+                return false;
+        }
+        if ( !wire_bits( stream, bp_value, n ) )
+            return false;
+        if ( Stream::IsReading )
+            value = T( bp_value );
+        return true;
+    }
+
+    // signed_bits: a signed integer in N-bit two's complement (raw signed
+    // integers, and bits=N on them). Writing refuses a value outside
+    // [-2^(N-1), 2^(N-1)-1]; reading sign-extends.
+    template <typename Stream, typename T> bool signed_bits( Stream & stream, T & value, int n )
+    {
+        uint64_t bp_value = 0;
+        if ( Stream::IsWriting )
+        {
+            const int64_t v = int64_t( value );
+            if ( n < 64 )
+            {
+                const int64_t limit = int64_t( 1 ) << ( n - 1 );
+                if ( v < -limit || v >= limit )
+                    return false;
+                bp_value = uint64_t( v ) & ( ( uint64_t( 1 ) << n ) - 1 );
+            }
+            else
+            {
+                bp_value = uint64_t( v );
+            }
+        }
+        if ( !wire_bits( stream, bp_value, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            if ( n < 64 && ( ( bp_value >> ( n - 1 ) ) & 1 ) != 0 )
+                bp_value |= ~uint64_t( 0 ) << n;
+            value = T( to_int64( bp_value ) );
+        }
+        return true;
+    }
+
+    // unsigned_range and signed_range: range=A..B where serialize_int cannot
+    // be used (bounds beyond int32_t, or A == B, which takes no bits): the
+    // offset from A in bits_required(A, B) bits. Both directions refuse
+    // values outside [A, B].
+    template <typename Stream, typename T> bool unsigned_range( Stream & stream, T & value, uint64_t min, uint64_t max )
+    {
+        const uint64_t span = max - min;
+        const int n = bits_required( span );
+        uint64_t bp_offset = 0;
+        if ( Stream::IsWriting )
+        {
+            bp_offset = uint64_t( value ) - min;    // below min wraps past span
+            if ( bp_offset > span )
+                return false;
+        }
+        if ( n > 0 && !wire_bits( stream, bp_offset, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            if ( bp_offset > span )
+                return false;
+            value = T( min + bp_offset );
+        }
+        return true;
+    }
+
+    template <typename Stream, typename T> bool signed_range( Stream & stream, T & value, int64_t min, int64_t max )
+    {
+        const uint64_t span = uint64_t( max ) - uint64_t( min );
+        const int n = bits_required( span );
+        uint64_t bp_offset = 0;
+        if ( Stream::IsWriting )
+        {
+            bp_offset = uint64_t( int64_t( value ) ) - uint64_t( min );
+            if ( bp_offset > span )
+                return false;
+        }
+        if ( n > 0 && !wire_bits( stream, bp_offset, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            if ( bp_offset > span )
+                return false;
+            value = T( to_int64( uint64_t( min ) + bp_offset ) );
+        }
+        return true;
+    }
+
+    // compressed_float is serialize_compressed_float with bitpack's rules:
+    // the same formula and wire, every step rounded (see f32); writing
+    // refuses NaN and infinities always, and values outside [min, max]
+    // (widened to what the largest code decodes to) unless clamp is set;
+    // reading refuses codes above M.
+    template <typename Stream> bool compressed_float( Stream & stream, float & value, float min, float max, float res, bool clamp )
+    {
+        const float delta = f32( max - min );
+        const float values = f32( delta / res );
+        uint32_t steps = 1;    // M: codes run from 0 to M
+        if ( values > 4294967040.0f )
+        {
+            steps = 4294967040u;
+        }
+        else if ( values >= 1.0f )
+        {
+            steps = uint32_t( values );     // ceil: values is exact above 2^24
+            if ( float( steps ) < values )
+                steps++;
+        }
+        const int n = bits_required( steps );
+        uint32_t bp_code = 0;
+        if ( Stream::IsWriting )
+        {
+            if ( !( value == value ) || value > FLT_MAX || value < -FLT_MAX )
+                return false;
+            if ( !clamp )
+            {
+                const float top = f32( delta + min );   // what code M decodes to
+                if ( !( value >= min && value <= ( top > max ? top : max ) ) )
+                    return false;
+            }
+            float normalized = f32( f32( value - min ) / delta );
+            if ( !( normalized > 0.0f ) )
+                normalized = 0.0f;
+            else if ( normalized > 1.0f )
+                normalized = 1.0f;
+            const float scaled = f32( f32( normalized * float( steps ) ) + 0.5f );
+            const uint64_t code = uint64_t( scaled );   // floor: scaled >= 0.5
+            bp_code = code < steps ? uint32_t( code ) : steps;
+        }
+        serialize_bits( stream, bp_code, n );
+        if ( Stream::IsReading )
+        {
+            if ( bp_code > steps )
+                return false;
+            const float normalized = f32( float( bp_code ) / float( steps ) );
+            value = f32( f32( normalized * delta ) + min );
+        }
+        return true;
+    }
+
+    // compressed_double is bitpack's float64 compressed float: the same
+    // formula in double, with the same step clamp (codes of at most 32
+    // bits). serialize has no such primitive; only bitpack reads it.
+    template <typename Stream> bool compressed_double( Stream & stream, double & value, double min, double max, double res, bool clamp )
+    {
+        const double delta = f64( max - min );
+        const double values = f64( delta / res );
+        uint32_t steps = 1;
+        if ( values > 4294967040.0 )
+        {
+            steps = 4294967040u;
+        }
+        else if ( values >= 1.0 )
+        {
+            steps = uint32_t( values );
+            if ( double( steps ) < values )
+                steps++;
+        }
+        const int n = bits_required( steps );
+        uint32_t bp_code = 0;
+        if ( Stream::IsWriting )
+        {
+            if ( !( value == value ) || value > DBL_MAX || value < -DBL_MAX )
+                return false;
+            if ( !clamp )
+            {
+                const double top = f64( delta + min );
+                if ( !( value >= min && value <= ( top > max ? top : max ) ) )
+                    return false;
+            }
+            double normalized = f64( f64( value - min ) / delta );
+            if ( !( normalized > 0.0 ) )
+                normalized = 0.0;
+            else if ( normalized > 1.0 )
+                normalized = 1.0;
+            const double scaled = f64( f64( normalized * double( steps ) ) + 0.5 );
+            const uint64_t code = uint64_t( scaled );
+            bp_code = code < steps ? uint32_t( code ) : steps;
+        }
+        serialize_bits( stream, bp_code, n );
+        if ( Stream::IsReading )
+        {
+            if ( bp_code > steps )
+                return false;
+            const double normalized = f64( double( bp_code ) / double( steps ) );
+            value = f64( f64( normalized * delta ) + min );
+        }
+        return true;
+    }
+
+    // text_ok reports whether p[0..n) is UTF-8 exactly as Go's utf8.Valid
+    // accepts it (no overlong forms, no surrogates, nothing past U+10FFFF)
+    // and holds no NUL byte.
+    inline bool text_ok( const uint8_t * p, int n )
+    {
+        int i = 0;
+        while ( i < n )
+        {
+            const uint8_t c = p[i];
+            if ( c == 0 )
+                return false;
+            if ( c < 0x80 )
+            {
+                i++;
+                continue;
+            }
+            int length = 0;
+            uint8_t low = 0x80, high = 0xBF;    // the second byte's range
+            if ( c >= 0xC2 && c <= 0xDF )
+                length = 2;
+            else if ( c == 0xE0 )
+                length = 3, low = 0xA0;
+            else if ( c == 0xED )
+                length = 3, high = 0x9F;
+            else if ( c >= 0xE1 && c <= 0xEF )
+                length = 3;
+            else if ( c == 0xF0 )
+                length = 4, low = 0x90;
+            else if ( c == 0xF4 )
+                length = 4, high = 0x8F;
+            else if ( c >= 0xF1 && c <= 0xF3 )
+                length = 4;
+            else
+                return false;
+            if ( n - i < length || p[i+1] < low || p[i+1] > high )
+                return false;
+            for ( int k = 2; k < length; k++ )
+            {
+                if ( p[i+k] < 0x80 || p[i+k] > 0xBF )
+                    return false;
+            }
+            i += length;
+        }
+        return true;
+    }
+
+    // text is serialize_string's wire (the length in [0, maxlen], align,
+    // the bytes) for a char[maxlen + 1] buffer, with bitpack's rules: both
+    // directions refuse invalid UTF-8 and NUL bytes, and writing refuses a
+    // string with no terminator within maxlen + 1 bytes. maxlen 0 is
+    // allowed (no length bits; serialize_string would assert).
+    template <typename Stream> bool text( Stream & stream, char * s, int maxlen )
+    {
+        int length = 0;
+        if ( Stream::IsWriting )
+        {
+            while ( length <= maxlen && s[length] != '\0' )
+                length++;
+            if ( length > maxlen || !text_ok( (const uint8_t*) s, length ) )
+                return false;
+        }
+        if ( maxlen > 0 )
+            serialize_int( stream, length, 0, maxlen );
+        serialize_bytes( stream, (uint8_t*) s, length );
+        if ( Stream::IsReading )
+        {
+            s[length] = '\0';
+            if ( !text_ok( (const uint8_t*) s, length ) )
+                return false;
+        }
+        return true;
+    }
+
+    // int_relative is serialize_int_relative with bitpack's reading rules:
+    // current must exceed previous in every tier, and a difference that a
+    // smaller tier could hold is refused in the absolute tier, so every
+    // accepted packet re-encodes to the same bits. Writing refuses
+    // current <= previous.
+    template <typename Stream> bool int_relative( Stream & stream, int32_t previous, int32_t & current )
+    {
+        uint32_t difference = 0;
+        if ( Stream::IsWriting )
+        {
+            if ( !( previous < current ) )
+                return false;
+            difference = uint32_t( current ) - uint32_t( previous );
+        }
+        bool one = difference == 1;
+        serialize_bool( stream, one );
+        if ( one )
+        {
+            if ( Stream::IsReading )
+            {
+                if ( previous == INT32_MAX )
+                    return false;
+                current = previous + 1;
+            }
+            return true;
+        }
+        static const int32_t low[5] = { 2, 7, 24, 281, 4378 };
+        static const int32_t high[5] = { 6, 23, 280, 4377, 69914 };
+        for ( int tier = 0; tier < 5; tier++ )
+        {
+            bool here = difference <= uint32_t( high[tier] );
+            serialize_bool( stream, here );
+            if ( here )
+            {
+                int32_t d = int32_t( difference );
+                serialize_int( stream, d, low[tier], high[tier] );
+                if ( Stream::IsReading )
+                {
+                    const int64_t c = int64_t( previous ) + d;
+                    if ( c > INT32_MAX )
+                        return false;
+                    current = int32_t( c );
+                }
+                return true;
+            }
+        }
+        uint32_t bp_value = uint32_t( current );
+        serialize_bits( stream, bp_value, 32 );
+        if ( Stream::IsReading )
+        {
+            const int64_t c = bp_value <= 0x7FFFFFFFu ? int64_t( bp_value ) : int64_t( bp_value ) - INT64_C( 4294967296 );
+            if ( c <= previous || c - previous <= 69914 )
+                return false;
+            current = int32_t( c );
+        }
+        return true;
+    }
+
+    // check is a serialize check as the articles and yojimbo write it:
+    // align, then the 32-bit hash of the check's name; reading refuses any
+    // other value.
+    template <typename Stream> bool check( Stream & stream, uint32_t hash )
+    {
+        serialize_align( stream );
+        uint32_t bp_value = hash;
+        serialize_bits( stream, bp_value, 32 );
+        if ( Stream::IsReading && bp_value != hash )
+            return false;
+        return true;
+    }
+
+    // whole_packet reports whether a read stream that read a value from a
+    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
+    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
+    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
+    {
+        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
+    }
+
+    // CRC framing, as bitpack.Seal and bitpack.Open: a packet is the CRC32
+    // (IEEE) of the protocol id's 4 little-endian bytes, four zero bytes and
+    // the payload, stored little-endian, then the payload. The id is never
+    // sent. A CRC catches accidents and foreign traffic, not attackers.
+    inline uint32_t crc32( uint32_t crc, const uint8_t * p, size_t n )
+    {
+        crc = ~crc;
+        for ( size_t i = 0; i < n; i++ )
+        {
+            crc ^= p[i];
+            for ( int k = 0; k < 8; k++ )
+                crc = ( crc >> 1 ) ^ ( 0xEDB88320u & ( 0u - ( crc & 1u ) ) );
+        }
+        return ~crc;
+    }
+
+    inline uint32_t frame_crc( uint32_t protocol_id, const uint8_t * payload, size_t bytes )
+    {
+        const uint8_t header[8] = { uint8_t( protocol_id ), uint8_t( protocol_id >> 8 ), uint8_t( protocol_id >> 16 ), uint8_t( protocol_id >> 24 ), 0, 0, 0, 0 };
+        return crc32( crc32( 0, header, 8 ), payload, bytes );
+    }
+
+    // seal writes the framed packet to packet (payload may already sit at
+    // packet + 4) and returns its size, or 0 when capacity is too small.
+    inline size_t seal( uint8_t * packet, size_t capacity, uint32_t protocol_id, const uint8_t * payload, size_t bytes )
+    {
+        if ( capacity < 4 || capacity - 4 < bytes )
+            return 0;
+        const uint32_t crc = frame_crc( protocol_id, payload, bytes );
+        memmove( packet + 4, payload, bytes );
+        for ( int i = 0; i < 4; i++ )
+            packet[i] = uint8_t( crc >> ( 8 * i ) );
+        return bytes + 4;
+    }
+
+    // open checks a framed packet and returns its payload (inside packet),
+    // or NULL when it is shorter than 4 bytes or its CRC does not match.
+    inline const uint8_t * open( uint32_t protocol_id, const uint8_t * packet, size_t bytes, size_t * payload_bytes )
+    {
+        if ( bytes < 4 )
+            return NULL;
+        const uint32_t stored = uint32_t( packet[0] ) | uint32_t( packet[1] ) << 8 | uint32_t( packet[2] ) << 16 | uint32_t( packet[3] ) << 24;
+        if ( stored != frame_crc( protocol_id, packet + 4, bytes - 4 ) )
+            return NULL;
+        *payload_bytes = bytes - 4;
+        return packet + 4;
+    }
+}
+
+// The macros return false from the Serialize function that uses them, as
+// serialize's own do.
+#define bitpack_unsigned_bits( stream, value, bits ) do { if ( !bitpack::unsigned_bits( stream, value, bits ) ) return false; } while (0)
+#define bitpack_signed_bits( stream, value, bits ) do { if ( !bitpack::signed_bits( stream, value, bits ) ) return false; } while (0)
+#define bitpack_unsigned_range( stream, value, min, max ) do { if ( !bitpack::unsigned_range( stream, value, min, max ) ) return false; } while (0)
+#define bitpack_signed_range( stream, value, min, max ) do { if ( !bitpack::signed_range( stream, value, min, max ) ) return false; } while (0)
+#define bitpack_compressed_float( stream, value, min, max, res ) do { if ( !bitpack::compressed_float( stream, value, min, max, res, false ) ) return false; } while (0)
+#define bitpack_compressed_float_clamp( stream, value, min, max, res ) do { if ( !bitpack::compressed_float( stream, value, min, max, res, true ) ) return false; } while (0)
+#define bitpack_compressed_double( stream, value, min, max, res ) do { if ( !bitpack::compressed_double( stream, value, min, max, res, false ) ) return false; } while (0)
+#define bitpack_compressed_double_clamp( stream, value, min, max, res ) do { if ( !bitpack::compressed_double( stream, value, min, max, res, true ) ) return false; } while (0)
+#define bitpack_string( stream, string, maxlen ) do { if ( !bitpack::text( stream, string, maxlen ) ) return false; } while (0)
+#define bitpack_int_relative( stream, previous, current ) do { if ( !bitpack::int_relative( stream, previous, current ) ) return false; } while (0)
+#define bitpack_check( stream, hash ) do { if ( !bitpack::check( stream, hash ) ) return false; } while (0)
+
+#endif // BITPACK_GEN_RUNTIME_1
+// ---------------------------------------------------------------------------

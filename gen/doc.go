@@ -1,0 +1,105 @@
+// Package gen generates client code from the Go types a bitpack server
+// already has: the tagged structs are the schema, and the plan bitpack
+// compiles for them (read through bitpack.Describe and
+// bitpack.Fingerprint) is the single source of truth for every generated
+// line. CPP writes C++; the command github.com/bitpack-go/bitpack/cmd/bitpack
+// runs it on a package (bitpack gen -lang cpp -o net.h ./net Snapshot).
+//
+// # Design
+//
+// Generation has two halves. build turns the layouts into a
+// language-neutral model (model.go): the types to declare in dependency
+// order (structs, registered unions, hook types), and for each struct its
+// fields in wire order, each a Value tree carrying its kind and every
+// parameter of it (ranges, widths, compressed-float bounds and the M,
+// code bits and accepted range package quant derives, maxlens, lengths,
+// check hashes), its Go field name and a path for messages. A struct type
+// reached under a field tag of its own (a Vec3 tagged float,...) keeps its
+// type for storage and carries the fields as that use sends them; the
+// type's own form is its untagged one. Emitters (cpp.go, cpp_steps.go)
+// render the model; one for another language is another file beside them,
+// and a delta form (SerializeDelta) is another rendering of the same steps.
+//
+// # C++
+//
+// The header is C++11, self-contained but for the serialize header it
+// includes (Options.Include). Each struct holds plain fields and has
+// template <typename Stream> bool Serialize(Stream & stream), written with
+// serialize's macros where their semantics are bitpack's, and with the
+// header's bitpack_* macros (a block guarded by BITPACK_GEN_RUNTIME_1,
+// built only on serialize_bits, serialize_bool, serialize_int,
+// serialize_bytes and serialize_align) for what serialize does not do or
+// does differently:
+//
+//	Go field                  C++ field                         Serialize
+//	bool                      bool X                            serialize_bool
+//	uint8/16/32               uintN_t X                         serialize_bits(X, N)
+//	uint64, uint              uint64_t X                        serialize_uint64
+//	int8..int64, int          intN_t X (int: int64_t)           bitpack_signed_bits(X, N)
+//	range=A..B in int32       as above                          check on write, serialize_int(X, A, B)
+//	other ranges, A == B      as above                          bitpack_signed_range / bitpack_unsigned_range
+//	bits=N unsigned           as above                          check, serialize_bits (N <= 32), else bitpack_unsigned_bits
+//	bits=N signed             as above                          bitpack_signed_bits(X, N)
+//	float32 / float64         float / double                    serialize_float / serialize_double
+//	float,min,max,res         float / double                    bitpack_compressed_float / _double (…_clamp with clamp)
+//	string maxlen=N           char X[N+1]                       bitpack_string(X, N)
+//	[]byte maxlen=N           int X_count; uint8_t X[N]         check, serialize_int(X_count, 0, N), serialize_bytes
+//	[N]byte                   uint8_t X[N]                      serialize_bytes(X, N)
+//	[N]T                      T X[N]                            a loop
+//	[]T maxlen=N              int X_count; T X[N]               the count, then a loop
+//	*T                        bool X_present; T X               serialize_bool(X_present), then T
+//	struct                    the struct                        serialize_object, or its fields inline under a tag
+//	[N]*T, []*T sparse        bool X_present[N]; T X[N] (+count) bitpack_int_relative before each present element
+//	registered interface      struct I { uint32_t type; A A; ... } serialize_int(type), then the member
+//	bitpack.Check check=NAME  nothing                           bitpack_check(hash of NAME)
+//	MarshalBits types         your type                         serialize_object
+//
+// Containers nest (a [4][]*T is bool X_present[4][N], int X_count[4], T
+// X[4][N]); a member needing two companions of one kind gets X_count2.
+// Names are Go's: a name that is a C++ keyword or one the generated code
+// uses (stream, Serialize, i0, ...) gets an underscore; types of different
+// packages with one name are package_Name; anonymous structs are
+// Owner_Field.
+//
+// Why fixed arrays rather than std::string, std::vector and pointers: they
+// are what serialize code looks like, they need no allocator, and they
+// bound everything a packet can make the reader do — a hostile length can
+// only be refused. Their cost is memory: a struct is as big as its largest
+// value (the example's Snapshot of up to 8 players is 328 bytes; a sparse
+// [70000]*uint8 is 140000). A union holds every member, not one at a
+// time (Msg of three members: 28 bytes, the largest 21): no stale bytes of
+// one member are ever read as another. Recursive types are refused: a
+// struct cannot hold itself.
+//
+// # Rules
+//
+// Reads refuse every packet bitpack.Unmarshal refuses: ranges, maxlens,
+// compressed-float codes above M, union indices, sparse indices, check
+// hashes, non-zero alignment padding, strings that are not UTF-8 or hold a
+// NUL, and int_relative differences a smaller tier could hold sent in the
+// absolute tier. The one exception is whole bytes after the value, which
+// only the caller can judge (Serialize reads a value from a stream):
+// bitpack::whole_packet(stream, bytes) checks it. Writes refuse every
+// value Marshal refuses (out of range, too long, NaN or infinite
+// compressed floats, compressed floats outside their bounds without clamp,
+// invalid strings, a union index past the members), where serialize's
+// macros only assert or clamp. bitpack's decoder limits (MaxDepth, its
+// allocation allowance) are resource limits, not wire rules: the generated
+// code has fixed arrays and no recursion, so it has nothing to limit.
+//
+// Compressed floats compute bitpack's formula (package quant) with every
+// product and sum passed through a volatile rounding barrier, so no
+// compiler fuses a multiply-add whatever the flags (GCC contracts by
+// default outside ISO mode and ignores #pragma STDC FP_CONTRACT); serialize's
+// serialize_compressed_float is not used because its arithmetic is open to
+// that contraction and its writer clamps values bitpack refuses. Measured:
+// without the barriers, g++ -O2 -march=native -ffp-contract=fast decodes
+// 4413 of 6285 probed codes differently and encodes 0.005 over [0, 10] at
+// res 0.01 as code 0 instead of 1. -ffast-math is not supported.
+//
+// Hook types (MarshalBits/UnmarshalBits) are Go code: the header names
+// them and the team defines them, with a Serialize of their own, before
+// including it.
+//
+// Quaternions are not generated yet: CPP refuses a type with a quat field.
+package gen

@@ -1,0 +1,214 @@
+// driver.cpp: the C++ side of package gen's cross-language tests.
+//
+// It includes minserialize.h (bitpack's own test implementation of the
+// serialize stream API), hooks.h (the hand-written C++ of the test table's
+// hook types), table.h (the header gen.CPP generated for the test table)
+// and dispatch.inc (the per-type dispatch and the write cases, generated
+// by the Go test). It reads commands from stdin, one per line, and answers
+// each with one line:
+//
+//   R <type> <hex>  read the packet as table type <type>; answer REFUSED,
+//                   TRAILING (whole bytes left after the value), or
+//                   OK <hex> with the value written back
+//   W <case>        build write case <case> and write it: REFUSED or OK <hex>
+//   D <hex>         read a Pinned packet and print the bits of V, A and W
+//   P <v> <a> <w>   write a Pinned value given as the hex bits of V, A, W
+//   S <id> <hex>    bitpack::seal the payload with protocol id <id> (hex)
+//   O <id> <hex>    bitpack::open the packet: REFUSED or OK <payload hex>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <string>
+#include <vector>
+
+#include "minserialize.h"
+#include "hooks.h"
+#include "table.h"
+
+static void print_hex( const uint8_t * p, int64_t n )
+{
+    static const char digits[] = "0123456789abcdef";
+    for ( int64_t i = 0; i < n; i++ )
+    {
+        putchar( digits[p[i] >> 4] );
+        putchar( digits[p[i] & 15] );
+    }
+    putchar( '\n' );
+}
+
+template <typename T> static void write_value( T * v, int64_t capacity )
+{
+    std::vector<uint8_t> buffer( (size_t) capacity );
+    serialize::WriteStream stream( buffer.data(), capacity );
+    if ( !v->Serialize( stream ) )
+    {
+        puts( "REFUSED" );
+        return;
+    }
+    stream.Flush();
+    fputs( "OK ", stdout );
+    print_hex( buffer.data(), stream.GetBytesProcessed() );
+}
+
+template <typename T> static void read_packet( const uint8_t * data, int64_t bytes )
+{
+    T * v = new T();
+    serialize::ReadStream stream( data, bytes );
+    if ( !v->Serialize( stream ) )
+        puts( "REFUSED" );
+    else if ( !bitpack::whole_packet( stream, bytes ) )
+        puts( "TRAILING" );
+    else
+        write_value( v, bytes + 64 );
+    delete v;
+}
+
+static void set_f32( float & f, uint32_t bits ) { memcpy( &f, &bits, 4 ); }
+static void set_f64( double & f, uint64_t bits ) { memcpy( &f, &bits, 8 ); }
+static void set_bytes( void * dst, const char * src, int n ) { memcpy( dst, src, (size_t) n ); }
+
+static void probe_pinned( const uint8_t * data, int64_t bytes )
+{
+    Pinned v;
+    memset( &v, 0, sizeof v );
+    serialize::ReadStream stream( data, bytes );
+    if ( !v.Serialize( stream ) )
+    {
+        puts( "REFUSED" );
+        return;
+    }
+    uint32_t vb, ab;
+    uint64_t wb;
+    memcpy( &vb, &v.V, 4 );
+    memcpy( &ab, &v.A, 4 );
+    memcpy( &wb, &v.W, 8 );
+    printf( "%08x %08x %016llx\n", vb, ab, (unsigned long long) wb );
+}
+
+static void encode_pinned( const char * fields )
+{
+    unsigned int vb, ab;
+    unsigned long long wb;
+    if ( sscanf( fields, "%x %x %llx", &vb, &ab, &wb ) != 3 )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    Pinned v;
+    set_f32( v.V, vb );
+    set_f32( v.A, ab );
+    set_f64( v.W, wb );
+    write_value( &v, 64 );
+}
+
+#include "dispatch.inc"
+
+static bool hex_to_bytes( const char * s, std::vector<uint8_t> & out )
+{
+    out.clear();
+    size_t n = strlen( s );
+    if ( n % 2 != 0 )
+        return false;
+    for ( size_t i = 0; i < n; i += 2 )
+    {
+        unsigned int b;
+        if ( sscanf( s + i, "%2x", &b ) != 1 )
+            return false;
+        out.push_back( (uint8_t) b );
+    }
+    return true;
+}
+
+static void frame( char command, const char * rest, std::vector<uint8_t> & packet )
+{
+    unsigned int id;
+    const char * hex = strchr( rest, ' ' );
+    if ( sscanf( rest, "%x", &id ) != 1 || !hex )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    std::string text( hex + 1 );
+    if ( text == "-" )
+        text.clear();
+    if ( !hex_to_bytes( text.c_str(), packet ) )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    if ( command == 'S' )
+    {
+        std::vector<uint8_t> sealed( packet.size() + 4 );
+        size_t n = bitpack::seal( sealed.data(), sealed.size(), id, packet.data(), packet.size() );
+        fputs( "OK ", stdout );
+        print_hex( sealed.data(), (int64_t) n );
+        return;
+    }
+    size_t payload_bytes = 0;
+    const uint8_t * payload = bitpack::open( id, packet.data(), packet.size(), &payload_bytes );
+    if ( !payload )
+    {
+        puts( "REFUSED" );
+        return;
+    }
+    fputs( "OK ", stdout );
+    print_hex( payload, (int64_t) payload_bytes );
+}
+
+int main()
+{
+    std::string line;
+    std::vector<uint8_t> packet;
+    int c;
+    while ( ( c = getchar() ) != EOF )
+    {
+        if ( c != '\n' )
+        {
+            line.push_back( (char) c );
+            continue;
+        }
+        char command = line.empty() ? '?' : line[0];
+        const char * rest = line.c_str() + ( line.size() > 2 ? 2 : line.size() );
+        if ( command == 'R' )
+        {
+            int type = atoi( rest );
+            const char * hex = strchr( rest, ' ' );
+            if ( !hex || !hex_to_bytes( hex + 1, packet ) )
+            {
+                puts( "BADLINE" );
+            }
+            else
+            {
+                // A copy of exactly the packet's size, so the sanitizer
+                // sees any read past its end.
+                uint8_t * data = new uint8_t[packet.size()];
+                memcpy( data, packet.data(), packet.size() );
+                dispatch_read( type, data, (int64_t) packet.size() );
+                delete [] data;
+            }
+        }
+        else if ( command == 'W' )
+        {
+            dispatch_write( atoi( rest ) );
+        }
+        else if ( command == 'D' && hex_to_bytes( rest, packet ) )
+        {
+            probe_pinned( packet.data(), (int64_t) packet.size() );
+        }
+        else if ( command == 'P' )
+        {
+            encode_pinned( rest );
+        }
+        else if ( command == 'S' || command == 'O' )
+        {
+            frame( command, rest, packet );
+        }
+        else
+        {
+            puts( "BADLINE" );
+        }
+        line.clear();
+    }
+    return 0;
+}
