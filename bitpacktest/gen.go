@@ -1,6 +1,7 @@
 package bitpacktest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -42,12 +43,41 @@ func Gen[T any](opts ...Option) gopter.Gen {
 }
 
 // gen is Gen for a compiled model.
+//
+// The tags bound every field, but not what a whole value costs the
+// decoder: Marshal refuses a value whose packet claims more values or
+// bytes than its bits pay for (bitpack's allowances; for example a sparse
+// array of 70000 slots with few elements present). Such values are drawn
+// again, a few times; a type whose values mostly cost that much gets its
+// draws discarded (gopter reports how many), never a value Marshal
+// refuses.
 func (m *model) gen(cfg *config) gopter.Gen {
 	shrinker := m.shrinker()
-	return func(p *gopter.GenParameters) *gopter.GenResult {
-		v := m.generate(p, cfg)
-		return &gopter.GenResult{Result: v.Interface(), ResultType: m.typ, Shrinker: shrinker}
+	// The sieve also keeps shrinking to values Marshal accepts.
+	sieve := func(v any) bool {
+		_, err := bitpack.Marshal(v)
+		return !isAllowanceRefusal(err)
 	}
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		var v reflect.Value
+		for range allowanceDraws {
+			if v = m.generate(p, cfg); sieve(v.Interface()) {
+				break
+			}
+		}
+		return &gopter.GenResult{Result: v.Interface(), ResultType: m.typ, Shrinker: shrinker, Sieve: sieve}
+	}
+}
+
+// allowanceDraws is how many values gen draws before it gives one up.
+const allowanceDraws = 8
+
+// isAllowanceRefusal reports whether err is Marshal refusing a value for
+// what its packet would cost the decoder (see the package doc of bitpack,
+// Guarantees).
+func isAllowanceRefusal(err error) bool {
+	var be *bitpack.Error
+	return errors.As(err, &be) && errors.Is(err, bitpack.ErrRange) && strings.Contains(be.Detail, "would take the decode past")
 }
 
 // elemBudget bounds the container elements and pointer targets of one

@@ -399,3 +399,28 @@ func TestGenNoFiniteValueBelow(t *testing.T) {
 	}
 	CheckRoundTrip[loopHolder](t)
 }
+
+// farSlots has more sparse slots than the decoder's work allowance covers
+// for a small packet: values with few elements present are refused by
+// Marshal, so Gen must not yield them.
+type farSlots struct {
+	S [20000]*bool `bits:"sparse"`
+}
+
+func TestGenOnlyMarshalable(t *testing.T) {
+	g := Gen[farSlots]()
+	p := params(7)
+	kept := 0
+	for range 50 {
+		r := g(p)
+		v, ok := r.Retrieve()
+		if !ok {
+			continue // discarded: its draws all cost more than their bits pay
+		}
+		kept++
+		if _, err := bitpack.Marshal(v); err != nil {
+			t.Fatalf("Gen yielded a value Marshal refuses: %v", err)
+		}
+	}
+	t.Logf("%d of 50 draws kept", kept)
+}

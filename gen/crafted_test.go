@@ -44,6 +44,7 @@ func crafted(t *testing.T, typ reflect.Type) []craft {
 	case reflect.TypeOf(Far{}):
 		slot := func(name string, first func(w *bitio.Writer), prev int32) craft {
 			return craft{name, packet(func(w *bitio.Writer) {
+				w.WriteBytes(make([]byte, 130)) // Pad
 				first(w)
 				w.WriteBits(2, 2) // the element
 				w.WriteIntRelative(prev, 70000)

@@ -159,8 +159,12 @@ type World struct {
 	Bytes   [8]*uint8 `bits:"sparse,range=0..3"`
 }
 
-// Far reaches int_relative's absolute tier (a gap above 69914).
+// Far reaches int_relative's absolute tier (a gap above 69914). Its 70000
+// slots are values the Go decoder visits, so its packets carry Pad: the
+// decoder's work allowance is 4096 + 64 values per bit (not a wire rule:
+// the C++ reader has none).
 type Far struct {
+	Pad   [130]byte
 	Slots [70000]*uint8 `bits:"sparse,range=0..3"`
 }
 
