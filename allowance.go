@@ -2,7 +2,6 @@ package bitpack
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"strconv"
 )
@@ -103,11 +102,11 @@ func elemsCharge(o *op, n int) (work, bytes int64) {
 	if o.kind == KindBytes {
 		return 0, roundAlloc(int64(n))
 	}
-	bytes = roundAlloc(mulSat(int64(n), int64(o.stride)))
+	bytes = roundAlloc(satMul(int64(n), int64(o.stride)))
 	if !o.elem.complete {
-		bytes = mulSat(bytes, 2)
+		bytes = satMul(bytes, 2)
 	}
-	return mulSat(int64(n), o.elem.work), bytes
+	return satMul(int64(n), o.elem.work), bytes
 }
 
 // stringCharge is the cost of a string of n bytes (the single-pass copy
@@ -121,7 +120,7 @@ func pointeeCharge(o *op) (work, bytes int64) {
 
 // slotsCharge is the cost of a sparse slice's n slots.
 func slotsCharge(n int) (work, bytes int64) {
-	return int64(n), roundAlloc(mulSat(int64(n), ptrSize))
+	return int64(n), roundAlloc(satMul(int64(n), ptrSize))
 }
 
 // sparseElemCharge is the cost of one present element of sparse op o.
@@ -153,24 +152,11 @@ func roundAlloc(n int64) int64 {
 	case n <= 16:
 		return 16
 	case n > 32<<10:
-		return min(n+(8<<10-1), math.MaxInt64/4) &^ (8<<10 - 1)
+		return min(n+(8<<10-1), saturated) &^ (8<<10 - 1)
 	}
 	step := int64(1) << (bits.Len64(uint64(n)) - 2)
 	return (n + step - 1) &^ (step - 1)
 }
-
-// mulSat multiplies two non-negative counts, saturating far above any
-// allowance (so sums of a few stay far from overflow).
-func mulSat(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64/4 {
-		return math.MaxInt64 / 4
-	}
-	return int64(lo)
-}
-
-// addSat adds two counts, saturating like mulSat.
-func addSat(a, b int64) int64 { return min(a+b, math.MaxInt64/4) } // both <= MaxInt64/4: no overflow
 
 // planWork is the number of values one value of p visits, its variable
 // parts aside (slice elements, pointees, sparse elements, union members
@@ -183,11 +169,11 @@ func planWork(p *plan) int64 {
 		o := &p.ops[i]
 		switch {
 		case o.kind == KindArray:
-			n = addSat(n, mulSat(int64(o.n), o.elem.work))
+			n = satAdd(n, satMul(int64(o.n), o.elem.work))
 		case o.kind == KindSparse && !o.slice:
-			n = addSat(n, int64(o.n))
+			n = satAdd(n, int64(o.n))
 		default:
-			n = addSat(n, 1)
+			n = satAdd(n, 1)
 		}
 	}
 	return max(n, 1)

@@ -102,7 +102,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.copies, p.others = commitRanges(p)
 	p.dense = isDense(p)
 	p.complete = isComplete(p)
-	p.minBits = minBits(p)
+	p.minBits = sizeInt(minsOf(p.root)[p.root])
 	p.work = planWork(p)
 }
 

@@ -23,13 +23,15 @@ var (
 	byteArrayKind = kindFuncs{name: "byte array",
 		describe: func(f *Field) string { return fmt.Sprintf("%d bytes, aligned", f.Len) },
 		schema:   func(s *schemaWriter, f *Field) { s.write("a" + strconv.Itoa(f.Len)) },
-		maxBits:  func(f *Field, _ func(*Field) int) int { return addBits(mulBits(8, f.Len), 7) },
-		minBits:  func(f *Field, _ func(*Field) int) int { return satMul(8, f.Len) }}
+		maxBits:  func(f *Field, _ func(*Field) int64) int64 { return satAdd(satMul(8, int64(f.Len)), 7) },
+		minBits:  func(f *Field, _ func(*Field) int64) int64 { return satMul(8, int64(f.Len)) }}
 )
 
 // maxBytesBits is the most a string or byte slice takes: its length,
 // alignment, maxlen bytes.
-func maxBytesBits(f *Field, _ func(*Field) int) int { return addBits(f.Bits+7, mulBits(8, f.MaxLen)) }
+func maxBytesBits(f *Field, _ func(*Field) int64) int64 {
+	return satAdd(int64(f.Bits+7), satMul(8, int64(f.MaxLen)))
+}
 
 // appendString compiles a string: maxlen is required, and its own.
 func (c *compiler) appendString(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {

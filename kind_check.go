@@ -14,8 +14,8 @@ import (
 var checkKind = kindFuncs{name: "check",
 	describe: func(f *Field) string { return fmt.Sprintf("check %q = %#08x", f.CheckName, f.CheckHash) },
 	schema:   func(s *schemaWriter, f *Field) { s.write("k" + strconv.FormatUint(uint64(f.CheckHash)|1<<32, 16)[1:]) },
-	maxBits:  func(*Field, func(*Field) int) int { return 39 }, // up to 7 bits of alignment
-	minBits:  func(*Field, func(*Field) int) int { return 32 }}
+	maxBits:  func(*Field, func(*Field) int64) int64 { return 39 }, // up to 7 bits of alignment
+	minBits:  func(*Field, func(*Field) int64) int64 { return 32 }}
 
 var checkType = reflect.TypeFor[Check]()
 

@@ -16,8 +16,8 @@ import (
 var hookKind = kindFuncs{name: "custom",
 	describe: func(*Field) string { return "custom MarshalBits/UnmarshalBits" },
 	schema:   func(s *schemaWriter, f *Field) { s.write("c" + f.Type.String()) },
-	maxBits:  func(*Field, func(*Field) int) int { return -1 }, // whatever it writes
-	minBits:  func(*Field, func(*Field) int) int { return 0 }}
+	maxBits:  func(*Field, func(*Field) int64) int64 { return saturated }, // whatever it writes
+	minBits:  func(*Field, func(*Field) int64) int64 { return 0 }}
 
 // appendHook compiles a field whose type encodes itself: it takes no
 // options.

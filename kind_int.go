@@ -287,9 +287,6 @@ func schemaInt(s *schemaWriter, f *Field) {
 	}
 }
 
-// fixedBits is the size of a fixed-width field: its Bits.
-func fixedBits(f *Field, _ func(*Field) int) int { return f.Bits }
-
 // runRefusal returns the error for the first integer of run step st that
 // intRun refused.
 func runRefusal(p *plan, st *encStep, at pointer) *fieldError {

@@ -16,8 +16,8 @@ var pointerKind = kindFuncs{name: "pointer",
 		s.write("*")
 		s.walk(f.Elem)
 	},
-	maxBits: func(f *Field, max func(*Field) int) int { return addBits(1, max(f.Elem)) },
-	minBits: func(*Field, func(*Field) int) int { return 1 }} // nil
+	maxBits: func(f *Field, max func(*Field) int64) int64 { return satAdd(1, max(f.Elem)) },
+	minBits: func(*Field, func(*Field) int64) int64 { return 1 }} // nil
 
 func (c *compiler) appendPointer(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
 	elem, err := c.planFor(t.Elem(), o, f.descend("", 0))

@@ -21,7 +21,7 @@ var quatKind = kindFuncs{name: "quat",
 
 // quatBits is a quaternion's size: the largest component's index, then
 // three components of Bits each.
-func quatBits(f *Field, _ func(*Field) int) int { return 2 + 3*f.Bits }
+func quatBits(f *Field, _ func(*Field) int64) int64 { return 2 + 3*int64(f.Bits) }
 
 // isQuatShaped reports whether t is [4]float32/64 or a struct of exactly
 // four exported float fields of one kind.

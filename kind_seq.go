@@ -19,19 +19,19 @@ var (
 			s.write("[" + strconv.Itoa(f.Len) + "]")
 			s.walk(f.Elem)
 		},
-		maxBits: func(f *Field, max func(*Field) int) int { return mulBits(f.Len, max(f.Elem)) },
-		minBits: func(f *Field, min func(*Field) int) int { return satMul(f.Len, min(f.Elem)) }}
+		maxBits: func(f *Field, max func(*Field) int64) int64 { return satMul(int64(f.Len), max(f.Elem)) },
+		minBits: func(f *Field, min func(*Field) int64) int64 { return satMul(int64(f.Len), min(f.Elem)) }}
 	sliceKind = kindFuncs{name: "slice",
 		describe: func(f *Field) string { return fmt.Sprintf("slice maxlen %d", f.MaxLen) },
 		schema: func(s *schemaWriter, f *Field) {
 			s.write("[<=" + strconv.Itoa(f.MaxLen) + "]")
 			s.walk(f.Elem)
 		},
-		maxBits: func(f *Field, max func(*Field) int) int {
+		maxBits: func(f *Field, max func(*Field) int64) int64 {
 			if f.MaxLen == 0 {
-				return f.Bits
+				return int64(f.Bits)
 			}
-			return addBits(f.Bits, mulBits(f.MaxLen, max(f.Elem)))
+			return satAdd(int64(f.Bits), satMul(int64(f.MaxLen), max(f.Elem)))
 		},
 		minBits: fixedBits} // an empty one: its length
 )

@@ -27,18 +27,18 @@ var sparseKind = kindFuncs{name: "sparse",
 		}
 		s.walk(f.Elem)
 	},
-	maxBits: func(f *Field, max func(*Field) int) int {
+	maxBits: func(f *Field, max func(*Field) int64) int64 {
 		// Present elements cost their index as int_relative (1 bit when
 		// consecutive, at most 38) and their value; the end marker the same.
 		n := f.Len
 		if f.Type.Kind() == reflect.Slice {
 			n = f.MaxLen
 		}
-		return addBits(f.Bits+38, mulBits(n, addBits(38, max(f.Elem))))
+		return satAdd(int64(f.Bits+38), satMul(int64(n), satAdd(38, max(f.Elem))))
 	},
-	minBits: func(f *Field, _ func(*Field) int) int {
+	minBits: func(f *Field, _ func(*Field) int64) int64 {
 		if f.Type.Kind() == reflect.Slice {
-			return f.Bits + 1 // length 0, then the marker int_relative(-1, 0)
+			return int64(f.Bits) + 1 // length 0, then the marker int_relative(-1, 0)
 		}
 		return relativeBits(f.Len + 1) // no element: the marker int_relative(-1, n)
 	}}

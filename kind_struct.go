@@ -23,15 +23,15 @@ var structKind = kindFuncs{name: "struct",
 		}
 		s.write("}")
 	},
-	maxBits: func(f *Field, max func(*Field) int) int {
-		n := 0
+	maxBits: func(f *Field, max func(*Field) int64) int64 {
+		var n int64
 		for _, c := range f.Fields {
-			n = addBits(n, max(c))
+			n = satAdd(n, max(c))
 		}
 		return n
 	},
-	minBits: func(f *Field, min func(*Field) int) int {
-		n := 0
+	minBits: func(f *Field, min func(*Field) int64) int64 {
+		var n int64
 		for _, c := range f.Fields {
 			n = satAdd(n, min(c))
 		}

@@ -29,21 +29,22 @@ var unionKind = kindFuncs{name: "union",
 		}
 		s.write(")")
 	},
-	maxBits: func(f *Field, max func(*Field) int) int {
-		most := 0
+	maxBits: func(f *Field, maxOf func(*Field) int64) int64 {
+		var most int64 // the largest member
 		for _, m := range f.Members {
-			if mmax := max(m); most >= 0 && (mmax < 0 || mmax > most) {
-				most = mmax // the largest member
-			}
+			most = max(most, maxOf(m))
 		}
-		return addBits(f.Bits, most)
+		return satAdd(int64(f.Bits), most)
 	},
-	minBits: func(f *Field, minOf func(*Field) int) int {
-		least := unbounded // the cheapest member
+	minBits: func(f *Field, minOf func(*Field) int64) int64 {
+		if len(f.Members) == 0 {
+			return int64(f.Bits) // members not attached: see minsOf
+		}
+		least := int64(saturated) // the cheapest member
 		for _, m := range f.Members {
 			least = min(least, minOf(m))
 		}
-		return satAdd(f.Bits, least)
+		return satAdd(int64(f.Bits), least)
 	}}
 
 // appendUnion compiles a field of interface type t whose union is u (nil

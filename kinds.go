@@ -32,8 +32,8 @@ type kindFuncs struct {
 	// size.go).
 	describe func(f *Field) string
 	schema   func(s *schemaWriter, f *Field)
-	maxBits  func(f *Field, max func(*Field) int) int
-	minBits  func(f *Field, min func(*Field) int) int
+	maxBits  func(f *Field, max func(*Field) int64) int64
+	minBits  func(f *Field, min func(*Field) int64) int64
 }
 
 // kinds is the table, indexed by Kind (filled by init: its functions refer

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Kind says how a field travels on the wire.
@@ -80,7 +79,6 @@ type Field struct {
 	// when unbounded (recursive types, custom hooks). Alignment padding is
 	// counted as 0..7 bits because it depends on where the field starts.
 	MinBits, MaxBits int
-	costed, minDone  bool // MaxBits, MinBits computed (layoutOf)
 }
 
 // Layout describes how a type travels on the wire: its field tree and the
@@ -120,54 +118,105 @@ func (c *Codec[T]) Layout() Layout {
 	return l
 }
 
-// layoutMu guards the lazy parts of layout trees, which plans share: union
-// members are attached and costs computed on the first Describe.
-var layoutMu sync.Mutex
-
+// layoutOf returns p's layout: a copy of the one p keeps (see
+// plan.layout), so that nothing a caller does to it reaches the plan, its
+// Fingerprint, or another caller's layout.
 func layoutOf(p *plan) (Layout, error) {
-	layoutMu.Lock()
-	defer layoutMu.Unlock()
-	if err := resolveUnions(p.root, map[*Field]bool{}); err != nil {
+	l, err := p.layout()
+	if err != nil {
 		return Layout{}, err
 	}
-	computeCost(p.root, map[*Field]bool{})
-	computeMins(p.root)
-	return Layout{Type: p.typ, Root: p.root, MinBits: p.root.MinBits, MaxBits: p.root.MaxBits}, nil
+	root, _ := cloneField(l.Root, map[*Field]*Field{}, nil)
+	return Layout{Type: l.Type, Root: root, MinBits: l.MinBits, MaxBits: l.MaxBits}, nil
 }
 
-// resolveUnions attaches the member layouts to every union node reachable
-// from f (members compile lazily, after their interface is registered).
-func resolveUnions(f *Field, seen map[*Field]bool) error {
-	if f == nil || seen[f] {
+// layout returns p's full layout, built on first use and then kept: the
+// plan's own tree copied, with the members of its unions attached (they
+// compile lazily: see Union) and the sizes of every node computed. A
+// member that does not compile yet (an interface not registered) is an
+// error, not kept: a registration may cure it.
+func (p *plan) layout() (*Layout, error) {
+	if l := p.described.Load(); l != nil {
+		return l, nil
+	}
+	root, err := cloneField(p.root, map[*Field]*Field{}, attachMembers)
+	if err != nil {
+		return nil, err
+	}
+	mins, maxs := minsOf(root), map[*Field]int64{}
+	for f, min := range mins { // every node
+		f.MinBits = sizeInt(min)
+		if f.MaxBits = sizeInt(maxOf(f, map[*Field]bool{}, maxs)); f.MaxBits == unbounded {
+			f.MaxBits = -1
+		}
+	}
+	l := &Layout{Type: p.typ, Root: root, MinBits: root.MinBits, MaxBits: root.MaxBits}
+	p.described.CompareAndSwap(nil, l)
+	return p.described.Load(), nil
+}
+
+// cloneField copies the layout graph from f (a recursive type's is a
+// graph: copies keeps it one), calling attach on each union node copied.
+func cloneField(f *Field, copies map[*Field]*Field, attach func(*Field, map[*Field]*Field) error) (*Field, error) {
+	if f == nil {
+		return nil, nil
+	}
+	if c, ok := copies[f]; ok {
+		return c, nil
+	}
+	c := new(Field)
+	*c = *f
+	copies[f] = c
+	c.Index = append([]int(nil), f.Index...)
+	c.Fields = make([]*Field, len(f.Fields))
+	var err error
+	for i, x := range f.Fields {
+		if c.Fields[i], err = cloneField(x, copies, attach); err != nil {
+			return nil, err
+		}
+	}
+	if c.Elem, err = cloneField(f.Elem, copies, attach); err != nil {
+		return nil, err
+	}
+	c.Members, c.MemberTypes = make([]*Field, len(f.Members)), append([]reflect.Type(nil), f.MemberTypes...)
+	for i, m := range f.Members {
+		if c.Members[i], err = cloneField(m, copies, attach); err != nil {
+			return nil, err
+		}
+	}
+	if f.Fields == nil {
+		c.Fields = nil
+	}
+	if f.Members == nil {
+		c.Members = nil
+	}
+	if attach != nil && c.Kind == KindUnion && c.Members == nil {
+		if err := attach(c, copies); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// attachMembers attaches copies of the member layouts of union node f.
+func attachMembers(f *Field, copies map[*Field]*Field) error {
+	u := f.union
+	if u == nil {
 		return nil
 	}
-	seen[f] = true
-	if f.Kind == KindUnion && f.Members == nil {
-		u := f.union
-		for i := range u.members {
-			mp, err := u.member(i)
-			if err != nil {
-				return err
-			}
-			form := u.members[i].typ
-			if u.members[i].pointer {
-				form = reflect.PointerTo(form)
-			}
-			f.Members = append(f.Members, mp.root)
-			f.MemberTypes = append(f.MemberTypes, form)
-		}
-	}
-	for _, c := range f.Fields {
-		if err := resolveUnions(c, seen); err != nil {
+	for i := range u.members {
+		mp, err := u.member(i)
+		if err != nil {
 			return err
 		}
-	}
-	for _, m := range f.Members {
-		if err := resolveUnions(m, seen); err != nil {
+		m, err := cloneField(mp.root, copies, attachMembers)
+		if err != nil {
 			return err
 		}
+		f.Members = append(f.Members, m)
+		f.MemberTypes = append(f.MemberTypes, u.members[i].form())
 	}
-	return resolveUnions(f.Elem, seen)
+	return nil
 }
 
 // Encoding describes f's wire encoding in a few words, e.g.

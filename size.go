@@ -2,141 +2,43 @@ package bitpack
 
 import (
 	"math"
+	"math/bits"
 )
 
-// Sizes: the fewest and most bits a value can take, for the decoder's
-// checks before it allocates and for Describe.
+// Sizes: the fewest and most bits a value can take — for the decoder's
+// checks before it allocates (plan.minBits) and for Describe — with each
+// kind's own rule (the kinds table's minBits and maxBits), and the one set
+// of saturating helpers every size, count and allowance charge uses.
 
-// minBits is the fewest bits a value of p can take: fixed-width fields,
-// length prefixes, presence bits, byte blocks (alignment counts as 0).
-// Decoding checks it before allocating elements, so a length prefix cannot
-// make it allocate more than the rest of the packet could hold.
-//
-// The sums saturate at maxMinBits, so that huge arrays cannot overflow an
-// int (on 32-bit platforms a [1<<29]byte already takes 2^32 bits).
-func minBits(p *plan) int {
-	n := 0
-	add := func(bits int) { n = min(n+bits, maxMinBits) } // both <= maxMinBits: no overflow
-	for i := range p.ops {
-		o := &p.ops[i]
-		switch o.kind {
-		case KindByteArray:
-			add(mulMinBits(o.n, 8))
-		case KindArray:
-			add(mulMinBits(o.n, o.elem.minBits)) // finished first (see finish)
-		case KindSparse:
-			add(o.bits + 1) // length prefix (slices), end marker
-		case KindCustom:
-		default: // scalars; length prefixes; presence bits; quats; checks; union indices
-			add(o.bits)
-		}
+// saturated caps sizes, counts and charges: far above anything real (a
+// quarter of int64's range), so that a sum of a few never overflows.
+const saturated = math.MaxInt64 / 4
+
+// satAdd and satMul are + and × on non-negative sizes, saturating.
+func satAdd(a, b int64) int64 { return min(a+b, saturated) } // a, b <= saturated: no overflow
+
+func satMul(a, b int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > saturated {
+		return saturated
 	}
-	return n
+	return int64(lo)
 }
 
-// maxMinBits caps minBits: more than any packet can hold.
-const maxMinBits = math.MaxInt / 4
-
-func mulMinBits(n, bits int) int {
-	if bits != 0 && n > maxMinBits/bits {
-		return maxMinBits
-	}
-	return n * bits
-}
-
-// unbounded caps size arithmetic: anything larger counts as unbounded
-// (and the sums below cannot overflow int, even on 32-bit platforms).
+// unbounded is what a size at or beyond saturated, or beyond what an int
+// holds on this platform, becomes in an int: no finite bound (MinBits),
+// reported as -1 (MaxBits).
 const unbounded = math.MaxInt / 4
 
-// computeCost fills MaxBits of f and everything below it. A node that
-// reaches a node still on the stack is on a cycle (that node reaches it
-// back), and a cycle repeats without bound: its maximum is -1, so the
-// memoised value is final even when computed mid-cycle.
-func computeCost(f *Field, onStack map[*Field]bool) (max int) {
-	if f.costed {
-		return f.MaxBits
-	}
-	if onStack[f] {
-		return -1
-	}
-	onStack[f] = true
-	defer delete(onStack, f)
-	max = kinds[f.Kind].maxBits(f, func(c *Field) int { return computeCost(c, onStack) })
-	f.MaxBits, f.costed = max, true
-	return max
-}
-
-// computeMins fills MinBits of f and everything below it. Unlike the
-// maximum, a minimum can be finite across a cycle (a union member that
-// contains the union: the smallest value picks the cheapest member), and a
-// value computed mid-cycle would be a guess, so the minima are the
-// fixpoint of minBitsOf over the whole graph, approached from above: every
-// node starts at unbounded and only ever decreases.
-func computeMins(root *Field) {
-	var nodes []*Field
-	seen := map[*Field]bool{}
-	var collect func(f *Field)
-	collect = func(f *Field) {
-		if f == nil || f.minDone || seen[f] {
-			return
-		}
-		seen[f] = true
-		collect(f.Elem)
-		for _, c := range f.Fields {
-			collect(c)
-		}
-		for _, m := range f.Members {
-			collect(m)
-		}
-		nodes = append(nodes, f) // children first: one round settles a tree
-	}
-	collect(root)
-	est := make(map[*Field]int, len(nodes))
-	for _, f := range nodes {
-		est[f] = unbounded
-	}
-	get := func(f *Field) int {
-		if f.minDone {
-			return f.MinBits
-		}
-		return est[f]
-	}
-	for range len(nodes) + 1 {
-		changed := false
-		for _, f := range nodes {
-			if v := minBitsOf(f, get); v < est[f] {
-				est[f], changed = v, true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
-	for _, f := range nodes {
-		f.MinBits, f.minDone = est[f], true
-	}
-}
-
-// minBitsOf is the fewest bits f takes given its children's minima
-// (unbounded: no finite value). Pointers and slices take their smallest
-// form, nil and empty, so only arrays, structs and unions look inside.
-func minBitsOf(f *Field, get func(*Field) int) int { return kinds[f.Kind].minBits(f, get) }
-
-// satAdd and satMul are + and × on minima, saturating at unbounded.
-func satAdd(a, b int) int { return min(a+b, unbounded) } // a, b <= unbounded: no overflow
-
-func satMul(n, b int) int {
-	if n == 0 || b == 0 {
-		return 0
-	}
-	if n > unbounded/b {
+func sizeInt(v int64) int {
+	if v >= unbounded {
 		return unbounded
 	}
-	return n * b
+	return int(v)
 }
 
 // relativeBits is the size of int_relative for a difference d >= 1.
-func relativeBits(d int) int {
+func relativeBits(d int) int64 {
 	switch {
 	case d == 1:
 		return 1
@@ -154,22 +56,66 @@ func relativeBits(d int) int {
 	return 6 + 32
 }
 
-func addBits(a, b int) int {
-	if a < 0 || b < 0 || a+b > unbounded {
-		return -1
+// fixedBits is the size of a fixed-width field: its Bits.
+func fixedBits(f *Field, _ func(*Field) int64) int64 { return int64(f.Bits) }
+
+// maxOf returns the most bits f takes, memoised in max. A node that
+// reaches a node still on the stack is on a cycle (that node reaches it
+// back), and a cycle repeats without bound: its maximum is saturated, so
+// the memoised value is final even when computed mid-cycle.
+func maxOf(f *Field, onStack map[*Field]bool, max map[*Field]int64) int64 {
+	if v, ok := max[f]; ok {
+		return v
 	}
-	return a + b
+	if onStack[f] {
+		return saturated
+	}
+	onStack[f] = true
+	defer delete(onStack, f)
+	v := kinds[f.Kind].maxBits(f, func(c *Field) int64 { return maxOf(c, onStack, max) })
+	max[f] = v
+	return v
 }
 
-func mulBits(n, b int) int {
-	if b < 0 {
-		if n == 0 {
-			return 0
+// minsOf returns the fewest bits each node reachable from root takes.
+// Unlike the maximum, a minimum can be finite across a cycle (a union
+// member that contains the union: the smallest value picks the cheapest
+// member), and a value computed mid-cycle would be a guess, so the minima
+// are the fixpoint of the kinds' minBits over the whole graph, approached
+// from above: every node starts at saturated and only ever decreases.
+// Pointers and slices take their smallest form, nil and empty, so only
+// arrays, structs and unions look inside. A union whose members are not
+// attached (a plan's own tree: see layoutOf) counts its index only.
+func minsOf(root *Field) map[*Field]int64 {
+	var nodes []*Field
+	est := map[*Field]int64{}
+	var collect func(f *Field)
+	collect = func(f *Field) {
+		if _, seen := est[f]; f == nil || seen {
+			return
 		}
-		return -1
+		est[f] = saturated
+		collect(f.Elem)
+		for _, c := range f.Fields {
+			collect(c)
+		}
+		for _, m := range f.Members {
+			collect(m)
+		}
+		nodes = append(nodes, f) // children first: one round settles a tree
 	}
-	if b != 0 && n > unbounded/b {
-		return -1
+	collect(root)
+	get := func(f *Field) int64 { return est[f] }
+	for range len(nodes) + 1 {
+		changed := false
+		for _, f := range nodes {
+			if v := kinds[f.Kind].minBits(f, get); v < est[f] {
+				est[f], changed = v, true
+			}
+		}
+		if !changed {
+			break
+		}
 	}
-	return n * b
+	return est
 }
