@@ -258,7 +258,7 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 	}
 	for i := range p.ops {
 		o := &p.ops[i]
-		at := base.at(o.offset)
+		at := base.field(o.offset)
 		var err *fieldError
 		switch o.kind {
 		case KindString:
@@ -304,7 +304,7 @@ func (c *allowanceCheck) elems(o *op, first pointer, n int, stride uintptr, dept
 		return nil // nothing variable inside
 	}
 	for k := range n {
-		if err := c.value(o.elem, first.at(uintptr(k)*stride), depth+1); err != nil {
+		if err := c.value(o.elem, first.index(k, stride), depth+1); err != nil {
 			return err.withPrefix("[" + strconv.Itoa(k) + "]")
 		}
 	}

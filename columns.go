@@ -27,7 +27,7 @@ func encodeColumns(w *bitio.Writer, p *plan, first pointer, stride uintptr, n in
 	chunk := columnWords / g
 	for start := 0; start < n; start += chunk {
 		m := min(chunk, n-start)
-		base := first.at(uintptr(start) * stride)
+		base := first.index(start, stride)
 		codes := buf[:m*g]
 		clear(codes)
 		if !fillColumns(p, codes, base, stride, m) {
@@ -50,7 +50,7 @@ func encodeColumns(w *bitio.Writer, p *plan, first pointer, stride uintptr, n in
 					continue
 				}
 				o := &p.ops[out.op]
-				at := base.at(uintptr(k)*stride + o.offset)
+				at := base.index(k, stride).field(o.offset)
 				var err *fieldError
 				if out.pointee {
 					err = encodePointee(w, o, at.elem(), depth)
@@ -73,7 +73,7 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 	g := p.groups
 	for i := range p.enc {
 		st := &p.enc[i]
-		col, at := codes[st.group:], base.at(st.offset)
+		col, at := codes[st.group:], base.field(st.offset)
 		var ok bool
 		if st.kind >= accOp { // ops: written in the second pass
 			continue
@@ -84,8 +84,8 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 		case accRun:
 			shift := st.shift
 			ok = true
-			for j := uintptr(0); j < uintptr(st.count) && ok; j++ {
-				ok = intColumns(st.elem, col, g, at.at(j*uintptr(st.size)), stride, m, st, shift)
+			for j := 0; j < int(st.count) && ok; j++ {
+				ok = intColumns(st.elem, col, g, at.index(j, uintptr(st.size)), stride, m, st, shift)
 				shift += st.width
 			}
 		case accQ32:
@@ -95,7 +95,7 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 		case accPtr:
 			ok = true
 			for k := 0; k < m; k++ {
-				if !at.at(uintptr(k) * stride).elem().isNil() {
+				if !at.index(k, stride).elem().isNil() {
 					col[k*g] |= 1 << (st.shift & 63)
 				}
 			}
@@ -103,7 +103,7 @@ func fillColumns(p *plan, codes []uint64, base pointer, stride uintptr, m int) b
 			o := &p.ops[st.op]
 			ok = true
 			for k := 0; k < m && ok; k++ {
-				code, err := fieldCode(o, at.at(uintptr(k)*stride))
+				code, err := fieldCode(o, at.index(k, stride))
 				col[k*g] |= code << (st.shift & 63)
 				ok = err == nil
 			}

@@ -21,11 +21,11 @@ func commit(p *plan, dst, src pointer) {
 		return
 	}
 	for _, c := range p.copies {
-		dst.at(c.off).copyFrom(src.at(c.off), c.n)
+		dst.field(c.off).copyFrom(src.field(c.off), c.n)
 	}
 	for _, i := range p.others {
 		o := &p.ops[i]
-		d, s := dst.at(o.offset), src.at(o.offset)
+		d, s := dst.field(o.offset), src.field(o.offset)
 		switch o.kind {
 		case KindString:
 			commitString(o, d, s)
@@ -135,15 +135,18 @@ func hasPointers(t reflect.Type) bool {
 }
 
 // byteRange is a span of a value's bytes.
-type byteRange struct{ off, n uintptr }
+type byteRange struct {
+	off offset
+	n   uintptr
+}
 
 // commitRanges lists what commit copies for a flat plan: the byte spans of
 // scalars, byte arrays, quaternions and arrays of dense elements
 // (pointer-free, so copied raw — a dense array with its padding — and
 // merged when adjacent), and the ops that need more than a byte copy.
 func commitRanges(p *plan) (copies []byteRange, others []int) {
-	add := func(off, n uintptr) {
-		if k := len(copies) - 1; k >= 0 && copies[k].off+copies[k].n == off {
+	add := func(off offset, n uintptr) {
+		if k := len(copies) - 1; k >= 0 && copies[k].off.skip(copies[k].n) == off {
 			copies[k].n += n
 			return
 		}

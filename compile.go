@@ -125,7 +125,7 @@ type memoKey struct {
 // fieldCtx says where a value being compiled sits and where its options
 // came from.
 type fieldCtx struct {
-	offset    uintptr      // of the value within the plan's root
+	offset    offset       // of the value within the plan's root
 	path      string       // of the value within the plan's root (runtime error paths)
 	where     string       // of the value within the top-level type (TagError messages)
 	level     int          // struct level of the value's container (0 at a plan root)
@@ -163,9 +163,8 @@ func (f fieldCtx) tagged(o *tagOptions, format string, args ...any) error {
 
 // descend returns the context of a part of the current value: seg is its
 // path segment and off its offset.
-func (f fieldCtx) descend(seg string, off uintptr) fieldCtx {
+func (f fieldCtx) descend(seg string) fieldCtx {
 	g := f
-	g.offset = f.offset + off
 	g.path = joinPath(f.path, seg)
 	g.where = joinPath(f.where, seg)
 	return g
@@ -204,7 +203,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	// Offsets and paths inside a sub-plan are relative to its element; an
 	// error's path is completed while the error travels up.
 	inner := f
-	inner.offset, inner.level, inner.path = 0, 0, ""
+	inner.offset, inner.level, inner.path = offset{}, 0, ""
 	inner.use = &p.use
 	root, err := c.appendValue(&p.ops, t, o, inner)
 	if err != nil {
@@ -215,7 +214,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	p.compiling = false
 	p.fuse()
 	p.buildEncode()
-	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == 0 {
+	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}
 	for i := range p.ops {

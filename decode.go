@@ -103,7 +103,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			continue
 		}
 		start := r.BitsRead()
-		at := base.at(o.offset)
+		at := base.field(o.offset)
 		var err *fieldError
 		switch o.kind {
 		case KindString:
@@ -163,7 +163,7 @@ func (d *decoder) shortRun(p *plan, i int, base pointer) *fieldError {
 func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError {
 	for k := o.sLo; k < o.sHi; k++ {
 		sc := &p.scalars[k]
-		at := base.at(sc.offset)
+		at := base.field(sc.offset)
 		if sc.count > 1 {
 			// Several like fields (never slow ones): one loop. When one is
 			// over its limit (rare), the entry is done again a field at a
@@ -217,7 +217,7 @@ func storeRun(sc *scalar, at pointer, acc uint64) int {
 			if c > sc.limit {
 				return j
 			}
-			*at.at(4 * uintptr(j)).float32() = q.Dequantize(uint32(c))
+			*at.index(j, 4).float32() = q.Dequantize(uint32(c))
 			shift += sc.width
 		}
 		return -1
@@ -256,9 +256,9 @@ func fitsIn(n, each, rest int) bool {
 // the value at base + o.offset. bit is where c started. Its kind decides.
 func decodeScalar(o *op, c uint64, base pointer, bit int) *fieldError {
 	if o.kind == KindCompressedFloat {
-		return storeQuantized(o, c, base.at(o.offset), bit)
+		return storeQuantized(o, c, base.field(o.offset), bit)
 	}
-	return storeInt(o, c, base.at(o.offset), bit)
+	return storeInt(o, c, base.field(o.offset), bit)
 }
 
 // sub runs plan p for a value held by a field at struct level level of a

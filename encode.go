@@ -37,10 +37,10 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
 	steps := p.enc
 	for k := 0; k < n; k++ {
-		base := first.at(uintptr(k) * stride)
+		base := first.index(k, stride)
 		for i := 0; i < len(steps); i++ {
 			if st := &steps[i]; st.kind >= accOp {
-				at := base.at(st.offset)
+				at := base.field(st.offset)
 				switch st.kind {
 				case accBytes:
 					w.WriteBytes(at.byteArray(int(st.limit)))
@@ -63,7 +63,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 			var acc uint64
 			for ; ; i++ {
 				st := &steps[i]
-				at := base.at(st.offset)
+				at := base.field(st.offset)
 				var v uint64
 				switch st.kind {
 				case accU8:
@@ -84,12 +84,12 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					// count floats 4 bytes apart, their codes width bits
 					// apart: gathered here (v stays 0).
 					shift := st.shift
-					for j := range uintptr(st.count) {
-						f := *at.at(4 * j).float32()
+					for j := range int(st.count) {
+						f := *at.index(j, 4).float32()
 						c, ok := float32InRange(&st.q, st.lo, st.hi, f)
 						if !ok {
 							if c, ok = float32Outside(&st.q, st.clamp, f); !ok {
-								return refusal(&p.ops[st.op+int32(j)], at.at(4*j)), k
+								return refusal(&p.ops[st.op+int32(j)], at.index(j, 4)), k
 							}
 						}
 						acc |= uint64(c) << (shift & 63)
@@ -129,7 +129,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 			}
 			// A pointer's presence bit ends its group; the pointee follows.
 			if st := &steps[i]; st.kind == accPtr {
-				if err := encodePointee(w, &p.ops[st.op], base.at(st.offset).elem(), depth); err != nil {
+				if err := encodePointee(w, &p.ops[st.op], base.field(st.offset).elem(), depth); err != nil {
 					return err, k
 				}
 			}

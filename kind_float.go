@@ -195,9 +195,9 @@ func storeQuantized(o *op, c uint64, at pointer, bit int) *fieldError {
 // floatColumn codes the st.count float32 fields of step st in m values.
 func floatColumn(col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
 	q, lo, hi, clamp, shift := &st.q, st.lo, st.hi, st.clamp, st.shift
-	for j := range uintptr(st.count) {
+	for j := range int(st.count) {
 		for k := 0; k < m; k++ {
-			f := loadAs[float32](at.at(uintptr(k)*stride + 4*j))
+			f := loadAs[float32](at.index(k, stride).index(j, 4))
 			c, ok := float32InRange(q, lo, hi, f)
 			if !ok {
 				if c, ok = float32Outside(q, clamp, f); !ok {

@@ -214,8 +214,8 @@ func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
 
 func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
 	shift := st.shift
-	for j := range uintptr(st.count) {
-		code, ok := intCode(uint64(loadAs[T](at.at(j*uintptr(st.size)))), st.min, st.limit, st.flip)
+	for j := range int(st.count) {
+		code, ok := intCode(uint64(loadAs[T](at.index(j, uintptr(st.size)))), st.min, st.limit, st.flip)
 		if !ok {
 			return acc, false
 		}
@@ -251,7 +251,7 @@ func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []
 	min, limit, flip := st.min, st.limit, st.flip
 	shift &= 63
 	for k := 0; k < m; k++ {
-		code, ok := intCode(uint64(loadAs[T](at.at(uintptr(k)*stride))), min, limit, flip)
+		code, ok := intCode(uint64(loadAs[T](at.index(k, stride))), min, limit, flip)
 		if !ok {
 			return false
 		}
@@ -290,9 +290,9 @@ func schemaInt(s *schemaWriter, f *Field) {
 // runRefusal returns the error for the first integer of run step st that
 // intRun refused.
 func runRefusal(p *plan, st *encStep, at pointer) *fieldError {
-	for j := range uintptr(st.count) {
+	for j := range int(st.count) {
 		o := &p.ops[st.op+int32(j)]
-		if _, err := intFieldCode(o, at.at(j*uintptr(st.size))); err != nil {
+		if _, err := intFieldCode(o, at.index(j, uintptr(st.size))); err != nil {
 			return err
 		}
 	}

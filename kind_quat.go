@@ -45,7 +45,7 @@ func hasFourFloats(t reflect.Type) bool {
 	return true
 }
 
-func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
+func quatOffsets(t reflect.Type) (offs [4]offset, ok bool) {
 	switch t.Kind() {
 	case reflect.Array:
 		k := t.Elem().Kind()
@@ -53,7 +53,7 @@ func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
 			return offs, false
 		}
 		for i := range offs {
-			offs[i] = uintptr(i) * t.Elem().Size()
+			offs[i] = elemOffset(i, t.Elem().Size())
 		}
 		return offs, true
 	case reflect.Struct:
@@ -71,7 +71,7 @@ func quatOffsets(t reflect.Type) (offs [4]uintptr, ok bool) {
 				// quaternion sends all four its own way. Not quat-shaped.
 				return offs, false
 			}
-			offs[i] = sf.Offset
+			offs[i] = fieldOffset(sf)
 		}
 		return offs, true
 	}
@@ -109,7 +109,7 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 // most 64 bits), or its refusal. (A call of its own: inline, its registers
 // would crowd encodeValues' loop.)
 func quatWord(o *op, qq *quant.Quat, at pointer) (uint64, *fieldError) {
-	x, y, z, w := *at.at(o.offs[0]).float32(), *at.at(o.offs[1]).float32(), *at.at(o.offs[2]).float32(), *at.at(o.offs[3]).float32()
+	x, y, z, w := *at.field(o.offs[0]).float32(), *at.field(o.offs[1]).float32(), *at.field(o.offs[2]).float32(), *at.field(o.offs[3]).float32()
 	word, ok := qq.EncodeWord(x, y, z, w)
 	// A NaN or infinite component makes the norm NaN or infinite too, so
 	// this test admits exactly what checkQuat does.
@@ -124,8 +124,8 @@ func quatWord(o *op, qq *quant.Quat, at pointer) (uint64, *fieldError) {
 // quatColumn codes the quaternion o of step st in m values.
 func quatColumn(o *op, col []uint64, g int, at pointer, stride uintptr, m int, st *encStep) bool {
 	for k := 0; k < m; k++ {
-		v := at.at(uintptr(k) * stride)
-		x, y, z, w := loadAs[float32](v.at(o.offs[0])), loadAs[float32](v.at(o.offs[1])), loadAs[float32](v.at(o.offs[2])), loadAs[float32](v.at(o.offs[3]))
+		v := at.index(k, stride)
+		x, y, z, w := loadAs[float32](v.field(o.offs[0])), loadAs[float32](v.field(o.offs[1])), loadAs[float32](v.field(o.offs[2])), loadAs[float32](v.field(o.offs[3]))
 		word, ok := st.qq.EncodeWord(x, y, z, w)
 		if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) {
 			return false
@@ -181,9 +181,9 @@ func loadQuat(o *op, at pointer) [4]float32 {
 	var v [4]float32
 	for i, off := range o.offs {
 		if o.f64 {
-			v[i] = float32(*at.at(off).float64())
+			v[i] = float32(*at.field(off).float64())
 		} else {
-			v[i] = *at.at(off).float32()
+			v[i] = *at.field(off).float32()
 		}
 	}
 	return v
@@ -231,9 +231,9 @@ func checkDecodedQuat(o *op, v [4]float32, bit int) *fieldError {
 func storeQuat(o *op, at pointer, v [4]float32) {
 	for i, off := range o.offs {
 		if o.f64 {
-			*at.at(off).float64() = float64(v[i])
+			*at.field(off).float64() = float64(v[i])
 		} else {
-			*at.at(off).float32() = v[i]
+			*at.field(off).float32() = v[i]
 		}
 	}
 }

@@ -71,7 +71,7 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 		}
 	}
 	// Other options apply to the elements.
-	elem, err := c.planFor(et, &elemOpts, f.descend("[]", 0))
+	elem, err := c.planFor(et, &elemOpts, f.descend("[]"))
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +122,8 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 	// Every other option applies to each element. Compile one
 	// element, then copy its ops n times (small arrays) or loop over it.
 	var one []op
-	ef := f.descend("[]", 0)
-	ef.offset, ef.path = 0, ""
+	ef := f.descend("[]")
+	ef.offset, ef.path = offset{}, ""
 	elemNode, err := c.appendValue(&one, et, o, ef)
 	if err != nil {
 		return nil, err
@@ -133,14 +133,14 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 		for i := 0; i < n; i++ {
 			idx := "[" + strconv.Itoa(i) + "]"
 			for _, e := range one {
-				e.offset += f.offset + uintptr(i)*et.Size()
+				e.offset = f.offset.plus(elemOffset(i, et.Size())).plus(e.offset)
 				e.path = joinPath(joinPath(f.path, idx), e.path)
 				*ops = append(*ops, e)
 			}
 		}
 		return node, nil
 	}
-	elem, err := c.planFor(et, o, f.descend("[]", 0))
+	elem, err := c.planFor(et, o, f.descend("[]"))
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func decodeArray(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 
 func commitArray(o *op, d, s pointer) {
 	for k := 0; k < o.n; k++ {
-		commit(o.elem, d.at(uintptr(k)*o.stride), s.at(uintptr(k)*o.stride))
+		commit(o.elem, d.index(k, o.stride), s.index(k, o.stride))
 	}
 }
 
@@ -312,7 +312,7 @@ func (d *decoder) elems(o *op, at pointer, n int, slice bool, depth int) *fieldE
 // in errors.
 func (d *decoder) elemsAt(o *op, first pointer, n int, stride uintptr, depth, k0 int) *fieldError {
 	r := d.r
-	elemAt := func(k int) pointer { return first.at(uintptr(k) * stride) }
+	elemAt := func(k int) pointer { return first.index(k, stride) }
 	if so := o.elem.scalar; so != nil {
 		// Elements that are a single fixed-width field: no sub-plan.
 		for k := 0; k < n; k++ {
@@ -332,7 +332,7 @@ func (d *decoder) elemsAt(o *op, first pointer, n int, stride uintptr, depth, k0
 	if dd+e.levels > MaxDepth {
 		return newFieldError(o.path+"["+strconv.Itoa(k0)+"]", r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
 	}
-	if len(e.ops) == 1 && e.ops[0].kind == KindUnion && e.ops[0].offset == 0 {
+	if len(e.ops) == 1 && e.ops[0].kind == KindUnion && e.ops[0].offset == (offset{}) {
 		// Elements that are interface values: straight to the union, not
 		// through a plan of one op each time.
 		for k := 0; k < n; k++ {

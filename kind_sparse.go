@@ -71,7 +71,7 @@ func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	}
 	elemOpts := *o
 	elemOpts.sparse, elemOpts.maxlenSet, elemOpts.maxlen = false, false, 0
-	elem, err := c.planFor(et.Elem(), &elemOpts, f.descend("[]", 0))
+	elem, err := c.planFor(et.Elem(), &elemOpts, f.descend("[]"))
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func sparseSlot(o *op, at pointer, k int) pointer {
 	if o.slice {
 		return at.sliceElem(k, o.stride)
 	}
-	return at.at(uintptr(k) * o.stride)
+	return at.index(k, o.stride)
 }
 
 // sparse reads the indices and values of a sparse field. Indices must

@@ -102,7 +102,7 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 			continue
 		}
 		ff := fieldCtx{
-			offset: f.offset + sf.Offset, path: joinPath(f.path, sf.Name), where: joinPath(f.where, sf.Name),
+			offset: f.offset.plus(fieldOffset(sf)), path: joinPath(f.path, sf.Name), where: joinPath(f.where, sf.Name),
 			level: f.level + 1, owner: t, field: sf.Name,
 		}
 		if embeddedStruct {

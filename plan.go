@@ -28,7 +28,7 @@ type op struct {
 	bits      int     // wire bits of a fixed-width field or of a length prefix
 	groupBits int     // fixed-width kinds: total wire bits of the run that starts here
 	sLo, sHi  int32   // fixed-width kinds: the run's fields in plan.scalars
-	offset    uintptr // from the start of the plan's value
+	offset    offset  // from the start of the plan's value
 	size      uintptr // Go size of the field (fixed-width fields are stored in size bytes)
 	// Fixed-width kinds: wire bits = (value - min) ^ flip, valid up to
 	// limit (see kind_int.go's intCode; for compressed floats, limit is
@@ -47,7 +47,7 @@ type op struct {
 	ifaces []ifaceWord  // unions: how the field holds each member
 	hash   uint32       // checks
 	slice  bool         // sparse: a slice (with a length prefix) rather than an array
-	offs   [4]uintptr   // quaternions: component offsets from offset
+	offs   [4]offset    // quaternions: component offsets from offset
 	typ    reflect.Type // slices, sparse: the slice type; pointers: the element type; hooks, unions: the type
 	name   string       // checks: the check's name
 	// Slices, sparse: the TagError for the field's own tag, for checks made

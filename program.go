@@ -95,7 +95,7 @@ const (
 // holds everything encoding the field reads, the quantizer included (a
 // copy, not a pointer to chase for every value).
 type encStep struct {
-	offset    uintptr
+	offset    offset
 	min       uint64      // see the access constants: code = (value - min) ^ flip, valid up to limit
 	limit     uint64      //
 	flip      uint64      //
@@ -189,7 +189,7 @@ type encOut struct {
 // in the same group, of the same kind, and coded and checked alike.
 func (st *encStep) joins(next *encStep) bool {
 	if st.last || st.kind != next.kind || st.kind > accQ32 || st.width != next.width || st.size != next.size || st.count == math.MaxUint8 ||
-		next.offset != st.offset+uintptr(st.size)*uintptr(st.count) || next.op != st.op+int32(st.count) {
+		next.offset != st.offset.plus(elemOffset(int(st.count), uintptr(st.size))) || next.op != st.op+int32(st.count) {
 		return false
 	}
 	if st.kind == accQ32 {
@@ -229,7 +229,7 @@ func scalarOf(o *op, k int) scalar {
 // several (encoding builds its encStep from it). See the access constants
 // for min, limit and flip.
 type scalar struct {
-	offset uintptr
+	offset offset
 	min    uint64
 	limit  uint64    // the largest valid offset code: span, M, or mask when any bits are valid
 	flip   uint64    // wire bits = offset code ^ flip (the sign bit of raw signed fields)
@@ -251,5 +251,5 @@ type scalar struct {
 func (sc *scalar) joins(next *scalar, size uintptr) bool {
 	return sc.access == next.access && sc.access != accQ64 && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&
 		sc.flip == next.flip && sc.width == next.width && !sc.slow && !next.slow && sc.count < math.MaxUint8 &&
-		next.offset == sc.offset+size*uintptr(sc.count) && next.op == sc.op+int32(sc.count)
+		next.offset == sc.offset.plus(elemOffset(int(sc.count), size)) && next.op == sc.op+int32(sc.count)
 }

@@ -44,8 +44,32 @@ func storeIndex[T any](p pointer, j int, v T) {
 	*(*T)(unsafe.Add(p.p, uintptr(j)*unsafe.Sizeof(v))) = v
 }
 
-// at returns the address off bytes into the value.
-func (p pointer) at(off uintptr) pointer { return pointer{unsafe.Add(p.p, off)} }
+// offset is where a field lies within the value its plan runs over, in
+// bytes. It is made only from reflect's own numbers — a struct field's
+// Offset, an element's index times its type's size — by the functions
+// below, and used only through pointer.field: no address in this package
+// comes from anything else.
+type offset struct{ n uintptr }
+
+// fieldOffset is the offset of struct field sf within its struct.
+func fieldOffset(sf reflect.StructField) offset { return offset{sf.Offset} }
+
+// elemOffset is the offset of element i of an array of elements of size
+// bytes.
+func elemOffset(i int, size uintptr) offset { return offset{uintptr(i) * size} }
+
+// plus is the offset of a field at inner within the value at o.
+func (o offset) plus(inner offset) offset { return offset{o.n + inner.n} }
+
+// skip is the offset n bytes after o (the end of a field of n bytes).
+func (o offset) skip(n uintptr) offset { return offset{o.n + n} }
+
+// field returns the address of the field at off within the value at p.
+func (p pointer) field(off offset) pointer { return pointer{unsafe.Add(p.p, off.n)} }
+
+// index returns the address of element i of an array at p whose elements
+// are size bytes apart.
+func (p pointer) index(i int, size uintptr) pointer { return pointer{unsafe.Add(p.p, uintptr(i)*size)} }
 
 func (p pointer) u8() *uint8        { return (*uint8)(p.p) }
 func (p pointer) u16() *uint16      { return (*uint16)(p.p) }
