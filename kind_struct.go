@@ -64,48 +64,19 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	node := &Field{Type: t, Kind: KindStruct}
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		text, hasTag := sf.Tag.Lookup("bits")
 		key := vpath + "." + strconv.Itoa(i)
-		embeddedStruct := sf.Anonymous && sf.Type.Kind() == reflect.Struct
-		if !sf.IsExported() && !sf.Anonymous {
-			if hasTag {
-				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported fields are never encoded; remove the tag or export the field"}
+		fo, err := structFieldOptions(t, sf, promoted, key)
+		if err != nil || fo == nil {
+			if err != nil {
+				return nil, err
 			}
-			continue
-		}
-		if !embeddedStruct && sf.IsExported() && text != "-" && !promoted.sent[key] {
-			if hasTag {
-				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: fmt.Sprintf("embedded in %s, the field is hidden by another field named %s (Go's and encoding/json's promotion rules), so it is never encoded; remove the tag or rename one of them", promoted.into, sf.Name)}
-			}
-			continue
-		}
-		fo, err := parseTag(text)
-		if err != nil {
-			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: err.Error()}
-		}
-		if fo.skip {
-			continue
-		}
-		if embeddedStruct && !sf.IsExported() && !fo.isZero() {
-			return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`}
-		}
-		if sf.Anonymous && !sf.IsExported() && sf.Type.Kind() != reflect.Struct {
-			// An unexported embedded non-struct is invisible outside its
-			// package; unexported embedded structs are inlined below like
-			// any struct field: all their exported fields are sent.
-			if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
-				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "an embedded pointer to the unexported struct type " + sf.Type.Elem().String() + " cannot be allocated on decode; embed the struct itself or name the field"}
-			}
-			if hasTag {
-				return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: "unexported embedded fields are never encoded; remove the tag"}
-			}
-			continue
+			continue // not sent
 		}
 		ff := fieldCtx{
 			offset: f.offset.plus(fieldOffset(sf)), path: joinPath(f.path, sf.Name), where: joinPath(f.where, sf.Name),
 			level: f.level + 1, owner: t, field: sf.Name,
 		}
-		if embeddedStruct {
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
 			ff.promoted, ff.vpath = promoted, key
 		}
 		opts := fo
@@ -139,6 +110,51 @@ func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 		}
 	}
 	return node, nil
+}
+
+// structFieldOptions returns the parsed tag of field sf of struct t (key
+// is its index path from the struct the embedding starts at), or nil when
+// the field is not sent: unexported, skipped, hidden by promotion. A tag
+// on a field that is never sent is an error: it would have no effect.
+func structFieldOptions(t reflect.Type, sf reflect.StructField, promoted *promotion, key string) (*tagOptions, error) {
+	text, hasTag := sf.Tag.Lookup("bits")
+	refuse := func(problem string) (*tagOptions, error) {
+		return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: problem}
+	}
+	embeddedStruct := sf.Anonymous && sf.Type.Kind() == reflect.Struct
+	switch {
+	case !sf.IsExported() && !sf.Anonymous:
+		if hasTag {
+			return refuse("unexported fields are never encoded; remove the tag or export the field")
+		}
+		return nil, nil
+	case !embeddedStruct && sf.IsExported() && text != "-" && !promoted.sent[key]:
+		if hasTag {
+			return refuse(fmt.Sprintf("embedded in %s, the field is hidden by another field named %s (Go's and encoding/json's promotion rules), so it is never encoded; remove the tag or rename one of them", promoted.into, sf.Name))
+		}
+		return nil, nil
+	}
+	fo, err := parseTag(text)
+	switch {
+	case err != nil:
+		return refuse(err.Error())
+	case fo.skip:
+		return nil, nil
+	case embeddedStruct && !sf.IsExported() && !fo.isZero():
+		return refuse(`an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`)
+	case sf.Anonymous && !sf.IsExported() && !embeddedStruct:
+		// An unexported embedded non-struct is invisible outside its
+		// package; unexported embedded structs are inlined like any
+		// struct field: all their exported fields are sent.
+		if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct {
+			return refuse("an embedded pointer to the unexported struct type " + sf.Type.Elem().String() + " cannot be allocated on decode; embed the struct itself or name the field")
+		}
+		if hasTag {
+			return refuse("unexported embedded fields are never encoded; remove the tag")
+		}
+		return nil, nil
+	}
+	return fo, nil
 }
 
 // leafOptions keeps the options a struct hands down to its leaves: range
