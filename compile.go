@@ -137,6 +137,7 @@ type fieldCtx struct {
 	tagOwner  reflect.Type // ...written on this struct's field
 	tagField  string
 	use       *usage // where inherited options record that they reached a leaf
+	container reflect.Type // an element's: the slice, array, map or pointer type holding it
 }
 
 // structural reports a problem with the field itself (its type, a missing
@@ -147,6 +148,15 @@ func (f fieldCtx) structural(o *tagOptions, format string, args ...any) error {
 		text = o.text
 	}
 	return &TagError{Type: f.owner, Field: f.field, Tag: text, Problem: fmt.Sprintf(format, args...)}
+}
+
+// missingMaxlen is the error for a string or slice without a maxlen of its
+// own: for an element of a slice, map or array, it says how to give one.
+func (f fieldCtx) missingMaxlen(o *tagOptions, t reflect.Type, example string) error {
+	if f.container != nil && f.container.Kind() != reflect.Pointer {
+		return f.structural(o, "the %s elements of %s need a maxlen of their own: add elem.maxlen=N to the tag, e.g. bits:\"maxlen=4,elem.maxlen=%s\"", t, f.container, example)
+	}
+	return f.structural(o, "%s needs a maxlen tag of its own, e.g. bits:\"maxlen=%s\"", t, example)
 }
 
 // tagged reports a problem with the options the field was given, naming
@@ -161,13 +171,24 @@ func (f fieldCtx) tagged(o *tagOptions, format string, args ...any) error {
 	return &TagError{Type: owner, Field: field, Tag: o.text, Problem: problem}
 }
 
-// descend returns the context of a part of the current value: seg is its
-// path segment and off its offset.
-func (f fieldCtx) descend(seg string) fieldCtx {
+// element returns the context of the elements of the container value of
+// type t ([]T, [N]T, map values, *T): seg is their path segment.
+func (f fieldCtx) element(t reflect.Type, seg string) fieldCtx {
 	g := f
 	g.path = joinPath(f.path, seg)
 	g.where = joinPath(f.where, seg)
+	g.container = t
 	return g
+}
+
+// elemOptions returns the options for the elements of container type t
+// (see tagOptions.elemOptions), worded as a TagError.
+func (f fieldCtx) elemOptions(o *tagOptions, t reflect.Type, keepMaxlen bool) (*tagOptions, error) {
+	e, err := o.elemOptions(keepMaxlen)
+	if err != nil {
+		return nil, f.tagged(o, "%v", err)
+	}
+	return e, nil
 }
 
 // joinPath joins a path and a segment: "Pos"+"X" = "Pos.X", "Ammo"+"[3]" = "Ammo[3]".

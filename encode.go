@@ -98,7 +98,10 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				case accRun:
 					var ok bool
 					if acc, ok = intRun(acc, at, st); !ok {
-						return runRefusal(p, st, at), k
+						var err *fieldError
+						if acc, err = intRunSlow(p, acc, at, st); err != nil {
+							return err, k
+						}
 					}
 					v = st.min + st.flip // codes 0: the run is in acc
 				case accPtr:
@@ -110,16 +113,22 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					if v, err = quatWord(&p.ops[st.op], st.qq, at); err != nil {
 						return err, k
 					}
-				default: // accQ64
+				default: // accQ64, accSlow: the kind codes it (st.min 0, no flip)
 					var err *fieldError
 					if v, err = fieldCode(&p.ops[st.op], at); err != nil {
 						return err, k
 					}
 				}
-				// load, subtract, compare, xor: see the access constants.
+				// load, subtract, compare, xor: see intCode.
 				code := v - st.min
 				if code > st.limit {
-					return refusal(&p.ops[st.op], at), k
+					// Out of range: its kind clamps it (clamp) or words the
+					// refusal. Its code comes back as wire bits: un-xor it.
+					c, err := fieldCode(&p.ops[st.op], at)
+					if err != nil {
+						return err, k
+					}
+					code = c ^ st.flip
 				}
 				acc |= (code ^ st.flip) << (st.shift & 63)
 				if st.last {

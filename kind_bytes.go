@@ -39,7 +39,7 @@ func (c *compiler) appendString(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 		return nil, f.notApplicable(o, t)
 	}
 	if f.inherited || !o.maxlenSet {
-		return nil, f.structural(o, "string needs a maxlen tag of its own, e.g. bits:\"maxlen=32\"")
+		return nil, f.missingMaxlen(o, t, "32")
 	}
 	base.kind, base.n, base.bits = KindString, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
 	*ops = append(*ops, base)

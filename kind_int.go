@@ -70,10 +70,11 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	}
 	base.size = t.Size()
 	if !f.inherited && !only(o, func(r *tagOptions) {
-		r.rangeSet, r.rangeLo, r.rangeHi, r.bitsSet, r.bits = false, "", "", false, 0
+		r.rangeSet, r.rangeLo, r.rangeHi, r.bitsSet, r.bits, r.clamp = false, "", "", false, 0, false
 	}) {
 		return nil, f.notApplicable(o, t)
 	}
+	base.clamp = o.clamp
 	if o.hasInt() && f.use != nil {
 		f.use.ints = true
 	}
@@ -158,6 +159,16 @@ func intFieldCode(o *op, at pointer) (uint64, *fieldError) {
 	if ok {
 		return code, nil
 	}
+	if o.clamp { // to the nearer bound
+		below := v < o.min
+		if o.kind == KindInt {
+			below = int64(v) < int64(o.min)
+		}
+		if below {
+			return o.flip, nil // code 0
+		}
+		return o.limit ^ o.flip, nil
+	}
 	switch {
 	case o.ranged && o.kind == KindInt:
 		return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", int64(v), int64(o.min), int64(o.min+o.limit))
@@ -213,16 +224,16 @@ func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
 }
 
 func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
-	shift := st.shift
+	shift, codes := st.shift, uint64(0)
 	for j := range int(st.count) {
 		code, ok := intCode(uint64(loadAs[T](at.index(j, uintptr(st.size)))), st.min, st.limit, st.flip)
 		if !ok {
-			return acc, false
+			return acc, false // acc as it came: intRunSlow starts over
 		}
-		acc |= code << (shift & 63)
+		codes |= code << (shift & 63)
 		shift += st.width
 	}
-	return acc, true
+	return acc | codes, true
 }
 
 // intColumns codes an integer field (loaded as access says) in m values,
@@ -287,14 +298,18 @@ func schemaInt(s *schemaWriter, f *Field) {
 	}
 }
 
-// runRefusal returns the error for the first integer of run step st that
-// intRun refused.
-func runRefusal(p *plan, st *encStep, at pointer) *fieldError {
+// intRunSlow codes the run step st (an accRun) that intRun refused, field
+// by field through intFieldCode, which clamps or words the refusal of the
+// first one out of range.
+func intRunSlow(p *plan, acc uint64, at pointer, st *encStep) (uint64, *fieldError) {
+	shift := st.shift
 	for j := range int(st.count) {
-		o := &p.ops[st.op+int32(j)]
-		if _, err := intFieldCode(o, at.index(j, uintptr(st.size))); err != nil {
-			return err
+		code, err := intFieldCode(&p.ops[st.op+int32(j)], at.index(j, uintptr(st.size)))
+		if err != nil {
+			return acc, err
 		}
+		acc |= code << (shift & 63)
+		shift += st.width
 	}
-	return newFieldError(p.ops[st.op].path, -1, ErrRange, "internal error: intFieldCode accepts a run the encode program refused")
+	return acc, nil
 }

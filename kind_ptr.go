@@ -20,7 +20,11 @@ var pointerKind = kindFuncs{name: "pointer",
 	minBits: func(*Field, func(*Field) int64) int64 { return 1 }} // nil
 
 func (c *compiler) appendPointer(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
-	elem, err := c.planFor(t.Elem(), o, f.descend(""))
+	eo, err := f.elemOptions(o, t, true)
+	if err != nil {
+		return nil, err
+	}
+	elem, err := c.planFor(t.Elem(), eo, f.element(t, ""))
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (o *op) rawElems() *op {
 func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
 	if f.inherited || !o.maxlenSet {
 		// maxlen is never inherited, and a slice without one cannot be sized.
-		return nil, f.structural(o, "%s needs a maxlen tag of its own, e.g. bits:\"maxlen=16\"", t)
+		return nil, f.missingMaxlen(o, t, "16")
 	}
 	if o.sparse {
 		return c.appendSparse(ops, t, o, f, base)
@@ -59,8 +59,10 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if err := checkSliceBytes(t, o, f); err != nil {
 		return nil, err
 	}
-	elemOpts := *o
-	elemOpts.maxlenSet, elemOpts.maxlen = false, 0
+	elemOpts, err := f.elemOptions(o, t, false)
+	if err != nil {
+		return nil, err
+	}
 	base.n, base.bits = o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen))
 	et := t.Elem()
 	if et.Kind() == reflect.Uint8 && elemOpts.isZero() {
@@ -71,7 +73,7 @@ func (c *compiler) appendSlice(ops *[]op, t reflect.Type, o *tagOptions, f field
 		}
 	}
 	// Other options apply to the elements.
-	elem, err := c.planFor(et, &elemOpts, f.descend("[]"))
+	elem, err := c.planFor(et, elemOpts, f.element(t, "[]"))
 	if err != nil {
 		return nil, err
 	}
@@ -122,9 +124,13 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 	// Every other option applies to each element. Compile one
 	// element, then copy its ops n times (small arrays) or loop over it.
 	var one []op
-	ef := f.descend("[]")
+	eo, err := f.elemOptions(o, t, true)
+	if err != nil {
+		return nil, err
+	}
+	ef := f.element(t, "[]")
 	ef.offset, ef.path = offset{}, ""
-	elemNode, err := c.appendValue(&one, et, o, ef)
+	elemNode, err := c.appendValue(&one, et, eo, ef)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +146,7 @@ func (c *compiler) appendArray(ops *[]op, t reflect.Type, o *tagOptions, f field
 		}
 		return node, nil
 	}
-	elem, err := c.planFor(et, o, f.descend("[]"))
+	elem, err := c.planFor(et, eo, f.element(t, "[]"))
 	if err != nil {
 		return nil, err
 	}

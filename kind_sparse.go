@@ -69,9 +69,11 @@ func (c *compiler) appendSparse(ops *[]op, t reflect.Type, o *tagOptions, f fiel
 	if base.n > math.MaxInt32-1 {
 		return nil, f.tagged(o, "sparse length %d exceeds the int_relative index range", base.n)
 	}
-	elemOpts := *o
-	elemOpts.sparse, elemOpts.maxlenSet, elemOpts.maxlen = false, false, 0
-	elem, err := c.planFor(et.Elem(), &elemOpts, f.descend("[]"))
+	elemOpts, err := f.elemOptions(o, t, false)
+	if err != nil {
+		return nil, err
+	}
+	elem, err := c.planFor(et.Elem(), elemOpts, f.element(t, "[]"))
 	if err != nil {
 		return nil, err
 	}

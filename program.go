@@ -195,7 +195,7 @@ func (st *encStep) joins(next *encStep) bool {
 	if st.kind == accQ32 {
 		return st.q == next.q && st.lo == next.lo && st.hi == next.hi && st.clamp == next.clamp
 	}
-	return st.min == next.min && st.limit == next.limit && st.flip == next.flip
+	return st.min == next.min && st.limit == next.limit && st.flip == next.flip && st.clamp == next.clamp
 }
 
 // encodeStepOf returns the grouped step for ops[k], o, or false when o is

@@ -7,21 +7,30 @@ import (
 	"strings"
 )
 
-// The bits tag grammar (SPEC §6):
+// The bits tag grammar:
 //
 //	tag     = "-" | option { "," option }
 //	option  = "range=" INT ".." INT | "bits=" N | "float" | "min=" FLOAT
-//	        | "max=" FLOAT | "res=" FLOAT | "clamp" | "maxlen=" N
-//	        | "quat" | "sparse" | "check=" NAME
+//	        | "max=" FLOAT | "res=" FLOAT | "clamp" | "unit=" UNIT
+//	        | "maxlen=" N | "quat" | "wxyz" | "sparse" | "check=" NAME
+//	        | "elem." option | "key." option
 //
-// No spaces, except inside a check name ("check=end of packet"). Integers use Go syntax (-100, 0x7f, 1_000); floats are parsed
-// at the field's precision. parseTag checks the syntax and the combinations
-// that are wrong whatever the field's type; whether an option applies to
-// the field's type, and whether its numbers fit, is checked by the plan
-// compiler (cache.go), which knows the type.
+// No spaces, except inside a check name ("check=end of packet"). Integers
+// use Go syntax (-100, 0x7f, 1_000); floats are parsed at the field's
+// precision; a UNIT is a count, or a Go duration (1ms) on a time.Duration.
+// "elem." and "key." address the elements (of a slice, array, map or
+// pointer) and the keys (of a map): []string takes "maxlen=4,elem.maxlen=15",
+// and prefixes nest ("elem.elem.maxlen=15"). Unprefixed options other
+// than maxlen and sparse also reach elements, as they always have.
+// parseTag checks the syntax and the combinations that are wrong whatever
+// the field's type; whether an option applies to the field's type, and
+// whether its numbers fit, is checked by its kind when the plan compiles
+// (kind_*.go), which knows the type.
 
 // tagOptions is a parsed bits tag. Numbers whose meaning depends on the
-// field's type (range bounds, float bounds) stay as text until then.
+// field's type (range bounds, float bounds, units) stay as text until then;
+// so do the elem. and key. options (parsed again where they apply), which
+// keeps tagOptions comparable: plans are memoised by it.
 type tagOptions struct {
 	text string // the tag as written
 	skip bool   // "-"
@@ -37,11 +46,14 @@ type tagOptions struct {
 	min, max, res  string
 	resSet         bool
 	clamp          bool
+	unit           string // unit=: the text
 	maxlenSet      bool
 	maxlen         int
-	quat, sparse   bool
+	quat, wxyz     bool
+	sparse         bool
 	checkSet       bool
 	check          string
+	elem, key      string // the elem. and key. options, unprefixed, comma-joined
 }
 
 // isZero reports whether the tag carries no option at all.
@@ -62,11 +74,146 @@ func (o *tagOptions) names() string {
 	add(o.bitsSet, "bits")
 	add(o.float, "float")
 	add(o.clamp, "clamp")
+	add(o.unit != "", "unit")
 	add(o.maxlenSet, "maxlen")
 	add(o.quat, "quat")
+	add(o.wxyz, "wxyz")
 	add(o.sparse, "sparse")
 	add(o.checkSet, "check")
+	add(o.elem != "", "elem.")
+	add(o.key != "", "key.")
 	return strings.Join(n, ", ")
+}
+
+// elemOptions returns the options a container's elements take: its elem.
+// options, with the unprefixed ones it hands down (all but maxlen,
+// sparse and key.; see parseTag). An option given both ways is an error.
+// keepMaxlen hands maxlen down too (arrays and pointers have no length of
+// their own).
+func (o *tagOptions) elemOptions(keepMaxlen bool) (*tagOptions, error) {
+	down := *o
+	down.sparse, down.key, down.elem = false, "", ""
+	if !keepMaxlen {
+		down.maxlenSet, down.maxlen = false, 0
+	}
+	if o.elem == "" {
+		return &down, nil
+	}
+	e, err := parseTag(o.elem)
+	if err != nil {
+		return nil, fmt.Errorf("elem.: %v", err)
+	}
+	if e.skip {
+		return nil, fmt.Errorf("elem.- does not skip elements; skip the field with bits:\"-\"")
+	}
+	if both := (tagOptions{rangeSet: down.rangeSet && e.rangeSet, bitsSet: down.bitsSet && e.bitsSet, float: down.float && e.float,
+		clamp: down.clamp && e.clamp, quat: down.quat && e.quat, checkSet: down.checkSet && e.checkSet,
+		maxlenSet: down.maxlenSet && e.maxlenSet}); both != (tagOptions{}) {
+		return nil, fmt.Errorf("%s given both for the field and as elem.", both.names())
+	}
+	// Merge: the elem. options, plus the unprefixed ones handed down.
+	merged := *e
+	if down.rangeSet {
+		merged.rangeSet, merged.rangeLo, merged.rangeHi = true, down.rangeLo, down.rangeHi
+	}
+	if down.bitsSet {
+		merged.bitsSet, merged.bits = true, down.bits
+	}
+	if down.float {
+		merged.float, merged.minSet, merged.maxSet, merged.resSet, merged.min, merged.max, merged.res = true, true, true, true, down.min, down.max, down.res
+	}
+	merged.clamp = merged.clamp || down.clamp
+	if down.unit != "" {
+		merged.unit = down.unit
+	}
+	merged.quat, merged.wxyz = merged.quat || down.quat, merged.wxyz || down.wxyz
+	if down.maxlenSet {
+		merged.maxlenSet, merged.maxlen = true, down.maxlen
+	}
+	if down.checkSet {
+		merged.checkSet, merged.check = true, down.check
+	}
+	merged.text = o.text
+	return &merged, merged.validate()
+}
+
+// keyOptions returns the options of a map's keys (its key. options).
+func (o *tagOptions) keyOptions() (*tagOptions, error) {
+	k, err := parseTag(o.key)
+	if err != nil {
+		return nil, fmt.Errorf("key.: %v", err)
+	}
+	k.text = o.text
+	return k, nil
+}
+
+// tagParsers parse one option each into o; value and hasValue are what
+// follows its name.
+var tagParsers = map[string]func(o *tagOptions, name, value string) error{
+	"range": func(o *tagOptions, _, value string) error {
+		lo, hi, ok := strings.Cut(value, "..")
+		if !ok || lo == "" || hi == "" {
+			return fmt.Errorf("range %q must be A..B", value)
+		}
+		for _, s := range []string{lo, hi} {
+			if !isIntLiteral(s) {
+				return fmt.Errorf("range bound %q is not an integer", s)
+			}
+		}
+		o.rangeSet, o.rangeLo, o.rangeHi = true, lo, hi
+		return nil
+	},
+	"bits": func(o *tagOptions, name, value string) (err error) {
+		o.bitsSet = true
+		o.bits, err = parseCount(name, value)
+		return err
+	},
+	"maxlen": func(o *tagOptions, name, value string) (err error) {
+		o.maxlenSet = true
+		o.maxlen, err = parseCount(name, value)
+		return err
+	},
+	"min": parseFloatOption, "max": parseFloatOption, "res": parseFloatOption,
+	"unit": func(o *tagOptions, _, value string) error {
+		o.unit = value // its meaning depends on the field: see appendInt
+		return nil
+	},
+	"check": func(o *tagOptions, _, value string) error {
+		for i := 0; i < len(value); i++ {
+			if value[i] < 0x20 || value[i] > 0x7e {
+				return fmt.Errorf("check name %q must be printable ASCII", value)
+			}
+		}
+		o.checkSet, o.check = true, value
+		return nil
+	},
+}
+
+// tagFlags are the options that take no value.
+var tagFlags = map[string]func(o *tagOptions){
+	"float":  func(o *tagOptions) { o.float = true },
+	"clamp":  func(o *tagOptions) { o.clamp = true },
+	"quat":   func(o *tagOptions) { o.quat = true },
+	"wxyz":   func(o *tagOptions) { o.wxyz = true },
+	"sparse": func(o *tagOptions) { o.sparse = true },
+}
+
+func parseFloatOption(o *tagOptions, name, value string) error {
+	if _, err := strconv.ParseFloat(value, 64); err != nil {
+		if isRangeErr(err) {
+			return fmt.Errorf("%s=%s is not a finite number", name, value)
+		}
+		return fmt.Errorf("%s=%s is not a number", name, value)
+	}
+	switch name {
+	case "min":
+		o.min, o.minSet = value, true
+	case "max":
+		o.max, o.maxSet = value, true
+	default:
+		o.res, o.resSet = value, true
+	}
+	return nil
 }
 
 // parseTag parses the text of a bits tag. The error is a problem
@@ -81,114 +228,68 @@ func parseTag(text string) (*tagOptions, error) {
 		return o, nil
 	}
 	seen := map[string]bool{}
+	var elem, key []string
 	for _, opt := range strings.Split(text, ",") {
+		if rest, ok := strings.CutPrefix(opt, "elem."); ok {
+			elem = append(elem, rest)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(opt, "key."); ok {
+			key = append(key, rest)
+			continue
+		}
 		name, value, hasValue := strings.Cut(opt, "=")
-		if name == "" {
+		switch {
+		case name == "":
 			return nil, fmt.Errorf("empty option")
-		}
-		if name != "check" && strings.ContainsAny(opt, " \t\n") {
+		case name != "check" && strings.ContainsAny(opt, " \t\n"):
 			return nil, fmt.Errorf("option %q contains spaces", opt)
-		}
-		if seen[name] {
+		case seen[name]:
 			return nil, fmt.Errorf("option %q given twice", name)
 		}
 		seen[name] = true
-		needValue := func() error {
-			if !hasValue || value == "" {
-				return fmt.Errorf("option %q needs a value (%s=...)", name, name)
-			}
-			return nil
-		}
-		noValue := func() error {
+		if set, ok := tagFlags[name]; ok {
 			if hasValue {
-				return fmt.Errorf("option %q takes no value", name)
+				return nil, fmt.Errorf("option %q takes no value", name)
 			}
-			return nil
+			set(o)
+			continue
 		}
-		var err error
-		switch name {
-		case "range":
-			if err = needValue(); err != nil {
-				return nil, err
-			}
-			lo, hi, ok := strings.Cut(value, "..")
-			if !ok || lo == "" || hi == "" {
-				return nil, fmt.Errorf("range %q must be A..B", value)
-			}
-			for _, s := range []string{lo, hi} {
-				if !isIntLiteral(s) {
-					return nil, fmt.Errorf("range bound %q is not an integer", s)
-				}
-			}
-			o.rangeSet, o.rangeLo, o.rangeHi = true, lo, hi
-		case "bits":
-			if err = needValue(); err != nil {
-				return nil, err
-			}
-			if o.bits, err = parseCount(name, value); err != nil {
-				return nil, err
-			}
-			o.bitsSet = true
-		case "maxlen":
-			if err = needValue(); err != nil {
-				return nil, err
-			}
-			if o.maxlen, err = parseCount(name, value); err != nil {
-				return nil, err
-			}
-			o.maxlenSet = true
-		case "min", "max", "res":
-			if err = needValue(); err != nil {
-				return nil, err
-			}
-			if _, perr := strconv.ParseFloat(value, 64); perr != nil {
-				if isRangeErr(perr) {
-					return nil, fmt.Errorf("%s=%s is not a finite number", name, value)
-				}
-				return nil, fmt.Errorf("%s=%s is not a number", name, value)
-			}
-			switch name {
-			case "min":
-				o.min, o.minSet = value, true
-			case "max":
-				o.max, o.maxSet = value, true
-			case "res":
-				o.res, o.resSet = value, true
-			}
-		case "float":
-			err = noValue()
-			o.float = true
-		case "clamp":
-			err = noValue()
-			o.clamp = true
-		case "quat":
-			err = noValue()
-			o.quat = true
-		case "sparse":
-			err = noValue()
-			o.sparse = true
-		case "check":
-			if err = needValue(); err != nil {
-				return nil, err
-			}
-			for i := 0; i < len(value); i++ {
-				if value[i] < 0x20 || value[i] > 0x7e {
-					return nil, fmt.Errorf("check name %q must be printable ASCII", value)
-				}
-			}
-			o.checkSet, o.check = true, value
-		default:
+		parse, ok := tagParsers[name]
+		if !ok {
 			return nil, fmt.Errorf("unknown option %q", name)
 		}
-		if err != nil {
+		if !hasValue || value == "" {
+			return nil, fmt.Errorf("option %q needs a value (%s=...)", name, name)
+		}
+		if err := parse(o, name, value); err != nil {
 			return nil, err
 		}
 	}
+	for _, sub := range []struct {
+		prefix string
+		opts   []string
+		into   *string
+	}{{"elem.", elem, &o.elem}, {"key.", key, &o.key}} {
+		if len(sub.opts) == 0 {
+			continue
+		}
+		*sub.into = strings.Join(sub.opts, ",")
+		if _, err := parseTag(*sub.into); err != nil {
+			return nil, fmt.Errorf("%s: %v", sub.prefix, err)
+		}
+	}
+	return o, o.validate()
+}
+
+// validate checks the combinations of options that are wrong whatever the
+// field's type.
+func (o *tagOptions) validate() error {
 	if o.rangeSet && !rangeOrdered(o.rangeLo, o.rangeHi) {
-		return nil, fmt.Errorf("range %s..%s: A > B", o.rangeLo, o.rangeHi)
+		return fmt.Errorf("range %s..%s: A > B", o.rangeLo, o.rangeHi)
 	}
 	if o.float && !(o.minSet && o.maxSet && o.resSet) {
-		return nil, fmt.Errorf("float needs min=, max= and res=")
+		return fmt.Errorf("float needs min=, max= and res=")
 	}
 	if o.float {
 		// Checked here, whatever the field's precision, so the message
@@ -198,24 +299,32 @@ func parseTag(text string) (*tagOptions, error) {
 		res, _ := strconv.ParseFloat(o.res, 64)
 		switch {
 		case math.IsInf(min, 0) || math.IsInf(max, 0) || math.IsNaN(min) || math.IsNaN(max):
-			return nil, fmt.Errorf("min and max must be finite")
+			return fmt.Errorf("min and max must be finite")
 		case !(min < max):
-			return nil, fmt.Errorf("min must be < max")
+			return fmt.Errorf("min must be < max")
 		case math.IsInf(res, 0) || math.IsNaN(res) || !(res > 0):
-			return nil, fmt.Errorf("res must be finite and > 0")
+			return fmt.Errorf("res must be finite and > 0")
 		}
 	}
 	switch {
 	case o.rangeSet && o.bitsSet && !o.quat:
-		return nil, fmt.Errorf("range and bits are alternatives; give one")
-	case (o.minSet || o.maxSet || o.resSet || o.clamp) && !o.float:
-		return nil, fmt.Errorf("min, max, res and clamp belong to a compressed float: add \"float\"")
+		return fmt.Errorf("range and bits are alternatives; give one")
+	case (o.minSet || o.maxSet || o.resSet) && !o.float:
+		return fmt.Errorf("min, max and res belong to a compressed float: add \"float\"")
+	case o.clamp && !o.float && !o.hasInt():
+		return fmt.Errorf("clamp needs what to clamp to: a compressed float (float,min=,max=,res=) or an integer range (range= or bits=)")
+	case o.unit != "" && !o.hasInt():
+		return fmt.Errorf("unit=%s needs range= or bits= (in units) to say how the value travels", o.unit)
+	case o.unit != "" && o.float:
+		return fmt.Errorf("unit applies to integers; a compressed float has res")
 	case o.quat && !o.bitsSet:
-		return nil, fmt.Errorf("quat needs bits= (bits per component, 4..32)")
+		return fmt.Errorf("quat needs bits= (bits per component, 4..32)")
 	case o.quat && o.rangeSet:
-		return nil, fmt.Errorf("quat and range do not combine")
+		return fmt.Errorf("quat and range do not combine")
+	case o.wxyz && !o.quat:
+		return fmt.Errorf("wxyz belongs to a quaternion: add quat,bits=B")
 	}
-	return o, nil
+	return nil
 }
 
 // rangeOrdered reports whether A <= B for two integer literals.
