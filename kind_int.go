@@ -3,8 +3,10 @@ package bitpack
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"strconv"
+	"time"
 
 	"github.com/bitpack-go/bitpack/bitio"
 )
@@ -70,11 +72,20 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	}
 	base.size = t.Size()
 	if !f.inherited && !only(o, func(r *tagOptions) {
-		r.rangeSet, r.rangeLo, r.rangeHi, r.bitsSet, r.bits, r.clamp = false, "", "", false, 0, false
+		r.rangeSet, r.rangeLo, r.rangeHi, r.bitsSet, r.bits, r.clamp, r.unit = false, "", "", false, 0, false, ""
 	}) {
 		return nil, f.notApplicable(o, t)
 	}
 	base.clamp = o.clamp
+	if o.unit != "" {
+		u, err := parseUnit(o.unit, t)
+		if err != nil {
+			return nil, f.tagged(o, "%v", err)
+		}
+		if u > 1 {
+			base.unit, base.typ = u, t
+		}
+	}
 	if o.hasInt() && f.use != nil {
 		f.use.ints = true
 	}
@@ -128,9 +139,105 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 			node.UintMax = min(node.UintMax, math.MaxUint32)
 		}
 	}
+	if base.unit > 1 {
+		if err := unitFits(&base, t); err != nil {
+			return nil, f.tagged(o, "%v", err)
+		}
+		node.Unit = base.unit
+	}
 	node.Bits = base.bits
 	*ops = append(*ops, base)
 	return node, nil
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// parseUnit parses unit=: a Go duration (1ms) on a time.Duration, a
+// positive count on any other integer.
+func parseUnit(text string, t reflect.Type) (int64, error) {
+	if t == durationType {
+		d, err := time.ParseDuration(text)
+		if err != nil || d <= 0 {
+			return 0, fmt.Errorf("unit=%s is not a positive Go duration (e.g. unit=1ms)", text)
+		}
+		return int64(d), nil
+	}
+	u, err := strconv.ParseInt(text, 0, 64)
+	if err != nil || u <= 0 {
+		return 0, fmt.Errorf("unit=%s is not a positive count (a Go duration such as 1ms is for time.Duration fields)", text)
+	}
+	return u, nil
+}
+
+// unitFits checks that every wire value of o, times its unit, fits the Go
+// type t: decoding multiplies.
+func unitFits(o *op, t reflect.Type) error {
+	lo, hi := o.min, o.min+o.limit // the wire range, signed or not (wrapping arithmetic)
+	if o.kind == KindInt {
+		l, h := int64(lo), int64(hi)
+		wl, okl := mulInt64(l, o.unit)
+		wh, okh := mulInt64(h, o.unit)
+		bits := t.Bits()
+		if o.fit {
+			bits = 64
+		}
+		if !okl || !okh || bits < 64 && (wl < -1<<(bits-1) || wh > 1<<(bits-1)-1) {
+			return fmt.Errorf("values [%d, %d] in units of %s do not fit %s", l, h, unitText(o.unit, t), t)
+		}
+		return nil
+	}
+	bits := t.Bits()
+	if o.fit {
+		bits = 64
+	}
+	if h, ok := mulUint64(hi, uint64(o.unit)); !ok || bits < 64 && h > 1<<bits-1 {
+		return fmt.Errorf("values [%d, %d] in units of %s do not fit %s", lo, hi, unitText(o.unit, t), t)
+	}
+	return nil
+}
+
+func mulInt64(a, b int64) (int64, bool) {
+	p := a * b
+	return p, a == 0 || p/a == b && !(a == -1 && b == math.MinInt64)
+}
+
+func mulUint64(a, b uint64) (uint64, bool) {
+	hi, lo := bits.Mul64(a, b)
+	return lo, hi == 0
+}
+
+// unitText words a unit: as a duration on a time.Duration.
+func unitText(u int64, t reflect.Type) string {
+	if t == durationType {
+		return time.Duration(u).String()
+	}
+	return strconv.FormatInt(u, 10)
+}
+
+// toUnits is v, a Go value of o, in o's units: rounded to the nearest,
+// half away from zero (a quantization, like a compressed float's).
+func toUnits(o *op, v uint64) uint64 {
+	u := o.unit
+	if o.kind == KindInt {
+		s := int64(v)
+		q, r := s/u, s%u
+		if r < 0 {
+			r = -r
+		}
+		if r >= u-r { // 2r >= u, without overflow
+			if s < 0 {
+				q--
+			} else {
+				q++
+			}
+		}
+		return uint64(q)
+	}
+	q, r := v/uint64(u), v%uint64(u)
+	if r >= uint64(u)-r {
+		q++
+	}
+	return q
 }
 
 // loadInt loads the field at at as access says (see accessOf).
@@ -155,6 +262,9 @@ func loadInt(at pointer, access uint8) uint64 {
 // intFieldCode codes the field o at at, or words its refusal.
 func intFieldCode(o *op, at pointer) (uint64, *fieldError) {
 	v := loadInt(at, o.access)
+	if o.unit > 1 {
+		v = toUnits(o, v)
+	}
 	code, ok := intCode(v, o.min, o.limit, o.flip)
 	if ok {
 		return code, nil
@@ -170,6 +280,13 @@ func intFieldCode(o *op, at pointer) (uint64, *fieldError) {
 		return o.limit ^ o.flip, nil
 	}
 	switch {
+	case o.unit > 1:
+		lo, hi := strconv.FormatUint(o.min, 10), strconv.FormatUint(o.min+o.limit, 10)
+		units := strconv.FormatUint(v, 10)
+		if o.kind == KindInt {
+			lo, hi, units = strconv.FormatInt(int64(o.min), 10), strconv.FormatInt(int64(o.min+o.limit), 10), strconv.FormatInt(int64(v), 10)
+		}
+		return 0, newFieldError(o.path, -1, ErrRange, "value %v is %s units of %s, out of range [%s, %s]", at.value(o.typ).Elem(), units, unitText(o.unit, o.typ), lo, hi)
 	case o.ranged && o.kind == KindInt:
 		return 0, newFieldError(o.path, -1, ErrRange, "value %d out of range [%d, %d]", int64(v), int64(o.min), int64(o.min+o.limit))
 	case o.ranged:
@@ -191,6 +308,9 @@ func storeInt(o *op, c uint64, at pointer, bit int) *fieldError {
 		return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", o.min+c, o.min, o.min+o.limit)
 	}
 	v := c ^ o.flip + o.min
+	if o.unit > 1 {
+		v *= uint64(o.unit) // fits the Go type: see unitFits
+	}
 	if o.fit { // a 32-bit platform's int or uint
 		if s := int64(v); o.kind == KindInt && (s < math.MinInt32 || s > math.MaxInt32) {
 			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
@@ -274,6 +394,13 @@ func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []
 // Layout.
 
 func describeInt(f *Field) string {
+	if f.Unit > 1 {
+		return describeIntRange(f) + " × " + unitText(f.Unit, f.Type)
+	}
+	return describeIntRange(f)
+}
+
+func describeIntRange(f *Field) string {
 	switch {
 	case f.Ranged && f.Kind == KindInt:
 		return fmt.Sprintf("int [%d, %d]", f.IntMin, f.IntMax)
@@ -286,6 +413,11 @@ func describeInt(f *Field) string {
 }
 
 func schemaInt(s *schemaWriter, f *Field) {
+	defer func() {
+		if f.Unit > 1 { // the same bits, another value: a wire change
+			s.write("*" + strconv.FormatInt(f.Unit, 10))
+		}
+	}()
 	switch {
 	case f.Ranged && f.Kind == KindInt:
 		s.write("r" + strconv.FormatInt(f.IntMin, 10) + ".." + strconv.FormatInt(f.IntMax, 10))

@@ -165,8 +165,8 @@ func leafOptions(o *tagOptions) *tagOptions {
 		rangeSet: o.rangeSet, rangeLo: o.rangeLo, rangeHi: o.rangeHi,
 		bitsSet: o.bitsSet, bits: o.bits,
 		float: o.float, minSet: o.minSet, maxSet: o.maxSet, resSet: o.resSet,
-		min: o.min, max: o.max, res: o.res, clamp: o.clamp,
-		quat: o.quat,
+		min: o.min, max: o.max, res: o.res, clamp: o.clamp, unit: o.unit,
+		quat: o.quat, wxyz: o.wxyz,
 	}
 	return l
 }

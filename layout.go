@@ -60,6 +60,7 @@ type Field struct {
 	FloatMax         float64
 	Res              float64
 	Clamp            bool
+	Unit             int64 // KindInt, KindUint with unit=: the Go value of one unit on the wire (0: none)
 	MaxLen           int // KindString, KindBytes, KindSlice
 	Len              int // KindArray, KindByteArray
 

@@ -23,6 +23,7 @@ type op struct {
 	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
 	clamp     bool    // compressed floats: clamp instead of refusing out-of-range values
 	ranged    bool    // integers: range=A..B (else raw)
+	unit      int64   // integers with unit=: the Go value of one unit on the wire (0: none)
 	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)
 	group     uint16  // fixed-width kinds: ops in the fused run that starts here (0 inside a run)
 	bits      int     // wire bits of a fixed-width field or of a length prefix

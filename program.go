@@ -26,7 +26,8 @@ const (
 	accI32
 	accI64
 	accQ32 // compressed float32
-	accQ64 // compressed float64
+	accQ64  // compressed float64
+	accSlow // an integer with unit=: its kind codes and stores it (fieldCode, decodeScalar)
 )
 
 // fuseBits is the widest fused group: bitio reads up to 56 bits with one
@@ -81,7 +82,7 @@ const encodeGroupBits = 64
 
 // Encode step kinds beyond the scalar accesses.
 const (
-	accQuat  = accQ64 + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accQuat  = accSlow + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
 	accPtr                       // a pointer: its presence bit ends a group, the pointee follows
 	accRun                       // count integer fields alike, side by side (an array of counters): elem says how to load them
 	accOp                        // any other op: encodeOp runs it
@@ -206,6 +207,9 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 	case kinds[o.kind].fixed:
 		st := encStep{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, op: int32(k), kind: o.access, clamp: o.clamp,
 			count: 1, width: uint8(o.bits), size: uint8(o.size)}
+		if o.unit > 1 { // its kind gives the wire bits as they are
+			st.kind, st.min, st.limit, st.flip = accSlow, 0, 1<<o.bits-1, 0
+		}
 		if o.access == accQ32 {
 			st.q, st.lo, st.hi = o.qp.q32, o.qp.lo32, o.qp.hi32
 		}
@@ -221,7 +225,7 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 // scalarOf returns the compact form of the fixed-width op o, ops[k], at
 // shift 0.
 func scalarOf(o *op, k int) scalar {
-	return scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit}
+	return scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit || o.unit > 1}
 }
 
 // scalar is the compact form of a fixed-width field in a decoder's fused

@@ -2,6 +2,7 @@ package bitpack_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitpacktest"
@@ -134,3 +135,16 @@ func TestPropertyShapes(t *testing.T) { bitpacktest.CheckRoundTrip[rtShapes](t) 
 
 // Embedded fields hidden and promoted as encoding/json does.
 func TestPropertyEmbedShadow(t *testing.T) { bitpacktest.CheckRoundTrip[tEmbedShadow](t) }
+
+// The adoption features' shapes: string lists, byte-slice lists, clamped
+// integers, units and durations.
+type rtAdoption struct {
+	Names  []string      `bits:"maxlen=4,elem.maxlen=12"`
+	Blobs  [][]byte      `bits:"maxlen=3,elem.maxlen=5"`
+	Lag    time.Duration `bits:"range=-500..500,unit=1ms"`
+	Scaled [3]int32      `bits:"range=-100..100,unit=250"`
+	Level  uint16        `bits:"range=0..99,clamp"`
+	Nested [][]string    `bits:"maxlen=2,elem.maxlen=2,elem.elem.maxlen=4"`
+}
+
+func TestPropertyAdoption(t *testing.T) { bitpacktest.CheckRoundTrip[rtAdoption](t) }

@@ -112,9 +112,9 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 	case bitpack.KindBool:
 		dst.SetBool(r.Intn(2) == 1)
 	case bitpack.KindInt:
-		dst.SetInt(unord(st.ordered(n.lo, n.hi, n.zero)))
+		dst.SetInt(unord(st.ordered(n.lo, n.hi, n.zero)) * n.unit)
 	case bitpack.KindUint:
-		dst.SetUint(st.ordered(n.lo, n.hi, n.zero))
+		dst.SetUint(st.ordered(n.lo, n.hi, n.zero) * uint64(n.unit))
 	case bitpack.KindFloat:
 		if n.isFloat32() {
 			setFloat32(dst, math.Float32frombits(uint32(st.floatBits(32))))
@@ -580,9 +580,9 @@ func minimal(n *node) reflect.Value {
 func setMinimal(n *node, dst reflect.Value) {
 	switch n.kind {
 	case bitpack.KindInt:
-		dst.SetInt(unord(n.zero))
+		dst.SetInt(unord(n.zero) * n.unit)
 	case bitpack.KindUint:
-		dst.SetUint(n.zero)
+		dst.SetUint(n.zero * uint64(n.unit))
 	case bitpack.KindCompressedFloat:
 		dst.SetFloat(min(n.fmax, max(n.fmin, 0)))
 	case bitpack.KindQuat:

@@ -20,6 +20,7 @@ import (
 // fill (gen.go), shrinks (shrink.go), equal and quantize/resolve (if it
 // holds other nodes) and allocBound.
 type node struct {
+	unit    int64 // integers: the Go value of one unit on the wire (ranges are in units)
 	f       *bitpack.Field
 	typ     reflect.Type
 	kind    bitpack.Kind
@@ -229,8 +230,10 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 		n.signed = true
 		n.lo, n.hi = ord(f.IntMin), ord(f.IntMax)
 		n.zero = ord(max(f.IntMin, min(f.IntMax, 0)))
+		n.unit = max(f.Unit, 1)
 	case bitpack.KindUint:
 		n.lo, n.hi, n.zero = f.UintMin, f.UintMax, f.UintMin
+		n.unit = max(f.Unit, 1)
 	case bitpack.KindCompressedFloat:
 		n.fmin, n.fmax = f.FloatMin, f.FloatMax
 		if f.Type.Kind() == reflect.Float32 {

@@ -128,15 +128,15 @@ func shrinks(n *node, v reflect.Value) stream {
 			return list(c)
 		}
 	case bitpack.KindInt:
-		return mapped(orderedShrinks(ord(v.Int()), n.zero), func(c reflect.Value) reflect.Value {
+		return mapped(orderedShrinks(ord(v.Int()/n.unit), n.zero), func(c reflect.Value) reflect.Value {
 			nv := fresh(n)
-			nv.SetInt(unord(c.Uint()))
+			nv.SetInt(unord(c.Uint()) * n.unit)
 			return nv
 		})
 	case bitpack.KindUint:
-		return mapped(orderedShrinks(v.Uint(), n.zero), func(c reflect.Value) reflect.Value {
+		return mapped(orderedShrinks(v.Uint()/uint64(n.unit), n.zero), func(c reflect.Value) reflect.Value {
 			nv := fresh(n)
-			nv.SetUint(c.Uint())
+			nv.SetUint(c.Uint() * uint64(n.unit))
 			return nv
 		})
 	case bitpack.KindFloat:
