@@ -136,7 +136,7 @@ type fieldCtx struct {
 	inherited bool         // options came down from a struct-level tag...
 	tagOwner  reflect.Type // ...written on this struct's field
 	tagField  string
-	use       *usage // where inherited options record that they reached a leaf
+	use       *usage       // where inherited options record that they reached a leaf
 	container reflect.Type // an element's: the slice, array, map or pointer type holding it
 }
 

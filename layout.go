@@ -61,8 +61,8 @@ type Field struct {
 	Res              float64
 	Clamp            bool
 	Unit             int64 // KindInt, KindUint with unit=: the Go value of one unit on the wire (0: none)
-	MaxLen           int // KindString, KindBytes, KindSlice
-	Len              int // KindArray, KindByteArray
+	MaxLen           int   // KindString, KindBytes, KindSlice
+	Len              int   // KindArray, KindByteArray
 
 	Fields []*Field // KindStruct
 	Elem   *Field   // KindArray, KindSlice, KindPointer; KindSparse: the pointee

@@ -25,7 +25,7 @@ const (
 	accI16
 	accI32
 	accI64
-	accQ32 // compressed float32
+	accQ32  // compressed float32
 	accQ64  // compressed float64
 	accSlow // an integer with unit=: its kind codes and stores it (fieldCode, decodeScalar)
 )
@@ -83,11 +83,11 @@ const encodeGroupBits = 64
 // Encode step kinds beyond the scalar accesses.
 const (
 	accQuat  = accSlow + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
-	accPtr                       // a pointer: its presence bit ends a group, the pointee follows
-	accRun                       // count integer fields alike, side by side (an array of counters): elem says how to load them
-	accOp                        // any other op: encodeOp runs it
-	accBytes                     // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
-	accRaw                       // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
+	accPtr                        // a pointer: its presence bit ends a group, the pointee follows
+	accRun                        // count integer fields alike, side by side (an array of counters): elem says how to load them
+	accOp                         // any other op: encodeOp runs it
+	accBytes                      // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
+	accRaw                        // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
