@@ -226,3 +226,40 @@ func TestUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestTagKeyTypos: a struct tag key one edit from bits is a tag error
+// (bit:"range=0..10" used to be ignored: the field travelled as raw 32
+// bits); other keys are left alone.
+func TestTagKeyTypos(t *testing.T) {
+	type (
+		bit struct {
+			A int32 `bit:"range=0..10"`
+		}
+		capital struct {
+			A int32 `json:"a" Bits:"range=0..10"`
+		}
+		bitz struct {
+			A int32 `bitz:"range=0..10"`
+		}
+		bist struct {
+			A int32 `bist:"range=0..10"`
+		}
+		bytes struct {
+			A int32 `byte:"x" json:"a,omitempty" gobits:"y"`
+		}
+	)
+	for _, tc := range []struct {
+		v   any
+		key string
+	}{{bit{}, "bit"}, {capital{}, "Bits"}, {bitz{}, "bitz"}, {bist{}, "bist"}} {
+		_, err := bitpack.Describe(tc.v)
+		var te *bitpack.TagError
+		want := `struct tag key "` + tc.key + `" looks like a misspelt bits: bitpack reads only bits:"...", so the field would travel as if untagged; spell it bits`
+		if !errors.As(err, &te) || te.Field != "A" || te.Problem != want {
+			t.Errorf("%T: %v\nwant problem %s", tc.v, err, want)
+		}
+	}
+	if _, err := bitpack.Describe(bytes{}); err != nil {
+		t.Errorf("keys two edits away: %v", err)
+	}
+}

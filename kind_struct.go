@@ -121,6 +121,9 @@ func structFieldOptions(t reflect.Type, sf reflect.StructField, promoted *promot
 	refuse := func(problem string) (*tagOptions, error) {
 		return nil, &TagError{Type: t, Field: sf.Name, Tag: text, Problem: problem}
 	}
+	if typo := misspeltBits(sf.Tag); typo != "" {
+		return refuse(fmt.Sprintf("struct tag key %q looks like a misspelt bits: bitpack reads only bits:\"...\", so the field would travel as if untagged; spell it bits", typo))
+	}
 	embeddedStruct := sf.Anonymous && sf.Type.Kind() == reflect.Struct
 	switch {
 	case !sf.IsExported() && !sf.Anonymous:
@@ -155,6 +158,77 @@ func structFieldOptions(t reflect.Type, sf reflect.StructField, promoted *promot
 		return nil, nil
 	}
 	return fo, nil
+}
+
+// misspeltBits returns the first key of the struct tag within one edit of
+// "bits" (a letter changed, added or dropped, or two neighbours swapped:
+// bit, Bits, bitz, bist) that is not "bits", or "".
+func misspeltBits(tag reflect.StructTag) string {
+	for _, k := range tagKeys(string(tag)) {
+		if k != "bits" && oneEditFrom(k, "bits") {
+			return k
+		}
+	}
+	return ""
+}
+
+// tagKeys lists the keys of a struct tag in the conventional format
+// (key:"value" pairs separated by spaces), as reflect.StructTag reads it.
+func tagKeys(tag string) []string {
+	var keys []string
+	for tag != "" {
+		tag = strings.TrimLeft(tag, " ")
+		i := 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			return keys
+		}
+		keys = append(keys, tag[:i])
+		tag = tag[i+1:]
+		// Skip the quoted value.
+		j := 1
+		for j < len(tag) && tag[j] != '"' {
+			if tag[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(tag) {
+			return keys
+		}
+		tag = tag[j+1:]
+	}
+	return keys
+}
+
+// oneEditFrom reports whether a becomes b by at most one edit: a letter
+// substituted, inserted or deleted, or two adjacent letters swapped.
+func oneEditFrom(a, b string) bool {
+	switch {
+	case a == b:
+		return true
+	case len(a) == len(b):
+		var diff []int
+		for i := range len(a) {
+			if a[i] != b[i] {
+				diff = append(diff, i)
+			}
+		}
+		return len(diff) == 1 || len(diff) == 2 && diff[1] == diff[0]+1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
+	case len(a) == len(b)+1:
+		a, b = b, a
+		fallthrough
+	case len(b) == len(a)+1: // b has one letter more
+		for i := range len(a) {
+			if a[i] != b[i] {
+				return a[i:] == b[i+1:]
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // leafOptions keeps the options a struct hands down to its leaves: range
