@@ -263,3 +263,23 @@ func TestTagKeyTypos(t *testing.T) {
 		t.Errorf("keys two edits away: %v", err)
 	}
 }
+
+// TestReferenceWriterOverflow: a compressed float whose largest value the
+// C++ reference writer would code past M (M = 2^23 + 1: float32(M + 0.5)
+// rounds to even, 8388610) is a tag error; M = 2^23 is fine.
+func TestReferenceWriterOverflow(t *testing.T) {
+	type over struct {
+		A float32 `bits:"float,min=0,max=8388609,res=1"`
+	}
+	type fine struct {
+		A float32 `bits:"float,min=0,max=8388608,res=1"`
+	}
+	_, err := bitpack.Describe(over{})
+	want := `bitpack: type bitpack_test.over field A: tag "float,min=0,max=8388609,res=1": 8388609 steps: serialize's C++ writer codes the largest value as floor(float32(M + 0.5)) = 8388610, past M, so a C++ client could not write it; use a coarser res`
+	if err == nil || err.Error() != want {
+		t.Errorf("%v\nwant %s", err, want)
+	}
+	if _, err := bitpack.Describe(fine{}); err != nil {
+		t.Errorf("M = 2^23: %v", err)
+	}
+}

@@ -144,6 +144,9 @@ func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f field
 		return nil, f.tagged(o, "float64 cannot hold res=%s canonically over [%s, %s] (%v); use a coarser res", o.res, o.min, o.max, pq.err)
 	case pq.err != nil:
 		return nil, f.tagged(o, "%v", pq.err)
+	case width == 32 && referenceOverflows(pq.q32.MaxCode()):
+		m := pq.q32.MaxCode()
+		return nil, f.tagged(o, "%d steps: serialize's C++ writer codes the largest value as floor(float32(M + 0.5)) = %d, past M, so a C++ client could not write it; use a coarser res", m, uint64(float32(float32(m)+0.5)))
 	case width == 32:
 		base.kind, base.bits, base.qp, base.access, base.limit = KindCompressedFloat, pq.q32.Bits(), pq, accQ32, uint64(pq.q32.MaxCode())
 	default:
@@ -152,6 +155,14 @@ func (c *compiler) appendFloat(ops *[]op, t reflect.Type, o *tagOptions, f field
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindCompressedFloat, Bits: base.bits, FloatMin: min, FloatMax: max, Res: res, Clamp: o.clamp}, nil
 }
+
+// referenceOverflows reports whether the reference C++ writer, which codes
+// a value as floor(float32(n·M + 0.5)) without bitpack's clamp to M (see
+// quant), writes the largest value (n = 1) as M + 1: float32(M + 0.5) ties
+// to an even number above M when M is odd and 2^23 < M < 2^24. bitpack
+// refuses such tags, so that a tag it accepts is writable by the C++
+// side too.
+func referenceOverflows(m uint32) bool { return uint64(float32(float32(m)+0.5)) > uint64(m) }
 
 // quantizedCode codes the compressed float o at at, or words its refusal.
 func quantizedCode(o *op, at pointer) (uint64, *fieldError) {
