@@ -87,7 +87,7 @@ func TestElemOptions(t *testing.T) {
 		}{}, `tag "maxlen=4": the []uint8 elements of [][]uint8 need a maxlen of their own: add elem.maxlen=N to the tag, e.g. bits:"maxlen=4,elem.maxlen=16"`},
 		{struct {
 			L []int16 `bits:"maxlen=4,range=0..9,elem.range=0..5"`
-		}{}, `tag "maxlen=4,range=0..9,elem.range=0..5": range given both for the field and as elem.`},
+		}{}, `tag "maxlen=4,range=0..9,elem.range=0..5": range given both for the field and with the elem. prefix`},
 		{struct {
 			A int16 `bits:"elem.range=0..5"`
 		}{}, `tag "elem.range=0..5": elem. does not apply to int16`},

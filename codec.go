@@ -68,9 +68,12 @@ func (c *Codec[T]) Append(dst []byte, v *T) ([]byte, error) {
 		// appendPlan's work, one call shorter: the hottest path there is.
 		var w bitio.Writer
 		w.Reset(dst)
+		if p.counted {
+			beginEncode(&w, 8*len(dst))
+		}
 		ferr, _ := encodeValues(&w, p, pointerTo(v), 0, 1, 0)
 		if ferr == nil && p.counted {
-			ferr = checkAllowance(p, pointerTo(v), w.BitsWritten()-8*len(dst))
+			ferr = endEncode(&w, p, pointerTo(v), 8*len(dst), true, false)
 		}
 		if ferr != nil {
 			return dst, publicError("encode", c.typ, ferr)

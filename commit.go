@@ -168,3 +168,38 @@ func commitRanges(p *plan) (copies []byteRange, others []int) {
 	}
 	return copies, others
 }
+
+// release lets go of what the scratch value at base holds beyond its own
+// memory: its strings, slices, pointees, union members and hook values.
+func release(p *plan, base pointer) {
+	for _, i := range p.others {
+		o := &p.ops[i]
+		at := base.field(o.offset)
+		switch o.kind {
+		case KindString:
+			*at.string() = ""
+		case KindBytes, KindSlice:
+			at.clearSlice()
+		case KindPointer:
+			at.setNil()
+		case KindSparse:
+			if o.slice {
+				at.clearSlice()
+				continue
+			}
+			for k := 0; k < o.n; k++ {
+				sparseSlot(o, at, k).setNil()
+			}
+		case KindUnion:
+			at.clearIface()
+		case KindCustom:
+			if hasPointers(o.typ) {
+				at.value(o.typ).Elem().SetZero()
+			}
+		case KindArray:
+			for k := 0; k < o.n; k++ {
+				release(o.elem, at.index(k, o.stride))
+			}
+		}
+	}
+}

@@ -41,11 +41,11 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		finish(q, finished)
 	}
 	for _, q := range c.memo {
-		if err := checkFreeSlices(q); err != nil {
+		if err := checkFreeSlices(q, c.placeholders); err != nil {
 			return nil, err
 		}
 		q.paid = paidFor(q, map[*plan]bool{})
-		q.counted = !q.paid || q.work > workBaseValues
+		q.counted = !q.paid || q.work > workValuesPerBit*int64(q.minBits)
 	}
 	return p, nil
 }
@@ -57,10 +57,17 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 // counted as at least one byte). It runs once the whole type is compiled,
 // when the elements' minimum sizes are known. (Decoding bounds what
 // several such slices in one packet add up to.)
-func checkFreeSlices(p *plan) error {
+//
+// With placeholders (checkTags), a slice of elements holding an interface
+// whose union is not registered yet is left to the real compile: the
+// placeholder takes no bits, the union may.
+func checkFreeSlices(p *plan, placeholders bool) error {
 	for i := range p.ops {
 		o := &p.ops[i]
 		free := o.kind == KindSlice && o.elem.minBits == 0 || o.kind == KindSparse && o.slice
+		if free && placeholders && o.kind == KindSlice && holdsPlaceholder(o.elem) {
+			continue
+		}
 		if size := uint64(max(o.stride, 1)); free && uint64(o.n) > allocBaseBytes/size {
 			why := "its elements can take no bits on the wire"
 			if o.kind == KindSparse {
@@ -70,6 +77,18 @@ func checkFreeSlices(p *plan) error {
 		}
 	}
 	return nil
+}
+
+// holdsPlaceholder reports whether a value of p holds a placeholder union
+// in its fixed part (see checkTags).
+func holdsPlaceholder(p *plan) bool {
+	for i := range p.ops {
+		o := &p.ops[i]
+		if o.kind == KindUnion && o.union == nil || o.kind == KindArray && holdsPlaceholder(o.elem) {
+			return true
+		}
+	}
+	return false
 }
 
 // finish computes what a plan takes from its array elements' plans: the

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
 // The decoder: one checked pass over the packet into a scratch value;
@@ -27,28 +28,40 @@ import (
 // decoder runs plans over a Reader, storing into a scratch value.
 type decoder struct {
 	r      *bitio.Reader
-	grown  int64      // bytes this decode allocated into the scratch value (see decodeScratch)
-	depth0 int        // the depth the root plan runs at: 0, or a hook's (see hookFrame)
-	budget budget     // the allowances (see allowance.go)
-	frame  *hookFrame // the hook this decode runs in, or nil
+	grown  int64  // bytes this decode allocated into the scratch value (see decodeScratch)
+	depth0 int    // the depth the root plan runs at: 0, or a hook's
+	budget budget // the allowances (see allowance.go)
+	fresh  bool   // decoding into a new value (Union.Unmarshal and Union.Decode): no scratch, no commit
 }
 
-// enter starts a decode: on the Reader a hook was handed (f non-nil),
-// where the hook's decode stands (its depth, its allowances and what they
-// have spent); otherwise at depth 0 with allowances for the bits the Reader
-// holds.
-func (d *decoder) enter(f *hookFrame) {
-	if f != nil {
-		d.depth0, d.budget, d.frame = f.depth, f.budget, f
+// enter starts a decode. With f, the frame of the Reader it reads (see
+// internal/frame), it continues the decode the Reader is part of — a
+// hook's (its depth, its allowances and what they have spent), or earlier
+// Decodes on the same Reader — or, the first time, starts one with
+// allowances for the bits the Reader holds. Without, it is a decode of its
+// own, with allowances for the bits the Reader holds.
+func (d *decoder) enter(f *frame.Frame) {
+	if f == nil {
+		d.budget = budgetFor(d.r.BitsRemaining())
+		d.budget.bytes = decodeOverheadBytes
 		return
 	}
-	d.budget = budgetFor(d.r.BitsRemaining())
+	if !f.Active {
+		*f = frame.Frame{Active: true}
+		b := budgetFor(d.r.BitsRemaining())
+		b.bytes = decodeOverheadBytes // the decoder's own bookkeeping, once
+		b.store(f)
+	}
+	d.depth0 = f.Depth
+	d.budget.load(f)
 }
 
-// leave hands what the decode spent back to the hook's decode.
-func (d *decoder) leave() {
-	if d.frame != nil {
-		d.frame.budget = d.budget
+// leave hands what the decode spent back to f, the frame it entered. (The
+// decoder does not keep f: a pointer into the Reader, it would make the
+// caller's Reader escape to the heap.)
+func (d *decoder) leave(f *frame.Frame) {
+	if f != nil {
+		d.budget.store(f)
 	}
 }
 
@@ -64,20 +77,25 @@ func (d *decoder) grow(n int, size uintptr) {
 	d.grown += int64(n) * int64(size)
 }
 
-// root decodes a whole value of p at base, refusing types that nest past
-// MaxDepth before it reads anything.
+// root decodes a whole value of p at base.
 func (d *decoder) root(p *plan, base pointer) *fieldError {
+	if err := d.start(p); err != nil {
+		return err
+	}
+	return d.plan(p, base, d.depth0)
+}
+
+// start refuses types that nest past MaxDepth, and charges the root's
+// cost, before anything is read or allocated for a value of p.
+func (d *decoder) start(p *plan) *fieldError {
 	if d.depth0+p.levels > MaxDepth {
 		if d.depth0 > 0 {
 			return newFieldError("", d.r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
 		}
 		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
-	work, bytes := rootCharge(p)
-	if err := d.charge(work, bytes, 1, p.size, d.r.BitsRead()); err != nil {
-		return err
-	}
-	return d.plan(p, base, d.depth0)
+	work, bytes := rootCharge(p, d.fresh)
+	return d.charge(work, bytes, 1, p.size, d.r.BitsRead())
 }
 
 // plan reads a value following p, checks it and stores it at base. depth

@@ -134,7 +134,12 @@
 //     decoder would refuse, so every value Marshal accepts decodes. Types
 //     whose every value pays for itself (no skipped padding, no elements
 //     that take no bits, no unions or hooks) never reach either limit and
-//     pay nothing for the check on encode. Not counted: one value of the
+//     pay nothing for the check on encode. Values decoded one after
+//     another from one Reader (Decode, Codec.Decode, Union.Decode, and
+//     what hooks decode) share one allowance, for the bits the Reader held
+//     at the first; values encoded one after another on one Writer are
+//     checked the same way, for the bits written since the first, so a
+//     stream Encode accepts decodes too. Not counted: one value of the
 //     type itself, which a decode allocates only when no scratch value of
 //     the type is free (the first decode, or several at once). A tag whose
 //     single slice could claim more than 1 MiB of elements that take no

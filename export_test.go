@@ -17,3 +17,40 @@ func ScratchKept(t reflect.Type) bool {
 	p, err := planOf(t)
 	return err == nil && p.spare.Load() != nil
 }
+
+// ScratchHoldsBuffers reports whether t's kept scratch value holds
+// anything a decode allocated into it: a slice's backing array, a
+// string, a pointee.
+func ScratchHoldsBuffers(t reflect.Type) bool {
+	p, err := planOf(t)
+	if err != nil {
+		return false
+	}
+	s := p.spare.Load()
+	if s == nil {
+		return false
+	}
+	v := reflect.ValueOf(s.v).Elem()
+	holds := false
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Slice:
+			holds = holds || v.Cap() > 0
+		case reflect.String:
+			holds = holds || v.Len() > 0
+		case reflect.Pointer, reflect.Interface, reflect.Map:
+			holds = holds || !v.IsNil()
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(v)
+	return holds
+}

@@ -270,6 +270,8 @@ type promotedThroughPointer struct {
 	Alive bool
 }
 
+type onlyPointerVarU struct{ *VarU }
+
 // TestPromotedHooks: a struct that gets its hooks from an embedded field
 // while it has fields of its own is a tag error naming both (bitpack used
 // to encode only the embedded field, dropping the rest and never checking
@@ -281,7 +283,10 @@ func TestPromotedHooks(t *testing.T) {
 		want string
 	}{
 		{&promotedState{}, "bitpack: type bitpack_test.promotedState field VarU: bitpack_test.promotedState gets MarshalBits/UnmarshalBits from its embedded field VarU, so only VarU would be encoded and its own fields (Health, Name, Bad) never would; define both methods on bitpack_test.promotedState, or give the embedded field a name"},
-		{&promotedThroughPointer{}, "bitpack: type bitpack_test.promotedThroughPointer field VarU: bitpack_test.promotedThroughPointer gets MarshalBits/UnmarshalBits from its embedded field VarU, so only VarU would be encoded and its own fields (Alive) never would; define both methods on bitpack_test.promotedThroughPointer, or give the embedded field a name"},
+		// Through a pointer, even alone: a decode's new value has a nil
+		// *VarU, which the promoted UnmarshalBits would write through.
+		{&promotedThroughPointer{}, "bitpack: type bitpack_test.promotedThroughPointer field VarU: bitpack_test.promotedThroughPointer gets MarshalBits/UnmarshalBits from its embedded pointer field VarU, which is nil in every value a decode creates; define both methods on bitpack_test.promotedThroughPointer"},
+		{&onlyPointerVarU{}, "bitpack: type bitpack_test.onlyPointerVarU field VarU: bitpack_test.onlyPointerVarU gets MarshalBits/UnmarshalBits from its embedded pointer field VarU, which is nil in every value a decode creates; define both methods on bitpack_test.onlyPointerVarU"},
 	} {
 		_, err := bitpack.Marshal(tc.v)
 		var te *bitpack.TagError

@@ -316,8 +316,10 @@ func TestScratchDropsBigAllocations(t *testing.T) {
 		if err := bitpack.Unmarshal(big, reflect.New(typ).Interface()); err != nil {
 			t.Fatal(err)
 		}
-		if bitpack.ScratchKept(typ) {
-			t.Fatalf("%v: the scratch value holding %d bytes of packet was kept", typ, len(big))
+		// The scratch value itself is kept (making it again would cost
+		// the next packet), what the big decode allocated into it not.
+		if !bitpack.ScratchKept(typ) || bitpack.ScratchHoldsBuffers(typ) {
+			t.Fatalf("%v: after a decode of %d bytes of packet the scratch value is kept %v, holds its buffers %v; want kept, not holding them", typ, len(big), bitpack.ScratchKept(typ), bitpack.ScratchHoldsBuffers(typ))
 		}
 	}
 }
@@ -486,17 +488,18 @@ func TestSliceAllocationBoundAtCompile(t *testing.T) {
 		}
 	}
 	// At the compile-time limit, the work allowance (4096 + 64 values per
-	// bit) decides: neither the decoder nor Marshal takes 131072 free
-	// slots or 262144 free elements from a few bytes; thousands decode.
+	// bit of the packet's whole bytes) decides: neither the decoder nor
+	// Marshal takes 131072 free slots (16384 values: 8 slots cost one) or
+	// 262144 free elements from a few bytes; thousands decode.
 	atLimit := tSparseAtLimit{L: make([]*uint8, 131072)}
-	if _, err := bitpack.Marshal(&atLimit); err == nil || err.Error() != "bitpack: encode bitpack_test.tSparseAtLimit: field L: 131072 values would take the decode past the 7680"+workRefusal {
+	if _, err := bitpack.Marshal(&atLimit); err == nil || err.Error() != "bitpack: encode bitpack_test.tSparseAtLimit: field L: 16384 values would take the decode past the 7680"+workRefusal {
 		t.Errorf("131072 free slots: %v", err)
 	}
 	free := tFreeAtLimit{L: make([]int32, 262144)}
 	for i := range free.L {
 		free.L[i] = 7
 	}
-	if _, err := bitpack.Marshal(&free); err == nil || err.Error() != "bitpack: encode bitpack_test.tFreeAtLimit: field L: 262144 values would take the decode past the 5312"+workRefusal {
+	if _, err := bitpack.Marshal(&free); err == nil || err.Error() != "bitpack: encode bitpack_test.tFreeAtLimit: field L: 262144 values would take the decode past the 5632"+workRefusal {
 		t.Errorf("262144 free elements: %v", err)
 	}
 	in := tSparseAtLimit{L: make([]*uint8, 4000)}

@@ -2,7 +2,6 @@ package bitpack_test
 
 import (
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -25,8 +24,7 @@ func TestIntendedInlining(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles three packages with -m")
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(goTool, "build", "-o", "/dev/null", "-gcflags=github.com/bitpack-go/bitpack/...=-m", ".", "./bitio", "./quant")
+	cmd := exec.Command("go", "build", "-o", "/dev/null", "-gcflags=github.com/bitpack-go/bitpack/...=-m", ".", "./bitio", "./quant")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)

@@ -101,7 +101,7 @@ func decodeBytes(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 	if n > uint64(r.BitsRemaining()/8) {
 		return newFieldError(o.path, start, ErrOverflow, "needs %d bytes, %d remain", n, r.BitsRemaining()/8)
 	}
-	work, bytes := elemsCharge(o, int(n))
+	work, bytes := elemsCharge(o, int(n), d.fresh)
 	if err := d.charge(work, bytes, 1, uintptr(n), start); err != nil {
 		return err.withPrefix(o.path)
 	}

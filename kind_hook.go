@@ -1,12 +1,14 @@
 package bitpack
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
 // Hooks: types that encode themselves with MarshalBits/UnmarshalBits, and
@@ -67,9 +69,17 @@ func promotedHooks(t reflect.Type) error {
 	if t.Kind() != reflect.Struct || declaredHook(t, "MarshalBits") && declaredHook(t, "UnmarshalBits") {
 		return nil
 	}
-	from := hookCarrier(t)
+	from, kind := hookCarrier(t)
 	if from == "" {
 		return nil
+	}
+	if kind == reflect.Interface || kind == reflect.Pointer {
+		// Even alone: the hooks would run on the embedded field of a new
+		// value, which is nil.
+		what := map[reflect.Kind]string{reflect.Interface: "interface", reflect.Pointer: "pointer"}[kind]
+		return &TagError{Type: t, Field: from, Problem: fmt.Sprintf(
+			"%s gets MarshalBits/UnmarshalBits from its embedded %s field %s, which is nil in every value a decode creates; define both methods on %s",
+			t, what, from, t)}
 	}
 	var own []string
 	for i := 0; i < t.NumField(); i++ {
@@ -108,23 +118,23 @@ func declaredHook(t reflect.Type, name string) bool {
 	return false
 }
 
-// hookCarrier returns the name of t's embedded field whose type (or
-// pointer) implements the hooks, or "".
-func hookCarrier(t reflect.Type) string {
+// hookCarrier returns the name and kind of t's embedded field whose type
+// (or pointer) implements the hooks, or "".
+func hookCarrier(t reflect.Type) (string, reflect.Kind) {
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if !sf.Anonymous {
 			continue
 		}
 		ft := sf.Type
-		if ft.Kind() != reflect.Pointer {
+		if ft.Kind() != reflect.Pointer && ft.Kind() != reflect.Interface {
 			ft = reflect.PointerTo(ft)
 		}
 		if ft.Implements(marshalerType) || ft.Implements(unmarshalerType) {
-			return sf.Name
+			return sf.Name, sf.Type.Kind()
 		}
 	}
-	return ""
+	return "", reflect.Invalid
 }
 
 // Marshaler is implemented by types that write themselves. MarshalBits
@@ -162,15 +172,18 @@ type Unmarshaler interface {
 }
 
 // marshalHook calls a field's MarshalBits. The hook gets its own Writer
-// (a copy of the stream's state, carrying the hook's frame as its
-// Context), so the stream's Writer never escapes to the heap through the
-// interface call; only types with hooks pay for that. depth is that of the
-// plan holding the field.
+// (a copy of the stream's state, carrying the hook's frame: see
+// internal/frame), so the stream's Writer never escapes to the heap
+// through the interface call; only types with hooks pay for that. depth is
+// that of the plan holding the field. What the encodes the hook makes on
+// its Writer would cost their decoder is counted in the hook's frame and
+// handed to the stream's, for the encode's allowance check.
 func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	m := at.value(o.typ).Interface().(Marshaler)
 	hw := new(bitio.Writer)
 	*hw = *w
-	hw.SetContext(&hookFrame{depth: depth + o.level + 1})
+	hf := frameOfWriter(hw)
+	*hf = frame.Frame{Active: true, Depth: depth + o.level + 1, Counting: true}
 	err := m.MarshalBits(hw)
 	if err == nil {
 		err = hw.Err()
@@ -178,9 +191,10 @@ func marshalHook(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	if err != nil {
 		return fromBitio(o.path, -1, err)
 	}
-	ctx := w.Context()
+	own := *frameOfWriter(w)
+	own.Work, own.Bytes = satAdd(own.Work, hf.Work), satAdd(own.Bytes, hf.Bytes)
 	*w = *hw
-	w.SetContext(ctx)
+	*frameOfWriter(w) = own
 	return nil
 }
 
@@ -202,49 +216,32 @@ func decodeHook(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	u := target.Interface().(Unmarshaler)
 	hr := new(bitio.Reader) // not kept in d: that would make the decoder's Reader escape
 	*hr = *r
-	frame := &hookFrame{depth: depth + o.level + 1, budget: d.budget}
-	hr.SetContext(frame)
+	hf := frameOfReader(hr)
+	*hf = frame.Frame{Active: true, Depth: depth + o.level + 1}
+	d.budget.store(hf)
 	err := u.UnmarshalBits(hr)
-	d.budget = frame.budget // what bitpack decodes inside the hook spent
+	d.budget.load(hf) // what bitpack decodes inside the hook spent
 	if err == nil {
 		err = hr.Err()
+	}
+	if err == nil && hr.BitsRead() < start {
+		// Its value would be read again as the next field's.
+		r.Fail(errHookRewound)
+		return newFieldError(o.path, start, ErrRange, "UnmarshalBits left the Reader at bit %d, before bit %d where its value starts", hr.BitsRead(), start)
 	}
 	if err != nil {
 		r.Fail(err)
 		return fromBitio(o.path, start, err)
 	}
-	ctx := r.Context()
+	own := *frameOfReader(r)
 	*r = *hr
-	r.SetContext(ctx)
+	*frameOfReader(r) = own
 	at.value(o.typ).Elem().Set(target.Elem())
 	return nil
 }
 
-// hookFrame is what a bitpack call made by a hook on the Reader or Writer
-// it was handed continues from: the depth of the hook's value and
-// (decoding) the decode's allowances and what they have spent (see
-// allowance.go), which nested decodes add to and the hook's decoder takes
-// back. It travels as the Reader's or Writer's Context, so Decode, Encode
-// and a Union's or Codec's Decode and Encode called by the hook start at
-// that depth instead of 0 — MaxDepth bounds recursion that passes through
-// hooks, as it bounds any other — with no registry shared between
-// goroutines.
-type hookFrame struct {
-	depth  int
-	budget budget
-}
+var errHookRewound = errors.New("bitpack: UnmarshalBits rewound its Reader")
 
 // hookDepth returns the depth a bitpack call on w starts at: the hook
 // value's, when w is one a hook was handed, else 0.
-func hookDepth(w *bitio.Writer) int {
-	if f, ok := w.Context().(*hookFrame); ok {
-		return f.depth
-	}
-	return 0
-}
-
-// readerFrame returns the frame of the hook r was handed to, or nil.
-func readerFrame(r *bitio.Reader) *hookFrame {
-	f, _ := r.Context().(*hookFrame)
-	return f
-}
+func hookDepth(w *bitio.Writer) int { return frameOfWriter(w).Depth }

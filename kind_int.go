@@ -139,6 +139,7 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 			node.UintMax = min(node.UintMax, math.MaxUint32)
 		}
 	}
+	node.Clamp = o.clamp
 	if base.unit > 1 {
 		if err := unitFits(&base, t); err != nil {
 			return nil, f.tagged(o, "%v", err)
@@ -394,10 +395,14 @@ func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []
 // Layout.
 
 func describeInt(f *Field) string {
+	s := describeIntRange(f)
 	if f.Unit > 1 {
-		return describeIntRange(f) + " × " + unitText(f.Unit, f.Type)
+		s += " × " + unitText(f.Unit, f.Type)
 	}
-	return describeIntRange(f)
+	if f.Clamp {
+		s += " clamp"
+	}
+	return s
 }
 
 func describeIntRange(f *Field) string {

@@ -241,7 +241,7 @@ func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 		// naming the element that runs out.
 		return d.shortElems(o, int(n), depth)
 	}
-	work, bytes := elemsCharge(o, int(n))
+	work, bytes := elemsCharge(o, int(n), d.fresh)
 	if err := d.charge(work, bytes, int(n), o.stride, start); err != nil {
 		return err.withPrefix(o.path)
 	}

@@ -3,6 +3,7 @@ package bitpack
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -20,10 +21,20 @@ var unionKind = kindFuncs{name: "union",
 		return fmt.Sprintf("union of %d: %s", len(names), strings.Join(names, " | "))
 	},
 	schema: func(s *schemaWriter, f *Field) {
-		s.write("U(")
+		// A union numbered its own way (IndexBits, At) says how; the
+		// default numbering adds nothing, so fingerprints stay as they were.
+		fixed := f.union != nil && f.union.fixed
+		s.write("U")
+		if fixed {
+			s.write(strconv.Itoa(f.Bits))
+		}
+		s.write("(")
 		for i, m := range f.Members {
 			if i > 0 {
 				s.write("|")
+			}
+			if fixed {
+				s.write(strconv.Itoa(f.MemberIndex[i]) + ":")
 			}
 			s.walk(m)
 		}
@@ -80,7 +91,7 @@ func encodeUnion(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	if err != nil {
 		return memberError(o.path, -1, err)
 	}
-	w.WriteBits(uint64(idx), o.bits)
+	w.WriteBits(o.union.members[idx].index, o.bits)
 	if err := encodeSub(w, mp, o.level, base, depth); err != nil {
 		return err.withPrefix(o.path)
 	}
@@ -98,11 +109,12 @@ func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 		return nil
 	}
 	u := o.union
-	if idx >= uint64(len(u.members)) {
-		return newFieldError(o.path, start, ErrRange, "union index %d out of range [0, %d]", idx, len(u.members)-1)
+	pos, ok := u.lookup(idx)
+	if !ok {
+		return newFieldError(o.path, start, ErrRange, "%s", u.indexRefusal(idx))
 	}
-	m := &u.members[idx]
-	mp, err := u.member(int(idx))
+	m := &u.members[pos]
+	mp, err := u.member(pos)
 	if err != nil {
 		return memberError(o.path, start, err)
 	}
@@ -113,7 +125,7 @@ func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	// Into the *T the field holds when it is one of this member's type;
 	// else into a new value, which the field then holds as it is (no
 	// second copy for a member in value form: see setIface).
-	if cur, ok := at.ifaceHolds(o.ifaces[idx]); ok && m.pointer {
+	if cur, ok := at.ifaceHolds(o.ifaces[pos]); ok && m.pointer {
 		if err := d.sub(mp, o.level, cur, depth); err != nil {
 			return err.withPrefix(o.path)
 		}
@@ -123,7 +135,7 @@ func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	if err := d.sub(mp, o.level, fresh, depth); err != nil {
 		return err.withPrefix(o.path)
 	}
-	at.setIface(o.ifaces[idx], fresh)
+	at.setIface(o.ifaces[pos], fresh)
 	d.grow(1, m.typ.Size())
 	return nil
 }

@@ -59,7 +59,7 @@ type Field struct {
 	FloatMin         float64 // KindCompressedFloat: the tag's bounds and resolution
 	FloatMax         float64
 	Res              float64
-	Clamp            bool
+	Clamp            bool  // KindCompressedFloat, KindInt, KindUint: clamp out-of-range values on encode
 	Unit             int64 // KindInt, KindUint with unit=: the Go value of one unit on the wire (0: none)
 	MaxLen           int   // KindString, KindBytes, KindSlice
 	Len              int   // KindArray, KindByteArray
@@ -71,6 +71,7 @@ type Field struct {
 	// decodes to (T, or *T for members registered as pointers).
 	Members     []*Field
 	MemberTypes []reflect.Type
+	MemberIndex []int // the type index of each on the wire
 	union       *Union
 
 	CheckName string // KindCheck
@@ -180,6 +181,7 @@ func cloneField(f *Field, copies map[*Field]*Field, attach func(*Field, map[*Fie
 		return nil, err
 	}
 	c.Members, c.MemberTypes = make([]*Field, len(f.Members)), append([]reflect.Type(nil), f.MemberTypes...)
+	c.MemberIndex = append([]int(nil), f.MemberIndex...)
 	for i, m := range f.Members {
 		if c.Members[i], err = cloneField(m, copies, attach); err != nil {
 			return nil, err
@@ -216,6 +218,7 @@ func attachMembers(f *Field, copies map[*Field]*Field) error {
 		}
 		f.Members = append(f.Members, m)
 		f.MemberTypes = append(f.MemberTypes, u.members[i].form())
+		f.MemberIndex = append(f.MemberIndex, int(u.members[i].index))
 	}
 	return nil
 }

@@ -115,14 +115,17 @@ func putScratchBuffer(bp *[]byte, buf []byte) {
 func appendPlan(dst []byte, p *plan, t reflect.Type, base pointer) ([]byte, error) {
 	var w bitio.Writer
 	w.Reset(dst)
+	if p.counted {
+		beginEncode(&w, 8*len(dst))
+	}
 	var ferr *fieldError
 	if p.levels <= MaxDepth {
 		ferr, _ = encodeValues(&w, p, base, 0, 1, 0) // encodeRoot's work, without a call
 	} else {
 		ferr = encodeRoot(&w, p, base, 0)
 	}
-	if ferr == nil {
-		ferr = checkAllowance(p, base, w.BitsWritten()-8*len(dst))
+	if ferr == nil && p.counted {
+		ferr = endEncode(&w, p, base, 8*len(dst), true, false)
 	}
 	if ferr != nil {
 		return dst, publicError("encode", t, ferr)
@@ -134,14 +137,16 @@ func encodeTo(w *bitio.Writer, p *plan, t reflect.Type, base pointer) error {
 	if err := w.Err(); err != nil {
 		return err
 	}
-	start := w.BitsWritten()
+	start, saved := w.BitsWritten(), *frameOfWriter(w)
+	beginEncode(w, start)
 	ferr := encodeRoot(w, p, base, hookDepth(w))
 	if ferr == nil {
-		ferr = checkAllowance(p, base, w.BitsWritten()-start)
+		ferr = endEncode(w, p, base, start, false, false)
 	}
 	if ferr != nil {
 		err := publicError("encode", t, ferr)
 		w.Rewind(start)
+		*frameOfWriter(w) = saved
 		w.Fail(err)
 		return err
 	}

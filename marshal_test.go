@@ -1133,22 +1133,22 @@ type tWideItems struct {
 // TestScratchNotPinned: a packet that makes decoding grow big buffers (here
 // 4096 elements of 64 bytes from a 514-byte packet, which the tags and the
 // allowances allow) does not leave them pinned in the type's scratch
-// value.
+// value; small ones stay for the next decode to reuse.
 func TestScratchNotPinned(t *testing.T) {
 	typ := reflect.TypeFor[tWideItems]()
 	var small, big tWideItems
 	if err := bitpack.Unmarshal(bitsOf(f{3, 13}), &small); err != nil || len(small.Items) != 3 {
 		t.Fatalf("small: %v %d", err, len(small.Items))
 	}
-	if !bitpack.ScratchKept(typ) {
-		t.Fatal("a small decode's scratch value was not kept")
+	if !bitpack.ScratchKept(typ) || !bitpack.ScratchHoldsBuffers(typ) {
+		t.Fatal("a small decode's scratch value was not kept with its buffers")
 	}
 	packet := append(bitsOf(f{4096, 13}), make([]byte, 512)...)
 	if err := bitpack.Unmarshal(packet, &big); err != nil || len(big.Items) != 4096 || big.Items[4095].B {
 		t.Fatalf("big: %v %d", err, len(big.Items))
 	}
-	if bitpack.ScratchKept(typ) {
-		t.Fatal("the scratch value that grew 4096 elements was kept")
+	if !bitpack.ScratchKept(typ) || bitpack.ScratchHoldsBuffers(typ) {
+		t.Fatalf("after growing 4096 elements the scratch value is kept %v, holds its buffers %v; want kept, not holding them", bitpack.ScratchKept(typ), bitpack.ScratchHoldsBuffers(typ))
 	}
 }
 

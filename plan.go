@@ -93,7 +93,7 @@ type plan struct {
 	minBits   int                     // the fewest bits a value takes (0 when it has no fixed part)
 	work      int64                   // values one value visits, its variable parts aside (see planWork)
 	paid      bool                    // every charge inside is paid by bits of its own (see paidFor)
-	counted   bool                    // encoding must count the allowances: not paid, or its own work exceeds the base (see checkAllowance)
+	counted   bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)
 	spare     atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
 	pool      sync.Pool               // more scratch values, when goroutines decode the type at once
 	copies    []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)

@@ -109,7 +109,7 @@ func (o *tagOptions) elemOptions(keepMaxlen bool) (*tagOptions, error) {
 	if both := (tagOptions{rangeSet: down.rangeSet && e.rangeSet, bitsSet: down.bitsSet && e.bitsSet, float: down.float && e.float,
 		clamp: down.clamp && e.clamp, quat: down.quat && e.quat, checkSet: down.checkSet && e.checkSet,
 		maxlenSet: down.maxlenSet && e.maxlenSet}); both != (tagOptions{}) {
-		return nil, fmt.Errorf("%s given both for the field and as elem.", both.names())
+		return nil, fmt.Errorf("%s given both for the field and with the elem. prefix", both.names())
 	}
 	// Merge: the elem. options, plus the unprefixed ones handed down.
 	merged := *e
@@ -135,16 +135,6 @@ func (o *tagOptions) elemOptions(keepMaxlen bool) (*tagOptions, error) {
 	}
 	merged.text = o.text
 	return &merged, merged.validate()
-}
-
-// keyOptions returns the options of a map's keys (its key. options).
-func (o *tagOptions) keyOptions() (*tagOptions, error) {
-	k, err := parseTag(o.key)
-	if err != nil {
-		return nil, fmt.Errorf("key.: %v", err)
-	}
-	k.text = o.text
-	return k, nil
 }
 
 // tagParsers parse one option each into o; value and hasValue are what

@@ -4,19 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
 // Union is a set of packet types told apart by a type index: on the wire,
-// int(index, 0, n-1) — 0 bits for one type, 1 for two, 2 for three or four —
-// then the value encoded by its own plan. The index is the member's position
-// in NewUnion's arguments. Its width grows with the number of members, so
-// adding a member can change every member's bytes (and changes the
-// Fingerprint of every type that holds the union).
+// the index in a fixed number of bits, then the value encoded by its own
+// plan. By default the index is the member's position in NewUnion's
+// arguments and its width is bits_required(0, n-1) — 0 bits for one type,
+// 1 for two, 2 for three or four — which grows with the number of members,
+// so adding a member can change every member's bytes. IndexBits fixes the
+// width when the union is built, so that members appended later (at the
+// end) leave the bytes of the others as they were; At gives members the
+// indices a team's protocol already numbers its messages with. Any change
+// to the members, their indices or the width changes the Fingerprint of
+// every type that holds the union.
 //
 // Registered with RegisterUnion, a union also encodes every struct field of
 // its interface type: messages inside a packet.
@@ -24,19 +31,42 @@ import (
 // A Union is safe for concurrent use.
 type Union struct {
 	members []unionMember
-	byType  map[reflect.Type]int // member struct type and its pointer type -> index
-	bits    int
+	byType  map[reflect.Type]int // member struct type and its pointer type -> position in members
+	byIndex map[uint64]int       // wire index -> position, when indices are not the positions
+	bits    int                  // the index's width
+	fixed   bool                 // IndexBits or At was given: Schema says so
 }
 
 type unionMember struct {
 	typ     reflect.Type // the struct type
 	pointer bool         // registered as *T: decoded fields hold *T, else T
+	index   uint64       // on the wire
 	plan    atomic.Pointer[plan]
 }
 
+// UnionOption is an argument of NewUnion that is not a member: IndexBits or
+// At.
+type UnionOption struct {
+	indexBits int // IndexBits: > 0
+	at        int // At: the index
+	member    any // At: the member
+}
+
+// IndexBits makes the union's type index n bits wide (1 to 32) whatever
+// its members, leaving room for 2^n of them: members appended later keep
+// the bytes of the others. A NewUnion argument.
+func IndexBits(n int) UnionOption { return UnionOption{indexBits: n} }
+
+// At gives member (a struct value or pointer, as NewUnion takes them) the
+// type index index, for a protocol that numbers its messages already:
+// NewUnion(At(7, Move{}), At(9, &Fire{})). Members after it without At
+// take the next indices. A NewUnion argument.
+func At(index int, member any) UnionOption { return UnionOption{at: index, member: member} }
+
 // NewUnion builds a union from struct values or pointers to structs; the
-// position of each is its type index. Pointers register the member in
-// pointer form (interface fields decode to *T), values in value form.
+// position of each is its type index, unless At says otherwise. Pointers
+// register the member in pointer form (interface fields decode to *T),
+// values in value form. IndexBits fixes the index's width.
 //
 // Every member's tags are checked here, and the first problem is returned
 // as a *TagError, so that no client packet can be the first to find one.
@@ -47,11 +77,22 @@ type unionMember struct {
 // that refer to each other's interfaces can therefore be built and
 // registered in any order.
 func NewUnion(types ...any) (*Union, error) {
-	if len(types) == 0 {
-		return nil, errors.New("bitpack: NewUnion needs at least one type")
-	}
 	u := &Union{byType: map[reflect.Type]int{}}
+	next, width, seen := uint64(0), 0, map[uint64]int{}
 	for i, v := range types {
+		if opt, ok := v.(UnionOption); ok {
+			if opt.member == nil {
+				if width != 0 || opt.indexBits < 1 || opt.indexBits > 32 {
+					return nil, fmt.Errorf("bitpack: NewUnion argument %d: IndexBits(%d): give it once, 1 to 32", i, opt.indexBits)
+				}
+				width, u.fixed = opt.indexBits, true
+				continue
+			}
+			if opt.at < 0 {
+				return nil, fmt.Errorf("bitpack: NewUnion argument %d: At(%d): an index is not negative", i, opt.at)
+			}
+			next, v, u.fixed = uint64(opt.at), opt.member, true
+		}
 		t := reflect.TypeOf(v)
 		if t == nil {
 			return nil, fmt.Errorf("bitpack: NewUnion argument %d is nil", i)
@@ -66,17 +107,59 @@ func NewUnion(types ...any) (*Union, error) {
 		if j, dup := u.byType[t]; dup {
 			return nil, fmt.Errorf("bitpack: NewUnion: %s appears twice (arguments %d and %d)", t, j, i)
 		}
-		u.byType[t] = i
-		u.byType[reflect.PointerTo(t)] = i
-		u.members = append(u.members, unionMember{typ: t, pointer: pointer})
+		if j, dup := seen[next]; dup {
+			return nil, fmt.Errorf("bitpack: NewUnion: index %d given to %s and %s", next, u.members[j].typ, t)
+		}
+		seen[next] = len(u.members)
+		u.byType[t] = len(u.members)
+		u.byType[reflect.PointerTo(t)] = len(u.members)
+		u.members = append(u.members, unionMember{typ: t, pointer: pointer, index: next})
+		next++
 	}
-	u.bits = bitio.BitsRequired(0, uint64(len(types)-1))
+	if len(u.members) == 0 {
+		return nil, errors.New("bitpack: NewUnion needs at least one type")
+	}
+	top := uint64(0)
+	for i := range u.members {
+		top = max(top, u.members[i].index)
+		if u.members[i].index != uint64(i) {
+			u.byIndex = seen
+		}
+	}
+	u.bits = bitio.BitsRequired(0, top)
+	if width != 0 {
+		if width < u.bits {
+			return nil, fmt.Errorf("bitpack: NewUnion: IndexBits(%d) cannot hold index %d", width, top)
+		}
+		u.bits = width
+	}
 	for i := range u.members {
 		if err := checkTags(u.members[i].typ); err != nil {
 			return nil, err
 		}
 	}
 	return u, nil
+}
+
+// lookup returns the position of the member with wire index idx.
+func (u *Union) lookup(idx uint64) (int, bool) {
+	if u.byIndex == nil {
+		return int(idx), idx < uint64(len(u.members))
+	}
+	i, ok := u.byIndex[idx]
+	return i, ok
+}
+
+// indexRefusal words the refusal of an index that names no member.
+func (u *Union) indexRefusal(idx uint64) string {
+	if u.byIndex == nil {
+		return fmt.Sprintf("union index %d out of range [0, %d]", idx, len(u.members)-1)
+	}
+	var known []string
+	for i := range u.members {
+		known = append(known, strconv.FormatUint(u.members[i].index, 10))
+	}
+	return fmt.Sprintf("union index %d names no member (%s)", idx, strings.Join(known, ", "))
 }
 
 // Len returns the number of member types (0 for a nil or zero Union).
@@ -158,7 +241,7 @@ func (u *Union) find(v reflect.Value) (int, pointer, error) {
 func (u *Union) Append(dst []byte, v any) ([]byte, error) {
 	var w bitio.Writer
 	w.Reset(dst)
-	if err := u.encode(&w, v, 0); err != nil {
+	if err := u.encode(&w, v, 0, true); err != nil {
 		return dst, err
 	}
 	return w.Bytes(), nil
@@ -189,17 +272,19 @@ func (u *Union) Encode(w *bitio.Writer, v any) error {
 	if err := w.Err(); err != nil {
 		return err
 	}
-	start := w.BitsWritten()
-	if err := u.encode(w, v, hookDepth(w)); err != nil {
+	start, saved := w.BitsWritten(), *frameOfWriter(w)
+	if err := u.encode(w, v, hookDepth(w), false); err != nil {
 		w.Rewind(start)
+		*frameOfWriter(w) = saved
 		w.Fail(err)
 		return err
 	}
 	return nil
 }
 
-// encode writes v at depth0 (0, or a hook's: see hookDepths).
-func (u *Union) encode(w *bitio.Writer, v any, depth0 int) error {
+// encode writes v at depth0 (0, or a hook's: see hookDepth); whole: the
+// bits end a packet (see endEncode).
+func (u *Union) encode(w *bitio.Writer, v any, depth0 int, whole bool) error {
 	if err := u.usable(); err != nil {
 		return err
 	}
@@ -212,10 +297,11 @@ func (u *Union) encode(w *bitio.Writer, v any, depth0 int) error {
 		return err
 	}
 	start := w.BitsWritten()
-	w.WriteBits(uint64(i), u.bits)
+	beginEncode(w, start)
+	w.WriteBits(u.members[i].index, u.bits)
 	ferr := encodeRoot(w, p, base, depth0)
 	if ferr == nil {
-		ferr = checkAllowance(p, base, w.BitsWritten()-start)
+		ferr = endEncode(w, p, base, start, whole, true)
 	}
 	if ferr != nil {
 		return memberOf(publicError("encode", u.members[i].typ, ferr))
@@ -248,9 +334,11 @@ func (u *Union) Decode(r *bitio.Reader) (any, error) {
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
+	f := frameOfReader(r)
+	inHook := f.Active && f.Depth > 0
 	v, err := u.decode(r, false)
 	if err != nil {
-		if readerFrame(r) != nil {
+		if inHook {
 			inStream(err) // a hook passing it on reports the bit as it is
 		}
 		r.Fail(err)
@@ -262,26 +350,35 @@ func (u *Union) decode(r *bitio.Reader, whole bool) (any, error) {
 	if err := u.usable(); err != nil {
 		return nil, err
 	}
-	d := decoder{r: r}
-	d.enter(readerFrame(r)) // the allowances count the index's bits too
+	d := decoder{r: r, fresh: true}
+	var f *frame.Frame // the allowances count the index's bits too
+	if !whole {
+		f = frameOfReader(r) // one allowance for consecutive Decodes
+	}
+	d.enter(f)
 	start := r.BitsRead()
 	idx := r.ReadBits(u.bits)
 	if err := r.Err(); err != nil {
 		return nil, publicError("decode", nil, fromBitio("", start, err))
 	}
-	if idx >= uint64(len(u.members)) {
-		return nil, &Error{Op: "decode", Bit: start, Err: ErrRange,
-			Detail: fmt.Sprintf("union index %d out of range [0, %d]", idx, len(u.members)-1)}
+	pos, ok := u.lookup(idx)
+	if !ok {
+		return nil, &Error{Op: "decode", Bit: start, Err: ErrRange, Detail: u.indexRefusal(idx)}
 	}
-	m := &u.members[idx]
-	p, err := u.member(int(idx))
+	m := &u.members[pos]
+	p, err := u.member(pos)
 	if err != nil {
 		return nil, err
 	}
-	// A new value: nothing to keep untouched, so no scratch value.
-	v := reflect.New(m.typ)
-	ferr := d.root(p, pointerOf(v))
-	d.leave()
+	// A new value: nothing to keep untouched, so no scratch value. It is
+	// charged (start) before it is made.
+	var v reflect.Value
+	ferr := d.start(p)
+	if ferr == nil {
+		v = reflect.New(m.typ)
+		ferr = d.plan(p, pointerOf(v), d.depth0)
+	}
+	d.leave(f)
 	if ferr != nil {
 		return nil, memberOf(publicError("decode", m.typ, ferr))
 	}

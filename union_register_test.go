@@ -194,3 +194,76 @@ func TestRegisterUnionRace(t *testing.T) {
 	raceRegistration[raceMsg2](t, func(m raceM) *raceHold2 { return &raceHold2{M: m} })
 	raceRegistration[raceMsg3](t, func(m raceM) *raceHold3 { return &raceHold3{M: m} })
 }
+
+type (
+	grow1 struct {
+		X uint8 `bits:"range=0..15"`
+	}
+	grow2 struct{ Y uint8 }
+	grow3 struct{ Z bool }
+)
+
+// TestUnionIndexWidth: a union built with IndexBits keeps its members'
+// bytes when members are appended (the default width grows from 1 bit to
+// 2 going from two members to three, and an old decoder would read the new
+// B{Y: 7} packet as B{Y: 14}); At numbers members a protocol's own way,
+// and an index that names no member is refused.
+func TestUnionIndexWidth(t *testing.T) {
+	two, _ := bitpack.NewUnion(grow1{}, grow2{})
+	three, _ := bitpack.NewUnion(grow1{}, grow2{}, grow3{})
+	old, _ := two.Marshal(grow2{Y: 7})
+	grown, _ := three.Marshal(grow2{Y: 7})
+	// Default widths: index 1 in 1 bit, then Y = 7: 0x0f 0x00; in 2 bits: 0x1d 0x00.
+	if !bytes.Equal(old, []byte{0x0f, 0x00}) || !bytes.Equal(grown, []byte{0x1d, 0x00}) {
+		t.Fatalf("default widths: %x, %x", old, grown)
+	}
+	fixedTwo, err := bitpack.NewUnion(bitpack.IndexBits(4), grow1{}, grow2{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixedThree, _ := bitpack.NewUnion(bitpack.IndexBits(4), grow1{}, grow2{}, grow3{})
+	for _, v := range []any{grow1{X: 9}, grow2{Y: 7}} {
+		a, err1 := fixedTwo.Marshal(v)
+		b, err2 := fixedThree.Marshal(v)
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%T: %x, %x (%v, %v): appending a member changed the bytes", v, a, b, err1, err2)
+		}
+	}
+	// Index 1 in 4 bits, then Y = 7 from bit 4.
+	if b, _ := fixedTwo.Marshal(grow2{Y: 7}); !bytes.Equal(b, []byte{0x71, 0x00}) {
+		t.Errorf("IndexBits(4): %x, want 7100", b)
+	}
+	// The old union refuses the new member's index rather than misread it.
+	c, _ := fixedThree.Marshal(grow3{Z: true})
+	if _, err := fixedTwo.Unmarshal(c); err == nil || err.Error() != "bitpack: decode: at bit 0: union index 2 out of range [0, 1]" {
+		t.Errorf("old union, new member: %v", err)
+	}
+
+	numbered, err := bitpack.NewUnion(bitpack.At(7, grow1{}), bitpack.At(9, &grow2{}), grow3{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// grow3 takes index 10; the width is bits_required(0, 10) = 4.
+	if b, _ := numbered.Marshal(grow3{Z: true}); !bytes.Equal(b, []byte{0x1a}) {
+		t.Errorf("At: %x, want 1a", b)
+	}
+	if v, err := numbered.Unmarshal([]byte{0x79, 0x00}); err != nil || *v.(*grow2) != (grow2{Y: 7}) {
+		t.Errorf("index 9: %v, %v", v, err)
+	}
+	if _, err := numbered.Unmarshal([]byte{0x08}); err == nil || err.Error() != "bitpack: decode: at bit 0: union index 8 names no member (7, 9, 10)" {
+		t.Errorf("index 8: %v", err)
+	}
+	for _, tc := range []struct {
+		args []any
+		want string
+	}{
+		{[]any{bitpack.IndexBits(1), grow1{}, grow2{}, grow3{}}, "bitpack: NewUnion: IndexBits(1) cannot hold index 2"},
+		{[]any{bitpack.IndexBits(40), grow1{}}, "bitpack: NewUnion argument 0: IndexBits(40): give it once, 1 to 32"},
+		{[]any{bitpack.At(3, grow1{}), bitpack.At(3, grow2{})}, "bitpack: NewUnion: index 3 given to bitpack_test.grow1 and bitpack_test.grow2"},
+		{[]any{bitpack.IndexBits(4)}, "bitpack: NewUnion needs at least one type"},
+	} {
+		if _, err := bitpack.NewUnion(tc.args...); err == nil || err.Error() != tc.want {
+			t.Errorf("NewUnion(%v): %v\nwant %s", tc.args, err, tc.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
 // Unmarshal decodes data into the value v points to. The whole packet must
@@ -51,7 +52,11 @@ func UnmarshalWithin(r *bitio.Reader, buf []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return unmarshalIn(buf, p, t, base, readerFrame(r))
+	var f *frame.Frame
+	if rf := frameOfReader(r); rf.Active {
+		f = rf
+	}
+	return unmarshalIn(buf, p, t, base, f)
 }
 
 // Decode reads one value from r into the value v points to, leaving r after
@@ -95,10 +100,10 @@ func unmarshalPlan(data []byte, p *plan, t reflect.Type, base pointer) error {
 
 // unmarshalIn decodes a whole packet as part of the decode frame stands
 // for (UnmarshalWithin), or as a decode of its own (frame nil).
-func unmarshalIn(data []byte, p *plan, t reflect.Type, base pointer, frame *hookFrame) error {
+func unmarshalIn(data []byte, p *plan, t reflect.Type, base pointer, f *frame.Frame) error {
 	var r bitio.Reader
 	r.Reset(data)
-	return decodeScratch(&r, p, t, base, true, frame)
+	return decodeScratch(&r, p, t, base, true, f)
 }
 
 func trailingError(t reflect.Type, r *bitio.Reader) error {
@@ -109,10 +114,11 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 	if err := r.Err(); err != nil {
 		return err
 	}
-	frame := readerFrame(r)
-	err := decodeScratch(r, p, t, base, false, frame)
+	f := frameOfReader(r)
+	inHook := f.Active && f.Depth > 0
+	err := decodeScratch(r, p, t, base, false, f)
 	if err != nil {
-		if frame != nil {
+		if inHook {
 			inStream(err) // a hook passing it on reports the bit as it is
 		}
 		r.Fail(err)
@@ -124,13 +130,13 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 // a scratch value, and only once the whole value (and, when whole, the
 // whole packet) has been accepted commits it into the target at base (see
 // decode.go).
-func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, frame *hookFrame) error {
+func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, f *frame.Frame) error {
 	s := p.getScratch()
 	tmp := s.base
 	d := decoder{r: r}
-	d.enter(frame)
+	d.enter(f)
 	ferr := d.root(p, tmp)
-	d.leave()
+	d.leave(f)
 	var err error
 	switch {
 	case ferr != nil:
@@ -142,13 +148,17 @@ func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole
 	}
 	// A scratch value lives as long as its type is in use, and holds what
 	// decodes allocated into it (slice backing arrays, pointees, strings).
-	// Once that adds up past scratchKeepLimit over its life it is dropped,
-	// so neither one big or hostile packet nor a series of them can pin
-	// more than that for good; the common case (small packets, reused
-	// buffers) allocates nothing and keeps its scratch forever.
-	if s.grown += d.grown; s.grown <= scratchKeepLimit {
-		p.putScratch(s)
+	// Once that adds up past scratchKeepLimit over its life it lets go of
+	// them (the value itself stays: making it again could cost a client's
+	// every other packet a value of the type, uncounted), so neither one
+	// big or hostile packet nor a series of them can pin more than that
+	// for good; the common case (small packets, reused buffers) allocates
+	// nothing and keeps its buffers forever.
+	if s.grown += d.grown; s.grown > scratchKeepLimit {
+		release(p, tmp)
+		s.grown = 0
 	}
+	p.putScratch(s)
 	return err
 }
 

@@ -10,6 +10,9 @@ package bitpack
 import (
 	"reflect"
 	"unsafe"
+
+	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
 // pointer is the address of a Go value whose type the plan knows. The zero
@@ -129,9 +132,11 @@ func (p pointer) sliceElem(i int, stride uintptr) pointer {
 }
 
 // setSliceLen makes the slice at p (of type t) hold n elements, reusing its
-// backing array when the capacity suffices and growing it through reflect
-// (which copies the existing elements, so their own capacity is reused)
-// otherwise. n == 0 keeps a nil slice nil.
+// backing array when the capacity suffices and otherwise moving the
+// elements (up to the old capacity, so their own buffers are reused) to a
+// new array of exactly n: not append's amortized growth, which could
+// allocate up to twice what the allowances charged (see elemsCharge).
+// n == 0 keeps a nil slice nil.
 func (p pointer) setSliceLen(t reflect.Type, n int) {
 	h := (*sliceHeader)(p.p)
 	if n <= h.cap {
@@ -139,8 +144,9 @@ func (p pointer) setSliceLen(t reflect.Type, n int) {
 		return
 	}
 	v := reflect.NewAt(t, p.p).Elem()
-	v.Grow(n - v.Len())
-	v.SetLen(n)
+	grown := reflect.MakeSlice(t, n, n)
+	reflect.Copy(grown, v.Slice(0, v.Cap()))
+	v.Set(grown)
 }
 
 // elem returns the pointer stored at p (for a *T field).
@@ -161,6 +167,10 @@ func (p pointer) moveSlice(src pointer) {
 	*(*sliceHeader)(p.p) = *(*sliceHeader)(src.p)
 	*(*sliceHeader)(src.p) = sliceHeader{}
 }
+
+// clearSlice and clearIface make the slice or interface at p nil.
+func (p pointer) clearSlice() { *(*sliceHeader)(p.p) = sliceHeader{} }
+func (p pointer) clearIface() { *(*[2]unsafe.Pointer)(p.p) = [2]unsafe.Pointer{} }
 
 // moveIface makes the interface at p the one at src, and src nil.
 func (p pointer) moveIface(src pointer) {
@@ -211,4 +221,30 @@ func (p pointer) setIface(w ifaceWord, data pointer) {
 func (p pointer) ifaceHolds(w ifaceWord) (pointer, bool) {
 	words := (*[2]unsafe.Pointer)(p.p)
 	return pointer{words[1]}, words[0] == w.w && words[1] != nil
+}
+
+// The frame a Reader or Writer carries for bitpack (see package
+// internal/frame) lives in an unexported field of bitio's, so that no code
+// outside the module can change it; bitpack finds it by reflect, once,
+// and reaches it by its offset.
+var (
+	readerFrameOffset = frameField(reflect.TypeFor[bitio.Reader]())
+	writerFrameOffset = frameField(reflect.TypeFor[bitio.Writer]())
+)
+
+func frameField(t reflect.Type) uintptr {
+	f, ok := t.FieldByName("frame")
+	if !ok || f.Type != reflect.TypeFor[frame.Frame]() {
+		panic("bitpack: " + t.String() + " has no frame field of type frame.Frame") // the module is inconsistent
+	}
+	return f.Offset
+}
+
+// frameOfReader and frameOfWriter return the frame r or w carries.
+func frameOfReader(r *bitio.Reader) *frame.Frame {
+	return (*frame.Frame)(unsafe.Add(unsafe.Pointer(r), readerFrameOffset))
+}
+
+func frameOfWriter(w *bitio.Writer) *frame.Frame {
+	return (*frame.Frame)(unsafe.Add(unsafe.Pointer(w), writerFrameOffset))
 }

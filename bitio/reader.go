@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/bitpack-go/bitpack/internal/frame"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
@@ -20,7 +21,10 @@ type Reader struct {
 	pos  int // bits consumed
 	end  int // 8 * len(data)
 	err  error
-	ctx  any // see Context
+	// The state of the bitpack decode this Reader is part of (see package
+	// internal/frame); not bitio's, and not reachable outside the module.
+	//lint:ignore U1000 read and written by package bitpack (its unsafe.go)
+	frame frame.Frame
 }
 
 // NewReader returns a Reader over data. The Reader does not copy data.
@@ -39,17 +43,6 @@ func (r *Reader) Reset(data []byte) {
 		r.fail("reset", 0, ErrRange, "packet of %d bytes is too large to address in bits", len(data))
 	}
 }
-
-// Context returns the value SetContext stored in r, or nil. It lets code
-// that hands a Reader to other code carry state along: bitpack stores the
-// nesting depth and allowances of the decode in progress in the Reader it
-// hands to an UnmarshalBits hook, so that a bitpack.Decode the hook makes
-// on it continues that decode. A copy of a Reader carries the same value;
-// Reset clears it.
-func (r *Reader) Context() any { return r.ctx }
-
-// SetContext stores v for Context to return.
-func (r *Reader) SetContext(v any) { r.ctx = v }
 
 // BitsRead returns the number of bits consumed since Reset.
 func (r *Reader) BitsRead() int { return r.pos }

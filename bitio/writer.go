@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bitpack-go/bitpack/internal/frame"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
@@ -36,7 +37,10 @@ type Writer struct {
 	// WriteBits stays small enough to inline; Err builds the error from them.
 	badV uint64
 	badN int
-	ctx  any // see Context
+	// The state of the bitpack encode this Writer is part of (see package
+	// internal/frame); not bitio's, and not reachable outside the module.
+	//lint:ignore U1000 read and written by package bitpack (its unsafe.go)
+	frame frame.Frame
 }
 
 // NewWriter returns a Writer appending to dst.
@@ -51,15 +55,6 @@ func NewWriter(dst []byte) *Writer {
 func (w *Writer) Reset(dst []byte) {
 	*w = Writer{buf: dst, start: len(dst)}
 }
-
-// Context returns the value SetContext stored in w, or nil: as for
-// Reader.Context, bitpack carries the nesting depth of the encode in
-// progress into the Writer it hands to a MarshalBits hook. A copy of a
-// Writer carries the same value; Reset clears it.
-func (w *Writer) Context() any { return w.ctx }
-
-// SetContext stores v for Context to return.
-func (w *Writer) SetContext(v any) { w.ctx = v }
 
 // BitsWritten returns the number of bits written since Reset.
 func (w *Writer) BitsWritten() int {

@@ -234,6 +234,11 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 	switch f.Kind {
 	case bitpack.KindBool:
 	case bitpack.KindInt, bitpack.KindUint:
+		// unit= and integer clamp came after the generators: refused until
+		// they render them, rather than rendered wrong.
+		if f.Unit > 1 || f.Clamp {
+			return nil, fmt.Errorf("gen: field %s of %s: %s is not generated yet", path, owner.Go, f.Encoding())
+		}
 		v.Signed = f.Kind == bitpack.KindInt
 		v.GoBits = f.Type.Bits()
 		if k := f.Type.Kind(); k == reflect.Int || k == reflect.Uint {
@@ -407,6 +412,11 @@ func (b *builder) unionType(f *bitpack.Field) (*Type, error) {
 	}
 	b.onStack[f.Type] = true
 	defer delete(b.onStack, f.Type)
+	for i, idx := range f.MemberIndex {
+		if idx != i { // At: not generated yet
+			return nil, fmt.Errorf("gen: union %s numbers its members with At: not generated yet", f.Type)
+		}
+	}
 	ut := &Type{Kind: TypeUnion, Go: f.Type, IndexBits: f.Bits}
 	b.order = append(b.order, ut)
 	for _, mt := range f.MemberTypes {
