@@ -1408,8 +1408,8 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.bitsSet, r.bits = false, false, 0 }) {
 		return nil, f.tagged(o, "quat does not combine with other options")
 	}
-	if o.bits < minQuatBits || o.bits > 32 {
-		return nil, f.tagged(o, "quat bits=%d: each component needs %d..32 bits (fewer cannot keep decoded quaternions unit length)", o.bits, minQuatBits)
+	if o.bits < minQuatBits || o.bits > maxQuatBits {
+		return nil, f.tagged(o, "quat bits=%d: each component needs %d..%d bits (fewer allow errors past 45°; with more, float32 cannot hold every code's own value, so decoded quaternions would not re-encode to the same bytes)", o.bits, minQuatBits, maxQuatBits)
 	}
 	q, err := quant.NewQuat(o.bits)
 	if err != nil {

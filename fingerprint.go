@@ -44,7 +44,10 @@ func Fingerprint(v any) (uint32, error) {
 //	[<=<maxlen>]<elem>     slice
 //	*<elem>                pointer (presence bit)
 //	{<f>;<f>;...}          struct, fields in wire order
-//	Q<bits>                quaternion, bits per component
+//	Q<bits>/<M>            quaternion: bits per component, and M = 2^bits - 2,
+//	                       the component steps of the canonical smallest-three
+//	                       wire (e.g. Q9/510; the earlier wire, M = 2^bits - 1
+//	                       and not canonical, was Q<bits>)
 //	c<type>                custom MarshalBits type (its Go type name)
 //	S[<n>]<elem>           sparse array (S[<=<maxlen>] for a slice)
 //	U(<m>|<m>|...)         union, members in index order
@@ -116,7 +119,7 @@ func (l Layout) Schema() string {
 			}
 			b.WriteString("}")
 		case KindQuat:
-			b.WriteString("Q" + strconv.Itoa(f.Bits))
+			b.WriteString("Q" + strconv.Itoa(f.Bits) + "/" + strconv.Itoa(1<<f.Bits-2))
 		case KindCustom:
 			b.WriteString("c" + f.Type.String())
 		case KindSparse:

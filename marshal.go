@@ -753,17 +753,15 @@ func quatNorm2(x, y, z, w float32) float64 {
 // catch zero and unnormalised quaternions.
 const quatNormTolerance = 0.01
 
-// quatDecodeSlack is the float32 rounding allowed above 1 in a decoded
-// quaternion's squared norm (a few ulps of 1).
-const quatDecodeSlack = 1e-6
-
-// minQuatBits is the fewest bits per component a quat tag may ask for.
-// Below 4, quantization alone can push the three decoded components of a
-// unit quaternion past unit length (at 3 bits, 0.5 decodes as 0.505 and
-// (0.5, 0.5, 0.5) to a sum of squares of 1.08), so decoded values would not
-// be unit quaternions and neither the round trip nor the decoder's check
-// could hold.
-const minQuatBits = 4
+// minQuatBits and maxQuatBits bound the bits per component a quat tag may
+// ask for. Below 4 the angular error can pass 45° (the bound 4√3·m/M rad
+// is 47° at 3 bits), which no rotation wants. Past 22 (quant's limit),
+// neighbouring codes decode to the same float32 near ±m, so a decoded
+// quaternion could not re-encode to the same bytes.
+const (
+	minQuatBits = 4
+	maxQuatBits = quant.QuatMaxBits
+)
 
 // encodePointee writes e, the pointee of pointer field o, unless it is nil
 // (its presence bit is written already).

@@ -211,7 +211,7 @@ func parseTag(text string) (*tagOptions, error) {
 	case (o.minSet || o.maxSet || o.resSet || o.clamp) && !o.float:
 		return nil, fmt.Errorf("min, max, res and clamp belong to a compressed float: add \"float\"")
 	case o.quat && !o.bitsSet:
-		return nil, fmt.Errorf("quat needs bits= (bits per component, 4..32)")
+		return nil, fmt.Errorf("quat needs bits= (bits per component, 4..22)")
 	case o.quat && o.rangeSet:
 		return nil, fmt.Errorf("quat and range do not combine")
 	}

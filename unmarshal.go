@@ -520,12 +520,9 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				return err.withPrefix(o.path)
 			}
 		case opQuat:
-			v := r.ReadQuat(o.qq)
+			v := r.ReadQuat(o.qq) // refuses codes that are not canonical
 			if r.Err() != nil {
 				break
-			}
-			if err := checkDecodedQuat(o, v, start); err != nil {
-				return err
 			}
 			if store {
 				storeQuat(o, at, v)
@@ -967,24 +964,6 @@ func (d *decoder) union(o *op, at pointer, store bool, depth int) *fieldError {
 		} else {
 			iv.Set(fresh.Elem())
 		}
-	}
-	return nil
-}
-
-// checkDecodedQuat refuses smallest-three codes no unit quaternion
-// produces. The three smaller components of a unit quaternion have squares
-// summing to at most 3/4 (the largest is at least 1/2); with 4 or more bits
-// per component the quantization error keeps the decoded sum below 0.9. A
-// sum above 1 is therefore hostile: it would decode (with the rebuilt
-// component clamped to 0) to a quaternion that is not unit length, which
-// encode refuses. v's squared norm is that sum whenever it exceeds 1.
-func checkDecodedQuat(o *op, v [4]float32, bit int) *fieldError {
-	var sum float32
-	for _, c := range v {
-		sum = float32(sum + float32(c*c))
-	}
-	if sum > 1+quatDecodeSlack {
-		return newFieldError(o.path, bit, ErrRange, "smallest-three components %v are not those of a unit quaternion (squares sum to %.4g)", v, sum)
 	}
 	return nil
 }

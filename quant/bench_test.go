@@ -70,7 +70,7 @@ func BenchmarkQuat(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			c := &codes[i&1023]
-			v := q.Decode(c.l, c.c)
+			v, _ := q.Decode(c.l, c.c)
 			acc += v[0]
 			i++
 		}
