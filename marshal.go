@@ -715,7 +715,7 @@ func quatColumn(o *op, col []uint64, g int, at pointer, stride uintptr, m int, s
 		v := at.at(uintptr(k) * stride)
 		x, y, z, w := loadAs[float32](v.at(o.offs[0])), loadAs[float32](v.at(o.offs[1])), loadAs[float32](v.at(o.offs[2])), loadAs[float32](v.at(o.offs[3]))
 		word, ok := st.qq.EncodeWord(x, y, z, w)
-		if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) {
+		if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) && !zeroQuat(x, y, z, w) {
 			return false
 		}
 		col[k*g] |= word << (st.shift & 63)
@@ -725,18 +725,24 @@ func quatColumn(o *op, col []uint64, g int, at pointer, stride uintptr, m int, s
 
 // checkQuat refuses quaternions that cannot be encoded meaningfully: a NaN
 // or infinite component, or a norm far from 1 (smallest-three rebuilds the
-// largest component from the unit-length assumption, so a zero or scaled
-// quaternion would decode as a different rotation).
+// largest component from the unit-length assumption, so a scaled
+// quaternion would decode as a different rotation). The all-zero
+// quaternion, Go's zero value, is accepted: it encodes as the identity.
 func checkQuat(o *op, v [4]float32) *fieldError {
 	for _, c := range v {
 		if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
 			return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
 		}
 	}
-	if n2 := quatNorm2(v[0], v[1], v[2], v[3]); !(math.Abs(n2-1) <= quatNormTolerance) {
+	if n2 := quatNorm2(v[0], v[1], v[2], v[3]); !(math.Abs(n2-1) <= quatNormTolerance) && !zeroQuat(v[0], v[1], v[2], v[3]) {
 		return newFieldError(o.path, -1, ErrRange, "quaternion %v is not unit length (norm %.4g): normalise it", v, math.Sqrt(n2))
 	}
 	return nil
+}
+
+// zeroQuat reports whether all four components are ±0.
+func zeroQuat(x, y, z, w float32) bool {
+	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
 }
 
 // quatNorm2 is the squared norm of (x, y, z, w), summed in float64 in
@@ -750,7 +756,7 @@ func quatNorm2(x, y, z, w float32) float64 {
 
 // quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions: loose
 // enough for float32 drift over many multiplications, tight enough to
-// catch zero and unnormalised quaternions.
+// catch unnormalised ones (the all-zero quaternion aside: see checkQuat).
 const quatNormTolerance = 0.01
 
 // minQuatBits and maxQuatBits bound the bits per component a quat tag may

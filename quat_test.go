@@ -44,6 +44,70 @@ func quatType(b int) reflect.Type {
 	return reflect.StructOf([]reflect.StructField{{Name: "Rot", Type: reflect.TypeFor[[4]float32](), Tag: reflect.StructTag(fmt.Sprintf(`bits:"quat,bits=%d"`, b))}})
 }
 
+// TestZeroQuaternion: Go's zero value marshals as the identity (index 3,
+// every code M/2) and decodes as exactly (0, 0, 0, 1), alone, beside other
+// quaternions, wide, as float64, and as the one never-initialised entity of
+// a snapshot.
+func TestZeroQuaternion(t *testing.T) {
+	identity := [4]float32{0, 0, 0, 1}
+	tests := []struct {
+		name string
+		in   any
+		want []byte
+		back any
+	}{
+		{"[4]float32", &struct {
+			Rot [4]float32 `bits:"quat,bits=9"`
+		}{}, bitsOf(f{3, 2}, f{255, 9}, f{255, 9}, f{255, 9}), &struct {
+			Rot [4]float32 `bits:"quat,bits=9"`
+		}{identity}},
+		{"struct and float64", &tQuat{}, bitsOf(f{3, 2}, f{255, 9}, f{255, 9}, f{255, 9}, f{3, 2}, f{7, 4}, f{7, 4}, f{7, 4}),
+			&tQuat{Quat{0, 0, 0, 1}, [4]float64{0, 0, 0, 1}}},
+		{"negative zeros", &tQuatOnly{Q: [4]float32{float32(math.Copysign(0, -1)), 0, float32(math.Copysign(0, -1)), 0}},
+			bitsOf(f{3, 2}, f{255, 9}, f{255, 9}, f{255, 9}), &tQuatOnly{identity}},
+		{"wide", &qWide{}, bitsOf(f{3, 2}, f{1<<21 - 1, 22}, f{1<<21 - 1, 22}, f{1<<21 - 1, 22}), &qWide{Quat{0, 0, 0, 1}}},
+		{"float64 at 12 bits", &qFloat64{}, bitsOf(f{3, 2}, f{2047, 12}, f{2047, 12}, f{2047, 12}), &qFloat64{[4]float64{0, 0, 0, 1}}},
+	}
+	for _, tt := range tests {
+		got, err := bitpack.Marshal(tt.in)
+		if err != nil || !bytes.Equal(got, tt.want) {
+			t.Fatalf("%s: Marshal = %x, %v; want %x", tt.name, got, err, tt.want)
+		}
+		back := reflect.New(reflect.TypeOf(tt.in).Elem())
+		if err := bitpack.Unmarshal(got, back.Interface()); err != nil || !reflect.DeepEqual(back.Interface(), tt.back) {
+			t.Fatalf("%s: Unmarshal = %+v, %v; want %+v", tt.name, back.Interface(), err, tt.back)
+		}
+	}
+
+	// A snapshot whose entity 250 was never given a rotation.
+	rng := rand.New(rand.NewPCG(15, 1))
+	snap := qSnapshot{Entities: make([]qEntity, 256)}
+	for i := range snap.Entities {
+		snap.Entities[i] = qEntity{ID: uint16(i), Rot: unitQuat(rng)}
+	}
+	snap.Entities[250] = qEntity{ID: 250}
+	c, err := bitpack.NewCodec[qSnapshot]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, marshal := range map[string]func() ([]byte, error){
+		"Marshal": func() ([]byte, error) { return bitpack.Marshal(&snap) },
+		"Codec":   func() ([]byte, error) { return c.Append(nil, &snap) },
+	} {
+		packet, err := marshal()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var back qSnapshot
+		if err := bitpack.Unmarshal(packet, &back); err != nil {
+			t.Fatalf("%s: Unmarshal: %v", name, err)
+		}
+		if back.Entities[250].Rot != identity {
+			t.Fatalf("%s: entity 250 decodes to %v, want %v", name, back.Entities[250].Rot, identity)
+		}
+	}
+}
+
 func unitQuat(rng *rand.Rand) [4]float32 {
 	v := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 	n := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
