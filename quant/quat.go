@@ -146,7 +146,7 @@ func (q *Quat) natural(x, y, z, w float32) (largest, c0, c1, c2 uint32, ok bool)
 
 // spread returns d0² + d1² + d2² + max(d_k²) for d_k = c_k - M/2: with
 // step = delta/M, each code decodes to s_k = d_k·step before float32
-// rounding, so 1 - step²·spread is rest - max(s_k²) as rebuild computes
+// rounding, so 1 - step²·spread is rest - max(s_k²) as decode computes
 // it, to within 2e-6 (each s_k is within 2e-7 of d_k·step, its square
 // within 3e-7, rest within 1e-6). NewQuat sets sure and never where that
 // difference passes ±spreadMargin: then the rebuilt component exceeds all
@@ -169,42 +169,68 @@ const spreadMargin = 1.0 / (1 << 16)
 // stable reports whether codes (each at most M) with index largest are
 // canonical, that is whether the rebuilt component outranks the other three.
 func (q *Quat) stable(largest uint32, codes [3]uint32) bool {
-	small, big := q.rebuild(codes)
-	_, ok := outranked(largest, small, big)
+	_, _, _, _, ok := q.decode(largest, codes[0], codes[1], codes[2])
 	return ok
 }
 
-// rebuild dequantizes three codes and rebuilds the largest component as
-// sqrt(max(0, ((1 - a²) - b²) - c²)), each step rounded to float32.
-func (q *Quat) rebuild(codes [3]uint32) (small [3]float32, big float32) {
-	rest := float32(1)
-	for i, c := range codes {
-		s := q.dequantize(c)
-		small[i] = s
-		rest = float32(rest - float32(s*s))
-	}
+// decode rebuilds the quaternion of three codes (each at most M) with
+// index largest, and reports whether they are canonical: whether the
+// rebuilt component outranks the other three as the encoder ranks them
+// (larger in magnitude, or equal at the higher index). One function, so
+// that Decode's hot path makes no further calls, returning scalars, which
+// travel in registers (arrays go through memory).
+func (q *Quat) decode(largest, c0, c1, c2 uint32) (x, y, z, w float32, ok bool) {
+	s0, s1, s2 := q.dequantize(c0), q.dequantize(c1), q.dequantize(c2)
+	// big = sqrt(max(0, ((1 - s0²) - s1²) - s2²)), each step rounded.
+	rest := float32(float32(float32(1-float32(s0*s0))-float32(s1*s1)) - float32(s2*s2))
 	if !(rest > 0) {
 		rest = 0
 	}
-	return small, float32(math.Sqrt(float64(rest))) // sqrt is correctly rounded, so this equals a float32 sqrt
-}
+	big := float32(math.Sqrt(float64(rest))) // sqrt is correctly rounded, so this equals a float32 sqrt
 
-// outranked reports whether the rebuilt component big, at index largest,
-// outranks the three others as the encoder ranks them: larger in magnitude,
-// or equal and at the higher index. If not, it returns the index the
-// encoder would pick instead.
-func outranked(largest uint32, small [3]float32, big float32) (uint32, bool) {
-	pick, best := largest, big
-	for k, s := range small {
-		i := uint32(k)
-		if i >= largest {
-			i++
-		}
-		if a := float32(math.Abs(float64(s))); a > best || (a == best && i > pick) {
-			pick, best = i, a
-		}
+	// The order on the bit patterns (for floats of one sign, the order of
+	// the patterns is the order of the values): a small component at an
+	// index above largest must be below big, one below largest at most
+	// equal. t_k is 1 where a tie would go to small component k.
+	const absMask = 1<<31 - 1
+	b0, b1, b2, b := math.Float32bits(s0), math.Float32bits(s1), math.Float32bits(s2), math.Float32bits(big)
+	var t0, t1, t2 uint32
+	if largest == 0 {
+		t0 = 1
 	}
-	return pick, pick == largest
+	if largest <= 1 {
+		t1 = 1
+	}
+	if largest <= 2 {
+		t2 = 1
+	}
+	top := b0&absMask + t0
+	if a := b1&absMask + t1; a > top {
+		top = a
+	}
+	if a := b2&absMask + t2; a > top {
+		top = a
+	}
+
+	// big at index largest, the others around it in order: conditional
+	// moves rather than branches on largest.
+	o0, o1, o2, o3 := b0, b1, b2, b2
+	if largest == 0 {
+		o0, o1 = b, b0
+	}
+	if largest == 1 {
+		o1 = b
+	}
+	if largest < 2 {
+		o2 = b1
+	}
+	if largest == 2 {
+		o2 = b
+	}
+	if largest == 3 {
+		o3 = b
+	}
+	return math.Float32frombits(o0), math.Float32frombits(o1), math.Float32frombits(o2), math.Float32frombits(o3), top <= b
 }
 
 // canonicalize is encode's slow path, for the rare v whose natural code is
@@ -249,28 +275,30 @@ func distance(c, mid uint32) uint32 {
 // above 3, a component code above MaxCode, or a code that is not canonical
 // (its decoded quaternion would encode to another code). An accepted
 // code's quaternion has its largest component rebuilt as
-// sqrt(((1 - a²) - b²) - c²) in float32, at least 1/2 and outranking the
-// other three; it is unit length up to float32 rounding and is not
-// normalised.
+// sqrt(((1 - a²) - b²) - c²) in float32, outranking the other three (so
+// at least 1/2, up to float32 rounding); it is unit length up to float32
+// rounding and is not normalised.
 func (q *Quat) Decode(largest uint32, codes [3]uint32) ([4]float32, error) {
-	var out [4]float32
 	if largest > 3 || codes[0] > q.max || codes[1] > q.max || codes[2] > q.max {
-		return out, &QuatCodeError{Largest: largest, Codes: codes, Max: q.max}
+		return [4]float32{}, &QuatCodeError{Largest: largest, Codes: codes, Max: q.max}
 	}
-	small, big := q.rebuild(codes)
-	k := 0
-	for i := range out {
-		if uint32(i) == largest {
-			out[i] = big
-			continue
+	x, y, z, w, ok := q.decode(largest, codes[0], codes[1], codes[2])
+	if !ok {
+		return [4]float32{}, disorder(largest, codes, q.max, [4]float32{x, y, z, w})
+	}
+	return [4]float32{x, y, z, w}, nil
+}
+
+// disorder is Decode's error for a code whose decoded quaternion v does
+// not have its largest component at index largest.
+func disorder(largest uint32, codes [3]uint32, max uint32, v [4]float32) error {
+	back, best := uint32(0), float32(-1)
+	for i, c := range v {
+		if a := float32(math.Abs(float64(c))); a >= best {
+			back, best = uint32(i), a
 		}
-		out[i] = small[k]
-		k++
 	}
-	if pick, ok := outranked(largest, small, big); !ok {
-		return [4]float32{}, &QuatCodeError{Largest: largest, Codes: codes, Max: q.max, Value: out, Back: pick}
-	}
-	return out, nil
+	return &QuatCodeError{Largest: largest, Codes: codes, Max: max, Value: v, Back: back}
 }
 
 // QuatCodeError describes a quaternion code that Decode refuses. If

@@ -100,16 +100,19 @@ func TestQuatComponentsCanonical(t *testing.T) {
 }
 
 // TestSpread holds spread's estimate to the float32 arithmetic it stands
-// in for: 1 - step²·spread within 2e-6 of rest - max(s_k²) as rebuild
+// in for: 1 - step²·spread within 2e-6 of rest - max(s_k²) as decode
 // computes them, so that its verdicts (at most sure, at least never) agree
 // with stable at every index. Every code triple up to 6 bits, and random
 // and near-tie triples at every width.
 func TestSpread(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 16))
 	check := func(q *Quat, codes [3]uint32) {
-		s, big := q.rebuild(codes)
-		top := max(s[0]*s[0], s[1]*s[1], s[2]*s[2])
-		// big² rather than rest: the clamp at 0 is what the order sees.
+		s0, s1, s2 := q.dequantize(codes[0]), q.dequantize(codes[1]), q.dequantize(codes[2])
+		top := max(s0*s0, s1*s1, s2*s2)
+		// rest as decode computes it, then big² rather than rest: the
+		// clamp at 0 is what the order sees.
+		rest := max(float32(float32(float32(1-float32(s0*s0))-float32(s1*s1))-float32(s2*s2)), 0)
+		big := float32(math.Sqrt(float64(rest)))
 		exact := float64(big)*float64(big) - float64(top)
 		step := float64(quatDelta) / float64(q.max)
 		sp := q.spread(codes[0], codes[1], codes[2])

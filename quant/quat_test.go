@@ -187,7 +187,8 @@ func exhaustiveBits(t *testing.T) int {
 
 // TestQuatExhaustive walks every code of every width up to exhaustiveBits
 // (index 0..3, each component code 0..2^b-1): Decode accepts exactly the
-// codes the reference calls canonical, with the reference's value; the
+// codes the reference calls canonical, with the reference's value, which
+// is unit length with a rebuilt component of at least 1/2; the
 // encoder gives every accepted code back from its decoded value; and the
 // encoder's code for every decoded value, accepted or not (those of
 // refused codes are not unit length, or sit on the wrong side of a tie),
@@ -216,6 +217,12 @@ func TestQuatExhaustive(t *testing.T) {
 							accepted++
 							if v != want {
 								t.Fatalf("b=%d: Decode(%d, %v) = %v, the reference %v", b, l, codes, v, want)
+							}
+							// What the sum-of-squares check once refused
+							// cannot pass: unit length, rebuilt >= 1/2.
+							n2 := float64(v[0])*float64(v[0]) + float64(v[1])*float64(v[1]) + float64(v[2])*float64(v[2]) + float64(v[3])*float64(v[3])
+							if math.Abs(n2-1) > 1e-6 || v[l] < 0.5-1e-6 {
+								t.Fatalf("b=%d: accepted %d %v decodes to %v (norm² %v)", b, l, codes, v, n2)
 							}
 						}
 						el, ec, eok := q.Encode(want)
@@ -383,8 +390,8 @@ func TestQuatEveryWidth(t *testing.T) {
 
 // TestQuatDecodeHostile walks every index against the extreme and a spread
 // of codes at every width: whatever bits a hostile packet carries, Decode
-// refuses them or returns a finite quaternion of unit length (to float32
-// rounding) whose rebuilt component is at least 1/2.
+// refuses them or returns a finite quaternion of unit length whose rebuilt
+// component is at least 1/2 (each to float32 rounding).
 func TestQuatDecodeHostile(t *testing.T) {
 	for b := 2; b <= quant.QuatMaxBits; b++ {
 		q, _ := quant.NewQuat(b)
@@ -405,7 +412,7 @@ func TestQuatDecodeHostile(t *testing.T) {
 							}
 							n2 += float64(v) * float64(v)
 						}
-						if out[largest] < 0.5 || math.Abs(n2-1) > 1e-6 {
+						if out[largest] < 0.5-1e-6 || math.Abs(n2-1) > 1e-6 {
 							t.Fatalf("b=%d: accepted %d %v decodes to %v (norm² %v)", b, largest, [3]uint32{a, bb, c}, out, n2)
 						}
 					}
