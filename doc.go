@@ -109,12 +109,13 @@
 //
 //   - Round trip: Unmarshal(Marshal(v)) equals v for every value its tags
 //     allow, except that compressed floats come back as their quantum and
-//     quaternions within the documented error (nil and empty slices and
+//     quaternions within the documented error, the identity exactly (nil and empty slices and
 //     strings are the same on the wire).
 //   - Canonical: every packet Unmarshal accepts re-encodes to the same bytes
 //     (the last byte's padding bits aside). Non-zero padding, out-of-range
-//     codes and lengths, and compressed-float tags float32 cannot round-trip
-//     are all refused for that reason.
+//     codes and lengths, quaternion codes that are not canonical, and
+//     compressed-float tags float32 cannot round-trip are all refused for
+//     that reason.
 //   - Hostile input: no panic, no hang, no unbounded recursion (MaxDepth,
 //     64 levels), and a packet buys only the work and memory its bits pay
 //     for. A length prefix is checked against maxlen and against the bits

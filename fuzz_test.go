@@ -95,7 +95,8 @@ type rtOrientation struct {
 // 0.7071, 0), norm 1.22, which Marshal then refused as not unit length;
 // "\xff\xff\x00]0000000" (squares summing to 1.008) re-encoded as a
 // rotation 0.008 rad away, beyond the 10-bit tolerance. Unmarshal must
-// refuse both.
+// refuse both: with M = 2^b - 2, 1023 is no code at all, and a rebuilt
+// component smaller than another is not canonical.
 func FuzzOrientation(f *testing.F) {
 	valid := rtOrientation{Facing: Quat{0, 0, 0, 1}, Aim: [4]float32{0.5, 0.5, 0.5, 0.5}, Roll: 1}
 	regression, err := bitpack.Marshal(&valid)

@@ -16,7 +16,9 @@ import (
 
 var quatKind = kindFuncs{name: "quat",
 	describe: func(f *Field) string { return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits) },
-	schema:   func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits)) },
+	// M = 2^bits - 2 names the canonical wire (the earlier one, M =
+	// 2^bits - 1 and not canonical, was Q<bits>).
+	schema: func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits) + "/" + strconv.Itoa(1<<f.Bits-2)) },
 	maxBits:  quatBits, minBits: quatBits}
 
 // quatBits is a quaternion's size: the largest component's index, then
@@ -86,8 +88,8 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.bitsSet, r.bits = false, false, 0 }) {
 		return nil, f.tagged(o, "quat does not combine with other options")
 	}
-	if o.bits < minQuatBits || o.bits > 32 {
-		return nil, f.tagged(o, "quat bits=%d: each component needs %d..32 bits (fewer cannot keep decoded quaternions unit length)", o.bits, minQuatBits)
+	if o.bits < minQuatBits || o.bits > maxQuatBits {
+		return nil, f.tagged(o, "quat bits=%d: each component needs %d..%d bits (fewer allow errors past 45°; with more, float32 cannot hold every code's own value, so decoded quaternions would not re-encode to the same bytes)", o.bits, minQuatBits, maxQuatBits)
 	}
 	q, err := quant.NewQuat(o.bits)
 	if err != nil {
@@ -111,9 +113,7 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 func quatWord(o *op, qq *quant.Quat, at pointer) (uint64, *fieldError) {
 	x, y, z, w := *at.field(o.offs[0]).float32(), *at.field(o.offs[1]).float32(), *at.field(o.offs[2]).float32(), *at.field(o.offs[3]).float32()
 	word, ok := qq.EncodeWord(x, y, z, w)
-	// A NaN or infinite component makes the norm NaN or infinite too, so
-	// this test admits exactly what checkQuat does.
-	if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) {
+	if !ok || !quatEncodable(x, y, z, w) {
 		if err := checkQuat(o, [4]float32{x, y, z, w}); err != nil {
 			return 0, err
 		}
@@ -127,7 +127,7 @@ func quatColumn(o *op, col []uint64, g int, at pointer, stride uintptr, m int, s
 		v := at.index(k, stride)
 		x, y, z, w := loadAs[float32](v.field(o.offs[0])), loadAs[float32](v.field(o.offs[1])), loadAs[float32](v.field(o.offs[2])), loadAs[float32](v.field(o.offs[3]))
 		word, ok := st.qq.EncodeWord(x, y, z, w)
-		if !ok || !(math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance) {
+		if !ok || !quatEncodable(x, y, z, w) {
 			return false
 		}
 		col[k*g] |= word << (st.shift & 63)
@@ -135,20 +135,33 @@ func quatColumn(o *op, col []uint64, g int, at pointer, stride uintptr, m int, s
 	return true
 }
 
-// checkQuat refuses quaternions that cannot be encoded meaningfully: a NaN
-// or infinite component, or a norm far from 1 (smallest-three rebuilds the
-// largest component from the unit-length assumption, so a zero or scaled
-// quaternion would decode as a different rotation).
+// quatEncodable is the one rule for which quaternions encode: unit length
+// within quatNormTolerance (smallest-three rebuilds the largest component
+// from the unit-length assumption, so a scaled quaternion would decode as
+// a different rotation), or all four components ±0 — Go's zero value,
+// which encodes as the identity. A NaN or infinite component makes the
+// norm NaN or infinite, so it is refused too. checkQuat words the refusal.
+func quatEncodable(x, y, z, w float32) bool {
+	return math.Abs(quatNorm2(x, y, z, w)-1) <= quatNormTolerance || zeroQuat(x, y, z, w)
+}
+
+// checkQuat refuses, with its reason, a quaternion quatEncodable refuses.
 func checkQuat(o *op, v [4]float32) *fieldError {
+	if quatEncodable(v[0], v[1], v[2], v[3]) {
+		return nil
+	}
 	for _, c := range v {
 		if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
 			return newFieldError(o.path, -1, ErrRange, "quaternion %v has a component that is not finite", v)
 		}
 	}
-	if n2 := quatNorm2(v[0], v[1], v[2], v[3]); !(math.Abs(n2-1) <= quatNormTolerance) {
-		return newFieldError(o.path, -1, ErrRange, "quaternion %v is not unit length (norm %.4g): normalise it", v, math.Sqrt(n2))
-	}
-	return nil
+	n2 := quatNorm2(v[0], v[1], v[2], v[3])
+	return newFieldError(o.path, -1, ErrRange, "quaternion %v is not unit length (norm %.4g): normalise it", v, math.Sqrt(n2))
+}
+
+// zeroQuat reports whether all four components are ±0.
+func zeroQuat(x, y, z, w float32) bool {
+	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
 }
 
 // quatNorm2 is the squared norm of (x, y, z, w), summed in float64 in
@@ -162,20 +175,18 @@ func quatNorm2(x, y, z, w float32) float64 {
 
 // quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions: loose
 // enough for float32 drift over many multiplications, tight enough to
-// catch zero and unnormalised quaternions.
+// catch unnormalised ones.
 const quatNormTolerance = 0.01
 
-// quatDecodeSlack is the float32 rounding allowed above 1 in a decoded
-// quaternion's squared norm (a few ulps of 1).
-const quatDecodeSlack = 1e-6
-
-// minQuatBits is the fewest bits per component a quat tag may ask for.
-// Below 4, quantization alone can push the three decoded components of a
-// unit quaternion past unit length (at 3 bits, 0.5 decodes as 0.505 and
-// (0.5, 0.5, 0.5) to a sum of squares of 1.08), so decoded values would not
-// be unit quaternions and neither the round trip nor the decoder's check
-// could hold.
-const minQuatBits = 4
+// minQuatBits and maxQuatBits bound the bits per component a quat tag may
+// ask for. Below 4 the angular error can pass 45° (the bound 4√3·m/M rad
+// is 47° at 3 bits), which no rotation wants. Past 22 (quant's limit),
+// neighbouring codes decode to the same float32 near ±m, so a decoded
+// quaternion could not re-encode to the same bytes.
+const (
+	minQuatBits = 4
+	maxQuatBits = quant.QuatMaxBits
+)
 
 func loadQuat(o *op, at pointer) [4]float32 {
 	var v [4]float32
@@ -198,33 +209,12 @@ func encodeQuat(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
 	return nil
 }
 
-func decodeQuat(d *decoder, o *op, at pointer, start, _ int) *fieldError {
-	v := d.r.ReadQuat(o.qq)
+func decodeQuat(d *decoder, o *op, at pointer, _, _ int) *fieldError {
+	v := d.r.ReadQuat(o.qq) // refuses codes that are not canonical
 	if d.r.Err() != nil {
 		return nil
 	}
-	if err := checkDecodedQuat(o, v, start); err != nil {
-		return err
-	}
 	storeQuat(o, at, v)
-	return nil
-}
-
-// checkDecodedQuat refuses smallest-three codes no unit quaternion
-// produces. The three smaller components of a unit quaternion have squares
-// summing to at most 3/4 (the largest is at least 1/2); with 4 or more bits
-// per component the quantization error keeps the decoded sum below 0.9. A
-// sum above 1 is therefore hostile: it would decode (with the rebuilt
-// component clamped to 0) to a quaternion that is not unit length, which
-// encode refuses. v's squared norm is that sum whenever it exceeds 1.
-func checkDecodedQuat(o *op, v [4]float32, bit int) *fieldError {
-	var sum float32
-	for _, c := range v {
-		sum = float32(sum + float32(c*c))
-	}
-	if sum > 1+quatDecodeSlack {
-		return newFieldError(o.path, bit, ErrRange, "smallest-three components %v are not those of a unit quaternion (squares sum to %.4g)", v, sum)
-	}
 	return nil
 }
 

@@ -187,12 +187,13 @@ func TestGolden(t *testing.T) {
 		{"struct options reach the leaves", &tInherit{Vec3{-8, 0, 8}, Vec3{1, 2, 3}},
 			bitsOf(f{0, 6}, f{16, 6}, f{32, 6}, f{uint64(math.Float32bits(1)), 32}, f{uint64(math.Float32bits(2)), 32}, f{uint64(math.Float32bits(3)), 32})},
 		{"embedded structs inline, exported or not", &tEmbedded{Base{0x1234}, hidden{0x56}, true}, bitsOf(f{0x1234, 16}, f{0x56, 8}, f{1, 1})},
-		// (0,0,0,1): largest is index 3; zero sits mid-range: code 256 of 511.
-		// [4]float64 (1,0,0,0) at 4 bits: largest 0, zero -> code 8 of 15.
-		{"quat", &tQuat{Quat{0, 0, 0, 1}, [4]float64{1, 0, 0, 0}}, bitsOf(f{3, 2}, f{256, 9}, f{256, 9}, f{256, 9}, f{0, 2}, f{8, 4}, f{8, 4}, f{8, 4})},
+		// (0,0,0,1): largest is index 3; zero is the middle code M/2: 255 of
+		// M = 2^9-2 = 510. [4]float64 (1,0,0,0) at 4 bits: largest 0, zero
+		// -> code 7 of 14.
+		{"quat", &tQuat{Quat{0, 0, 0, 1}, [4]float64{1, 0, 0, 0}}, bitsOf(f{3, 2}, f{255, 9}, f{255, 9}, f{255, 9}, f{0, 2}, f{7, 4}, f{7, 4}, f{7, 4})},
 		{"custom hooks", &tHook{counter{5}, true}, bitsOf(f{5, 3}, f{1, 1})},
 		// quat on an array of quaternions reaches each element.
-		{"[N]quat", &tQuatArray{[2]Quat{{0, 0, 0, 1}, {0, 1, 0, 0}}}, bitsOf(f{3, 2}, f{8, 4}, f{8, 4}, f{8, 4}, f{1, 2}, f{8, 4}, f{8, 4}, f{8, 4})},
+		{"[N]quat", &tQuatArray{[2]Quat{{0, 0, 0, 1}, {0, 1, 0, 0}}}, bitsOf(f{3, 2}, f{7, 4}, f{7, 4}, f{7, 4}, f{1, 2}, f{7, 4}, f{7, 4}, f{7, 4})},
 		{"embedded fields promoted as encoding/json does", &tEmbedShadow{2, shadowInner{6, true, 7}, shadowOther{8, true}}, bitsOf(f{2, 2}, f{1, 1}, f{1, 1})},
 		{"embedded struct skipped whole", &tEmbedSkipped{A: 9, smallInts: smallInts{1, 2}}, bitsOf(f{9, 8})},
 		{"skipped and unexported fields", &tSkip{A: 1, B: 2, private: 3, C: 4}, bitsOf(f{1, 8}, f{4, 8})},
@@ -752,8 +753,8 @@ func TestTagErrors(t *testing.T) {
 		{bTime{}, "T", "", "has no exported fields and no MarshalBits/UnmarshalBits methods"},
 		{bHalfHook{}, "H", "", "implements MarshalBits but not UnmarshalBits; implement both"},
 		{bQuatShape{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not [3]float32"},
-		{bQuatBits{}, "Q", "quat,bits=40", "quat bits=40: each component needs 4..32 bits"},
-		{bQuatBits3{}, "Q", "quat,bits=3", "quat bits=3: each component needs 4..32 bits (fewer cannot keep decoded quaternions unit length)"},
+		{bQuatBits{}, "Q", "quat,bits=40", "quat bits=40: each component needs 4..22 bits"},
+		{bQuatBits3{}, "Q", "quat,bits=3", "quat bits=3: each component needs 4..22 bits (fewer allow errors past 45°; with more, float32 cannot hold every code's own value, so decoded quaternions would not re-encode to the same bytes)"},
 		{bSpaces{}, "A", "range=0..1, bits=3", "contains spaces"},
 		{bTwice{}, "A", "bits=3,bits=4", `option "bits" given twice`},
 		{bRangeBits{}, "A", "range=0..1,bits=3", "range and bits are alternatives"},
@@ -761,7 +762,7 @@ func TestTagErrors(t *testing.T) {
 		{bHookOpts{}, "C", "range=0..1", "options do not apply to bitpack_test.counter, which encodes itself"},
 		{bSparseArrayMaxlen{}, "P", "sparse,maxlen=4", "maxlen does not apply to [4]*bitpack_test.Vec3 (arrays have a fixed length)"},
 		{bQuatTaggedParts{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not bitpack_test.taggedQuat"},
-		{bQuatNoBits{}, "Q", "quat", "quat needs bits= (bits per component, 4..32)"},
+		{bQuatNoBits{}, "Q", "quat", "quat needs bits= (bits per component, 4..22)"},
 		{bFloatMissing{}, "A", "float,min=0,max=1", "float needs min=, max= and res="},
 		{bEmbedUnexportedOpts{}, "smallInts", "range=0..3", `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`},
 		{bHiddenTagged{}, "X", "range=0..7", "embedded in bitpack_test.bHiddenTagged, the field is hidden by another field named X (Go's and encoding/json's promotion rules), so it is never encoded; remove the tag or rename one of them"},

@@ -308,7 +308,7 @@ func (o *tagOptions) validate() error {
 	case o.unit != "" && o.float:
 		return fmt.Errorf("unit applies to integers; a compressed float has res")
 	case o.quat && !o.bitsSet:
-		return fmt.Errorf("quat needs bits= (bits per component, 4..32)")
+		return fmt.Errorf("quat needs bits= (bits per component, 4..22)")
 	case o.quat && o.rangeSet:
 		return fmt.Errorf("quat and range do not combine")
 	case o.wxyz && !o.quat:

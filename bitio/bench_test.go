@@ -2,6 +2,7 @@ package bitio_test
 
 import (
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -296,5 +297,48 @@ func TestAllocs(t *testing.T) {
 	}
 	if r.Err() != nil || r.BitsRemaining() != 0 {
 		t.Fatalf("read back: %v, %d bits left", r.Err(), r.BitsRemaining())
+	}
+}
+
+// BenchmarkQuat writes and reads 1024 unit quaternions (fixed seed) at 9
+// bits per component; ns/op is per quaternion.
+func BenchmarkQuat(b *testing.B) {
+	qq, _ := quant.NewQuat(9)
+	rng := rand.New(rand.NewPCG(3, 14))
+	rots := make([][4]float32, 1024)
+	for i := range rots {
+		v := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		n := math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
+		rots[i] = [4]float32{float32(v[0] / n), float32(v[1] / n), float32(v[2] / n), float32(v[3] / n)}
+	}
+	buf := make([]byte, 0, 1024*4+8)
+	var w bitio.Writer
+	b.Run("write", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			w.Reset(buf[:0])
+			for i := range rots {
+				w.WriteQuat(&qq, rots[i])
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rots)), "ns/quat")
+	})
+	if w.Err() != nil {
+		b.Fatal(w.Err())
+	}
+	packet := w.Bytes()
+	var r bitio.Reader
+	b.Run("read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Reset(packet)
+			for range rots {
+				r.ReadQuat(&qq)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rots)), "ns/quat")
+	})
+	if r.Err() != nil {
+		b.Fatal(r.Err())
 	}
 }

@@ -128,8 +128,9 @@ func TestWriterPrimitives(t *testing.T) {
 }
 
 // TestCompressedFloatArithmetic pins the values that tell float32 arithmetic
-// (SPEC §2) from float64 or fused multiply-add arithmetic, and the integer
-// clamp of serialize 1.1 for step counts in [2^23, 2^24).
+// (docs/wire.md, compressed floats) from float64 or fused multiply-add
+// arithmetic, and bitpack's own clamp of the code to M for step counts in
+// [2^23, 2^24).
 func TestCompressedFloatArithmetic(t *testing.T) {
 	tests := []struct {
 		value, min, max, res float32
@@ -318,6 +319,7 @@ func TestWriterRefusals(t *testing.T) {
 }
 
 func TestReaderRefusals(t *testing.T) {
+	q10, _ := quant.NewQuat(10)
 	tests := []struct {
 		name string
 		data []byte
@@ -346,8 +348,15 @@ func TestReaderRefusals(t *testing.T) {
 		{"bytes truncated", []byte{1, 2}, func(r *bitio.Reader) any { p := []byte{9, 9, 9}; r.ReadBytes(p); return p }, bitio.ErrOverflow, "needs 24 bits, 16 remain", 0},
 		{"skip past end", []byte{1}, func(r *bitio.Reader) any { r.Skip(9); return nil }, bitio.ErrOverflow, "needs 9 bits", 0},
 		{"rewind forward", []byte{1}, func(r *bitio.Reader) any { r.Rewind(3); return nil }, bitio.ErrRange, "cannot rewind", 0},
-		{"nil quat parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { v := r.ReadQuat(nil); return float32(v[0] + v[1] + v[2] + v[3]) }, bitio.ErrRange, "not built with quant.NewQuat", 0},
-		{"zero quat parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { v := r.ReadQuat(&quant.Quat{}); return float32(v[0] + v[1] + v[2] + v[3]) }, bitio.ErrRange, "not built with quant.NewQuat", 0},
+		{"nil quat parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { return r.ReadQuat(nil) }, bitio.ErrRange, "not built with quant.NewQuat", 0},
+		{"zero quat parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { return r.ReadQuat(&quant.Quat{}) }, bitio.ErrRange, "not built with quant.NewQuat", 0},
+		// At 10 bits M = 1022: code 1023 is never written.
+		{"quat code above M", pack(f{1, 1}, f{3, 2}, f{511, 10}, f{1023, 10}, f{511, 10}), func(r *bitio.Reader) any { r.ReadBool(); return r.ReadQuat(&q10) }, bitio.ErrRange,
+			"bitio: read quat at bit 1: quaternion component code 1023 out of range [0, 1022]", 1},
+		// Three components at m: their squares pass 1, the rebuilt one is 0.
+		{"quat not canonical", pack(f{1, 1}, f{0, 2}, f{1022, 10}, f{1022, 10}, f{1022, 10}), func(r *bitio.Reader) any { r.ReadBool(); return r.ReadQuat(&q10) }, bitio.ErrRange,
+			"bitio: read quat at bit 1: quaternion code (index 0, codes 1022 1022 1022) is not canonical: it decodes to [0 0.70710677 0.70710677 0.70710677], which encodes with index 3", 1},
+		{"quat truncated", pack(f{3, 2}, f{511, 10}, f{511, 10}), func(r *bitio.Reader) any { return r.ReadQuat(&q10) }, bitio.ErrOverflow, "needs 10 bits, 2 remain", 22},
 		{"nil float parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { return r.ReadQuantized(nil) }, bitio.ErrRange, "not built with quant.NewFloat", 0},
 		{"zero float parameters", []byte{1, 2, 3, 4}, func(r *bitio.Reader) any { return r.ReadQuantized(&quant.Float{}) }, bitio.ErrRange, "not built with quant.NewFloat", 0},
 	}
@@ -390,6 +399,13 @@ func isZero(v any) bool {
 		return v == 0
 	case float32:
 		return math.Float32bits(v) == 0
+	case [4]float32:
+		for _, c := range v {
+			if math.Float32bits(c) != 0 {
+				return false
+			}
+		}
+		return true
 	case string:
 		return v == ""
 	case []byte:
@@ -527,22 +543,41 @@ func TestFailKeepsFirstError(t *testing.T) {
 	}
 }
 
+// TestQuatRoundTrip: golden bits and decoded values, computed by hand from
+// quant's documented algorithm (float32 at every step; M = 1022 at 10
+// bits, code 511 is 0).
 func TestQuatRoundTrip(t *testing.T) {
 	q, _ := quant.NewQuat(10)
-	w := bitio.NewWriter(nil)
-	w.WriteBits(1, 1)
-	in := [4]float32{0.5, -0.5, 0.5, -0.5}
-	w.WriteQuat(&q, in)
-	if w.BitsWritten() != 1+32 {
-		t.Fatalf("wrote %d bits", w.BitsWritten())
+	tests := []struct {
+		name  string
+		in    [4]float32
+		codes []f // index, then three codes
+		back  [4]float32
+	}{
+		// The four tie; the highest index wins and is negative, so all
+		// flip: (-0.5, 0.5, -0.5) are sent. (0.5 + m)/2m = 0.8535534,
+		// ×1022 = 872.33, +0.5: 872; -0.5: 0.14644662×1022 + 0.5 = 150.17:
+		// 150. They decode to -0.49954116 (0xbeffc3dc) and 0.49954122
+		// (0x3effc3de), rebuilding 0.50137395 (0x3f005a0b): larger, so the
+		// natural code stands.
+		{"tie", [4]float32{0.5, -0.5, 0.5, -0.5}, []f{{3, 2}, {150, 10}, {872, 10}, {150, 10}},
+			[4]float32{math.Float32frombits(0xbeffc3dc), math.Float32frombits(0x3effc3de), math.Float32frombits(0xbeffc3dc), math.Float32frombits(0x3f005a0b)}},
+		{"identity", [4]float32{0, 0, 0, 1}, []f{{3, 2}, {511, 10}, {511, 10}, {511, 10}}, [4]float32{0, 0, 0, 1}},
+		// Go's zero value: all four tie at 0, index 3 wins: the identity.
+		{"zero", [4]float32{}, []f{{3, 2}, {511, 10}, {511, 10}, {511, 10}}, [4]float32{0, 0, 0, 1}},
 	}
-	r := bitio.NewReader(w.Bytes())
-	r.ReadBits(1)
-	out := r.ReadQuat(&q)
-	// Largest is index 0 (first on a tie) and positive, so nothing flips.
-	for i := range in {
-		if math.Abs(float64(out[i]-in[i])) > 0.002 {
-			t.Fatalf("got %v, want about %v", out, in)
+	for _, tt := range tests {
+		w := bitio.NewWriter(nil)
+		w.WriteBits(1, 1)
+		w.WriteQuat(&q, tt.in)
+		want := pack(append([]f{{1, 1}}, tt.codes...)...)
+		if w.Err() != nil || w.BitsWritten() != 1+32 || !bytes.Equal(w.Bytes(), want) {
+			t.Fatalf("%s: wrote %x (%d bits, %v), want %x", tt.name, w.Bytes(), w.BitsWritten(), w.Err(), want)
+		}
+		r := bitio.NewReader(w.Bytes())
+		r.ReadBits(1)
+		if out := r.ReadQuat(&q); r.Err() != nil || out != tt.back {
+			t.Fatalf("%s: read %v (%v), want %v", tt.name, out, r.Err(), tt.back)
 		}
 	}
 }

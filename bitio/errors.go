@@ -11,8 +11,9 @@ var (
 	// ErrOverflow: a read needs more bits than the packet has left.
 	ErrOverflow = errors.New("bitio: read past end of packet")
 	// ErrRange: a value outside its declared range, on either side (a ranged
-	// integer, a string length, a compressed-float code above M, an
-	// int_relative that does not increase), or an invalid argument
+	// integer, a string length, a compressed-float code above M, a
+	// quaternion code that is above M or not canonical, an int_relative
+	// that does not increase), or an invalid argument
 	// (n outside 0..64, min > max, bad compressed-float parameters).
 	ErrRange = errors.New("bitio: value out of range")
 	// ErrPadding: a non-zero bit in alignment padding.

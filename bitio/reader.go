@@ -376,13 +376,15 @@ func (r *Reader) ReadStringBytes(maxlen int) []byte {
 }
 
 // ReadQuat reads a smallest-three quaternion written by WriteQuat with the
-// same parameters. Every bit pattern decodes to a finite quaternion.
+// same parameters. A code no encoder writes (a component code above
+// q.MaxCode(), or one that is not canonical: see quant.Quat.Decode) is
+// ErrRange; every accepted code decodes to a finite quaternion.
 func (r *Reader) ReadQuat(q *quant.Quat) [4]float32 {
 	if q == nil || q.ComponentBits() < 2 {
 		r.fail("read quat", r.pos, ErrRange, "parameters not built with quant.NewQuat")
 		return [4]float32{}
 	}
-	b := q.ComponentBits()
+	start, b := r.pos, q.ComponentBits()
 	largest := r.ReadBits(2)
 	var codes [3]uint32
 	for i := range codes {
@@ -391,7 +393,11 @@ func (r *Reader) ReadQuat(q *quant.Quat) [4]float32 {
 	if r.err != nil {
 		return [4]float32{}
 	}
-	return q.Decode(uint32(largest), codes)
+	v, err := q.Decode(uint32(largest), codes)
+	if err != nil {
+		r.fail("read quat", start, ErrRange, "%v", err)
+	}
+	return v
 }
 
 // Unsigned is the element type of ReadUints and WriteUints.

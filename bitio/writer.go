@@ -446,7 +446,8 @@ func itoa(i int) string {
 
 // WriteQuat writes v as a smallest-three quaternion: 2 bits for the index of
 // the largest component, then the other three in q.ComponentBits() bits
-// each. A NaN or infinite component is ErrRange.
+// each, the canonical code quant.Quat.Encode picks (the all-zero
+// quaternion is the identity). A NaN or infinite component is ErrRange.
 func (w *Writer) WriteQuat(q *quant.Quat, v [4]float32) {
 	if w.failed {
 		return

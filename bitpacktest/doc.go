@@ -61,7 +61,7 @@
 // The target fails an input when Unmarshal panics, returns an error that is
 // not a *bitpack.Error wrapping one of bitpack's sentinels, changes the
 // value when it fails, accepts a packet that does not re-encode to the same
-// bits (quaternions aside: see Fuzz), or allocates more than the tags allow.
+// bits, or allocates more than the tags allow.
 //
 // # Generated values
 //

@@ -50,10 +50,7 @@ import (
 //   - it fails and the value changed (compared exactly: floats by bits,
 //     nil and empty slices distinct);
 //   - it succeeds and the value does not re-encode to the input, ignoring
-//     the padding bits of the last byte. For a type with quaternions the
-//     re-encoding may differ (a decoded quaternion may re-encode to other
-//     codes): it must then have the input's length and decode to the same
-//     value within the quaternion tolerance;
+//     the padding bits of the last byte;
 //   - the decode allocated more than the tags allow (see below).
 //
 // # Allocation bound

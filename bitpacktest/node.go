@@ -80,11 +80,10 @@ func unord(u uint64) int64 { return int64(u ^ 1<<63) }
 
 // model is a type's compiled layout: the root node and what the checks need.
 type model struct {
-	typ     reflect.Type
-	layout  bitpack.Layout
-	root    *node
-	nodes   []*node // every node, once
-	hasQuat bool
+	typ    reflect.Type
+	layout bitpack.Layout
+	root   *node
+	nodes  []*node // every node, once
 }
 
 // compileModel describes t with bitpack and prepares its nodes. Custom
@@ -250,10 +249,9 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 			n.q64 = &q
 		}
 	case bitpack.KindQuat:
-		m.hasQuat = true
 		// The documented worst case (package quant): 4·√3·e radians with
-		// e = m/(2^b − 1), plus room for float32 rounding.
-		e := float64(quant.QuatComponentMax) / float64(uint64(1)<<f.Bits-1)
+		// e = m/(2^b − 2), plus room for float32 rounding.
+		e := float64(quant.QuatComponentMax) / float64(uint64(1)<<f.Bits-2)
 		n.quatTol = 4*math.Sqrt(3)*e + 1e-5
 	case bitpack.KindArray:
 		if err := elem(path + "[]"); err != nil {

@@ -97,8 +97,8 @@ func (q *Float) Quantize(f float32) uint32 {
 		n = 1
 	}
 	scaled := float32(n * q.steps)
-	// Above 2^23 steps the float32 sum can round past M; serialize 1.1 clamps
-	// here so the reader never refuses what the writer produced.
+	// Above 2^23 steps the float32 sum can round past M; bitpack's own rule
+	// clamps here so the reader never refuses what the writer produced.
 	return truncCode(float32(scaled+0.5), q.maxCode)
 }
 

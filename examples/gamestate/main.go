@@ -8,9 +8,7 @@
 //   - integers and bools come back exactly, floats within half a
 //     quantization step, quaternions within the smallest-three error;
 //   - re-encoding the decoded snapshot reproduces the packet byte for byte
-//     (bitpack's canonical guarantee; quaternions are put back first, since
-//     a decoded quaternion whose two largest components nearly tie may be
-//     re-encoded with the other one as the largest).
+//     (bitpack's canonical guarantee).
 //
 // The same snapshots are also encoded with encoding/json, encoding/gob and
 // a hand-written fixed-width encoding/binary format, and the program ends
