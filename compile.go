@@ -41,6 +41,9 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		finish(q, finished)
 	}
 	for _, q := range c.memo {
+		if q.deltaErr != nil {
+			return nil, q.deltaErr
+		}
 		if err := checkFreeSlices(q, c.placeholders); err != nil {
 			return nil, err
 		}
@@ -123,6 +126,9 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.complete = isComplete(p)
 	p.minBits = sizeInt(minsOf(p.root)[p.root])
 	p.work = planWork(p)
+	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {
+		p.dsteps, p.flat = deltaSteps(p)
+	}
 }
 
 // ---------------------------------------------------------------------------

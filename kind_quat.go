@@ -18,8 +18,8 @@ var quatKind = kindFuncs{name: "quat",
 	describe: func(f *Field) string { return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits) },
 	// M = 2^bits - 2 names the canonical wire (the earlier one, M =
 	// 2^bits - 1 and not canonical, was Q<bits>).
-	schema: func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits) + "/" + strconv.Itoa(1<<f.Bits-2)) },
-	maxBits:  quatBits, minBits: quatBits}
+	schema:  func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits) + "/" + strconv.Itoa(1<<f.Bits-2)) },
+	maxBits: quatBits, minBits: quatBits}
 
 // quatBits is a quaternion's size: the largest component's index, then
 // three components of Bits each.
@@ -226,4 +226,72 @@ func storeQuat(o *op, at pointer, v [4]float32) {
 			*at.field(off).float32() = v[i]
 		}
 	}
+}
+
+// Deltas: a quaternion is compared by its code (the index of the largest
+// component and the three others' codes, canonical: decoding a code and
+// encoding the result gives it back), and a changed one is sent whole.
+
+// quatCode returns the code of the quaternion o at at, or its refusal.
+func quatCode(o *op, at pointer) (uint32, [3]uint32, *fieldError) {
+	v := loadQuat(o, at)
+	if err := checkQuat(o, v); err != nil {
+		return 0, [3]uint32{}, err
+	}
+	largest, codes, _ := o.qq.Encode(v) // checkQuat refused what Encode does
+	return largest, codes, nil
+}
+
+func encodeQuatDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
+	if at.sameBytes(bt, o.size) {
+		return e.same(bit)
+	}
+	lv, cv, err := quatCode(o, at)
+	if err != nil {
+		return false, err
+	}
+	lb, cb, err := quatCode(o, bt)
+	if err != nil {
+		return false, baseError(err)
+	}
+	if lv == lb && cv == cb {
+		return e.same(bit)
+	}
+	if bit {
+		e.w.WriteBits(1, 1)
+	}
+	e.w.WriteQuat(o.qq, loadQuat(o, at))
+	return true, nil
+}
+
+// decodeQuatDelta reads a changed quaternion: a code no encoder writes is
+// refused, as ReadQuat does, and so is the base's own code.
+func decodeQuatDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	b := o.qq.ComponentBits()
+	largest := uint32(r.ReadBits(2))
+	var codes [3]uint32
+	for i := range codes {
+		codes[i] = uint32(r.ReadBits(b))
+	}
+	if r.Err() != nil {
+		return false, nil
+	}
+	v, qerr := o.qq.Decode(largest, codes)
+	if qerr != nil {
+		return false, newFieldError(o.path, start, ErrRange, "%v", qerr)
+	}
+	lb, cb, err := quatCode(o, at)
+	if err != nil {
+		err.bit = start
+		return false, baseError(err)
+	}
+	if lb == largest && cb == codes {
+		return false, unchangedError(o.path, start)
+	}
+	storeQuat(o, at, v)
+	return true, nil
 }
