@@ -111,6 +111,11 @@ func Quantize(v any) error {
 // deltaArgs finds the plan and the addresses of base and v, which must be
 // of one type; target: v must be a pointer (it is decoded into).
 func deltaArgs(base, v any, fn string, target bool) (*plan, reflect.Type, pointer, pointer, error) {
+	if p, pv, ok := planOfPointer(v); ok {
+		if q, pb, ok := planOfPointer(base); ok && q == p {
+			return p, p.typ, pb, pv, nil
+		}
+	}
 	var tv reflect.Type
 	var pv pointer
 	var err error

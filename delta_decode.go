@@ -134,7 +134,7 @@ func (d *decoder) stepDelta(p *plan, st *dstep, at pointer, start int) *fieldErr
 	var c uint64 // the new offset code
 	if st.short == 0 || r.ReadBits(1) == 1 {
 		c = r.ReadBits(int(st.bits)) ^ st.flip
-		if _, short := shortDelta(c, old, int(st.short)); st.short > 0 && short && c != old && c <= st.limit && r.Err() == nil {
+		if st.short > 0 && c != old && c <= st.limit && r.Err() == nil && isShort(c, old, int(st.short)) {
 			return newFieldError(p.ops[st.op].path, start, ErrRange, "code %d is within %d of the base's %d: the short form carries it (not canonical)", c, 1<<(st.short-1), old)
 		}
 	} else {

@@ -44,8 +44,11 @@ func (e *deltaEncoder) allowance() *fieldError {
 	b := budgetFor(bits)
 	b.bytes = decodeOverheadBytes
 	work, bytes := satAdd(e.check.budget.work, f.Work), satAdd(e.check.budget.bytes, f.Bytes)
-	if work > b.workLimit-b.work || bytes > b.bytesLimit-b.bytes {
-		return b.refusal(work, bytes, 1, uintptr(bytes), -1)
+	if work > b.workLimit-b.work {
+		return newFieldError("", -1, ErrRange, "what the delta adds, %d values, would take its decode past the %d values it may visit for this input (4096 plus 64 per bit): the delta claims more values than its bits can pay for", work, b.workLimit)
+	}
+	if bytes > b.bytesLimit-b.bytes {
+		return newFieldError("", -1, ErrRange, "what the delta adds, %d bytes, would take its decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", bytes, b.bytesLimit)
 	}
 	return nil
 }

@@ -486,6 +486,13 @@ func shortDelta(next, old uint64, s int) (uint64, bool) {
 	return h - d, d <= h
 }
 
+// isShort reports whether the change from old to next fits the short
+// form of s bits.
+func isShort(next, old uint64, s int) bool {
+	_, ok := shortDelta(next, old, s)
+	return ok
+}
+
 // encodeScalarDelta writes the delta of the fixed-width field o (see
 // above). Fields the same in memory are unchanged without a look at
 // their codes.
@@ -581,7 +588,7 @@ func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 		}
 	default:
 		c = r.ReadBits(o.bits) ^ o.flip
-		if _, short := shortDelta(c, old, s); short && c != old && c <= o.limit && r.Err() == nil {
+		if c != old && c <= o.limit && r.Err() == nil && isShort(c, old, s) {
 			return false, newFieldError(o.path, start, ErrRange, "code %d is within %d of the base's %d: the short form carries it (not canonical)", c, 1<<(s-1), old)
 		}
 	}
