@@ -59,5 +59,6 @@ func init() {
 		KindSparse:          sparseKind,
 		KindUnion:           unionKind,
 		KindCheck:           checkKind,
+		KindMap:             mapKind,
 	}
 }

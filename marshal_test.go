@@ -745,7 +745,7 @@ func TestTagErrors(t *testing.T) {
 		{bInheritFit{}, "S", "range=0..300", "at S.Kills: range 0..300 does not fit uint8"},
 		{bNonCanon{}, "A", "float,min=0,max=100000,res=0.01", "float32 cannot hold res=0.01 canonically over [0, 100000] (quant: code 3276829 decodes to 32768.29296875, which quantizes back to 3276830); use a coarser res or a float64 field"},
 		{bUnexported{}, "a", "range=0..1", "unexported fields are never encoded"},
-		{bMap{}, "M", "", "map[string]int is not supported (maps have no wire form)"},
+		{bMap{}, "M", "", `map[string]int needs a maxlen tag of its own, e.g. bits:"maxlen=16"`},
 		{bIface{}, "I", "", "interface {} is not supported (interfaces not registered with RegisterUnion have no wire form)"},
 		{bChan{}, "C", "", "chan int is not supported"},
 		{bFunc{}, "F", "", "func() is not supported"},

@@ -43,6 +43,7 @@ type op struct {
 
 	// Cold: rarer kinds, and what errors and layouts need.
 	qq     *quant.Quat
+	mapx   *mapInfo     // maps: the keys' plan, their order, buffers
 	f64    bool         // quaternions: float64 components
 	union  *Union       // unions
 	ifaces []ifaceWord  // unions: how the field holds each member
