@@ -69,6 +69,11 @@ type Field struct {
 	Elem   *Field   // KindArray, KindSlice, KindPointer, KindMap (its values); KindSparse: the pointee
 	Key    *Field   // KindMap: its keys
 
+	// KindQuat: where x, y, z and w are within the value, each a path of
+	// steps: a field index in a struct, an element index in an array
+	// (mathgl's Quat{W; V Vec3} has x at {1, 0} and w at {0}).
+	QuatPaths [4][]int
+
 	// KindUnion: the member layouts in index order, and the Go type each
 	// decodes to (T, or *T for members registered as pointers).
 	Members     []*Field

@@ -35,28 +35,27 @@ func (m *model) cmpOptions(cfg *config) []cmp.Option {
 		}, cmp.Ignore()),
 	}
 	opts = append(opts, m.floatComparers()...)
+	// One comparer per quaternion type, bit width and component order
+	// (wxyz puts the same type's components elsewhere).
 	type quatKey struct {
-		t    reflect.Type
-		bits int
+		t     reflect.Type
+		bits  int
+		paths string
 	}
-	quats := map[quatKey]bool{}
+	keyOf := func(n *node) quatKey { return quatKey{n.typ, n.f.Bits, fmt.Sprint(n.f.QuatPaths)} }
+	quats := map[quatKey]*node{}
 	for _, n := range m.nodes {
 		if n.kind == bitpack.KindQuat {
-			quats[quatKey{n.typ, n.f.Bits}] = true
+			quats[keyOf(n)] = n
 		}
 	}
-	for k := range quats {
-		var tol float64
-		for _, n := range m.nodes {
-			if n.kind == bitpack.KindQuat && n.typ == k.t && n.f.Bits == k.bits {
-				tol = n.quatTol
-			}
-		}
+	for k, q := range quats {
+		tol, paths := q.quatTol, q.f.QuatPaths
 		opts = append(opts, cmp.FilterPath(func(p cmp.Path) bool {
 			n, _ := m.resolve(p)
-			return n != nil && n.kind == bitpack.KindQuat && n.typ == k.t && n.f.Bits == k.bits
+			return n != nil && n.kind == bitpack.KindQuat && keyOf(n) == k
 		}, cmp.Comparer(makeComparer(k.t, func(a, b reflect.Value) bool {
-			return quatAngle(getQuat(a), getQuat(b)) <= tol
+			return quatAngle(getQuat(a, paths), getQuat(b, paths)) <= tol
 		}))))
 	}
 	return append(opts, cfg.cmpOpts...)

@@ -30,7 +30,7 @@ func equal(n *node, want, got reflect.Value) bool {
 	case bitpack.KindString:
 		return want.String() == got.String()
 	case bitpack.KindQuat:
-		return quatAngle(getQuat(want), getQuat(got)) <= n.quatTol
+		return quatAngle(getQuat(want, n.f.QuatPaths), getQuat(got, n.f.QuatPaths)) <= n.quatTol
 	case bitpack.KindBytes, bitpack.KindByteArray:
 		return identical(want, got, 0) || (want.Len() == 0 && got.Len() == 0)
 	case bitpack.KindArray, bitpack.KindSlice, bitpack.KindSparse:

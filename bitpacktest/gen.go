@@ -124,7 +124,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 	case bitpack.KindCompressedFloat:
 		dst.SetFloat(st.compressed(n))
 	case bitpack.KindQuat:
-		setQuat(dst, st.quat())
+		setQuat(dst, n.f.QuatPaths, st.quat())
 	case bitpack.KindString:
 		dst.SetString(st.text(st.length(n.f.MaxLen, 4*st.cfg.maxElems)))
 	case bitpack.KindBytes:
@@ -480,28 +480,34 @@ func (st *genState) quat() [4]float64 {
 	}
 }
 
-// setQuat stores q into a [4]float32/64 or a struct of four floats.
-func setQuat(dst reflect.Value, q [4]float64) {
+// setQuat stores q, (x, y, z, w), into a quaternion value whose
+// components are at paths (bitpack's Field.QuatPaths).
+func setQuat(dst reflect.Value, paths [4][]int, q [4]float64) {
 	for i, c := range q {
-		if dst.Kind() == reflect.Array {
-			dst.Index(i).SetFloat(c)
-		} else {
-			dst.Field(i).SetFloat(c)
-		}
+		quatComponent(dst, paths[i]).SetFloat(c)
 	}
 }
 
 // getQuat reads a quaternion stored as setQuat stores it.
-func getQuat(v reflect.Value) [4]float64 {
+func getQuat(v reflect.Value, paths [4][]int) [4]float64 {
 	var q [4]float64
 	for i := range q {
-		if v.Kind() == reflect.Array {
-			q[i] = v.Index(i).Float()
-		} else {
-			q[i] = v.Field(i).Float()
-		}
+		q[i] = quatComponent(v, paths[i]).Float()
 	}
 	return q
+}
+
+// quatComponent follows path (a field index in a struct, an element index
+// in an array, per step) from v.
+func quatComponent(v reflect.Value, path []int) reflect.Value {
+	for _, step := range path {
+		if v.Kind() == reflect.Array {
+			v = v.Index(step)
+		} else {
+			v = v.Field(step)
+		}
+	}
+	return v
 }
 
 // length picks a length in [0, min(maxLen, limit)], favouring 0 and the
@@ -586,7 +592,7 @@ func setMinimal(n *node, dst reflect.Value) {
 	case bitpack.KindCompressedFloat:
 		dst.SetFloat(min(n.fmax, max(n.fmin, 0)))
 	case bitpack.KindQuat:
-		setQuat(dst, [4]float64{0, 0, 0, 1})
+		setQuat(dst, n.f.QuatPaths, [4]float64{0, 0, 0, 1})
 	case bitpack.KindArray:
 		for i := 0; i < dst.Len(); i++ {
 			setMinimal(n.elem, dst.Index(i))

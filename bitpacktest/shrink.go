@@ -144,9 +144,9 @@ func shrinks(n *node, v reflect.Value) stream {
 	case bitpack.KindCompressedFloat:
 		return compressedShrinks(n, v.Float())
 	case bitpack.KindQuat:
-		if getQuat(v) != [4]float64{0, 0, 0, 1} {
+		if getQuat(v, n.f.QuatPaths) != [4]float64{0, 0, 0, 1} {
 			c := fresh(n)
-			setQuat(c, [4]float64{0, 0, 0, 1})
+			setQuat(c, n.f.QuatPaths, [4]float64{0, 0, 0, 1})
 			return list(c)
 		}
 	case bitpack.KindString:
