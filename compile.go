@@ -242,7 +242,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		}
 		return p, nil
 	}
-	p := &plan{typ: t, size: t.Size(), root: &Field{Type: t}, compiling: true}
+	p := &plan{typ: t, size: t.Size(), root: &Field{Type: t}, compiling: true, pointerFree: !hasPointers(t)}
 	c.memo[key] = p
 	// Offsets and paths inside a sub-plan are relative to its element; an
 	// error's path is completed while the error travels up.

@@ -81,7 +81,7 @@ func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 			return err.withPrefix(o.path)
 		}
 		if elem = at.elem(); elem.isNil() {
-			elem = at.setNew(o.typ)
+			elem = at.setNew(o.elem)
 			d.grow(1, o.typ.Size())
 		}
 	}

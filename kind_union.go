@@ -131,7 +131,7 @@ func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 		}
 		return nil
 	}
-	fresh := pointerOf(reflect.New(m.typ))
+	fresh := newValue(mp)
 	if err := d.sub(mp, o.level, fresh, depth); err != nil {
 		return err.withPrefix(o.path)
 	}

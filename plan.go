@@ -86,28 +86,29 @@ func (p *plan) putScratch(s *scratch) {
 }
 
 type plan struct {
-	typ       reflect.Type
-	size      uintptr // typ.Size()
-	ops       []op
-	dense     bool                    // all but padding is pointer-free wire data: commit copies the value whole
-	complete  bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
-	minBits   int                     // the fewest bits a value takes (0 when it has no fixed part)
-	work      int64                   // values one value visits, its variable parts aside (see planWork)
-	paid      bool                    // every charge inside is paid by bits of its own (see paidFor)
-	counted   bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)
-	spare     atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
-	pool      sync.Pool               // more scratch values, when goroutines decode the type at once
-	copies    []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
-	others    []int                   // the ops commit handles one by one (strings, slices, loops, ...)
-	scalars   []scalar                // fused runs' fields, in order
-	enc       []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
-	encOut    []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
-	groups    int                     // the encode program's groups
-	scalar    *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
-	root      *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
-	described atomic.Pointer[Layout]  // the full layout, once Describe built it
-	levels    int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
-	use       usage                   // option kinds that reached a leaf inside (see usage)
+	typ         reflect.Type
+	size        uintptr // typ.Size()
+	pointerFree bool    // typ holds no pointers: its values can come from newValue's untyped memory
+	ops         []op
+	dense       bool                    // all but padding is pointer-free wire data: commit copies the value whole
+	complete    bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
+	minBits     int                     // the fewest bits a value takes (0 when it has no fixed part)
+	work        int64                   // values one value visits, its variable parts aside (see planWork)
+	paid        bool                    // every charge inside is paid by bits of its own (see paidFor)
+	counted     bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)
+	spare       atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
+	pool        sync.Pool               // more scratch values, when goroutines decode the type at once
+	copies      []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
+	others      []int                   // the ops commit handles one by one (strings, slices, loops, ...)
+	scalars     []scalar                // fused runs' fields, in order
+	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	encOut      []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
+	groups      int                     // the encode program's groups
+	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
+	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
+	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
+	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
+	use         usage                   // option kinds that reached a leaf inside (see usage)
 
 	compiling bool // planFor has not returned yet
 	reentered bool // reached again while compiling: on a cycle of plans
