@@ -18,8 +18,8 @@ var quatKind = kindFuncs{name: "quat",
 	describe: func(f *Field) string { return fmt.Sprintf("quat smallest-three, %d bits/component", f.Bits) },
 	// M = 2^bits - 2 names the canonical wire (the earlier one, M =
 	// 2^bits - 1 and not canonical, was Q<bits>).
-	schema: func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits) + "/" + strconv.Itoa(1<<f.Bits-2)) },
-	maxBits:  quatBits, minBits: quatBits}
+	schema:  func(s *schemaWriter, f *Field) { s.write("Q" + strconv.Itoa(f.Bits) + "/" + strconv.Itoa(1<<f.Bits-2)) },
+	maxBits: quatBits, minBits: quatBits}
 
 // quatBits is a quaternion's size: the largest component's index, then
 // three components of Bits each.
