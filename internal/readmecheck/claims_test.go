@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitpacktest"
 	"github.com/bitpack-go/bitpack/examples/gamestate/world"
 )
 
@@ -191,4 +192,21 @@ func TestReadmeAllocations(t *testing.T) {
 	packet, _ := messages.Marshal(f)
 	allocs("Union.Unmarshal", 1, func() { _, _ = messages.Unmarshal(packet) })
 	mustSay(t, doc, "a member registered as a pointer (`&Fire{}`) encodes without allocating; one registered as a value costs 1 allocation per `Union.Append`, 2 per `Append` of a struct holding it in an interface field, and 1 per `Unmarshal` of such a struct; `Union.Unmarshal` allocates the member it returns.")
+}
+
+// TestPlayerRoundTrip is the README's property test, run on the README's
+// Player; its fuzz seeds must marshal (the zero Player too: its zero
+// quaternion encodes as the identity).
+func TestPlayerRoundTrip(t *testing.T) { bitpacktest.CheckRoundTrip[Player](t) }
+
+func TestReadmeFuzzSeeds(t *testing.T) {
+	doc := readme(t)
+	mustSay(t, doc, "func TestPlayerRoundTrip(t *testing.T) { bitpacktest.CheckRoundTrip[Player](t) }")
+	mustSay(t, doc, `bitpacktest.Fuzz(f, Player{Health: 100, Name: "ann"}, Player{})`)
+	mustSay(t, doc, "go test -run '^$' -fuzz=FuzzPackets -fuzztime=60s -fuzzminimizetime=1000x ./yourpkg")
+	for _, p := range []Player{{Health: 100, Name: "ann"}, {}} {
+		if _, err := bitpack.Marshal(&p); err != nil {
+			t.Errorf("seed %+v: %v", p, err)
+		}
+	}
 }
