@@ -791,7 +791,7 @@ func TestTagErrors(t *testing.T) {
 			}
 		})
 	}
-	// The message in full, as the README and the package doc quote it.
+	// The message in full (the README quotes the same words for its own type).
 	_, err := bitpack.Describe(bMinMax{})
 	if want := `bitpack: type bitpack_test.bMinMax field A: tag "float,min=10,max=-10,res=0.01": min must be < max`; err == nil || err.Error() != want {
 		t.Errorf("message:\n got %v\nwant %s", err, want)
