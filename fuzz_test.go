@@ -7,7 +7,7 @@ import (
 	"github.com/bitpack-go/bitpack/bitpacktest"
 )
 
-// Native fuzz targets (SPEC §8.2–8.4), built on bitpacktest.Fuzz: each
+// Native fuzz targets, built on bitpacktest.Fuzz: each
 // decodes hostile bytes into a pre-filled value and fails on a panic, an
 // error that is not a *bitpack.Error wrapping a sentinel, a failed decode
 // that changed the value, an accepted packet that does not re-encode to
@@ -17,8 +17,8 @@ import (
 //
 //	go test -run '^$' -fuzz '^FuzzBenchPacket$' -fuzztime 30s .
 
-// FuzzBenchPacket: the SPEC §9 reference packet (ranges, compressed
-// floats, a slice, a byte block).
+// FuzzBenchPacket: the reference packet (docs/wire.md#the-reference-packet:
+// ranges, compressed floats, a slice, a byte block).
 func FuzzBenchPacket(f *testing.F) {
 	bitpacktest.Fuzz(f, referencePacket(), BenchPacket{})
 }

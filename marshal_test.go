@@ -20,7 +20,8 @@ import (
 )
 
 // ---------------------------------------------------------------------------
-// Golden bytes: one table row per row of the SPEC §6 type table. Every
+// Golden bytes: one table row per row of the Types table
+// (docs/wire.md#types). Every
 // expectation is built bit by bit with the bitsOf oracle (helpers_test.go),
 // never by calling bitpack. These bytes must never change.
 
@@ -221,8 +222,8 @@ func TestGolden(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// The SPEC §9 reference packet, whose bytes come from the reference C++
-// serialize implementation.
+// The reference packet (docs/wire.md#the-reference-packet), whose bytes
+// come from the reference C++ serialize implementation.
 
 type BenchPacket struct {
 	Sequence    uint64
@@ -790,7 +791,7 @@ func TestTagErrors(t *testing.T) {
 			}
 		})
 	}
-	// The message in full, as the SPEC shows it.
+	// The message in full (the README quotes the same words for its own type).
 	_, err := bitpack.Describe(bMinMax{})
 	if want := `bitpack: type bitpack_test.bMinMax field A: tag "float,min=10,max=-10,res=0.01": min must be < max`; err == nil || err.Error() != want {
 		t.Errorf("message:\n got %v\nwant %s", err, want)
@@ -838,7 +839,8 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// Decoding into an existing value (SPEC §5).
+// Decoding into an existing value: fields off the wire keep their values,
+// slices reuse their memory.
 
 type tReuse struct {
 	Keep  uint8    `bits:"-"`

@@ -21,7 +21,7 @@ type op struct {
 	// ReadBits.
 	kind      Kind
 	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
-	clamp     bool    // compressed floats: clamp instead of refusing out-of-range values
+	clamp     bool    // integers and compressed floats: clamp instead of refusing out-of-range values
 	ranged    bool    // integers: range=A..B (else raw)
 	unit      int64   // integers with unit=: the Go value of one unit on the wire (0: none)
 	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)

@@ -8,7 +8,7 @@ import (
 	"github.com/bitpack-go/bitpack/bitpacktest"
 )
 
-// Property tests (SPEC §8.1): bitpacktest.CheckRoundTrip generates values
+// Property tests: bitpacktest.CheckRoundTrip generates values
 // that satisfy each type's tags and checks, for each, that Marshal accepts
 // it, that Unmarshal gives it back (compressed floats at their quantum,
 // quaternions within the documented angle, raw floats bit for bit), that
