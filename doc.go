@@ -41,11 +41,18 @@
 //	unit=U        integers in units: a Go duration on a time.Duration
 //	              (unit=1ms), a count on other integers (unit=10); range and
 //	              bits count units; values round to the nearest unit
-//	maxlen=N      string, []byte, []T: a length in [0, N] first (required for them)
-//	elem.OPT      OPT for the elements of a slice, array or pointer:
+//	maxlen=N      string, []byte, []T, map[K]V: a length in [0, N] first
+//	              (required for them); a map's entries follow in ascending
+//	              key order, each key then its value (K an integer, string
+//	              or bool)
+//	elem.OPT      OPT for the elements of a slice, array, pointer or map:
 //	              []string takes maxlen=4,elem.maxlen=15 (prefixes nest)
-//	quat,bits=B   [4]float32/64 or a struct of four floats (x, y, z, w):
-//	              smallest-three, 2+3B bits, B = 4..22
+//	key.OPT       OPT for a map's keys: map[string]int32 takes
+//	              maxlen=8,key.maxlen=15 (range, bits and maxlen only)
+//	quat,bits=B   [4]float32/64, a struct of four floats (x, y, z, w in
+//	              order, or named W, X, Y, Z), or a float w and a vector of
+//	              three (mathgl's Quat{W; V}): smallest-three, 2+3B bits,
+//	              B = 4..22; add wxyz where w comes first in memory
 //	sparse        []*T (with maxlen) or [N]*T: only non-nil elements, by index
 //	check=NAME    on a bitpack.Check field: align, then a 32-bit hash of NAME
 //	-             skip the field
