@@ -1,0 +1,240 @@
+package gen
+
+import (
+	"encoding/hex"
+	"errors"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Comparing the answers of the C# and TypeScript drivers with Go's. They
+// answer a read or write as the C++ driver does (OK <hex>, TRAILING), and a
+// refusal as REFUSED, then tab-separated the error's kind, field path, bit
+// and message, so that besides the verdict the test checks that both sides
+// name the same field and bit, wherever neither side ran out of packet
+// (bitpack refuses a length whose elements cannot fit by naming the
+// element that runs out; the clients name the length).
+
+func (c *corpus) lines() []string {
+	out := make([]string, len(c.cmds))
+	for i, cmd := range c.cmds {
+		out[i] = cmd.line
+	}
+	return out
+}
+
+// clientRefusal is a refusal as a client driver reports it.
+type clientRefusal struct {
+	kind, path string
+	bit        int
+	message    string
+}
+
+func parseRefusal(answer string) (clientRefusal, bool) {
+	f := strings.Split(answer, "\t")
+	if len(f) != 5 || f[0] != "REFUSED" {
+		return clientRefusal{}, false
+	}
+	bit, err := strconv.Atoi(f[3])
+	if err != nil {
+		return clientRefusal{}, false
+	}
+	return clientRefusal{kind: f[1], path: f[2], bit: bit, message: f[4]}, true
+}
+
+// goKind names the sentinel a bitpack error wraps as the clients do.
+func goKind(err error) string {
+	for _, k := range []struct {
+		err  error
+		name string
+	}{
+		{bitpack.ErrOverflow, "Overflow"}, {bitpack.ErrRange, "Range"}, {bitpack.ErrPadding, "Padding"},
+		{bitpack.ErrInvalidString, "InvalidString"}, {bitpack.ErrCheck, "Check"}, {bitpack.ErrTrailing, "Trailing"},
+	} {
+		if errors.Is(err, k.err) {
+			return k.name
+		}
+	}
+	return "?"
+}
+
+// clientCheck compares one client answer with Go's. quiets says the
+// client runs where a signalling NaN may be quieted (JavaScript, mono
+// -O=-float32): then Go's answer with those NaNs quieted is accepted too,
+// and nothing else. It returns "" when they agree, else what differs.
+func clientCheck(cmd command, got string, quiets bool) string {
+	if got == cmd.want || quiets && cmd.quiet != "" && got == cmd.quiet {
+		return ""
+	}
+	if cmd.want != "REFUSED" {
+		return "answers differ"
+	}
+	r, ok := parseRefusal(got)
+	if !ok {
+		return "answers differ"
+	}
+	if cmd.err == nil || !cmd.exact {
+		return ""
+	}
+	goK := goKind(cmd.err)
+	if goK == "Overflow" || r.kind == "Overflow" {
+		return "" // where each runs out of packet is its own
+	}
+	switch {
+	case r.kind != goK:
+		return "refused as " + r.kind + ", Go: " + goK
+	case r.path != cmd.err.Path:
+		return "refusal names field " + strconv.Quote(r.path) + ", Go: " + strconv.Quote(cmd.err.Path)
+	case r.bit != cmd.err.Bit:
+		return "refusal at bit " + strconv.Itoa(r.bit) + ", Go: " + strconv.Itoa(cmd.err.Bit)
+	}
+	return ""
+}
+
+// compareClient checks every answer of a client driver, reporting the
+// first dozen disagreements.
+func compareClient(t *testing.T, name string, c *corpus, answers []string, quiets bool) {
+	t.Helper()
+	failures, quieted, refusals := 0, 0, 0
+	for i, cmd := range c.cmds {
+		got := answers[i]
+		if cmd.quiet != "" && got == cmd.quiet && got != cmd.want {
+			quieted++
+		}
+		if strings.HasPrefix(got, "REFUSED\t") {
+			refusals++
+		}
+		if why := clientCheck(cmd, got, quiets); why != "" {
+			failures++
+			if failures <= 12 {
+				t.Errorf("%s: %s: %s\n  Go:  %s\n  %s: %s", name, cmd.what, why, cmd.want, name, got)
+			}
+		}
+	}
+	if failures > 12 {
+		t.Errorf("%s: %d disagreements in all (first 12 shown)", name, failures)
+	}
+	t.Logf("%s: %d commands (%d packets read, %d values written, %d codes decoded); %d refusals; %d answers with a signalling NaN quieted",
+		name, len(c.cmds), c.reads, len(c.writes), c.probes, refusals, quieted)
+}
+
+// quietAnswer is want (OK <hex>, the value rv of root type encoded) with
+// every signalling NaN in a raw float field quieted, or "" when the value
+// holds none.
+func quietAnswer(root *Type, rv reflect.Value, want string) string {
+	c := reflect.New(rv.Type()).Elem()
+	c.Set(rv)
+	if !quietFields(root, nil, c) {
+		return ""
+	}
+	b, err := bitpack.Marshal(c.Addr().Interface())
+	if err != nil {
+		panic(err)
+	}
+	if q := "OK " + hex.EncodeToString(b); q != want {
+		return q
+	}
+	return ""
+}
+
+func quietFields(t *Type, uses []*FieldUse, rv reflect.Value) bool {
+	if uses == nil {
+		for _, m := range t.Fields {
+			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+		}
+	}
+	changed := false
+	for _, u := range uses {
+		changed = quietValue(u.Value, settable(rv.Field(u.Member.Index))) || changed
+	}
+	return changed
+}
+
+// quietValue quiets the signalling NaNs of v's raw floats (deep copies of
+// what it changes are not needed: the caller's value is a copy, and
+// pointees are replaced, not written through).
+func quietValue(v *Value, rv reflect.Value) bool {
+	switch v.Kind {
+	case bitpack.KindFloat:
+		if v.FloatBits == 32 {
+			b := float32Bits(rv)
+			if b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0 && b&0x400000 == 0 {
+				*(*uint32)(unsafe.Pointer(rv.UnsafeAddr())) = b | 0x400000 // no float64 on the way
+				return true
+			}
+			return false
+		}
+		b := math.Float64bits(rv.Float())
+		if b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0 && b&(1<<51) == 0 {
+			rv.SetFloat(math.Float64frombits(b | 1<<51))
+			return true
+		}
+	case bitpack.KindArray:
+		changed := false
+		for i := 0; i < rv.Len(); i++ {
+			changed = quietValue(v.Elem, rv.Index(i)) || changed
+		}
+		return changed
+	case bitpack.KindStruct:
+		return quietFields(v.Type, v.Fields, rv)
+	}
+	return false // the table has raw floats only in structs and arrays of them
+}
+
+// validText reports whether every string of a value is UTF-8, so that the
+// value exists alike in C# and JavaScript, whose strings cannot hold
+// invalid UTF-8 (their drivers stand in lone surrogates, which are refused
+// too, but perhaps for another reason first).
+func validText(t *Type, uses []*FieldUse, rv reflect.Value) bool {
+	if uses == nil {
+		for _, m := range t.Fields {
+			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+		}
+	}
+	for _, u := range uses {
+		if !validValue(u.Value, rv.Field(u.Member.Index)) {
+			return false
+		}
+	}
+	return true
+}
+
+func validValue(v *Value, rv reflect.Value) bool {
+	switch v.Kind {
+	case bitpack.KindString:
+		return utf8.ValidString(rv.String())
+	case bitpack.KindArray, bitpack.KindSlice:
+		for i := 0; i < rv.Len(); i++ {
+			if !validValue(v.Elem, rv.Index(i)) {
+				return false
+			}
+		}
+	case bitpack.KindPointer:
+		return rv.IsNil() || validValue(v.Elem, rv.Elem())
+	case bitpack.KindSparse:
+		for i := 0; i < rv.Len(); i++ {
+			if e := rv.Index(i); !e.IsNil() && !validValue(v.Elem, e.Elem()) {
+				return false
+			}
+		}
+	case bitpack.KindStruct:
+		return validText(v.Type, v.Fields, rv)
+	case bitpack.KindUnion:
+		if rv.IsNil() {
+			return true
+		}
+		dyn := rv.Elem()
+		if dyn.Kind() == reflect.Pointer {
+			dyn = dyn.Elem()
+		}
+		return validText(memberOf(v.Type, dyn.Type()), nil, dyn)
+	}
+	return true
+}
