@@ -351,4 +351,3 @@ func (c *corpus) encode(v Pinned, want string) {
 		what: fmt.Sprintf("Pinned{V: %v, A: %v, W: %v} encodes", v.V, v.A, v.W)})
 	c.probes++
 }
-
