@@ -33,7 +33,7 @@ type command struct {
 	want  string         // OK <hex>, REFUSED, TRAILING, or a probe's bits
 	what  string         // for messages
 	err   *bitpack.Error // Go's refusal, for comparing where the clients refuse
-	quiet string         // Go's answer with each signalling NaN of a raw float quieted, when that differs
+	quiet []string       // Go's answer with signalling NaNs of raw floats quieted (see quietAnswers)
 	exact bool           // the value exists alike in every language (write cases: no invalid UTF-8)
 }
 
@@ -194,7 +194,7 @@ func (c *corpus) read(k int, typ reflect.Type, p []byte, what string) {
 		errors.As(err, &cmd.err)
 	default:
 		cmd.want = "OK " + hex.EncodeToString(again)
-		cmd.quiet = quietAnswer(c.m.Roots[k], v.Elem(), cmd.want)
+		cmd.quiet = quietAnswers(c.m.Roots[k], v.Elem(), cmd.want)
 	}
 	c.add(cmd)
 	c.reads++
@@ -237,7 +237,7 @@ func (c *corpus) write(root *Type, v any, what string) {
 		errors.As(err, &cmd.err)
 	} else {
 		cmd.want = "OK " + hex.EncodeToString(b)
-		cmd.quiet = quietAnswer(root, rv, cmd.want)
+		cmd.quiet = quietAnswers(root, rv, cmd.want)
 	}
 	c.add(cmd)
 	c.writes = append(c.writes, writeCase{root: root, value: rv})
