@@ -2,6 +2,8 @@ package gen
 
 import (
 	"fmt"
+
+	"github.com/bitpack-go/bitpack"
 	"math"
 	"strconv"
 	"strings"
@@ -15,13 +17,18 @@ import (
 // body collects the statements of a function body.
 type body struct {
 	b      strings.Builder
-	indent int    // in units of four spaces
+	ts     bool   // TypeScript: two-space indents, braces on the line they open
+	indent int    // in indentation units
 	loops  int    // loop variables in use: i0, i1, ...
 	temps  []bool // per temporary kind (see csTemp): used by the body
 }
 
 func (c *body) line(format string, args ...any) {
-	c.b.WriteString(strings.Repeat("    ", c.indent))
+	unit := "    "
+	if c.ts {
+		unit = "  "
+	}
+	c.b.WriteString(strings.Repeat(unit, c.indent))
 	fmt.Fprintf(&c.b, format, args...)
 	c.b.WriteByte('\n')
 }
@@ -30,12 +37,17 @@ func (c *body) open()  { c.line("{"); c.indent++ }
 func (c *body) close() { c.indent--; c.line("}") }
 
 // loop renders for (<decl> i = 0; i < n; i++) around body, with a fresh
-// index variable; decl is "int" in C#, "let" in TypeScript.
-func (c *body) loop(decl, n string, inner func(i string)) {
+// index variable: int in C#, let in TypeScript.
+func (c *body) loop(n string, inner func(i string)) {
 	i := "i" + strconv.Itoa(c.loops)
 	c.loops++
-	c.line("for (%s %s = 0; %s < %s; %s++)", decl, i, i, n, i)
-	c.open()
+	if c.ts {
+		c.line("for (let %s = 0; %s < %s; %s++) {", i, i, n, i)
+		c.indent++
+	} else {
+		c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
+		c.open()
+	}
 	inner(i)
 	c.close()
 	c.loops--
@@ -126,3 +138,20 @@ func delta(v *Value) float64 {
 // parameter, rounded to the field's precision for float32.
 func f32bits(x float64) uint32 { return math.Float32bits(float32(x)) }
 func f64bits(x float64) uint64 { return math.Float64bits(x) }
+
+// encodingComment is a field's encoding in bitpack's words, containers
+// included: "slice maxlen 4; struct".
+func encodingComment(v *Value) string {
+	var words []string
+	for ; v != nil; v = v.Elem {
+		switch {
+		case v.Kind != bitpack.KindStruct:
+			words = append(words, v.Encoding)
+		case v.Fields != nil:
+			words = append(words, "sent with this field's options")
+		default:
+			words = append(words, "struct")
+		}
+	}
+	return strings.Join(words, "; ")
+}

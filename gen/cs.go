@@ -215,7 +215,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 			p("    // %s: %s (nothing stored)\n", e.members[m], m.Value.Encoding)
 			continue
 		}
-		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], e.comment(m.Value))
+		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], encodingComment(m.Value))
 	}
 	if len(t.Fields) > 0 {
 		p("\n")
@@ -301,22 +301,6 @@ func sizeText(t *Type) string {
 		return fmt.Sprintf("%d bits", t.MinBits)
 	}
 	return fmt.Sprintf("%d to %d bits", t.MinBits, t.MaxBits)
-}
-
-// comment is a field's encoding in bitpack's words, containers included.
-func (e *csEmitter) comment(v *Value) string {
-	var words []string
-	for ; v != nil; v = v.Elem {
-		switch {
-		case v.Kind != bitpack.KindStruct:
-			words = append(words, v.Encoding)
-		case v.Fields != nil:
-			words = append(words, "sent with this field's options")
-		default:
-			words = append(words, "struct")
-		}
-	}
-	return strings.Join(words, "; ")
 }
 
 func (e *csEmitter) readFunc(t *Type) []byte {

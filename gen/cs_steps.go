@@ -138,7 +138,7 @@ func (e *csEmitter) initValue(c *body, v *Value, x string) {
 	case bitpack.KindArray:
 		c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
 		if needsInit(v.Elem) {
-			c.loop("int", strconv.Itoa(v.Len), func(i string) { e.initValue(c, v.Elem, x+"["+i+"]") })
+			c.loop(strconv.Itoa(v.Len), func(i string) { e.initValue(c, v.Elem, x+"["+i+"]") })
 		}
 	case bitpack.KindStruct, bitpack.KindCustom:
 		c.line("%s = new %s();", x, e.typeNames[v.Type])
@@ -283,7 +283,7 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 		if fresh {
 			c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
 		}
-		c.loop("int", strconv.Itoa(v.Len), func(i string) {
+		c.loop(strconv.Itoa(v.Len), func(i string) {
 			e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, fresh)
 		})
 	case bitpack.KindSlice:
@@ -292,7 +292,7 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 		c.line("int %s;", n)
 		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem), n))
 		c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
-		c.loop("int", n, func(i string) { e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, true) })
+		c.loop(n, func(i string) { e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, true) })
 		c.close()
 	case bitpack.KindPointer:
 		t := c.temp(tBool)

@@ -46,13 +46,13 @@ func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
 		fail(fmt.Sprintf("w.WriteByteArray(%s, %d)", x, v.Len))
 	case bitpack.KindArray:
 		fail(fmt.Sprintf("Bitpack.FixedLength(ref w, %s, %d)", x, v.Len))
-		c.loop("int", strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
+		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 	case bitpack.KindSlice:
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s = %s == null ? 0 : %s.Length;", n, x, x)
 		fail(fmt.Sprintf("w.WriteLength(%s, %d, %d)", n, v.MaxLen, lengthBits(v.MaxLen)))
-		c.loop("int", n, func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
+		c.loop(n, func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 		c.close()
 	case bitpack.KindPointer:
 		c.line("w.WriteBool(%s != null);", x)
