@@ -114,12 +114,20 @@ func (d driver) run(t *testing.T, commands []string) []string {
 // input, one per line, and returns its answers, one line per command.
 func runDriver(t *testing.T, name string, cmd *exec.Cmd, commands []string) []string {
 	t.Helper()
+	lines, err := driverAnswers(name, cmd, commands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func driverAnswers(name string, cmd *exec.Cmd, commands []string) ([]string, error) {
 	cmd.Stdin = strings.NewReader(strings.Join(commands, "\n") + "\n")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", name, err, tail(stderr.String(), 4000))
+		return nil, fmt.Errorf("%s: %v\n%s", name, err, tail(stderr.String(), 4000))
 	}
 	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -128,9 +136,9 @@ func runDriver(t *testing.T, name string, cmd *exec.Cmd, commands []string) []st
 		lines = append(lines, sc.Text())
 	}
 	if len(lines) != len(commands) {
-		t.Fatalf("%s answered %d of %d commands\n%s", name, len(lines), len(commands), tail(stderr.String(), 4000))
+		return nil, fmt.Errorf("%s answered %d of %d commands\n%s", name, len(lines), len(commands), tail(stderr.String(), 4000))
 	}
-	return lines
+	return lines, nil
 }
 
 func tail(s string, n int) string {
