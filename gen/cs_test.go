@@ -5,10 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bitpack-go/bitpack"
 )
 
 // csNamespace is where the tests generate the table's C#.
@@ -166,4 +169,71 @@ func TestCSharpCrossLanguage(t *testing.T) {
 		}
 		compareClient(t, r.name, c, answers[i], r.quiets)
 	}
+}
+
+// TestCSharpGoldenCompiles compiles the golden C# files together (one in
+// the global namespace, one in Game.Net, each with its own runtime) with
+// mcs as the generated code must build, and runs a program that checks
+// their fingerprint constants against Go's and round-trips a player.
+func TestCSharpGoldenCompiles(t *testing.T) {
+	mono := requireTool(t, "mono", "C#")
+	sources := map[string][]byte{}
+	for _, name := range []string{"player.cs", "envelope.cs"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[name] = b
+	}
+	fpPlayer, _ := bitpack.Fingerprint(&Player{})
+	fpEnvelope, _ := bitpack.Fingerprint(&Envelope{})
+	packet, err := bitpack.Marshal(&Player{Health: 1000, Pos: Vec3{X: 1.5, Y: -2, Z: 1024}, Name: "ada", Alive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources["main.cs"] = []byte(fmt.Sprintf(`static class Program
+{
+    static int Main()
+    {
+        Player p;
+        string error;
+        if (!Player.TryRead(new byte[] { %s }, out p, out error))
+        {
+            System.Console.WriteLine(error);
+            return 1;
+        }
+        byte[] again;
+        p.TryWrite(out again, out error);
+        System.Console.WriteLine(Player.Fingerprint.ToString("x8") + " " + Game.Net.Envelope.Fingerprint.ToString("x8") + " " +
+            p.Health + " " + p.Pos.X.ToString(System.Globalization.CultureInfo.InvariantCulture) + " " + p.Name + " " + System.BitConverter.ToString(again));
+        return 0;
+    }
+}
+`, csBytes(packet)))
+	exe := filepath.Join(t.TempDir(), "golden.exe")
+	csCompile(t, sources, exe)
+	out, err := exec.Command(mono, exe).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := fmt.Sprintf("%08x %08x 1000 1.5 ada %s\n", fpPlayer, fpEnvelope, strings.ToUpper(strings.Join(hexBytes(packet), "-")))
+	if string(out) != want {
+		t.Errorf("golden C# printed %q, want %q", out, want)
+	}
+}
+
+func csBytes(p []byte) string {
+	var parts []string
+	for _, b := range p {
+		parts = append(parts, strconv.Itoa(int(b)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func hexBytes(p []byte) []string {
+	var parts []string
+	for _, b := range p {
+		parts = append(parts, fmt.Sprintf("%02x", b))
+	}
+	return parts
 }

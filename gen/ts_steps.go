@@ -143,7 +143,7 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 		c.indent++
 		c.line("const %s = r.readLength(%d, %d, %d);", n, lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem))
 		check()
-		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
+		e.builtHere(c, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
 		})
 		c.close()
@@ -201,13 +201,18 @@ func (e *tsEmitter) built(c *body, fresh bool, x, expr string, fill func(a strin
 		fill(x)
 		return
 	}
-	a := "a" + strconv.Itoa(c.loops)
 	c.line("{")
 	c.indent++
+	e.builtHere(c, x, expr, fill)
+	c.close()
+}
+
+// builtHere is built (fresh) in a block the caller opened.
+func (e *tsEmitter) builtHere(c *body, x, expr string, fill func(a string)) {
+	a := "a" + strconv.Itoa(c.loops)
 	c.line("const %s = %s;", a, expr)
 	fill(a)
 	c.line("%s = %s;", x, a)
-	c.close()
 }
 
 // readPresent reads a pointer's or sparse slot's value into x.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bitpack-go/bitpack"
 )
 
 // The TypeScript compiler the tests run is pinned in testdata/ts
@@ -112,4 +114,51 @@ func TestTypeScriptCrossLanguage(t *testing.T) {
 	answers := runDriver(t, "node", exec.Command(node, filepath.Join(dir, "out", "driver.mjs")), c.lines())
 	t.Logf("node ran in %v", time.Since(start))
 	compareClient(t, "node", c, answers, true)
+}
+
+// TestTypeScriptGoldenCompiles compiles each golden module with exactly
+// the settings the generated code must pass (tsc --strict --noEmitOnError
+// --module es2020 --moduleResolution bundler, the compiler's default
+// target and library), then runs a program that checks the fingerprint
+// constants against Go's and round-trips a player.
+func TestTypeScriptGoldenCompiles(t *testing.T) {
+	tsc := requireTSC(t)
+	node := requireTool(t, "node", "TypeScript")
+	dir := t.TempDir()
+	sources := map[string][]byte{}
+	for _, name := range []string{"player.ts", "envelope.ts"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[name] = b
+	}
+	fpPlayer, _ := bitpack.Fingerprint(&Player{})
+	fpEnvelope, _ := bitpack.Fingerprint(&Envelope{})
+	packet, err := bitpack.Marshal(&Player{Health: 1000, Pos: Vec3{X: 1.5, Y: -2, Z: 1024}, Name: "ada", Alive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources["main.ts"] = []byte(fmt.Sprintf(`import { PlayerFingerprint, readPlayer, writePlayer } from "./player.js";
+import { EnvelopeFingerprint } from "./envelope.js";
+
+const p = readPlayer(new Uint8Array([%s]));
+const again = writePlayer(p);
+const hex = Array.from(again, (b) => b.toString(16).padStart(2, "0")).join(" ");
+export const line = [PlayerFingerprint.toString(16).padStart(8, "0"), EnvelopeFingerprint.toString(16).padStart(8, "0"), p.Health, p.Pos.X, p.Name, hex].join(" ");
+`, csBytes(packet)))
+	tsCompile(t, tsc, dir, sources)
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "--input-type=module", "-e", `import { line } from "./out/main.js"; console.log(line);`)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := fmt.Sprintf("%08x %08x 1000 1.5 ada %s\n", fpPlayer, fpEnvelope, strings.Join(hexBytes(packet), " "))
+	if string(out) != want {
+		t.Errorf("golden TypeScript printed %q, want %q", out, want)
+	}
 }
