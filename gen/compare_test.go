@@ -134,6 +134,7 @@ func compareClient(t *testing.T, name string, c *corpus, answers []string, quiet
 	if failures > 12 {
 		t.Errorf("%s: %d disagreements in all (first 12 shown)", name, failures)
 	}
+	checkHandErrors(t, name, c, answers)
 	t.Logf("%s: %d commands (%d packets read, %d values written, %d codes decoded); %d refusals, %d of them with Go's error word for word; %d answers with a signalling NaN quieted",
 		name, len(c.cmds), c.reads, len(c.writes), c.probes, refusals, compared, quieted)
 }
@@ -257,4 +258,43 @@ func validValue(v *Value, rv reflect.Value) bool {
 		return validText(memberOf(v.Type, dyn.Type()), nil, dyn)
 	}
 	return true
+}
+
+// handErrors are refusals written down by hand (World's Extra starts at
+// bit 22: Objects's end marker, a difference of 41, takes 4 flag bits and
+// 9 in its tier, then Extra's length 9): each client must give
+// exactly these words for these commands (found by the start of their
+// description), and so must Go.
+var handErrors = []struct{ what, want string }{
+	{"gen.Ranges crafted: Health 1001:", "bitpack: decode gen.Ranges: field Health at bit 0: value 1001 out of range [0, 1000]"},
+	{"gen.Text crafted: Name NUL:", "bitpack: decode gen.Text: field Name at bit 0: NUL byte at offset 1"},
+	{"gen.Text crafted: Name surrogate:", "bitpack: decode gen.Text: field Name at bit 0: invalid UTF-8 at offset 0"},
+	{"gen.Text crafted: a padding bit after Name's length:", "bitpack: decode gen.Text: field Name at bit 4: padding bits 0b1000 are not zero"},
+	{"gen.Envelope crafted: first member index 3 of 3:", "bitpack: decode gen.Envelope: field First at bit 0: union index 3 out of range [0, 2]"},
+	{"gen.World crafted: index 41 of 40:", "bitpack: decode gen.World: field Objects at bit 0: sparse index 41 out of range for length 40"},
+	{"gen.World crafted: Extra index 3 of 2:", "bitpack: decode gen.World: field Extra at bit 22: sparse index 3 out of range for length 2"},
+	{"gen.Pinned crafted: float32 code M+1:", "bitpack: decode gen.Pinned: field V at bit 0: compressed float code 1001 out of range [0, 1000]"},
+	{"gen.Far crafted: gap 69914 in the absolute tier (a tier holds it):", "bitpack: decode gen.Far: field Slots at bit 1040: difference 69914 sent in the absolute tier (non-canonical)"},
+	{"write gen.Ranges sample 0 with Health = 1001 ", "bitpack: encode gen.Ranges: field Health: value 1001 out of range [0, 1000]"},
+	{"write gen.Floats sample 0 with Angle = NaN ", "bitpack: encode gen.Floats: field Angle: value NaN cannot be quantized (NaN and ±Inf are never encoded)"},
+	{"write gen.Envelope sample 0 with First = nil ", "bitpack: encode gen.Envelope: field First: nil gen.Msg: a union field must hold one of its members"},
+}
+
+// checkHandErrors checks a client's answers (and Go's) to the commands of
+// handErrors.
+func checkHandErrors(t *testing.T, name string, c *corpus, answers []string) {
+	t.Helper()
+	for _, h := range handErrors {
+		i := slices.IndexFunc(c.cmds, func(cmd command) bool { return strings.HasPrefix(cmd.what, h.what) })
+		if i < 0 {
+			t.Errorf("no command %q in the corpus", h.what)
+			continue
+		}
+		if c.cmds[i].err == nil || c.cmds[i].err.Error() != h.want {
+			t.Errorf("%s: Go refuses with %v, want %q", h.what, c.cmds[i].err, h.want)
+		}
+		if r, ok := parseRefusal(answers[i]); !ok || r.message != h.want {
+			t.Errorf("%s: %s answers %q, want the error %q", h.what, name, answers[i], h.want)
+		}
+	}
 }
