@@ -25,12 +25,11 @@ const (
 	tFloat
 	tDouble
 	tString
-	tBytes
 	tInt
 	csTempCount
 )
 
-var csTempTypes = [csTempCount]string{"bool", "uint", "ulong", "long", "float", "double", "string", "byte[]", "int"}
+var csTempTypes = [csTempCount]string{"bool", "uint", "ulong", "long", "float", "double", "string", "int"}
 
 func (c *body) temp(k int) string {
 	c.temps[k] = true
@@ -271,9 +270,10 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 			return fmt.Sprintf("r.ReadString(%d, %d, %s)", lengthBits(v.MaxLen), v.MaxLen, o)
 		}, "")
 	case bitpack.KindBytes:
-		scalar(tBytes, func(o string) string {
-			return fmt.Sprintf("r.ReadByteSlice(%d, %d, %s)", lengthBits(v.MaxLen), v.MaxLen, o)
-		}, "")
+		if fresh {
+			c.line("%s = null;", x)
+		}
+		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", lengthBits(v.MaxLen), v.MaxLen, x))
 	case bitpack.KindByteArray:
 		if fresh {
 			c.line("%s = new byte[%d];", x, v.Len)
@@ -291,7 +291,12 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 		c.open()
 		c.line("int %s;", n)
 		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem), n))
-		c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
+		if fresh {
+			c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
+		} else {
+			c.line("if (%s == null || %s.Length != %s)", x, x, n)
+			c.line("    %s = %s;", x, newArray(e.csType(v.Elem), n))
+		}
 		c.loop(n, func(i string) { e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, true) })
 		c.close()
 	case bitpack.KindPointer:

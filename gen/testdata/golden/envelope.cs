@@ -297,12 +297,11 @@ namespace Game.Net
             return true;
         }
 
-        /// <summary>A []byte: its length (n bits, at most maxlen), align, the bytes.</summary>
-        public bool ReadByteSlice(int n, int maxlen, out byte[] value)
+        /// <summary>A []byte: its length (n bits, at most maxlen), align, the bytes, into value when it has that length.</summary>
+        public bool ReadByteSlice(int n, int maxlen, ref byte[] value)
         {
             int start = pos;
             uint length;
-            value = Bitpack.NoBytes;
             if (!ReadBits(n, out length))
                 return false;
             if (length > (uint)maxlen)
@@ -311,12 +310,10 @@ namespace Game.Net
                 return false;
             if (length > (uint)((end - pos) / 8))
                 return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
-            if (length > 0)
-            {
-                value = new byte[length];
-                global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
-                pos += 8 * (int)length;
-            }
+            if (value == null || value.Length != length)
+                value = length == 0 ? Bitpack.NoBytes : new byte[length];
+            global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+            pos += 8 * (int)length;
             return true;
         }
 
@@ -1382,10 +1379,10 @@ namespace Game.Net
         /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
         public bool ReadFrom(ref BitpackReader r)
         {
-            int t8;
-            if (!r.ReadIndex(2, 3, out t8))
+            int t7;
+            if (!r.ReadIndex(2, 3, out t7))
                 return r.At("First");
-            switch (t8)
+            switch (t7)
             {
                 case 0:
                 {
@@ -1416,12 +1413,13 @@ namespace Game.Net
                 int n0;
                 if (!r.ReadLength(3, 4, 4, out n0))
                     return r.At("Rest");
-                this.Rest = new Msg[n0];
+                if (this.Rest == null || this.Rest.Length != n0)
+                    this.Rest = new Msg[n0];
                 for (int i0 = 0; i0 < n0; i0++)
                 {
-                    if (!r.ReadIndex(2, 3, out t8))
+                    if (!r.ReadIndex(2, 3, out t7))
                         return r.At("Rest[" + i0 + "]");
-                    switch (t8)
+                    switch (t7)
                     {
                         case 0:
                         {
@@ -1450,9 +1448,9 @@ namespace Game.Net
                     }
                 }
             }
-            if (!r.ReadIndex(0, 1, out t8))
+            if (!r.ReadIndex(0, 1, out t7))
                 return r.At("Solo");
-            switch (t8)
+            switch (t7)
             {
                 case 0:
                 {

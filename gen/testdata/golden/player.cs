@@ -295,12 +295,11 @@ public struct BitpackReader
         return true;
     }
 
-    /// <summary>A []byte: its length (n bits, at most maxlen), align, the bytes.</summary>
-    public bool ReadByteSlice(int n, int maxlen, out byte[] value)
+    /// <summary>A []byte: its length (n bits, at most maxlen), align, the bytes, into value when it has that length.</summary>
+    public bool ReadByteSlice(int n, int maxlen, ref byte[] value)
     {
         int start = pos;
         uint length;
-        value = Bitpack.NoBytes;
         if (!ReadBits(n, out length))
             return false;
         if (length > (uint)maxlen)
@@ -309,12 +308,10 @@ public struct BitpackReader
             return false;
         if (length > (uint)((end - pos) / 8))
             return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
-        if (length > 0)
-        {
-            value = new byte[length];
-            global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
-            pos += 8 * (int)length;
-        }
+        if (value == null || value.Length != length)
+            value = length == 0 ? Bitpack.NoBytes : new byte[length];
+        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+        pos += 8 * (int)length;
         return true;
     }
 
