@@ -198,14 +198,17 @@ export function read%[1]s(packet: Uint8Array): %[1]s {
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
 export function write%[1]s(value: %[1]s): Uint8Array {
-  const w = new BitWriter(%[3]d);
-  if (!write%[1]sTo(w, value)) {
-    throw w.error(%[2]s);
+  const w = takeWriter();
+  const ok = write%[1]sTo(w, value);
+  const out = ok ? w.bytes() : w.error(%[2]s);
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
   }
-  return w.bytes();
+  return out;
 }
 
-`, n, goName, initialCapacity(t))
+`, n, goName)
 	c := &body{indent: 1, ts: true}
 	for _, m := range t.Fields {
 		e.read(c, m.Value, "v."+m.Name, nil, false)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/bitpack-go/bitpack"
 )
@@ -78,7 +79,14 @@ func (e *tsEmitter) zero(v *Value) string {
 	case bitpack.KindByteArray:
 		return fmt.Sprintf("new Uint8Array(%d)", v.Len)
 	case bitpack.KindArray:
-		return fmt.Sprintf("Array.from({ length: %d }, (): %s => %s)", v.Len, e.tsType(v.Elem), e.zero(v.Elem))
+		z := e.zero(v.Elem)
+		switch {
+		case !tsPrimitive(v.Elem):
+			return fmt.Sprintf("Array.from({ length: %d }, (): %s => %s)", v.Len, e.tsType(v.Elem), z)
+		case v.Len <= 16:
+			return "[" + strings.TrimSuffix(strings.Repeat(z+", ", v.Len), ", ") + "]"
+		}
+		return fmt.Sprintf("new Array<%s>(%d).fill(%s)", e.tsType(v.Elem), v.Len, z)
 	case bitpack.KindSlice:
 		return "[]"
 	case bitpack.KindSparse:
@@ -293,4 +301,15 @@ func (e *tsEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh 
 	c.line("%s = %s;", x, a)
 	c.close()
 	c.loops--
+}
+
+// tsPrimitive reports whether a value's zero is a primitive, which array
+// elements can share.
+func tsPrimitive(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
+		bitpack.KindString, bitpack.KindPointer, bitpack.KindSparse:
+		return v.Kind != bitpack.KindSparse
+	}
+	return false
 }

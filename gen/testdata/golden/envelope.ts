@@ -295,22 +295,22 @@ export class BitReader {
 
   /** Reads n bits, 0 <= n <= 32, as an unsigned number. */
   readBits(n: number): number {
-    if (n > this.end - this.pos) {
+    const pos = this.pos;
+    if (n > this.end - pos) {
       this.overflow(n);
       return 0;
     }
-    let value = 0;
-    let done = 0;
-    let pos = this.pos;
-    while (done < n) {
-      const bit = pos & 7;
-      const take = Math.min(8 - bit, n - done);
-      value |= ((this.data[pos >>> 3] >>> bit) & ((1 << take) - 1)) << done;
-      done += take;
-      pos += take;
+    if (n <= 0) {
+      return 0;
     }
-    this.pos = pos;
-    return value >>> 0;
+    const d = this.data;
+    let i = pos >>> 3;
+    let value = d[i] >>> (pos & 7);
+    for (let got = 8 - (pos & 7); got < n; got += 8) {
+      value |= d[++i] << got; // got < 32
+    }
+    this.pos = pos + n;
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
   }
 
   readBool(): boolean {
@@ -633,16 +633,18 @@ export class BitWriter {
       return true;
     }
     this.reserve(n);
-    let pos = this.pos;
-    let done = 0;
-    while (done < n) {
-      const bit = pos & 7;
-      const take = Math.min(8 - bit, n - done);
-      this.buffer[pos >>> 3] |= ((value >>> done) & ((1 << take) - 1)) << bit;
-      done += take;
-      pos += take;
+    const v = n < 32 ? value & ((1 << n) - 1) : value;
+    const pos = this.pos;
+    const shift = pos & 7;
+    const b = this.buffer;
+    let i = pos >>> 3;
+    b[i] |= v << shift; // a byte keeps the low 8 bits
+    let rest = v >>> (8 - shift);
+    for (let left = n + shift - 8; left > 0; left -= 8) {
+      b[++i] = rest; // past the first byte, the buffer is still zero
+      rest >>>= 8;
     }
-    this.pos = pos;
+    this.pos = pos + n;
     return true;
   }
 
@@ -658,54 +660,67 @@ export class BitWriter {
     return this.writeBits(value ? 1 : 0, 1);
   }
 
-  private integer(value: number, lo: number, hi: number, detail: () => string): boolean {
-    if (typeof value !== "number" || !Number.isInteger(value)) {
-      return this.fail("Range", "value " + show(value) + " is not an integer");
+  // notInteger refuses a value that is not an integer number (JavaScript
+  // callers can pass anything).
+  private notInteger(value: number): boolean {
+    if (typeof value === "number" && Number.isInteger(value)) {
+      return false;
     }
-    if (value < lo || value > hi) {
-      return this.fail("Range", detail());
-    }
+    this.fail("Range", "value " + show(value) + " is not an integer");
     return true;
   }
 
   /** An unsigned integer in n <= 32 bits; refuses one that does not fit. */
   writeUnsigned(value: number, n: number): boolean {
-    return this.integer(value, 0, 2 ** n - 1, () => "value " + value + " does not fit in " + n + " bits") && this.writeBits(value, n);
+    if (this.notInteger(value)) {
+      return false;
+    }
+    if (value < 0 || value > 2 ** n - 1) {
+      return this.fail("Range", "value " + value + " does not fit in " + n + " bits");
+    }
+    return this.writeBits(value, n);
   }
 
   /** A signed integer in n-bit two's complement, n <= 32. */
   writeSigned(value: number, n: number): boolean {
+    if (this.notInteger(value)) {
+      return false;
+    }
     const limit = 2 ** (n - 1);
-    return (
-      this.integer(value, -limit, limit - 1, () => "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])") &&
-      this.writeBits(value >>> 0, n)
-    );
+    if (value < -limit || value >= limit) {
+      return this.fail("Range", "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
+    }
+    return this.writeBits(value >>> 0, n);
   }
 
   /** range=min..min+span of an integer of at most 32 bits. */
   writeRange(value: number, min: number, span: number, n: number): boolean {
-    return this.integer(value, min, min + span, () => "value " + value + " out of range [" + min + ", " + (min + span) + "]") && this.writeBits(value - min, n);
+    if (this.notInteger(value)) {
+      return false;
+    }
+    if (value < min || value > min + span) {
+      return this.fail("Range", "value " + value + " out of range [" + min + ", " + (min + span) + "]");
+    }
+    return this.writeBits(value - min, n);
   }
 
-  private big(value: bigint, lo: bigint, hi: bigint, detail: () => string): boolean {
+  // notInt64 refuses a value that is not a bigint within a 64-bit
+  // integer's range, signed or not.
+  private notInt64(value: bigint, signed: boolean): boolean {
     if (typeof value !== "bigint") {
-      return this.fail("Range", "value " + show(value) + " is not a bigint");
+      this.fail("Range", "value " + show(value) + " is not a bigint");
+      return true;
     }
-    if (value < lo || value > hi) {
-      return this.fail("Range", detail());
+    if (signed ? value < -(1n << 63n) || value >= 1n << 63n : value < 0n || value >= 1n << 64n) {
+      this.fail("Range", "value " + value + " is not " + (signed ? "an int64" : "a uint64"));
+      return true;
     }
-    return true;
-  }
-
-  /** A 64-bit integer's type range: signed or not, 64 bits. */
-  private static typeRange(signed: boolean): [bigint, bigint] {
-    return signed ? [-(1n << 63n), (1n << 63n) - 1n] : [0n, (1n << 64n) - 1n];
+    return false;
   }
 
   /** A uint64 (or uint) in n bits; refuses one that does not fit. */
   writeUnsignedBig(value: bigint, n: number): boolean {
-    const [, max] = BitWriter.typeRange(false);
-    if (!this.big(value, 0n, max, () => "value " + value + " is not a uint64")) {
+    if (this.notInt64(value, false)) {
       return false;
     }
     if (n < 64 && value >> BigInt(n) !== 0n) {
@@ -716,8 +731,7 @@ export class BitWriter {
 
   /** An int64 (or int) in n-bit two's complement. */
   writeSignedBig(value: bigint, n: number): boolean {
-    const [min, max] = BitWriter.typeRange(true);
-    if (!this.big(value, min, max, () => "value " + value + " is not an int64")) {
+    if (this.notInt64(value, true)) {
       return false;
     }
     const limit = 1n << BigInt(n - 1);
@@ -729,8 +743,7 @@ export class BitWriter {
 
   /** range=min..min+span of a 64-bit integer. */
   writeRangeBig(value: bigint, min: bigint, span: bigint, n: number, signed: boolean): boolean {
-    const [lo, hi] = BitWriter.typeRange(signed);
-    if (!this.big(value, lo, hi, () => "value " + value + " is not " + (signed ? "an int64" : "a uint64"))) {
+    if (this.notInt64(value, signed)) {
       return false;
     }
     if (value < min || value > min + span) {
@@ -937,6 +950,22 @@ export class BitWriter {
   }
 }
 
+// The writer writeT functions share: allocating one per packet costs more
+// than the rest of a write. A write that writes another packet inside it
+// (a hook's) takes a new one.
+let spareWriter: BitWriter | null = null;
+
+function takeWriter(): BitWriter {
+  const w = spareWriter ?? new BitWriter(256);
+  spareWriter = null;
+  w.reset();
+  return w;
+}
+
+function giveWriter(w: BitWriter): void {
+  spareWriter = w;
+}
+
 /** Refuses a value that is not an object: a struct is never absent (only a Go pointer may be). */
 export function absent(w: BitWriter, value: unknown, type: string): boolean {
   if (typeof value === "object" && value !== null) {
@@ -1034,11 +1063,14 @@ export function readMove(packet: Uint8Array): Move {
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
 export function writeMove(value: Move): Uint8Array {
-  const w = new BitWriter(8);
-  if (!writeMoveTo(w, value)) {
-    throw w.error("gen.Move");
+  const w = takeWriter();
+  const ok = writeMoveTo(w, value);
+  const out = ok ? w.bytes() : w.error("gen.Move");
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
   }
-  return w.bytes();
+  return out;
 }
 
 /** Reads v's fields from r, leaving r after them (no check for what follows). */
@@ -1085,11 +1117,14 @@ export function readFire(packet: Uint8Array): Fire {
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
 export function writeFire(value: Fire): Uint8Array {
-  const w = new BitWriter(8);
-  if (!writeFireTo(w, value)) {
-    throw w.error("gen.Fire");
+  const w = takeWriter();
+  const ok = writeFireTo(w, value);
+  const out = ok ? w.bytes() : w.error("gen.Fire");
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
   }
-  return w.bytes();
+  return out;
 }
 
 /** Reads v's fields from r, leaving r after them (no check for what follows). */
@@ -1133,11 +1168,14 @@ export function readChat(packet: Uint8Array): Chat {
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
 export function writeChat(value: Chat): Uint8Array {
-  const w = new BitWriter(22);
-  if (!writeChatTo(w, value)) {
-    throw w.error("gen.Chat");
+  const w = takeWriter();
+  const ok = writeChatTo(w, value);
+  const out = ok ? w.bytes() : w.error("gen.Chat");
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
   }
-  return w.bytes();
+  return out;
 }
 
 /** Reads v's fields from r, leaving r after them (no check for what follows). */
@@ -1187,11 +1225,14 @@ export function readPing(packet: Uint8Array): Ping {
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
 export function writePing(value: Ping): Uint8Array {
-  const w = new BitWriter(8);
-  if (!writePingTo(w, value)) {
-    throw w.error("gen.Ping");
+  const w = takeWriter();
+  const ok = writePingTo(w, value);
+  const out = ok ? w.bytes() : w.error("gen.Ping");
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
   }
-  return w.bytes();
+  return out;
 }
 
 /** Reads v's fields from r, leaving r after them (no check for what follows). */
@@ -1243,11 +1284,14 @@ export function readEnvelope(packet: Uint8Array): Envelope {
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
 export function writeEnvelope(value: Envelope): Uint8Array {
-  const w = new BitWriter(112);
-  if (!writeEnvelopeTo(w, value)) {
-    throw w.error("gen.Envelope");
+  const w = takeWriter();
+  const ok = writeEnvelopeTo(w, value);
+  const out = ok ? w.bytes() : w.error("gen.Envelope");
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
   }
-  return w.bytes();
+  return out;
 }
 
 /** Reads v's fields from r, leaving r after them (no check for what follows). */
