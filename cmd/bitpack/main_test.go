@@ -63,15 +63,17 @@ func TestGenOptions(t *testing.T) {
 }
 
 // TestGenLanguages: -lang cs and ts write what gen.CSharp and
-// gen.TypeScript write, -namespace reaching the C#.
+// gen.TypeScript write, -namespace reaching the C#, and the example's
+// checked-in files are what they write (go generate ./examples/cppclient).
 func TestGenLanguages(t *testing.T) {
 	for _, tc := range []struct {
-		args []string
-		gen  func(w io.Writer, opts gen.Options, values ...any) error
-		opts gen.Options
+		args   []string
+		gen    func(w io.Writer, opts gen.Options, values ...any) error
+		opts   gen.Options
+		pinned string
 	}{
-		{[]string{"gen", "-lang", "cs", "-namespace", "Game.Net"}, gen.CSharp, gen.Options{Namespace: "Game.Net"}},
-		{[]string{"gen", "-lang", "ts"}, gen.TypeScript, gen.Options{}},
+		{[]string{"gen", "-lang", "cs", "-namespace", "Game.Net"}, gen.CSharp, gen.Options{Namespace: "Game.Net"}, "cs/Net.cs"},
+		{[]string{"gen", "-lang", "ts"}, gen.TypeScript, gen.Options{}, "ts/net.ts"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append(tc.args, "../../examples/cppclient", "Snapshot")
@@ -84,6 +86,13 @@ func TestGenLanguages(t *testing.T) {
 		}
 		if !bytes.Equal(stdout.Bytes(), direct.Bytes()) {
 			t.Errorf("bitpack %s differs from the gen function's output", strings.Join(args, " "))
+		}
+		pinned, err := os.ReadFile(filepath.Join("../../examples/cppclient", tc.pinned))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(stdout.Bytes(), pinned) {
+			t.Errorf("examples/cppclient/%s is out of date: run go generate ./examples/cppclient", tc.pinned)
 		}
 	}
 }
