@@ -69,8 +69,7 @@ namespace Perf
                     return 1;
             }
             string writeAgain = Cell(clock, before, n);
-            string runtime = Type.GetType("Mono.Runtime") != null ? "mono" : ".NET";
-            Console.WriteLine("| C# (" + runtime + " " + Environment.Version + ", mcs -optimize+; TryRead; ReadFrom; TryWrite; WriteTo) | " + read + " | " + readAgain + " | " + write + " | " + writeAgain + " |");
+            Console.WriteLine("| C# (mono -O=all, mcs -optimize+; TryRead; ReadFrom; TryWrite; WriteTo) | " + read + " | " + readAgain + " | " + write + " | " + writeAgain + " |");
             return 0;
         }
     }
