@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -94,8 +95,11 @@ func newCorpus(t *testing.T) *corpus {
 			n = 4 // big values: a few go a long way
 		}
 		samples := entry.sample(int64(k)+1, n)
-		if typ == reflect.TypeOf(Scalars{}) {
+		switch typ {
+		case reflect.TypeOf(Scalars{}):
 			samples = append(samples, specialFloats()...)
+		case reflect.TypeOf(Text{}):
+			samples = append(samples, specialTexts()...)
 		}
 		for i, v := range samples {
 			p, err := bitpack.Marshal(v)
@@ -158,6 +162,18 @@ func flipBit(p []byte, bit int) []byte {
 	q := append([]byte(nil), p...)
 	q[bit/8] ^= 1 << (bit % 8)
 	return q
+}
+
+// specialTexts are Texts whose strings a careless client changes: a
+// leading U+FEFF (a character to Go, a byte-order mark to some decoders),
+// characters of every UTF-8 length, U+FFFD and U+10FFFF, strings filling
+// their maxlen in bytes but not in characters.
+func specialTexts() []any {
+	return []any{
+		Text{Name: "\ufeffbom", Note: "\ufeff", Codes: []uint8{1}},
+		Text{Name: "é€😀", Note: "\ufffd\U0010ffff\u0800\u07ff\u0080\x7f", Blob: []byte{0xef, 0xbb, 0xbf}},
+		Text{Name: "😀😀😀€", Note: strings.Repeat("€", 12) + "éab", Key: [16]byte{0xef, 0xbb, 0xbf, 0xff}},
+	}
 }
 
 // specialFloats are Scalars whose raw floats are the bit patterns a
