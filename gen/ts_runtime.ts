@@ -942,7 +942,7 @@ function giveWriter(w: BitWriter): void {
 }
 
 /** Refuses a value that is not an object: a struct is never absent (only a Go pointer may be). */
-export function absent(w: BitWriter, value: unknown, type: string): boolean {
+function absent(w: BitWriter, value: unknown, type: string): boolean {
   if (typeof value === "object" && value !== null) {
     return false;
   }
@@ -951,7 +951,7 @@ export function absent(w: BitWriter, value: unknown, type: string): boolean {
 }
 
 /** Returns the hook for a type that encodes itself, or throws: it must be set before use. */
-export function hook<T>(h: Hook<T> | null, name: string): Hook<T> {
+function hook<T>(h: Hook<T> | null, name: string): Hook<T> {
   if (h === null) {
     throw new Error("bitpack: hooks." + name + " is not set: " + name + " encodes itself in Go, so its TypeScript is yours to write");
   }
