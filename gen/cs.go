@@ -10,8 +10,17 @@ import (
 	"github.com/bitpack-go/bitpack"
 )
 
-//go:embed cs_runtime.cs
-var csRuntime string
+// The runtime every C# file carries, in three parts.
+var (
+	//go:embed cs_reader.cs
+	csReader string
+	//go:embed cs_writer.cs
+	csWriter string
+	//go:embed cs_bitpack.cs
+	csBitpack string
+
+	csRuntime = csReader + csWriter + csBitpack
+)
 
 // CSharp writes one self-contained C# file (C# 7.2, no package to
 // install) for the types of values (struct values or pointers to them;

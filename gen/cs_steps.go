@@ -210,65 +210,17 @@ func (e *csEmitter) read(c *body, v *Value, x string, idx []string) {
 func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, fresh bool) {
 	p := pathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return r.At(%s);", p) }
-	scalar := func(k int, call func(out string) string, conv string) {
+	if k, call, conv, ok := e.scalarRead(v); ok {
 		if direct && conv == "" {
-			fail(call("out " + x))
+			fail(fmt.Sprintf(call, "out "+x))
 			return
 		}
 		t := c.temp(k)
-		fail(call("out " + t))
+		fail(fmt.Sprintf(call, "out "+t))
 		c.line("%s = %s%s;", x, conv, t)
-	}
-	cast := func(typ string) string {
-		if typ == csTempTypes[tUlong] || typ == csTempTypes[tLong] {
-			return ""
-		}
-		return "(" + typ + ")"
+		return
 	}
 	switch v.Kind {
-	case bitpack.KindBool:
-		scalar(tBool, func(o string) string { return "r.ReadBool(" + o + ")" }, "")
-	case bitpack.KindInt, bitpack.KindUint:
-		typ := csIntType(v.Signed, v.GoBits)
-		switch {
-		case v.Ranged && v.Signed:
-			scalar(tLong, func(o string) string {
-				return fmt.Sprintf("r.ReadIntRange(%d, %s, %s, %s)", rangeBits(v), csLong(v.IntMin), csUlong(span(v)), o)
-			}, cast(typ))
-		case v.Ranged:
-			scalar(tUlong, func(o string) string {
-				return fmt.Sprintf("r.ReadUintRange(%d, %s, %s, %s)", rangeBits(v), csUlong(v.UintMin), csUlong(span(v)), o)
-			}, cast(typ))
-		case v.Signed:
-			scalar(tLong, func(o string) string { return fmt.Sprintf("r.ReadSigned(%d, %s)", v.Bits, o) }, cast(typ))
-		case v.Bits > 32:
-			scalar(tUlong, func(o string) string { return fmt.Sprintf("r.ReadBits64(%d, %s)", v.Bits, o) }, cast(typ))
-		default:
-			conv := ""
-			if typ != "uint" {
-				conv = "(" + typ + ")"
-			}
-			scalar(tUint, func(o string) string { return fmt.Sprintf("r.ReadBits(%d, %s)", v.Bits, o) }, conv)
-		}
-	case bitpack.KindFloat:
-		if v.FloatBits == 32 {
-			scalar(tFloat, func(o string) string { return "r.ReadFloat32(" + o + ")" }, "")
-		} else {
-			scalar(tDouble, func(o string) string { return "r.ReadFloat64(" + o + ")" }, "")
-		}
-	case bitpack.KindCompressedFloat:
-		lo, dl, _, _ := e.floatConsts(v)
-		k, fn := tFloat, "ReadCompressed32"
-		if v.FloatBits == 64 {
-			k, fn = tDouble, "ReadCompressed64"
-		}
-		scalar(k, func(o string) string {
-			return fmt.Sprintf("r.%s(%d, %du, %s, %s, %s)", fn, v.Bits, v.Steps, dl, lo, o)
-		}, "")
-	case bitpack.KindString:
-		scalar(tString, func(o string) string {
-			return fmt.Sprintf("r.ReadString(%d, %d, %s)", lengthBits(v.MaxLen), v.MaxLen, o)
-		}, "")
 	case bitpack.KindBytes:
 		if fresh {
 			c.line("%s = null;", x)
@@ -321,6 +273,50 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 	default:
 		panic("gen: C# cannot read " + v.Kind.String())
 	}
+}
+
+// scalarRead is how a scalar value is read: the temporary kind the
+// reader's method stores into, the call (with %s for the out argument),
+// and the conversion to the field's type ("" when the types are the
+// same). ok is false for the other kinds.
+func (e *csEmitter) scalarRead(v *Value) (k int, call, conv string, ok bool) {
+	cast := func(k int) string {
+		if typ := csIntType(v.Signed, v.GoBits); typ != csTempTypes[k] {
+			return "(" + typ + ")"
+		}
+		return ""
+	}
+	switch v.Kind {
+	case bitpack.KindBool:
+		return tBool, "r.ReadBool(%s)", "", true
+	case bitpack.KindInt, bitpack.KindUint:
+		switch {
+		case v.Ranged && v.Signed:
+			return tLong, fmt.Sprintf("r.ReadIntRange(%d, %s, %s, %%s)", rangeBits(v), csLong(v.IntMin), csUlong(span(v))), cast(tLong), true
+		case v.Ranged:
+			return tUlong, fmt.Sprintf("r.ReadUintRange(%d, %s, %s, %%s)", rangeBits(v), csUlong(v.UintMin), csUlong(span(v))), cast(tUlong), true
+		case v.Signed:
+			return tLong, fmt.Sprintf("r.ReadSigned(%d, %%s)", v.Bits), cast(tLong), true
+		case v.Bits > 32:
+			return tUlong, fmt.Sprintf("r.ReadBits64(%d, %%s)", v.Bits), cast(tUlong), true
+		}
+		return tUint, fmt.Sprintf("r.ReadBits(%d, %%s)", v.Bits), cast(tUint), true
+	case bitpack.KindFloat:
+		if v.FloatBits == 32 {
+			return tFloat, "r.ReadFloat32(%s)", "", true
+		}
+		return tDouble, "r.ReadFloat64(%s)", "", true
+	case bitpack.KindCompressedFloat:
+		lo, dl, _, _ := e.floatConsts(v)
+		k, fn := tFloat, "ReadCompressed32"
+		if v.FloatBits == 64 {
+			k, fn = tDouble, "ReadCompressed64"
+		}
+		return k, fmt.Sprintf("r.%s(%d, %du, %s, %s, %%s)", fn, v.Bits, v.Steps, dl, lo), "", true
+	case bitpack.KindString:
+		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", lengthBits(v.MaxLen), v.MaxLen), "", true
+	}
+	return 0, "", "", false
 }
 
 // readPresent reads a pointer's or sparse slot's value into x, whose type

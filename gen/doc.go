@@ -107,7 +107,8 @@
 // # C# and TypeScript
 //
 // CSharp and TypeScript write one self-contained file each, its bit reader
-// and writer inside (cs_runtime.cs, ts_runtime.ts, embedded), with a class
+// and writer inside (cs_reader.cs, cs_writer.cs, cs_bitpack.cs; ts_common.ts,
+// ts_reader.ts, ts_writer.ts: embedded), with a class
 // (C#) or an interface and functions (TypeScript) per struct type. Both
 // render the same control flow: a read and a write function per struct
 // type, each step returning false on a refusal after the reader or writer

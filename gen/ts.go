@@ -10,8 +10,17 @@ import (
 	"github.com/bitpack-go/bitpack"
 )
 
-//go:embed ts_runtime.ts
-var tsRuntime string
+// The runtime every TypeScript module carries, in three parts.
+var (
+	//go:embed ts_common.ts
+	tsCommon string
+	//go:embed ts_reader.ts
+	tsReader string
+	//go:embed ts_writer.ts
+	tsWriter string
+
+	tsRuntime = tsCommon + tsReader + tsWriter
+)
 
 // TypeScript writes one self-contained TypeScript module (ES2020, no
 // runtime dependency) for the types of values and every type they reach.
