@@ -20,6 +20,7 @@ type body struct {
 	ts     bool   // TypeScript: two-space indents, braces on the line they open
 	indent int    // in indentation units
 	loops  int    // loop variables in use: i0, i1, ...
+	locals int    // locals declared (see local)
 	temps  []bool // per temporary kind (see csTemp): used by the body
 }
 
@@ -56,6 +57,14 @@ func (c *body) loop(n string, inner func(i string)) {
 // fresh returns a new local name with prefix (n0, p1, ...), unique among
 // the loop levels in use.
 func (c *body) fresh(prefix string) string { return prefix + strconv.Itoa(c.loops) }
+
+// local returns a local name with prefix that no other local of the
+// function has (a0, e1, ...): a value built inside another's block must
+// not shadow it.
+func (c *body) local(prefix string) string {
+	c.locals++
+	return prefix + strconv.Itoa(c.locals-1)
+}
 
 // pathExpr is the expression of a value's field path for an error
 // message: its model path (Players[].Pos.X) with the loop indices in

@@ -146,15 +146,12 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 			c.loop(strconv.Itoa(v.Len), func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), fresh) })
 		})
 	case bitpack.KindSlice:
-		n := c.fresh("n")
-		c.line("{")
-		c.indent++
+		n := c.local("n")
 		c.line("const %s = r.readLength(%d, %d, %d);", n, lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem))
 		check()
-		e.builtHere(c, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
+		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
 		})
-		c.close()
 	case bitpack.KindPointer:
 		c.line("if (!r.readBool()) {")
 		c.indent++
@@ -209,15 +206,7 @@ func (e *tsEmitter) built(c *body, fresh bool, x, expr string, fill func(a strin
 		fill(x)
 		return
 	}
-	c.line("{")
-	c.indent++
-	e.builtHere(c, x, expr, fill)
-	c.close()
-}
-
-// builtHere is built (fresh) in a block the caller opened.
-func (e *tsEmitter) builtHere(c *body, x, expr string, fill func(a string)) {
-	a := "a" + strconv.Itoa(c.loops)
+	a := c.local("a")
 	c.line("const %s = %s;", a, expr)
 	fill(a)
 	c.line("%s = %s;", x, a)
@@ -250,7 +239,7 @@ func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
 	c.line("switch (r.readIndex(%d, %d)) {", v.Type.IndexBits, len(v.Type.Members))
 	for i, mt := range v.Type.Members {
 		n := e.typeNames[mt]
-		m := "m" + strconv.Itoa(c.loops)
+		m := c.local("m")
 		c.line("  case %d: {", i)
 		c.line("    const %s = new%s();", m, n)
 		c.line("    if (!read%sFrom(r, %s)) return r.at(%s);", n, m, p)
@@ -269,10 +258,8 @@ func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
 func (e *tsEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh bool) {
 	p := pathExpr(v.Path, idx)
 	k := strconv.Itoa(c.loops)
-	n, prev, i, start, a := "n"+k, "s"+k, "i"+k, "x"+k, "a"+k
+	n, prev, i, start, a := c.local("n"), "s"+k, "i"+k, "x"+k, c.local("a")
 	c.loops++
-	c.line("{")
-	c.indent++
 	if v.Go.Kind() == reflect.Slice {
 		c.line("const %s = r.readLength(%d, %d, 0);", n, lengthBits(v.MaxLen), v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
@@ -299,7 +286,6 @@ func (e *tsEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh 
 	c.line("%s = %s;", prev, i)
 	c.close()
 	c.line("%s = %s;", x, a)
-	c.close()
 	c.loops--
 }
 

@@ -40,19 +40,14 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
 		c.loop(x+".length", func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 	case bitpack.KindPointer:
-		l := "e" + strconv.Itoa(c.loops)
-		c.line("{")
-		c.indent++
+		l := c.local("e")
 		c.line("const %s = %s;", l, x)
 		c.line("if (%s === null || %s === undefined) {", l, l)
 		c.line("  w.writeBits(0, 1);")
 		c.line("} else {")
 		c.indent++
 		c.line("w.writeBits(1, 1);")
-		c.loops++ // a fresh name for a pointer inside
 		e.write(c, v.Elem, e.present(v.Elem, l), idx)
-		c.loops--
-		c.close()
 		c.close()
 	case bitpack.KindStruct:
 		n := e.typeNames[v.Type]
@@ -60,15 +55,12 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 			fail(fmt.Sprintf("write%sTo(w, %s)", n, x))
 			return
 		}
-		l := "e" + strconv.Itoa(c.loops)
-		c.line("{")
-		c.indent++
+		l := c.local("e")
 		c.line("const %s = %s;", l, x)
 		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, tsString(n), p)
 		for _, u := range v.Fields {
 			e.write(c, u.Value, l+"."+u.Member.Name, idx)
 		}
-		c.close()
 	case bitpack.KindUnion:
 		e.writeUnion(c, v, x, p)
 	case bitpack.KindCustom:
@@ -112,9 +104,7 @@ func (e *tsEmitter) present(v *Value, l string) string {
 }
 
 func (e *tsEmitter) writeUnion(c *body, v *Value, x, p string) {
-	u := "u" + strconv.Itoa(c.loops)
-	c.line("{")
-	c.indent++
+	u := c.local("u")
 	c.line("const %s = %s;", u, x)
 	c.line("if (%s === null || %s === undefined) {", u, u)
 	c.line("  w.fail(\"Range\", %s);", tsString(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)))
@@ -132,17 +122,13 @@ func (e *tsEmitter) writeUnion(c *body, v *Value, x, p string) {
 	c.line("    w.fail(\"Range\", \"type \" + String((%s as { type: unknown }).type) + %s);", u, tsString(" is not a member of "+v.Type.Go.String()))
 	c.line("    return w.at(%s);", p)
 	c.line("}")
-	c.close()
 }
 
 // writeSparse writes the index of each present slot as int_relative from
 // the previous one (from -1), its value, and the length as the end marker.
 func (e *tsEmitter) writeSparse(c *body, v *Value, x string, idx []string, p string) {
-	k := strconv.Itoa(c.loops)
-	s, prev, i, l := "s"+k, "p"+k, "i"+k, "e"+k
+	s, prev, i, l := c.local("s"), c.local("p"), "i"+strconv.Itoa(c.loops), c.local("e")
 	c.loops++
-	c.line("{")
-	c.indent++
 	c.line("const %s = %s;", s, x)
 	if v.Go.Kind() == reflect.Slice {
 		c.line("if (!w.writeLength(%s, %d, %d)) return w.at(%s);", s, v.MaxLen, lengthBits(v.MaxLen), p)
@@ -159,6 +145,5 @@ func (e *tsEmitter) writeSparse(c *body, v *Value, x string, idx []string, p str
 	c.line("%s = %s;", prev, i)
 	c.close()
 	c.line("w.writeIntRelative(%s, %s.length);", prev, s)
-	c.close()
 	c.loops--
 }

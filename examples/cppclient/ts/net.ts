@@ -1164,13 +1164,11 @@ export function writePlayerTo(w: BitWriter, v: Player): boolean {
   if (absent(w, v, "Player")) return false;
   if (!w.writeRange(v.ID, 0, 999, 10)) return w.at("ID");
   if (!w.writeRange(v.Health, 0, 1000, 10)) return w.at("Health");
-  {
-    const e0 = v.Pos;
-    if (absent(w, e0, "Vec3")) return w.at("Pos");
-    if (!w.writeCompressed32(e0.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.X");
-    if (!w.writeCompressed32(e0.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Y");
-    if (!w.writeCompressed32(e0.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Z");
-  }
+  const e0 = v.Pos;
+  if (absent(w, e0, "Vec3")) return w.at("Pos");
+  if (!w.writeCompressed32(e0.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.X");
+  if (!w.writeCompressed32(e0.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Y");
+  if (!w.writeCompressed32(e0.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Z");
   if (!w.writeString(v.Name, 15, 4)) return w.at("Name");
   if (!w.writeBool(v.Alive)) return w.at("Alive");
   return true;
@@ -1219,19 +1217,15 @@ export function writeSnapshot(value: Snapshot): Uint8Array {
 export function readSnapshotFrom(r: BitReader, v: Snapshot): boolean {
   v.Tick = r.readBits(32);
   if (r.failed) return r.at("Tick");
-  {
-    const n0 = r.readLength(4, 8, 79);
-    if (r.failed) return r.at("Players");
-    const a0 = new Array<Player>(n0);
-    for (let i0 = 0; i0 < n0; i0++) {
-      {
-        const a1 = newPlayer();
-        if (!readPlayerFrom(r, a1)) return r.at("Players[" + i0 + "]");
-        a0[i0] = a1;
-      }
-    }
-    v.Players = a0;
+  const n0 = r.readLength(4, 8, 79);
+  if (r.failed) return r.at("Players");
+  const a1 = new Array<Player>(n0);
+  for (let i0 = 0; i0 < n0; i0++) {
+    const a2 = newPlayer();
+    if (!readPlayerFrom(r, a2)) return r.at("Players[" + i0 + "]");
+    a1[i0] = a2;
   }
+  v.Players = a1;
   return true;
 }
 

@@ -1304,55 +1304,53 @@ export function readEnvelopeFrom(r: BitReader, v: Envelope): boolean {
       break;
     }
     case 1: {
-      const m0 = newFire();
-      if (!readFireFrom(r, m0)) return r.at("First");
-      v.First = { type: "Fire", value: m0 };
+      const m1 = newFire();
+      if (!readFireFrom(r, m1)) return r.at("First");
+      v.First = { type: "Fire", value: m1 };
       break;
     }
     case 2: {
-      const m0 = newChat();
-      if (!readChatFrom(r, m0)) return r.at("First");
-      v.First = { type: "Chat", value: m0 };
+      const m2 = newChat();
+      if (!readChatFrom(r, m2)) return r.at("First");
+      v.First = { type: "Chat", value: m2 };
       break;
     }
     default:
       return r.at("First");
   }
-  {
-    const n0 = r.readLength(3, 4, 4);
-    if (r.failed) return r.at("Rest");
-    const a0 = new Array<Msg>(n0);
-    for (let i0 = 0; i0 < n0; i0++) {
-      switch (r.readIndex(2, 3)) {
-        case 0: {
-          const m1 = newMove();
-          if (!readMoveFrom(r, m1)) return r.at("Rest[" + i0 + "]");
-          a0[i0] = { type: "Move", value: m1 };
-          break;
-        }
-        case 1: {
-          const m1 = newFire();
-          if (!readFireFrom(r, m1)) return r.at("Rest[" + i0 + "]");
-          a0[i0] = { type: "Fire", value: m1 };
-          break;
-        }
-        case 2: {
-          const m1 = newChat();
-          if (!readChatFrom(r, m1)) return r.at("Rest[" + i0 + "]");
-          a0[i0] = { type: "Chat", value: m1 };
-          break;
-        }
-        default:
-          return r.at("Rest[" + i0 + "]");
+  const n3 = r.readLength(3, 4, 4);
+  if (r.failed) return r.at("Rest");
+  const a4 = new Array<Msg>(n3);
+  for (let i0 = 0; i0 < n3; i0++) {
+    switch (r.readIndex(2, 3)) {
+      case 0: {
+        const m5 = newMove();
+        if (!readMoveFrom(r, m5)) return r.at("Rest[" + i0 + "]");
+        a4[i0] = { type: "Move", value: m5 };
+        break;
       }
+      case 1: {
+        const m6 = newFire();
+        if (!readFireFrom(r, m6)) return r.at("Rest[" + i0 + "]");
+        a4[i0] = { type: "Fire", value: m6 };
+        break;
+      }
+      case 2: {
+        const m7 = newChat();
+        if (!readChatFrom(r, m7)) return r.at("Rest[" + i0 + "]");
+        a4[i0] = { type: "Chat", value: m7 };
+        break;
+      }
+      default:
+        return r.at("Rest[" + i0 + "]");
     }
-    v.Rest = a0;
   }
+  v.Rest = a4;
   switch (r.readIndex(0, 1)) {
     case 0: {
-      const m0 = newPing();
-      if (!readPingFrom(r, m0)) return r.at("Solo");
-      v.Solo = { type: "Ping", value: m0 };
+      const m8 = newPing();
+      if (!readPingFrom(r, m8)) return r.at("Solo");
+      v.Solo = { type: "Ping", value: m8 };
       break;
     }
     default:
@@ -1364,72 +1362,66 @@ export function readEnvelopeFrom(r: BitReader, v: Envelope): boolean {
 /** Writes v to w. */
 export function writeEnvelopeTo(w: BitWriter, v: Envelope): boolean {
   if (absent(w, v, "Envelope")) return false;
-  {
-    const u0 = v.First;
-    if (u0 === null || u0 === undefined) {
-      w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
+  const u0 = v.First;
+  if (u0 === null || u0 === undefined) {
+    w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
+    return w.at("First");
+  }
+  switch (u0.type) {
+    case "Move":
+      w.writeBits(0, 2);
+      if (!writeMoveTo(w, u0.value)) return w.at("First");
+      break;
+    case "Fire":
+      w.writeBits(1, 2);
+      if (!writeFireTo(w, u0.value)) return w.at("First");
+      break;
+    case "Chat":
+      w.writeBits(2, 2);
+      if (!writeChatTo(w, u0.value)) return w.at("First");
+      break;
+    default:
+      w.fail("Range", "type " + String((u0 as { type: unknown }).type) + " is not a member of gen.Msg");
       return w.at("First");
-    }
-    switch (u0.type) {
-      case "Move":
-        w.writeBits(0, 2);
-        if (!writeMoveTo(w, u0.value)) return w.at("First");
-        break;
-      case "Fire":
-        w.writeBits(1, 2);
-        if (!writeFireTo(w, u0.value)) return w.at("First");
-        break;
-      case "Chat":
-        w.writeBits(2, 2);
-        if (!writeChatTo(w, u0.value)) return w.at("First");
-        break;
-      default:
-        w.fail("Range", "type " + String((u0 as { type: unknown }).type) + " is not a member of gen.Msg");
-        return w.at("First");
-    }
   }
   if (!w.writeLength(v.Rest, 4, 3)) return w.at("Rest");
   for (let i0 = 0; i0 < v.Rest.length; i0++) {
-    {
-      const u1 = v.Rest[i0];
-      if (u1 === null || u1 === undefined) {
-        w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
-        return w.at("Rest[" + i0 + "]");
-      }
-      switch (u1.type) {
-        case "Move":
-          w.writeBits(0, 2);
-          if (!writeMoveTo(w, u1.value)) return w.at("Rest[" + i0 + "]");
-          break;
-        case "Fire":
-          w.writeBits(1, 2);
-          if (!writeFireTo(w, u1.value)) return w.at("Rest[" + i0 + "]");
-          break;
-        case "Chat":
-          w.writeBits(2, 2);
-          if (!writeChatTo(w, u1.value)) return w.at("Rest[" + i0 + "]");
-          break;
-        default:
-          w.fail("Range", "type " + String((u1 as { type: unknown }).type) + " is not a member of gen.Msg");
-          return w.at("Rest[" + i0 + "]");
-      }
+    const u1 = v.Rest[i0];
+    if (u1 === null || u1 === undefined) {
+      w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
+      return w.at("Rest[" + i0 + "]");
     }
-  }
-  {
-    const u0 = v.Solo;
-    if (u0 === null || u0 === undefined) {
-      w.fail("Range", "nil gen.One: a union field must hold one of its members");
-      return w.at("Solo");
-    }
-    switch (u0.type) {
-      case "Ping":
-        w.writeBits(0, 0);
-        if (!writePingTo(w, u0.value)) return w.at("Solo");
+    switch (u1.type) {
+      case "Move":
+        w.writeBits(0, 2);
+        if (!writeMoveTo(w, u1.value)) return w.at("Rest[" + i0 + "]");
+        break;
+      case "Fire":
+        w.writeBits(1, 2);
+        if (!writeFireTo(w, u1.value)) return w.at("Rest[" + i0 + "]");
+        break;
+      case "Chat":
+        w.writeBits(2, 2);
+        if (!writeChatTo(w, u1.value)) return w.at("Rest[" + i0 + "]");
         break;
       default:
-        w.fail("Range", "type " + String((u0 as { type: unknown }).type) + " is not a member of gen.One");
-        return w.at("Solo");
+        w.fail("Range", "type " + String((u1 as { type: unknown }).type) + " is not a member of gen.Msg");
+        return w.at("Rest[" + i0 + "]");
     }
+  }
+  const u2 = v.Solo;
+  if (u2 === null || u2 === undefined) {
+    w.fail("Range", "nil gen.One: a union field must hold one of its members");
+    return w.at("Solo");
+  }
+  switch (u2.type) {
+    case "Ping":
+      w.writeBits(0, 0);
+      if (!writePingTo(w, u2.value)) return w.at("Solo");
+      break;
+    default:
+      w.fail("Range", "type " + String((u2 as { type: unknown }).type) + " is not a member of gen.One");
+      return w.at("Solo");
   }
   return true;
 }

@@ -1159,13 +1159,11 @@ export function readPlayerFrom(r: BitReader, v: Player): boolean {
 export function writePlayerTo(w: BitWriter, v: Player): boolean {
   if (absent(w, v, "Player")) return false;
   if (!w.writeRange(v.Health, 0, 1000, 10)) return w.at("Health");
-  {
-    const e0 = v.Pos;
-    if (absent(w, e0, "Vec3")) return w.at("Pos");
-    if (!w.writeCompressed32(e0.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.X");
-    if (!w.writeCompressed32(e0.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Y");
-    if (!w.writeCompressed32(e0.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Z");
-  }
+  const e0 = v.Pos;
+  if (absent(w, e0, "Vec3")) return w.at("Pos");
+  if (!w.writeCompressed32(e0.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.X");
+  if (!w.writeCompressed32(e0.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Y");
+  if (!w.writeCompressed32(e0.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return w.at("Pos.Z");
   if (!w.writeString(v.Name, 15, 4)) return w.at("Name");
   if (!w.writeBool(v.Alive)) return w.at("Alive");
   return true;
