@@ -169,6 +169,8 @@ func shrinks(n *node, v reflect.Value) stream {
 		return arrayShrinks(n, v, func(i int, e reflect.Value) stream { return shrinks(n.elem, e) })
 	case bitpack.KindSlice:
 		return sliceShrinks(n, v, func(i int, e reflect.Value) stream { return shrinks(n.elem, e) })
+	case bitpack.KindMap:
+		return mapShrinks(n, v)
 	case bitpack.KindSparse:
 		if n.typ.Kind() == reflect.Slice {
 			return sliceShrinks(n, v, func(i int, e reflect.Value) stream { return shrinks(n.elem, e) })
