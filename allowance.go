@@ -233,7 +233,7 @@ func paidFor(p *plan, visiting map[*plan]bool) bool {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
-		case KindCustom, KindUnion:
+		case KindCustom, KindUnion, KindMap:
 			return false
 		case KindSparse:
 			if o.slice || !unit(o.elem, 3*int64(o.elem.typ.Size())/2, 1+o.elem.minBits) {
@@ -372,6 +372,8 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 		case KindCustom:
 			work, bytes := hookCharge(o)
 			err = c.budget.charge(work, bytes, 1, o.size+hookCallBytes, -1)
+		case KindMap:
+			err = c.mapEntries(o, at, depth)
 		}
 		if err != nil {
 			return err.withPrefix(o.path)

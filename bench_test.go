@@ -103,7 +103,8 @@ func TestHandWrittenMatches(t *testing.T) {
 	}
 }
 
-// BenchmarkReferencePacket measures the SPEC §9 packet written and read by
+// BenchmarkReferencePacket measures the reference packet
+// (docs/wire.md#the-reference-packet) written and read by
 // Codec[T], by the any-typed API, and by hand against bitio ("hand", the
 // baseline). Ratios come from internal/benchratio.
 func BenchmarkReferencePacket(b *testing.B) {

@@ -43,6 +43,8 @@ func commit(p *plan, dst, src pointer) {
 			commitUnion(o, d, s)
 		case KindCustom:
 			commitHook(o, d, s)
+		case KindMap:
+			commitMap(o, d, s)
 		}
 	}
 }
@@ -192,6 +194,8 @@ func release(p *plan, base pointer) {
 			}
 		case KindUnion:
 			at.clearIface()
+		case KindMap:
+			releaseMap(o, at)
 		case KindCustom:
 			if hasPointers(o.typ) {
 				at.value(o.typ).Elem().SetZero()

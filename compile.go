@@ -163,6 +163,7 @@ type fieldCtx struct {
 	tagField  string
 	use       *usage       // where inherited options record that they reached a leaf
 	container reflect.Type // an element's: the slice, array, map or pointer type holding it
+	key       bool         // a map's keys (container is the map)
 }
 
 // structural reports a problem with the field itself (its type, a missing
@@ -178,6 +179,9 @@ func (f fieldCtx) structural(o *tagOptions, format string, args ...any) error {
 // missingMaxlen is the error for a string or slice without a maxlen of its
 // own: for an element of a slice, map or array, it says how to give one.
 func (f fieldCtx) missingMaxlen(o *tagOptions, t reflect.Type, example string) error {
+	if f.key {
+		return f.structural(o, "the %s keys of %s need a maxlen of their own: add key.maxlen=N to the tag, e.g. bits:\"maxlen=4,key.maxlen=%s\"", t, f.container, example)
+	}
 	if f.container != nil && f.container.Kind() != reflect.Pointer {
 		return f.structural(o, "the %s elements of %s need a maxlen of their own: add elem.maxlen=N to the tag, e.g. bits:\"maxlen=4,elem.maxlen=%s\"", t, f.container, example)
 	}
@@ -244,7 +248,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		}
 		return p, nil
 	}
-	p := &plan{typ: t, size: t.Size(), root: &Field{Type: t}, compiling: true}
+	p := &plan{typ: t, size: t.Size(), root: &Field{Type: t}, compiling: true, pointerFree: !hasPointers(t)}
 	c.memo[key] = p
 	// Offsets and paths inside a sub-plan are relative to its element; an
 	// error's path is completed while the error travels up.
@@ -299,6 +303,9 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if o.checkSet && !f.inherited {
 		return nil, f.tagged(o, "check applies to fields of type bitpack.Check, not %s", t)
 	}
+	if o.key != "" && t.Kind() != reflect.Map {
+		return nil, f.tagged(o, "key. applies to maps' keys, not to %s", t)
+	}
 	if ok, err := hasHooks(t, f); err != nil {
 		return nil, err
 	} else if ok {
@@ -320,6 +327,8 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 		return c.appendArray(ops, t, o, f, base)
 	case reflect.Pointer:
 		return c.appendPointer(ops, t, o, f, base)
+	case reflect.Map:
+		return c.appendMap(ops, t, o, f, base)
 	case reflect.Struct:
 		return c.appendStruct(ops, t, o, f)
 	case reflect.Interface:
@@ -332,8 +341,6 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 
 func kindName(k reflect.Kind) string {
 	switch k {
-	case reflect.Map:
-		return "maps"
 	case reflect.Interface:
 		return "interfaces not registered with RegisterUnion"
 	case reflect.Chan:

@@ -149,6 +149,8 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			err = decodeUnion(d, o, at, start, depth)
 		case KindCheck:
 			err = decodeCheck(d, o, at, start, depth)
+		case KindMap:
+			err = decodeMap(d, o, at, start, depth)
 		}
 		if err != nil {
 			return err

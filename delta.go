@@ -446,7 +446,7 @@ func newPointee(s *scratch, p *plan, at pointer) (pointer, bool) {
 		at.setElem(e)
 		return e, false
 	}
-	return at.setNew(p.typ), true
+	return at.setNew(p), true
 }
 
 // ---------------------------------------------------------------------------

@@ -184,6 +184,8 @@ func encodeOp(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 		return encodeUnion(w, o, at, depth)
 	case KindCheck:
 		return encodeCheck(w, o, at, depth)
+	case KindMap:
+		return encodeMap(w, o, at, depth)
 	}
 	code, err := fieldCode(o, at)
 	if err != nil {

@@ -33,6 +33,8 @@ func Fingerprint(v any) (uint32, error) {
 //	b                      bool
 //	i<bits> / u<bits>      raw signed (two's complement) / unsigned integer
 //	r<min>..<max>          ranged integer (signed and unsigned alike: same wire)
+//	<int>*<unit>           an integer with unit= (i, u or r above), the unit in
+//	                       its base unit (nanoseconds for a time.Duration)
 //	f32 / f64              raw float
 //	q32(<min>,<max>,<res>) compressed float (q64 for float64); numbers in the
 //	                       shortest form that round-trips at that precision
@@ -43,10 +45,12 @@ func Fingerprint(v any) (uint32, error) {
 //	[<=<maxlen>]<elem>     slice
 //	*<elem>                pointer (presence bit)
 //	{<f>;<f>;...}          struct, fields in wire order
-//	Q<bits>                quaternion, bits per component
+//	Q<bits>/<M>            quaternion, bits per component and M = 2^bits - 2 steps
 //	c<type>                custom MarshalBits type (its Go type name)
 //	S[<n>]<elem>           sparse array (S[<=<maxlen>] for a slice)
 //	U(<m>|<m>|...)         union, members in index order
+//	U<bits>(<i>:<m>|...)   union with IndexBits or At: the index width, and each
+//	                       member's index
 //	k<hex>                 serialize check, 8 hex digits of the hash
 //	^<k>                   the node k levels up (recursive types; 1 is the parent)
 //

@@ -1,13 +1,16 @@
 package bitpack_test
 
 import (
+	"bytes"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitpacktest"
 )
 
-// Native fuzz targets (SPEC §8.2–8.4), built on bitpacktest.Fuzz: each
+// Native fuzz targets, built on bitpacktest.Fuzz: each
 // decodes hostile bytes into a pre-filled value and fails on a panic, an
 // error that is not a *bitpack.Error wrapping a sentinel, a failed decode
 // that changed the value, an accepted packet that does not re-encode to
@@ -17,8 +20,8 @@ import (
 //
 //	go test -run '^$' -fuzz '^FuzzBenchPacket$' -fuzztime 30s .
 
-// FuzzBenchPacket: the SPEC §9 reference packet (ranges, compressed
-// floats, a slice, a byte block).
+// FuzzBenchPacket: the reference packet (docs/wire.md#the-reference-packet:
+// ranges, compressed floats, a slice, a byte block).
 func FuzzBenchPacket(f *testing.F) {
 	bitpacktest.Fuzz(f, referencePacket(), BenchPacket{})
 }
@@ -143,4 +146,140 @@ func FuzzShapes(f *testing.F) {
 // hook, and each hook must run once.
 func FuzzHookChain(f *testing.F) {
 	bitpacktest.Fuzz(f, *nodeChain(5), hookNode{V: 1})
+}
+
+// FuzzMaps: maps of every key kind (see rtMaps), seeded with real packets
+// and with packets whose keys are out of order or repeated (mapPackets),
+// which the decoder must refuse: an accepted one would re-encode sorted,
+// to other bytes, and fail the target.
+func FuzzMaps(f *testing.F) {
+	speed, target, lock := float32(7.25), uint16(999), int8(-1)
+	full := rtMaps{
+		Ammo:   map[uint8]uint16{0: 1, 9: 500, 255: 65535},
+		Scores: map[string]int32{"": 0, "ann": -1000, "bö": 1000, "zzzzzzzz": 7},
+		Groups: map[int16][]string{-50: nil, 0: {"", "twelve bytes"}, 50: {"a", "b", "c"}},
+		Units: map[uint16]rtUnit{
+			0:   {Pos: Vec3{-500, 0, 500}, Speed: &speed, Target: &target},
+			999: {Pos: Vec3{0.1, -0.1, 0}, Leader: &Player{Health: 1000, Name: "lead"}},
+		},
+		Doors:   map[bool]rtDoor{false: {Angle: 3.2, Lock: &lock}, true: {Open: true}},
+		Team:    map[rtSide]*Player{0: nil, 3: {Health: 1, Pos: Vec3{-10, 10, 0}, Name: "ünï"}},
+		Facings: map[int32]Quat{-8: {0, 0, 0, 1}, 7: {0.5, 0.5, 0.5, 0.5}},
+	}
+	sorted, hostile := mapPackets()
+	bitpacktest.FuzzWith(f, []bitpacktest.Option{bitpacktest.Corpus(append(sorted, hostile...)...)},
+		full, rtMaps{Ammo: map[uint8]uint16{2: 7, 9: 500}}, rtMaps{Doors: map[bool]rtDoor{true: {}}}, rtMaps{})
+}
+
+// mapPacketValues are the values of mapPackets's sorted packets.
+var mapPacketValues = []rtMaps{{Ammo: map[uint8]uint16{2: 7, 9: 500}}, {Doors: map[bool]rtDoor{false: {}, true: {}}}}
+
+// mapPackets returns the packets of mapPacketValues, laid out by hand,
+// and packets like them whose keys are out of order or repeated.
+// TestMapPackets checks both.
+func mapPackets() (sorted, hostile [][]byte) {
+	// Counts of the maps after Ammo, all empty: Scores, Groups, Units
+	// (3 bits each), Doors, Team, Facings (2 bits each).
+	rest := []f{{0, 3}, {0, 3}, {0, 3}, {0, 2}, {0, 2}, {0, 2}}
+	ammo := func(entries ...uint64) []byte {
+		fs := []any{f{uint64(len(entries) / 2), 3}}
+		for i := 0; i < len(entries); i += 2 {
+			fs = append(fs, f{entries[i], 8}, f{entries[i+1], 16})
+		}
+		return bitsOf(append(fs, rest)...)
+	}
+	// Doors {key: closed, angle code 0, no lock}, after the empty maps
+	// before it; Team and Facings empty after it.
+	doors := func(keys ...uint64) []byte {
+		fs := []any{f{0, 3}, f{0, 3}, f{0, 3}, f{0, 3}, f{uint64(len(keys)), 2}}
+		for _, k := range keys {
+			fs = append(fs, f{k, 1}, f{0, 1}, f{0, 12}, f{0, 1})
+		}
+		return bitsOf(append(fs, f{0, 2}, f{0, 2})...)
+	}
+	sorted = [][]byte{ammo(2, 7, 9, 500), doors(0, 1)}
+	hostile = [][]byte{
+		ammo(9, 500, 2, 7),     // unsorted
+		ammo(2, 7, 2, 7),       // duplicate
+		ammo(0, 0, 5, 1, 5, 1), // a duplicate after a sorted pair
+		ammo(255, 1, 0, 1),     // the largest key, then the smallest
+		doors(1, 0),            // true before false
+		doors(1, 1),            // true twice
+	}
+	return sorted, hostile
+}
+
+// TestMapPackets: FuzzMaps's hand-written packets are what they claim:
+// the sorted one is Marshal's, and each of the others is refused with
+// ErrRange at its second (or third) key, leaving the value alone.
+func TestMapPackets(t *testing.T) {
+	sorted, hostile := mapPackets()
+	for i, v := range mapPacketValues {
+		if b, err := bitpack.Marshal(&v); err != nil || !bytes.Equal(b, sorted[i]) {
+			t.Fatalf("Marshal(%+v) = %x, %v; the hand-written packet is %x", v, b, err, sorted[i])
+		}
+	}
+	const prefix = "bitpack: decode bitpack_test.rtMaps: field "
+	wants := []string{
+		"Ammo at bit 27: key 2 does not follow key 9",
+		"Ammo at bit 27: key 2 does not follow key 2",
+		"Ammo at bit 51: key 5 does not follow key 5",
+		"Ammo at bit 27: key 0 does not follow key 255",
+		"Doors at bit 29: key false does not follow key true",
+		"Doors at bit 29: key true does not follow key true",
+	}
+	for i, p := range hostile {
+		v := rtMaps{Ammo: map[uint8]uint16{1: 1}}
+		err := bitpack.Unmarshal(p, &v)
+		want := prefix + wants[i] + ": map keys travel in ascending order, each once"
+		if !errors.Is(err, bitpack.ErrRange) || err.Error() != want {
+			t.Errorf("packet %d (%x): %v\nwant %s", i, p, err, want)
+		}
+		if len(v.Ammo) != 1 || v.Ammo[1] != 1 || v.Doors != nil {
+			t.Errorf("packet %d: the refused packet changed the value: %+v", i, v)
+		}
+	}
+}
+
+// FuzzMapTree: recursion through a map's values, so hostile nesting must
+// stop at bitpack.MaxDepth. Seeded with a real tree and a chain nested
+// past MaxDepth (mapChain).
+func FuzzMapTree(f *testing.F) {
+	leaf := rtMapTree{Name: "leaf"}
+	bitpacktest.FuzzWith(f, []bitpacktest.Option{bitpacktest.Corpus(mapChain(3), mapChain(bitpack.MaxDepth+10))},
+		rtMapTree{Name: "root", Sub: map[uint8]rtMapTree{0: leaf, 7: {Sub: map[uint8]rtMapTree{255: leaf}}}}, rtMapTree{})
+}
+
+// mapChain lays out by hand an rtMapTree nested n levels deep: at each
+// level an empty Name (a 3-bit length, then alignment) and a Sub of one
+// entry (a 2-bit count, key 1); the last level's Sub is empty.
+func mapChain(n int) []byte {
+	var fs []any
+	for range n - 1 {
+		fs = append(fs, f{0, 3}, align, f{1, 2}, f{1, 8})
+	}
+	return bitsOf(append(fs, f{0, 3}, align, f{0, 2})...)
+}
+
+// TestMapChain: a chain of MaxDepth levels decodes (mapChain lays it out
+// as Marshal does); one level more is refused with ErrDepth where the
+// last level's map would begin an entry: level i (from 1) starts at bit
+// 16i+2, so level 63's count ends at bit 1018.
+func TestMapChain(t *testing.T) {
+	three := rtMapTree{Sub: map[uint8]rtMapTree{1: {Sub: map[uint8]rtMapTree{1: {}}}}}
+	if b, err := bitpack.Marshal(&three); err != nil || !bytes.Equal(b, mapChain(3)) {
+		t.Fatalf("Marshal = %x, %v; mapChain(3) = %x", b, err, mapChain(3))
+	}
+	var v rtMapTree
+	if err := bitpack.Unmarshal(mapChain(bitpack.MaxDepth), &v); err != nil {
+		t.Fatalf("%d levels: %v", bitpack.MaxDepth, err)
+	}
+	v = rtMapTree{Name: "kept"}
+	err := bitpack.Unmarshal(mapChain(bitpack.MaxDepth+1), &v)
+	if !errors.Is(err, bitpack.ErrDepth) || !strings.HasSuffix(err.Error(), ".Sub at bit 1018: more than 64 nested levels") {
+		t.Errorf("%d levels: %v; want ErrDepth at bit 1018", bitpack.MaxDepth+1, err)
+	}
+	if v.Name != "kept" || v.Sub != nil {
+		t.Errorf("the refused packet changed the value: %+v", v)
+	}
 }

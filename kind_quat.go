@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/quant"
@@ -25,67 +27,181 @@ var quatKind = kindFuncs{name: "quat",
 // three components of Bits each.
 func quatBits(f *Field, _ func(*Field) int64) int64 { return 2 + 3*int64(f.Bits) }
 
-// isQuatShaped reports whether t is [4]float32/64 or a struct of exactly
-// four exported float fields of one kind.
+// Quaternion shapes. A quaternion's components are found, in x, y, z, w
+// order, in:
+//
+//   - [4]float32 or [4]float64: elements 0..3 are x, y, z, w (with wxyz:
+//     w, x, y, z);
+//   - a struct of four exported, untagged float fields of one type: named
+//     W, X, Y and Z (in any case and order), by name; otherwise in
+//     declaration order, x, y, z, w (with wxyz: w, x, y, z);
+//   - a struct of a float w and a vector of three (x, y, z), both exported
+//     and untagged, in either order: go-gl/mathgl's Quat{W float32; V
+//     Vec3}. The vector is a [3]float or a struct of three float fields
+//     (named X, Y, Z by name, else in order), of the scalar's type.
+//
+// Anything else tagged quat is refused, saying which shapes are.
+
+// quatShape is where the components are: their offsets within the value,
+// and their paths for Field.QuatPaths.
+type quatShape struct {
+	offs  [4]offset
+	paths [4][]int
+	named bool // the shape itself says which component is w (names, or a scalar and a vector)
+}
+
+const quatShapes = "[4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V})"
+
+// isQuatShaped reports whether t holds a quaternion in one of the shapes.
 func isQuatShaped(t reflect.Type) bool {
-	_, ok := quatOffsets(t)
+	_, ok := quatShapeOf(t, false)
 	return ok
 }
 
-// hasFourFloats reports whether struct t has exactly four fields, all
-// floats of one kind: meant to be a quaternion, whether or not it can be.
-func hasFourFloats(t reflect.Type) bool {
-	if t.NumField() != 4 {
-		return false
-	}
-	k := t.Field(0).Type.Kind()
-	for i := range 4 {
-		if t.Field(i).Type.Kind() != k || (k != reflect.Float32 && k != reflect.Float64) {
-			return false
+// looksLikeQuat reports whether struct t is meant to be a quaternion (four
+// floats of one kind, or a float and a vector), whether or not it can be:
+// such a struct tagged quat gets appendQuat's explanation.
+func looksLikeQuat(t reflect.Type) bool {
+	switch t.NumField() {
+	case 4:
+		k := t.Field(0).Type.Kind()
+		for i := range 4 {
+			if t.Field(i).Type.Kind() != k || !isFloatKind(k) {
+				return false
+			}
 		}
+		return true
+	case 2:
+		a, b := t.Field(0).Type, t.Field(1).Type
+		return isFloatKind(a.Kind()) && !isFloatKind(b.Kind()) || isFloatKind(b.Kind()) && !isFloatKind(a.Kind())
 	}
-	return true
+	return false
 }
 
-func quatOffsets(t reflect.Type) (offs [4]offset, ok bool) {
+func isFloatKind(k reflect.Kind) bool { return k == reflect.Float32 || k == reflect.Float64 }
+
+// plainFloats returns the fields of struct t if there are n, all exported,
+// untagged floats of kind k; else nil.
+func plainFloats(t reflect.Type, n int, k reflect.Kind) []reflect.StructField {
+	if t.Kind() != reflect.Struct || t.NumField() != n {
+		return nil
+	}
+	fs := make([]reflect.StructField, n)
+	for i := range fs {
+		sf := t.Field(i)
+		if _, tagged := sf.Tag.Lookup("bits"); !sf.IsExported() || tagged || sf.Type.Kind() != k {
+			// A component's own tag would say how to send it; a
+			// quaternion sends all four its own way.
+			return nil
+		}
+		fs[i] = sf
+	}
+	return fs
+}
+
+// byNames returns the positions of the fields named names (any case, each
+// once), or nil.
+func byNames(fs []reflect.StructField, names string) []int {
+	pos := make([]int, len(names))
+	for i := range pos {
+		pos[i] = -1
+	}
+	for j, sf := range fs {
+		i := strings.IndexByte(names, byte(unicode.ToUpper(rune(sf.Name[0]))))
+		if len(sf.Name) != 1 || i < 0 || pos[i] >= 0 {
+			return nil
+		}
+		pos[i] = j
+	}
+	return pos
+}
+
+// quatShapeOf finds the components of a quaternion of type t (see above);
+// wxyz puts w first where the shape does not say.
+func quatShapeOf(t reflect.Type, wxyz bool) (quatShape, bool) {
+	var q quatShape
+	order := []int{0, 1, 2, 3} // the position of x, y, z, w
+	if wxyz {
+		order = []int{1, 2, 3, 0}
+	}
 	switch t.Kind() {
 	case reflect.Array:
-		k := t.Elem().Kind()
-		if t.Len() != 4 || (k != reflect.Float32 && k != reflect.Float64) {
-			return offs, false
+		if t.Len() != 4 || !isFloatKind(t.Elem().Kind()) {
+			return q, false
 		}
-		for i := range offs {
-			offs[i] = elemOffset(i, t.Elem().Size())
+		for c, i := range order {
+			q.offs[c], q.paths[c] = elemOffset(i, t.Elem().Size()), []int{i}
 		}
-		return offs, true
+		return q, true
 	case reflect.Struct:
-		if t.NumField() != 4 {
-			return offs, false
+		if t.NumField() == 0 {
+			return q, false
 		}
-		k0 := t.Field(0).Type.Kind()
-		for i := range offs {
-			sf := t.Field(i)
-			if !sf.IsExported() || sf.Type.Kind() != k0 || (k0 != reflect.Float32 && k0 != reflect.Float64) {
-				return offs, false
+		if fs := plainFloats(t, 4, t.Field(0).Type.Kind()); fs != nil && isFloatKind(fs[0].Type.Kind()) {
+			if named := byNames(fs, "XYZW"); named != nil {
+				order, q.named = named, true
 			}
-			if _, tagged := sf.Tag.Lookup("bits"); tagged {
-				// Its own tags would say how to send the component; a
-				// quaternion sends all four its own way. Not quat-shaped.
-				return offs, false
+			for c, i := range order {
+				q.offs[c], q.paths[c] = fieldOffset(fs[i]), []int{i}
 			}
-			offs[i] = fieldOffset(sf)
+			return q, true
 		}
-		return offs, true
+		return vectorQuat(t)
 	}
-	return offs, false
+	return q, false
+}
+
+// vectorQuat finds a quaternion made of a float w and a vector of three.
+func vectorQuat(t reflect.Type) (quatShape, bool) {
+	q := quatShape{named: true}
+	if t.NumField() != 2 {
+		return q, false
+	}
+	for w := range 2 {
+		ws, vs := t.Field(w), t.Field(1-w)
+		k := ws.Type.Kind()
+		if _, tagged := ws.Tag.Lookup("bits"); !isFloatKind(k) || !ws.IsExported() || tagged {
+			continue
+		}
+		if _, tagged := vs.Tag.Lookup("bits"); !vs.IsExported() || tagged {
+			return q, false
+		}
+		q.offs[3], q.paths[3] = fieldOffset(ws), []int{w}
+		vt := vs.Type
+		switch {
+		case vt.Kind() == reflect.Array && vt.Len() == 3 && vt.Elem().Kind() == k:
+			for c := range 3 {
+				q.offs[c], q.paths[c] = fieldOffset(vs).plus(elemOffset(c, vt.Elem().Size())), []int{1 - w, c}
+			}
+			return q, true
+		case vt.Kind() == reflect.Struct:
+			fs := plainFloats(vt, 3, k)
+			if fs == nil {
+				return q, false
+			}
+			order := byNames(fs, "XYZ")
+			if order == nil {
+				order = []int{0, 1, 2}
+			}
+			for c, i := range order {
+				q.offs[c], q.paths[c] = fieldOffset(vs).plus(fieldOffset(fs[i])), []int{1 - w, i}
+			}
+			return q, true
+		}
+		return q, false
+	}
+	return q, false
 }
 
 func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
-	offs, ok := quatOffsets(t)
+	shape, ok := quatShapeOf(t, o.wxyz)
 	if !ok {
-		return nil, f.tagged(o, "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not %s", t)
+		return nil, f.tagged(o, "quat applies to %s, not %s", quatShapes, t)
 	}
-	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.bitsSet, r.bits = false, false, 0 }) {
+	if o.wxyz && shape.named {
+		return nil, f.tagged(o, "wxyz does not apply to %s: its fields say which component is w", t)
+	}
+	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.wxyz, r.bitsSet, r.bits = false, false, false, 0 }) {
 		return nil, f.tagged(o, "quat does not combine with other options")
 	}
 	if o.bits < minQuatBits || o.bits > maxQuatBits {
@@ -98,13 +214,17 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 	if f.use != nil {
 		f.use.quats = true
 	}
-	comp := t.Elem
-	if t.Kind() == reflect.Struct {
-		comp = func() reflect.Type { return t.Field(0).Type }
+	w := t
+	for _, step := range shape.paths[3] { // the type of w
+		if w.Kind() == reflect.Array {
+			w = w.Elem()
+		} else {
+			w = w.Field(step).Type
+		}
 	}
-	base.kind, base.qq, base.offs, base.f64, base.bits = KindQuat, &q, offs, comp().Kind() == reflect.Float64, q.Bits()
+	base.kind, base.qq, base.offs, base.f64, base.bits = KindQuat, &q, shape.offs, w.Kind() == reflect.Float64, q.Bits()
 	*ops = append(*ops, base)
-	return &Field{Type: t, Kind: KindQuat, Bits: o.bits}, nil
+	return &Field{Type: t, Kind: KindQuat, Bits: o.bits, QuatPaths: shape.paths}, nil
 }
 
 // quatWord returns the wire word of the quaternion o at at, coded by qq (at

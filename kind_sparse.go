@@ -167,7 +167,7 @@ func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 		slot := sparseSlot(o, at, int(idx))
 		e := slot.elem()
 		if e.isNil() {
-			e = slot.setNew(o.elem.typ)
+			e = slot.setNew(o.elem)
 			d.grow(1, o.elem.typ.Size())
 		}
 		if err := d.sub(o.elem, o.level, e, depth); err != nil {

@@ -39,7 +39,7 @@ var structKind = kindFuncs{name: "struct",
 	}}
 
 func (c *compiler) appendStruct(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx) (*Field, error) {
-	if o.quat && (isQuatShaped(t) || !f.inherited && hasFourFloats(t)) {
+	if o.quat && (isQuatShaped(t) || !f.inherited && looksLikeQuat(t)) {
 		// A struct of four floats tagged quat that is not quat-shaped
 		// (a field unexported or tagged) gets appendQuat's explanation
 		// rather than "quat reaches no field".

@@ -138,7 +138,7 @@ func decodeMember(d *decoder, o *op, at pointer, pos, start, depth int) *fieldEr
 		}
 		return nil
 	}
-	fresh := pointerOf(reflect.New(m.typ))
+	fresh := newValue(mp)
 	if err := d.sub(mp, o.level, fresh, depth); err != nil {
 		return err.withPrefix(o.path)
 	}
@@ -271,7 +271,7 @@ func cloneUnion(o *op, d, s pointer, sc *scratch) {
 		clone(mp, dv, sv, sc)
 		return
 	}
-	fresh := pointerOf(reflect.New(o.union.members[i].typ))
+	fresh := newValue(mp)
 	clone(mp, fresh, sv, sc)
 	d.setIface(o.ifaces[i], fresh)
 }

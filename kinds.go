@@ -18,7 +18,7 @@ package bitpack
 //
 // The drivers run a kind's encode, decode, commit and fixed-width code and
 // store functions through switches with one-line cases (encodeOp, the
-// decoder's plan, commit, fieldCode, storeField), not through function
+// decoder's plan, commit, fieldCode, decodeScalar), not through function
 // values in this table: Go's escape analysis cannot see through an
 // indirect call, so one would move the caller's Writer, Reader, decoder
 // and value to the heap on every call. The table holds what is not on
@@ -59,5 +59,6 @@ func init() {
 		KindSparse:          sparseKind,
 		KindUnion:           unionKind,
 		KindCheck:           checkKind,
+		KindMap:             mapKind,
 	}
 }

@@ -28,6 +28,7 @@ const (
 	KindSparse                          // []*T (MaxLen) or [Len]*T: indices of the non-nil elements, Elem = T
 	KindUnion                           // interface field: type index (Bits), then one of Members
 	KindCheck                           // serialize check: align, 32-bit hash of CheckName
+	KindMap                             // count (MaxLen), then entries in ascending key order: Key, then Elem
 
 	kindCount // (not a kind: the size of the kinds table)
 )
@@ -61,11 +62,17 @@ type Field struct {
 	Res              float64
 	Clamp            bool  // KindCompressedFloat, KindInt, KindUint: clamp out-of-range values on encode
 	Unit             int64 // KindInt, KindUint with unit=: the Go value of one unit on the wire (0: none)
-	MaxLen           int   // KindString, KindBytes, KindSlice
+	MaxLen           int   // KindString, KindBytes, KindSlice, KindSparse slices, KindMap
 	Len              int   // KindArray, KindByteArray
 
 	Fields []*Field // KindStruct
-	Elem   *Field   // KindArray, KindSlice, KindPointer; KindSparse: the pointee
+	Elem   *Field   // KindArray, KindSlice, KindPointer, KindMap (its values); KindSparse: the pointee
+	Key    *Field   // KindMap: its keys
+
+	// KindQuat: where x, y, z and w are within the value, each a path of
+	// steps: a field index in a struct, an element index in an array
+	// (mathgl's Quat{W; V Vec3} has x at {1, 0} and w at {0}).
+	QuatPaths [4][]int
 
 	// KindUnion: the member layouts in index order, and the Go type each
 	// decodes to (T, or *T for members registered as pointers).
@@ -180,6 +187,9 @@ func cloneField(f *Field, copies map[*Field]*Field, attach func(*Field, map[*Fie
 	if c.Elem, err = cloneField(f.Elem, copies, attach); err != nil {
 		return nil, err
 	}
+	if c.Key, err = cloneField(f.Key, copies, attach); err != nil {
+		return nil, err
+	}
 	c.Members, c.MemberTypes = make([]*Field, len(f.Members)), append([]reflect.Type(nil), f.MemberTypes...)
 	c.MemberIndex = append([]int(nil), f.MemberIndex...)
 	for i, m := range f.Members {
@@ -268,6 +278,9 @@ func (l Layout) Rows() []Row {
 				walk(c, joinPath(path, c.Name), depth, true)
 			}
 		case KindArray, KindSlice, KindSparse:
+			walk(f.Elem, path+"[]", depth, true)
+		case KindMap:
+			walk(f.Key, path+"[key]", depth, true)
 			walk(f.Elem, path+"[]", depth, true)
 		case KindPointer:
 			walk(f.Elem, path, depth, f.Elem.Kind != KindStruct)

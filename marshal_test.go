@@ -20,7 +20,8 @@ import (
 )
 
 // ---------------------------------------------------------------------------
-// Golden bytes: one table row per row of the SPEC §6 type table. Every
+// Golden bytes: one table row per row of the Types table
+// (docs/wire.md#types). Every
 // expectation is built bit by bit with the bitsOf oracle (helpers_test.go),
 // never by calling bitpack. These bytes must never change.
 
@@ -221,8 +222,8 @@ func TestGolden(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// The SPEC §9 reference packet, whose bytes come from the reference C++
-// serialize implementation.
+// The reference packet (docs/wire.md#the-reference-packet), whose bytes
+// come from the reference C++ serialize implementation.
 
 type BenchPacket struct {
 	Sequence    uint64
@@ -745,14 +746,14 @@ func TestTagErrors(t *testing.T) {
 		{bInheritFit{}, "S", "range=0..300", "at S.Kills: range 0..300 does not fit uint8"},
 		{bNonCanon{}, "A", "float,min=0,max=100000,res=0.01", "float32 cannot hold res=0.01 canonically over [0, 100000] (quant: code 3276829 decodes to 32768.29296875, which quantizes back to 3276830); use a coarser res or a float64 field"},
 		{bUnexported{}, "a", "range=0..1", "unexported fields are never encoded"},
-		{bMap{}, "M", "", "map[string]int is not supported (maps have no wire form)"},
+		{bMap{}, "M", "", `map[string]int needs a maxlen tag of its own, e.g. bits:"maxlen=16"`},
 		{bIface{}, "I", "", "interface {} is not supported (interfaces not registered with RegisterUnion have no wire form)"},
 		{bChan{}, "C", "", "chan int is not supported"},
 		{bFunc{}, "F", "", "func() is not supported"},
 		{bComplex{}, "C", "", "complex64 is not supported"},
 		{bTime{}, "T", "", "has no exported fields and no MarshalBits/UnmarshalBits methods"},
 		{bHalfHook{}, "H", "", "implements MarshalBits but not UnmarshalBits; implement both"},
-		{bQuatShape{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not [3]float32"},
+		{bQuatShape{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not [3]float32"},
 		{bQuatBits{}, "Q", "quat,bits=40", "quat bits=40: each component needs 4..22 bits"},
 		{bQuatBits3{}, "Q", "quat,bits=3", "quat bits=3: each component needs 4..22 bits (fewer allow errors past 45°; with more, float32 cannot hold every code's own value, so decoded quaternions would not re-encode to the same bytes)"},
 		{bSpaces{}, "A", "range=0..1, bits=3", "contains spaces"},
@@ -761,7 +762,7 @@ func TestTagErrors(t *testing.T) {
 		{bMaxlenNum{}, "S", "maxlen=-1", "maxlen=-1 is not a count"},
 		{bHookOpts{}, "C", "range=0..1", "options do not apply to bitpack_test.counter, which encodes itself"},
 		{bSparseArrayMaxlen{}, "P", "sparse,maxlen=4", "maxlen does not apply to [4]*bitpack_test.Vec3 (arrays have a fixed length)"},
-		{bQuatTaggedParts{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64 or a struct of four untagged exported float fields of one type, not bitpack_test.taggedQuat"},
+		{bQuatTaggedParts{}, "Q", "quat,bits=9", "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not bitpack_test.taggedQuat"},
 		{bQuatNoBits{}, "Q", "quat", "quat needs bits= (bits per component, 4..22)"},
 		{bFloatMissing{}, "A", "float,min=0,max=1", "float needs min=, max= and res="},
 		{bEmbedUnexportedOpts{}, "smallInts", "range=0..3", `an unexported embedded struct takes no options (its exported fields are inlined; bits:"-" skips them all)`},
@@ -790,7 +791,7 @@ func TestTagErrors(t *testing.T) {
 			}
 		})
 	}
-	// The message in full, as the SPEC shows it.
+	// The message in full (the README quotes the same words for its own type).
 	_, err := bitpack.Describe(bMinMax{})
 	if want := `bitpack: type bitpack_test.bMinMax field A: tag "float,min=10,max=-10,res=0.01": min must be < max`; err == nil || err.Error() != want {
 		t.Errorf("message:\n got %v\nwant %s", err, want)
@@ -838,7 +839,8 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// Decoding into an existing value (SPEC §5).
+// Decoding into an existing value: fields off the wire keep their values,
+// slices reuse their memory.
 
 type tReuse struct {
 	Keep  uint8    `bits:"-"`

@@ -21,7 +21,7 @@ type op struct {
 	// ReadBits.
 	kind      Kind
 	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
-	clamp     bool    // compressed floats: clamp instead of refusing out-of-range values
+	clamp     bool    // integers and compressed floats: clamp instead of refusing out-of-range values
 	ranged    bool    // integers: range=A..B (else raw)
 	unit      int64   // integers with unit=: the Go value of one unit on the wire (0: none)
 	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)
@@ -43,6 +43,7 @@ type op struct {
 
 	// Cold: rarer kinds, and what errors and layouts need.
 	qq     *quant.Quat
+	mapx   *mapInfo     // maps: the keys' plan, their order, buffers
 	f64    bool         // quaternions: float64 components
 	union  *Union       // unions
 	ifaces []ifaceWord  // unions: how the field holds each member
@@ -86,32 +87,33 @@ func (p *plan) putScratch(s *scratch) {
 }
 
 type plan struct {
-	typ       reflect.Type
-	size      uintptr // typ.Size()
-	ops       []op
-	dense     bool                    // all but padding is pointer-free wire data: commit copies the value whole
-	complete  bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
-	minBits   int                     // the fewest bits a value takes (0 when it has no fixed part)
-	work      int64                   // values one value visits, its variable parts aside (see planWork)
-	paid      bool                    // every charge inside is paid by bits of its own (see paidFor)
-	counted   bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)
-	spare     atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
-	pool      sync.Pool               // more scratch values, when goroutines decode the type at once
-	copies    []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
-	others    []int                   // the ops commit handles one by one (strings, slices, loops, ...)
-	scalars   []scalar                // fused runs' fields, in order
-	enc       []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
-	encOut    []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
-	groups    int                     // the encode program's groups
-	scalar    *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
-	root      *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
-	described atomic.Pointer[Layout]  // the full layout, once Describe built it
-	levels    int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
-	use       usage                   // option kinds that reached a leaf inside (see usage)
-	delta     []ditem                 // the fields a delta walks (see ditem)
-	dsteps    []dstep                 // the delta program over them (see dstep)
-	flat      bool                    // dsteps are fixed-width fields only (see listFlat)
-	deltaErr  error                   // building delta failed (an internal error: compile reports it)
+	typ         reflect.Type
+	size        uintptr // typ.Size()
+	pointerFree bool    // typ holds no pointers: its values can come from newValue's untyped memory
+	ops         []op
+	dense       bool                    // all but padding is pointer-free wire data: commit copies the value whole
+	complete    bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
+	minBits     int                     // the fewest bits a value takes (0 when it has no fixed part)
+	work        int64                   // values one value visits, its variable parts aside (see planWork)
+	paid        bool                    // every charge inside is paid by bits of its own (see paidFor)
+	counted     bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)
+	spare       atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
+	pool        sync.Pool               // more scratch values, when goroutines decode the type at once
+	copies      []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
+	others      []int                   // the ops commit handles one by one (strings, slices, loops, ...)
+	scalars     []scalar                // fused runs' fields, in order
+	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	encOut      []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
+	groups      int                     // the encode program's groups
+	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
+	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
+	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
+	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
+	use         usage                   // option kinds that reached a leaf inside (see usage)
+	delta       []ditem                 // the fields a delta walks (see ditem)
+	dsteps      []dstep                 // the delta program over them (see dstep)
+	flat        bool                    // dsteps are fixed-width fields only (see listFlat)
+	deltaErr    error                   // building delta failed (an internal error: compile reports it)
 
 	compiling bool // planFor has not returned yet
 	reentered bool // reached again while compiling: on a cycle of plans

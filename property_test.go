@@ -8,7 +8,7 @@ import (
 	"github.com/bitpack-go/bitpack/bitpacktest"
 )
 
-// Property tests (SPEC §8.1): bitpacktest.CheckRoundTrip generates values
+// Property tests: bitpacktest.CheckRoundTrip generates values
 // that satisfy each type's tags and checks, for each, that Marshal accepts
 // it, that Unmarshal gives it back (compressed floats at their quantum,
 // quaternions within the documented angle, raw floats bit for bit), that
@@ -148,3 +148,44 @@ type rtAdoption struct {
 }
 
 func TestPropertyAdoption(t *testing.T) { bitpacktest.CheckRoundTrip[rtAdoption](t) }
+
+// rtMaps: maps with every kind of key (integers raw, ranged, bits= and
+// named; strings; bools) and values with options of their own (key.,
+// elem. and unprefixed): string lists, structs with compressed floats and
+// pointers, pointers to structs, quaternions.
+type rtMaps struct {
+	Ammo    map[uint8]uint16   `bits:"maxlen=7"`
+	Scores  map[string]int32   `bits:"maxlen=5,key.maxlen=8,range=-1000..1000"`
+	Groups  map[int16][]string `bits:"maxlen=4,key.range=-50..50,elem.maxlen=3,elem.elem.maxlen=12"`
+	Units   map[uint16]rtUnit  `bits:"maxlen=6,key.range=0..999"`
+	Doors   map[bool]rtDoor    `bits:"maxlen=2"`
+	Team    map[rtSide]*Player `bits:"maxlen=3,key.range=0..3"`
+	Facings map[int32]Quat     `bits:"maxlen=3,key.bits=4,quat,bits=10"`
+}
+
+// rtSide is a named integer used as a map key (an enum).
+type rtSide uint8
+
+type rtUnit struct {
+	Pos    Vec3     `bits:"float,min=-500,max=500,res=0.1"`
+	Speed  *float32 `bits:"float,min=0,max=20,res=0.05,clamp"`
+	Target *uint16  `bits:"range=0..999"`
+	Leader *Player
+	Note   string `bits:"-"`
+}
+
+type rtDoor struct {
+	Open  bool
+	Angle float64 `bits:"float,min=0,max=3.2,res=0.001"`
+	Lock  *int8   `bits:"range=-1..9,clamp"`
+}
+
+func TestPropertyMaps(t *testing.T) { bitpacktest.CheckRoundTrip[rtMaps](t) }
+
+// rtMapTree is recursive through a map's values.
+type rtMapTree struct {
+	Name string              `bits:"maxlen=4"`
+	Sub  map[uint8]rtMapTree `bits:"maxlen=3"`
+}
+
+func TestPropertyMapTree(t *testing.T) { bitpacktest.CheckRoundTrip[rtMapTree](t) }

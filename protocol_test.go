@@ -27,7 +27,7 @@ type tSparseSlice struct {
 	Objs []*obj `bits:"sparse,maxlen=16"`
 }
 
-// rel is the test's own int_relative encoder (SPEC §2 table), for expected
+// rel is the test's own int_relative encoder (the table in docs/wire.md#int_relative), for expected
 // bytes: the difference d = cur - prev picks a tier.
 func rel(d uint64, cur uint64) []f {
 	tiers := []struct{ lo, hi uint64 }{{2, 6}, {7, 23}, {24, 280}, {281, 4377}, {4378, 69914}}

@@ -96,6 +96,7 @@ func minsOf(root *Field) map[*Field]int64 {
 		}
 		est[f] = saturated
 		collect(f.Elem)
+		collect(f.Key)
 		for _, c := range f.Fields {
 			collect(c)
 		}

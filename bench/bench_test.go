@@ -17,7 +17,8 @@ import (
 // Every benchmark reports the encoded size as the "bytes" metric, and
 // SetBytes with it, so MB/s is the rate of wire bytes produced or consumed.
 
-// BenchmarkPacket measures the SPEC §9 reference packet.
+// BenchmarkPacket measures the reference packet
+// (docs/wire.md#the-reference-packet).
 func BenchmarkPacket(b *testing.B) {
 	p := bench.ReferencePacket()
 	runFormats(b, packetFormats(b, &p))

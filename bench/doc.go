@@ -1,5 +1,5 @@
-// Package bench compares bitpack with other Go serializers on the SPEC §9
-// reference packet and on a snapshot of the gamestate example's world.
+// Package bench compares bitpack with other Go serializers on the reference
+// packet of docs/wire.md and on a snapshot of the gamestate example's world.
 //
 // It is a separate module, so that users of bitpack never download the
 // serializers it is compared with. The benchmarks and round-trip tests are

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Packet is the reference packet of SPEC §9 (BenchPacket in the root
+// Packet is the reference packet of docs/wire.md (BenchPacket in the root
 // package's tests), the one serialize.go uses for its own benchmarks.
 // With the values of ReferencePacket it is exactly 133 bytes on the wire.
 type Packet struct {
@@ -20,7 +20,7 @@ type Packet struct {
 	Payload     [64]byte
 }
 
-// ReferencePacket returns the packet with the SPEC §9 reference values.
+// ReferencePacket returns the packet with the reference values.
 func ReferencePacket() Packet {
 	p := Packet{
 		Sequence:    0x123456789ABCDEF0,

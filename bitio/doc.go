@@ -1,7 +1,8 @@
 // Package bitio is a bit writer and reader for the serialize 1.0 wire format
-// of Glenn Fiedler's serialize library family (C, C++, C#, Go, Rust): the
-// same calls in the same order produce and accept the same bytes as the C++
-// reference, so a Go server can talk to a C++ client bit for bit.
+// of Glenn Fiedler's C++ serialize library: the same calls in the same
+// order produce and accept the same bytes as the C++ reference, so a Go
+// server can talk to a C++ client bit for bit. The format, with what
+// bitpack adds, is specified in the repository's docs/wire.md.
 //
 // # Bit order
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,9 @@ import (
 // is equal exactly — raw floats by bit pattern, so NaN payloads and −0
 // count — except that compressed floats come back as their quantum (the
 // expected value is built with the quantum in place, then compared
-// exactly), quaternions come back within the documented angle (a comparer
-// applied only at the quaternion fields' paths), and nil and empty slices
+// exactly) and clamped integers at the nearer bound, quaternions come back
+// within the documented angle (a comparer applied only at the quaternion
+// fields' paths, map values included), and nil and empty slices and maps
 // are the same on the wire. Fields that are not on the wire are ignored.
 
 // cmpOptions returns the go-cmp options for comparing values of m's type.
@@ -35,28 +37,27 @@ func (m *model) cmpOptions(cfg *config) []cmp.Option {
 		}, cmp.Ignore()),
 	}
 	opts = append(opts, m.floatComparers()...)
+	// One comparer per quaternion type, bit width and component order
+	// (wxyz puts the same type's components elsewhere).
 	type quatKey struct {
-		t    reflect.Type
-		bits int
+		t     reflect.Type
+		bits  int
+		paths string
 	}
-	quats := map[quatKey]bool{}
+	keyOf := func(n *node) quatKey { return quatKey{n.typ, n.f.Bits, fmt.Sprint(n.f.QuatPaths)} }
+	quats := map[quatKey]*node{}
 	for _, n := range m.nodes {
 		if n.kind == bitpack.KindQuat {
-			quats[quatKey{n.typ, n.f.Bits}] = true
+			quats[keyOf(n)] = n
 		}
 	}
-	for k := range quats {
-		var tol float64
-		for _, n := range m.nodes {
-			if n.kind == bitpack.KindQuat && n.typ == k.t && n.f.Bits == k.bits {
-				tol = n.quatTol
-			}
-		}
+	for k, q := range quats {
+		tol, paths := q.quatTol, q.f.QuatPaths
 		opts = append(opts, cmp.FilterPath(func(p cmp.Path) bool {
 			n, _ := m.resolve(p)
-			return n != nil && n.kind == bitpack.KindQuat && n.typ == k.t && n.f.Bits == k.bits
+			return n != nil && n.kind == bitpack.KindQuat && keyOf(n) == k
 		}, cmp.Comparer(makeComparer(k.t, func(a, b reflect.Value) bool {
-			return quatAngle(getQuat(a), getQuat(b)) <= tol
+			return quatAngle(getQuat(a, paths), getQuat(b, paths)) <= tol
 		}))))
 	}
 	return append(opts, cfg.cmpOpts...)
@@ -149,6 +150,11 @@ func (m *model) resolve(p cmp.Path) (*node, bool) {
 				return nil, true
 			}
 			n = c
+		case cmp.MapIndex:
+			if n.kind != bitpack.KindMap {
+				return nil, false
+			}
+			n = n.elem
 		case cmp.SliceIndex:
 			if n.kind != bitpack.KindArray && n.kind != bitpack.KindSlice && n.kind != bitpack.KindSparse {
 				return nil, false
@@ -178,7 +184,8 @@ func (m *model) resolve(p cmp.Path) (*node, bool) {
 }
 
 // expected returns what v must decode as: a deep copy with every
-// compressed float replaced by its quantum.
+// compressed float replaced by its quantum and every clamped integer
+// clamped.
 func (m *model) expected(v reflect.Value) reflect.Value {
 	c := deepCopy(v)
 	quantize(m.root, c)
@@ -186,11 +193,31 @@ func (m *model) expected(v reflect.Value) reflect.Value {
 }
 
 // quantize replaces, in place, every compressed float under n by its
-// quantum. v is addressable.
+// quantum and every out-of-range integer of a clamp field by the nearer
+// bound (values in whole units, as Gen makes them). v is addressable.
 func quantize(n *node, v reflect.Value) {
 	switch n.kind {
 	case bitpack.KindCompressedFloat:
 		v.SetFloat(quantum(n, v.Float()))
+	case bitpack.KindInt:
+		if n.f.Clamp {
+			v.SetInt(unord(min(n.hi, max(n.lo, ord(v.Int()/n.unit)))) * n.unit)
+		}
+	case bitpack.KindUint:
+		if n.f.Clamp {
+			v.SetUint(min(n.hi, max(n.lo, v.Uint()/uint64(n.unit))) * uint64(n.unit))
+		}
+	case bitpack.KindMap:
+		// Map values are not addressable: quantize copies. (Keys hold
+		// neither floats nor clamped integers.)
+		var it reflect.MapIter
+		it.Reset(v)
+		for it.Next() {
+			e := reflect.New(n.elem.typ).Elem()
+			e.Set(it.Value())
+			quantize(n.elem, e)
+			v.SetMapIndex(it.Key(), e)
+		}
 	case bitpack.KindArray, bitpack.KindSlice, bitpack.KindSparse:
 		for i := 0; i < v.Len(); i++ {
 			quantize(n.elem, v.Index(i))
@@ -360,6 +387,27 @@ func writeValue(b *strings.Builder, v reflect.Value, depth int) {
 				b.WriteString(", ")
 			}
 			writeValue(b, v.Index(i), depth+1)
+		}
+		b.WriteByte(']')
+	case reflect.Map:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		keys := v.MapKeys() // in wire order for bitpack's keys, else by text
+		if k := v.Type().Key().Kind(); (k >= reflect.Bool && k <= reflect.Uintptr) || k == reflect.String {
+			slices.SortFunc(keys, compareKeys)
+		} else {
+			slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(show(x), show(y)) })
+		}
+		b.WriteString("map[")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, k, depth+1)
+			b.WriteByte(':')
+			writeValue(b, v.MapIndex(k), depth+1)
 		}
 		b.WriteByte(']')
 	case reflect.Struct:

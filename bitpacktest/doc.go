@@ -66,12 +66,15 @@
 // # Generated values
 //
 // Gen walks the layout tree: integers anywhere in their range with the
-// edges chosen often; strings of valid UTF-8 without NUL, multi-byte runes
-// included, up to maxlen bytes; slices up to maxlen elements (at most
-// MaxElems, but maxlen itself whenever it fits); pointers nil or not; raw
-// floats as arbitrary bit patterns; compressed floats anywhere in their
-// range, not only on quanta; random unit quaternions. Recursive types are
-// cut at Depth levels. Shrinking keeps every value valid.
+// edges chosen often (outside it too when they clamp); strings of valid
+// UTF-8 without NUL, multi-byte runes included, up to maxlen bytes; slices
+// up to maxlen elements (at most MaxElems, but maxlen itself whenever it
+// fits); maps likewise, with distinct keys that satisfy the key. options;
+// pointers nil or not; raw floats as arbitrary bit patterns; compressed
+// floats anywhere in their range, not only on quanta; random unit
+// quaternions. Recursive types are cut at Depth levels. Shrinking keeps
+// every value valid. Round trips compare maps entry by entry, and a nil
+// slice or map equal to an empty one (they are the same on the wire).
 //
 // A layout kind this version does not know (a newer bitpack) is reported
 // as an error naming the field rather than generated wrongly.

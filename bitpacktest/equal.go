@@ -16,7 +16,8 @@ import (
 
 // equal reports whether got matches want under the round-trip rules (see
 // cmpOptions): wire fields only, floats by bits, quaternions within
-// tolerance, nil and empty slices alike. Custom types must be identical.
+// tolerance, nil and empty slices (and maps) alike, maps entry by entry.
+// Custom types must be identical.
 func equal(n *node, want, got reflect.Value) bool {
 	switch n.kind {
 	case bitpack.KindBool:
@@ -30,7 +31,7 @@ func equal(n *node, want, got reflect.Value) bool {
 	case bitpack.KindString:
 		return want.String() == got.String()
 	case bitpack.KindQuat:
-		return quatAngle(getQuat(want), getQuat(got)) <= n.quatTol
+		return quatAngle(getQuat(want, n.f.QuatPaths), getQuat(got, n.f.QuatPaths)) <= n.quatTol
 	case bitpack.KindBytes, bitpack.KindByteArray:
 		return identical(want, got, 0) || (want.Len() == 0 && got.Len() == 0)
 	case bitpack.KindArray, bitpack.KindSlice, bitpack.KindSparse:
@@ -39,6 +40,21 @@ func equal(n *node, want, got reflect.Value) bool {
 		}
 		for i := 0; i < want.Len(); i++ {
 			if !equal(n.elem, want.Index(i), got.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case bitpack.KindMap:
+		// By key (integers, strings and bools match exactly); nil and
+		// empty alike.
+		if want.Len() != got.Len() {
+			return false
+		}
+		var it reflect.MapIter
+		it.Reset(want)
+		for it.Next() {
+			g := got.MapIndex(it.Key())
+			if !g.IsValid() || !equal(n.elem, it.Value(), g) {
 				return false
 			}
 		}
@@ -83,8 +99,9 @@ func sameFloat(a, b reflect.Value) bool {
 }
 
 // identical reports whether a and b (of one type) are the same in every
-// field, exported or not: floats by bits, nil and empty slices distinct.
-// Values are trees; past 1000 levels identical gives up (false).
+// field, exported or not: floats by bits, nil and empty slices (and maps)
+// distinct, maps entry by entry. Values are trees; past 1000 levels
+// identical gives up (false).
 func identical(a, b reflect.Value, depth int) bool {
 	if depth > 1000 {
 		return false
@@ -133,7 +150,34 @@ func identical(a, b reflect.Value, depth int) bool {
 			}
 		}
 		return true
+	case reflect.Map:
+		return identicalMaps(a, b, depth)
 	}
-	// Maps, channels, functions: leave the verdict to go-cmp.
+	// Channels, functions, maps with other keys: leave the verdict to go-cmp.
 	return false
+}
+
+// identicalMaps is identical for maps whose keys are integers, strings or
+// bools (bitpack's map keys), found by MapIndex exactly as go-cmp matches
+// them (==). Other keys (a float key may be NaN, which no lookup finds)
+// get no verdict: false, and go-cmp decides.
+func identicalMaps(a, b reflect.Value, depth int) bool {
+	switch a.Type().Key().Kind() {
+	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	default:
+		return false
+	}
+	if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+		return false
+	}
+	var it reflect.MapIter
+	it.Reset(a)
+	for it.Next() {
+		v := b.MapIndex(it.Key())
+		if !v.IsValid() || !identical(it.Value(), v, depth+1) {
+			return false
+		}
+	}
+	return true
 }

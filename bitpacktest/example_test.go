@@ -12,10 +12,16 @@ import (
 	"github.com/leanovate/gopter/gen"
 )
 
+// The README's Player (its zero value too: a zero Quat is the identity),
+// with a Team that encodes itself.
+type Vec3 struct{ X, Y, Z float32 }
+type Quat struct{ X, Y, Z, W float32 }
+
 type Player struct {
-	Health int32      `bits:"range=0..1000"`
-	Pos    [3]float32 `bits:"float,min=-1024,max=1024,res=0.01"`
-	Name   string     `bits:"maxlen=15"`
+	Health int32  `bits:"range=0..1000"`
+	Pos    Vec3   `bits:"float,min=-1024,max=1024,res=0.01"`
+	Rot    Quat   `bits:"quat,bits=9"`
+	Name   string `bits:"maxlen=15"`
 	Team   Team
 	Alive  bool
 }
@@ -62,9 +68,18 @@ func ExampleGen() {
 	l, _ := bitpack.Describe(new(Player))
 	fmt.Printf("100 of 100 samples marshal, %d to %d bytes\n", minLen, maxLen)
 	fmt.Printf("the layout needs at least %d bytes (Team's hooks leave the maximum open)\n", (l.MinBits+7)/8)
+	// A never-initialised player marshals too: its zero Rot is the identity.
+	zero := Player{Team: Red}
+	b, err := bitpack.Marshal(&zero)
+	var back Player
+	if err == nil {
+		err = bitpack.Unmarshal(b, &back)
+	}
+	fmt.Printf("the zero player: %d bytes, back with Rot %v, %v\n", len(b), back.Rot, err)
 	// Output:
-	// 100 of 100 samples marshal, 10 to 25 bytes
-	// the layout needs at least 9 bytes (Team's hooks leave the maximum open)
+	// 100 of 100 samples marshal, 14 to 29 bytes
+	// the layout needs at least 13 bytes (Team's hooks leave the maximum open)
+	// the zero player: 14 bytes, back with Rot {0 0 0 1}, <nil>
 }
 
 // CheckRoundTrip needs a *testing.T, so in a test file it reads:

@@ -48,7 +48,7 @@ import (
 //     ErrOverflow, ErrRange, ErrPadding, ErrInvalidString, ErrTrailing,
 //     ErrDepth or ErrCheck;
 //   - it fails and the value changed (compared exactly: floats by bits,
-//     nil and empty slices distinct);
+//     nil and empty slices and maps distinct);
 //   - it succeeds and the value does not re-encode to the input, ignoring
 //     the padding bits of the last byte;
 //   - the decode allocated more than the tags allow (see below).
@@ -57,7 +57,9 @@ import (
 //
 // Decoding may allocate what the tags permit and no more: maxlen bytes for
 // a string or []byte, 2×maxlen elements for a slice (growth rounding) plus
-// what each element may allocate, one element for a pointer or a sparse
+// what each element may allocate, Go's tables for maxlen entries of a map
+// (8 slots an entry: the decoder fills its own, then copies into yours,
+// which may grow) plus what each key and value may allocate, one element for a pointer or a sparse
 // field's element, a member value (twice: new, then boxed) for a union,
 // 1 KiB plus twice the type's size per custom hook call, and 64 KiB of
 // slack for error messages. runtime.ReadMemStats stops the world, so only
@@ -173,7 +175,7 @@ func newFuzzer(typ reflect.Type, cfg *config) (*fuzzer, error) {
 }
 
 // exactOptions compare without any allowance: every field, floats by
-// bits, nil and empty slices distinct.
+// bits, nil and empty slices and maps distinct.
 func (m *model) exactOptions(cfg *config) []cmp.Option {
 	opts := []cmp.Option{cmp.Exporter(func(reflect.Type) bool { return true })}
 	opts = append(opts, m.floatComparers()...)
@@ -250,9 +252,13 @@ var sentinels = []error{bitpack.ErrOverflow, bitpack.ErrRange, bitpack.ErrPaddin
 // check runs one fuzz input; see Fuzz for what it checks. A panic in
 // Unmarshal propagates (the fuzz engine reports it with the input).
 func (fz *fuzzer) check(data []byte) error {
+	return fz.checkInto(fz.pick(data), data)
+}
+
+// checkInto is check decoding into the pre-filled target pf.
+func (fz *fuzzer) checkInto(pf *prefilled, data []byte) error {
 	fz.mu.Lock()
 	defer fz.mu.Unlock()
-	pf := fz.pick(data)
 	pf.restore()
 	v := pf.target
 	pf.dirty = true // until shown otherwise; a panic leaves it unknown
@@ -318,6 +324,9 @@ func allocBound(n *node, onStack map[*node]bool) int64 {
 		e := allocBound(n.elem, onStack)
 		backing := mulBound(2*int64(n.f.MaxLen), int64(n.typ.Elem().Size()))
 		return addBound(addBound(backing, 64), mulBound(int64(n.f.MaxLen), e))
+	case bitpack.KindMap:
+		contents := mulBound(int64(n.f.MaxLen), addBound(allocBound(n.key, onStack), allocBound(n.elem, onStack)))
+		return addBound(mapBound(n.typ, int64(n.f.MaxLen)), contents)
 	case bitpack.KindPointer:
 		return addBound(int64(n.typ.Elem().Size())+16, allocBound(n.elem, onStack))
 	case bitpack.KindStruct:
@@ -341,6 +350,31 @@ func allocBound(n *node, onStack map[*node]bool) int64 {
 		return 2*int64(n.typ.Size()) + 1024
 	}
 	return 0
+}
+
+// mapBound bounds the memory of decoding a map of type t with up to
+// maxLen entries, apart from what its keys and values hold: Go's tables —
+// the decoder's, made for the count (up to 2 × 8/7 slots an entry), and
+// the caller's, into which the entries are copied and which may grow
+// from empty (twice that, all its sizes summed): about 7 slots an entry,
+// 8 here, each slot the key and the value (a pointer to one stored apart
+// past 128 bytes, once in each map) plus a control byte — and the
+// decoder's buffers (a key, the key before it and a value).
+func mapBound(t reflect.Type, maxLen int64) int64 {
+	kt, vt := t.Key(), t.Elem()
+	var apart int64
+	for _, x := range []*reflect.Type{&kt, &vt} {
+		if size := int64((*x).Size()); size > 128 {
+			apart += size + size/4 + 16 // rounded up to a size class
+			*x = reflect.PointerTo(*x)
+		}
+	}
+	align := int64(max(kt.Align(), vt.Align()))
+	off := (int64(kt.Size()) + int64(vt.Align()) - 1) &^ (int64(vt.Align()) - 1)
+	slot := (off+int64(vt.Size())+align-1)&^(align-1) + 1
+	tables := addBound(2048, mulBound(16+8*maxLen, slot))
+	buffers := 3*int64(t.Key().Size()+t.Elem().Size()) + 512
+	return addBound(addBound(tables, mulBound(2*maxLen, apart)), buffers)
 }
 
 const boundLimit = 1 << 50

@@ -25,6 +25,12 @@ func FuzzAllKinds(f *testing.F) {
 		Proto: protoKinds{Cmd: &groupCmd{Lead: sayCmd{"hi"}, Cmds: []command{moveCmd{DX: -8}}}, Ents: []*entity{nil, {ID: 7}}}},
 		Q32: [4]float32{0, 0, 0, 1}, Q64: quatStruct{W: 1}, Q4: [4]float32{1, 0, 0, 0}}
 	*seed.Ptr = 15
+	nine := level(9)
+	seed.Maps = mapKinds{Inv: map[uint8]uint16{0: 1, 255: 65535}, Score: map[string]int32{"ann": -100, "bö": 100},
+		Flags: map[bool]vec3{false: {1, 2, 3}, true: {-4, 4, 0.5}}, Groups: map[int16][]string{-2: nil, 2: {"abcd", ""}},
+		Opt: map[int64]*level{-1: nil, 1 << 40: &nine}, Slots: map[uint32][2]float32{0: {0, 1}, 3: {0.25, 0.5}},
+		Tags: map[string]bool{"": true}, Clamp: map[level]int8{1: -5, 99: 5}}
+	seed.QM = map[uint8]quatStruct{7: {W: 1}, 8: {X: 1}}
 	// Zero quaternions marshal (as the identity).
 	zeroQuats := seed
 	zeroQuats.Q32, zeroQuats.Q64, zeroQuats.Q4 = [4]float32{}, quatStruct{}, [4]float32{}

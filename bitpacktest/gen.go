@@ -20,18 +20,24 @@ import (
 //
 // Values are drawn from T's compiled layout (bitpack.Describe), field by
 // field: integers anywhere in their range with the edges (min, max, min+1,
-// max−1 and 0) chosen often; strings of valid UTF-8 without NUL, multi-byte
-// runes included, up to maxlen bytes; byte slices and arrays of arbitrary
-// bytes; slices up to maxlen elements (capped by MaxElems); pointers nil or
-// not; raw floats as arbitrary bit patterns (NaN payloads, −0, denormals,
+// max−1 and 0) chosen often (and, with clamp, sometimes outside the range);
+// strings of valid UTF-8 without NUL, multi-byte runes included, up to
+// maxlen bytes; byte slices and arrays of arbitrary bytes; slices up to
+// maxlen elements (capped by MaxElems); maps up to maxlen entries (capped
+// likewise, and by how many distinct keys there are: a map[bool]V has at
+// most 2), with distinct keys drawn as the key's own tags allow and values
+// as the value's; nil and empty slices and maps both; pointers nil or not;
+// raw floats as arbitrary bit patterns (NaN payloads, −0, denormals,
 // infinities); compressed floats anywhere in [min, max], on and between
 // quanta (and, with clamp, sometimes outside); quaternions as random unit
 // rotations. Named types keep their names.
 //
 // The shrinker moves toward the smallest value that still fails: integers
 // and floats toward the in-range value closest to zero, strings and slices
-// shorter with their elements shrunk, pointers to nil, struct fields one
-// at a time. Shrunk values satisfy the tags too.
+// shorter with their elements shrunk, maps with fewer entries and their
+// keys and values shrunk (a key never onto another the map holds),
+// pointers to nil, struct fields one at a time. Shrunk values satisfy the
+// tags too.
 func Gen[T any](opts ...Option) gopter.Gen {
 	t := reflect.TypeFor[T]()
 	cfg := newConfig(t, opts)
@@ -112,9 +118,9 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 	case bitpack.KindBool:
 		dst.SetBool(r.Intn(2) == 1)
 	case bitpack.KindInt:
-		dst.SetInt(unord(st.ordered(n.lo, n.hi, n.zero)) * n.unit)
+		dst.SetInt(unord(st.integer(n)) * n.unit)
 	case bitpack.KindUint:
-		dst.SetUint(st.ordered(n.lo, n.hi, n.zero) * uint64(n.unit))
+		dst.SetUint(st.integer(n) * uint64(n.unit))
 	case bitpack.KindFloat:
 		if n.isFloat32() {
 			setFloat32(dst, math.Float32frombits(uint32(st.floatBits(32))))
@@ -124,7 +130,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 	case bitpack.KindCompressedFloat:
 		dst.SetFloat(st.compressed(n))
 	case bitpack.KindQuat:
-		setQuat(dst, st.quat())
+		setQuat(dst, n.f.QuatPaths, st.quat())
 	case bitpack.KindString:
 		dst.SetString(st.text(st.length(n.f.MaxLen, 4*st.cfg.maxElems)))
 	case bitpack.KindBytes:
@@ -165,6 +171,8 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 		}
 		st.leave(n)
 		dst.Set(s)
+	case bitpack.KindMap:
+		st.fillMap(n, dst)
 	case bitpack.KindPointer:
 		if !n.neverNil && (n.elem.rank < 0 || (n.cyclic && st.depth >= st.cfg.depth) || st.budget <= 0 || r.Intn(4) == 0) {
 			dst.Set(reflect.Zero(n.typ))
@@ -279,58 +287,34 @@ func setCustom(n *node, dst reflect.Value, v any) {
 	dst.Set(rv)
 }
 
-// setFloat32 stores f with every bit intact: SetFloat would go through
-// float64, which quiets a signaling NaN on some machines.
-func setFloat32(dst reflect.Value, f float32) {
-	dst.Set(reflect.ValueOf(f).Convert(dst.Type()))
-}
-
-var float32Ptr = reflect.TypeFor[*float32]()
-
-// float32Bits reads a float32 (or a named float32) without going through
-// float64, for the same reason.
-func float32Bits(v reflect.Value) uint32 {
-	if v.CanAddr() && v.CanInterface() { // through a pointer: no allocation
-		return math.Float32bits(*v.Addr().Convert(float32Ptr).Interface().(*float32))
-	}
-	if v.CanInterface() {
-		return math.Float32bits(v.Convert(reflect.TypeFor[float32]()).Interface().(float32))
-	}
-	return math.Float32bits(float32(v.Float()))
-}
-
-// floatBits returns the bits of a float32 (width 32) or float64: random
-// patterns, special values and ordinary numbers, in about equal parts.
-func (st *genState) floatBits(width int) uint64 {
-	r := st.rng
-	sign := uint64(r.Intn(2))
-	if width == 32 {
-		sign <<= 31
-		switch r.Intn(8) {
-		case 0, 1, 2:
-			return uint64(r.Uint32())
-		case 3, 4:
-			specials := [...]uint64{0, 0x3f800000, 0x7f800000, 0x7fc00000, 0x00000001, 0x007fffff, 0x00800000, 0x7f7fffff,
-				0x7f800000 | (uint64(r.Uint32())&0x7fffff | 1)} // a NaN with a random payload, signaling or quiet
-			return sign | specials[r.Intn(len(specials))]
+// integer returns a value for integer node n, in units and in ordered
+// form: within its range, or rarely, when it clamps, outside it (as far as
+// the Go type holds, in whole units).
+func (st *genState) integer(n *node) uint64 {
+	if n.f.Clamp && st.rng.Intn(16) == 0 {
+		tmin, tmax := typeExtent(n)
+		var sides []func() uint64
+		if tmin < n.lo {
+			sides = append(sides, func() uint64 { return st.ordered(tmin, n.lo-1, n.lo-1) })
 		}
-		return uint64(math.Float32bits(float32(st.ordinary())))
+		if n.hi < tmax {
+			sides = append(sides, func() uint64 { return st.ordered(n.hi+1, tmax, n.hi+1) })
+		}
+		if len(sides) > 0 {
+			return sides[st.rng.Intn(len(sides))]()
+		}
 	}
-	sign <<= 63
-	switch r.Intn(8) {
-	case 0, 1, 2:
-		return r.Uint64()
-	case 3, 4:
-		specials := [...]uint64{0, 0x3ff0000000000000, 0x7ff0000000000000, 0x7ff8000000000000, 1, 0x000fffffffffffff,
-			0x0010000000000000, 0x7fefffffffffffff, 0x7ff0000000000000 | (r.Uint64()&(1<<52-1) | 1)}
-		return sign | specials[r.Intn(len(specials))]
-	}
-	return math.Float64bits(st.ordinary())
+	return st.ordered(n.lo, n.hi, n.zero)
 }
 
-// ordinary returns a float of an everyday magnitude, 1e-4 to 1e4.
-func (st *genState) ordinary() float64 {
-	return st.rng.NormFloat64() * math.Pow(10, float64(st.rng.Intn(9)-4))
+// typeExtent returns the smallest and largest values of integer node n's
+// Go type, in whole units and ordered form.
+func typeExtent(n *node) (lo, hi uint64) {
+	bits := n.typ.Bits()
+	if n.kind == bitpack.KindInt {
+		return ord((-1 << (bits - 1)) / n.unit), ord((1<<(bits-1) - 1) / n.unit)
+	}
+	return 0, (math.MaxUint64 >> (64 - bits)) / uint64(n.unit)
 }
 
 // ordered returns an integer in [lo, hi] (order-preserving unsigned form):
@@ -360,148 +344,6 @@ func (st *genState) ordered(lo, hi, zero uint64) uint64 {
 		return lo + r.Uint64()%(span+1)
 	}
 	return r.Uint64()
-}
-
-// compressed returns a value for a compressed float: an edge (the bounds,
-// zero, a quantum, the midpoint of two quanta), rarely an out-of-range
-// value when the field clamps, else a uniform one. float32 fields get
-// float32 values.
-func (st *genState) compressed(n *node) float64 {
-	r := st.rng
-	lo, hi := n.fmin, n.fmax
-	round := func(x float64) float64 {
-		if n.q32 != nil {
-			x = float64(float32(x))
-		}
-		return min(hi, max(lo, x))
-	}
-	switch k := r.Intn(16); {
-	case k < 5:
-		res := n.f.Res
-		c := uint32(r.Int63n(int64(maxCode(n)) + 1))
-		switch r.Intn(7) {
-		case 0:
-			return lo
-		case 1:
-			return hi
-		case 2:
-			return round(0)
-		case 3:
-			return round(lo + res)
-		case 4:
-			return round(hi - res)
-		case 5:
-			return round(dequantize(n, c))
-		default:
-			if c == maxCode(n) {
-				c--
-			}
-			return round((dequantize(n, c) + dequantize(n, c+1)) / 2)
-		}
-	case k == 5 && n.f.Clamp:
-		// Outside the range: clamp fields take any finite value.
-		var x float64
-		switch r.Intn(3) {
-		case 0:
-			x = lo - math.Abs(r.NormFloat64())*(hi-lo) - n.f.Res
-		case 1:
-			x = hi + math.Abs(r.NormFloat64())*(hi-lo) + n.f.Res
-		default:
-			x = math.MaxFloat64
-			if n.q32 != nil {
-				x = math.MaxFloat32
-			}
-			if r.Intn(2) == 0 {
-				x = -x
-			}
-		}
-		if n.q32 != nil {
-			f := float32(x)
-			if math.IsInf(float64(f), 0) {
-				f = float32(math.Copysign(math.MaxFloat32, x))
-			}
-			return float64(f)
-		}
-		if math.IsInf(x, 0) { // a huge range: stay finite, as the tag requires
-			x = math.Copysign(math.MaxFloat64, x)
-		}
-		return x
-	}
-	return round(lo + r.Float64()*(hi-lo))
-}
-
-func maxCode(n *node) uint32 {
-	if n.q32 != nil {
-		return n.q32.MaxCode()
-	}
-	return n.q64.MaxCode()
-}
-
-func dequantize(n *node, c uint32) float64 {
-	if n.q32 != nil {
-		return float64(n.q32.Dequantize(c))
-	}
-	return n.q64.Dequantize(c)
-}
-
-// quantum returns the value a compressed float decodes as: the quantum of
-// the code it encodes to.
-func quantum(n *node, v float64) float64 {
-	if n.q32 != nil {
-		return float64(n.q32.Dequantize(n.q32.Quantize(float32(v))))
-	}
-	return n.q64.Dequantize(n.q64.Quantize(v))
-}
-
-// quat returns a unit quaternion (x, y, z, w): a special rotation (the
-// identity and half-turns, ties between components) or a uniformly random
-// one (four normal samples, normalised).
-func (st *genState) quat() [4]float64 {
-	r := st.rng
-	if r.Intn(8) == 0 {
-		const s = math.Sqrt2 / 2
-		specials := [...][4]float64{{0, 0, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, -1},
-			{.5, .5, .5, .5}, {-.5, .5, -.5, .5}, {s, s, 0, 0}, {0, -s, s, 0}, {s, 0, 0, -s}}
-		return specials[r.Intn(len(specials))]
-	}
-	for {
-		var q [4]float64
-		norm := 0.0
-		for i := range q {
-			q[i] = r.NormFloat64()
-			norm += q[i] * q[i]
-		}
-		if norm = math.Sqrt(norm); norm > 1e-6 {
-			for i := range q {
-				q[i] /= norm
-			}
-			return q
-		}
-	}
-}
-
-// setQuat stores q into a [4]float32/64 or a struct of four floats.
-func setQuat(dst reflect.Value, q [4]float64) {
-	for i, c := range q {
-		if dst.Kind() == reflect.Array {
-			dst.Index(i).SetFloat(c)
-		} else {
-			dst.Field(i).SetFloat(c)
-		}
-	}
-}
-
-// getQuat reads a quaternion stored as setQuat stores it.
-func getQuat(v reflect.Value) [4]float64 {
-	var q [4]float64
-	for i := range q {
-		if v.Kind() == reflect.Array {
-			q[i] = v.Index(i).Float()
-		} else {
-			q[i] = v.Field(i).Float()
-		}
-	}
-	return q
 }
 
 // length picks a length in [0, min(maxLen, limit)], favouring 0 and the
@@ -586,7 +428,7 @@ func setMinimal(n *node, dst reflect.Value) {
 	case bitpack.KindCompressedFloat:
 		dst.SetFloat(min(n.fmax, max(n.fmin, 0)))
 	case bitpack.KindQuat:
-		setQuat(dst, [4]float64{0, 0, 0, 1})
+		setQuat(dst, n.f.QuatPaths, [4]float64{0, 0, 0, 1})
 	case bitpack.KindArray:
 		for i := 0; i < dst.Len(); i++ {
 			setMinimal(n.elem, dst.Index(i))

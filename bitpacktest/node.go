@@ -18,7 +18,8 @@ import (
 //
 // Supporting a new layout kind takes a case in compile (its parameters),
 // fill (gen.go), shrinks (shrink.go), equal and quantize/resolve (if it
-// holds other nodes) and allocBound.
+// holds other nodes), computeRanks and the cyclic check (if it can be
+// empty or lead back to itself) and allocBound.
 type node struct {
 	unit    int64 // integers: the Go value of one unit on the wire (ranges are in units)
 	f       *bitpack.Field
@@ -26,7 +27,8 @@ type node struct {
 	kind    bitpack.Kind
 	path    string // the first path that reached the node, for messages
 	index   int    // the field's index in its parent struct; -1 elsewhere
-	elem    *node  // arrays, slices, pointers; sparse: a *T node over the pointee
+	elem    *node  // arrays, slices, pointers, maps (their values); sparse: a *T node over the pointee
+	key     *node  // maps: their keys (an integer, string or bool node)
 	fields  []*node
 	byIdx   map[int]*node // struct fields by Go field index
 	members []*node       // unions: one per member, in index order (a *T node for pointer members)
@@ -103,7 +105,7 @@ func compileModel(t reflect.Type, cfg *config) (*model, error) {
 	}
 	for _, n := range m.nodes {
 		switch n.kind {
-		case bitpack.KindPointer, bitpack.KindSlice, bitpack.KindSparse, bitpack.KindUnion:
+		case bitpack.KindPointer, bitpack.KindSlice, bitpack.KindMap, bitpack.KindSparse, bitpack.KindUnion:
 			if !n.synthetic {
 				n.cyclic = reaches(n.elem, n, map[*node]bool{}) || reachesAny(n.members, n)
 			}
@@ -126,7 +128,7 @@ func reachesAny(ns []*node, target *node) bool {
 }
 
 // computeRanks finds which nodes can hold a finite value and how: in round
-// 0 everything that can be empty (scalars, strings, slices, nil-able
+// 0 everything that can be empty (scalars, strings, slices, maps, nil-able
 // pointers); in round k+1 arrays, structs and must-be-set pointers whose
 // contents all made it by round k, and unions with a member that did.
 // Choosing, past the depth limit, only union members of a lower rank than
@@ -189,7 +191,7 @@ func reaches(n, target *node, seen map[*node]bool) bool {
 		return true
 	}
 	seen[n] = true
-	if reaches(n.elem, target, seen) {
+	if reaches(n.elem, target, seen) || reaches(n.key, target, seen) {
 		return true
 	}
 	for _, c := range n.members {
@@ -263,6 +265,22 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 			p = path
 		}
 		if err := elem(p); err != nil {
+			return nil, err
+		}
+	case bitpack.KindMap:
+		if f.Key == nil {
+			return nil, fmt.Errorf("bitpacktest: %s (%s): map layout field has no key", path, f.Type)
+		}
+		switch f.Key.Kind {
+		case bitpack.KindInt, bitpack.KindUint, bitpack.KindBool, bitpack.KindString:
+		default:
+			return nil, fmt.Errorf("bitpacktest: %s (%s): map keys of layout kind %v are not supported by this version of bitpacktest", path, f.Type, f.Key.Kind)
+		}
+		var err error
+		if n.key, err = m.compile(f.Key, path+"[key]", -1, cfg, memo); err != nil {
+			return nil, err
+		}
+		if err := elem(path + "[]"); err != nil {
 			return nil, err
 		}
 	case bitpack.KindSparse:

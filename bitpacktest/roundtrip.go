@@ -19,9 +19,10 @@ import (
 //
 //  1. Marshal accepts every value that satisfies T's tags.
 //  2. Unmarshal(Marshal(x)) equals x, except that compressed floats come
-//     back as their quantum, quaternions within the documented angle
-//     (4·√3·m/(2^b−2) radians, package quant), and nil and empty slices
-//     are equal. Raw floats must keep every bit.
+//     back as their quantum, clamped integers at the nearer bound,
+//     quaternions within the documented angle (4·√3·m/(2^b−2) radians,
+//     package quant), and nil and empty slices (and maps) are equal.
+//     Maps are compared entry by entry. Raw floats must keep every bit.
 //  3. Marshal(Unmarshal(b)) == b for b = Marshal(x).
 //  4. len(b) lies within the layout's bounds: at least MinBits and at most
 //     MaxBits, each rounded up to whole bytes.

@@ -144,9 +144,9 @@ func shrinks(n *node, v reflect.Value) stream {
 	case bitpack.KindCompressedFloat:
 		return compressedShrinks(n, v.Float())
 	case bitpack.KindQuat:
-		if getQuat(v) != [4]float64{0, 0, 0, 1} {
+		if getQuat(v, n.f.QuatPaths) != [4]float64{0, 0, 0, 1} {
 			c := fresh(n)
-			setQuat(c, [4]float64{0, 0, 0, 1})
+			setQuat(c, n.f.QuatPaths, [4]float64{0, 0, 0, 1})
 			return list(c)
 		}
 	case bitpack.KindString:
@@ -169,6 +169,8 @@ func shrinks(n *node, v reflect.Value) stream {
 		return arrayShrinks(n, v, func(i int, e reflect.Value) stream { return shrinks(n.elem, e) })
 	case bitpack.KindSlice:
 		return sliceShrinks(n, v, func(i int, e reflect.Value) stream { return shrinks(n.elem, e) })
+	case bitpack.KindMap:
+		return mapShrinks(n, v)
 	case bitpack.KindSparse:
 		if n.typ.Kind() == reflect.Slice {
 			return sliceShrinks(n, v, func(i int, e reflect.Value) stream { return shrinks(n.elem, e) })

@@ -57,9 +57,10 @@ type tree struct {
 // allKinds exercises every tag kind bitpack supports.
 type allKinds struct {
 	scalarKinds
-	Q32 [4]float32 `bits:"quat,bits=9"`
-	Q64 quatStruct `bits:"quat,bits=12"`
-	Q4  [4]float32 `bits:"quat,bits=4"`
+	Q32 [4]float32           `bits:"quat,bits=9"`
+	Q64 quatStruct           `bits:"quat,bits=12"`
+	Q4  [4]float32           `bits:"quat,bits=4"`
+	QM  map[uint8]quatStruct `bits:"maxlen=2,quat,bits=9"` // quaternions compared within tolerance inside a map
 }
 
 // scalarKinds is allKinds without the quaternions.
@@ -102,8 +103,30 @@ type scalarKinds struct {
 	Custs []nibble `bits:"maxlen=3"`
 	Tree  *tree
 	Proto protoKinds
+	Maps  mapKinds
 	Skip  int `bits:"-"`
 	priv  int
+}
+
+// mapKinds holds maps with every kind of key (raw, ranged and bits=
+// integers, named ones, strings, bools) and values of several kinds.
+// Slots and Tags have no more distinct keys than their maxlen: a full map
+// holds every key there is.
+type mapKinds struct {
+	Inv    map[uint8]uint16      `bits:"maxlen=5"`
+	Score  map[string]int32      `bits:"maxlen=4,key.maxlen=6,range=-100..100"`
+	Flags  map[bool]vec3         `bits:"maxlen=2,float,min=-4,max=4,res=0.5"`
+	Groups map[int16][]string    `bits:"maxlen=3,key.range=-2..2,elem.maxlen=2,elem.elem.maxlen=4"`
+	Opt    map[int64]*level      `bits:"maxlen=3,range=1..9"`
+	Slots  map[uint32][2]float32 `bits:"maxlen=4,key.bits=2,float,min=0,max=1,res=0.25,clamp"`
+	Tags   map[string]bool       `bits:"maxlen=3,key.maxlen=0"`
+	Clamp  map[level]int8        `bits:"maxlen=3,key.range=1..99,range=-5..5,clamp"`
+}
+
+// mapTree is recursive through a map's values.
+type mapTree struct {
+	V    int8             `bits:"range=-3..3"`
+	Kids map[int8]mapTree `bits:"maxlen=3,key.range=-3..3"`
 }
 
 // command is an interface field type, encoded through a registered union;

@@ -2,8 +2,10 @@
 // already has: the tagged structs are the schema, and the plan bitpack
 // compiles for them (read through bitpack.Describe and
 // bitpack.Fingerprint) is the single source of truth for every generated
-// line. CPP writes C++; the command github.com/bitpack-go/bitpack/cmd/bitpack
-// runs it on a package (bitpack gen -lang cpp -o net.h ./net Snapshot).
+// line. CPP writes C++ for serialize, CSharp C# for Unity, TypeScript a
+// module for the browser; the command
+// github.com/bitpack-go/bitpack/cmd/bitpack runs them on a package
+// (bitpack gen -lang cpp|cs|ts -o net.h ./net Snapshot).
 //
 // # Design
 //
@@ -16,9 +18,10 @@
 // check hashes), its Go field name and a path for messages. A struct type
 // reached under a field tag of its own (a Vec3 tagged float,...) keeps its
 // type for storage and carries the fields as that use sends them; the
-// type's own form is its untagged one. Emitters (cpp.go, cpp_steps.go)
-// render the model; one for another language is another file beside them,
-// and a delta form (SerializeDelta) is another rendering of the same steps.
+// type's own form is its untagged one. Emitters render the model: cpp.go
+// and cpp_steps.go; cs.go, cs_steps.go and cs_write.go; ts.go, ts_steps.go
+// and ts_write.go. A delta form (SerializeDelta) will be another rendering
+// of the same steps.
 //
 // # C++
 //
@@ -101,5 +104,25 @@
 // them and the team defines them, with a Serialize of their own, before
 // including it.
 //
-// Quaternions are not generated yet: CPP refuses a type with a quat field.
+// # C# and TypeScript
+//
+// CSharp and TypeScript write one self-contained file each, its bit reader
+// and writer inside (cs_reader.cs, cs_writer.cs, cs_bitpack.cs; ts_common.ts,
+// ts_reader.ts, ts_writer.ts: embedded), with a class
+// (C#) or an interface and functions (TypeScript) per struct type. Both
+// render the same control flow: a read and a write function per struct
+// type, each step returning false on a refusal after the reader or writer
+// recorded what is wrong and where, each function on the way out
+// prefixing its part of the field path, so errors are bitpack's word for
+// word and nothing is allocated for them until a packet is refused. The
+// top-level TryRead/readT adds the whole-packet check; TryWrite/writeT
+// reports the writer's error. Containers are the languages' own (arrays,
+// strings, null for absent pointers), checked against maxlen and against
+// the bits left before anything is allocated. float32 arithmetic rounds at
+// every step (a cast to float in C#, Math.fround in TypeScript). The
+// README's sections say the mapping; the tests run the C++ corpus through
+// mono and node and compare every answer with Go's.
+//
+// Quaternions are not generated yet: every emitter refuses a type with a
+// quat field.
 package gen

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,30 +15,35 @@ import (
 	"github.com/bitpack-go/bitpack/examples/gamestate/world"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden generated headers in testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden generated files in testdata/golden")
 
-// goldenCases are the generated headers pinned in testdata/golden, read
-// by eye when they change: the README's player (a Vec3 under a float tag,
-// a string) and a union envelope, in a namespace.
+// goldenCases are the generated files pinned in testdata/golden, read by
+// eye when they change: the README's player (a Vec3 under a float tag, a
+// string) and a union envelope, in a namespace, in each language.
 var goldenCases = []struct {
 	file   string
+	gen    func(io.Writer, Options, ...any) error
 	opts   Options
 	values []any
 }{
-	{"player.h", Options{}, []any{&Player{}}},
-	{"envelope.h", Options{Namespace: "game::net", Include: "serialize/serialize.h"}, []any{(*Envelope)(nil)}},
+	{"player.h", CPP, Options{}, []any{&Player{}}},
+	{"envelope.h", CPP, Options{Namespace: "game::net", Include: "serialize/serialize.h"}, []any{(*Envelope)(nil)}},
+	{"player.cs", CSharp, Options{}, []any{&Player{}}},
+	{"envelope.cs", CSharp, Options{Namespace: "Game.Net"}, []any{(*Envelope)(nil)}},
+	{"player.ts", TypeScript, Options{}, []any{&Player{}}},
+	{"envelope.ts", TypeScript, Options{}, []any{(*Envelope)(nil)}},
 }
 
-// TestCPPGolden compares the generated headers with the pinned ones
-// (go test ./gen -update rewrites them), and checks that generating again
-// gives the same bytes.
-func TestCPPGolden(t *testing.T) {
+// TestGolden compares the generated files with the pinned ones (go test
+// ./gen -update rewrites them), and checks that generating again gives the
+// same bytes.
+func TestGolden(t *testing.T) {
 	for _, gc := range goldenCases {
 		var out, again bytes.Buffer
-		if err := CPP(&out, gc.opts, gc.values...); err != nil {
+		if err := gc.gen(&out, gc.opts, gc.values...); err != nil {
 			t.Fatal(err)
 		}
-		if err := CPP(&again, gc.opts, gc.values...); err != nil {
+		if err := gc.gen(&again, gc.opts, gc.values...); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(out.Bytes(), again.Bytes()) {
@@ -55,7 +61,7 @@ func TestCPPGolden(t *testing.T) {
 			t.Fatalf("%v (go test ./gen -update writes it)", err)
 		}
 		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("%s differs from the generated header; review the change and run go test ./gen -update\n%s", path, firstDiff(string(want), out.String()))
+			t.Errorf("%s differs from the generated file; review the change and run go test ./gen -update\n%s", path, firstDiff(string(want), out.String()))
 		}
 	}
 }

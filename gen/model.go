@@ -83,6 +83,10 @@ type Value struct {
 	Encoding string
 
 	Bits int // bool 1; integers: the wire width; compressed floats: code bits; quat: bits per component
+	// MinBits is the fewest bits the value takes on the wire (alignment
+	// padding counted as none): a reader refuses a slice length whose
+	// elements cannot fit in what is left before allocating them.
+	MinBits int
 
 	// Integers: Signed for Go's signed kinds; GoBits is the Go width (64
 	// for int and uint, which are 64 bits on the wire on every platform).
@@ -229,7 +233,7 @@ func isEmbedded(t reflect.Type, i int) bool { return t.Field(i).Anonymous }
 
 // value models layout node f, found at path inside owner.
 func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, error) {
-	v := &Value{Kind: f.Kind, Go: f.Type, Path: path, Bits: f.Bits, Encoding: f.Encoding()}
+	v := &Value{Kind: f.Kind, Go: f.Type, Path: path, Bits: f.Bits, MinBits: f.MinBits, Encoding: f.Encoding()}
 	var err error
 	switch f.Kind {
 	case bitpack.KindBool:

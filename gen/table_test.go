@@ -168,6 +168,21 @@ type Far struct {
 	Slots [70000]*uint8 `bits:"sparse,range=0..3"`
 }
 
+// Deep nests pointers where generated code nests most: inside a struct
+// sent under a tag, pointers to pointers to structs, in slices.
+type (
+	Opt struct {
+		P *float32
+		Q [2]*float32
+	}
+	Deep struct {
+		O   Opt `bits:"float,min=0,max=1,res=0.25"`
+		PP  **Vec3
+		PPT **Vec3    `bits:"float,min=0,max=1,res=0.5"`
+		L   []**Label `bits:"maxlen=2"`
+	}
+)
+
 type Checked struct {
 	Start bitpack.Check `bits:"check=start"`
 	X     uint8         `bits:"range=0..7"`
@@ -268,6 +283,7 @@ func table() []tableEntry {
 		{World{}, bitpacktest.Gen[World](bitpacktest.MaxElems(6))},
 		{Far{}, bitpacktest.Gen[Far]()},
 		{Checked{}, bitpacktest.Gen[Checked]()},
+		{Deep{}, bitpacktest.Gen[Deep]()},
 		{Envelope{}, bitpacktest.Gen[Envelope]()},
 		{Hooked{}, bitpacktest.Gen[Hooked](bitpacktest.Custom[Stamp](stampGen()))},
 	}

@@ -2,22 +2,27 @@
 // server already has.
 //
 //	bitpack gen -lang cpp [-o net.h] [-namespace game] [-include serialize.h] ./path/to/pkg TypeA [TypeB ...]
+//	bitpack gen -lang cs [-o Net.cs] [-namespace Game.Net] ./path/to/pkg TypeA [TypeB ...]
+//	bitpack gen -lang ts [-o net.ts] ./path/to/pkg TypeA [TypeB ...]
 //
 // writes one C++11 header with a serialize Serialize function for each
-// named type and every type it reaches (see package gen). Run it inside the
-// Go module that holds the package (go run github.com/bitpack-go/bitpack/cmd/bitpack
-// uses the bitpack version of that module's go.mod). It works the way
-// reflect-mode generators do: it writes a small Go program into a
-// temporary directory of the module, which imports the package and calls
-// gen.CPP on the named types, runs it with go run, and removes it. The
-// compiled plan of the package's own bitpack is the only source of truth,
-// and registered unions are there because the package's init functions
-// ran.
+// named type and every type it reaches, one C# file (Unity) or one
+// TypeScript module (the browser) reading and writing them (see package
+// gen). Run it inside the Go module that holds the package (go run
+// github.com/bitpack-go/bitpack/cmd/bitpack uses the bitpack version of
+// that module's go.mod). It works the way reflect-mode generators do: it
+// writes a small Go program into a temporary directory of the module,
+// which imports the package and calls gen.CPP (gen.CSharp,
+// gen.TypeScript) on the named types, runs it with go run, and removes
+// it. The compiled plan of the package's own bitpack is the only source
+// of truth, and registered unions are there because the package's init
+// functions ran.
 //
 // Types declared in package main cannot be imported, so this command
 // cannot reach them: move the types to a package of their own (usual for
 // a protocol shared by a server and its tools), or generate from inside
-// package main with a test that calls gen.CPP, as gen's README shows.
+// package main with a test that calls gen.CPP (or gen.CSharp,
+// gen.TypeScript), as gen's README shows.
 package main
 
 import (
@@ -41,15 +46,24 @@ func main() {
 	}
 }
 
-const usage = `usage: bitpack gen -lang cpp [-o file] [-namespace ns] [-include header] package Type [Type ...]
+const usage = `usage: bitpack gen -lang cpp|cs|ts [-o file] [-namespace ns] [-include header] package Type [Type ...]
 
-Generates a C++11 header of serialize functions for the named Go types of
-package (an import path, or a directory such as ./net), and every type they
-reach. Run it inside the Go module that holds the package.
+Generates client code for the named Go types of package (an import path,
+or a directory such as ./net), and every type they reach: a C++11 header of
+serialize functions (cpp), a C# file for Unity (cs) or a TypeScript module
+for the browser (ts). Run it inside the Go module that holds the package.
 `
 
-// languages maps -lang to the gen function that writes it.
-var languages = map[string]string{"cpp": "CPP"}
+// languages maps -lang to the gen function that writes it and the options
+// it takes.
+var languages = map[string]struct {
+	fn                 string
+	namespace, include bool
+}{
+	"cpp": {"CPP", true, true},
+	"cs":  {"CSharp", true, false},
+	"ts":  {"TypeScript", false, false},
+}
 
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "gen" {
@@ -59,17 +73,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bitpack gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	lang := fs.String("lang", "", "the language to generate: cpp")
+	lang := fs.String("lang", "", "the language to generate: cpp, cs or ts")
 	out := fs.String("o", "", "the file to write (default: standard output)")
-	namespace := fs.String("namespace", "", "cpp: the C++ namespace of the generated code (a::b allowed)")
+	namespace := fs.String("namespace", "", "cpp: the C++ namespace of the generated code (a::b allowed); cs: the C# namespace (A.B allowed)")
 	include := fs.String("include", "", `cpp: the serialize header to #include (default "serialize.h")`)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	fn, ok := languages[*lang]
+	l, ok := languages[*lang]
 	if !ok {
-		return fmt.Errorf("-lang %q: the languages are cpp", *lang)
+		return fmt.Errorf("-lang %q: the languages are cpp, cs and ts", *lang)
 	}
+	if *namespace != "" && !l.namespace {
+		return fmt.Errorf("-namespace does not apply to -lang %s", *lang)
+	}
+	if *include != "" && !l.include {
+		return fmt.Errorf("-include does not apply to -lang %s", *lang)
+	}
+	fn := l.fn
 	if fs.NArg() < 2 {
 		fs.Usage()
 		return errors.New("name a package and at least one type")
@@ -83,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("type %s is not exported: the generator program imports %s and can only name exported types", t, pkg)
 		}
 	}
-	target, err := locate(pkg)
+	target, err := locate(pkg, fn)
 	if err != nil {
 		return err
 	}
@@ -106,7 +127,7 @@ type target struct {
 }
 
 // locate resolves pkg with go list from the current directory.
-func locate(pkg string) (target, error) {
+func locate(pkg, fn string) (target, error) {
 	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.Name}}", pkg)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -119,7 +140,7 @@ func locate(pkg string) (target, error) {
 		return target{}, fmt.Errorf("go list %s: expected one package, got %q", pkg, listed)
 	}
 	if fields[1] == "main" {
-		return target{}, fmt.Errorf("%s is package main, which no program can import: move the types to a package of their own, or call gen.CPP from a test in package main (see gen's README)", fields[0])
+		return target{}, fmt.Errorf("%s is package main, which no program can import: move the types to a package of their own, or call gen.%s from a test in package main (see gen's README)", fields[0], fn)
 	}
 	env, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,13 +62,51 @@ func TestGenOptions(t *testing.T) {
 	}
 }
 
+// TestGenLanguages: -lang cs and ts write what gen.CSharp and
+// gen.TypeScript write, -namespace reaching the C#, and the example's
+// checked-in files are what they write (go generate ./examples/cppclient).
+func TestGenLanguages(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		gen    func(w io.Writer, opts gen.Options, values ...any) error
+		opts   gen.Options
+		pinned string
+	}{
+		{[]string{"gen", "-lang", "cs", "-namespace", "Game.Net"}, gen.CSharp, gen.Options{Namespace: "Game.Net"}, "cs/Net.cs"},
+		{[]string{"gen", "-lang", "ts"}, gen.TypeScript, gen.Options{}, "ts/net.ts"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append(tc.args, "../../examples/cppclient", "Snapshot")
+		if err := run(args, &stdout, &stderr); err != nil {
+			t.Fatalf("bitpack %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		var direct bytes.Buffer
+		if err := tc.gen(&direct, tc.opts, &cppclient.Snapshot{}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(stdout.Bytes(), direct.Bytes()) {
+			t.Errorf("bitpack %s differs from the gen function's output", strings.Join(args, " "))
+		}
+		pinned, err := os.ReadFile(filepath.Join("../../examples/cppclient", tc.pinned))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(stdout.Bytes(), pinned) {
+			t.Errorf("examples/cppclient/%s is out of date: run go generate ./examples/cppclient", tc.pinned)
+		}
+	}
+}
+
 func TestGenErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"build"}, "the only command is gen"},
-		{[]string{"gen", "-lang", "cobol", ".", "T"}, `-lang "cobol": the languages are cpp`},
+		{[]string{"gen", "-lang", "cobol", ".", "T"}, `-lang "cobol": the languages are cpp, cs and ts`},
+		{[]string{"gen", "-lang", "ts", "-namespace", "game", ".", "T"}, "-namespace does not apply to -lang ts"},
+		{[]string{"gen", "-lang", "cs", "-include", "serialize.h", ".", "T"}, "-include does not apply to -lang cs"},
+		{[]string{"gen", "-lang", "cs", "../../examples/gamestate", "Player"}, "is package main, which no program can import: move the types to a package of their own, or call gen.CSharp from a test"},
 		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient"}, "name a package and at least one type"},
 		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "vec3"}, "type vec3 is not exported"},
 		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "Snap-shot"}, `"Snap-shot" is not a Go type name`},

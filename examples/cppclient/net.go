@@ -1,14 +1,14 @@
-// Package cppclient is the example of gen's README ("C++ clients"): the Go
-// types of a small game protocol, and net.h, the C++ header generated from
-// them by
-//
-//	go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cpp -o net.h . Snapshot
-//
-// (the go:generate line below). cpp/client.cpp is a C++ client that writes a
-// snapshot the Go side reads, and reads it back.
+// Package cppclient is the example of gen's README: the Go types of a small
+// game protocol, and the client code generated from them by the go:generate
+// lines below: net.h (C++), cs/Net.cs (C#, for Unity) and ts/net.ts
+// (TypeScript, for the browser). cpp/client.cpp, cs/Client.cs and
+// ts/client.ts are clients that write a snapshot the Go side reads, and
+// read it back.
 package cppclient
 
 //go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cpp -o net.h . Snapshot
+//go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cs -namespace Game.Net -o cs/Net.cs . Snapshot
+//go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang ts -o ts/net.ts . Snapshot
 
 // Vec3 is a position.
 type Vec3 struct{ X, Y, Z float32 }

@@ -1,7 +1,7 @@
 // minserialize.h: bitpack's own minimal implementation of the serialize
 // stream API, for testing generated headers without the serialize library.
-// Written for bitpack from the wire format it implements (SPEC §2, package
-// bitio): bits are packed least significant first, the packet is the
+// Written for bitpack from the wire format it implements (docs/wire.md's
+// Primitives, package bitio): bits are packed least significant first, the packet is the
 // little-endian bytes of that bit string, align pads with zero bits to a
 // byte boundary (a reader refuses non-zero padding), int(v, min, max) is
 // v - min in bits_required(min, max) bits (a reader refuses offsets above

@@ -29,6 +29,28 @@ type Snapshot struct {
 	Players []Player `bits:"maxlen=8"`
 }
 
+// The README's enum and entity, also checked to be there as written
+// (TestReadmeDeclarations).
+type Team uint8
+
+const (
+	Red Team = iota
+	Blue
+	Spectator
+)
+
+type Entity struct {
+	ID     uint16 `bits:"range=0..1023"`
+	Team   Team   `bits:"range=0..3"` // three teams today, room for a fourth
+	Health int32  `bits:"range=0..200"`
+	Rot    Quat   `bits:"quat,bits=9"`
+}
+
+type World struct {
+	Tick     uint32
+	Entities [256]*Entity `bits:"sparse"`
+}
+
 type Bad struct {
 	Pos Vec3 `bits:"float,min=10,max=-10,res=0.01"`
 }
@@ -72,7 +94,7 @@ func TestReadmeSizes(t *testing.T) {
 	if len(data) != 17 {
 		t.Fatalf("the README's player is %d bytes", len(data))
 	}
-	mustQuote(t, doc, "data, err := bitpack.Marshal(&p)   // 17 bytes for this player named \"ada\"")
+	mustQuote(t, doc, "data, err := bitpack.Marshal(&p) // 17 bytes for this player named \"ada\"")
 }
 
 func TestReadmeLayout(t *testing.T) {
@@ -147,7 +169,7 @@ func TestReadmeExampleTable(t *testing.T) {
 		t.Skip("runs the example program")
 	}
 	doc := readme(t)
-	a := strings.Index(doc, "```\nformat                   bytes/snap")
+	a := strings.Index(doc, "```\nbitpack gamestate: ")
 	if a < 0 {
 		t.Fatal("the README has no example table")
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/google/go-cmp/cmp"
@@ -28,6 +29,17 @@ func examplePose() example {
 	value := Pose{A: Quat{0, 0, 0, 1}, B: Quat{0, 0, 0.70710677, 0.70710677}}
 	decoded := value
 	return plain(value, decoded)
+}
+
+type Loadout struct {
+	Ammo map[uint8]uint16 `bits:"maxlen=7,range=0..999"`  // 3-bit count; 8-bit keys; 10-bit values
+	Tags []string         `bits:"maxlen=3,elem.maxlen=7"` // 2-bit length; 3-bit lengths, align, bytes
+	Cool time.Duration    `bits:"unit=10ms,range=0..100"` // 7 bits, in units of 10ms
+}
+
+func exampleLoadout() example {
+	value := Loadout{Ammo: map[uint8]uint16{3: 120, 1: 999}, Tags: []string{"hq", "a"}, Cool: 250 * time.Millisecond}
+	return plain(value, value)
 }
 
 type Ping struct {
@@ -216,6 +228,7 @@ type example struct {
 var examples = map[string]func() example{
 	"pose":       examplePose,
 	"ping":       examplePing,
+	"loadout":    exampleLoadout,
 	"hello":      exampleHello,
 	"misc":       exampleMisc,
 	"squad":      exampleSquad,

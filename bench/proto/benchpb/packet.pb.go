@@ -1,5 +1,5 @@
-// The protobuf schemas of the two benchmark packets: the SPEC §9 reference
-// packet and a gamestate world snapshot. They are compiled without protoc
+// The protobuf schemas of the two benchmark packets: the reference
+// packet (docs/wire.md#the-reference-packet) and a gamestate world snapshot. They are compiled without protoc
 // (see internal/genproto); the generated Go code is committed in benchpb.
 //
 // The schemas are what a careful protobuf user would write: fixed64 for a
@@ -86,7 +86,7 @@ func (WeaponType) EnumDescriptor() ([]byte, []int) {
 	return file_packet_proto_rawDescGZIP(), []int{0}
 }
 
-// Packet is the SPEC §9 reference packet.
+// Packet is the reference packet of docs/wire.md.
 type Packet struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Sequence      uint64                 `protobuf:"fixed64,1,opt,name=sequence,proto3" json:"sequence,omitempty"`

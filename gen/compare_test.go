@@ -1,0 +1,300 @@
+package gen
+
+import (
+	"encoding/hex"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Comparing the answers of the C# and TypeScript drivers with Go's. They
+// answer a read or write as the C++ driver does (OK <hex>, TRAILING), and a
+// refusal as REFUSED, then tab-separated the error's kind, field path, bit
+// and message, so that besides the verdict the test checks that both sides
+// give the same error, word for word, wherever neither side ran out of
+// packet (bitpack refuses a length whose elements cannot fit by naming the
+// element that runs out; the clients name the length).
+
+func (c *corpus) lines() []string {
+	out := make([]string, len(c.cmds))
+	for i, cmd := range c.cmds {
+		out[i] = cmd.line
+	}
+	return out
+}
+
+// clientRefusal is a refusal as a client driver reports it.
+type clientRefusal struct {
+	kind, path string
+	bit        int
+	message    string
+}
+
+func parseRefusal(answer string) (clientRefusal, bool) {
+	f := strings.Split(answer, "\t")
+	if len(f) != 5 || f[0] != "REFUSED" {
+		return clientRefusal{}, false
+	}
+	bit, err := strconv.Atoi(f[3])
+	if err != nil {
+		return clientRefusal{}, false
+	}
+	return clientRefusal{kind: f[1], path: f[2], bit: bit, message: f[4]}, true
+}
+
+// goKind names the sentinel a bitpack error wraps as the clients do.
+func goKind(err error) string {
+	for _, k := range []struct {
+		err  error
+		name string
+	}{
+		{bitpack.ErrOverflow, "Overflow"}, {bitpack.ErrRange, "Range"}, {bitpack.ErrPadding, "Padding"},
+		{bitpack.ErrInvalidString, "InvalidString"}, {bitpack.ErrCheck, "Check"}, {bitpack.ErrTrailing, "Trailing"},
+	} {
+		if errors.Is(err, k.err) {
+			return k.name
+		}
+	}
+	return "?"
+}
+
+// clientCheck compares one client answer with Go's. quiets says the
+// client runs where a signalling NaN may be quieted (JavaScript, mono
+// -O=-float32): then Go's answer with those NaNs quieted is accepted too,
+// and nothing else. It returns "" when they agree, else what differs.
+func clientCheck(cmd command, got string, quiets bool) string {
+	if got == cmd.want || quiets && slices.Contains(cmd.quiet, got) {
+		return ""
+	}
+	if cmd.want != "REFUSED" {
+		return "answers differ"
+	}
+	r, ok := parseRefusal(got)
+	if !ok {
+		return "answers differ"
+	}
+	if cmd.err == nil || !cmd.exact {
+		return ""
+	}
+	goK := goKind(cmd.err)
+	if goK == "Overflow" || r.kind == "Overflow" {
+		return "" // where each runs out of packet is its own
+	}
+	switch {
+	case r.kind != goK:
+		return "refused as " + r.kind + ", Go: " + goK
+	case r.path != cmd.err.Path:
+		return "refusal names field " + strconv.Quote(r.path) + ", Go: " + strconv.Quote(cmd.err.Path)
+	case r.bit != cmd.err.Bit:
+		return "refusal at bit " + strconv.Itoa(r.bit) + ", Go: " + strconv.Itoa(cmd.err.Bit)
+	case r.message != cmd.err.Error():
+		return "error " + strconv.Quote(r.message) + ", Go: " + strconv.Quote(cmd.err.Error())
+	}
+	return ""
+}
+
+// comparable reports whether a refusal's kind, field, bit and message are
+// compared with Go's (see clientCheck).
+func comparable(cmd command, got string) bool {
+	r, ok := parseRefusal(got)
+	return ok && cmd.err != nil && cmd.exact && goKind(cmd.err) != "Overflow" && r.kind != "Overflow"
+}
+
+// compareClient checks every answer of a client driver, reporting the
+// first dozen disagreements.
+func compareClient(t *testing.T, name string, c *corpus, answers []string, quiets bool) {
+	t.Helper()
+	failures, quieted, refusals, compared := 0, 0, 0, 0
+	for i, cmd := range c.cmds {
+		got := answers[i]
+		if got != cmd.want && slices.Contains(cmd.quiet, got) {
+			quieted++
+		}
+		if strings.HasPrefix(got, "REFUSED\t") {
+			refusals++
+		}
+		if comparable(cmd, got) {
+			compared++
+		}
+		if why := clientCheck(cmd, got, quiets); why != "" {
+			failures++
+			if failures <= 12 {
+				t.Errorf("%s: %s: %s\n  Go:  %s\n  %s: %s", name, cmd.what, why, cmd.want, name, got)
+			}
+		}
+	}
+	if failures > 12 {
+		t.Errorf("%s: %d disagreements in all (first 12 shown)", name, failures)
+	}
+	checkHandErrors(t, name, c, answers)
+	t.Logf("%s: %d commands (%d packets read, %d values written, %d codes decoded); %d refusals, %d of them with Go's error word for word; %d answers with a signalling NaN quieted",
+		name, len(c.cmds), c.reads, len(c.writes), c.probes, refusals, compared, quieted)
+}
+
+// quietAnswers are want (OK <hex>, the value rv of root type encoded)
+// with every signalling NaN of its raw float32 fields quieted, of its
+// float64 fields, and of both: what a runtime that quiets them on the way
+// through a float (mono -O=-float32) or a double (JavaScript) writes.
+// None when the value holds no signalling NaN.
+func quietAnswers(root *Type, rv reflect.Value, want string) []string {
+	var out []string
+	for _, widths := range []int{32, 64, 32 | 64} {
+		c := reflect.New(rv.Type()).Elem()
+		c.Set(rv)
+		if !quietFields(root, nil, c, widths) {
+			continue
+		}
+		b, err := bitpack.Marshal(c.Addr().Interface())
+		if err != nil {
+			panic(err)
+		}
+		if q := "OK " + hex.EncodeToString(b); q != want && !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func quietFields(t *Type, uses []*FieldUse, rv reflect.Value, widths int) bool {
+	if uses == nil {
+		for _, m := range t.Fields {
+			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+		}
+	}
+	changed := false
+	for _, u := range uses {
+		changed = quietValue(u.Value, settable(rv.Field(u.Member.Index)), widths) || changed
+	}
+	return changed
+}
+
+// quietValue quiets the signalling NaNs of v's raw floats of the widths
+// given (32, 64 or both as a mask) in rv, a copy the caller owns.
+func quietValue(v *Value, rv reflect.Value, widths int) bool {
+	switch v.Kind {
+	case bitpack.KindFloat:
+		if v.FloatBits&widths == 0 {
+			return false
+		}
+		if v.FloatBits == 32 {
+			b := float32Bits(rv)
+			if b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0 && b&0x400000 == 0 {
+				*(*uint32)(unsafe.Pointer(rv.UnsafeAddr())) = b | 0x400000 // no float64 on the way
+				return true
+			}
+			return false
+		}
+		b := math.Float64bits(rv.Float())
+		if b&0x7ff0000000000000 == 0x7ff0000000000000 && b&0xfffffffffffff != 0 && b&(1<<51) == 0 {
+			rv.SetFloat(math.Float64frombits(b | 1<<51))
+			return true
+		}
+	case bitpack.KindArray:
+		changed := false
+		for i := 0; i < rv.Len(); i++ {
+			changed = quietValue(v.Elem, rv.Index(i), widths) || changed
+		}
+		return changed
+	case bitpack.KindStruct:
+		return quietFields(v.Type, v.Fields, rv, widths)
+	}
+	return false // the table has raw floats only in structs and arrays of them
+}
+
+// validText reports whether every string of a value is UTF-8, so that the
+// value exists alike in C# and JavaScript, whose strings cannot hold
+// invalid UTF-8 (their drivers stand in lone surrogates, which are refused
+// too, but perhaps for another reason first).
+func validText(t *Type, uses []*FieldUse, rv reflect.Value) bool {
+	if uses == nil {
+		for _, m := range t.Fields {
+			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+		}
+	}
+	for _, u := range uses {
+		if !validValue(u.Value, rv.Field(u.Member.Index)) {
+			return false
+		}
+	}
+	return true
+}
+
+func validValue(v *Value, rv reflect.Value) bool {
+	switch v.Kind {
+	case bitpack.KindString:
+		return utf8.ValidString(rv.String())
+	case bitpack.KindArray, bitpack.KindSlice:
+		for i := 0; i < rv.Len(); i++ {
+			if !validValue(v.Elem, rv.Index(i)) {
+				return false
+			}
+		}
+	case bitpack.KindPointer:
+		return rv.IsNil() || validValue(v.Elem, rv.Elem())
+	case bitpack.KindSparse:
+		for i := 0; i < rv.Len(); i++ {
+			if e := rv.Index(i); !e.IsNil() && !validValue(v.Elem, e.Elem()) {
+				return false
+			}
+		}
+	case bitpack.KindStruct:
+		return validText(v.Type, v.Fields, rv)
+	case bitpack.KindUnion:
+		if rv.IsNil() {
+			return true
+		}
+		dyn := rv.Elem()
+		if dyn.Kind() == reflect.Pointer {
+			dyn = dyn.Elem()
+		}
+		return validText(memberOf(v.Type, dyn.Type()), nil, dyn)
+	}
+	return true
+}
+
+// handErrors are refusals written down by hand (World's Extra starts at
+// bit 22: Objects's end marker, a difference of 41, takes 4 flag bits and
+// 9 in its tier, then Extra's length 9): each client must give
+// exactly these words for these commands (found by the start of their
+// description), and so must Go.
+var handErrors = []struct{ what, want string }{
+	{"gen.Ranges crafted: Health 1001:", "bitpack: decode gen.Ranges: field Health at bit 0: value 1001 out of range [0, 1000]"},
+	{"gen.Text crafted: Name NUL:", "bitpack: decode gen.Text: field Name at bit 0: NUL byte at offset 1"},
+	{"gen.Text crafted: Name surrogate:", "bitpack: decode gen.Text: field Name at bit 0: invalid UTF-8 at offset 0"},
+	{"gen.Text crafted: a padding bit after Name's length:", "bitpack: decode gen.Text: field Name at bit 4: padding bits 0b1000 are not zero"},
+	{"gen.Envelope crafted: first member index 3 of 3:", "bitpack: decode gen.Envelope: field First at bit 0: union index 3 out of range [0, 2]"},
+	{"gen.World crafted: index 41 of 40:", "bitpack: decode gen.World: field Objects at bit 0: sparse index 41 out of range for length 40"},
+	{"gen.World crafted: Extra index 3 of 2:", "bitpack: decode gen.World: field Extra at bit 22: sparse index 3 out of range for length 2"},
+	{"gen.Pinned crafted: float32 code M+1:", "bitpack: decode gen.Pinned: field V at bit 0: compressed float code 1001 out of range [0, 1000]"},
+	{"gen.Far crafted: gap 69914 in the absolute tier (a tier holds it):", "bitpack: decode gen.Far: field Slots at bit 1040: difference 69914 sent in the absolute tier (non-canonical)"},
+	{"write gen.Ranges sample 0 with Health = 1001 ", "bitpack: encode gen.Ranges: field Health: value 1001 out of range [0, 1000]"},
+	{"write gen.Floats sample 0 with Angle = NaN ", "bitpack: encode gen.Floats: field Angle: value NaN cannot be quantized (NaN and ±Inf are never encoded)"},
+	{"write gen.Envelope sample 0 with First = nil ", "bitpack: encode gen.Envelope: field First: nil gen.Msg: a union field must hold one of its members"},
+}
+
+// checkHandErrors checks a client's answers (and Go's) to the commands of
+// handErrors.
+func checkHandErrors(t *testing.T, name string, c *corpus, answers []string) {
+	t.Helper()
+	for _, h := range handErrors {
+		i := slices.IndexFunc(c.cmds, func(cmd command) bool { return strings.HasPrefix(cmd.what, h.what) })
+		if i < 0 {
+			t.Errorf("no command %q in the corpus", h.what)
+			continue
+		}
+		if c.cmds[i].err == nil || c.cmds[i].err.Error() != h.want {
+			t.Errorf("%s: Go refuses with %v, want %q", h.what, c.cmds[i].err, h.want)
+		}
+		if r, ok := parseRefusal(answers[i]); !ok || r.message != h.want {
+			t.Errorf("%s: %s answers %q, want the error %q", h.what, name, answers[i], h.want)
+		}
+	}
+}

@@ -1,0 +1,416 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// The statements of the C# ReadFrom and WriteTo methods, value by value.
+// Every step that can refuse is "if (!call) return r.At(path);": the
+// reader or writer recorded what is wrong, and each function on the way
+// out prefixes its part of the field path.
+
+// Temporaries the read steps store into before converting to a field's
+// type, declared at the top of ReadFrom when used.
+const (
+	tBool = iota
+	tUint
+	tUlong
+	tLong
+	tFloat
+	tDouble
+	tString
+	tInt
+	csTempCount
+)
+
+var csTempTypes = [csTempCount]string{"bool", "uint", "ulong", "long", "float", "double", "string", "int"}
+
+func (c *body) temp(k int) string {
+	c.temps[k] = true
+	return "t" + strconv.Itoa(k)
+}
+
+func csTempDecls(c *body) string {
+	var b strings.Builder
+	for k, used := range c.temps {
+		if used {
+			fmt.Fprintf(&b, "        %s t%d;\n", csTempTypes[k], k)
+		}
+	}
+	return b.String()
+}
+
+// csType is the C# type of a value.
+func (e *csEmitter) csType(v *Value) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return "bool"
+	case bitpack.KindInt, bitpack.KindUint:
+		return csIntType(v.Signed, v.GoBits)
+	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+		if v.FloatBits == 32 {
+			return "float"
+		}
+		return "double"
+	case bitpack.KindString:
+		return "string"
+	case bitpack.KindBytes, bitpack.KindByteArray:
+		return "byte[]"
+	case bitpack.KindArray, bitpack.KindSlice:
+		return e.csType(v.Elem) + "[]"
+	case bitpack.KindPointer:
+		return e.optional(v.Elem)
+	case bitpack.KindSparse:
+		return e.optional(v.Elem) + "[]"
+	case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
+		return e.typeNames[v.Type]
+	}
+	panic("gen: no C# type for " + v.Kind.String())
+}
+
+// optional is the type of a value that may be absent (a pointer's or a
+// sparse slot's): null for classes, strings and arrays, T? for C# value
+// types, and a BitpackBox for a pointer to a pointer, whose null inside
+// means something else than its null outside.
+func (e *csEmitter) optional(v *Value) string {
+	switch {
+	case v.Kind == bitpack.KindPointer:
+		return "BitpackBox<" + e.csType(v) + ">"
+	case csValueType(v):
+		return e.csType(v) + "?"
+	}
+	return e.csType(v)
+}
+
+func csValueType(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+		return true
+	}
+	return false
+}
+
+func csIntType(signed bool, bits int) string {
+	names := map[int][2]string{8: {"byte", "sbyte"}, 16: {"ushort", "short"}, 32: {"uint", "int"}, 64: {"ulong", "long"}}
+	if signed {
+		return names[bits][1]
+	}
+	return names[bits][0]
+}
+
+// newArray is the C# expression of a new array of n elements of type
+// elem: new int[n], and for an element that is itself an array, new
+// int[n][] (the new dimension comes first).
+func newArray(elem, n string) string {
+	base, suffix := elem, ""
+	for strings.HasSuffix(base, "[]") {
+		base, suffix = strings.TrimSuffix(base, "[]"), suffix+"[]"
+	}
+	return "new " + base + "[" + n + "]" + suffix
+}
+
+// initValue renders the statements that give a new value's field x what
+// its Go zero value means: empty strings and slices, arrays of their
+// length, the objects of struct fields; pointers and unions stay null.
+func (e *csEmitter) initValue(c *body, v *Value, x string) {
+	switch v.Kind {
+	case bitpack.KindString:
+		c.line("%s = \"\";", x)
+	case bitpack.KindBytes:
+		c.line("%s = Bitpack.NoBytes;", x)
+	case bitpack.KindByteArray:
+		c.line("%s = new byte[%d];", x, v.Len)
+	case bitpack.KindSlice:
+		c.line("%s = global::System.Array.Empty<%s>();", x, e.csType(v.Elem))
+	case bitpack.KindSparse:
+		if v.Go.Kind() == reflect.Slice {
+			c.line("%s = global::System.Array.Empty<%s>();", x, e.optional(v.Elem))
+		} else {
+			c.line("%s = %s;", x, newArray(e.optional(v.Elem), strconv.Itoa(v.Len)))
+		}
+	case bitpack.KindArray:
+		c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
+		if needsInit(v.Elem) {
+			c.loop(strconv.Itoa(v.Len), func(i string) { e.initValue(c, v.Elem, x+"["+i+"]") })
+		}
+	case bitpack.KindStruct, bitpack.KindCustom:
+		c.line("%s = new %s();", x, e.typeNames[v.Type])
+	}
+}
+
+func needsInit(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindString, bitpack.KindBytes, bitpack.KindByteArray, bitpack.KindSlice, bitpack.KindSparse,
+		bitpack.KindArray, bitpack.KindStruct, bitpack.KindCustom:
+		return true
+	}
+	return false
+}
+
+// constant declares a private static constant of the class being
+// rendered, from its IEEE-754 bits (a decimal literal could be rounded
+// twice by a compiler that parses through double), and returns its name.
+func (e *csEmitter) constant(typ string, bits uint64, value float64) string {
+	var init string
+	if typ == "float" {
+		init = fmt.Sprintf("Bitpack.Float32FromBits(%#08xu)", uint32(bits))
+	} else {
+		init = fmt.Sprintf("Bitpack.Float64FromBits(%#016xUL)", bits)
+	}
+	if name, ok := e.constName[init]; ok {
+		return name
+	}
+	name := "k" + strconv.Itoa(len(e.consts))
+	e.constName[init] = name
+	e.consts = append(e.consts, fmt.Sprintf("private static readonly %s %s = %s; // %s", typ, name, init, strconv.FormatFloat(value, 'g', -1, 64)))
+	return name
+}
+
+// floatConsts declares a compressed float's min, delta, lo and hi.
+func (e *csEmitter) floatConsts(v *Value) (lo, dl, low, high string) {
+	typ := "double"
+	bitsOf := f64bits
+	if v.FloatBits == 32 {
+		typ, bitsOf = "float", func(x float64) uint64 { return uint64(f32bits(x)) }
+	}
+	lo = e.constant(typ, bitsOf(v.Min), v.Min)
+	dl = e.constant(typ, bitsOf(delta(v)), delta(v))
+	low = e.constant("double", f64bits(v.Lo), v.Lo)
+	high = e.constant("double", f64bits(v.Hi), v.Hi)
+	return
+}
+
+func csLong(v int64) string {
+	if v == math.MinInt64 {
+		return "long.MinValue"
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return strconv.FormatInt(v, 10) + "L"
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func csUlong(v uint64) string { return strconv.FormatUint(v, 10) + "UL" }
+
+// read renders the statements that read v into x. fresh says x holds no
+// object yet (under a pointer, a slice, a union); otherwise x is a struct
+// field or array element its class's constructor made, filled in place.
+func (e *csEmitter) read(c *body, v *Value, x string, idx []string) {
+	e.readInto(c, v, x, idx, true, false)
+}
+
+// readInto is read with direct: x's type is exactly csType(v), so an
+// out argument can name it; otherwise scalars go through a temporary.
+func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	fail := func(call string) { c.line("if (!%s)", call); c.line("    return r.At(%s);", p) }
+	if k, call, conv, ok := e.scalarRead(v); ok {
+		if direct && conv == "" {
+			fail(fmt.Sprintf(call, "out "+x))
+			return
+		}
+		t := c.temp(k)
+		fail(fmt.Sprintf(call, "out "+t))
+		c.line("%s = %s%s;", x, conv, t)
+		return
+	}
+	switch v.Kind {
+	case bitpack.KindBytes:
+		if fresh {
+			c.line("%s = null;", x)
+		}
+		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", lengthBits(v.MaxLen), v.MaxLen, x))
+	case bitpack.KindByteArray:
+		if fresh {
+			c.line("%s = new byte[%d];", x, v.Len)
+		}
+		fail("r.ReadByteArray(" + x + ")")
+	case bitpack.KindArray:
+		if fresh {
+			c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
+		}
+		c.loop(strconv.Itoa(v.Len), func(i string) {
+			e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, fresh)
+		})
+	case bitpack.KindSlice:
+		n := c.fresh("n")
+		c.open()
+		c.line("int %s;", n)
+		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem), n))
+		if fresh {
+			c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
+		} else {
+			c.line("if (%s == null || %s.Length != %s)", x, x, n)
+			c.line("    %s = %s;", x, newArray(e.csType(v.Elem), n))
+		}
+		c.loop(n, func(i string) { e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, true) })
+		c.close()
+	case bitpack.KindPointer:
+		t := c.temp(tBool)
+		fail("r.ReadBool(out " + t + ")")
+		c.line("if (!%s)", t)
+		c.line("    %s = null;", x)
+		c.line("else")
+		c.open()
+		e.readPresent(c, v.Elem, x, idx)
+		c.close()
+	case bitpack.KindStruct:
+		e.readStruct(c, v, x, idx, fresh)
+	case bitpack.KindUnion:
+		e.readUnion(c, v, x, idx)
+	case bitpack.KindCustom:
+		fail(fmt.Sprintf("%s.Read(ref r, out %s)", e.typeNames[v.Type], x))
+	case bitpack.KindSparse:
+		e.readSparse(c, v, x, idx, fresh)
+	case bitpack.KindCheck:
+		fail(fmt.Sprintf("r.ReadCheck(%#08xu, %s)", v.CheckHash, csString(v.CheckName)))
+	default:
+		panic("gen: C# cannot read " + v.Kind.String())
+	}
+}
+
+// scalarRead is how a scalar value is read: the temporary kind the
+// reader's method stores into, the call (with %s for the out argument),
+// and the conversion to the field's type ("" when the types are the
+// same). ok is false for the other kinds.
+func (e *csEmitter) scalarRead(v *Value) (k int, call, conv string, ok bool) {
+	cast := func(k int) string {
+		if typ := csIntType(v.Signed, v.GoBits); typ != csTempTypes[k] {
+			return "(" + typ + ")"
+		}
+		return ""
+	}
+	switch v.Kind {
+	case bitpack.KindBool:
+		return tBool, "r.ReadBool(%s)", "", true
+	case bitpack.KindInt, bitpack.KindUint:
+		switch {
+		case v.Ranged && v.Signed:
+			return tLong, fmt.Sprintf("r.ReadIntRange(%d, %s, %s, %%s)", rangeBits(v), csLong(v.IntMin), csUlong(span(v))), cast(tLong), true
+		case v.Ranged:
+			return tUlong, fmt.Sprintf("r.ReadUintRange(%d, %s, %s, %%s)", rangeBits(v), csUlong(v.UintMin), csUlong(span(v))), cast(tUlong), true
+		case v.Signed:
+			return tLong, fmt.Sprintf("r.ReadSigned(%d, %%s)", v.Bits), cast(tLong), true
+		case v.Bits > 32:
+			return tUlong, fmt.Sprintf("r.ReadBits64(%d, %%s)", v.Bits), cast(tUlong), true
+		}
+		return tUint, fmt.Sprintf("r.ReadBits(%d, %%s)", v.Bits), cast(tUint), true
+	case bitpack.KindFloat:
+		if v.FloatBits == 32 {
+			return tFloat, "r.ReadFloat32(%s)", "", true
+		}
+		return tDouble, "r.ReadFloat64(%s)", "", true
+	case bitpack.KindCompressedFloat:
+		lo, dl, _, _ := e.floatConsts(v)
+		k, fn := tFloat, "ReadCompressed32"
+		if v.FloatBits == 64 {
+			k, fn = tDouble, "ReadCompressed64"
+		}
+		return k, fmt.Sprintf("r.%s(%d, %du, %s, %s, %%s)", fn, v.Bits, v.Steps, dl, lo), "", true
+	case bitpack.KindString:
+		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", lengthBits(v.MaxLen), v.MaxLen), "", true
+	}
+	return 0, "", "", false
+}
+
+// readPresent reads a pointer's or sparse slot's value into x, whose type
+// is optional(v).
+func (e *csEmitter) readPresent(c *body, v *Value, x string, idx []string) {
+	if v.Kind == bitpack.KindPointer {
+		c.line("%s = new %s();", x, e.optional(v))
+		e.readInto(c, v, x+".Value", idx, false, true)
+		return
+	}
+	e.readInto(c, v, x, idx, !csValueType(v), true)
+}
+
+func (e *csEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	name := e.typeNames[v.Type]
+	if v.Fields == nil {
+		if fresh {
+			c.line("if (!%s.Read(ref r, out %s))", name, x)
+		} else {
+			c.line("if (!%s.ReadFrom(ref r))", x)
+		}
+		c.line("    return r.At(%s);", p)
+		return
+	}
+	if fresh {
+		c.line("%s = new %s();", x, name)
+	}
+	for _, u := range v.Fields {
+		e.readInto(c, u.Value, x+"."+e.members[u.Member], idx, true, false)
+	}
+}
+
+func (e *csEmitter) readUnion(c *body, v *Value, x string, idx []string) {
+	p := pathExpr(v.Path, idx)
+	t := c.temp(tInt)
+	c.line("if (!r.ReadIndex(%d, %d, out %s))", v.Type.IndexBits, len(v.Type.Members), t)
+	c.line("    return r.At(%s);", p)
+	c.line("switch (%s)", t)
+	c.open()
+	for i, mt := range v.Type.Members {
+		name := e.typeNames[mt]
+		m := "m" + strconv.Itoa(c.loops)
+		c.line("case %d:", i)
+		c.open()
+		c.line("%s %s;", name, m)
+		c.line("if (!%s.Read(ref r, out %s))", name, m)
+		c.line("    return r.At(%s);", p)
+		c.line("%s = %s;", x, m)
+		c.line("break;")
+		c.close()
+	}
+	c.close()
+}
+
+// readSparse reads a sparse array or slice: each present element's index
+// as int_relative from the previous one (from -1), the element, and the
+// length as the end marker.
+func (e *csEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	k := strconv.Itoa(c.loops)
+	n, prev, i, start := "n"+k, "s"+k, "i"+k, "x"+k
+	c.loops++
+	c.open()
+	slot := e.optional(v.Elem)
+	if v.Go.Kind() == reflect.Slice {
+		c.line("int %s;", n)
+		c.line("if (!r.ReadLength(%d, %d, 0, out %s))", lengthBits(v.MaxLen), v.MaxLen, n)
+		c.line("    return r.At(%s);", p)
+		c.line("%s = %s;", x, newArray(slot, n))
+	} else {
+		c.line("const int %s = %d;", n, v.Len)
+		if fresh {
+			c.line("%s = %s;", x, newArray(slot, n))
+		} else {
+			c.line("global::System.Array.Clear(%s, 0, %s);", x, n)
+		}
+	}
+	c.line("int %s = -1;", prev)
+	c.line("for (;;)")
+	c.open()
+	c.line("int %s = r.BitsRead, %s;", start, i)
+	c.line("if (!r.ReadIntRelative(%s, out %s))", prev, i)
+	c.line("    return r.At(%s);", p)
+	c.line("if (%s > %s)", i, n)
+	c.open()
+	c.line("r.Fail(BitpackErrorKind.Range, %s, \"sparse index \" + %s + \" out of range for length \" + %s);", start, i, n)
+	c.line("return r.At(%s);", p)
+	c.close()
+	c.line("if (%s == %s)", i, n)
+	c.line("    break;")
+	e.readPresent(c, v.Elem, x+"["+i+"]", append(idx, i))
+	c.line("%s = %s;", prev, i)
+	c.close()
+	c.close()
+	c.loops--
+}

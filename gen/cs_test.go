@@ -1,0 +1,239 @@
+package gen
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// csNamespace is where the tests generate the table's C#.
+const csNamespace = "BitpackGen.Table"
+
+// requireTool returns the path of a toolchain program, or skips the test
+// when there is none, unless BITPACK_REQUIRE_TOOLCHAINS=1 (as in CI), which
+// makes a missing one a failure.
+func requireTool(t *testing.T, name, what string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	if os.Getenv("BITPACK_REQUIRE_TOOLCHAINS") == "1" {
+		t.Fatalf("%s not found and BITPACK_REQUIRE_TOOLCHAINS=1: %v", name, err)
+	}
+	t.Skipf("%s not found (%v): skipping the generated %s tests; set BITPACK_REQUIRE_TOOLCHAINS=1 to make this a failure", name, err, what)
+	return ""
+}
+
+// csCompile compiles C# sources (name -> text) into an executable with
+// mcs as the generated code must build: C# 7.2, every warning an error.
+func csCompile(t *testing.T, sources map[string][]byte, out string) {
+	t.Helper()
+	mcs := requireTool(t, "mcs", "C#")
+	dir := filepath.Dir(out)
+	args := []string{"-langversion:7.2", "-warn:4", "-warnaserror+", "-optimize+", "-out:" + out}
+	for name, src := range sources {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, path)
+	}
+	if o, err := exec.Command(mcs, args...).CombinedOutput(); err != nil {
+		t.Fatalf("mcs %s: %v\n%s", strings.Join(args, " "), err, tail(string(o), 4000))
+	}
+}
+
+// csCases is the generated part of the C# driver: for each table type a
+// read (TryRead, checked against the stream-level Read and Finish) that
+// writes the value back, and the write cases.
+func csCases(c *corpus, e *csEmitter) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "namespace %s\n{\n    static partial class Cases\n    {\n", csNamespace)
+	p := func(format string, args ...any) { fmt.Fprintf(&b, "        "+format+"\n", args...) }
+	p("static string Read(int type, byte[] p)\n        {\n            switch (type)\n            {")
+	for k := range c.m.Roots {
+		p("    case %d: return Read%d(p);", k, k)
+	}
+	p("}\n            return \"BADTYPE\";\n        }\n")
+	for k, r := range c.m.Roots {
+		name, goName := e.typeNames[r], csString(r.Go.String())
+		p(`static string Read%[1]d(byte[] p)
+        {
+            BitpackReader r = new BitpackReader(p);
+            %[2]s v, v2;
+            string error;
+            bool ok = %[2]s.Read(ref r, out v) && r.Finish();
+            if (%[2]s.TryRead(p, out v2, out error) != ok || (!ok && error != r.Error(%[3]s)))
+                return "INCONSISTENT " + error;
+            if (!ok)
+                return Refused(r.ErrorKind, r.ErrorPath, r.ErrorBit, error);
+            return Write%[1]d(v2);
+        }
+
+        static string Write%[1]d(%[2]s v)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            bool ok = v.WriteTo(ref w);
+            byte[] packet;
+            string error;
+            if (v.TryWrite(out packet, out error) != ok || (!ok && error != w.Error(%[3]s)) || (ok && !Same(packet, w)))
+                return "INCONSISTENT " + error;
+            if (!ok)
+                return Refused(w.ErrorKind, w.ErrorPath, -1, error);
+            return "OK " + Hex(packet);
+        }
+`, k, name, goName)
+	}
+	p("static string Write(int n)\n        {\n            switch (n)\n            {")
+	for n, w := range c.writes {
+		k := rootIndex(c, w.root)
+		p("    case %d: return Write%d(%s);", n, k, csValue{e}.structValue(w.root, w.value))
+	}
+	p("}\n            return \"BADCASE\";\n        }")
+	b.WriteString("    }\n}\n")
+	return []byte(b.String())
+}
+
+func rootIndex(c *corpus, t *Type) int {
+	for k, r := range c.m.Roots {
+		if r == t {
+			return k
+		}
+	}
+	panic("not a root: " + t.Name)
+}
+
+// TestCSharpCrossLanguage is the cross-language test of the generated C#:
+// the corpus TestCPPCrossLanguage runs (random valid values read and
+// written back, hostile packets, spoiled values, float probes, framing),
+// run through mono twice, as it is and with -O=-float32 (float32 held in
+// double precision must not change a byte). Besides the verdicts, refusals
+// must name the field and bit bitpack names.
+func TestCSharpCrossLanguage(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
+	}
+	mono := requireTool(t, "mono", "C#")
+	requireTool(t, "mcs", "C#")
+	c := sharedCorpus(t)
+	e, err := newCS(c.m, Options{Namespace: csNamespace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := map[string][]byte{"table.cs": e.file(), "cases.cs": csCases(c, e)}
+	for _, name := range []string{"driver.cs", "hooks.cs"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[name] = b
+	}
+	exe := filepath.Join(t.TempDir(), "driver.exe")
+	start := time.Now()
+	csCompile(t, sources, exe)
+	t.Logf("mcs in %v", time.Since(start))
+	lines := c.lines()
+	runs := []struct {
+		name   string
+		args   []string
+		quiets bool
+	}{
+		{"mono", []string{exe}, true},
+		{"mono -O=-float32", []string{"-O=-float32", exe}, true},
+	}
+	answers := make([][]string, len(runs))
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			answers[i], errs[i] = driverAnswers(r.name, exec.Command(mono, r.args...), lines)
+			t.Logf("%s ran in %v", r.name, time.Since(start))
+		}()
+	}
+	wg.Wait()
+	for i, r := range runs {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		compareClient(t, r.name, c, answers[i], r.quiets)
+	}
+}
+
+// TestCSharpGoldenCompiles compiles the golden C# files together (one in
+// the global namespace, one in Game.Net, each with its own runtime) with
+// mcs as the generated code must build, and runs a program that checks
+// their fingerprint constants against Go's and round-trips a player.
+func TestCSharpGoldenCompiles(t *testing.T) {
+	mono := requireTool(t, "mono", "C#")
+	sources := map[string][]byte{}
+	for _, name := range []string{"player.cs", "envelope.cs"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[name] = b
+	}
+	fpPlayer, _ := bitpack.Fingerprint(&Player{})
+	fpEnvelope, _ := bitpack.Fingerprint(&Envelope{})
+	packet, err := bitpack.Marshal(&Player{Health: 1000, Pos: Vec3{X: 1.5, Y: -2, Z: 1024}, Name: "ada", Alive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources["main.cs"] = []byte(fmt.Sprintf(`static class Program
+{
+    static int Main()
+    {
+        Player p;
+        string error;
+        if (!Player.TryRead(new byte[] { %s }, out p, out error))
+        {
+            System.Console.WriteLine(error);
+            return 1;
+        }
+        byte[] again;
+        p.TryWrite(out again, out error);
+        System.Console.WriteLine(Player.Fingerprint.ToString("x8") + " " + Game.Net.Envelope.Fingerprint.ToString("x8") + " " +
+            p.Health + " " + p.Pos.X.ToString(System.Globalization.CultureInfo.InvariantCulture) + " " + p.Name + " " + System.BitConverter.ToString(again));
+        return 0;
+    }
+}
+`, csBytes(packet)))
+	exe := filepath.Join(t.TempDir(), "golden.exe")
+	csCompile(t, sources, exe)
+	out, err := exec.Command(mono, exe).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := fmt.Sprintf("%08x %08x 1000 1.5 ada %s\n", fpPlayer, fpEnvelope, strings.ToUpper(strings.Join(hexBytes(packet), "-")))
+	if string(out) != want {
+		t.Errorf("golden C# printed %q, want %q", out, want)
+	}
+}
+
+func csBytes(p []byte) string {
+	var parts []string
+	for _, b := range p {
+		parts = append(parts, strconv.Itoa(int(b)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func hexBytes(p []byte) []string {
+	var parts []string
+	for _, b := range p {
+		parts = append(parts, fmt.Sprintf("%02x", b))
+	}
+	return parts
+}

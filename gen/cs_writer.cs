@@ -1,0 +1,329 @@
+
+/// <summary>
+/// Writes bitpack's bits into a buffer of its own, which grows as needed;
+/// Reset starts again and keeps the buffer. A refused value records the
+/// first error and returns false.
+/// </summary>
+public struct BitpackWriter
+{
+    private byte[] buffer;
+    private int pos;
+    private BitpackErrorKind kind;
+    private string errorPath, errorDetail;
+
+    public BitpackWriter(int capacity)
+    {
+        buffer = new byte[capacity > 8 ? capacity : 8];
+        pos = 0;
+        kind = BitpackErrorKind.None;
+        errorPath = errorDetail = null;
+    }
+
+    public int BitsWritten { get { return pos; } }
+    public int BytesWritten { get { return (pos + 7) >> 3; } }
+    public bool Failed { get { return kind != BitpackErrorKind.None; } }
+    public BitpackErrorKind ErrorKind { get { return kind; } }
+    public string ErrorPath { get { return errorPath ?? ""; } }
+    public string ErrorDetail { get { return errorDetail ?? ""; } }
+
+    /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
+    public void Reset()
+    {
+        if (buffer == null)
+            buffer = new byte[64];
+        global::System.Array.Clear(buffer, 0, BytesWritten < buffer.Length ? BytesWritten : buffer.Length);
+        pos = 0;
+        kind = BitpackErrorKind.None;
+        errorPath = errorDetail = null;
+    }
+
+    /// <summary>The bytes written, in a new array of exactly their size.</summary>
+    public byte[] ToArray()
+    {
+        byte[] packet = new byte[BytesWritten];
+        if (packet.Length > 0)
+            global::System.Buffer.BlockCopy(buffer, 0, packet, 0, packet.Length);
+        return packet;
+    }
+
+    /// <summary>The buffer the bytes are written into: its first BytesWritten bytes are the packet.</summary>
+    public byte[] Buffer { get { return buffer; } }
+
+    public bool Fail(BitpackErrorKind why, string detail)
+    {
+        if (kind == BitpackErrorKind.None)
+        {
+            kind = why;
+            errorPath = "";
+            errorDetail = detail;
+        }
+        return false;
+    }
+
+    /// <summary>Refuses the value being written: for hand-written Write methods.</summary>
+    public bool Fail(string detail) { return Fail(BitpackErrorKind.Range, detail); }
+
+    public bool At(string segment)
+    {
+        errorPath = Bitpack.JoinPath(segment, errorPath);
+        return false;
+    }
+
+    /// <summary>The error as bitpack words it: "bitpack: encode T: field P: what".</summary>
+    public string Error(string type)
+    {
+        return Bitpack.Message("encode", type, ErrorPath, -1, ErrorDetail);
+    }
+
+    private void Reserve(int bits)
+    {
+        if (buffer == null)
+            buffer = new byte[64];
+        long need = ((long)pos + bits + 7) >> 3;
+        if (need <= buffer.Length)
+            return;
+        long size = buffer.Length * 2L;
+        if (size < need)
+            size = need;
+        if (size > int.MaxValue)
+            throw new global::System.OutOfMemoryException("bitpack: packet of more than 2 GiB");
+        byte[] grown = new byte[size];
+        global::System.Buffer.BlockCopy(buffer, 0, grown, 0, (pos + 7) >> 3);
+        buffer = grown;
+    }
+
+    /// <summary>Writes the low n bits of value, 0 &lt;= n &lt;= 32.</summary>
+    public bool WriteBits(uint value, int n)
+    {
+        if (n <= 0)
+            return true;
+        Reserve(n);
+        ulong word = (ulong)(value & (0xFFFFFFFFu >> (32 - n))) << (pos & 7);
+        for (int i = pos >> 3; word != 0; i++, word >>= 8)
+            buffer[i] |= (byte)word;
+        pos += n;
+        return true;
+    }
+
+    public bool WriteBits64(ulong value, int n)
+    {
+        if (n <= 32)
+            return WriteBits((uint)value, n);
+        WriteBits((uint)value, 32);
+        return WriteBits((uint)(value >> 32), n - 32);
+    }
+
+    public bool WriteBool(bool value) { return WriteBits(value ? 1u : 0u, 1); }
+
+    /// <summary>An unsigned integer in n bits; refuses one that does not fit.</summary>
+    public bool WriteUnsigned(ulong value, int n)
+    {
+        if (n < 64 && value >> n != 0)
+            return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
+        return WriteBits64(value, n);
+    }
+
+    /// <summary>A signed integer in n-bit two's complement; refuses one that does not fit.</summary>
+    public bool WriteSigned(long value, int n)
+    {
+        if (n < 64)
+        {
+            long limit = 1L << (n - 1);
+            if (value < -limit || value >= limit)
+                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
+        }
+        return WriteBits64((ulong)value, n);
+    }
+
+    public bool WriteUintRange(ulong value, ulong min, ulong span, int n)
+    {
+        ulong offset = value - min; // below min wraps past span
+        if (offset > span)
+            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
+        return WriteBits64(offset, n);
+    }
+
+    public bool WriteIntRange(long value, long min, ulong span, int n)
+    {
+        ulong offset = (ulong)value - (ulong)min;
+        if (offset > span)
+            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
+        return WriteBits64(offset, n);
+    }
+
+    public bool WriteFloat32(float value) { return WriteBits(Bitpack.Float32Bits(value), 32); }
+
+    public bool WriteFloat64(double value) { return WriteBits64((ulong)global::System.BitConverter.DoubleToInt64Bits(value), 64); }
+
+    /// <summary>
+    /// A compressed float32 as bitpack computes it (quant.Float), every step
+    /// rounded to float: refuses NaN and infinities, and values outside
+    /// [lo, hi] unless clamp is set.
+    /// </summary>
+    public bool WriteCompressed32(float value, float min, float delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
+    {
+        double wide = value;
+        if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
+            return FloatRefusal(wide, bounds);
+        float normalized = (float)((float)(value - min) / delta);
+        if (!(normalized > 0f))
+            normalized = 0f;
+        else if (normalized > 1f)
+            normalized = 1f;
+        float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
+        ulong code = (ulong)scaled; // floor: scaled >= 0.5
+        return WriteBits(code < steps ? (uint)code : steps, n);
+    }
+
+    public bool WriteCompressed64(double value, double min, double delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
+    {
+        if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
+            return FloatRefusal(value, bounds);
+        double normalized = (double)((double)(value - min) / delta);
+        if (!(normalized > 0.0))
+            normalized = 0.0;
+        else if (normalized > 1.0)
+            normalized = 1.0;
+        double scaled = (double)((double)(normalized * (double)steps) + 0.5);
+        ulong code = (ulong)scaled;
+        return WriteBits(code < steps ? (uint)code : steps, n);
+    }
+
+    private bool FloatRefusal(double value, string bounds)
+    {
+        if (double.IsNaN(value) || double.IsInfinity(value))
+            return Fail(BitpackErrorKind.Range, "value " + Bitpack.Number(value) + " cannot be quantized (NaN and ±Inf are never encoded)");
+        return Fail(BitpackErrorKind.Range, "value " + Bitpack.Number(value) + " out of range " + bounds + " (add clamp to the tag to clamp instead)");
+    }
+
+    /// <summary>A slice's length in n bits; refuses more than maxlen.</summary>
+    public bool WriteLength(int length, int maxlen, int n)
+    {
+        if (length > maxlen)
+            return Fail(BitpackErrorKind.Range, "slice of " + length + " elements exceeds maxlen " + maxlen);
+        return WriteBits((uint)length, n);
+    }
+
+    /// <summary>Writes zero bits up to the next byte boundary.</summary>
+    public bool Align() { return WriteBits(0, -pos & 7); }
+
+    private void PutBytes(byte[] src, int count)
+    {
+        Align();
+        Reserve(8 * count);
+        global::System.Buffer.BlockCopy(src, 0, buffer, pos >> 3, count);
+        pos += 8 * count;
+    }
+
+    /// <summary>A [N]byte: align, then exactly length bytes (null or another length is refused).</summary>
+    public bool WriteByteArray(byte[] value, int length)
+    {
+        if (value == null || value.Length != length)
+            return Fail(BitpackErrorKind.Range, (value == null ? "null" : value.Length + " bytes") + " for an array of " + length);
+        PutBytes(value, length);
+        return true;
+    }
+
+    /// <summary>A []byte (null is empty): its length in n bits, align, the bytes.</summary>
+    public bool WriteByteSlice(byte[] value, int maxlen, int n)
+    {
+        int length = value == null ? 0 : value.Length;
+        if (length > maxlen)
+            return Fail(BitpackErrorKind.Range, length + " bytes exceed maxlen " + maxlen);
+        WriteBits((uint)length, n);
+        if (length == 0)
+            return Align();
+        PutBytes(value, length);
+        return true;
+    }
+
+    /// <summary>
+    /// A string (null is empty) as UTF-8: its length in bytes in n bits,
+    /// align, the bytes. Refuses more than maxlen bytes, a NUL and a lone
+    /// surrogate (which has no UTF-8 form).
+    /// </summary>
+    public bool WriteString(string value, int maxlen, int n)
+    {
+        if (value == null)
+            value = "";
+        int length = 0;
+        for (int i = 0; i < value.Length; i++)
+        {
+            char c = value[i];
+            if (c < 0x80)
+                length++;
+            else if (c < 0x800)
+                length += 2;
+            else if (char.IsSurrogate(c))
+            {
+                length += 4;
+                i++; // a pair; a lone one is refused below
+            }
+            else
+                length += 3;
+        }
+        if (length > maxlen)
+            return Fail(BitpackErrorKind.Range, "string of " + length + " bytes exceeds maxlen " + maxlen);
+        string problem = Bitpack.StringProblem(value);
+        if (problem != null)
+            return Fail(BitpackErrorKind.InvalidString, problem);
+        WriteBits((uint)length, n);
+        Align();
+        Reserve(8 * length);
+        int at = pos >> 3;
+        for (int i = 0; i < value.Length; i++)
+        {
+            int c = value[i];
+            if (c < 0x80)
+            {
+                buffer[at++] = (byte)c;
+            }
+            else if (c < 0x800)
+            {
+                buffer[at++] = (byte)(0xC0 | c >> 6);
+                buffer[at++] = (byte)(0x80 | c & 0x3F);
+            }
+            else if (char.IsHighSurrogate((char)c))
+            {
+                c = char.ConvertToUtf32((char)c, value[++i]);
+                buffer[at++] = (byte)(0xF0 | c >> 18);
+                buffer[at++] = (byte)(0x80 | c >> 12 & 0x3F);
+                buffer[at++] = (byte)(0x80 | c >> 6 & 0x3F);
+                buffer[at++] = (byte)(0x80 | c & 0x3F);
+            }
+            else
+            {
+                buffer[at++] = (byte)(0xE0 | c >> 12);
+                buffer[at++] = (byte)(0x80 | c >> 6 & 0x3F);
+                buffer[at++] = (byte)(0x80 | c & 0x3F);
+            }
+        }
+        pos += 8 * length;
+        return true;
+    }
+
+    /// <summary>current, greater than previous, as serialize's int_relative.</summary>
+    public bool WriteIntRelative(int previous, int current)
+    {
+        if (current <= previous)
+            return Fail(BitpackErrorKind.Range, "index " + current + " does not follow " + previous);
+        long difference = (long)current - previous;
+        WriteBool(difference == 1);
+        if (difference == 1)
+            return true;
+        for (int tier = 0; tier < 5; tier++)
+        {
+            bool here = difference <= Bitpack.TierHigh[tier];
+            WriteBool(here);
+            if (here)
+                return WriteBits((uint)(difference - Bitpack.TierLow[tier]), Bitpack.TierBits[tier]);
+        }
+        return WriteBits((uint)current, 32);
+    }
+
+    public bool WriteCheck(uint hash)
+    {
+        Align();
+        return WriteBits(hash, 32);
+    }
+}

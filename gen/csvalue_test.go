@@ -1,0 +1,127 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// csValue renders a Go value of a model type as a C# expression that
+// builds the same value in the generated classes (a write case of the
+// cross-language test): new T { F = ..., ... }. Go values C# cannot hold
+// become what C# code would hold instead: invalid UTF-8 in a string is a
+// lone surrogate per byte (refused too), a nil slice is null (written as
+// empty), a nil union or pointer is null.
+type csValue struct{ e *csEmitter }
+
+func (a csValue) structValue(t *Type, rv reflect.Value) string {
+	var fields []string
+	for _, m := range t.Fields {
+		if m.Value.Kind == bitpack.KindCheck {
+			continue
+		}
+		fields = append(fields, a.e.members[m]+" = "+a.value(m.Value, rv.Field(m.Index)))
+	}
+	return "new " + a.e.typeNames[t] + " { " + strings.Join(fields, ", ") + " }"
+}
+
+func (a csValue) value(v *Value, rv reflect.Value) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return strconv.FormatBool(rv.Bool())
+	case bitpack.KindInt:
+		if rv.Int() == math.MinInt64 {
+			return "long.MinValue"
+		}
+		return strconv.FormatInt(rv.Int(), 10)
+	case bitpack.KindUint:
+		return strconv.FormatUint(rv.Uint(), 10)
+	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+		if v.FloatBits == 32 {
+			return fmt.Sprintf("Bitpack.Float32FromBits(%#08xu)", float32Bits(rv))
+		}
+		return fmt.Sprintf("Bitpack.Float64FromBits(%#016xUL)", math.Float64bits(rv.Float()))
+	case bitpack.KindString:
+		return csStringOf(rv.String())
+	case bitpack.KindBytes, bitpack.KindByteArray:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return "null"
+		}
+		return "new byte[] { " + a.elems(v, rv, func(e reflect.Value) string { return strconv.FormatUint(e.Uint(), 10) }) + " }"
+	case bitpack.KindArray, bitpack.KindSlice:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return "null"
+		}
+		return "new " + a.e.csType(v) + " { " + a.elems(v, rv, func(e reflect.Value) string { return a.value(v.Elem, e) }) + " }"
+	case bitpack.KindPointer:
+		return a.optional(v.Elem, rv)
+	case bitpack.KindSparse:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return "null"
+		}
+		return "new " + a.e.csType(v) + " { " + a.elems(v, rv, func(e reflect.Value) string { return a.optional(v.Elem, e) }) + " }"
+	case bitpack.KindStruct:
+		return a.structValue(v.Type, rv)
+	case bitpack.KindUnion:
+		if rv.IsNil() {
+			return "null"
+		}
+		dyn := rv.Elem()
+		if dyn.Kind() == reflect.Pointer {
+			dyn = dyn.Elem()
+		}
+		return a.structValue(memberOf(v.Type, dyn.Type()), dyn)
+	case bitpack.KindCustom:
+		// The table's only hook type, Stamp, keeps its value in field v.
+		return fmt.Sprintf("new %s { v = %d }", a.e.typeNames[v.Type], rv.Field(0).Uint())
+	}
+	panic(fmt.Sprintf("csValue: %s: kind %s", v.Path, v.Kind))
+}
+
+// optional renders a pointer rv to a value of v: null, the value, or a
+// box around a pointer.
+func (a csValue) optional(v *Value, rv reflect.Value) string {
+	if rv.IsNil() {
+		return "null"
+	}
+	if v.Kind == bitpack.KindPointer {
+		return "new " + a.e.optional(v) + "(" + a.value(v, rv.Elem()) + ")"
+	}
+	return a.value(v, rv.Elem())
+}
+
+func (a csValue) elems(v *Value, rv reflect.Value, f func(reflect.Value) string) string {
+	parts := make([]string, rv.Len())
+	for i := range parts {
+		parts[i] = f(rv.Index(i))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// csStringOf is a C# string literal holding s, with a lone surrogate
+// (U+DC80 + the byte) for each byte that is not part of valid UTF-8.
+func csStringOf(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, "\\u%04x", 0xdc80+int(s[i]))
+		case r > 0xffff:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		case r < 0x20 || r > 0x7e || r == '"' || r == '\\':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,138 @@
+// driver_cases.ts: the TypeScript side of package gen's cross-language
+// tests, type-checked with the module gen.TypeScript generated for the test
+// table (table.ts). The Go test appends the generated part (the per-type
+// reads and the write cases) to this file as cases.ts; driver.mjs feeds it
+// the commands. The answers are driver.cpp's, except that a refusal is
+// REFUSED<tab>kind<tab>path<tab>bit<tab>message.
+
+import * as t from "./table.js";
+
+// Stamp is gen.Stamp: 12 bits; values above 4095 are refused, as its Go
+// MarshalBits refuses them. Its fields are declared as the generated
+// module asks, by augmenting its interface.
+declare module "./table.js" {
+  interface Stamp {
+    v: number;
+  }
+}
+
+t.hooks.Stamp = {
+  zero: () => ({ v: 0 }),
+  read: (r) => ({ v: r.readBits(12) }),
+  write: (w, s) => (s.v > 4095 ? w.refuse("hook refused the value: stamp out of range") : w.writeBits(s.v, 12)),
+};
+
+function hex(p: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < p.length; i++) {
+    s += p[i].toString(16).padStart(2, "0");
+  }
+  return s;
+}
+
+function bytes(s: string): Uint8Array {
+  if (s === "-") {
+    return new Uint8Array(0);
+  }
+  const p = new Uint8Array(s.length / 2);
+  for (let i = 0; i < p.length; i++) {
+    p[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  }
+  return p;
+}
+
+function refused(e: unknown): string {
+  if (!(e instanceof t.BitpackError)) {
+    throw e;
+  }
+  if (e.kind === "Trailing") {
+    return "TRAILING";
+  }
+  return "REFUSED\t" + e.kind + "\t" + e.path + "\t" + e.bit + "\t" + e.message;
+}
+
+// readCase reads a packet with readT and with the stream-level readTFrom
+// and finish, which must agree, and writes the value back.
+function readCase<T>(p: Uint8Array, read: (p: Uint8Array) => T, make: () => T, from: (r: t.BitReader, v: T) => boolean, type: string, write: (v: T) => string): string {
+  let v: T | null = null;
+  let thrown: unknown = null;
+  try {
+    v = read(p);
+  } catch (e) {
+    thrown = e;
+  }
+  const r = new t.BitReader(p);
+  const ok = from(r, make()) && r.finish();
+  if (ok !== (v !== null) || (!ok && (!(thrown instanceof t.BitpackError) || thrown.message !== r.error(type).message))) {
+    return "INCONSISTENT " + String(thrown);
+  }
+  return v === null ? refused(thrown) : write(v);
+}
+
+// writeCase writes a value with writeT and with the stream-level writeTTo,
+// which must agree.
+function writeCase<T>(v: T, write: (v: T) => Uint8Array, to: (w: t.BitWriter, v: T) => boolean, type: string): string {
+  let packet: Uint8Array | null = null;
+  let thrown: unknown = null;
+  try {
+    packet = write(v);
+  } catch (e) {
+    thrown = e;
+  }
+  const w = new t.BitWriter(1);
+  const ok = to(w, v);
+  if (ok !== (packet !== null) || (ok && hex(w.bytes()) !== hex(packet!)) || (!ok && (!(thrown instanceof t.BitpackError) || thrown.message !== w.error(type).message))) {
+    return "INCONSISTENT " + String(thrown);
+  }
+  return packet === null ? refused(thrown) : "OK " + hex(packet);
+}
+
+function probe(p: Uint8Array): string {
+  let v: t.Pinned;
+  try {
+    v = t.readPinned(p);
+  } catch (e) {
+    return "REFUSED";
+  }
+  const h32 = (x: number) => t.float32Bits(x).toString(16).padStart(8, "0");
+  return h32(v.V) + " " + h32(v.A) + " " + t.float64Bits(v.W).toString(16).padStart(16, "0");
+}
+
+function encode(f: string[]): string {
+  const v: t.Pinned = { V: t.float32FromBits(parseInt(f[1], 16)), A: t.float32FromBits(parseInt(f[2], 16)), W: t.float64FromBits(BigInt("0x" + f[3])) };
+  try {
+    return "OK " + hex(t.writePinned(v));
+  } catch (e) {
+    return "REFUSED";
+  }
+}
+
+function frame(f: string[]): string {
+  const id = parseInt(f[1], 16);
+  const p = bytes(f[2]);
+  if (f[0] === "S") {
+    return "OK " + hex(t.seal(id, p));
+  }
+  const payload = t.open(id, p);
+  return payload === null ? "REFUSED" : "OK " + hex(payload);
+}
+
+export function answer(line: string): string {
+  const f = line.split(" ");
+  switch (f[0]) {
+    case "R":
+      return read(Number(f[1]), bytes(f[2]));
+    case "W":
+      return writeValue(Number(f[1]));
+    case "D":
+      return probe(bytes(f[1]));
+    case "P":
+      return encode(f);
+    case "S":
+    case "O":
+      return frame(f);
+  }
+  return "BADLINE";
+}
+
+// The generated part follows.

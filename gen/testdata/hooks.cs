@@ -1,0 +1,31 @@
+// hooks.cs: the C# half of the test table's hook types, written by hand as
+// a generated file asks its users to (a type that encodes itself in Go with
+// MarshalBits/UnmarshalBits is a partial class there, completed here).
+
+namespace BitpackGen.Table
+{
+    // Stamp is gen.Stamp: 12 bits; values above 4095 are refused, as its Go
+    // MarshalBits refuses them.
+    public sealed partial class Stamp
+    {
+        public ushort v;
+
+        public static bool Read(ref BitpackReader r, out Stamp value)
+        {
+            uint bits;
+            value = null;
+            if (!r.ReadBits(12, out bits))
+                return false;
+            value = new Stamp();
+            value.v = (ushort)bits;
+            return true;
+        }
+
+        public bool WriteTo(ref BitpackWriter w)
+        {
+            if (v > 4095)
+                return w.Fail("hook refused the value: stamp out of range");
+            return w.WriteBits(v, 12);
+        }
+    }
+}

@@ -1,0 +1,334 @@
+
+/**
+ * Reads bitpack's bits from a packet. A failed read records the first
+ * error (its kind, bit, path and what is wrong), sets failed and returns a
+ * zero value; the generated code then returns false, naming its field on
+ * the way out, and the top-level read throws it as a BitpackError.
+ */
+export class BitReader {
+  private readonly data: Uint8Array;
+  private pos = 0;
+  private readonly end: number;
+  failed = false;
+  kind: BitpackErrorKind = "Range";
+  errorBit = 0;
+  errorPath = "";
+  errorDetail = "";
+
+  constructor(packet: Uint8Array) {
+    this.data = packet;
+    this.end = 8 * packet.length;
+  }
+
+  get bitsRead(): number {
+    return this.pos;
+  }
+
+  get bitsRemaining(): number {
+    return this.end - this.pos;
+  }
+
+  /** Records a refusal at bit (the first one wins) and returns false. */
+  fail(kind: BitpackErrorKind, bit: number, detail: string): false {
+    if (!this.failed) {
+      this.failed = true;
+      this.kind = kind;
+      this.errorBit = bit;
+      this.errorPath = "";
+      this.errorDetail = detail;
+    }
+    return false;
+  }
+
+  /** Refuses the value being read, at the current bit: for hooks. */
+  refuse(detail: string): false {
+    return this.fail("Range", this.pos, detail);
+  }
+
+  /** Prefixes the error's field path with segment and returns false. */
+  at(segment: string): false {
+    this.errorPath = joinPath(segment, this.errorPath);
+    return false;
+  }
+
+  error(type: string): BitpackError {
+    return new BitpackError("decode", type, this.kind, this.errorPath, this.errorBit, this.errorDetail);
+  }
+
+  /** Refuses whole bytes left after the value, as bitpack.Unmarshal does. */
+  finish(): boolean {
+    if (this.end - this.pos >= 8) {
+      const n = (this.end - this.pos) >> 3;
+      return this.fail("Trailing", this.pos, n === 1 ? "1 trailing byte after the value" : n + " trailing bytes after the value");
+    }
+    return true;
+  }
+
+  private overflow(n: number): false {
+    return this.fail("Overflow", this.pos, "needs " + n + " bits, " + (this.end - this.pos) + " remain");
+  }
+
+  /** Reads n bits, 0 <= n <= 32, as an unsigned number. */
+  readBits(n: number): number {
+    const pos = this.pos;
+    if (n > this.end - pos) {
+      this.overflow(n);
+      return 0;
+    }
+    if (n <= 0) {
+      return 0;
+    }
+    const d = this.data;
+    let i = pos >>> 3;
+    let value = d[i] >>> (pos & 7);
+    for (let got = 8 - (pos & 7); got < n; got += 8) {
+      value |= d[++i] << got; // got < 32
+    }
+    this.pos = pos + n;
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
+  }
+
+  readBool(): boolean {
+    return this.readBits(1) !== 0;
+  }
+
+  /** Reads n bits, 0 <= n <= 64, as an unsigned bigint: the low 32 first. */
+  readBig(n: number): bigint {
+    if (n > this.end - this.pos) {
+      this.overflow(n);
+      return 0n;
+    }
+    const low = this.readBits(Math.min(n, 32));
+    const high = n > 32 ? this.readBits(n - 32) : 0;
+    return (BigInt(high) << 32n) | BigInt(low);
+  }
+
+  /** An n-bit two's complement integer (n <= 32), sign-extended. */
+  readSigned(n: number): number {
+    const bits = this.readBits(n);
+    return n < 32 ? (bits << (32 - n)) >> (32 - n) : bits | 0;
+  }
+
+  readSignedBig(n: number): bigint {
+    return BigInt.asIntN(n, this.readBig(n));
+  }
+
+  /** range=min..min+span of an integer of at most 32 bits: the offset from min in n bits. */
+  readRange(n: number, min: number, span: number): number {
+    const start = this.pos;
+    const offset = this.readBits(n);
+    if (offset > span) {
+      this.fail("Range", start, "value " + (min + offset) + " out of range [" + min + ", " + (min + span) + "]");
+      return 0;
+    }
+    return min + offset;
+  }
+
+  /** range=min..min+span of a 64-bit integer; signed says how a value wraps. */
+  readRangeBig(n: number, min: bigint, span: bigint, signed: boolean): bigint {
+    const start = this.pos;
+    const offset = this.readBig(n);
+    if (this.failed) {
+      return 0n;
+    }
+    const wrap = (x: bigint) => (signed ? BigInt.asIntN(64, x) : BigInt.asUintN(64, x));
+    if (offset > span) {
+      this.fail("Range", start, "value " + wrap(min + offset) + " out of range [" + min + ", " + wrap(min + span) + "]");
+      return 0n;
+    }
+    return min + offset;
+  }
+
+  readFloat32(): number {
+    return float32FromBits(this.readBits(32));
+  }
+
+  readFloat64(): number {
+    return float64FromBits(this.readBig(64));
+  }
+
+  /** A compressed float32: a code in [0, steps], decoded with every step rounded to float32. */
+  readCompressed32(n: number, steps: number, delta: number, min: number): number {
+    const start = this.pos;
+    const code = this.readBits(n);
+    if (code > steps) {
+      this.fail("Range", start, "compressed float code " + code + " out of range [0, " + steps + "]");
+      return 0;
+    }
+    const normalized = f32(f32(code) / f32(steps));
+    return f32(f32(normalized * delta) + min);
+  }
+
+  readCompressed64(n: number, steps: number, delta: number, min: number): number {
+    const start = this.pos;
+    const code = this.readBits(n);
+    if (code > steps) {
+      this.fail("Range", start, "compressed float code " + code + " out of range [0, " + steps + "]");
+      return 0;
+    }
+    return (code / steps) * delta + min;
+  }
+
+  /**
+   * A slice's length (n bits, at most maxlen), refused before anything is
+   * allocated when its elements of at least elemBits each cannot fit.
+   */
+  readLength(n: number, maxlen: number, elemBits: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
+      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+      return 0;
+    }
+    return v;
+  }
+
+  /** Skips to the next byte boundary; the padding bits must be zero. */
+  align(): boolean {
+    const start = this.pos;
+    const bits = this.readBits(-this.pos & 7);
+    if (bits !== 0) {
+      return this.fail("Padding", start, "padding bits 0b" + bits.toString(2) + " are not zero");
+    }
+    return !this.failed;
+  }
+
+  /** Aligns, then reads length bytes (a [N]byte). */
+  readByteArray(length: number): Uint8Array {
+    if (!this.align()) {
+      return new Uint8Array(length);
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", this.pos, "needs " + 8 * length + " bits, " + (this.end - this.pos) + " remain");
+      return new Uint8Array(length);
+    }
+    const at = this.pos >>> 3;
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A []byte: its length (n bits, at most maxlen), align, the bytes. */
+  readByteSlice(n: number, maxlen: number): Uint8Array {
+    const start = this.pos;
+    const length = this.readBits(n);
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const length = this.readBits(n);
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return "";
+    }
+    if (!this.align()) {
+      return "";
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", this.pos, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return "";
+    }
+    const at = this.pos >>> 3;
+    const problem = textProblem(this.data, at, length);
+    if (problem !== "") {
+      this.fail("InvalidString", start, problem);
+      return "";
+    }
+    this.pos += 8 * length;
+    return decodeText(this.data, at, length);
+  }
+
+  /**
+   * An index written as serialize's int_relative from previous, with
+   * bitpack's rules: it must increase, fit int32, and be sent in the
+   * smallest tier that holds the difference. -1 when refused.
+   */
+  readIntRelative(previous: number): number {
+    const start = this.pos;
+    let difference = 1;
+    if (!this.readBool()) {
+      difference = 0;
+      for (let tier = 0; tier < 5 && difference === 0 && !this.failed; tier++) {
+        if (!this.readBool()) {
+          continue;
+        }
+        difference = tierLow[tier] + this.readBits(tierBits[tier]);
+        if (!this.failed && difference > tierHigh[tier]) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        }
+      }
+      if (!this.failed && difference === 0) {
+        const absolute = this.readBits(32) | 0;
+        if (this.failed) {
+          return -1;
+        }
+        if (absolute <= previous) {
+          this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
+          return -1;
+        }
+        if (absolute - previous <= tierHigh[4]) {
+          this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
+          return -1;
+        }
+        return absolute;
+      }
+    }
+    if (this.failed) {
+      return -1;
+    }
+    if (previous + difference > 0x7fffffff) {
+      this.fail("Range", start, "previous " + previous + " + difference " + difference + " overflows int32");
+      return -1;
+    }
+    return previous + difference;
+  }
+
+  /** A union's type index in n bits, below count; -1 when refused. */
+  readIndex(n: number, count: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
+      return -1;
+    }
+    if (v >= count) {
+      this.fail("Range", start, "union index " + v + " out of range [0, " + (count - 1) + "]");
+      return -1;
+    }
+    return v;
+  }
+
+  /** A check: align, then the 32-bit hash of its name. */
+  readCheck(hash: number, name: string): boolean {
+    const start = this.pos;
+    if (!this.align()) {
+      return false;
+    }
+    const v = this.readBits(32);
+    if (this.failed) {
+      return false;
+    }
+    if (v !== hash) {
+      const hex = (x: number) => "0x" + x.toString(16).padStart(8, "0");
+      return this.fail("Check", start, "check " + JSON.stringify(name) + " read " + hex(v) + ", want " + hex(hash) + ": reader and writer disagree before this point");
+    }
+    return true;
+  }
+}

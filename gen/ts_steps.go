@@ -1,0 +1,301 @@
+package gen
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// The statements of the TypeScript readTFrom and writeTTo functions, value
+// by value: the same steps as the C# ones (cs_steps.go), with every
+// refusal "return r.at(path)" after the reader or writer recorded it.
+
+// tsType is the TypeScript type of a value.
+func (e *tsEmitter) tsType(v *Value) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return "boolean"
+	case bitpack.KindInt, bitpack.KindUint:
+		if v.GoBits == 64 {
+			return "bigint"
+		}
+		return "number"
+	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+		return "number"
+	case bitpack.KindString:
+		return "string"
+	case bitpack.KindBytes, bitpack.KindByteArray:
+		return "Uint8Array"
+	case bitpack.KindArray, bitpack.KindSlice:
+		return e.elemType(e.tsType(v.Elem)) + "[]"
+	case bitpack.KindPointer:
+		return e.optional(v.Elem)
+	case bitpack.KindSparse:
+		return "(" + e.optional(v.Elem) + ")[]"
+	case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
+		return e.typeNames[v.Type]
+	}
+	panic("gen: no TypeScript type for " + v.Kind.String())
+}
+
+// elemType parenthesizes a union type used as an array's element.
+func (e *tsEmitter) elemType(t string) string {
+	for _, r := range t {
+		if r == '|' {
+			return "(" + t + ")"
+		}
+	}
+	return t
+}
+
+// optional is the type of a value that may be absent: T | null, and a
+// BitpackBox around a pointer, whose null inside means something else.
+func (e *tsEmitter) optional(v *Value) string {
+	if v.Kind == bitpack.KindPointer {
+		return "BitpackBox<" + e.tsType(v) + "> | null"
+	}
+	return e.tsType(v) + " | null"
+}
+
+// zero is the expression of a value as Go's zero value is.
+func (e *tsEmitter) zero(v *Value) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return "false"
+	case bitpack.KindInt, bitpack.KindUint:
+		if v.GoBits == 64 {
+			return "0n"
+		}
+		return "0"
+	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+		return "0"
+	case bitpack.KindString:
+		return `""`
+	case bitpack.KindBytes:
+		return "new Uint8Array(0)"
+	case bitpack.KindByteArray:
+		return fmt.Sprintf("new Uint8Array(%d)", v.Len)
+	case bitpack.KindArray:
+		z := e.zero(v.Elem)
+		switch {
+		case !tsPrimitive(v.Elem):
+			return fmt.Sprintf("Array.from({ length: %d }, (): %s => %s)", v.Len, e.tsType(v.Elem), z)
+		case v.Len <= 16:
+			return "[" + strings.TrimSuffix(strings.Repeat(z+", ", v.Len), ", ") + "]"
+		}
+		return fmt.Sprintf("new Array<%s>(%d).fill(%s)", e.tsType(v.Elem), v.Len, z)
+	case bitpack.KindSlice:
+		return "[]"
+	case bitpack.KindSparse:
+		if v.Go.Kind() == reflect.Slice {
+			return "[]"
+		}
+		return fmt.Sprintf("new Array<%s>(%d).fill(null)", e.optional(v.Elem), v.Len)
+	case bitpack.KindPointer:
+		return "null"
+	case bitpack.KindUnion:
+		// Go's zero, a nil interface, is no value Marshal writes: the
+		// first member's zero value is.
+		n := e.typeNames[v.Type.Members[0]]
+		return fmt.Sprintf("{ type: %q, value: new%s() }", n, n)
+	case bitpack.KindStruct:
+		return "new" + e.typeNames[v.Type] + "()"
+	case bitpack.KindCustom:
+		n := e.typeNames[v.Type]
+		return fmt.Sprintf("hook(hooks.%s, %q).zero()", n, n)
+	}
+	panic("gen: no TypeScript zero for " + v.Kind.String())
+}
+
+func tsBig(v uint64) string  { return strconv.FormatUint(v, 10) + "n" }
+func tsBigS(v int64) string  { return strconv.FormatInt(v, 10) + "n" }
+func tsNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// read renders the statements that read v into x. fresh says x holds
+// nothing yet (under a pointer, a slice, a union), so containers and
+// structs are built; otherwise x is a field or element newT made, filled
+// in place.
+func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	check := func() { c.line("if (r.failed) return r.at(%s);", p) }
+	set := func(call string) { c.line("%s = %s;", x, call); check() }
+	switch v.Kind {
+	case bitpack.KindBool:
+		set("r.readBool()")
+	case bitpack.KindInt, bitpack.KindUint:
+		set(e.readInt(v))
+	case bitpack.KindFloat:
+		set(fmt.Sprintf("r.readFloat%d()", v.FloatBits))
+	case bitpack.KindCompressedFloat:
+		d, lo := delta(v), v.Min
+		if v.FloatBits == 32 {
+			lo = float64(float32(lo))
+		}
+		set(fmt.Sprintf("r.readCompressed%d(%d, %d, %s, %s)", v.FloatBits, v.Bits, v.Steps, tsNum(d), tsNum(lo)))
+	case bitpack.KindString:
+		set(fmt.Sprintf("r.readString(%d, %d)", lengthBits(v.MaxLen), v.MaxLen))
+	case bitpack.KindBytes:
+		set(fmt.Sprintf("r.readByteSlice(%d, %d)", lengthBits(v.MaxLen), v.MaxLen))
+	case bitpack.KindByteArray:
+		set(fmt.Sprintf("r.readByteArray(%d)", v.Len))
+	case bitpack.KindArray:
+		e.built(c, fresh, x, fmt.Sprintf("new Array<%s>(%d)", e.tsType(v.Elem), v.Len), func(a string) {
+			c.loop(strconv.Itoa(v.Len), func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), fresh) })
+		})
+	case bitpack.KindSlice:
+		n := c.local("n")
+		c.line("const %s = r.readLength(%d, %d, %d);", n, lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem))
+		check()
+		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
+			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
+		})
+	case bitpack.KindPointer:
+		c.line("if (!r.readBool()) {")
+		c.indent++
+		check()
+		c.line("%s = null;", x)
+		c.indent--
+		c.line("} else {")
+		c.indent++
+		e.readPresent(c, v.Elem, x, idx)
+		c.close()
+	case bitpack.KindStruct:
+		e.readStruct(c, v, x, idx, fresh)
+	case bitpack.KindUnion:
+		e.readUnion(c, v, x, p)
+	case bitpack.KindCustom:
+		n := e.typeNames[v.Type]
+		set(fmt.Sprintf("hook(hooks.%s, %q).read(r)", n, n))
+	case bitpack.KindSparse:
+		e.readSparse(c, v, x, idx, fresh)
+	case bitpack.KindCheck:
+		c.line("if (!r.readCheck(%#08x, %s)) return r.at(%s);", v.CheckHash, tsString(v.CheckName), p)
+	default:
+		panic("gen: TypeScript cannot read " + v.Kind.String())
+	}
+}
+
+func (e *tsEmitter) readInt(v *Value) string {
+	switch {
+	case v.Ranged && v.GoBits == 64 && v.Signed:
+		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, true)", rangeBits(v), tsBigS(v.IntMin), tsBig(span(v)))
+	case v.Ranged && v.GoBits == 64:
+		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, false)", rangeBits(v), tsBig(v.UintMin), tsBig(span(v)))
+	case v.Ranged && v.Signed:
+		return fmt.Sprintf("r.readRange(%d, %d, %d)", rangeBits(v), v.IntMin, span(v))
+	case v.Ranged:
+		return fmt.Sprintf("r.readRange(%d, %d, %d)", rangeBits(v), v.UintMin, span(v))
+	case v.GoBits == 64 && v.Signed:
+		return fmt.Sprintf("r.readSignedBig(%d)", v.Bits)
+	case v.GoBits == 64:
+		return fmt.Sprintf("r.readBig(%d)", v.Bits)
+	case v.Signed:
+		return fmt.Sprintf("r.readSigned(%d)", v.Bits)
+	}
+	return fmt.Sprintf("r.readBits(%d)", v.Bits)
+}
+
+// built fills x, or, when fresh, a new value (made by expr) in a local
+// that x takes at the end: TypeScript does not narrow x[i] after an
+// assignment, so nothing is read through x while it may be null.
+func (e *tsEmitter) built(c *body, fresh bool, x, expr string, fill func(a string)) {
+	if !fresh {
+		fill(x)
+		return
+	}
+	a := c.local("a")
+	c.line("const %s = %s;", a, expr)
+	fill(a)
+	c.line("%s = %s;", x, a)
+}
+
+// readPresent reads a pointer's or sparse slot's value into x.
+func (e *tsEmitter) readPresent(c *body, v *Value, x string, idx []string) {
+	if v.Kind != bitpack.KindPointer {
+		e.read(c, v, x, idx, true)
+		return
+	}
+	e.built(c, true, x, "{ value: null } as BitpackBox<"+e.tsType(v)+">", func(a string) { e.read(c, v, a+".value", idx, true) })
+}
+
+func (e *tsEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	n := e.typeNames[v.Type]
+	e.built(c, fresh, x, "new"+n+"()", func(a string) {
+		if v.Fields == nil {
+			c.line("if (!read%sFrom(r, %s)) return r.at(%s);", n, a, p)
+			return
+		}
+		for _, u := range v.Fields {
+			e.read(c, u.Value, a+"."+u.Member.Name, idx, false)
+		}
+	})
+}
+
+func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
+	c.line("switch (r.readIndex(%d, %d)) {", v.Type.IndexBits, len(v.Type.Members))
+	for i, mt := range v.Type.Members {
+		n := e.typeNames[mt]
+		m := c.local("m")
+		c.line("  case %d: {", i)
+		c.line("    const %s = new%s();", m, n)
+		c.line("    if (!read%sFrom(r, %s)) return r.at(%s);", n, m, p)
+		c.line("    %s = { type: %q, value: %s };", x, n, m)
+		c.line("    break;")
+		c.line("  }")
+	}
+	c.line("  default:")
+	c.line("    return r.at(%s);", p)
+	c.line("}")
+}
+
+// readSparse reads a sparse array or slice: each present element's index
+// as int_relative from the previous one (from -1), the element, and the
+// length as the end marker.
+func (e *tsEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	k := strconv.Itoa(c.loops)
+	n, prev, i, start, a := c.local("n"), "s"+k, "i"+k, "x"+k, c.local("a")
+	c.loops++
+	if v.Go.Kind() == reflect.Slice {
+		c.line("const %s = r.readLength(%d, %d, 0);", n, lengthBits(v.MaxLen), v.MaxLen)
+		c.line("if (r.failed) return r.at(%s);", p)
+		c.line("const %s = new Array<%s>(%s).fill(null);", a, e.optional(v.Elem), n)
+	} else {
+		c.line("const %s = %d;", n, v.Len)
+		if fresh {
+			c.line("const %s = new Array<%s>(%s).fill(null);", a, e.optional(v.Elem), n)
+		} else {
+			c.line("const %s = %s.fill(null); // newT made it", a, x)
+		}
+	}
+	c.line("for (let %s = -1; ; ) {", prev)
+	c.indent++
+	c.line("const %s = r.bitsRead;", start)
+	c.line("const %s = r.readIntRelative(%s);", i, prev)
+	c.line("if (r.failed) return r.at(%s);", p)
+	c.line("if (%s > %s) {", i, n)
+	c.line("  r.fail(\"Range\", %s, \"sparse index \" + %s + \" out of range for length \" + %s);", start, i, n)
+	c.line("  return r.at(%s);", p)
+	c.line("}")
+	c.line("if (%s === %s) break;", i, n)
+	e.readPresent(c, v.Elem, a+"["+i+"]", append(idx, i))
+	c.line("%s = %s;", prev, i)
+	c.close()
+	c.line("%s = %s;", x, a)
+	c.loops--
+}
+
+// tsPrimitive reports whether a value's zero is a primitive, which array
+// elements can share.
+func tsPrimitive(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
+		bitpack.KindString, bitpack.KindPointer, bitpack.KindSparse:
+		return v.Kind != bitpack.KindSparse
+	}
+	return false
+}

@@ -1,0 +1,149 @@
+package gen
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// write renders the statements that write value v, the TypeScript
+// expression x (of type tsType(v)).
+func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
+	p := pathExpr(v.Path, idx)
+	fail := func(call string) { c.line("if (!%s) return w.at(%s);", call, p) }
+	switch v.Kind {
+	case bitpack.KindBool:
+		fail("w.writeBool(" + x + ")")
+	case bitpack.KindInt, bitpack.KindUint:
+		fail(e.writeInt(v, x))
+	case bitpack.KindFloat:
+		fail(fmt.Sprintf("w.writeFloat%d(%s)", v.FloatBits, x))
+	case bitpack.KindCompressedFloat:
+		lo := v.Min
+		if v.FloatBits == 32 {
+			lo = float64(float32(lo))
+		}
+		fail(fmt.Sprintf("w.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", v.FloatBits, x, tsNum(lo), tsNum(delta(v)),
+			v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, tsString(bounds(v))))
+	case bitpack.KindString:
+		fail(fmt.Sprintf("w.writeString(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+	case bitpack.KindBytes:
+		fail(fmt.Sprintf("w.writeByteSlice(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+	case bitpack.KindByteArray:
+		fail(fmt.Sprintf("w.writeByteArray(%s, %d)", x, v.Len))
+	case bitpack.KindArray:
+		fail(fmt.Sprintf("w.fixedLength(%s, %d)", x, v.Len))
+		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
+	case bitpack.KindSlice:
+		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+		c.loop(x+".length", func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
+	case bitpack.KindPointer:
+		l := c.local("e")
+		c.line("const %s = %s;", l, x)
+		c.line("if (%s === null || %s === undefined) {", l, l)
+		c.line("  w.writeBits(0, 1);")
+		c.line("} else {")
+		c.indent++
+		c.line("w.writeBits(1, 1);")
+		e.write(c, v.Elem, e.present(v.Elem, l), idx)
+		c.close()
+	case bitpack.KindStruct:
+		n := e.typeNames[v.Type]
+		if v.Fields == nil {
+			fail(fmt.Sprintf("write%sTo(w, %s)", n, x))
+			return
+		}
+		l := c.local("e")
+		c.line("const %s = %s;", l, x)
+		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, tsString(n), p)
+		for _, u := range v.Fields {
+			e.write(c, u.Value, l+"."+u.Member.Name, idx)
+		}
+	case bitpack.KindUnion:
+		e.writeUnion(c, v, x, p)
+	case bitpack.KindCustom:
+		n := e.typeNames[v.Type]
+		fail(fmt.Sprintf("hook(hooks.%s, %q).write(w, %s)", n, n, x))
+	case bitpack.KindSparse:
+		e.writeSparse(c, v, x, idx, p)
+	case bitpack.KindCheck:
+		c.line("w.writeCheck(%#08x); // check %s", v.CheckHash, tsString(v.CheckName))
+	default:
+		panic("gen: TypeScript cannot write " + v.Kind.String())
+	}
+}
+
+func (e *tsEmitter) writeInt(v *Value, x string) string {
+	switch {
+	case v.Ranged && v.GoBits == 64 && v.Signed:
+		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, true)", x, tsBigS(v.IntMin), tsBig(span(v)), rangeBits(v))
+	case v.Ranged && v.GoBits == 64:
+		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, false)", x, tsBig(v.UintMin), tsBig(span(v)), rangeBits(v))
+	case v.Ranged && v.Signed:
+		return fmt.Sprintf("w.writeRange(%s, %d, %d, %d)", x, v.IntMin, span(v), rangeBits(v))
+	case v.Ranged:
+		return fmt.Sprintf("w.writeRange(%s, %d, %d, %d)", x, v.UintMin, span(v), rangeBits(v))
+	case v.GoBits == 64 && v.Signed:
+		return fmt.Sprintf("w.writeSignedBig(%s, %d)", x, v.Bits)
+	case v.GoBits == 64:
+		return fmt.Sprintf("w.writeUnsignedBig(%s, %d)", x, v.Bits)
+	case v.Signed:
+		return fmt.Sprintf("w.writeSigned(%s, %d)", x, v.Bits)
+	}
+	return fmt.Sprintf("w.writeUnsigned(%s, %d)", x, v.Bits)
+}
+
+// present is the value an optional l holds (l neither null nor undefined).
+func (e *tsEmitter) present(v *Value, l string) string {
+	if v.Kind == bitpack.KindPointer {
+		return l + ".value"
+	}
+	return l
+}
+
+func (e *tsEmitter) writeUnion(c *body, v *Value, x, p string) {
+	u := c.local("u")
+	c.line("const %s = %s;", u, x)
+	c.line("if (%s === null || %s === undefined) {", u, u)
+	c.line("  w.fail(\"Range\", %s);", tsString(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)))
+	c.line("  return w.at(%s);", p)
+	c.line("}")
+	c.line("switch (%s.type) {", u)
+	for i, mt := range v.Type.Members {
+		n := e.typeNames[mt]
+		c.line("  case %q:", n)
+		c.line("    w.writeBits(%d, %d);", i, v.Type.IndexBits)
+		c.line("    if (!write%sTo(w, %s.value)) return w.at(%s);", n, u, p)
+		c.line("    break;")
+	}
+	c.line("  default:")
+	c.line("    w.fail(\"Range\", \"type \" + String((%s as { type: unknown }).type) + %s);", u, tsString(" is not a member of "+v.Type.Go.String()))
+	c.line("    return w.at(%s);", p)
+	c.line("}")
+}
+
+// writeSparse writes the index of each present slot as int_relative from
+// the previous one (from -1), its value, and the length as the end marker.
+func (e *tsEmitter) writeSparse(c *body, v *Value, x string, idx []string, p string) {
+	s, prev, i, l := c.local("s"), c.local("p"), "i"+strconv.Itoa(c.loops), c.local("e")
+	c.loops++
+	c.line("const %s = %s;", s, x)
+	if v.Go.Kind() == reflect.Slice {
+		c.line("if (!w.writeLength(%s, %d, %d)) return w.at(%s);", s, v.MaxLen, lengthBits(v.MaxLen), p)
+	} else {
+		c.line("if (!w.fixedLength(%s, %d)) return w.at(%s);", s, v.Len, p)
+	}
+	c.line("let %s = -1;", prev)
+	c.line("for (let %s = 0; %s < %s.length; %s++) {", i, i, s, i)
+	c.indent++
+	c.line("const %s = %s[%s];", l, s, i)
+	c.line("if (%s === null || %s === undefined) continue;", l, l)
+	c.line("w.writeIntRelative(%s, %s);", prev, i)
+	e.write(c, v.Elem, e.present(v.Elem, l), append(idx, i))
+	c.line("%s = %s;", prev, i)
+	c.close()
+	c.line("w.writeIntRelative(%s, %s.length);", prev, s)
+	c.loops--
+}

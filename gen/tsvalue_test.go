@@ -1,0 +1,119 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// tsValue renders a Go value of a model type as a TypeScript expression
+// of the generated interfaces (a write case of the cross-language test),
+// with the table module imported as t. Go values JavaScript cannot hold
+// become what JavaScript code would hold instead: invalid UTF-8 in a
+// string is a lone surrogate per byte (refused too), a nil union is null.
+type tsValue struct{ e *tsEmitter }
+
+func (a tsValue) structValue(t *Type, rv reflect.Value) string {
+	var fields []string
+	for _, m := range t.Fields {
+		if m.Value.Kind == bitpack.KindCheck {
+			continue
+		}
+		fields = append(fields, m.Name+": "+a.value(m.Value, rv.Field(m.Index)))
+	}
+	return "{ " + strings.Join(fields, ", ") + " }"
+}
+
+func (a tsValue) value(v *Value, rv reflect.Value) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return strconv.FormatBool(rv.Bool())
+	case bitpack.KindInt:
+		if v.GoBits == 64 {
+			return strconv.FormatInt(rv.Int(), 10) + "n"
+		}
+		return strconv.FormatInt(rv.Int(), 10)
+	case bitpack.KindUint:
+		if v.GoBits == 64 {
+			return strconv.FormatUint(rv.Uint(), 10) + "n"
+		}
+		return strconv.FormatUint(rv.Uint(), 10)
+	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+		if v.FloatBits == 32 {
+			return fmt.Sprintf("t.float32FromBits(%#08x)", float32Bits(rv))
+		}
+		return fmt.Sprintf("t.float64FromBits(%#016xn)", math.Float64bits(rv.Float()))
+	case bitpack.KindString:
+		return tsStringOf(rv.String())
+	case bitpack.KindBytes, bitpack.KindByteArray:
+		return "new Uint8Array([" + a.elems(rv, func(e reflect.Value) string { return strconv.FormatUint(e.Uint(), 10) }) + "])"
+	case bitpack.KindArray, bitpack.KindSlice:
+		return "[" + a.elems(rv, func(e reflect.Value) string { return a.value(v.Elem, e) }) + "]"
+	case bitpack.KindPointer:
+		return a.optional(v.Elem, rv)
+	case bitpack.KindSparse:
+		return "[" + a.elems(rv, func(e reflect.Value) string { return a.optional(v.Elem, e) }) + "]"
+	case bitpack.KindStruct:
+		return a.structValue(v.Type, rv)
+	case bitpack.KindUnion:
+		if rv.IsNil() {
+			return "null as unknown as t." + a.e.typeNames[v.Type]
+		}
+		dyn := rv.Elem()
+		if dyn.Kind() == reflect.Pointer {
+			dyn = dyn.Elem()
+		}
+		mt := memberOf(v.Type, dyn.Type())
+		return fmt.Sprintf("{ type: %q, value: %s }", a.e.typeNames[mt], a.structValue(mt, dyn))
+	case bitpack.KindCustom:
+		// The table's only hook type, Stamp, keeps its value in field v.
+		return fmt.Sprintf("{ v: %d }", rv.Field(0).Uint())
+	}
+	panic(fmt.Sprintf("tsValue: %s: kind %s", v.Path, v.Kind))
+}
+
+func (a tsValue) optional(v *Value, rv reflect.Value) string {
+	if rv.IsNil() {
+		return "null"
+	}
+	if v.Kind == bitpack.KindPointer {
+		return "{ value: " + a.value(v, rv.Elem()) + " }"
+	}
+	return a.value(v, rv.Elem())
+}
+
+func (a tsValue) elems(rv reflect.Value, f func(reflect.Value) string) string {
+	parts := make([]string, rv.Len())
+	for i := range parts {
+		parts[i] = f(rv.Index(i))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// tsStringOf is a TypeScript string literal holding s, with a lone
+// surrogate (U+DC80 + the byte) for each byte that is not valid UTF-8.
+func tsStringOf(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, "\\u%04x", 0xdc80+int(s[i]))
+		case r > 0xffff:
+			fmt.Fprintf(&b, "\\u{%x}", r)
+		case r < 0x20 || r > 0x7e || r == '"' || r == '\\':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}

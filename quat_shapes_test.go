@@ -1,0 +1,111 @@
+package bitpack_test
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitpacktest"
+)
+
+// Quaternions as other libraries declare them.
+type (
+	mglVec3 [3]float32
+	mglQuat struct { // go-gl/mathgl's mgl32.Quat
+		W float32
+		V mglVec3
+	}
+	wFirst    struct{ W, X, Y, Z float32 } // named: by name, whatever the order
+	vecStruct struct{ X, Y, Z float32 }
+	vecFirst  struct {
+		V vecStruct
+		S float32
+	}
+	tShapes struct {
+		Mgl   mglQuat    `bits:"quat,bits=9"`
+		Arr   [4]float32 `bits:"quat,bits=9,wxyz"`
+		Named wFirst     `bits:"quat,bits=9"`
+		Vec   vecFirst   `bits:"quat,bits=9"`
+	}
+)
+
+// TestQuatShapes: every shape of the same rotation travels as the same
+// bits, and decodes into its own shape.
+func TestQuatShapes(t *testing.T) {
+	const h = 0.70710677 // a 90° turn about z: x = y = 0, z = w = h
+	in := tShapes{
+		Mgl:   mglQuat{W: h, V: mglVec3{0, 0, h}},
+		Arr:   [4]float32{h, 0, 0, h}, // w first
+		Named: wFirst{W: h, Z: h},
+		Vec:   vecFirst{V: vecStruct{Z: h}, S: h},
+	}
+	// Each: L = 3 (z and w tie: the highest index), then x, y, z as codes
+	// 255, 255 and 510 of M = 510.
+	one := []any{f{3, 2}, f{255, 9}, f{255, 9}, f{510, 9}}
+	want := bitsOf(append(append(append(one, one...), one...), one...)...)
+	got, err := bitpack.Marshal(&in)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("Marshal = %x, %v; want %x", got, err, want)
+	}
+	var out tShapes
+	if err := bitpack.Unmarshal(got, &out); err != nil || out != in {
+		t.Errorf("Unmarshal = %+v, %v; want %+v", out, err, in)
+	}
+	// The zero value of each shape is the identity (w = 1).
+	var zero tShapes
+	id := []any{f{3, 2}, f{255, 9}, f{255, 9}, f{255, 9}}
+	if got, err := bitpack.Marshal(&zero); err != nil || !bytes.Equal(got, bitsOf(append(append(append(id, id...), id...), id...)...)) {
+		t.Errorf("zero value: %x, %v", got, err)
+	}
+	l, err := bitpack.Describe(tShapes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, paths := range [][4][]int{
+		{{1, 0}, {1, 1}, {1, 2}, {0}},
+		{{1}, {2}, {3}, {0}},
+		{{1}, {2}, {3}, {0}},
+		{{0, 0}, {0, 1}, {0, 2}, {1}},
+	} {
+		if got := l.Root.Fields[i].QuatPaths; !reflect.DeepEqual(got, paths) {
+			t.Errorf("%s: QuatPaths %v, want %v", l.Root.Fields[i].Name, got, paths)
+		}
+	}
+	bitpacktest.CheckRoundTrip[tShapes](t)
+}
+
+// TestQuatShapeErrors: a shape that is not a quaternion, or wxyz where the
+// fields already say which component is w.
+func TestQuatShapeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{struct {
+			Q wFirst `bits:"quat,bits=9,wxyz"`
+		}{}, "wxyz does not apply to bitpack_test.wFirst: its fields say which component is w"},
+		{struct {
+			Q mglQuat `bits:"quat,bits=9,wxyz"`
+		}{}, "wxyz does not apply to bitpack_test.mglQuat: its fields say which component is w"},
+		{struct {
+			Q struct {
+				W float32
+				V [2]float32
+			} `bits:"quat,bits=9"`
+		}{}, "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not struct { W float32; V [2]float32 }"},
+		{struct {
+			Q struct {
+				W float64
+				V mglVec3
+			} `bits:"quat,bits=9"`
+		}{}, "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not struct { W float64; V bitpack_test.mglVec3 }"},
+	} {
+		_, err := bitpack.Describe(tc.v)
+		var te *bitpack.TagError
+		if !errors.As(err, &te) || te.Problem != tc.want {
+			t.Errorf("%T: %v\nwant %s", tc.v, err, tc.want)
+		}
+	}
+}
