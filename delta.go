@@ -400,6 +400,8 @@ func clone(p *plan, dst, src pointer, s *scratch) {
 			cloneUnion(o, d, sv, s)
 		case KindCustom:
 			cloneHook(o, d, sv)
+		case KindMap:
+			cloneMap(o, d, sv, s)
 		}
 	}
 }

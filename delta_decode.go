@@ -192,6 +192,8 @@ func (d *decoder) deltaOp(o *op, at pointer, start, depth int, bit bool) (bool, 
 		return decodeUnionDelta(d, o, at, start, depth, bit)
 	case KindCustom:
 		return decodeHookDelta(d, o, at, start, depth, bit)
+	case KindMap:
+		return decodeMapDelta(d, o, at, start, depth, bit)
 	}
 	return false, nil
 }

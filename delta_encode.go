@@ -218,6 +218,8 @@ func (e *deltaEncoder) op(o *op, at, bt pointer, depth int, bit bool) (bool, *fi
 		return encodeUnionDelta(e, o, at, bt, depth, bit)
 	case KindCustom:
 		return encodeHookDelta(e, o, at, bt, depth, bit)
+	case KindMap:
+		return encodeMapDelta(e, o, at, bt, depth, bit)
 	}
 	return false, nil // checks: never in a delta (see ditem)
 }

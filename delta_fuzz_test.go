@@ -25,6 +25,8 @@ type fzDelta struct {
 	Blob  []byte `bits:"maxlen=8"`
 	Key   [4]byte
 	Count counter
+	Ammo  map[uint8]uint16     `bits:"maxlen=4,range=0..1000"`
+	Names map[string]*deltaVec `bits:"maxlen=3,key.maxlen=4"`
 }
 
 // fzDeltaBase is the fixed base FuzzDelta decodes against.
@@ -41,6 +43,8 @@ func fzDeltaBase() *fzDelta {
 		Blob:  []byte{9, 8, 7},
 		Key:   [4]byte{0xde, 0xad, 0xbe, 0xef},
 		Count: counter{5},
+		Ammo:  map[uint8]uint16{1: 10, 5: 50, 9: 90},
+		Names: map[string]*deltaVec{"a": {1, 2}, "bb": nil},
 	}
 	b.Log.Alive[3] = &Player{Health: 1, Name: "a"}
 	b.Log.Alive[15] = &Player{Health: 2}
@@ -74,6 +78,8 @@ func fzDeltaSeeds() []*fzDelta {
 	edit(func(v *fzDelta) { v.Log.Flags = append(v.Log.Flags, nil, &rtWheel{Flat: true}) })
 	edit(func(v *fzDelta) { v.Grid[0], v.Grid[39] = 200, 0; v.Small[2].Y = 3 })
 	edit(func(v *fzDelta) { v.Blob = nil; v.Key[0] = 0; v.Count.n = 2 })
+	edit(func(v *fzDelta) { v.Ammo = map[uint8]uint16{1: 10, 5: 53, 7: 70} })
+	edit(func(v *fzDelta) { v.Names = map[string]*deltaVec{"a": {1, 3}, "bb": {0, 0}, "ccc": nil} })
 	return out
 }
 

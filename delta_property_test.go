@@ -25,3 +25,7 @@ func TestDeltaPropertyAdoption(t *testing.T)    { bitpacktest.CheckDelta[rtAdopt
 func TestDeltaPropertyWorld(t *testing.T) {
 	bitpacktest.CheckDelta[world.Snapshot](t, bitpacktest.Count(200))
 }
+func TestDeltaPropertyMaps(t *testing.T) { bitpacktest.CheckDelta[rtMaps](t) }
+func TestDeltaPropertyMapTree(t *testing.T) {
+	bitpacktest.CheckDelta[rtMapTree](t, bitpacktest.Count(300))
+}

@@ -33,10 +33,16 @@ type deltaVec struct {
 	X, Y int8 `bits:"range=-8..7"` // 4 bits each; short form 2 bits (±2)
 }
 
+type deltaBag struct {
+	Ammo map[uint8]uint16 `bits:"maxlen=7,range=0..1000"` // 3-bit count, 8-bit keys, 10-bit values (short form 5 bits)
+}
+
 type deltaOpt struct {
 	Name string `bits:"maxlen=7"`
 	Pos  *deltaVec
 }
+
+func deltaBagBase() *deltaBag { return &deltaBag{Ammo: map[uint8]uint16{1: 10, 5: 50, 9: 90}} }
 
 func deltaGridWith(k int, v uint8) *deltaGrid {
 	g := new(deltaGrid)
@@ -81,6 +87,12 @@ var deltaGoldens = []struct {
 	// root 1; Name 0; Pos 1, then 1: the pointee's body: X 1, short 0,
 	// +2 as 2-1+2 = 3 (1 1); Y 0.
 	{"a pointee that changes", &deltaOpt{Name: "a", Pos: &deltaVec{-8, 7}}, &deltaOpt{Name: "a", Pos: &deltaVec{-6, 7}}, "dd 00"},
+	// root 1 (Ammo is the only item); entries in key order, each after a
+	// 1: key 5 (in the base: 1, changed; its value's only field: short 0,
+	// +3 as 16-1+3 = 18), key 7 (not in the base: the value whole, 70),
+	// key 9 (in the base: 0, removed); 0 ends the list. 47 bits.
+	{"a map's added, changed and removed keys", &deltaBag{Ammo: map[uint8]uint16{1: 10, 5: 50, 9: 90}},
+		&deltaBag{Ammo: map[uint8]uint16{1: 10, 5: 53, 7: 70}}, "17 24 1f 18 31 01"},
 	// root 1; Name 1, the string whole: length 2 (0 1 0), padding, "bc"; Pos 0.
 	{"a string", &deltaOpt{Name: "a"}, &deltaOpt{Name: "bc"}, "0b 62 63 00"},
 }
@@ -144,6 +156,8 @@ func clonePtr(t *testing.T, p any) any {
 		c = new(deltaList)
 	case *deltaOpt:
 		c = new(deltaOpt)
+	case *deltaBag:
+		c = new(deltaBag)
 	default:
 		t.Fatalf("clonePtr: %T", p)
 	}
@@ -192,6 +206,14 @@ func TestDeltaRefused(t *testing.T) {
 		{"slice marked changed, unchanged", &deltaList{IDs: []uint16{5, 6}}, "19", bitpack.ErrRange, "IDs", 1},
 		// Pos: appears, then only X's 4 bits.
 		{"pointee cut short", &deltaOpt{Name: "a"}, "05", bitpack.ErrOverflow, "Pos.Y", 7},
+		// Ammo: a 0 at once: the list of changed entries is empty.
+		{"map changed, no entry", deltaBagBase(), "01", bitpack.ErrRange, "Ammo", 1},
+		// Ammo: key 9 removed, then key 5: keys must ascend.
+		{"map keys descending", deltaBagBase(), "27 58 00", bitpack.ErrRange, "Ammo", 11},
+		// Ammo: key 5 changed, its value in the long form: 50, the base's.
+		{"map value the base's", deltaBagBase(), "17 2c 03", bitpack.ErrRange, "Ammo[5]", 11},
+		// Ammo: 7 entries, and key 100 added: 8 > maxlen 7.
+		{"map past maxlen", &deltaBag{Ammo: map[uint8]uint16{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}}, "93 01 00", bitpack.ErrRange, "Ammo", 20},
 		// Name: "a" again.
 		{"string the base's", &deltaOpt{Name: "a"}, "07 61 00", bitpack.ErrRange, "Name", 1},
 	}
