@@ -1,5 +1,7 @@
 package bitpack
 
+import "github.com/bitpack-go/bitpack/bitio"
+
 // The delta decoder: the scratch value holds a copy of the base (see
 // clone), and the delta's changes are applied to it, field by field, by
 // each kind (kind_*.go); commit then moves it into the caller's value, as
@@ -112,33 +114,60 @@ func (d *decoder) deltaSteps(p *plan, at pointer, depth int) (bool, *fieldError)
 // the common fields, else by its kind.
 func (d *decoder) stepDelta(p *plan, st *dstep, at pointer, start int) *fieldError {
 	r := d.r
-	var wire uint64
-	var ok bool
-	if st.kind == accQ32 {
-		var c uint32
-		c, ok = float32InRange(&st.q, st.lo, st.hi, *at.float32())
-		wire = uint64(c)
-	} else {
-		wire, ok = st.code(at.raw(uintptr(st.size)))
+	old, ok := st.old(at)
+	if !ok {
+		return d.scalarDelta(p, st, at, start)
 	}
-	if !ok || !st.quick || st.bits == 1 {
-		_, err := decodeScalarDelta(d, &p.ops[st.op], at, start, false)
-		if err == nil {
-			if rerr := r.Err(); rerr != nil {
-				err = fromBitio(p.ops[st.op].path, start, rerr)
-			}
+	long := st.short == 0 || r.ReadBits(1) == 1
+	n := int(st.short)
+	if long {
+		n = int(st.bits)
+	}
+	v := r.ReadBits(n)
+	if err := r.Err(); err != nil {
+		return fromBitio(p.ops[st.op].path, start, err)
+	}
+	return st.apply(p, at, old, long, v, start)
+}
+
+// scalarDelta is stepDelta for the fields its kind decodes (clamped or
+// refused base values, unit=, 32-bit platforms' ints, bools).
+func (d *decoder) scalarDelta(p *plan, st *dstep, at pointer, start int) *fieldError {
+	_, err := decodeScalarDelta(d, &p.ops[st.op], at, start, false)
+	if err == nil {
+		if rerr := d.r.Err(); rerr != nil {
+			err = fromBitio(p.ops[st.op].path, start, rerr)
 		}
-		return err
 	}
-	old := wire ^ st.flip
+	return err
+}
+
+// old returns the offset code of the base's value of the field st at at,
+// or false when the field's kind must decode it (see scalarDelta).
+func (st *dstep) old(at pointer) (uint64, bool) {
+	if !st.quick || st.bits == 1 {
+		return 0, false
+	}
+	if st.kind == accQ32 {
+		c, ok := float32InRange(&st.q, st.lo, st.hi, *at.float32())
+		return uint64(c), ok
+	}
+	c, ok := st.code(at.raw(uintptr(st.size)))
+	return c ^ st.flip, ok
+}
+
+// apply checks the change of the field st at at from offset code old, as
+// read — the long form's code v (wire bits), or the short form's
+// difference v — and stores the new value.
+func (st *dstep) apply(p *plan, at pointer, old uint64, long bool, v uint64, start int) *fieldError {
 	var c uint64 // the new offset code
-	if st.short == 0 || r.ReadBits(1) == 1 {
-		c = r.ReadBits(int(st.bits)) ^ st.flip
-		if st.short > 0 && c != old && c <= st.limit && r.Err() == nil && isShort(c, old, int(st.short)) {
+	if long {
+		c = v ^ st.flip
+		if st.short > 0 && c != old && c <= st.limit && isShort(c, old, int(st.short)) {
 			return newFieldError(p.ops[st.op].path, start, ErrRange, "code %d is within %d of the base's %d: the short form carries it (not canonical)", c, 1<<(st.short-1), old)
 		}
 	} else {
-		h, v := uint64(1)<<(st.short-1), r.ReadBits(int(st.short))
+		h := uint64(1) << (st.short - 1)
 		switch {
 		case v < h && old >= h-v:
 			c = old - (h - v)
@@ -149,8 +178,6 @@ func (d *decoder) stepDelta(p *plan, st *dstep, at pointer, start int) *fieldErr
 		}
 	}
 	switch {
-	case r.Err() != nil:
-		return fromBitio(p.ops[st.op].path, start, r.Err())
 	case c == old:
 		return unchangedError(p.ops[st.op].path, start)
 	case c > st.limit:
@@ -234,6 +261,10 @@ func (d *decoder) deltaSub(p *plan, level int, at pointer, depth int, path strin
 // reports whether it listed any.
 func (d *decoder) list(o *op, first pointer, m, depth int) (bool, *fieldError) {
 	r := d.r
+	flat := o.elem.flat
+	if dd := depth + o.level; flat && dd+o.elem.levels > MaxDepth {
+		return false, newFieldError(elemPath(o.path, 0), r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
+	}
 	prev := int32(-1)
 	for {
 		start := r.BitsRead()
@@ -248,9 +279,104 @@ func (d *decoder) list(o *op, first pointer, m, depth int) (bool, *fieldError) {
 			return prev >= 0, nil
 		}
 		k := int(idx)
-		if err := d.deltaSub(o.elem, o.level, first.index(k, o.stride), depth, o.path, k); err != nil {
+		var err *fieldError
+		if flat {
+			if err = d.flatElem(o.elem, first.index(k, o.stride)); err != nil {
+				err.withPrefix(elemPath(o.path, k))
+			}
+		} else {
+			err = d.deltaSub(o.elem, o.level, first.index(k, o.stride), depth, o.path, k)
+		}
+		if err != nil {
 			return false, err
 		}
 		prev = idx
 	}
+}
+
+// flatElem is deltaSteps for an element whose delta program is fixed-width
+// fields only (see plan.flat), which must change: its bits are read into a
+// window up to 56 at a time, not a ReadBits per field.
+func (d *decoder) flatElem(p *plan, at pointer) *fieldError {
+	r := d.r
+	steps := p.dsteps
+	bit := len(steps) > 1
+	elemStart := r.BitsRead()
+	var w window
+	w.fill(r)
+	changed := false
+	for j := range steps {
+		st := &steps[j]
+		pos := r.BitsRead() - w.n // where the field starts
+		if bit {
+			if w.n < 1 {
+				w.fill(r)
+			}
+			if w.n < 1 {
+				w.done(r)
+				r.ReadBits(1) // past the end: the Reader words it
+				return fromBitio(p.ops[st.op].path, pos, r.Err())
+			}
+			if w.take(1) == 0 {
+				continue
+			}
+		}
+		changed = true
+		fa := at.field(st.offset)
+		old, ok := st.old(fa)
+		need := 1 + int(max(st.short, st.bits))
+		if ok && w.n < need {
+			w.fill(r)
+		}
+		if !ok || w.n < need { // its kind decodes it, or the packet ends: through the Reader
+			w.done(r)
+			if err := d.scalarDelta(p, st, fa, pos); err != nil {
+				return err
+			}
+			w.fill(r)
+			continue
+		}
+		long := st.short == 0 || w.take(1) == 1
+		n := int(st.short)
+		if long {
+			n = int(st.bits)
+		}
+		if err := st.apply(p, fa, old, long, w.take(n), pos); err != nil {
+			w.done(r)
+			return err
+		}
+	}
+	w.done(r)
+	if !changed {
+		return unchangedError("", elemStart)
+	}
+	return nil
+}
+
+// window holds bits a Reader has read and a decode has not used yet: the
+// Reader is after them, and done puts them back.
+type window struct {
+	v uint64
+	n int
+}
+
+// fill puts the window's bits back and reads up to 56 anew.
+func (w *window) fill(r *bitio.Reader) {
+	r.Rewind(r.BitsRead() - w.n)
+	w.n = min(56, r.BitsRemaining())
+	w.v = r.ReadBits(w.n)
+}
+
+// take uses the next k bits (k <= n).
+func (w *window) take(k int) uint64 {
+	x := w.v & (1<<k - 1)
+	w.v >>= k
+	w.n -= k
+	return x
+}
+
+// done puts the unused bits back.
+func (w *window) done(r *bitio.Reader) {
+	r.Rewind(r.BitsRead() - w.n)
+	w.v, w.n = 0, 0
 }

@@ -329,10 +329,9 @@ func (e *deltaEncoder) listFlat(o *op, vf, bf pointer, m, dd int) (bool, *fieldE
 	var idx [flatChunk]int32
 	var chg [flatChunk]uint64 // per element: bit j when field j changed, bit 63 when a kind must decide
 	var cv, cb [flatCodes]uint64
-	bit := len(steps) > 1
-	head, hn := uint64(0), 0
-	if bit {
-		head, hn = 1, 1
+	hn := 0 // a changed bit per field, unless there is one field
+	if len(steps) > 1 {
+		hn = 1
 	}
 	prev := int32(-1)
 	for k0 := 0; k0 < m; {
@@ -368,15 +367,35 @@ func (e *deltaEncoder) listFlat(o *op, vf, bf pointer, m, dd int) (bool, *fieldE
 				prev = i
 				continue
 			}
-			w.WriteIntRelative(prev, i)
+			// The element's bits gather in a word (every code was checked
+			// against its field, so each fits its width).
+			var a bitAcc
+			if i == prev+1 {
+				a.put(w, 1, 1) // int_relative of the next index
+			} else {
+				w.WriteIntRelative(prev, i)
+			}
 			prev = i
 			for j := range steps {
-				if c>>j&1 == 0 {
-					w.WriteBits(0, hn)
+				st := &steps[j]
+				changed := c >> j & 1
+				if hn > 0 {
+					a.put(w, changed, 1)
+				}
+				if changed == 0 || st.bits == 1 {
 					continue
 				}
-				steps[j].emit(w, cv[j*n+k], cb[j*n+k], head, hn)
+				v := cv[j*n+k]
+				if st.short > 0 {
+					if e, ok := shortDelta(v^st.flip, cb[j*n+k]^st.flip, int(st.short)); ok {
+						a.put(w, e<<1, uint(st.short)+1)
+						continue
+					}
+					a.put(w, 1, 1)
+				}
+				a.put(w, v, uint(st.bits))
 			}
+			w.WriteBitsUnchecked(a.v, int(a.n))
 		}
 	}
 	w.WriteIntRelative(prev, int32(m))
@@ -391,18 +410,44 @@ func flatColumn(st *dstep, j int, vf, bf pointer, stride uintptr, idx []int32, c
 		q, lo, hi := &st.q, st.lo, st.hi
 		for k, i := range idx {
 			at, bt := vf.index(int(i), stride).field(st.offset), bf.index(int(i), stride).field(st.offset)
-			c1, ok1 := float32InRange(q, lo, hi, *at.float32())
-			c2, ok2 := float32InRange(q, lo, hi, *bt.float32())
+			fv, fb := *at.float32(), *bt.float32()
+			if math.Float32bits(fv) == math.Float32bits(fb) {
+				continue // unchanged: no codes needed (quantized values that did not move are equal)
+			}
+			c1, ok1 := float32InRange(q, lo, hi, fv)
+			c2, ok2 := float32InRange(q, lo, hi, fb)
 			cv[k], cb[k] = uint64(c1), uint64(c2)
 			chg[k] |= flag(c1 != c2, uint(j)) | flag(!ok1 || !ok2, 63)
 		}
 		return
 	}
-	size := uintptr(st.size)
+	switch st.kind {
+	case accU8:
+		flatInts[uint8](st, j, vf, bf, stride, idx, chg, cv, cb)
+	case accU16:
+		flatInts[uint16](st, j, vf, bf, stride, idx, chg, cv, cb)
+	case accU32:
+		flatInts[uint32](st, j, vf, bf, stride, idx, chg, cv, cb)
+	case accI8:
+		flatInts[int8](st, j, vf, bf, stride, idx, chg, cv, cb)
+	case accI16:
+		flatInts[int16](st, j, vf, bf, stride, idx, chg, cv, cb)
+	case accI32:
+		flatInts[int32](st, j, vf, bf, stride, idx, chg, cv, cb)
+	default: // accU64, accI64
+		flatInts[uint64](st, j, vf, bf, stride, idx, chg, cv, cb)
+	}
+}
+
+// flatInts is flatColumn for an integer field loaded as a T (converting a
+// signed T to uint64 sign-extends it, as intCode wants).
+func flatInts[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](st *dstep, j int, vf, bf pointer, stride uintptr, idx []int32, chg, cv, cb []uint64) {
+	min, limit, flip := st.min, st.limit, st.flip
 	for k, i := range idx {
-		at, bt := vf.index(int(i), stride).field(st.offset), bf.index(int(i), stride).field(st.offset)
-		c1, ok1 := st.code(at.raw(size))
-		c2, ok2 := st.code(bt.raw(size))
+		a := loadAs[T](vf.index(int(i), stride).field(st.offset))
+		b := loadAs[T](bf.index(int(i), stride).field(st.offset))
+		c1, ok1 := intCode(uint64(a), min, limit, flip)
+		c2, ok2 := intCode(uint64(b), min, limit, flip)
 		cv[k], cb[k] = c1, c2
 		chg[k] |= flag(c1 != c2, uint(j)) | flag(!ok1 || !ok2, 63)
 	}
@@ -415,4 +460,28 @@ func flag(b bool, j uint) uint64 {
 		v = 1
 	}
 	return v << (j & 63)
+}
+
+// bitAcc gathers bits into a word for one WriteBitsUnchecked, writing the
+// word out first when the next bits would not fit. Every value put fits
+// its width (at most 64 bits).
+type bitAcc struct {
+	v uint64
+	n uint
+}
+
+func (a *bitAcc) put(w *bitio.Writer, v uint64, n uint) {
+	if a.n+n > 64 {
+		a.flush(w)
+	}
+	a.v |= v << (a.n & 63)
+	a.n += n
+}
+
+// flush writes the gathered bits (out of line, so that put inlines).
+//
+//go:noinline
+func (a *bitAcc) flush(w *bitio.Writer) {
+	w.WriteBitsUnchecked(a.v, int(a.n))
+	a.v, a.n = 0, 0
 }

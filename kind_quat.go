@@ -366,6 +366,24 @@ func encodeQuatDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *f
 	if at.sameBytes(bt, o.size) {
 		return e.same(bit)
 	}
+	if !o.f64 && o.bits <= 64 { // the common case: codes as wire words
+		wv, err := quatWord(o, o.qq, at)
+		if err != nil {
+			return false, err
+		}
+		wb, err := quatWord(o, o.qq, bt)
+		if err != nil {
+			return false, baseError(err)
+		}
+		if wv == wb {
+			return e.same(bit)
+		}
+		if bit {
+			e.w.WriteBits(1, 1)
+		}
+		e.w.WriteBits(wv, o.bits)
+		return true, nil
+	}
 	lv, cv, err := quatCode(o, at)
 	if err != nil {
 		return false, err
