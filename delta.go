@@ -295,6 +295,9 @@ type dstep struct {
 	bits             uint8       // its wire bits
 	short            uint8       // deltaShortBits(bits)
 	quick            bool        // decoding stores the value inline (else storeScalar)
+	// accQ32: codes per unit of value, M/(max−min), and how far apart in
+	// codes two values must be for farApart (0: never).
+	scale, far float64
 }
 
 // dsItem marks a delta step that is not a fixed-width field run inline.
@@ -311,6 +314,10 @@ func deltaSteps(p *plan) ([]dstep, bool) {
 			st.min, st.limit, st.flip, st.quick = o.min, o.limit, o.flip, !o.fit
 			if o.access == accQ32 {
 				st.q, st.lo, st.hi = o.qp.q32, o.qp.lo32, o.qp.hi32
+				if m := st.q.MaxCode(); m <= farCodes {
+					st.scale = float64(m) / (float64(st.q.Max()) - float64(st.q.Min()))
+					st.far = float64(uint64(1)<<st.short>>1) + farMargin
+				}
 			}
 		}
 		steps = append(steps, st)
@@ -321,6 +328,23 @@ func deltaSteps(p *plan) ([]dstep, bool) {
 	}
 	return steps, flat
 }
+
+// farApart reports whether values a and b of the compressed float32 st
+// (b inside the field's bounds) are so far apart that their codes differ
+// by more than the short form reaches: then b's code, a division, need not
+// be computed. The pinned arithmetic codes x within a code of
+// (x−min)·M/(max−min) when M <= farCodes (a few float32 roundings, each
+// at most 2^-24 relative, on codes below 2^20, and the rounding to the
+// nearest code), and a decoded value lies within a fifth of a code of its
+// own, so farMargin codes beyond the reach leave room for all of it.
+func (st *dstep) farApart(a, b float32) bool {
+	return st.far > 0 && b >= st.lo && b <= st.hi && math.Abs(float64(a)-float64(b))*st.scale > st.far
+}
+
+const (
+	farCodes  = 1 << 20
+	farMargin = 4
+)
 
 // code returns the wire code of the field st codes whose Go value has the
 // bits raw (loaded by its size), or false when its kind must decide

@@ -323,12 +323,11 @@ func (d *decoder) flatElem(p *plan, at pointer) *fieldError {
 		}
 		changed = true
 		fa := at.field(st.offset)
-		old, ok := st.old(fa)
 		need := 1 + int(max(st.short, st.bits))
-		if ok && w.n < need {
+		if w.n < need {
 			w.fill(r)
 		}
-		if !ok || w.n < need { // its kind decodes it, or the packet ends: through the Reader
+		if !st.quick || st.bits == 1 || w.n < need { // its kind decodes it, or the packet ends: through the Reader
 			w.done(r)
 			if err := d.scalarDelta(p, st, fa, pos); err != nil {
 				return err
@@ -336,12 +335,30 @@ func (d *decoder) flatElem(p *plan, at pointer) *fieldError {
 			w.fill(r)
 			continue
 		}
+		body := r.BitsRead() - w.n // after the changed bit
 		long := st.short == 0 || w.take(1) == 1
 		n := int(st.short)
 		if long {
 			n = int(st.bits)
 		}
-		if err := st.apply(p, fa, old, long, w.take(n), pos); err != nil {
+		v := w.take(n)
+		if long && st.kind == accQ32 && v <= st.limit {
+			if f := st.q.Dequantize(uint32(v)); st.farApart(f, *fa.float32()) {
+				*fa.float32() = f // far from the base's: not its code, nor within the short form's reach
+				continue
+			}
+		}
+		old, ok := st.old(fa)
+		if !ok { // the base's value: its kind decides
+			w.done(r)
+			r.Rewind(body)
+			if err := d.scalarDelta(p, st, fa, pos); err != nil {
+				return err
+			}
+			w.fill(r)
+			continue
+		}
+		if err := st.apply(p, fa, old, long, v, pos); err != nil {
 			w.done(r)
 			return err
 		}

@@ -144,8 +144,13 @@ func (e *deltaEncoder) steps(p *plan, v, b pointer, depth int) (bool, *fieldErro
 				continue
 			}
 			c1, ok1 := float32InRange(&st.q, st.lo, st.hi, fv)
-			c2, ok2 := float32InRange(&st.q, st.lo, st.hi, fb)
-			cv, cb, okv, okb = uint64(c1), uint64(c2), ok1, ok2
+			cv, okv = uint64(c1), ok1
+			if st.farApart(fv, fb) {
+				cb, okb = cv+1<<40, true // a long form, whatever the base's code
+			} else {
+				c2, ok2 := float32InRange(&st.q, st.lo, st.hi, fb)
+				cb, okb = uint64(c2), ok2
+			}
 		} else {
 			rv, rb := at.raw(uintptr(st.size)), bt.raw(uintptr(st.size))
 			if rv == rb {
