@@ -49,10 +49,11 @@
 //	              []string takes maxlen=4,elem.maxlen=15 (prefixes nest)
 //	key.OPT       OPT for a map's keys: map[string]int32 takes
 //	              maxlen=8,key.maxlen=15 (range, bits and maxlen only)
-//	quat,bits=B   [4]float32/64, a struct of four floats (x, y, z, w in
-//	              order, or named W, X, Y, Z), or a float w and a vector of
-//	              three (mathgl's Quat{W; V}): smallest-three, 2+3B bits,
-//	              B = 4..22; add wxyz where w comes first in memory
+//	quat,bits=B   [4]float32/64 (x, y, z, w), a struct of four floats named
+//	              W, X, Y, Z, or a float w and a vector of three (mathgl's
+//	              Quat{W; V}): smallest-three, 2+3B bits, B = 4..22; wxyz
+//	              or xyzw gives the order of an array or of four floats
+//	              with other names (gonum's quat.Number is wxyz)
 //	sparse        []*T (with maxlen) or [N]*T: only non-nil elements, by index
 //	check=NAME    on a bitpack.Check field: align, then a 32-bit hash of NAME
 //	-             skip the field
