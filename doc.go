@@ -180,8 +180,9 @@
 //     scratch value of the type is free. A tag whose single slice could
 //     claim more than 1 MiB of elements that take no bits is refused when
 //     compiled, and no slice tag may allow more than 1 TiB (1 GiB on 32-bit
-//     platforms). A hook that decodes a buffer of its own does it within
-//     its decode's limits with UnmarshalWithin (see Unmarshaler). These are
+//     platforms). A hook that carries a buffer of its own writes it with
+//     MarshalWithin and reads it with UnmarshalWithin, within the packet's
+//     limits on both sides (see Unmarshaler). These are
 //     limits of this decoder, not wire rules: see docs/wire.md, "Limits of
 //     the Go decoder".
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it

@@ -161,7 +161,9 @@ type Marshaler interface {
 // slice say, therefore costs one level more than the same data without
 // the hook.) A hook that carries a value as a buffer of its own bytes (a
 // blob it read) decodes it with UnmarshalWithin, which does the same for
-// that buffer. Plain Unmarshal of a buffer inside a hook is a new decode,
+// that buffer, and writes it with MarshalWithin, which counts what
+// UnmarshalWithin will charge so that Marshal refuses the packets
+// Unmarshal would. Plain Unmarshal of a buffer inside a hook is a new decode,
 // unlinked from the packet's: its depth starts at 0 and its allowances
 // (1 MiB plus 64 bytes per bit of the buffer) come on top of the
 // packet's, so a packet of many small blobs can make the server allocate a
