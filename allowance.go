@@ -61,13 +61,20 @@ type budget struct {
 	bytesLimit, bytes int64 // bytes it may allocate, and has
 }
 
-// load and store move a budget from and to the frame a Reader carries.
+// load and store move a budget from and to the frame a Reader carries
+// (what it has spent to the frame's Spent, when it has one).
 func (b *budget) load(f *frame.Frame) {
 	*b = budget{workLimit: f.WorkLimit, work: f.Work, bytesLimit: f.BytesLimit, bytes: f.Bytes}
+	if s := f.Spent; s != nil {
+		b.work, b.bytes = s.Work, s.Bytes
+	}
 }
 
 func (b *budget) store(f *frame.Frame) {
 	f.WorkLimit, f.Work, f.BytesLimit, f.Bytes = b.workLimit, b.work, b.bytesLimit, b.bytes
+	if s := f.Spent; s != nil {
+		s.Work, s.Bytes = b.work, b.bytes
+	}
 }
 
 // budgetFor returns the allowances of a decode of inputBits bits.

@@ -49,10 +49,11 @@
 //	              []string takes maxlen=4,elem.maxlen=15 (prefixes nest)
 //	key.OPT       OPT for a map's keys: map[string]int32 takes
 //	              maxlen=8,key.maxlen=15 (range, bits and maxlen only)
-//	quat,bits=B   [4]float32/64, a struct of four floats (x, y, z, w in
-//	              order, or named W, X, Y, Z), or a float w and a vector of
-//	              three (mathgl's Quat{W; V}): smallest-three, 2+3B bits,
-//	              B = 4..22; add wxyz where w comes first in memory
+//	quat,bits=B   [4]float32/64 (x, y, z, w), a struct of four floats named
+//	              W, X, Y, Z, or a float w and a vector of three (mathgl's
+//	              Quat{W; V}): smallest-three, 2+3B bits, B = 4..22; wxyz
+//	              or xyzw gives the order of an array or of four floats
+//	              with other names (gonum's quat.Number is wxyz)
 //	sparse        []*T (with maxlen) or [N]*T: only non-nil elements, by index
 //	check=NAME    on a bitpack.Check field: align, then a 32-bit hash of NAME
 //	-             skip the field
@@ -179,8 +180,9 @@
 //     scratch value of the type is free. A tag whose single slice could
 //     claim more than 1 MiB of elements that take no bits is refused when
 //     compiled, and no slice tag may allow more than 1 TiB (1 GiB on 32-bit
-//     platforms). A hook that decodes a buffer of its own does it within
-//     its decode's limits with UnmarshalWithin (see Unmarshaler). These are
+//     platforms). A hook that carries a buffer of its own writes it with
+//     MarshalWithin and reads it with UnmarshalWithin, within the packet's
+//     limits on both sides (see Unmarshaler). These are
 //     limits of this decoder, not wire rules: see docs/wire.md, "Limits of
 //     the Go decoder".
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it

@@ -74,7 +74,7 @@ func (h *plainBlob) UnmarshalBits(r *bitio.Reader) error {
 	return bitpack.Unmarshal(b, &h.In)
 }
 func (h *withinBlob) MarshalBits(w *bitio.Writer) error {
-	return writeBlob(w, &h.In, bitpack.Marshal)
+	return writeBlob(w, &h.In, func(v any) ([]byte, error) { return bitpack.MarshalWithin(w, v) })
 }
 func (h *withinBlob) UnmarshalBits(r *bitio.Reader) error {
 	b := readBlob(r)

@@ -161,7 +161,9 @@ type Marshaler interface {
 // slice say, therefore costs one level more than the same data without
 // the hook.) A hook that carries a value as a buffer of its own bytes (a
 // blob it read) decodes it with UnmarshalWithin, which does the same for
-// that buffer. Plain Unmarshal of a buffer inside a hook is a new decode,
+// that buffer, and writes it with MarshalWithin, which counts what
+// UnmarshalWithin will charge so that Marshal refuses the packets
+// Unmarshal would. Plain Unmarshal of a buffer inside a hook is a new decode,
 // unlinked from the packet's: its depth starts at 0 and its allowances
 // (1 MiB plus 64 bytes per bit of the buffer) come on top of the
 // packet's, so a packet of many small blobs can make the server allocate a
@@ -214,13 +216,17 @@ func decodeHook(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	}
 	target := reflect.New(o.typ)
 	u := target.Interface().(Unmarshaler)
-	hr := new(bitio.Reader) // not kept in d: that would make the decoder's Reader escape
+	// The hook's Reader and what its decodes spend, in one allocation (not
+	// kept in d: that would make the decoder's Reader escape). Copies the
+	// hook makes of its Reader share the spending (frame.Spent).
+	box := new(hookReader)
+	hr := &box.r
 	*hr = *r
 	hf := frameOfReader(hr)
-	*hf = frame.Frame{Active: true, Depth: depth + o.level + 1}
+	*hf = frame.Frame{Active: true, Depth: depth + o.level + 1, Spent: &box.spent}
 	d.budget.store(hf)
 	err := u.UnmarshalBits(hr)
-	d.budget.load(hf) // what bitpack decodes inside the hook spent
+	d.budget.load(hf) // what bitpack decoded inside the hook spent
 	if err == nil {
 		err = hr.Err()
 	}
@@ -241,6 +247,12 @@ func decodeHook(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 }
 
 var errHookRewound = errors.New("bitpack: UnmarshalBits rewound its Reader")
+
+// hookReader is a hook call's Reader and the spending its frame points at.
+type hookReader struct {
+	r     bitio.Reader
+	spent frame.Spent
+}
 
 // hookDepth returns the depth a bitpack call on w starts at: the hook
 // value's, when w is one a hook was handed, else 0.

@@ -1,6 +1,7 @@
 package bitpack
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -135,29 +136,16 @@ func (mx *mapInfo) compare(a, b reflect.Value) int {
 	case reflect.String:
 		return strings.Compare(a.String(), b.String())
 	case reflect.Bool:
-		x, y := a.Bool(), b.Bool()
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
+		return cmp.Compare(boolRank(a.Bool()), boolRank(b.Bool()))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x, y := a.Int(), b.Int()
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.Int(), b.Int())
 	}
-	x, y := a.Uint(), b.Uint()
-	switch {
-	case x < y:
-		return -1
-	case x > y:
+	return cmp.Compare(a.Uint(), b.Uint())
+}
+
+// boolRank orders false before true.
+func boolRank(b bool) int {
+	if b {
 		return 1
 	}
 	return 0
@@ -253,16 +241,19 @@ func decodeMap(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	}
 	m := at.value(o.typ).Elem()
 	if n == 0 {
-		if !m.IsNil() {
-			m.Clear()
-		}
+		// nil, whatever the scratch value's map held: commit may hand
+		// this value over (a pointee), and a count of 0 decodes as nil.
+		m.SetZero()
 		return nil
 	}
 	dd := depth + o.level
 	if dd+max(mx.key.levels, o.elem.levels) > MaxDepth {
 		return newFieldError(o.path, r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
 	}
-	if m.IsNil() {
+	if m.IsNil() || int64(n)*mx.slot > mapReuseBytes {
+		// A new map, counted towards the scratch value's release (see
+		// decodeScratch). Only small maps are reused: a map keeps the
+		// capacity of the most entries it held, uncounted.
 		m.Set(reflect.MakeMapWithSize(o.typ, n))
 		d.grow(n, uintptr(mx.slot))
 	} else {
@@ -315,9 +306,17 @@ func commitMap(o *op, d, s pointer) {
 			dm.SetMapIndex(buf.key, buf.val)
 		}
 		mx.done(buf)
-		sm.Clear()
+		if int64(sm.Len())*mx.slot > mapReuseBytes {
+			sm.SetZero() // too big to keep (see decodeMap)
+		} else {
+			sm.Clear()
+		}
 	}
 }
+
+// mapReuseBytes is the largest map (entries × slot bytes) the scratch
+// value keeps for the next decode.
+const mapReuseBytes = 4 << 10
 
 // releaseMap lets the scratch value's map go (see release).
 func releaseMap(o *op, at pointer) { at.value(o.typ).Elem().SetZero() }

@@ -33,8 +33,9 @@ func quatBits(f *Field, _ func(*Field) int64) int64 { return 2 + 3*int64(f.Bits)
 //   - [4]float32 or [4]float64: elements 0..3 are x, y, z, w (with wxyz:
 //     w, x, y, z);
 //   - a struct of four exported, untagged float fields of one type: named
-//     W, X, Y and Z (in any case and order), by name; otherwise in
-//     declaration order, x, y, z, w (with wxyz: w, x, y, z);
+//     W, X, Y and Z (in any case and order), by name; otherwise the tag
+//     says their order, xyzw or wxyz (gonum's quat.Number{Real, Imag,
+//     Jmag, Kmag} is wxyz): a guess would send the wrong rotation;
 //   - a struct of a float w and a vector of three (x, y, z), both exported
 //     and untagged, in either order: go-gl/mathgl's Quat{W float32; V
 //     Vec3}. The vector is a [3]float or a struct of three float fields
@@ -50,13 +51,24 @@ type quatShape struct {
 	named bool // the shape itself says which component is w (names, or a scalar and a vector)
 }
 
-const quatShapes = "[4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V})"
+const quatShapes = "[4]float32, [4]float64, a struct of four untagged exported float fields of one type (named W, X, Y, Z, or in the order xyzw or wxyz says), or a struct of a float w and a vector of three (mathgl's Quat{W; V})"
 
-// isQuatShaped reports whether t holds a quaternion in one of the shapes.
+// isQuatShaped reports whether t holds a quaternion in one of the shapes
+// (a struct of four floats not named W, X, Y, Z counts: the tag must then
+// say their order, see quatShapeOf).
 func isQuatShaped(t reflect.Type) bool {
-	_, ok := quatShapeOf(t, false)
+	_, ok, _ := quatShapeOf(t, quatOrderFromTag)
 	return ok
 }
+
+// quatOrder is what a tag says of a quaternion's component order.
+type quatOrder uint8
+
+const (
+	quatOrderFromTag quatOrder = iota // none given (isQuatShaped: either)
+	quatOrderXYZW
+	quatOrderWXYZ
+)
 
 // looksLikeQuat reports whether struct t is meant to be a quaternion (four
 // floats of one kind, or a float and a vector), whether or not it can be:
@@ -116,39 +128,42 @@ func byNames(fs []reflect.StructField, names string) []int {
 	return pos
 }
 
-// quatShapeOf finds the components of a quaternion of type t (see above);
-// wxyz puts w first where the shape does not say.
-func quatShapeOf(t reflect.Type, wxyz bool) (quatShape, bool) {
-	var q quatShape
+// quatShapeOf finds the components of a quaternion of type t (see above)
+// in the order the tag gives, where the shape does not say. needOrder: a
+// struct of four unnamed floats, which needs xyzw or wxyz.
+func quatShapeOf(t reflect.Type, given quatOrder) (q quatShape, ok, needOrder bool) {
 	order := []int{0, 1, 2, 3} // the position of x, y, z, w
-	if wxyz {
+	if given == quatOrderWXYZ {
 		order = []int{1, 2, 3, 0}
 	}
 	switch t.Kind() {
 	case reflect.Array:
 		if t.Len() != 4 || !isFloatKind(t.Elem().Kind()) {
-			return q, false
+			return q, false, false
 		}
 		for c, i := range order {
 			q.offs[c], q.paths[c] = elemOffset(i, t.Elem().Size()), []int{i}
 		}
-		return q, true
+		return q, true, false
 	case reflect.Struct:
 		if t.NumField() == 0 {
-			return q, false
+			return q, false, false
 		}
 		if fs := plainFloats(t, 4, t.Field(0).Type.Kind()); fs != nil && isFloatKind(fs[0].Type.Kind()) {
 			if named := byNames(fs, "XYZW"); named != nil {
 				order, q.named = named, true
+			} else if given == quatOrderFromTag {
+				return q, true, true
 			}
 			for c, i := range order {
 				q.offs[c], q.paths[c] = fieldOffset(fs[i]), []int{i}
 			}
-			return q, true
+			return q, true, false
 		}
-		return vectorQuat(t)
+		q, ok = vectorQuat(t)
+		return q, ok, false
 	}
-	return q, false
+	return q, false, false
 }
 
 // vectorQuat finds a quaternion made of a float w and a vector of three.
@@ -194,14 +209,23 @@ func vectorQuat(t reflect.Type) (quatShape, bool) {
 }
 
 func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
-	shape, ok := quatShapeOf(t, o.wxyz)
-	if !ok {
+	given := quatOrderFromTag
+	switch {
+	case o.wxyz:
+		given = quatOrderWXYZ
+	case o.xyzw:
+		given = quatOrderXYZW
+	}
+	shape, ok, needOrder := quatShapeOf(t, given)
+	switch {
+	case !ok:
 		return nil, f.tagged(o, "quat applies to %s, not %s", quatShapes, t)
+	case needOrder:
+		return nil, f.tagged(o, "the fields of %s are not named W, X, Y and Z, so which one is w is not known: add wxyz (w first, then x, y, z) or xyzw (x, y, z, then w) to the tag", t)
+	case given != quatOrderFromTag && (shape.named || t.Kind() == reflect.Struct && t.NumField() == 2):
+		return nil, f.tagged(o, "%s does not apply to %s: its fields say which component is w", map[bool]string{true: "wxyz", false: "xyzw"}[o.wxyz], t)
 	}
-	if o.wxyz && shape.named {
-		return nil, f.tagged(o, "wxyz does not apply to %s: its fields say which component is w", t)
-	}
-	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.wxyz, r.bitsSet, r.bits = false, false, false, 0 }) {
+	if !f.inherited && !only(o, func(r *tagOptions) { r.quat, r.wxyz, r.xyzw, r.bitsSet, r.bits = false, false, false, false, 0 }) {
 		return nil, f.tagged(o, "quat does not combine with other options")
 	}
 	if o.bits < minQuatBits || o.bits > maxQuatBits {

@@ -240,7 +240,7 @@ func leafOptions(o *tagOptions) *tagOptions {
 		bitsSet: o.bitsSet, bits: o.bits,
 		float: o.float, minSet: o.minSet, maxSet: o.maxSet, resSet: o.resSet,
 		min: o.min, max: o.max, res: o.res, clamp: o.clamp, unit: o.unit,
-		quat: o.quat, wxyz: o.wxyz,
+		quat: o.quat, wxyz: o.wxyz, xyzw: o.xyzw,
 	}
 	return l
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
 // Marshal returns the encoding of v: a pointer to a value (the value is
@@ -24,6 +25,49 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return marshalPlan(p, t, base)
+}
+
+// MarshalWithin encodes v as Marshal does, for a MarshalBits hook that
+// writes a buffer of its own into its packet (a blob, which UnmarshalBits
+// then decodes with UnmarshalWithin): w is the Writer the hook was handed,
+// and the encode counts as part of the one that called the hook — within
+// its MaxDepth, and with what UnmarshalWithin will charge for the buffer
+// counted towards the packet's allowances — so that Marshal refuses the
+// packets Unmarshal would. A plain Marshal inside a hook is checked on its
+// own: its buffer could take the packet's decode past MaxDepth or its
+// allowances, and the packet Marshal accepted would not decode. Outside a
+// hook (w was not handed to one), it is Marshal.
+func MarshalWithin(w *bitio.Writer, v any) ([]byte, error) {
+	if w == nil {
+		return nil, errors.New("bitpack: MarshalWithin with a nil *bitio.Writer")
+	}
+	hf := frameOfWriter(w)
+	if !hf.Active || hf.Depth == 0 {
+		return Marshal(v)
+	}
+	t, base, err := valueOf(v, "MarshalWithin")
+	if err != nil {
+		return nil, err
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return nil, err
+	}
+	// The buffer's own Writer counts, as a hook's does (see endEncode);
+	// its count joins the hook's.
+	var bw bitio.Writer
+	bw.Reset(nil)
+	*frameOfWriter(&bw) = frame.Frame{Active: true, Depth: hf.Depth, Counting: true}
+	ferr := encodeRoot(&bw, p, base, hf.Depth)
+	if ferr == nil {
+		ferr = endEncode(&bw, p, base, 0, false, false)
+	}
+	if ferr != nil {
+		return nil, publicError("encode", t, ferr)
+	}
+	bf := frameOfWriter(&bw)
+	hf.Work, hf.Bytes = satAdd(hf.Work, bf.Work), satAdd(hf.Bytes, bf.Bytes)
+	return bw.Bytes(), nil
 }
 
 // Append appends the encoding of v to dst and returns the extended slice. It

@@ -94,18 +94,43 @@ func TestQuatShapeErrors(t *testing.T) {
 				W float32
 				V [2]float32
 			} `bits:"quat,bits=9"`
-		}{}, "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not struct { W float32; V [2]float32 }"},
+		}{}, "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (named W, X, Y, Z, or in the order xyzw or wxyz says), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not struct { W float32; V [2]float32 }"},
 		{struct {
 			Q struct {
 				W float64
 				V mglVec3
 			} `bits:"quat,bits=9"`
-		}{}, "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (x, y, z, w in order, or named W, X, Y, Z; add wxyz for w first), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not struct { W float64; V bitpack_test.mglVec3 }"},
+		}{}, "quat applies to [4]float32, [4]float64, a struct of four untagged exported float fields of one type (named W, X, Y, Z, or in the order xyzw or wxyz says), or a struct of a float w and a vector of three (mathgl's Quat{W; V}), not struct { W float64; V bitpack_test.mglVec3 }"},
 	} {
 		_, err := bitpack.Describe(tc.v)
 		var te *bitpack.TagError
 		if !errors.As(err, &te) || te.Problem != tc.want {
 			t.Errorf("%T: %v\nwant %s", tc.v, err, tc.want)
 		}
+	}
+}
+
+// gonumNumber is gonum's quat.Number: the real part first.
+type gonumNumber struct{ Real, Imag, Jmag, Kmag float64 }
+
+// TestQuatOrderOption: four floats with other names need the tag to say
+// their order; with it they travel as any other shape of the rotation.
+func TestQuatOrderOption(t *testing.T) {
+	const h = 0.70710677
+	type tagged struct {
+		G gonumNumber `bits:"quat,bits=9,wxyz"`
+		A [4]float32  `bits:"quat,bits=9,xyzw"`
+	}
+	v := tagged{G: gonumNumber{Real: h, Kmag: h}, A: [4]float32{0, 0, h, h}}
+	one := []any{f{3, 2}, f{255, 9}, f{255, 9}, f{510, 9}}
+	if got, err := bitpack.Marshal(&v); err != nil || !bytes.Equal(got, bitsOf(append(one, one...)...)) {
+		t.Errorf("Marshal = %x, %v", got, err)
+	}
+	_, err := bitpack.Describe(struct {
+		G gonumNumber `bits:"quat,bits=9"`
+	}{})
+	var te *bitpack.TagError
+	if want := "the fields of bitpack_test.gonumNumber are not named W, X, Y and Z, so which one is w is not known: add wxyz (w first, then x, y, z) or xyzw (x, y, z, then w) to the tag"; !errors.As(err, &te) || te.Problem != want {
+		t.Errorf("untold order: %v\nwant %s", err, want)
 	}
 }

@@ -12,7 +12,7 @@ import (
 //	tag     = "-" | option { "," option }
 //	option  = "range=" INT ".." INT | "bits=" N | "float" | "min=" FLOAT
 //	        | "max=" FLOAT | "res=" FLOAT | "clamp" | "unit=" UNIT
-//	        | "maxlen=" N | "quat" | "wxyz" | "sparse" | "check=" NAME
+//	        | "maxlen=" N | "quat" | "wxyz" | "xyzw" | "sparse" | "check=" NAME
 //	        | "elem." option | "key." option
 //
 // No spaces, except inside a check name ("check=end of packet"). Integers
@@ -50,6 +50,7 @@ type tagOptions struct {
 	maxlenSet      bool
 	maxlen         int
 	quat, wxyz     bool
+	xyzw           bool
 	sparse         bool
 	checkSet       bool
 	check          string
@@ -78,6 +79,7 @@ func (o *tagOptions) names() string {
 	add(o.maxlenSet, "maxlen")
 	add(o.quat, "quat")
 	add(o.wxyz, "wxyz")
+	add(o.xyzw, "xyzw")
 	add(o.sparse, "sparse")
 	add(o.checkSet, "check")
 	add(o.elem != "", "elem.")
@@ -126,7 +128,7 @@ func (o *tagOptions) elemOptions(keepMaxlen bool) (*tagOptions, error) {
 	if down.unit != "" {
 		merged.unit = down.unit
 	}
-	merged.quat, merged.wxyz = merged.quat || down.quat, merged.wxyz || down.wxyz
+	merged.quat, merged.wxyz, merged.xyzw = merged.quat || down.quat, merged.wxyz || down.wxyz, merged.xyzw || down.xyzw
 	if down.maxlenSet {
 		merged.maxlenSet, merged.maxlen = true, down.maxlen
 	}
@@ -185,6 +187,7 @@ var tagFlags = map[string]func(o *tagOptions){
 	"clamp":  func(o *tagOptions) { o.clamp = true },
 	"quat":   func(o *tagOptions) { o.quat = true },
 	"wxyz":   func(o *tagOptions) { o.wxyz = true },
+	"xyzw":   func(o *tagOptions) { o.xyzw = true },
 	"sparse": func(o *tagOptions) { o.sparse = true },
 }
 
@@ -311,8 +314,10 @@ func (o *tagOptions) validate() error {
 		return fmt.Errorf("quat needs bits= (bits per component, 4..22)")
 	case o.quat && o.rangeSet:
 		return fmt.Errorf("quat and range do not combine")
-	case o.wxyz && !o.quat:
-		return fmt.Errorf("wxyz belongs to a quaternion: add quat,bits=B")
+	case (o.wxyz || o.xyzw) && !o.quat:
+		return fmt.Errorf("wxyz and xyzw belong to a quaternion: add quat,bits=B")
+	case o.wxyz && o.xyzw:
+		return fmt.Errorf("wxyz and xyzw are alternatives")
 	}
 	return nil
 }

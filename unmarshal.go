@@ -53,7 +53,7 @@ func UnmarshalWithin(r *bitio.Reader, buf []byte, v any) error {
 		return err
 	}
 	var f *frame.Frame
-	if rf := frameOfReader(r); rf.Active {
+	if rf := frameOfReader(r); rf.Active && rf.Depth > 0 { // a hook's Reader
 		f = rf
 	}
 	return unmarshalIn(buf, p, t, base, f)

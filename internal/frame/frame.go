@@ -23,4 +23,13 @@ type Frame struct {
 	WorkLimit, Work, BytesLimit, Bytes int64
 	Start                              int
 	Counting                           bool
+
+	// Decoding in a hook: what the decode has spent lives here instead of
+	// in Work and Bytes, so that every copy of the hook's Reader (a hook
+	// that peeks with a copy, or saves one to backtrack) spends from the
+	// same allowance rather than from a copy of it.
+	Spent *Spent
 }
+
+// Spent is what a decode has spent of its allowances.
+type Spent struct{ Work, Bytes int64 }
