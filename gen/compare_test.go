@@ -239,6 +239,12 @@ func validValue(v *Value, rv reflect.Value) bool {
 		}
 	case bitpack.KindPointer:
 		return rv.IsNil() || validValue(v.Elem, rv.Elem())
+	case bitpack.KindMap:
+		for _, k := range rv.MapKeys() {
+			if !validValue(v.Key, k) || !validValue(v.Elem, rv.MapIndex(k)) {
+				return false
+			}
+		}
 	case bitpack.KindSparse:
 		for i := 0; i < rv.Len(); i++ {
 			if e := rv.Index(i); !e.IsNil() && !validValue(v.Elem, e.Elem()) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,6 +93,11 @@ func csCases(c *corpus, e *csEmitter) []byte {
             return "OK " + Hex(packet);
         }
 `, k, name, goName)
+	}
+	for k, r := range c.m.Roots {
+		if r.Go == reflect.TypeOf(QuatProbe{}) {
+			p("static string WriteQuatProbe(QuatProbe v) { return Write%d(v); }\n", k)
+		}
 	}
 	p("static string Write(int n)\n        {\n            switch (n)\n            {")
 	for n, w := range c.writes {

@@ -135,8 +135,8 @@ type Mixed struct {
 type (
 	loopy    struct{ Next *loopy }
 	viaMsg   struct{ M Msg }
-	withQuat struct {
-		Rot [4]float32 `bits:"quat,bits=9"`
+	loopyMap struct {
+		M map[uint8]loopyMap `bits:"maxlen=2"`
 	}
 )
 
@@ -178,12 +178,12 @@ func TestCPPErrors(t *testing.T) {
 		{Options{}, nil, "gen: no types given"},
 		{Options{}, []any{42}, "gen: argument 0 is int, not a struct or a pointer to one"},
 		{Options{}, []any{nil}, "gen: argument 0 is <nil>, not a struct or a pointer to one"},
-		{Options{}, []any{loopy{}}, "gen: gen.loopy contains itself (through a pointer, slice or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
+		{Options{}, []any{loopy{}}, "gen: gen.loopy contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
 		{Options{Namespace: "game::"}, []any{Player{}}, `gen: Namespace "game::": "" is not a C++ identifier bitpack can use`},
 		{Options{Namespace: "class"}, []any{Player{}}, `gen: Namespace "class": "class" is not a C++ identifier bitpack can use`},
 		{Options{Include: "a\"b.h"}, []any{Player{}}, `gen: Include "a\"b.h": a file name cannot hold quotes or newlines`},
 		{Options{}, []any{struct{ S string }{}}, `gen: bitpack: type struct { S string } field S: string needs a maxlen tag of its own, e.g. bits:"maxlen=32"`},
-		{Options{}, []any{&withQuat{}}, "gen: field Rot of gen.withQuat: quaternions are not generated yet"},
+		{Options{}, []any{&loopyMap{}}, "gen: gen.loopyMap contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
 	} {
 		var out bytes.Buffer
 		err := CPP(&out, tc.opts, tc.values...)
