@@ -50,6 +50,9 @@ const quoteEscapes: { [r: number]: string } = { 7: "\\a", 8: "\\b", 12: "\\f", 1
 
 /** A string key as Go's strconv.Quote writes it, for an error's path. */
 function keyText(key: string): string {
+  if (typeof key !== "string") {
+    return String(key); // refused when written: a string key of another type
+  }
   let out = '"';
   for (const ch of key) {
     let r = ch.codePointAt(0) as number;
