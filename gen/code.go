@@ -232,6 +232,8 @@ func encodingComment(v *Value) string {
 	var words []string
 	for ; v != nil; v = v.Elem {
 		switch {
+		case v.Kind == bitpack.KindMap:
+			words = append(words, v.Encoding+" ("+v.Key.Encoding+")")
 		case v.Kind != bitpack.KindStruct:
 			words = append(words, v.Encoding)
 		case v.Fields != nil:

@@ -184,7 +184,7 @@ func TestCSharpCrossLanguage(t *testing.T) {
 func TestCSharpGoldenCompiles(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	sources := map[string][]byte{}
-	for _, name := range []string{"player.cs", "envelope.cs"} {
+	for _, name := range []string{"player.cs", "envelope.cs", "loadout.cs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/examples/gamestate/world"
@@ -19,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden generated files in t
 
 // goldenCases are the generated files pinned in testdata/golden, read by
 // eye when they change: the README's player (a Vec3 under a float tag, a
-// string) and a union envelope, in a namespace, in each language.
+// string), a union envelope, in a namespace, and a loadout (a quaternion,
+// a map, a duration in units, a clamped integer, a union numbered with
+// At), in each language.
 var goldenCases = []struct {
 	file   string
 	gen    func(io.Writer, Options, ...any) error
@@ -32,6 +35,19 @@ var goldenCases = []struct {
 	{"envelope.cs", CSharp, Options{Namespace: "Game.Net"}, []any{(*Envelope)(nil)}},
 	{"player.ts", TypeScript, Options{}, []any{&Player{}}},
 	{"envelope.ts", TypeScript, Options{}, []any{(*Envelope)(nil)}},
+	{"loadout.h", CPP, Options{Namespace: "game"}, []any{&Loadout{}}},
+	{"loadout.cs", CSharp, Options{Namespace: "Game.Loadout"}, []any{&Loadout{}}},
+	{"loadout.ts", TypeScript, Options{}, []any{&Loadout{}}},
+}
+
+// Loadout is the golden files' type of the kinds that came after the
+// first generators.
+type Loadout struct {
+	Rot     QuatXYZW         `bits:"quat,bits=9"`
+	Ammo    map[uint8]uint16 `bits:"maxlen=4,range=0..999"`
+	Respawn time.Duration    `bits:"unit=1ms,range=0..10000"`
+	Ping    int16            `bits:"range=0..500,clamp"`
+	Next    Cmd
 }
 
 // TestGolden compares the generated files with the pinned ones (go test
@@ -103,9 +119,10 @@ func TestCPPGoldenCompiles(t *testing.T) {
 	}
 	src := `#include "golden/player.h"
 #include "golden/envelope.h"
+#include "golden/loadout.h"
 #define BOTH(T) template bool T::Serialize<serialize::ReadStream>( serialize::ReadStream & ); \
 	template bool T::Serialize<serialize::WriteStream>( serialize::WriteStream & );
-BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One)
+BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd)
 static_assert( Player_fingerprint == %#08xu, "Player's fingerprint" );
 static_assert( game::net::Envelope_fingerprint == %#08xu, "Envelope's fingerprint" );
 `
