@@ -284,6 +284,10 @@ var handErrors = []struct{ what, want string }{
 	{"write gen.Ranges sample 0 with Health = 1001 ", "bitpack: encode gen.Ranges: field Health: value 1001 out of range [0, 1000]"},
 	{"write gen.Floats sample 0 with Angle = NaN ", "bitpack: encode gen.Floats: field Angle: value NaN cannot be quantized (NaN and ±Inf are never encoded)"},
 	{"write gen.Envelope sample 0 with First = nil ", "bitpack: encode gen.Envelope: field First: nil gen.Msg: a union field must hold one of its members"},
+	// Go's %v switches to an exponent at 1e6 (strconv's shortest %g), not at
+	// 1e21 as JavaScript's number text does.
+	{"write gen.Floats sample 0 with Angle = 2.5e+06 ", "bitpack: encode gen.Floats: field Angle: value 2.5e+06 out of range [-3.1415927410125732, 3.1415927410125732] (add clamp to the tag to clamp instead)"},
+	{"write gen.Floats sample 0 with Angle = -123456.7 ", "bitpack: encode gen.Floats: field Angle: value -123456.703125 out of range [-3.1415927410125732, 3.1415927410125732] (add clamp to the tag to clamp instead)"},
 	// Scores's second key starts at bit 24: the count (3 bits), "b" (3 length
 	// bits, 5 padding, 8), its value (8). Flags's second at 11: Scores's and
 	// ByID's empty counts (3 + 2), Flags's count (2), true (1), its value (3).

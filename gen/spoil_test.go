@@ -53,7 +53,9 @@ func (s *spoiler) value(v *Value, rv reflect.Value) {
 		s.integer(v, rv)
 	case bitpack.KindCompressedFloat:
 		span := v.Max - v.Min
-		for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), v.Max + span, v.Min - span, v.Hi, v.Lo, nextUp(v)} {
+		// 2.5e6 and -123456.7: Go's %v writes the first with an exponent (from
+		// 1e6 up), the second without.
+		for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), v.Max + span, v.Min - span, v.Hi, v.Lo, nextUp(v), 2.5e6, -123456.7} {
 			s.site(fmt.Sprintf("%s = %v", v.Path, f), func() { rv.SetFloat(f) })
 		}
 	case bitpack.KindString:
