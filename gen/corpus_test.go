@@ -127,6 +127,7 @@ func newCorpus(t *testing.T) *corpus {
 		}
 	}
 	c.pinned(t)
+	c.quatProbes()
 	c.frames(rng)
 	return c
 }
