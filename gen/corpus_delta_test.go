@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/bitpack-go/bitpack"
 )
@@ -33,39 +31,13 @@ import (
 // union members). The first few deltas of each type are also damaged
 // the way hostile adds packets.
 
-var (
-	deltaCorpusOnce   sync.Once
-	deltaCorpusShared *corpus
-)
+var deltaCorpus = lazyCorpus{name: "delta corpus", build: buildDeltaCorpus}
 
-// sharedDeltaCorpus builds the delta commands on first use, a corpus of
-// their own (a driver answers them after its read and write commands
-// pass), and hands the same one to every language's test.
-func sharedDeltaCorpus(t *testing.T) *corpus {
-	t.Helper()
-	deltaCorpusOnce.Do(func() {
-		start := time.Now()
-		deltaCorpusShared = newDeltaCorpus(t)
-		t.Logf("delta corpus of %d commands in %v", len(deltaCorpusShared.cmds), time.Since(start))
-	})
-	if deltaCorpusShared == nil {
-		t.Fatal("building the delta corpus failed in an earlier test")
-	}
-	return deltaCorpusShared
-}
+// sharedDeltaCorpus is the corpus of delta commands, one of their own (a
+// driver answers them after its read and write commands pass).
+func sharedDeltaCorpus(t *testing.T) *corpus { return deltaCorpus.get(t) }
 
-func newDeltaCorpus(t *testing.T) *corpus {
-	t.Helper()
-	entries := table()
-	var protos []any
-	for _, e := range entries {
-		protos = append(protos, e.proto)
-	}
-	m, err := build(protos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &corpus{m: m}
+func buildDeltaCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 	rng := rand.New(rand.NewSource(29))
 	for k, entry := range entries {
 		typ := reflect.TypeOf(entry.proto)
@@ -75,7 +47,6 @@ func newDeltaCorpus(t *testing.T) *corpus {
 		}
 		c.deltas(k, typ, entry.sample(int64(k)+1001, n), rng)
 	}
-	return c
 }
 
 const (

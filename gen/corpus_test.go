@@ -44,25 +44,43 @@ type writeCase struct {
 	value reflect.Value // an addressable copy
 }
 
-var (
-	corpusOnce   sync.Once
-	corpusShared *corpus
-)
-
-// sharedCorpus builds the corpus on first use (it takes seconds) and
-// hands the same one to every language's test.
-func sharedCorpus(t *testing.T) *corpus {
-	t.Helper()
-	corpusOnce.Do(func() {
-		start := time.Now()
-		corpusShared = newCorpus(t)
-		t.Logf("corpus of %d commands in %v", len(corpusShared.cmds), time.Since(start))
-	})
-	if corpusShared == nil {
-		t.Fatal("building the corpus failed in an earlier test")
-	}
-	return corpusShared
+// lazyCorpus builds a corpus on first use (it takes seconds) and hands
+// the same one to every language's test.
+type lazyCorpus struct {
+	name  string
+	build func(t *testing.T, entries []tableEntry, c *corpus)
+	once  sync.Once
+	c     *corpus
 }
+
+func (l *lazyCorpus) get(t *testing.T) *corpus {
+	t.Helper()
+	l.once.Do(func() {
+		start := time.Now()
+		entries := table()
+		var protos []any
+		for _, e := range entries {
+			protos = append(protos, e.proto)
+		}
+		m, err := build(protos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &corpus{m: m}
+		l.build(t, entries, c)
+		l.c = c
+		t.Logf("%s of %d commands in %v", l.name, len(c.cmds), time.Since(start))
+	})
+	if l.c == nil {
+		t.Fatalf("building the %s failed in an earlier test", l.name)
+	}
+	return l.c
+}
+
+var mainCorpus = lazyCorpus{name: "corpus", build: buildCorpus}
+
+// sharedCorpus is the corpus of reads, writes and probes.
+func sharedCorpus(t *testing.T) *corpus { return mainCorpus.get(t) }
 
 // How much of each table type the corpus takes.
 const (
@@ -74,18 +92,9 @@ const (
 	randomPerType  = 30 // packets of random bytes
 )
 
-func newCorpus(t *testing.T) *corpus {
+func buildCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 	t.Helper()
-	entries := table()
-	var protos []any
-	for _, e := range entries {
-		protos = append(protos, e.proto)
-	}
-	m, err := build(protos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &corpus{m: m}
+	m := c.m
 	rng := rand.New(rand.NewSource(17))
 	for k, entry := range entries {
 		typ := reflect.TypeOf(entry.proto)
@@ -129,7 +138,6 @@ func newCorpus(t *testing.T) *corpus {
 	c.pinned(t)
 	c.quatProbes()
 	c.frames(rng)
-	return c
 }
 
 // frames adds Seal and Open: payloads sealed alike, and sealed packets
