@@ -144,13 +144,8 @@ func (e *deltaEncoder) steps(p *plan, v, b pointer, depth int) (bool, *fieldErro
 				continue
 			}
 			c1, ok1 := float32InRange(&st.q, st.lo, st.hi, fv)
-			cv, okv = uint64(c1), ok1
-			if st.farApart(fv, fb) {
-				cb, okb = cv+1<<40, true // a long form, whatever the base's code
-			} else {
-				c2, ok2 := float32InRange(&st.q, st.lo, st.hi, fb)
-				cb, okb = uint64(c2), ok2
-			}
+			c2, ok2 := float32InRange(&st.q, st.lo, st.hi, fb)
+			cv, okv, cb, okb = uint64(c1), ok1, uint64(c2), ok2
 		} else {
 			rv, rb := at.raw(uintptr(st.size)), bt.raw(uintptr(st.size))
 			if rv == rb {
@@ -370,19 +365,27 @@ func (e *deltaEncoder) listFlat(o *op, vf, bf pointer, m, dd int) (bool, *fieldE
 				prev = i
 				continue
 			}
-			// The element's bits gather in a word (every code was checked
-			// against its field, so each fits its width).
-			var a bitAcc
+			// The element's bits gather in a word, acc (every code was
+			// checked against its field, so each fits its width), written
+			// out when the next field's bits would not fit. (Locals, not a
+			// struct a call takes the address of, which would keep them in
+			// memory, every field a load and a store.)
+			var acc, accn uint64
 			if i == prev+1 {
-				a.put(w, 1, 1) // int_relative of the next index
+				acc, accn = 1, 1 // int_relative of the next index
 			} else {
 				w.WriteIntRelative(prev, i)
 			}
 			prev = i
 			for j := k; j < len(steps)*n; j += n {
-				a.put(w, bits[j], uint(nbits[j]))
+				if accn+nbits[j] > 64 {
+					w.WriteBitsUnchecked(acc, int(accn))
+					acc, accn = 0, 0
+				}
+				acc |= bits[j] << (accn & 63)
+				accn += nbits[j]
 			}
-			w.WriteBitsUnchecked(a.v, int(a.n))
+			w.WriteBitsUnchecked(acc, int(accn))
 		}
 	}
 	w.WriteIntRelative(prev, int32(m))
@@ -397,7 +400,8 @@ const (
 )
 
 // flatColumn codes field st of the elements idx of v and base into cv
-// and cb (a field the same in memory as equal codes), and marks the
+// and cb, as offset codes (before the flip of intCode; a field the same in
+// memory as equal codes), and marks the
 // elements whose field its kind must code (markSlow). Each column is a
 // loop of its own, and so is formColumn, and they mark elements in
 // memory, not in a mask: loops that keep their few variables in registers
@@ -457,52 +461,54 @@ func flatInts[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](st *dst
 	for k, i := range idx {
 		c1, ok1 := intCode(uint64(loadAs[T](vf.index(int(i), stride))), min, limit, flip)
 		c2, ok2 := intCode(uint64(loadAs[T](bf.index(int(i), stride))), min, limit, flip)
-		cv[k], cb[k] = c1, c2
+		cv[k], cb[k] = c1^flip, c2^flip
 		if !ok1 || !ok2 {
 			marks[k] |= markSlow
 		}
 	}
 }
 
-// formColumn turns the wire codes cv (the value's) and cb (the base's)
-// of a field st into its bits in the delta and their number, in place
-// (what emit writes, computed without a branch on the codes:
-// shifts by a variable are multiplies, which need no particular
-// register), and marks the elements where the field changed.
+// formColumn turns the offset codes cv (the value's) and cb (the
+// base's) of a field st into its bits in the delta and their number, in
+// place (what emit writes, computed without a branch on the codes, and
+// with few variables, which the loop keeps in registers), and marks the
+// elements where the field changed.
 func formColumn(st *dstep, cv, cb []uint64, marks []uint8) {
 	cb, marks = cb[:len(cv)], marks[:len(cv)]
-	pre, lmul, lw, hn := st.pre, uint64(1)<<(st.ls&63), uint64(st.lw), uint64(st.hn)
+	lmul, hn := uint64(1)<<(st.ls&63), uint64(st.hn)
 	if st.short == 0 || st.wide {
-		cmask := st.cmask
+		pre, cmask, lw, flip := st.pre, st.cmask, uint64(st.lw), st.flip
 		for k := range cv {
-			c, b := cv[k], cb[k]
-			v, n := pre|(c&cmask)*lmul, lw
-			if c == b {
+			x, y := cv[k], cb[k]
+			v, n := pre|((x^flip)&cmask)*lmul, lw
+			if x == y {
 				v, n = 0, hn
 			}
-			marks[k] |= uint8(b2u(c != b))
+			marks[k] |= uint8(b2u(x != y))
 			cv[k], cb[k] = v, n
 		}
 		return
 	}
-	sw, flip, smul := uint64(st.sw), st.flip, uint64(1)<<(st.hn+1)
+	// The long form is pre | c<<ls for the wire code c = x^flip, which is
+	// x<<ls ^ (pre | flip<<ls): pre lies below ls. The short form (see
+	// shortDelta) sends d = x - y in [-h, h] as d + h when negative,
+	// d + h - 1 when positive: dh = d + h, less one when above h.
+	long := st.pre ^ st.flip*lmul
+	smul := uint64(1) << (st.hn + 1)
 	h := uint64(1) << (st.short - 1)
+	widths := [4]uint64{hn, uint64(st.sw), uint64(st.lw), uint64(st.lw)}
 	for k := range cv {
-		c, b := cv[k], cb[k]
-		// The short form (see shortDelta): d = x - y in [-h, h], sent as
-		// d + h when negative, d + h - 1 when positive.
-		x, y := c^flip, b^flip
-		d := x - y
-		sv := hn | (h+d-b2u(x > y))*smul
-		v, n := pre|c*lmul, lw
-		if d+h <= 2*h {
-			v, n = sv, sw
+		x := cv[k]
+		dh := x - cb[k] + h
+		v := hn | (dh-b2u(dh > h))*smul
+		if dh > 2*h {
+			v = x*lmul ^ long
 		}
-		if c == b {
-			v, n = 0, hn
+		if dh == h {
+			v = 0
 		}
-		marks[k] |= uint8(b2u(c != b))
-		cv[k], cb[k] = v, n
+		marks[k] |= uint8(b2u(dh != h))
+		cv[k], cb[k] = v, widths[b2u(dh != h)+b2u(dh > 2*h)]
 	}
 }
 
@@ -513,28 +519,4 @@ func b2u(b bool) uint64 {
 		v = 1
 	}
 	return v
-}
-
-// bitAcc gathers bits into a word for one WriteBitsUnchecked, writing the
-// word out first when the next bits would not fit. Every value put fits
-// its width (at most 64 bits).
-type bitAcc struct {
-	v uint64
-	n uint
-}
-
-func (a *bitAcc) put(w *bitio.Writer, v uint64, n uint) {
-	if a.n+n > 64 {
-		a.flush(w)
-	}
-	a.v |= v << (a.n & 63)
-	a.n += n
-}
-
-// flush writes the gathered bits (out of line, so that put inlines).
-//
-//go:noinline
-func (a *bitAcc) flush(w *bitio.Writer) {
-	w.WriteBitsUnchecked(a.v, int(a.n))
-	a.v, a.n = 0, 0
 }
