@@ -168,7 +168,20 @@ func (e *deltaEncoder) steps(p *plan, v, b pointer, depth int) (bool, *fieldErro
 			continue
 		}
 		changed = true
-		st.emit(w, cv, cb, head, hn)
+		if st.short == 0 || st.wide {
+			st.emit(w, cv, cb, head, hn)
+			continue
+		}
+		// emit's short and long forms, inline (the codes are checked, so
+		// each fits its width; see formColumn for dh, which a code of 64
+		// bits, wide, would wrap).
+		h := uint64(1) << (st.short - 1)
+		if dh := (cv ^ st.flip) - (cb ^ st.flip) + h; dh <= 2*h {
+			w.WriteBitsUnchecked(head|(dh-b2u(dh > h))<<(hn+1), hn+1+int(st.short))
+		} else {
+			w.WriteBitsUnchecked(head|1<<hn, hn+1)
+			w.WriteBitsUnchecked(cv, int(st.bits))
+		}
 	}
 	return changed, nil
 }
