@@ -483,9 +483,13 @@ func flatInts[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](st *dst
 
 // formColumn turns the offset codes cv (the value's) and cb (the
 // base's) of a field st into its bits in the delta and their number, in
-// place (what emit writes, computed without a branch on the codes, and
-// with few variables, which the loop keeps in registers), and marks the
-// elements where the field changed.
+// place (what emit writes, with few variables, which the loop keeps in
+// registers), and marks the elements where the field changed. A field
+// with a short form branches on the form: runs of elements take the same
+// way (a field that does not change, elements that move a little,
+// elements shifted by one), which the CPU predicts, and a branch does
+// less than computing every form and picking one (measured: 10% of the
+// whole gamestate delta).
 func formColumn(st *dstep, cv, cb []uint64, marks []uint8) {
 	cb, marks = cb[:len(cv)], marks[:len(cv)]
 	lmul, hn := uint64(1)<<(st.ls&63), uint64(st.hn)
@@ -509,19 +513,20 @@ func formColumn(st *dstep, cv, cb []uint64, marks []uint8) {
 	long := st.pre ^ st.flip*lmul
 	smul := uint64(1) << (st.hn + 1)
 	h := uint64(1) << (st.short - 1)
-	widths := [4]uint64{hn, uint64(st.sw), uint64(st.lw), uint64(st.lw)}
+	sw, lw := uint64(st.sw), uint64(st.lw)
 	for k := range cv {
 		x := cv[k]
 		dh := x - cb[k] + h
-		v := hn | (dh-b2u(dh > h))*smul
-		if dh > 2*h {
-			v = x*lmul ^ long
+		switch {
+		case dh == h:
+			cv[k], cb[k] = 0, hn
+		case dh <= 2*h:
+			cv[k], cb[k] = hn|(dh-b2u(dh > h))*smul, sw
+			marks[k] |= markChanged
+		default:
+			cv[k], cb[k] = x*lmul^long, lw
+			marks[k] |= markChanged
 		}
-		if dh == h {
-			v = 0
-		}
-		marks[k] |= uint8(b2u(dh != h))
-		cv[k], cb[k] = v, widths[b2u(dh != h)+b2u(dh > 2*h)]
 	}
 }
 
