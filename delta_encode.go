@@ -345,13 +345,8 @@ func (e *deltaEncoder) listFlat(o *op, vf, bf pointer, m, dd int) (bool, *fieldE
 	var bits, nbits [flatCodes]uint64
 	prev := int32(-1)
 	for k0 := 0; k0 < m; {
-		n := 0
-		for ; k0 < m && n < chunk; k0++ {
-			if !vf.index(k0, o.stride).sameBytes(bf.index(k0, o.stride), o.stride) {
-				idx[n] = int32(k0)
-				n++
-			}
-		}
+		var n int
+		n, k0 = differing(vf, bf, o.stride, k0, m, idx[:chunk])
 		for j := range steps {
 			st, cv, cb := &steps[j], bits[j*n:j*n+n], nbits[j*n:j*n+n]
 			flatColumn(st, vf, bf, o.stride, idx[:n], cv, cb, marks[:n])
@@ -403,6 +398,31 @@ func (e *deltaEncoder) listFlat(o *op, vf, bf pointer, m, dd int) (bool, *fieldE
 	}
 	w.WriteIntRelative(prev, int32(m))
 	return prev >= 0, nil
+}
+
+// differing gathers into idx the indices, from k0 up, of the elements of
+// the first m at vf (stride bytes apart) whose bytes differ from the
+// base's at bf, until idx is full; it returns how many it gathered and
+// where it stopped. (A function of its own, so that its loop keeps its
+// variables in registers.)
+func differing(vf, bf pointer, stride uintptr, k0, m int, idx []int32) (int, int) {
+	n := 0
+	if stride < 8 || stride > 64 {
+		for ; k0 < m && n < len(idx); k0++ {
+			if !vf.index(k0, stride).sameBytes(bf.index(k0, stride), stride) {
+				idx[n] = int32(k0)
+				n++
+			}
+		}
+		return n, k0
+	}
+	for ; k0 < m && n < len(idx); k0++ {
+		if !vf.index(k0, stride).sameWords(bf.index(k0, stride), stride) {
+			idx[n] = int32(k0)
+			n++
+		}
+	}
+	return n, k0
 }
 
 // Marks of an element in listFlat: a field changed; a field its kind
