@@ -225,3 +225,36 @@ func TestListFlatMatchesSteps(t *testing.T) {
 		t.Fatalf("%d of %d pairs refused: want some, not most", refused, compared)
 	}
 }
+
+// TestSameWords: sameWords agrees with a byte-by-byte comparison for
+// every length it takes (8 to 64), at every alignment, with the bytes
+// equal, differing in any one byte, and differing only just outside the
+// n bytes (which it must not look at as a difference).
+func TestSameWords(t *testing.T) {
+	var a, b [80]byte
+	for n := uintptr(8); n <= 64; n++ {
+		for off := uintptr(0); off < 8; off++ {
+			for i := range a {
+				a[i], b[i] = byte(i*7+1), byte(i*7+1)
+			}
+			pa, pb := pointerTo(&a).field(offset{n: off}), pointerTo(&b).field(offset{n: off})
+			if !pa.sameWords(pb, n) {
+				t.Fatalf("n %d at %d: equal bytes called different", n, off)
+			}
+			b[off+n] ^= 0xff // just past the end
+			if off > 0 {
+				b[off-1] ^= 0xff // just before
+			}
+			if !pa.sameWords(pb, n) {
+				t.Fatalf("n %d at %d: a difference outside the bytes seen", n, off)
+			}
+			for i := uintptr(0); i < n; i++ {
+				b[off+i] ^= 0x10
+				if pa.sameWords(pb, n) {
+					t.Fatalf("n %d at %d: byte %d differs, called equal", n, off, i)
+				}
+				b[off+i] ^= 0x10
+			}
+		}
+	}
+}
