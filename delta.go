@@ -298,6 +298,15 @@ type dstep struct {
 	// accQ32: codes per unit of value, M/(max−min), and how far apart in
 	// codes two values must be for farApart (0: never).
 	scale, far float64
+	// The field's bits in a delta of its value (see emit, formColumn):
+	// its changed bit, 1 in hn bits (none when it is its value's only
+	// item); the long form, pre then the code (masked by cmask: none for
+	// 1-bit fields) shifted by ls, lw bits in all; the short form's sw
+	// bits. wide: the long form takes more than a word (listFlat leaves
+	// it to steps).
+	pre, cmask     uint64
+	hn, ls, lw, sw uint8
+	wide           bool
 }
 
 // dsItem marks a delta step that is not a fixed-width field run inline.
@@ -322,11 +331,36 @@ func deltaSteps(p *plan) ([]dstep, bool) {
 		}
 		steps = append(steps, st)
 	}
+	hn := uint8(0)
+	if len(steps) > 1 {
+		hn = 1
+	}
+	for i := range steps {
+		steps[i].forms(hn)
+	}
 	flat := len(steps) > 0 && len(steps) < 64
 	for i := range steps {
 		flat = flat && steps[i].kind != dsItem
 	}
 	return steps, flat
+}
+
+// forms sets st's form fields (see dstep) for a changed bit of hn bits.
+func (st *dstep) forms(hn uint8) {
+	st.hn, st.pre, st.cmask, st.ls = hn, uint64(hn), ^uint64(0), hn
+	if st.short > 0 {
+		st.pre |= 1 << hn // the form bit: long
+		st.ls++
+		st.sw = hn + 1 + st.short
+	}
+	if st.bits == 1 {
+		st.cmask = 0 // a changed bool's bit says it all
+	}
+	st.lw = st.ls + st.bits
+	if st.bits == 1 {
+		st.lw = hn
+	}
+	st.wide = int(st.ls)+int(st.bits) > 64
 }
 
 // farApart reports whether values a and b of the compressed float32 st

@@ -8,6 +8,7 @@ package bitpack
 // garbage collector always sees correctly typed objects.
 
 import (
+	"encoding/binary"
 	"reflect"
 	"unsafe"
 
@@ -113,6 +114,25 @@ func (p pointer) storeUint(size uintptr, v uint64) {
 func (p pointer) sameBytes(q pointer, n uintptr) bool {
 	return p.p == q.p || string(unsafe.Slice((*byte)(p.p), n)) == string(unsafe.Slice((*byte)(q.p), n))
 }
+
+// sameWords is sameBytes for n from 8 to 64 bytes: word loads (the last
+// one overlapping the one before), no call, and a difference found at the
+// first word that holds one.
+func (p pointer) sameWords(q pointer, n uintptr) bool {
+	i := uintptr(0)
+	for ; i+8 < n; i += 8 {
+		if load8(unsafe.Add(p.p, i)) != load8(unsafe.Add(q.p, i)) {
+			return false
+		}
+	}
+	return load8(unsafe.Add(p.p, n-8)) == load8(unsafe.Add(q.p, n-8))
+}
+
+// load8 loads the 8 bytes at p, at any alignment: through an array of
+// bytes, which one load reads where the machine allows it, since a *uint64
+// at an address that is not a multiple of 8 is refused by checkptr, and
+// faults on machines that need aligned loads.
+func load8(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
 
 // raw loads the size bytes at p (1, 2, 4 or 8) as an unsigned integer.
 func (p pointer) raw(size uintptr) uint64 {
