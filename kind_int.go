@@ -344,17 +344,20 @@ func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
 	return intRunOf[uint64](acc, at, st) // accU64, accI64
 }
 
+// intRunOf is intRun for fields of Go type T. Its test is intCode's,
+// written out (as in encodeValues): with the call, the loop would not fit
+// the inliner's budget and intRun would call it.
 func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
-	shift, codes := st.shift, uint64(0)
+	shift := st.shift
 	for j := range int(st.count) {
-		code, ok := intCode(uint64(loadAs[T](at.index(j, uintptr(st.size)))), st.min, st.limit, st.flip)
-		if !ok {
-			return acc, false // acc as it came: intRunSlow starts over
+		code := uint64(loadAs[T](at.index(j, uintptr(st.size)))) - st.min
+		if code > st.limit {
+			return acc, false // acc holds the codes before j: intRunSlow ORs the same ones again
 		}
-		codes |= code << (shift & 63)
+		acc |= (code ^ st.flip) << (shift & 63)
 		shift += st.width
 	}
-	return acc | codes, true
+	return acc, true
 }
 
 // intColumns codes an integer field (loaded as access says) in m values,
