@@ -61,6 +61,7 @@ func TestIntendedInlining(t *testing.T) {
 		{"kind_int.go", "intCode"},
 		{"kind_float.go", "float32InRange"},
 		{"kind_int.go", "intRunOf[go.shape.int32]"},
+		{"kind_int.go", "intColumn[go.shape.uint16]"},
 		{"codec.go", "bitpack.(*Codec[%]).check"}, // % stands for any instantiation
 	}
 	for _, c := range inlined {

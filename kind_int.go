@@ -381,16 +381,17 @@ func intColumns(access uint8, col []uint64, g int, at pointer, stride uintptr, m
 }
 
 // intColumn codes the integer field of step st in m values (a T each).
-// Converting a signed T to uint64 sign-extends it, as accessOf wants.
+// Converting a signed T to uint64 sign-extends it, as accessOf wants. Its
+// test is intCode's written out, as in intRunOf.
 func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []uint64, g int, at pointer, stride uintptr, m int, st *encStep, shift uint8) bool {
 	min, limit, flip := st.min, st.limit, st.flip
 	shift &= 63
-	for k := 0; k < m; k++ {
-		code, ok := intCode(uint64(loadAs[T](at.index(k, stride))), min, limit, flip)
-		if !ok {
+	for k := range m {
+		code := uint64(loadAs[T](at.index(k, stride))) - min
+		if code > limit {
 			return false
 		}
-		col[k*g] |= code << shift
+		col[k*g] |= (code ^ flip) << shift
 	}
 	return true
 }
