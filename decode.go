@@ -109,8 +109,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			// A fused run of fixed-width fields: one word for all of them.
 			var err *fieldError
 			if o.groupBits <= r.BitsRemaining() {
-				start := r.BitsRead()
-				err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+				if o.rawRun {
+					readRaw(r, base.field(o.offset), int(o.group), o.size)
+				} else {
+					start := r.BitsRead()
+					err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+				}
 			} else {
 				err = d.shortRun(p, i, base)
 			}

@@ -26,6 +26,7 @@ type op struct {
 	unit      int64   // integers with unit=: the Go value of one unit on the wire (0: none)
 	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)
 	group     uint16  // fixed-width kinds: ops in the fused run that starts here (0 inside a run)
+	rawRun    bool    // the run that starts here is a raw run (see fuse)
 	bits      int     // wire bits of a fixed-width field or of a length prefix
 	groupBits int     // fixed-width kinds: total wire bits of the run that starts here
 	sLo, sHi  int32   // fixed-width kinds: the run's fields in plan.scalars

@@ -36,7 +36,10 @@ const fuseBits = 56
 
 // fuse marks runs of consecutive fixed-width ops as groups of at most
 // fuseBits bits (a single op may be wider: a 64-bit field is a group of
-// its own) and builds the plan's compact scalar array.
+// its own) and builds the plan's compact scalar array. Consecutive raw
+// full-width unsigned integers side by side in memory (an unrolled
+// [N]uint32) are a raw run instead, of any width: one bitio.ReadUints
+// straight into the value (see rawRunAt).
 func (p *plan) fuse() {
 	ops := p.ops
 	for i := 0; i < len(ops); {
@@ -44,8 +47,18 @@ func (p *plan) fuse() {
 			i++
 			continue
 		}
+		if n := rawRunAt(ops, i); n > 0 {
+			head := &ops[i]
+			head.group, head.groupBits, head.rawRun = uint16(n), n*head.bits, true
+			head.sLo, head.sHi = int32(len(p.scalars)), int32(len(p.scalars))
+			for k := i + 1; k < i+n; k++ {
+				ops[k].group = 0
+			}
+			i += n
+			continue
+		}
 		j, total := i, 0
-		for j < len(ops) && kinds[ops[j].kind].fixed && (j == i || total+ops[j].bits <= fuseBits) {
+		for j < len(ops) && kinds[ops[j].kind].fixed && (j == i || total+ops[j].bits <= fuseBits) && (j == i || rawRunAt(ops, j) == 0) {
 			total += ops[j].bits
 			j++
 		}
@@ -73,6 +86,36 @@ func (p *plan) fuse() {
 		head.sHi = int32(len(p.scalars))
 		i = j
 	}
+}
+
+// rawRunAt returns the length of the raw run starting at ops[i], or 0:
+// at least rawRunMin raw full-width unsigned integers of 2, 4 or 8 bytes
+// (any bits valid, nothing to check), consecutive in memory. A fused run
+// holds at most three 16-bit ones, one 32-bit one and no 64-bit one
+// besides the first, so from four 16-bit and two wider ones up a raw run
+// reads them with fewer calls.
+func rawRunAt(ops []op, i int) int {
+	raw := func(o *op) bool {
+		return o.kind == KindUint && !o.ranged && !o.fit && !o.clamp && o.unit <= 1 && uintptr(o.bits) == 8*o.size && o.size >= 2
+	}
+	if !raw(&ops[i]) {
+		return 0
+	}
+	n := 1
+	for j := i + 1; j < len(ops) && raw(&ops[j]) && ops[j].size == ops[i].size && ops[j].offset == ops[j-1].offset.skip(ops[i].size) && n < math.MaxUint16; j++ {
+		n++
+	}
+	if min := 2 + 2*btoi(ops[i].size == 2); n < min {
+		return 0
+	}
+	return n
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // encodeGroupBits is the widest group of fixed-width fields the encoder
