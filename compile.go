@@ -258,6 +258,10 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	p.compiling = false
 	p.fuse()
 	p.buildEncode()
+	p.flat = len(p.ops) > 0
+	for i := range p.ops {
+		p.flat = p.flat && kinds[p.ops[i].kind].fixed
+	}
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}

@@ -108,6 +108,7 @@ type plan struct {
 	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
 	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
+	flat        bool                    // every op is fixed-width: a value is its runs and nothing else (see flatPointee)
 	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use         usage                   // option kinds that reached a leaf inside (see usage)
 
