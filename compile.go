@@ -41,6 +41,9 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		finish(q, finished)
 	}
 	for _, q := range c.memo {
+		q.buildRun() // with every level final (see finish)
+	}
+	for _, q := range c.memo {
 		if err := checkFreeSlices(q, c.placeholders); err != nil {
 			return nil, err
 		}

@@ -30,13 +30,31 @@ func TestFlatPointees(t *testing.T) {
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("Marshal = %x, %v; want %x", got, err, want)
 	}
+	// Encoding runs the pointees' steps inside the parent's program (see
+	// buildRun): a refusal there names the field as before.
+	var e *bitpack.Error
+	for _, c := range []struct {
+		v    fpMsg
+		path string
+	}{
+		{fpMsg{X: 5, P: &fpInner{A: 101}}, "P.A"},
+		{fpMsg{X: 5, P: &fpInner{A: 1}, Q: &fpInner{A: 200}}, "Q.A"},
+		{fpMsg{X: 8, P: &fpInner{A: 101}}, "X"},
+	} {
+		if _, err := bitpack.Marshal(&c.v); !errors.As(err, &e) || e.Path != c.path || !errors.Is(err, bitpack.ErrRange) {
+			t.Errorf("Marshal(%+v): %v, want a range error at %s", c.v, err, c.path)
+		}
+	}
+	if got, err := bitpack.Marshal(&fpMsg{X: 1, Q: &fpInner{A: 3, B: 4}}); err != nil || !bytes.Equal(got, bitsOf(f{1, 3}, f{0, 1}, f{1, 1}, f{3, 7}, f{4, 16})) {
+		t.Fatalf("Marshal with only Q = %x, %v", got, err)
+	}
+
 	back := fpMsg{Q: &fpInner{A: 1}}
 	if err := bitpack.Unmarshal(want, &back); err != nil || back.X != 5 || back.P == nil || *back.P != *v.P || back.Q != nil {
 		t.Fatalf("Unmarshal = %+v, %v", back, err)
 	}
 	// A = 101 at bit 4.
 	bad := bitsOf(f{5, 3}, f{1, 1}, f{101, 7}, f{0xbeef, 16}, f{0, 1})
-	var e *bitpack.Error
 	if err := bitpack.Unmarshal(bad, &back); !errors.As(err, &e) || e.Path != "P.A" || e.Bit != 4 || !errors.Is(err, bitpack.ErrRange) || e.Detail != "value 101 out of range [0, 100]" {
 		t.Fatalf("bad A: %v", err)
 	}

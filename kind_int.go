@@ -442,10 +442,10 @@ func schemaInt(s *schemaWriter, f *Field) {
 // intRunSlow codes the run step st (an accRun) that intRun refused, field
 // by field through intFieldCode, which clamps or words the refusal of the
 // first one out of range.
-func intRunSlow(p *plan, acc uint64, at pointer, st *encStep) (uint64, *fieldError) {
+func intRunSlow(ops []op, acc uint64, at pointer, st *encStep) (uint64, *fieldError) {
 	shift := st.shift
 	for j := range int(st.count) {
-		code, err := intFieldCode(&p.ops[st.op+int32(j)], at.index(j, uintptr(st.size)))
+		code, err := intFieldCode(&ops[st.op+int32(j)], at.index(j, uintptr(st.size)))
 		if err != nil {
 			return acc, err
 		}

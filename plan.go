@@ -103,6 +103,8 @@ type plan struct {
 	others      []int                   // the ops commit handles one by one (strings, slices, loops, ...)
 	scalars     []scalar                // fused runs' fields, in order
 	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	run         []encStep               // enc with some pointees' steps spliced in: what encodeValues runs (see buildRun)
+	runOps      []op                    // the ops run's steps refer to: ops, then the spliced pointees' (see buildRun)
 	encOut      []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
 	groups      int                     // the encode program's groups
 	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)

@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"math"
+	"slices"
 
 	"github.com/bitpack-go/bitpack/quant"
 )
@@ -131,6 +132,7 @@ const (
 	accOp                         // any other op: encodeOp runs it
 	accBytes                      // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
 	accRaw                        // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
+	accEndPointee                 // the end of a spliced pointee's steps (see buildRun): back to the value holding it
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
@@ -157,6 +159,8 @@ type encStep struct {
 	elem      uint8       // accRun: the access constant of each
 	last      bool        // the group ends here: write it
 	clamp     bool        // accQ32: clamp finite values outside the bounds
+	spliced   uint16      // accPtr in plan.run: the steps of the pointee that follow it, accEndPointee included (0: a plan of its own)
+	levels    uint16      // accPtr with spliced steps: the pointer op's level plus the pointee's levels (the MaxDepth test encodePointee makes)
 }
 
 // buildEncode builds p.enc from p.ops: consecutive fixed-width fields (and
@@ -218,6 +222,58 @@ func (p *plan) buildEncode() {
 			st.kind, st.elem = accRun, st.kind
 		}
 	}
+}
+
+// buildRun builds the program encodeValues runs, p.run: p.enc with the
+// steps of pointees that are only group steps (spliceable) spliced in
+// after their pointer's step, so that a present pointee costs no call and
+// no loop of its own, and ended by an accEndPointee step. Their steps
+// refer to copies of the pointee's ops with the pointer's path in front,
+// appended to p.ops in p.runOps: a refusal names the field as
+// encodePointee's would. (Columns run p.enc: a column of pointees is not
+// one value's.)
+func (p *plan) buildRun() {
+	p.run, p.runOps = p.enc, p.ops
+	splice := func(st *encStep) bool { return st.kind == accPtr && spliceable(p.ops[st.op].elem) }
+	if !slices.ContainsFunc(p.enc, func(st encStep) bool { return splice(&st) }) {
+		return
+	}
+	p.run, p.runOps = nil, slices.Clip(p.ops)
+	for _, st := range p.enc {
+		if !splice(&st) {
+			p.run = append(p.run, st)
+			continue
+		}
+		o := &p.ops[st.op]
+		e, first := o.elem, int32(len(p.runOps))
+		for _, eo := range e.ops {
+			eo.path = prefixPath(o.path, eo.path)
+			p.runOps = append(p.runOps, eo)
+		}
+		st.spliced, st.levels = uint16(len(e.enc)+1), uint16(o.level+e.levels)
+		p.run = append(p.run, st)
+		for _, es := range e.enc {
+			es.op += first
+			p.run = append(p.run, es)
+		}
+		p.run = append(p.run, encStep{kind: accEndPointee})
+	}
+}
+
+// spliceable reports whether the steps of pointee plan e can run inside
+// its parent's program: group steps only (nothing that takes the depth, no
+// pointer of its own, so never a plan that leads back to itself), and not
+// too many of them.
+func spliceable(e *plan) bool {
+	if len(e.enc) == 0 || len(e.enc) >= math.MaxUint16 || e.levels >= math.MaxUint16/2 {
+		return false
+	}
+	for i := range e.enc {
+		if k := e.enc[i].kind; k >= accOp || k == accPtr {
+			return false
+		}
+	}
+	return true
 }
 
 // encOut is one item of what a value's encoding writes, in order: a group
