@@ -126,13 +126,13 @@ const encodeGroupBits = 64
 
 // Encode step kinds beyond the scalar accesses.
 const (
-	accQuat  = accSlow + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
-	accPtr                        // a pointer: its presence bit ends a group, the pointee follows
-	accRun                        // count integer fields alike, side by side (an array of counters): elem says how to load them
-	accOp                         // any other op: encodeOp runs it
-	accBytes                      // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
-	accRaw                        // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
-	accEndPointee                 // the end of a spliced pointee's steps (see buildRun): back to the value holding it
+	accQuat       = accSlow + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accPtr                             // a pointer: its presence bit ends a group, the pointee follows
+	accRun                             // count integer fields alike, side by side (an array of counters): elem says how to load them
+	accOp                              // any other op: encodeOp runs it
+	accBytes                           // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
+	accRaw                             // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
+	accEndPointee                      // the end of a spliced pointee's steps (see buildRun): back to the value holding it
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
