@@ -1,6 +1,7 @@
 package bitpack
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -135,29 +136,16 @@ func (mx *mapInfo) compare(a, b reflect.Value) int {
 	case reflect.String:
 		return strings.Compare(a.String(), b.String())
 	case reflect.Bool:
-		x, y := a.Bool(), b.Bool()
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
+		return cmp.Compare(boolRank(a.Bool()), boolRank(b.Bool()))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x, y := a.Int(), b.Int()
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.Int(), b.Int())
 	}
-	x, y := a.Uint(), b.Uint()
-	switch {
-	case x < y:
-		return -1
-	case x > y:
+	return cmp.Compare(a.Uint(), b.Uint())
+}
+
+// boolRank orders false before true.
+func boolRank(b bool) int {
+	if b {
 		return 1
 	}
 	return 0
