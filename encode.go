@@ -48,6 +48,9 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				case accBytes:
 					w.WriteBytes(at.byteArray(int(st.limit)))
 					continue
+				case accRawRun:
+					writeRaw(w, at, int(st.limit), st.size)
+					continue
 				case accRaw:
 					if n := at.sliceLen(); uint64(n) <= st.limit {
 						w.WriteBitsUnchecked(uint64(n), int(st.width)) // n <= maxlen: fits

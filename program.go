@@ -133,6 +133,7 @@ const (
 	accBytes                           // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
 	accRaw                             // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
 	accEndPointee                      // the end of a spliced pointee's steps (see buildRun): back to the value holding it
+	accRawRun                          // a raw run (see fuse) of limit unsigned integers of size bytes, full width
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
@@ -163,23 +164,38 @@ type encStep struct {
 	levels    uint16      // accPtr with spliced steps: the pointer op's level plus the pointee's levels (the MaxDepth test encodePointee makes)
 }
 
-// buildEncode builds p.enc from p.ops: consecutive fixed-width fields (and
-// quaternions that fit a word) are packed greedily into groups of at most
-// encodeGroupBits; every other op is a step of its own.
+// buildEncode builds p.enc from p.ops (see program).
 func (p *plan) buildEncode() {
-	p.enc = make([]encStep, 0, len(p.ops))
+	p.enc, p.encOut, p.groups = p.program(false)
+}
+
+// program builds an encode program from p.ops: consecutive fixed-width
+// fields (and quaternions that fit a word) are packed greedily into groups
+// of at most encodeGroupBits; every other op is a step of its own. With
+// rawRuns, the raw runs fuse would make (an unrolled [N]uint32) are steps
+// of their own too, one bitio.WriteUints each (accRawRun). It also returns
+// what the program writes, in order, and its number of groups (which
+// columns need, for programs without raw runs).
+func (p *plan) program(rawRuns bool) (steps []encStep, out []encOut, groups int) {
+	steps = make([]encStep, 0, len(p.ops))
 	open, bits := false, 0
 	end := func() {
 		if open {
-			st := &p.enc[len(p.enc)-1]
+			st := &steps[len(steps)-1]
 			st.last, st.groupBits = true, uint8(bits)
-			p.encOut = append(p.encOut, encOut{op: -1, bits: uint8(bits)})
-			p.groups++
+			out = append(out, encOut{op: -1, bits: uint8(bits)})
+			groups++
 			open = false
 		}
 	}
-	for k := range p.ops {
+	for k := 0; k < len(p.ops); k++ {
 		o := &p.ops[k]
+		if n := rawRunAt(p.ops, k); rawRuns && n > 0 {
+			end()
+			steps = append(steps, encStep{kind: accRawRun, op: int32(k), offset: o.offset, limit: uint64(n), size: uint8(o.size)})
+			k += n - 1
+			continue
+		}
 		st, ok := encodeStepOf(o, k)
 		if !ok {
 			end()
@@ -190,8 +206,8 @@ func (p *plan) buildEncode() {
 			case o.kind == KindSlice && o.rawElems() != nil:
 				st.kind, st.limit, st.width, st.size = accRaw, uint64(o.n), uint8(o.bits), uint8(o.stride)
 			}
-			p.enc = append(p.enc, st)
-			p.encOut = append(p.encOut, encOut{op: int32(k)})
+			steps = append(steps, st)
+			out = append(out, encOut{op: int32(k)})
 			continue
 		}
 		if open && bits+o.bits > encodeGroupBits {
@@ -200,46 +216,49 @@ func (p *plan) buildEncode() {
 		if !open {
 			open, bits = true, 0
 		}
-		st.shift, st.group = uint8(bits), uint16(p.groups)
+		st.shift, st.group = uint8(bits), uint16(groups)
 		bits += o.bits
 		if st.kind == accPtr {
-			p.enc = append(p.enc, st)
+			steps = append(steps, st)
 			end()
-			p.encOut = append(p.encOut, encOut{op: int32(k), pointee: true})
+			out = append(out, encOut{op: int32(k), pointee: true})
 			continue
 		}
 		// A field next to the previous one, of its kind and checked alike,
 		// joins its step: one dispatch codes a whole vector or array.
-		if last := len(p.enc) - 1; last >= 0 && p.enc[last].joins(&st) {
-			p.enc[last].count++
+		if last := len(steps) - 1; last >= 0 && steps[last].joins(&st) {
+			steps[last].count++
 			continue
 		}
-		p.enc = append(p.enc, st)
+		steps = append(steps, st)
 	}
 	end()
-	for i := range p.enc {
-		if st := &p.enc[i]; st.kind <= accI64 && st.count > 1 {
+	for i := range steps {
+		if st := &steps[i]; st.kind <= accI64 && st.count > 1 {
 			st.kind, st.elem = accRun, st.kind
 		}
 	}
+	return steps, out, groups
 }
 
-// buildRun builds the program encodeValues runs, p.run: p.enc with the
-// steps of pointees that are only group steps (spliceable) spliced in
-// after their pointer's step, so that a present pointee costs no call and
-// no loop of its own, and ended by an accEndPointee step. Their steps
-// refer to copies of the pointee's ops with the pointer's path in front,
+// buildRun builds the program encodeValues runs, p.run: p.enc with its
+// raw runs written by bitio.WriteUints (see program), and with the steps
+// of pointees that are only group steps (spliceable) spliced in after
+// their pointer's step, so that a present pointee costs no call and no
+// loop of its own, and ended by an accEndPointee step. Their steps refer
+// to copies of the pointee's ops with the pointer's path in front,
 // appended to p.ops in p.runOps: a refusal names the field as
 // encodePointee's would. (Columns run p.enc: a column of pointees is not
-// one value's.)
+// one value's, and raw runs would need outputs of their own.)
 func (p *plan) buildRun() {
-	p.run, p.runOps = p.enc, p.ops
+	run, _, _ := p.program(true)
+	p.run, p.runOps = run, p.ops
 	splice := func(st *encStep) bool { return st.kind == accPtr && spliceable(p.ops[st.op].elem) }
-	if !slices.ContainsFunc(p.enc, func(st encStep) bool { return splice(&st) }) {
+	if !slices.ContainsFunc(run, func(st encStep) bool { return splice(&st) }) {
 		return
 	}
 	p.run, p.runOps = nil, slices.Clip(p.ops)
-	for _, st := range p.enc {
+	for _, st := range run {
 		if !splice(&st) {
 			p.run = append(p.run, st)
 			continue
