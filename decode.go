@@ -188,7 +188,36 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 	for k := o.sLo; k < o.sHi; k++ {
 		sc := &p.scalars[k]
 		at := base.field(sc.offset)
-		if sc.count > 1 {
+		c := acc >> (sc.shift & 63) & sc.mask
+		ok := c <= sc.limit
+		v := c ^ sc.flip + sc.min
+		switch sc.dec {
+		case decU8:
+			if ok {
+				*at.u8() = uint8(v)
+				continue
+			}
+		case decU16:
+			if ok {
+				*at.u16() = uint16(v)
+				continue
+			}
+		case decU32:
+			if ok {
+				*at.u32() = uint32(v)
+				continue
+			}
+		case decU64:
+			if ok {
+				*at.u64() = v
+				continue
+			}
+		case decQ32:
+			if ok {
+				*at.float32() = sc.q32.Dequantize(uint32(c))
+				continue
+			}
+		case decRun:
 			// Several like fields (never slow ones): one loop. When one is
 			// over its limit (rare), the entry is done again a field at a
 			// time, as lone fields are: decodeScalar words the refusal.
@@ -202,27 +231,10 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 			}
 			continue
 		}
-		c := acc >> (sc.shift & 63) & sc.mask
-		if c > sc.limit || sc.slow {
-			if err := decodeScalar(&p.ops[sc.op], c, base, start+int(sc.shift)); err != nil {
-				return err
-			}
-			continue
-		}
-		v := c ^ sc.flip + sc.min
-		switch sc.access {
-		case accU8, accI8:
-			*at.u8() = uint8(v)
-		case accU16, accI16:
-			*at.u16() = uint16(v)
-		case accU32, accI32:
-			*at.u32() = uint32(v)
-		case accU64, accI64:
-			*at.u64() = v
-		case accQ32:
-			*at.float32() = sc.q.q32.Dequantize(uint32(c))
-		case accQ64:
-			*at.float64() = sc.q.q64.Dequantize(uint32(c))
+		// Out of its range (decodeScalar words the refusal), or a field its
+		// kind stores (decSlow).
+		if err := decodeScalar(&p.ops[sc.op], c, base, start+int(sc.shift)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -235,7 +247,7 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 func storeRun(sc *scalar, at pointer, acc uint64) int {
 	switch sc.access {
 	case accQ32:
-		q, shift := &sc.q.q32, sc.shift
+		q, shift := &sc.q32, sc.shift
 		for j := range int(sc.count) {
 			c := acc >> (shift & 63) & sc.mask
 			if c > sc.limit {

@@ -79,6 +79,7 @@ func (p *plan) fuse() {
 			// or array of counters.
 			if last := len(p.scalars) - 1; k > i && p.scalars[last].joins(&sc, o.size) {
 				p.scalars[last].count++
+				p.scalars[last].dec = decRun
 			} else {
 				p.scalars = append(p.scalars, sc)
 			}
@@ -343,26 +344,52 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 // scalarOf returns the compact form of the fixed-width op o, ops[k], at
 // shift 0.
 func scalarOf(o *op, k int) scalar {
-	return scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit || o.unit > 1}
+	sc := scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit || o.unit > 1}
+	switch {
+	case sc.slow || o.access == accQ64 || o.access == accSlow:
+		sc.dec = decSlow
+	case o.access == accQ32:
+		sc.dec, sc.q32 = decQ32, o.qp.q32
+	default:
+		sc.dec = [...]uint8{accU8: decU8, accU16: decU16, accU32: decU32, accU64: decU64, accI8: decU8, accI16: decU16, accI32: decU32, accI64: decU64}[o.access]
+	}
+	return sc
 }
 
+// How storeWord stores a scalar entry: the store of its Go size (signed
+// integers are stored as their low bytes), a compressed float32, a run of
+// like fields (count > 1: storeRun), or decodeScalar, its kind's own
+// (integers with unit=, a 32-bit platform's int and uint, compressed
+// float64).
+const (
+	decU8 uint8 = iota
+	decU16
+	decU32
+	decU64
+	decQ32
+	decRun
+	decSlow
+)
+
 // scalar is the compact form of a fixed-width field in a decoder's fused
-// run: what the store pass touches, in one cache line instead of an op's
-// several (encoding builds its encStep from it). See the access constants
-// for min, limit and flip.
+// run: what the store pass touches, the quantizer included (a copy: no
+// pointer to chase), instead of an op's several cache lines. See the access
+// constants for min, limit and flip.
 type scalar struct {
 	offset offset
 	min    uint64
-	limit  uint64    // the largest valid offset code: span, M, or mask when any bits are valid
-	flip   uint64    // wire bits = offset code ^ flip (the sign bit of raw signed fields)
-	mask   uint64    // 1<<bits - 1 (all ones for 64)
-	q      *prepared // compressed floats: the quantizer
-	op     int32     // index in plan.ops, for errors
-	shift  uint8     // bit offset of the field within its run
-	access uint8     // how to load and store the Go value (accU8 ... accQ64)
-	slow   bool      // decoding needs more than the limit test (a 32-bit platform's int or uint)
-	width  uint8     // the field's wire bits
-	count  uint8     // like fields side by side (a Vec3, an array of counters) the entry stands for, width bits apart on the wire
+	limit  uint64      // the largest valid offset code: span, M, or mask when any bits are valid
+	flip   uint64      // wire bits = offset code ^ flip (the sign bit of raw signed fields)
+	mask   uint64      // 1<<bits - 1 (all ones for 64)
+	q32    quant.Float // decQ32 (and runs of them): the quantizer
+	q      *prepared   // compressed floats: the quantizer
+	op     int32       // index in plan.ops, for errors
+	shift  uint8       // bit offset of the field within its run
+	dec    uint8       // how storeWord stores it (decU8 ... decSlow)
+	access uint8       // how to load and store the Go value (accU8 ... accQ64)
+	slow   bool        // decoding needs more than the limit test (a 32-bit platform's int or uint, unit=)
+	width  uint8       // the field's wire bits
+	count  uint8       // like fields side by side (a Vec3, an array of counters) the entry stands for, width bits apart on the wire
 }
 
 // joins reports whether next is the field right after the ones sc stands
