@@ -163,6 +163,30 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 	return nil
 }
 
+// runs decodes a value of a flat plan (see plan.flat): its runs, nothing
+// else. It is plan for such plans, without the other kinds' calls, so
+// that base, which may be on the caller's stack, does not escape.
+func (d *decoder) runs(p *plan, base pointer) *fieldError {
+	r, ops := d.r, p.ops
+	for i := 0; i < len(ops); i += int(ops[i].group) {
+		o := &ops[i]
+		var err *fieldError
+		switch {
+		case o.groupBits > r.BitsRemaining():
+			err = d.shortRun(p, i, base)
+		case o.rawRun:
+			readRaw(r, base.field(o.offset), int(o.group), o.size)
+		default:
+			start := r.BitsRead()
+			err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // shortRun decodes the fused run that starts at ops[i] when the packet
 // ends inside it: field by field, so that the error names the field that
 // runs out.

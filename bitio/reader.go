@@ -142,6 +142,15 @@ func (r *Reader) readBitsSlow(n int) uint64 {
 		r.pos += n
 		return v & (1<<uint(n) - 1) // n == 64: 1<<64 - 1 is all ones
 	}
+	if i := r.pos >> 3; n <= 56 {
+		// The last 7 bytes (or a short packet): the same load from a copy
+		// padded with zeros. n <= 56 bits from bit pos&7 end within them.
+		var b [8]byte
+		copy(b[:], r.data[i:])
+		v := binary.LittleEndian.Uint64(b[:]) >> (r.pos & 7) & (1<<n - 1)
+		r.pos += n
+		return v
+	}
 	var v uint64
 	for got := 0; got < n; {
 		p := r.pos + got
