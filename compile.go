@@ -44,6 +44,9 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		q.buildRun() // with every level final (see finish)
 	}
 	for _, q := range c.memo {
+		if q.deltaErr != nil {
+			return nil, q.deltaErr
+		}
 		if err := checkFreeSlices(q, c.placeholders); err != nil {
 			return nil, err
 		}
@@ -126,6 +129,9 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.complete = isComplete(p)
 	p.minBits = sizeInt(minsOf(p.root)[p.root])
 	p.work = planWork(p)
+	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {
+		p.dsteps, p.flat = deltaSteps(p)
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -261,9 +267,9 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	p.compiling = false
 	p.fuse()
 	p.buildEncode()
-	p.flat = len(p.ops) > 0
+	p.fixedOnly = len(p.ops) > 0
 	for i := range p.ops {
-		p.flat = p.flat && kinds[p.ops[i].kind].fixed
+		p.fixedOnly = p.fixedOnly && kinds[p.ops[i].kind].fixed
 	}
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]

@@ -32,6 +32,9 @@ type decoder struct {
 	depth0 int    // the depth the root plan runs at: 0, or a hook's
 	budget budget // the allowances (see allowance.go)
 	fresh  bool   // decoding into a new value (Union.Unmarshal and Union.Decode): no scratch, no commit
+	// scratch: a delta's scratch value, whose spare pointees new ones come
+	// from (see takeSpare); nil otherwise.
+	scratch *scratch
 }
 
 // enter starts a decode. With f, the frame of the Reader it reads (see
@@ -163,7 +166,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 	return nil
 }
 
-// runs decodes a value of a flat plan (see plan.flat): its runs, nothing
+// runs decodes a value of a flat plan (see plan.fixedOnly): its runs, nothing
 // else. It is plan for such plans, without the other kinds' calls, so
 // that base, which may be on the caller's stack, does not escape.
 func (d *decoder) runs(p *plan, base pointer) *fieldError {
@@ -315,10 +318,16 @@ func fitsIn(n, each, rest int) bool {
 // decodeScalar checks the bits c read for a fixed-width field and stores
 // the value at base + o.offset. bit is where c started. Its kind decides.
 func decodeScalar(o *op, c uint64, base pointer, bit int) *fieldError {
+	return storeScalar(o, c, base.field(o.offset), bit)
+}
+
+// storeScalar checks the bits c read at bit for the fixed-width field o
+// and stores the value at at, o's own address. Its kind decides.
+func storeScalar(o *op, c uint64, at pointer, bit int) *fieldError {
 	if o.kind == KindCompressedFloat {
-		return storeQuantized(o, c, base.field(o.offset), bit)
+		return storeQuantized(o, c, at, bit)
 	}
-	return storeInt(o, c, base.field(o.offset), bit)
+	return storeInt(o, c, at, bit)
 }
 
 // sub runs plan p for a value held by a field at struct level level of a

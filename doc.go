@@ -218,12 +218,51 @@
 // maxlen, field order or union member — so that clients built from another
 // schema are rejected by that same CRC.
 //
+// # Delta snapshots
+//
+// A game server sends each client the world many times a second, and
+// almost all of it is what the client already has. AppendDelta encodes a
+// value against a base the receiver holds — the last snapshot that client
+// acknowledged — and UnmarshalDelta rebuilds the value from the delta and
+// that base:
+//
+//	delta, err := codec.AppendDelta(buf[:0], &acked, &world)   // server
+//	err = codec.UnmarshalDelta(delta, &snapshots[base], &world) // client
+//
+// Fields compare by their wire codes, so a float that moved less than its
+// quantum is unchanged, and an unchanged value is the 1-byte packet 00. A
+// changed struct costs a bit per field plus what changed; numbers that
+// moved a little send the small difference of their codes; arrays,
+// slices, sparse arrays and maps name their changed elements or entries
+// by index or key, so k changes of n cost about k, not n; slices that
+// grow, pointers that appear, union members that change type, strings,
+// bytes and hooks (compared by the bits they write) are sent whole. The
+// format is docs/wire.md's "Delta encoding".
+//
+// Which base a delta was encoded against is the application's business:
+// put the snapshot's tick and its base's tick in your own header, keep
+// the snapshots you decoded by tick, and acknowledge the newest in your
+// own packets (examples/udpsnap does this over UDP). Quantize makes a
+// value what decoding its encoding gives, so a server that keeps the
+// snapshots it sent quantized holds exactly what its clients hold; the
+// delta is the same either way.
+//
+// UnmarshalDelta decodes untrusted bytes with every guarantee Unmarshal
+// gives: v is untouched on error (also when v is the base itself), an
+// accepted delta re-encodes to the same bytes against the same base,
+// trailing bytes are refused, and the allowances apply to what the delta
+// adds (copying the base is not charged). bitpacktest.CheckDelta
+// property-tests a type's deltas in one line.
+//
 // # Allocations
 //
 // Codec.Append, Append and Encode allocate nothing when the buffer has
 // room. Codec.Unmarshal, Unmarshal and Decode allocate nothing into a
 // value reused from the previous packet, but for slices that must grow,
-// pointees that must be made, and strings that changed. A union member
+// pointees that must be made, and strings that changed. AppendDelta,
+// UnmarshalDelta and Quantize allocate nothing either, the same way
+// (pointees a delta removes are kept for the next that appears); maps,
+// hooks and union members held by value allocate in a delta. A union member
 // registered as a value (not a pointer) costs an allocation or two per
 // encode. The README's benchmark tables compare Codec and the any-typed
 // API with the same packet written by hand against bitio, and with the Go

@@ -1,6 +1,10 @@
 package bitpack
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/bitpack-go/bitpack/bitio"
+)
 
 // CompileCount reports how many times the plan of t was compiled.
 func CompileCount(t reflect.Type) int64 {
@@ -53,4 +57,25 @@ func ScratchHoldsBuffers(t reflect.Type) bool {
 	}
 	walk(v)
 	return holds
+}
+
+// DeltaBits is AppendDelta(nil, base, v) that also reports how many bits
+// of the packet the delta takes (the rest of its last byte is padding).
+func DeltaBits(base, v any) ([]byte, int, error) {
+	p, t, pb, pv, err := deltaArgs(base, v, "DeltaBits", false)
+	if err != nil {
+		return nil, 0, err
+	}
+	var w bitio.Writer
+	w.Reset(nil)
+	e := deltaEncoder{w: &w}
+	e.check.budget = budget{workLimit: saturated, bytesLimit: saturated}
+	ferr := e.root(p, pv, pb)
+	if ferr == nil {
+		ferr = e.allowance()
+	}
+	if ferr != nil {
+		return nil, 0, publicError("encode", t, ferr)
+	}
+	return w.Bytes(), w.BitsWritten(), nil
 }

@@ -136,3 +136,134 @@ func decodeByteArray(d *decoder, o *op, at pointer, _, _ int) *fieldError {
 	d.r.ReadBytes(at.byteArray(o.n))
 	return nil
 }
+
+// Deltas: a string, []byte or [N]byte that changed is sent whole, as its
+// full encoding; it must differ from the base's. Strings are compared as
+// strings, byte slices by their bytes (nil and empty are the same on the
+// wire).
+
+func encodeStringDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
+	s := *at.string()
+	if s == *bt.string() {
+		return e.same(bit)
+	}
+	if bit {
+		e.w.WriteBits(1, 1)
+	}
+	e.charge(stringCharge(len(s)))
+	return true, encodeString(e.w, o, at, 0)
+}
+
+func decodeStringDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	b := d.r.ReadStringBytes(o.n)
+	if d.r.Err() != nil {
+		return false, nil
+	}
+	s := at.string()
+	if string(b) == *s {
+		return false, unchangedError(o.path, start)
+	}
+	work, bytes := stringCharge(len(b))
+	if err := d.charge(work, bytes, 1, uintptr(len(b)), start); err != nil {
+		return false, err.withPrefix(o.path)
+	}
+	*s = string(b)
+	d.grow(len(b), 1)
+	return true, nil
+}
+
+func encodeBytesDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
+	b := *at.bytes()
+	if string(b) == string(*bt.bytes()) {
+		return e.same(bit)
+	}
+	if bit {
+		e.w.WriteBits(1, 1)
+	}
+	e.charge(elemsCharge(o, len(b), false))
+	return true, encodeBytes(e.w, o, at, 0)
+}
+
+// decodeBytesDelta reads a changed []byte: its length and bytes are read
+// once to compare with the base's, then again into the field.
+func decodeBytesDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	body := r.BitsRead()
+	n := r.ReadBits(o.bits)
+	if r.Err() != nil {
+		return false, nil
+	}
+	if n > uint64(o.n) {
+		return false, newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
+	}
+	r.Align()
+	if r.Err() == nil && n > uint64(r.BitsRemaining()/8) {
+		return false, newFieldError(o.path, start, ErrOverflow, "needs %d bytes, %d remain", n, r.BitsRemaining()/8)
+	}
+	if r.Err() != nil || sameAsRead(r, *at.bytes(), int(n)) {
+		if r.Err() == nil {
+			return false, unchangedError(o.path, start)
+		}
+		return false, nil
+	}
+	r.Rewind(body)
+	return true, decodeBytes(d, o, at, start, 0)
+}
+
+// sameAsRead reports whether the next n bytes of r (aligned, and there)
+// are b, and leaves r after them.
+func sameAsRead(r *bitio.Reader, b []byte, n int) bool {
+	same := len(b) == n
+	for i := 0; i < n; i++ {
+		c := byte(r.ReadBits(8))
+		same = same && c == b[i]
+	}
+	return same
+}
+
+// cloneBytes copies a []byte into dst's own array (see clone).
+func cloneBytes(_ *op, d, s pointer) {
+	db, sb := d.bytes(), s.bytes()
+	if *sb == nil {
+		*db = (*db)[:0]
+		return
+	}
+	*db = append((*db)[:0], *sb...)
+}
+
+func encodeByteArrayDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
+	if at.sameBytes(bt, uintptr(o.n)) {
+		return e.same(bit)
+	}
+	if bit {
+		e.w.WriteBits(1, 1)
+	}
+	return true, encodeByteArray(e.w, o, at, 0)
+}
+
+func decodeByteArrayDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	r.Align()
+	body := r.BitsRead()
+	if r.Err() == nil && o.n > r.BitsRemaining()/8 {
+		return false, newFieldError(o.path, start, ErrOverflow, "needs %d bytes, %d remain", o.n, r.BitsRemaining()/8)
+	}
+	if r.Err() != nil {
+		return false, nil
+	}
+	if sameAsRead(r, at.byteArray(o.n), o.n) {
+		return false, unchangedError(o.path, start)
+	}
+	r.Rewind(body)
+	r.ReadBytes(at.byteArray(o.n))
+	return true, nil
+}

@@ -257,3 +257,90 @@ type hookReader struct {
 // hookDepth returns the depth a bitpack call on w starts at: the hook
 // value's, when w is one a hook was handed, else 0.
 func hookDepth(w *bitio.Writer) int { return frameOfWriter(w).Depth }
+
+// Deltas. A hook field is compared by the bits its MarshalBits writes,
+// and sent whole when they differ from the base's.
+
+// hookBits returns the bits MarshalBits writes for the hook field o at at
+// (n of them, in buf's bytes), encoded apart from any packet.
+func hookBits(o *op, at pointer, depth int, buf []byte) ([]byte, int, *fieldError) {
+	var w bitio.Writer
+	w.Reset(buf[:0])
+	if err := marshalHook(&w, o, at, depth); err != nil {
+		return buf, 0, err
+	}
+	return w.Bytes(), w.BitsWritten(), nil
+}
+
+func encodeHookDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
+	if at.sameBytes(bt, o.size) {
+		return e.same(bit)
+	}
+	vp, bp := scratchBuffers.Get().(*[]byte), scratchBuffers.Get().(*[]byte)
+	defer scratchBuffers.Put(vp)
+	defer scratchBuffers.Put(bp)
+	vb, vn, err := hookBits(o, at, depth, *vp)
+	*vp = vb[:0]
+	if err != nil {
+		return false, err
+	}
+	bb, bn, err := hookBits(o, bt, depth, *bp)
+	*bp = bb[:0]
+	if err != nil {
+		return false, baseError(err)
+	}
+	if vn == bn && string(vb) == string(bb) {
+		return e.same(bit)
+	}
+	if bit {
+		e.w.WriteBits(1, 1)
+	}
+	e.charge(hookCharge(o))
+	return true, marshalHook(e.w, o, at, depth)
+}
+
+// decodeHookDelta decodes a changed hook field as decodeHook does, and
+// refuses it when it read the very bits the base's value writes.
+func decodeHookDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) || r.Err() != nil {
+		return false, nil
+	}
+	bp := scratchBuffers.Get().(*[]byte)
+	defer scratchBuffers.Put(bp)
+	old, n, err := hookBits(o, at, depth, *bp)
+	*bp = old[:0]
+	if err != nil {
+		err.bit = start
+		return false, baseError(err)
+	}
+	body := r.BitsRead()
+	if err := decodeHook(d, o, at, body, depth); err != nil {
+		return false, err
+	}
+	if r.Err() == nil && r.BitsRead()-body == n && readAgain(r, body, old, n) {
+		return false, unchangedError(o.path, start)
+	}
+	return true, nil
+}
+
+// readAgain reports whether the n bits of r from bit from are the first n
+// bits of b; r ends where it was, at from + n.
+func readAgain(r *bitio.Reader, from int, b []byte, n int) bool {
+	r.Rewind(from)
+	var br bitio.Reader
+	br.Reset(b)
+	same := true
+	for n > 0 {
+		k := min(n, 56)
+		same = r.ReadBits(k) == br.ReadBits(k) && same
+		n -= k
+	}
+	return same
+}
+
+// cloneHook copies a hook field's value (shallowly: a hook's value is
+// replaced whole, never changed in place).
+func cloneHook(o *op, d, s pointer) {
+	d.value(o.typ).Elem().Set(s.value(o.typ).Elem())
+}

@@ -454,3 +454,153 @@ func intRunSlow(ops []op, acc uint64, at pointer, st *encStep) (uint64, *fieldEr
 	}
 	return acc, nil
 }
+
+// Deltas. Every fixed-width field — bools, integers, raw and compressed
+// floats — changes the same way, by its offset code (the code before the
+// xor with flip: v - min, or the quantizer's code), so that nearby values
+// are nearby on the wire. A changed field of b bits sends nothing more
+// when b is 1 (it has one other value); with a short form
+// (deltaShortBits: s > 0), a 0 bit and the difference in s bits when it
+// is within ±2^(s-1), else a 1 bit and the new code in b bits; without
+// one, the new code in b bits. The new code must differ from the base's,
+// and the long form may not carry a difference the short form can.
+
+// deltaShortBits is the width of a b-bit field's short form: none under 4
+// bits, else half of b rounded up, at most 8. (For the example world's
+// positions, 18 bits at 1 cm, a change of up to 1.28 m costs 9 bits
+// instead of 19; docs/performance.md has the measurements.)
+func deltaShortBits(b int) int {
+	if b < 4 {
+		return 0
+	}
+	return min((b+1)/2, 8)
+}
+
+// shortDelta returns the short form, in s bits, of the change from offset
+// code old to next: d = next - old in [-h, h] without 0, h = 2^(s-1),
+// sent as d + h when d < 0 and d + h - 1 when d > 0; false when d is
+// outside.
+func shortDelta(next, old uint64, s int) (uint64, bool) {
+	h := uint64(1) << (s - 1)
+	if next > old {
+		d := next - old
+		return h - 1 + d, d <= h
+	}
+	d := old - next
+	return h - d, d <= h
+}
+
+// isShort reports whether the change from old to next fits the short
+// form of s bits.
+func isShort(next, old uint64, s int) bool {
+	_, ok := shortDelta(next, old, s)
+	return ok
+}
+
+// encodeScalarDelta writes the delta of the fixed-width field o (see
+// above). Fields the same in memory are unchanged without a look at
+// their codes.
+func encodeScalarDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
+	if at.raw(o.size) == bt.raw(o.size) {
+		return e.same(bit)
+	}
+	cv, ok := quickCode(o, at)
+	if !ok {
+		var err *fieldError
+		if cv, err = fieldCode(o, at); err != nil {
+			return false, err
+		}
+	}
+	cb, ok := quickCode(o, bt)
+	if !ok {
+		var err *fieldError
+		if cb, err = fieldCode(o, bt); err != nil {
+			return false, baseError(err)
+		}
+	}
+	if cv == cb {
+		return e.same(bit)
+	}
+	w := e.w
+	if bit {
+		w.WriteBits(1, 1)
+	}
+	switch s := deltaShortBits(o.bits); {
+	case o.bits == 1:
+	case s == 0:
+		w.WriteBits(cv, o.bits)
+	default:
+		if c, ok := shortDelta(cv^o.flip, cb^o.flip, s); ok {
+			w.WriteBits(c<<1, s+1)
+		} else {
+			w.WriteBits(1, 1)
+			w.WriteBits(cv, o.bits)
+		}
+	}
+	return true, nil
+}
+
+// quickCode is fieldCode's answer for the common fields, inline: the code
+// of a float32 compressed float inside its bounds, or of an integer in
+// its range (no unit=); false sends the caller to fieldCode, which clamps
+// or words the refusal.
+func quickCode(o *op, at pointer) (uint64, bool) {
+	if o.access == accQ32 {
+		c, ok := float32InRange(&o.qp.q32, o.qp.lo32, o.qp.hi32, *at.float32())
+		return uint64(c), ok
+	}
+	if o.access > accI64 {
+		return 0, false
+	}
+	return intCode(loadInt(at, o.access), o.min, o.limit, o.flip)
+}
+
+// decodeScalarDelta reads the delta of the fixed-width field o and
+// stores the new value at at, which holds the base's.
+func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	wire, ok := quickCode(o, at)
+	if !ok {
+		var err *fieldError
+		if wire, err = fieldCode(o, at); err != nil {
+			err.bit = start
+			return false, baseError(err)
+		}
+	}
+	old := wire ^ o.flip
+	var c uint64 // the new offset code
+	switch s := deltaShortBits(o.bits); {
+	case o.bits == 1:
+		c = old ^ 1
+	case s == 0:
+		c = r.ReadBits(o.bits) ^ o.flip
+	case r.ReadBits(1) == 0:
+		h, v := uint64(1)<<(s-1), r.ReadBits(s)
+		if v < h {
+			if d := h - v; old >= d {
+				c = old - d
+			} else {
+				return false, newFieldError(o.path, start, ErrRange, "change -%d from code %d leaves the range [0, %d]", d, old, o.limit)
+			}
+		} else if d := v - h + 1; old <= o.limit-d {
+			c = old + d
+		} else {
+			return false, newFieldError(o.path, start, ErrRange, "change +%d from code %d leaves the range [0, %d]", d, old, o.limit)
+		}
+	default:
+		c = r.ReadBits(o.bits) ^ o.flip
+		if c != old && c <= o.limit && r.Err() == nil && isShort(c, old, s) {
+			return false, newFieldError(o.path, start, ErrRange, "code %d is within %d of the base's %d: the short form carries it (not canonical)", c, 1<<(s-1), old)
+		}
+	}
+	if r.Err() != nil {
+		return false, nil
+	}
+	if c == old {
+		return false, unchangedError(o.path, start)
+	}
+	return true, storeScalar(o, c^o.flip, at, start)
+}

@@ -61,7 +61,7 @@ func encodePointee(w *bitio.Writer, o *op, e pointer, depth int) *fieldError {
 // decodePointer reads a pointer field: its presence bit, then the pointee.
 func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	r := d.r
-	if e := o.elem; e.flat && e.minBits < r.BitsRemaining() && depth+o.level+e.levels <= MaxDepth {
+	if e := o.elem; e.fixedOnly && e.minBits < r.BitsRemaining() && depth+o.level+e.levels <= MaxDepth {
 		return d.flatPointee(o, at, start)
 	}
 	if r.ReadBits(1) == 0 || r.Err() != nil {
@@ -70,6 +70,14 @@ func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 		}
 		return nil
 	}
+	return decodePointee(d, o, at, start, depth)
+}
+
+// decodePointee reads the pointee of the pointer field o at at, whose
+// presence bit said it is there: into the pointee the field has, or a new
+// one (a spare one in a delta's scratch value).
+func decodePointee(d *decoder, o *op, at pointer, start, depth int) *fieldError {
+	r := d.r
 	var elem pointer
 	if o.elem.minBits > r.BitsRemaining() {
 		// The packet cannot hold the pointee: name the field that runs
@@ -84,8 +92,10 @@ func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 			return err.withPrefix(o.path)
 		}
 		if elem = at.elem(); elem.isNil() {
-			elem = at.setNew(o.elem)
-			d.grow(1, o.typ.Size())
+			var fresh bool
+			if elem, fresh = newPointee(d.scratch, o.elem, at); fresh {
+				d.grow(1, o.typ.Size())
+			}
 		}
 	}
 	if err := d.sub(o.elem, o.level, elem, depth); err != nil {
@@ -164,4 +174,82 @@ func commitPointee(p *plan, d, s pointer) {
 	default:
 		commit(p, de, se)
 	}
+}
+
+// Deltas. A pointer that was nil in the base and is not sends its pointee
+// whole; one that was not nil sends a bit: 0, it is nil now; 1, the
+// pointee's body follows (see deltaEncoder.body).
+
+func encodePointerDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
+	pv, pb := at.elem(), bt.elem()
+	if pv == pb {
+		return e.same(bit)
+	}
+	w := e.w
+	switch {
+	case pb.isNil(): // appears
+		if bit {
+			w.WriteBits(1, 1)
+		}
+		e.charge(pointeeCharge(o))
+		e.full(o.elem, pv, depth+1)
+		return true, encodePointee(w, o, pv, depth)
+	case pv.isNil(): // vanishes
+		if bit {
+			w.WriteBits(1, 1)
+		}
+		w.WriteBits(0, 1)
+		return true, nil
+	}
+	start := e.begin(bit)
+	w.WriteBits(1, 1)
+	changed, err := e.sub(o.elem, o.level, pv, pb, depth)
+	if err != nil {
+		return false, err.withPrefix(o.path)
+	}
+	if !changed {
+		return e.unchanged(start, bit)
+	}
+	return true, nil
+}
+
+func decodePointerDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	e := at.elem()
+	switch {
+	case r.Err() != nil:
+		return false, nil
+	case e.isNil():
+		return true, decodePointee(d, o, at, start, depth)
+	case r.ReadBits(1) == 0:
+		if r.Err() == nil {
+			d.scratch.putSpare(o.elem, e)
+			at.setNil()
+		}
+		return true, nil
+	}
+	return true, d.deltaSub(o.elem, o.level, e, depth, o.path, -1)
+}
+
+// clonePointer copies a pointee into dst's own (see clone).
+func clonePointer(o *op, d, s pointer, sc *scratch) {
+	clonePointee(o.elem, d, s, sc)
+}
+
+// clonePointee makes the pointer at d point to a copy of what the one at
+// s points to, in the pointee d has, a spare or a new one; or nil.
+func clonePointee(p *plan, d, s pointer, sc *scratch) {
+	se, de := s.elem(), d.elem()
+	switch {
+	case se.isNil():
+		sc.putSpare(p, de)
+		d.setNil()
+		return
+	case de.isNil():
+		de, _ = newPointee(sc, p, d)
+	}
+	clone(p, de, se, sc)
 }

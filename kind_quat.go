@@ -371,3 +371,89 @@ func storeQuat(o *op, at pointer, v [4]float32) {
 		}
 	}
 }
+
+// Deltas: a quaternion is compared by its code (the index of the largest
+// component and the three others' codes, canonical: decoding a code and
+// encoding the result gives it back), and a changed one is sent whole.
+
+// quatCode returns the code of the quaternion o at at, or its refusal.
+func quatCode(o *op, at pointer) (uint32, [3]uint32, *fieldError) {
+	v := loadQuat(o, at)
+	if err := checkQuat(o, v); err != nil {
+		return 0, [3]uint32{}, err
+	}
+	largest, codes, _ := o.qq.Encode(v) // checkQuat refused what Encode does
+	return largest, codes, nil
+}
+
+func encodeQuatDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
+	if at.sameBytes(bt, o.size) {
+		return e.same(bit)
+	}
+	if !o.f64 && o.bits <= 64 { // the common case: codes as wire words
+		wv, err := quatWord(o, o.qq, at)
+		if err != nil {
+			return false, err
+		}
+		wb, err := quatWord(o, o.qq, bt)
+		if err != nil {
+			return false, baseError(err)
+		}
+		if wv == wb {
+			return e.same(bit)
+		}
+		if bit {
+			e.w.WriteBits(1, 1)
+		}
+		e.w.WriteBits(wv, o.bits)
+		return true, nil
+	}
+	lv, cv, err := quatCode(o, at)
+	if err != nil {
+		return false, err
+	}
+	lb, cb, err := quatCode(o, bt)
+	if err != nil {
+		return false, baseError(err)
+	}
+	if lv == lb && cv == cb {
+		return e.same(bit)
+	}
+	if bit {
+		e.w.WriteBits(1, 1)
+	}
+	e.w.WriteQuat(o.qq, loadQuat(o, at))
+	return true, nil
+}
+
+// decodeQuatDelta reads a changed quaternion: a code no encoder writes is
+// refused, as ReadQuat does, and so is the base's own code.
+func decodeQuatDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	b := o.qq.ComponentBits()
+	largest := uint32(r.ReadBits(2))
+	var codes [3]uint32
+	for i := range codes {
+		codes[i] = uint32(r.ReadBits(b))
+	}
+	if r.Err() != nil {
+		return false, nil
+	}
+	v, qerr := o.qq.Decode(largest, codes)
+	if qerr != nil {
+		return false, newFieldError(o.path, start, ErrRange, "%v", qerr)
+	}
+	lb, cb, err := quatCode(o, at)
+	if err != nil {
+		err.bit = start
+		return false, baseError(err)
+	}
+	if lb == largest && cb == codes {
+		return false, unchangedError(o.path, start)
+	}
+	storeQuat(o, at, v)
+	return true, nil
+}

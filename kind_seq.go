@@ -187,6 +187,12 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 	if slice {
 		first = at.sliceElem(0, 0)
 	}
+	return encodeElemsFrom(w, o, first, n, 0, depth)
+}
+
+// encodeElemsFrom writes the n elements of o from first, numbering them
+// from k0 in errors.
+func encodeElemsFrom(w *bitio.Writer, o *op, first pointer, n, k0, depth int) *fieldError {
 	if so := o.rawElems(); so != nil {
 		writeRaw(w, first, n, uint8(so.size))
 		return nil
@@ -196,7 +202,7 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 	}
 	d := depth + o.level
 	if d+o.elem.levels > MaxDepth {
-		return newFieldError(o.path+"[0]", -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
+		return newFieldError(elemPath(o.path, k0), -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
 	}
 	var err *fieldError
 	var k int
@@ -206,7 +212,7 @@ func encodeElems(w *bitio.Writer, o *op, at pointer, n int, slice bool, depth in
 		err, k = encodeValues(w, e, first, o.stride, n, d)
 	}
 	if err != nil {
-		return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+		return err.withPrefix(elemPath(o.path, k0+k))
 	}
 	return nil
 }
@@ -239,7 +245,7 @@ func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	if !fitsIn(int(n), o.elem.minBits, r.BitsRemaining()) {
 		// The packet cannot hold that many: refuse before allocating,
 		// naming the element that runs out.
-		return d.shortElems(o, int(n), depth)
+		return d.shortElems(o, int(n), 0, depth)
 	}
 	work, bytes := elemsCharge(o, int(n), d.fresh)
 	if err := d.charge(work, bytes, int(n), o.stride, start); err != nil {
@@ -253,10 +259,10 @@ func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 }
 
 // shortElems reads the n elements of o that the packet cannot hold, into
-// one spare element, until one runs out: its error names it. Each element
-// takes at least one bit (a packet always holds elements that take none),
-// so this stops within the bits left.
-func (d *decoder) shortElems(o *op, n, depth int) *fieldError {
+// one spare element, until one runs out: its error names it (numbered
+// from k0). Each element takes at least one bit (a packet always holds
+// elements that take none), so this stops within the bits left.
+func (d *decoder) shortElems(o *op, n, k0, depth int) *fieldError {
 	r := d.r
 	if so := o.rawElems(); so != nil {
 		return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
@@ -268,10 +274,10 @@ func (d *decoder) shortElems(o *op, n, depth int) *fieldError {
 	for k := 0; k < n; k++ {
 		if k > 0 { // spare charged the first
 			if err := d.charge(o.elem.work, 0, 1, 0, r.BitsRead()); err != nil {
-				return err.withPrefix(o.path + "[" + strconv.Itoa(k) + "]")
+				return err.withPrefix(elemPath(o.path, k0+k))
 			}
 		}
-		if err := d.elemsAt(o, spare, 1, 0, depth, k); err != nil {
+		if err := d.elemsAt(o, spare, 1, 0, depth, k0+k); err != nil {
 			return err
 		}
 	}
@@ -301,16 +307,22 @@ func (d *decoder) elems(o *op, at pointer, n int, slice bool, depth int) *fieldE
 	if slice {
 		at = at.sliceElem(0, 0)
 	}
+	return d.elemsFrom(o, at, n, 0, depth)
+}
+
+// elemsFrom reads n elements of o into first and the elements after it,
+// numbering them from k0 in errors.
+func (d *decoder) elemsFrom(o *op, first pointer, n, k0, depth int) *fieldError {
 	if so := o.rawElems(); so != nil {
 		// Packed raw full-width integers: any bits are valid.
 		r := d.r
 		if !fitsIn(n, so.bits, r.BitsRemaining()) {
 			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
 		}
-		readRaw(r, at, n, so.size)
+		readRaw(r, first, n, so.size)
 		return nil
 	}
-	return d.elemsAt(o, at, n, o.stride, depth, 0)
+	return d.elemsAt(o, first, n, o.stride, depth, k0)
 }
 
 // elemsAt reads n elements of o, the first at first and each next one
@@ -401,5 +413,203 @@ func commitSlice(o *op, d, s pointer) {
 	}
 	for k := 0; k < n; k++ {
 		commit(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride))
+	}
+}
+
+// Deltas. An array lists its changed elements (see deltaEncoder.list):
+// each one's index as int_relative from the previous, then its body; then
+// the end marker. A slice first says whether its length changed (a bit,
+// then the new length), then lists its changed elements among those it
+// shares with the base, then sends the elements it gained whole. Arrays
+// the compiler unrolled into their parent travel the same way.
+
+func encodeArrayDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
+	if at.sameBytes(bt, uintptr(o.n)*o.stride) {
+		return e.same(bit)
+	}
+	start := e.begin(bit)
+	listed, err := e.list(o, at, bt, o.n, depth)
+	if err != nil || !listed {
+		if err != nil {
+			return false, err
+		}
+		return e.unchanged(start, bit)
+	}
+	return true, nil
+}
+
+func decodeArrayDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	listed, err := d.list(o, at, o.n, depth)
+	if err == nil && !listed {
+		err = unchangedError(o.path, start)
+	}
+	return err == nil, err
+}
+
+// encodeUnrolledDelta writes the delta of an array unrolled into p's ops
+// (item it, whose ops count from first).
+func encodeUnrolledDelta(e *deltaEncoder, p *plan, it *ditem, first int, v, b pointer, depth int, bit bool) (bool, *fieldError) {
+	w := e.w
+	start := e.begin(bit)
+	prev := int32(-1)
+	for k := 0; k < it.n; k++ {
+		pos := w.BitsWritten()
+		w.WriteIntRelative(prev, int32(k))
+		ch, err := e.body(p, it.elem, first+it.op+k*it.m, v, b, depth)
+		if err != nil {
+			return false, err
+		}
+		if !ch {
+			w.Rewind(pos)
+			continue
+		}
+		prev = int32(k)
+	}
+	if prev < 0 {
+		return e.unchanged(start, bit)
+	}
+	w.WriteIntRelative(prev, int32(it.n))
+	return true, nil
+}
+
+func decodeUnrolledDelta(d *decoder, p *plan, it *ditem, first int, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	prev := int32(-1)
+	for {
+		pos := r.BitsRead()
+		idx := r.ReadIntRelative(prev)
+		switch err := r.Err(); {
+		case err != nil:
+			return false, fromBitio(it.path, pos, err)
+		case int(idx) > it.n:
+			return false, newFieldError(it.path, pos, ErrRange, "element index %d out of range for %d elements", idx, it.n)
+		case int(idx) == it.n && prev < 0:
+			return false, unchangedError(it.path, start)
+		case int(idx) == it.n:
+			return true, nil
+		}
+		ch, err := d.deltaBody(p, it.elem, first+it.op+int(idx)*it.m, at, depth)
+		if err != nil {
+			return false, err
+		}
+		if !ch {
+			return false, unchangedError(elemPath(it.path, int(idx)), pos)
+		}
+		prev = idx
+	}
+}
+
+func encodeSliceDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
+	n, nb := at.sliceLen(), bt.sliceLen()
+	if n > o.n {
+		return false, newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
+	}
+	vf, bf := at.sliceElem(0, 0), bt.sliceElem(0, 0)
+	if n == nb && (n == 0 || vf == bf) {
+		return e.same(bit)
+	}
+	w := e.w
+	start := e.begin(bit)
+	if n != nb {
+		w.WriteBits(1, 1)
+		w.WriteBits(uint64(n), o.bits)
+	} else {
+		w.WriteBits(0, 1)
+	}
+	listed, err := e.list(o, vf, bf, min(n, nb), depth)
+	if err != nil {
+		return false, err
+	}
+	if n == nb && !listed {
+		return e.unchanged(start, bit)
+	}
+	if n > nb {
+		e.charge(elemsCharge(o, n-nb, false))
+		if o.elem.scalar == nil {
+			for k := nb; k < n; k++ {
+				e.full(o.elem, vf.index(k, o.stride), depth+1)
+			}
+		}
+		if err := encodeElemsFrom(w, o, vf.index(nb, o.stride), n-nb, nb, depth); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func decodeSliceDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	nb := at.sliceLen()
+	n := nb
+	resized := r.ReadBits(1) == 1
+	if resized {
+		pos := r.BitsRead()
+		v := r.ReadBits(o.bits)
+		switch {
+		case r.Err() != nil:
+			return false, nil
+		case v > uint64(o.n):
+			return false, newFieldError(o.path, pos, ErrRange, "length %d exceeds maxlen %d", v, o.n)
+		case int(v) == nb:
+			return false, newFieldError(o.path, pos, ErrRange, "new length %d is the base's (not canonical)", v)
+		}
+		n = int(v)
+	}
+	if r.Err() != nil {
+		return false, nil
+	}
+	listed, err := d.list(o, at.sliceElem(0, 0), min(n, nb), depth)
+	if err != nil {
+		return false, err
+	}
+	if !resized && !listed {
+		return false, unchangedError(o.path, start)
+	}
+	if n <= nb {
+		at.setSliceLen(o.typ, n)
+		return true, nil
+	}
+	if !fitsIn(n-nb, o.elem.minBits, r.BitsRemaining()) {
+		return false, d.shortElems(o, n-nb, nb, depth)
+	}
+	work, bytes := elemsCharge(o, n-nb, false)
+	if err := d.charge(work, bytes, n-nb, o.stride, start); err != nil {
+		return false, err.withPrefix(o.path)
+	}
+	if n > at.sliceCap() {
+		d.grow(n, o.stride)
+	}
+	at.setSliceLen(o.typ, n)
+	return true, d.elemsFrom(o, at.sliceElem(nb, o.stride), n-nb, nb, depth)
+}
+
+// cloneArray and cloneSlice copy the elements of an array or slice into
+// dst's own (see clone).
+func cloneArray(o *op, d, s pointer, sc *scratch) {
+	for k := 0; k < o.n; k++ {
+		clone(o.elem, d.index(k, o.stride), s.index(k, o.stride), sc)
+	}
+}
+
+func cloneSlice(o *op, d, s pointer, sc *scratch) {
+	n := s.sliceLen()
+	d.setSliceLen(o.typ, n)
+	switch {
+	case n == 0:
+	case o.elem.dense:
+		d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
+	default:
+		for k := 0; k < n; k++ {
+			clone(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride), sc)
+		}
 	}
 }

@@ -192,3 +192,194 @@ func commitSparse(o *op, d, s pointer) {
 		commitPointee(o.elem, sparseSlot(o, d, k), sparseSlot(o, s, k))
 	}
 }
+
+// Deltas. A sparse slice first says whether its length changed (a bit,
+// then the new length); then the slots that changed are listed, each its
+// index as int_relative from the previous (from -1), then: for a slot
+// empty in the base (or past the base's length), the element whole; for
+// one that was not, a bit: 0, it is empty now; 1, the element's body
+// follows. The end marker is int_relative(previous, length).
+
+func encodeSparseDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
+	n, nb := o.n, o.n
+	if o.slice {
+		if n, nb = at.sliceLen(), bt.sliceLen(); n > o.n {
+			return false, newFieldError(o.path, -1, ErrRange, "slice of %d elements exceeds maxlen %d", n, o.n)
+		}
+		if n == nb && (n == 0 || at.sliceElem(0, 0) == bt.sliceElem(0, 0)) {
+			return e.same(bit)
+		}
+	} else if at.sameBytes(bt, uintptr(n)*o.stride) {
+		return e.same(bit)
+	}
+	w := e.w
+	start := e.begin(bit)
+	if o.slice {
+		if n != nb {
+			w.WriteBits(1, 1)
+			w.WriteBits(uint64(n), o.bits)
+			e.charge(slotsCharge(max(n-nb, 0)))
+		} else {
+			w.WriteBits(0, 1)
+		}
+	}
+	prev := int32(-1)
+	for k := 0; k < n; k++ {
+		pv, pb := sparseSlot(o, at, k).elem(), pointer{}
+		if k < nb {
+			pb = sparseSlot(o, bt, k).elem()
+		}
+		if pv == pb {
+			continue
+		}
+		pos := w.BitsWritten()
+		w.WriteIntRelative(prev, int32(k))
+		var err *fieldError
+		switch {
+		case pb.isNil(): // appears
+			e.charge(sparseElemCharge(o))
+			e.full(o.elem, pv, depth+1)
+			err = encodeElem(w, o, pv, depth)
+		case pv.isNil(): // vanishes
+			w.WriteBits(0, 1)
+		default:
+			w.WriteBits(1, 1)
+			var changed bool
+			if changed, err = e.sub(o.elem, o.level, pv, pb, depth); err == nil && !changed {
+				w.Rewind(pos)
+				continue
+			}
+		}
+		if err != nil {
+			return false, err.withPrefix(elemPath(o.path, k))
+		}
+		prev = int32(k)
+	}
+	if n == nb && prev < 0 {
+		return e.unchanged(start, bit)
+	}
+	w.WriteIntRelative(prev, int32(n))
+	return true, nil
+}
+
+func decodeSparseDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	n, resized := o.n, false
+	if o.slice {
+		nb := at.sliceLen()
+		if resized = r.ReadBits(1) == 1; resized {
+			var err *fieldError
+			if n, err = d.sparseLength(o, at, nb); err != nil || r.Err() != nil {
+				return false, err
+			}
+		} else {
+			n = nb
+		}
+	}
+	prev := int32(-1)
+	for {
+		pos := r.BitsRead()
+		idx := r.ReadIntRelative(prev)
+		switch err := r.Err(); {
+		case err != nil:
+			return false, fromBitio(o.path, pos, err)
+		case int(idx) > n:
+			return false, newFieldError(o.path, pos, ErrRange, "sparse index %d out of range for length %d", idx, n)
+		case int(idx) == n && !resized && prev < 0:
+			return false, unchangedError(o.path, start)
+		case int(idx) == n:
+			return true, nil
+		}
+		if err := d.sparseSlotDelta(o, at, int(idx), pos, depth); err != nil {
+			return false, err
+		}
+		prev = idx
+	}
+}
+
+// sparseLength reads the new length of the sparse slice o at at, whose
+// base has nb slots, and makes it that long: slots it drops, and stale
+// ones it regains past the base's length, give their pointees to the
+// scratch value's spares.
+func (d *decoder) sparseLength(o *op, at pointer, nb int) (int, *fieldError) {
+	r := d.r
+	pos := r.BitsRead()
+	v := r.ReadBits(o.bits)
+	switch {
+	case r.Err() != nil:
+		return 0, nil
+	case v > uint64(o.n):
+		return 0, newFieldError(o.path, pos, ErrRange, "length %d exceeds maxlen %d", v, o.n)
+	case int(v) == nb:
+		return 0, newFieldError(o.path, pos, ErrRange, "new length %d is the base's (not canonical)", v)
+	}
+	n := int(v)
+	if n > nb {
+		work, bytes := slotsCharge(n - nb)
+		if err := d.charge(work, bytes, n-nb, ptrSize, pos); err != nil {
+			return 0, err.withPrefix(o.path)
+		}
+		if n > at.sliceCap() {
+			d.grow(n, ptrSize)
+		}
+	}
+	for k := n; k < nb; k++ {
+		d.dropSlot(o, sparseSlot(o, at, k))
+	}
+	at.setSliceLen(o.typ, n)
+	for k := nb; k < n; k++ {
+		d.dropSlot(o, sparseSlot(o, at, k))
+	}
+	return n, nil
+}
+
+// dropSlot empties a sparse slot of the scratch value, keeping its
+// pointee as a spare.
+func (d *decoder) dropSlot(o *op, slot pointer) {
+	d.scratch.putSpare(o.elem, slot.elem())
+	slot.setNil()
+}
+
+// sparseSlotDelta reads the change of slot k of the sparse field o at at.
+func (d *decoder) sparseSlotDelta(o *op, at pointer, k, pos, depth int) *fieldError {
+	r := d.r
+	slot := sparseSlot(o, at, k)
+	e := slot.elem()
+	switch {
+	case e.isNil(): // appears
+		work, bytes := sparseElemCharge(o)
+		if err := d.charge(work, bytes, 1, o.elem.size, pos); err != nil {
+			return err.withPrefix(elemPath(o.path, k))
+		}
+		var fresh bool
+		if e, fresh = newPointee(d.scratch, o.elem, slot); fresh {
+			d.grow(1, o.elem.typ.Size())
+		}
+		if err := d.sub(o.elem, o.level, e, depth); err != nil {
+			return err.withPrefix(elemPath(o.path, k))
+		}
+		return nil
+	case r.ReadBits(1) == 0: // vanishes
+		if err := r.Err(); err != nil {
+			return fromBitio(elemPath(o.path, k), pos, err)
+		}
+		d.dropSlot(o, slot)
+		return nil
+	}
+	return d.deltaSub(o.elem, o.level, e, depth, o.path, k)
+}
+
+// cloneSparse copies a sparse field's elements into dst's own (see clone).
+func cloneSparse(o *op, d, s pointer, sc *scratch) {
+	n := o.n
+	if o.slice {
+		n = s.sliceLen()
+		d.setSliceLen(o.typ, n)
+	}
+	for k := 0; k < n; k++ {
+		clonePointee(o.elem, sparseSlot(o, d, k), sparseSlot(o, s, k), sc)
+	}
+}

@@ -113,6 +113,13 @@ func decodeUnion(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	if !ok {
 		return newFieldError(o.path, start, ErrRange, "%s", u.indexRefusal(idx))
 	}
+	return decodeMember(d, o, at, pos, start, depth)
+}
+
+// decodeMember reads member pos of the union field o (its index read at
+// bit start) into at.
+func decodeMember(d *decoder, o *op, at pointer, pos, start, depth int) *fieldError {
+	u := o.union
 	m := &u.members[pos]
 	mp, err := u.member(pos)
 	if err != nil {
@@ -156,4 +163,115 @@ func commitUnion(o *op, d, s pointer) {
 		break
 	}
 	d.moveIface(s)
+}
+
+// Deltas. A union field that changed sends its member's type index; if it
+// is the index of the member the base holds, the member's body follows
+// (see deltaEncoder.body), else the member whole. A base holding no
+// member (nil) takes a member whole.
+
+// heldMember returns the position of the member the interface field o
+// at at holds, and the member's address, or false.
+func heldMember(o *op, at pointer) (int, pointer, bool) {
+	for i := range o.ifaces {
+		if v, ok := at.ifaceValue(o.ifaces[i]); ok {
+			return i, v, true
+		}
+	}
+	return 0, pointer{}, false
+}
+
+// unionRefusal words why the interface field o at at holds no member.
+func unionRefusal(o *op, at pointer) *fieldError {
+	iv := at.value(o.typ).Elem()
+	if iv.IsNil() {
+		return newFieldError(o.path, -1, ErrRange, "nil %s: a union field must hold one of its members", o.typ)
+	}
+	_, _, err := o.union.find(iv.Elem())
+	return newFieldError(o.path, -1, ErrRange, "%v (interface %s)", err, o.typ)
+}
+
+func encodeUnionDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
+	if at.sameIface(bt) {
+		return e.same(bit)
+	}
+	i, v, ok := heldMember(o, at)
+	if !ok {
+		return false, unionRefusal(o, at)
+	}
+	u := o.union
+	mp, err := u.member(i)
+	if err != nil {
+		return false, memberError(o.path, -1, err)
+	}
+	w := e.w
+	start := e.begin(bit)
+	w.WriteBits(u.members[i].index, o.bits)
+	if ib, b, same := heldMember(o, bt); same && ib == i {
+		changed, err := e.sub(mp, o.level, v, b, depth)
+		if err != nil {
+			return false, err.withPrefix(o.path)
+		}
+		if !changed {
+			return e.unchanged(start, bit)
+		}
+		return true, nil
+	}
+	e.charge(memberCharge(mp))
+	e.full(mp, v, depth+1)
+	if err := encodeSub(w, mp, o.level, v, depth); err != nil {
+		return false, err.withPrefix(o.path)
+	}
+	return true, nil
+}
+
+// decodeUnionDelta changes the member the scratch value holds in place:
+// clone gave it a value of its own, whichever form the member takes.
+func decodeUnionDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
+	r := d.r
+	if !d.changedBit(bit) {
+		return false, nil
+	}
+	pos := r.BitsRead()
+	idx := r.ReadBits(o.bits)
+	if r.Err() != nil {
+		return false, nil
+	}
+	u := o.union
+	i, ok := u.lookup(idx)
+	if !ok {
+		return false, newFieldError(o.path, pos, ErrRange, "%s", u.indexRefusal(idx))
+	}
+	cur, holds := at.ifaceValue(o.ifaces[i])
+	if !holds {
+		return true, decodeMember(d, o, at, i, pos, depth)
+	}
+	mp, err := u.member(i)
+	if err != nil {
+		return false, memberError(o.path, pos, err)
+	}
+	return true, d.deltaSub(mp, o.level, cur, depth, o.path, -1)
+}
+
+// cloneUnion makes the interface at d hold a copy of the member the one
+// at s holds, of its own (see clone): the pointee d holds when it is a
+// pointer to the same type, else a new value. An interface holding no
+// member is copied as it is.
+func cloneUnion(o *op, d, s pointer, sc *scratch) {
+	i, sv, ok := heldMember(o, s)
+	var mp *plan
+	if ok {
+		mp, _ = o.union.member(i) // compiled when the base was encoded or decoded
+	}
+	if mp == nil {
+		d.value(o.typ).Elem().Set(s.value(o.typ).Elem())
+		return
+	}
+	if dv, same := d.ifaceValue(o.ifaces[i]); same && o.union.members[i].pointer {
+		clone(mp, dv, sv, sc)
+		return
+	}
+	fresh := newValue(mp)
+	clone(mp, fresh, sv, sc)
+	d.setIface(o.ifaces[i], fresh)
 }

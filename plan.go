@@ -62,9 +62,10 @@ type op struct {
 // scratch is a value of a plan's type that decodes land in before being
 // committed (see decode.go).
 type scratch struct {
-	v     any     // the *T, keeping it alive
-	base  pointer // its address
-	grown int64   // bytes decodes have allocated into it (see decodeFlat)
+	v      any                 // the *T, keeping it alive
+	base   pointer             // its address
+	grown  int64               // bytes decodes have allocated into it (see decodeFlat)
+	spares map[*plan][]pointer // pointees it let go of, for the next (see takeSpare)
 }
 
 // getScratch returns a scratch value for p, reusing a put-back one.
@@ -110,9 +111,13 @@ type plan struct {
 	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
 	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
-	flat        bool                    // every op is fixed-width: a value is its runs and nothing else (see flatPointee)
+	fixedOnly   bool                    // every op is fixed-width: a value is its runs and nothing else (see flatPointee)
 	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use         usage                   // option kinds that reached a leaf inside (see usage)
+	delta       []ditem                 // the fields a delta walks (see ditem)
+	dsteps      []dstep                 // the delta program over them (see dstep)
+	flat        bool                    // dsteps are fixed-width fields only (see listFlat)
+	deltaErr    error                   // building delta failed (an internal error: compile reports it)
 
 	compiling bool // planFor has not returned yet
 	reentered bool // reached again while compiling: on a cycle of plans

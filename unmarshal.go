@@ -131,7 +131,7 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 // whole packet) has been accepted commits it into the target at base (see
 // decode.go).
 func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, f *frame.Frame) error {
-	if p.flat {
+	if p.fixedOnly {
 		switch {
 		case p.size <= 8*8:
 			return decodeFlat[[8]uint64](r, p, t, base, whole, f)

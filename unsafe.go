@@ -107,6 +107,26 @@ func (p pointer) storeUint(size uintptr, v uint64) {
 	}
 }
 
+// sameBytes reports whether the n bytes at p and at q are the same: the
+// delta encoder's test for a value that cannot have changed (what its
+// pointers, strings and slices hold is the same memory).
+func (p pointer) sameBytes(q pointer, n uintptr) bool {
+	return p.p == q.p || string(unsafe.Slice((*byte)(p.p), n)) == string(unsafe.Slice((*byte)(q.p), n))
+}
+
+// raw loads the size bytes at p (1, 2, 4 or 8) as an unsigned integer.
+func (p pointer) raw(size uintptr) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p.p))
+	case 2:
+		return uint64(*(*uint16)(p.p))
+	case 4:
+		return uint64(*(*uint32)(p.p))
+	}
+	return *(*uint64)(p.p)
+}
+
 // copyFrom copies n bytes of pointer-free data from src to p.
 func (p pointer) copyFrom(src pointer, n uintptr) {
 	copy(unsafe.Slice((*byte)(p.p), n), unsafe.Slice((*byte)(src.p), n))
@@ -235,6 +255,27 @@ func (p pointer) setIface(w ifaceWord, data pointer) {
 func (p pointer) ifaceHolds(w ifaceWord) (pointer, bool) {
 	words := (*[2]unsafe.Pointer)(p.p)
 	return pointer{words[1]}, words[0] == w.w && words[1] != nil
+}
+
+// ifaceValue returns the address of the value the interface at p holds
+// when its dynamic type is the one w stands for (for a pointer type, the
+// pointee, which must not be nil): the interface's own data word for a
+// pointer-shaped value, else what it points to.
+func (p pointer) ifaceValue(w ifaceWord) (pointer, bool) {
+	words := (*[2]unsafe.Pointer)(p.p)
+	switch {
+	case words[0] != w.w:
+		return pointer{}, false
+	case w.deref:
+		return pointer{unsafe.Pointer(&words[1])}, true
+	}
+	return pointer{words[1]}, words[1] != nil
+}
+
+// sameIface reports whether the interfaces at p and q hold the same
+// words: the same dynamic type and the same data.
+func (p pointer) sameIface(q pointer) bool {
+	return *(*[2]unsafe.Pointer)(p.p) == *(*[2]unsafe.Pointer)(q.p)
 }
 
 // The frame a Reader or Writer carries for bitpack (see package

@@ -4,6 +4,7 @@
 //
 //	Gen[T]()              a gopter generator of values that satisfy T's tags
 //	CheckRoundTrip[T](t)  four gopter properties of Marshal/Unmarshal on T
+//	CheckDelta[T](t)      the properties of AppendDelta/UnmarshalDelta on pairs of T
 //	Fuzz[T](f, seeds...)  a native fuzz target feeding Unmarshal hostile bytes
 //
 // Everything is derived from the layout bitpack compiles from the tags
@@ -24,6 +25,17 @@
 // fixed per type. A failure is shrunk to a small counterexample and names
 // the seed; pass it back with bitpacktest.Seed to replay the run, and use
 // Count for more (or fewer) values.
+//
+// CheckDelta does the same for delta snapshots, on pairs of values (two
+// independent ones, and one with a few of its parts changed into the
+// other's): AppendDelta accepts them, UnmarshalDelta against the quantized
+// base gives the quantized value exactly, every delta re-encodes to itself
+// against its base, quantizing either side changes no delta, and a value
+// against itself is the byte 00:
+//
+//	func TestSnapshotDelta(t *testing.T) {
+//		bitpacktest.CheckDelta[Snapshot](t)
+//	}
 //
 // Types with MarshalBits/UnmarshalBits hooks encode themselves, so
 // bitpacktest cannot know their valid values: register a generator with

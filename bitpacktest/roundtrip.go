@@ -57,6 +57,7 @@ type roundTripReport struct {
 	typ   reflect.Type
 	seed  int64
 	props []propReport
+	what  string // "round trip" or "delta"
 }
 
 // ReportTestResult implements gopter.Reporter.
@@ -80,7 +81,11 @@ func (r *roundTripReport) failed() []propReport {
 func (r *roundTripReport) message(p propReport) string {
 	res := p.result
 	var b strings.Builder
-	fmt.Fprintf(&b, "bitpacktest: round trip of %s: property %q ", r.typ, p.name)
+	what := r.what
+	if what == "" {
+		what = "round trip"
+	}
+	fmt.Fprintf(&b, "bitpacktest: %s of %s: property %q ", what, r.typ, p.name)
 	switch res.Status {
 	case gopter.TestFailed:
 		fmt.Fprintf(&b, "falsified after %d passed tests", res.Succeeded)

@@ -2,11 +2,12 @@ package gen
 
 import (
 	"fmt"
-
-	"github.com/bitpack-go/bitpack"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/bitpack-go/bitpack"
 )
 
 // What the C# and TypeScript emitters share: both write the same control
@@ -124,6 +125,83 @@ func rangeBits(v *Value) int {
 	return n
 }
 
+// runtimeEnd closes the runtime part of a C# or TypeScript file.
+const runtimeEnd = "// ---------------------------------------------------------------------------"
+
+// stringKeys reports whether a map of the model has string keys: then
+// the C# and TypeScript runtimes carry Go's quoting of them for error
+// paths.
+func (m *Model) stringKeys() bool {
+	found := false
+	var walk func(v *Value)
+	walk = func(v *Value) {
+		for ; v != nil; v = v.Elem {
+			if v.Kind == bitpack.KindMap && v.Key.Kind == bitpack.KindString {
+				found = true
+			}
+			for _, u := range v.Fields {
+				walk(u.Value)
+			}
+		}
+	}
+	for _, t := range m.Types {
+		for _, f := range t.Fields {
+			walk(f.Value)
+		}
+	}
+	return found
+}
+
+// printableRanges is the table of characters Go's strconv.IsPrint
+// accepts, as the generated quoting code reads it: for each range of
+// printable code points, its distance from the end of the range before
+// and its length minus one, in hex, comma-separated.
+func printableRanges() string {
+	var parts []string
+	end := 0
+	for r := 0; r <= unicode.MaxRune; {
+		if !strconv.IsPrint(rune(r)) {
+			r++
+			continue
+		}
+		start := r
+		for r <= unicode.MaxRune && strconv.IsPrint(rune(r)) {
+			r++
+		}
+		parts = append(parts, strconv.FormatInt(int64(start-end), 16), strconv.FormatInt(int64(r-1-start), 16))
+		end = r - 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// intBounds is the range of a signed integer's wire values (in units for
+// unit=): its range=, or a raw field's two's complement range, with flip,
+// the XOR that turns an offset from the lower bound into two's complement
+// (0 for a ranged field).
+func intBounds(v *Value) (lo, hi int64, flip uint64) {
+	if v.Ranged {
+		return v.IntMin, v.IntMax, 0
+	}
+	return -1 << (v.Bits - 1), int64(uint64(1)<<(v.Bits-1) - 1), 1 << (v.Bits - 1)
+}
+
+// uintBounds is the range of an unsigned integer's wire values.
+func uintBounds(v *Value) (lo, hi uint64) {
+	if v.Ranged {
+		return v.UintMin, v.UintMax
+	}
+	return 0, math.MaxUint64 >> (64 - v.Bits)
+}
+
+// unitBits is an integer's wire width: bits_required of its range, or a
+// raw field's bits.
+func unitBits(v *Value) int {
+	if v.Ranged {
+		return rangeBits(v)
+	}
+	return v.Bits
+}
+
 // bounds is a compressed float's range as Go's refusals print it: the
 // quantizer's bounds, in the field's precision, printed as float64s.
 func bounds(v *Value) string {
@@ -154,6 +232,8 @@ func encodingComment(v *Value) string {
 	var words []string
 	for ; v != nil; v = v.Elem {
 		switch {
+		case v.Kind == bitpack.KindMap:
+			words = append(words, v.Encoding+" ("+v.Key.Encoding+")")
 		case v.Kind != bitpack.KindStruct:
 			words = append(words, v.Encoding)
 		case v.Fields != nil:

@@ -239,6 +239,12 @@ func validValue(v *Value, rv reflect.Value) bool {
 		}
 	case bitpack.KindPointer:
 		return rv.IsNil() || validValue(v.Elem, rv.Elem())
+	case bitpack.KindMap:
+		for _, k := range rv.MapKeys() {
+			if !validValue(v.Key, k) || !validValue(v.Elem, rv.MapIndex(k)) {
+				return false
+			}
+		}
 	case bitpack.KindSparse:
 		for i := 0; i < rv.Len(); i++ {
 			if e := rv.Index(i); !e.IsNil() && !validValue(v.Elem, e.Elem()) {
@@ -278,6 +284,36 @@ var handErrors = []struct{ what, want string }{
 	{"write gen.Ranges sample 0 with Health = 1001 ", "bitpack: encode gen.Ranges: field Health: value 1001 out of range [0, 1000]"},
 	{"write gen.Floats sample 0 with Angle = NaN ", "bitpack: encode gen.Floats: field Angle: value NaN cannot be quantized (NaN and ±Inf are never encoded)"},
 	{"write gen.Envelope sample 0 with First = nil ", "bitpack: encode gen.Envelope: field First: nil gen.Msg: a union field must hold one of its members"},
+	// Go's %v switches to an exponent at 1e6 (strconv's shortest %g), not at
+	// 1e21 as JavaScript's number text does.
+	{"write gen.Floats sample 0 with Angle = 2.5e+06 ", "bitpack: encode gen.Floats: field Angle: value 2.5e+06 out of range [-3.1415927410125732, 3.1415927410125732] (add clamp to the tag to clamp instead)"},
+	{"write gen.Floats sample 0 with Angle = -123456.7 ", "bitpack: encode gen.Floats: field Angle: value -123456.703125 out of range [-3.1415927410125732, 3.1415927410125732] (add clamp to the tag to clamp instead)"},
+	// Scores's second key starts at bit 24: the count (3 bits), "b" (3 length
+	// bits, 5 padding, 8), its value (8). Flags's second at 11: Scores's and
+	// ByID's empty counts (3 + 2), Flags's count (2), true (1), its value (3).
+	{"gen.Maps crafted: Scores b, a:", `bitpack: decode gen.Maps: field Scores at bit 24: key "a" does not follow key "b": map keys travel in ascending order, each once`},
+	{"gen.Maps crafted: Scores a, a:", `bitpack: decode gen.Maps: field Scores at bit 24: key "a" does not follow key "a": map keys travel in ascending order, each once`},
+	{"gen.Maps crafted: Scores of 5 (maxlen 4):", "bitpack: decode gen.Maps: field Scores at bit 0: 5 entries exceed maxlen 4"},
+	{"gen.Maps crafted: Flags true, false:", "bitpack: decode gen.Maps: field Flags at bit 11: key false does not follow key true: map keys travel in ascending order, each once"},
+	// C's index is 4 bits; T's starts after C (9: 4 bits and Duck's bool)
+	// and More's empty count (2); L's after C, Jump (4), More, T (5), Up (8).
+	{"gen.Numbered crafted: C index 8:", "bitpack: decode gen.Numbered: field C at bit 0: union index 8 names no member (7, 9, 10)"},
+	{"gen.Numbered crafted: T index 5 of 2 in 5 bits:", "bitpack: decode gen.Numbered: field T at bit 7: union index 5 out of range [0, 1]"},
+	{"gen.Numbered crafted: L index 1 (the member is 2):", "bitpack: decode gen.Numbered: field L at bit 23: union index 1 names no member (2)"},
+	// At 4 bits M = 14: code 15 is past it; index 0 with codes 14 7 7 is
+	// x = y = m (y's index is higher, so y is the largest).
+	{"gen.QuatProbe crafted: A code 15:", "bitpack: decode gen.QuatProbe: field A at bit 0: quaternion component code 15 out of range [0, 14]"},
+	{"gen.QuatProbe crafted: A index 0, codes 14 7 7 (the largest is y):", "bitpack: decode gen.QuatProbe: field A at bit 0: quaternion code (index 0, codes 14 7 7) is not canonical: it decodes to [0.70710677 0.70710677 0 0], which encodes with index 1"},
+	{"write gen.Rotations sample 0 with Arr = NaN ", "bitpack: encode gen.Rotations: field Arr: quaternion [0 NaN 0 1] has a component that is not finite"},
+	{"write gen.Rotations sample 0 with Arr = scaled 1.5 ", "bitpack: encode gen.Rotations: field Arr: quaternion [0.45 -0.15 0.75 1.2093387] is not unit length (norm 1.5): normalise it"},
+	{"write gen.Rotations sample 0 with Arr = huge ", "bitpack: encode gen.Rotations: field Arr: quaternion [3e+38 0 -1e+20 1] is not unit length (norm 3e+38): normalise it"},
+	// Half a unit rounds away from zero: 60000.5ms is 60001 units, -0.5ms
+	// is -1; durations print as Go prints them.
+	{"write gen.Units sample 0 with Timeout = 60000500000 ", "bitpack: encode gen.Units: field Timeout: value 1m0.0005s is 60001 units of 1ms, out of range [0, 60000]"},
+	{"write gen.Units sample 0 with Timeout = -500000 ", "bitpack: encode gen.Units: field Timeout: value -500µs is -1 units of 1ms, out of range [0, 60000]"},
+	{"write gen.Units sample 0 with Delay = -102425000 ", "bitpack: encode gen.Units: field Delay: value -102.425ms is -2049 units of 50µs, out of range [-2048, 2047]"},
+	{"write gen.Units sample 0 with Neg = 1005 ", "bitpack: encode gen.Units: field Neg: value 1005 is 101 units of 10, out of range [-100, 100]"},
+	{"write gen.Units sample 0 with UBits = 511 ", "bitpack: encode gen.Units: field UBits: value 511 is 256 units of 2, out of range [0, 255]"},
 }
 
 // checkHandErrors checks a client's answers (and Go's) to the commands of

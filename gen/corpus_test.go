@@ -127,6 +127,7 @@ func newCorpus(t *testing.T) *corpus {
 		}
 	}
 	c.pinned(t)
+	c.quatProbes()
 	c.frames(rng)
 	return c
 }
@@ -220,25 +221,7 @@ func (c *corpus) read(k int, typ reflect.Type, p []byte, what string) {
 // every bit flipped (every bit of the first 64 bytes, and 256 others past
 // them), and whole bytes appended.
 func (c *corpus) hostile(k int, typ reflect.Type, p []byte, rng *rand.Rand, what string) {
-	for n := 0; n < len(p); n++ {
-		c.read(k, typ, p[:n], fmt.Sprintf("%s cut to %d bytes", what, n))
-	}
-	flip := func(bit int) {
-		q := append([]byte(nil), p...)
-		q[bit/8] ^= 1 << (bit % 8)
-		c.read(k, typ, q, fmt.Sprintf("%s with bit %d flipped", what, bit))
-	}
-	for bit := 0; bit < 8*min(len(p), 64); bit++ {
-		flip(bit)
-	}
-	if len(p) > 64 {
-		for i := 0; i < 256; i++ {
-			flip(512 + rng.Intn(8*len(p)-512))
-		}
-	}
-	for _, extra := range [][]byte{{0}, {0xff}, {0, 0}} {
-		c.read(k, typ, append(append([]byte(nil), p...), extra...), fmt.Sprintf("%s with %x appended", what, extra))
-	}
+	c.damaged(p, rng, func(q []byte, how string) { c.read(k, typ, q, what+" "+how) })
 }
 
 // write adds a write case: each driver builds v in its own language and

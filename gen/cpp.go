@@ -18,8 +18,16 @@ type Options struct {
 	Include   string // the serialize header to #include; "" = "serialize.h"
 }
 
-//go:embed cpp_runtime.h
-var cppRuntime string
+// The runtime block every header carries, in two parts (the second,
+// quaternions and map keys, closes it).
+var (
+	//go:embed cpp_runtime.h
+	cppRuntime1 string
+	//go:embed cpp_runtime2.h
+	cppRuntime2 string
+
+	cppRuntime = cppRuntime1 + cppRuntime2
+)
 
 // CPP writes one self-contained C++11 header for the types of values
 // (struct values or pointers to them; nil pointers are enough) and every
@@ -128,7 +136,7 @@ func (e *cppEmitter) nameMembers(t *Type) {
 
 // companionKinds lists the companions a value needs, outermost first: a
 // count for each slice (and []byte, and sparse slice), a presence flag for
-// each pointer (and each sparse slot).
+// each pointer (and each sparse slot), a count and the keys of each map.
 func companionKinds(v *Value) []string {
 	var kinds []string
 	for ; v != nil; v = v.Elem {
@@ -142,6 +150,8 @@ func companionKinds(v *Value) []string {
 				kinds = append(kinds, "count")
 			}
 			kinds = append(kinds, "present")
+		case bitpack.KindMap:
+			kinds = append(kinds, "count", "keys")
 		}
 	}
 	return kinds
@@ -328,29 +338,50 @@ func (e *cppEmitter) unionType(t *Type) {
 	e.printf("struct %s\n{\n", e.typeNames[t])
 	var which []string
 	for i, mt := range t.Members {
-		which = append(which, fmt.Sprintf("%d %s", i, e.typeNames[mt]))
+		which = append(which, fmt.Sprintf("%d %s", t.Indices[i], e.typeNames[mt]))
 	}
-	e.printf("    uint32_t type; // the member the value holds: %s\n", strings.Join(which, ", "))
+	e.printf("    uint32_t type; // the member the value holds, by its type index: %s\n", strings.Join(which, ", "))
 	for _, mt := range t.Members {
 		e.printf("    %s %s;\n", e.typeRef(mt, names), e.typeNames[mt])
 	}
 	e.printf("\n")
 	body := &cppBody{indent: 2}
 	n := len(t.Members)
-	if n == 1 {
+	switch {
+	case t.Numbered:
+		// Indices of the protocol's own (At): any other is refused, before
+		// serialize_bits could see a value wider than its bits.
+		body.line("if ( Stream::IsWriting )")
+		body.open()
+		body.line("switch ( type )")
+		body.line("{")
+		var cases []string
+		for _, idx := range t.Indices {
+			cases = append(cases, fmt.Sprintf("case %d:", idx))
+		}
+		body.line("%s break;", strings.Join(cases, " "))
+		body.line("default: return false;")
+		body.line("}")
+		body.close()
+		body.line("serialize_bits( stream, type, %d );", t.IndexBits)
+	case t.IndexBits == 0:
 		body.line("if ( Stream::IsWriting && type != 0 )")
 		body.line("    return false;")
 		body.line("if ( Stream::IsReading )")
 		body.line("    type = 0;")
-	} else {
+	case t.IndexBits == lengthBits(n-1):
 		body.line("if ( Stream::IsWriting && type > %d )", n-1)
 		body.line("    return false;")
 		body.line("serialize_int( stream, type, 0, %d );", n-1)
+	default: // IndexBits wider than the members need: indices past them are refused
+		body.line("if ( Stream::IsWriting && type > %d )", n-1)
+		body.line("    return false;")
+		body.line("serialize_bits( stream, type, %d );", t.IndexBits)
 	}
 	body.line("switch ( type )")
 	body.line("{")
 	for i, mt := range t.Members {
-		body.line("case %d: serialize_object( stream, %s ); break;", i, e.typeNames[mt])
+		body.line("case %d: serialize_object( stream, %s ); break;", t.Indices[i], e.typeNames[mt])
 	}
 	body.line("default: return false;")
 	body.line("}")

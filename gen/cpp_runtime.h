@@ -3,10 +3,11 @@
 // generates carries this block; the guard keeps one copy per program (its
 // number changes whenever the block does).
 
-#ifndef BITPACK_GEN_RUNTIME_1
-#define BITPACK_GEN_RUNTIME_1
+#ifndef BITPACK_GEN_RUNTIME_2
+#define BITPACK_GEN_RUNTIME_2
 
 #include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -157,6 +158,79 @@ namespace bitpack
             if ( bp_offset > span )
                 return false;
             value = T( to_int64( uint64_t( min ) + bp_offset ) );
+        }
+        return true;
+    }
+
+    // signed_units and unsigned_units: integers with unit= or clamp. Writing
+    // turns the value into units (value / unit, rounded to the nearest,
+    // half away from zero; unit is 1 without unit=), which must lie in
+    // [min, max] unless clamp, which moves them to the nearer bound; the
+    // wire is the units' offset from min in n bits, XOR flip (2^(n-1) for a
+    // raw signed field, whose wire is two's complement). Reading refuses an
+    // offset past the range and multiplies the units back (bitpack refuses,
+    // when a type compiles, a range whose products do not fit its field).
+    template <typename Stream, typename T> bool signed_units( Stream & stream, T & value, int64_t min, int64_t max, int n, uint64_t flip, int64_t unit, bool clamp )
+    {
+        uint64_t bp_code = 0;
+        if ( Stream::IsWriting )
+        {
+            int64_t units = int64_t( value );
+            if ( unit > 1 )
+            {
+                int64_t q = units / unit, r = units % unit;
+                if ( r < 0 )
+                    r = -r;
+                if ( r >= unit - r )    // 2r >= unit, without overflow
+                    q += units < 0 ? -1 : 1;
+                units = q;
+            }
+            if ( units < min || units > max )
+            {
+                if ( !clamp )
+                    return false;
+                units = units < min ? min : max;
+            }
+            bp_code = ( uint64_t( units ) - uint64_t( min ) ) ^ flip;
+        }
+        if ( n > 0 && !wire_bits( stream, bp_code, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            const uint64_t offset = bp_code ^ flip;
+            if ( offset > uint64_t( max ) - uint64_t( min ) )
+                return false;
+            value = T( to_int64( uint64_t( min ) + offset ) * unit );
+        }
+        return true;
+    }
+
+    template <typename Stream, typename T> bool unsigned_units( Stream & stream, T & value, uint64_t min, uint64_t max, int n, uint64_t unit, bool clamp )
+    {
+        uint64_t bp_code = 0;
+        if ( Stream::IsWriting )
+        {
+            uint64_t units = uint64_t( value );
+            if ( unit > 1 )
+            {
+                const uint64_t r = units % unit;
+                units = units / unit + ( r >= unit - r ? 1 : 0 );
+            }
+            if ( units < min || units > max )
+            {
+                if ( !clamp )
+                    return false;
+                units = units < min ? min : max;
+            }
+            bp_code = units - min;
+        }
+        if ( n > 0 && !wire_bits( stream, bp_code, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            if ( bp_code > max - min )
+                return false;
+            value = T( ( min + bp_code ) * unit );
         }
         return true;
     }
@@ -474,9 +548,9 @@ namespace bitpack
 #define bitpack_compressed_float_clamp( stream, value, min, max, res ) do { if ( !bitpack::compressed_float( stream, value, min, max, res, true ) ) return false; } while (0)
 #define bitpack_compressed_double( stream, value, min, max, res ) do { if ( !bitpack::compressed_double( stream, value, min, max, res, false ) ) return false; } while (0)
 #define bitpack_compressed_double_clamp( stream, value, min, max, res ) do { if ( !bitpack::compressed_double( stream, value, min, max, res, true ) ) return false; } while (0)
+#define bitpack_signed_units( stream, value, min, max, bits, flip, unit, clamp ) do { if ( !bitpack::signed_units( stream, value, min, max, bits, flip, unit, clamp ) ) return false; } while (0)
+#define bitpack_unsigned_units( stream, value, min, max, bits, unit, clamp ) do { if ( !bitpack::unsigned_units( stream, value, min, max, bits, unit, clamp ) ) return false; } while (0)
 #define bitpack_string( stream, string, maxlen ) do { if ( !bitpack::text( stream, string, maxlen ) ) return false; } while (0)
 #define bitpack_int_relative( stream, previous, current ) do { if ( !bitpack::int_relative( stream, previous, current ) ) return false; } while (0)
 #define bitpack_check( stream, hash ) do { if ( !bitpack::check( stream, hash ) ) return false; } while (0)
 
-#endif // BITPACK_GEN_RUNTIME_1
-// ---------------------------------------------------------------------------

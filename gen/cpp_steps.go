@@ -104,6 +104,12 @@ func (e *cppEmitter) declare(m *Member, names map[string]bool) {
 			dims += dim(sparseLen(v))
 			field("bool", take(), dims, "")
 			continue
+		case bitpack.KindMap:
+			field("int", take(), dims, "")
+			dims += dim(v.MaxLen)
+			ktype, kdims := cppScalar(v.Key)
+			field(ktype, take(), dims+kdims, " // keys: "+v.Key.Encoding+", ascending")
+			continue
 		case bitpack.KindBytes:
 			field("int", take(), dims, "")
 			field("uint8_t", cm.name, dims+dim(v.MaxLen), comment)
@@ -121,15 +127,28 @@ func (e *cppEmitter) declare(m *Member, names map[string]bool) {
 			}
 		case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
 			field(e.typeRef(v.Type, names), cm.name, dims, comment)
-		case bitpack.KindBool:
-			field("bool", cm.name, dims, comment)
-		case bitpack.KindInt, bitpack.KindUint:
-			field(intType(v.Signed, v.GoBits), cm.name, dims, comment)
-		case bitpack.KindFloat, bitpack.KindCompressedFloat:
-			field(floatType(v.FloatBits), cm.name, dims, comment)
+		case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+			ctype, _ := cppScalar(v)
+			field(ctype, cm.name, dims, comment)
 		}
 		return
 	}
+}
+
+// cppScalar is the C++ type of a scalar value (or a map key), and the
+// array dimension a string adds.
+func cppScalar(v *Value) (string, string) {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return "bool", ""
+	case bitpack.KindInt, bitpack.KindUint:
+		return intType(v.Signed, v.GoBits), ""
+	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+		return floatType(v.FloatBits), ""
+	case bitpack.KindString:
+		return "char", "[" + strconv.Itoa(v.MaxLen+1) + "]"
+	}
+	panic("gen: no C++ scalar type for " + v.Kind.String())
 }
 
 // sparseLen is the number of slots of a sparse array, or the maxlen of a
@@ -212,9 +231,65 @@ func (e *cppEmitter) step(c *cppBody, v *Value, p place) {
 		c.line("serialize_object( stream, %s );", x)
 	case bitpack.KindSparse:
 		e.sparse(c, v, p)
+	case bitpack.KindMap:
+		e.mapSteps(c, v, p)
+	case bitpack.KindQuat:
+		var comps [4]string
+		for k, steps := range v.Comps {
+			comps[k] = x + e.quatComp(steps)
+		}
+		c.line("bitpack_quat( stream, %s, %s, %s, %s, %d );", comps[0], comps[1], comps[2], comps[3], v.Bits)
 	case bitpack.KindCheck:
 		c.line("bitpack_check( stream, %#08xu ); // check %q", v.CheckHash, v.CheckName)
 	}
+}
+
+// quatComp is the C++ expression of a quaternion component's place
+// within the value: .X, .V.Y, [3].
+func (e *cppEmitter) quatComp(steps []QuatStep) string {
+	var b strings.Builder
+	for _, s := range steps {
+		if s.Member != nil {
+			b.WriteString("." + e.members[s.Member].name)
+		} else {
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		}
+	}
+	return b.String()
+}
+
+// mapSteps renders a map: the count, then each entry, key then value, in
+// ascending key order. Reading refuses a key not above the one before.
+// Writing takes the arrays' order when it is ascending, and otherwise
+// finds each next key by a scan (refusing two equal keys, which no Go map
+// holds): the caller may fill a map in any order, and Serialize changes
+// nothing in it.
+func (e *cppEmitter) mapSteps(c *cppBody, v *Value, p place) {
+	count, p := p.take()
+	keys, p := p.take()
+	e.count(c, count, v.MaxLen)
+	k := strconv.Itoa(c.loops)
+	i, prev, entry, sorted := "i"+k, "p"+k, "e"+k, "bp_sorted"+k
+	c.loops++
+	c.open()
+	c.line("const bool %s = !Stream::IsWriting || bitpack::keys_ascending( %s, %s );", sorted, keys, count)
+	c.line("int %s = -1;", prev)
+	c.line("for ( int %s = 0; %s < %s; %s++ )", i, i, count, i)
+	c.open()
+	c.line("int %s = %s;", entry, i)
+	c.line("if ( !%s )", sorted)
+	c.open()
+	c.line("%s = bitpack::next_key( %s, %s, %s );", entry, keys, count, prev)
+	c.refuse("%s < 0", entry)
+	c.close()
+	kp := place{name: keys} // keys is the whole expression, indices included
+	e.step(c, v.Key, kp.index(entry))
+	c.refuse("Stream::IsReading && %s > 0 && !bitpack::key_less( %s, %s )", i, kp.index(i+" - 1").expr(), kp.index(i).expr())
+	e.step(c, v.Elem, p.index(entry))
+	c.line("%s = %s;", prev, entry)
+	c.close()
+	c.close()
+	c.loops--
 }
 
 // loop renders a for loop over [0, n) with a fresh index variable.
@@ -248,6 +323,10 @@ func (e *cppEmitter) count(c *cppBody, n string, maxlen int) {
 // carry (bounds and span within int32_t) are serialize_int, with the
 // range checked on write; everything else is one of bitpack's helpers.
 func (e *cppEmitter) integer(c *cppBody, v *Value, x string) {
+	if v.Unit > 1 || v.Clamp {
+		e.units(c, v, x)
+		return
+	}
 	if !v.Ranged {
 		switch {
 		case v.Signed:
@@ -284,6 +363,20 @@ func (e *cppEmitter) integer(c *cppBody, v *Value, x string) {
 		return
 	}
 	c.line("bitpack_unsigned_range( stream, %s, %s, %s );", x, cppUint(lo), cppUint(hi))
+}
+
+// units renders an integer with unit= or clamp through bitpack's helper:
+// its range (the tag's, or a raw field's) in units, and the unit (1 for
+// clamp alone).
+func (e *cppEmitter) units(c *cppBody, v *Value, x string) {
+	unit := max(v.Unit, 1)
+	if v.Signed {
+		lo, hi, flip := intBounds(v)
+		c.line("bitpack_signed_units( stream, %s, %s, %s, %d, %s, %s, %t );", x, cppInt(lo), cppInt(hi), unitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
+		return
+	}
+	lo, hi := uintBounds(v)
+	c.line("bitpack_unsigned_units( stream, %s, %s, %s, %d, %s, %t );", x, cppUint(lo), cppUint(hi), unitBits(v), cppUint(uint64(unit)), v.Clamp)
 }
 
 // rangeCheck refuses, on write, a value below lo or above hi; a side the
@@ -402,7 +495,7 @@ func init() {
 }
 
 // cppIdent adapts an identifier from the model to C++: reserved names and
-// names like the generated loop variables (i0, p1) get an underscore.
+// names like the generated loop variables (i0, p1, e2) get an underscore.
 func cppIdent(n string) string {
 	if cppReserved[n] || isLoopName(n) || strings.HasPrefix(n, "bp_") {
 		return n + "_"
@@ -411,7 +504,7 @@ func cppIdent(n string) string {
 }
 
 func isLoopName(n string) bool {
-	if len(n) < 2 || (n[0] != 'i' && n[0] != 'p') {
+	if len(n) < 2 || !strings.ContainsRune("ipe", rune(n[0])) {
 		return false
 	}
 	for _, r := range n[1:] {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -106,6 +107,21 @@ func (a *assigner) value(v *Value, rv reflect.Value, p place) {
 		}
 	case bitpack.KindStruct:
 		a.structFields(v.Type, v.Fields, rv, x+".")
+	case bitpack.KindQuat:
+		for _, steps := range v.Comps {
+			a.value(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, quatComponent(rv, steps), place{name: x + a.e.quatComp(steps)})
+		}
+	case bitpack.KindMap:
+		n, p := p.take()
+		keys, p := p.take()
+		a.add("%s = %d;", n, rv.Len())
+		for i, k := range mapFillOrder(rv) {
+			if i == v.MaxLen {
+				break
+			}
+			a.value(v.Key, k, place{name: keys}.index(strconv.Itoa(i)))
+			a.value(v.Elem, mapValue(rv, k), p.index(strconv.Itoa(i)))
+		}
 	case bitpack.KindUnion:
 		a.union(v.Type, rv, x)
 	case bitpack.KindCustom:
@@ -119,7 +135,7 @@ func (a *assigner) value(v *Value, rv reflect.Value, p place) {
 
 func (a *assigner) union(t *Type, rv reflect.Value, x string) {
 	if rv.IsNil() {
-		a.add("%s.type = %d;", x, len(t.Members))
+		a.add("%s.type = %d;", x, noMember(t))
 		return
 	}
 	dyn := rv.Elem()
@@ -128,12 +144,37 @@ func (a *assigner) union(t *Type, rv reflect.Value, x string) {
 	}
 	for i, mt := range t.Members {
 		if mt.Go == dyn.Type() {
-			a.add("%s.type = %d;", x, i)
+			a.add("%s.type = %d;", x, t.Indices[i])
 			a.structFields(mt, nil, dyn, x+"."+a.e.typeNames[mt]+".")
 			return
 		}
 	}
 	panic("assigner: " + dyn.Type().String() + " is not a member of " + t.Go.String())
+}
+
+// noMember is a type index no member of union t has, within its width.
+func noMember(t *Type) uint64 {
+	for i := uint64(0); ; i++ {
+		if !slices.Contains(t.Indices, i) {
+			return i
+		}
+	}
+}
+
+// mapFillOrder is the order the write cases fill a map in: descending
+// keys (the reverse of the wire's), so that writers which must sort do.
+func mapFillOrder(rv reflect.Value) []reflect.Value {
+	keys := sortedKeys(rv)
+	slices.Reverse(keys)
+	return keys
+}
+
+// mapValue is rv's value at key k, in an addressable copy (so raw float32
+// bits are read from memory, see float32Bits).
+func mapValue(rv, k reflect.Value) reflect.Value {
+	c := reflect.New(rv.Type().Elem()).Elem()
+	c.Set(rv.MapIndex(k))
+	return c
 }
 
 // float32Bits reads a float32's bits from memory when it can: rv.Float()
@@ -154,151 +195,4 @@ func cString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// spoiler enumerates the ways to make one leaf of a value invalid, in a
-// fixed order, and applies the k-th: a ranged integer just outside its
-// range, an integer one past its bits, a compressed float NaN, infinite or
-// outside its bounds (clamp tags accept those that are finite), a string
-// too long or not UTF-8, a slice one past maxlen, a nil union, a hook
-// value its MarshalBits refuses.
-type spoiler struct {
-	target, n int
-	done      bool
-	what      string
-}
-
-func (s *spoiler) site(what string, apply func()) {
-	if s.n == s.target && !s.done {
-		apply()
-		s.done, s.what = true, what
-	}
-	s.n++
-}
-
-func (s *spoiler) structFields(t *Type, uses []*FieldUse, rv reflect.Value) {
-	if uses == nil {
-		for _, m := range t.Fields {
-			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
-		}
-	}
-	for _, u := range uses {
-		s.value(u.Value, settable(rv.Field(u.Member.Index)))
-	}
-}
-
-func (s *spoiler) value(v *Value, rv reflect.Value) {
-	switch v.Kind {
-	case bitpack.KindInt, bitpack.KindUint:
-		s.integer(v, rv)
-	case bitpack.KindCompressedFloat:
-		span := v.Max - v.Min
-		for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), v.Max + span, v.Min - span, v.Hi, v.Lo, nextUp(v)} {
-			s.site(fmt.Sprintf("%s = %v", v.Path, f), func() { rv.SetFloat(f) })
-		}
-	case bitpack.KindString:
-		for _, str := range []string{strings.Repeat("a", v.MaxLen+1), "\xff", "\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "a\xe2\x82"} {
-			if len(str) <= v.MaxLen || str[0] == 'a' && len(str) == v.MaxLen+1 {
-				s.site(fmt.Sprintf("%s = %q", v.Path, str), func() { rv.SetString(str) })
-			}
-		}
-	case bitpack.KindBytes, bitpack.KindSlice:
-		s.site(fmt.Sprintf("%s: %d elements", v.Path, v.MaxLen+1), func() {
-			rv.Set(reflect.MakeSlice(rv.Type(), v.MaxLen+1, v.MaxLen+1))
-		})
-		for i := 0; i < rv.Len() && v.Kind == bitpack.KindSlice; i++ {
-			s.value(v.Elem, rv.Index(i))
-		}
-	case bitpack.KindArray:
-		for i := 0; i < rv.Len(); i++ {
-			s.value(v.Elem, rv.Index(i))
-		}
-	case bitpack.KindPointer:
-		if !rv.IsNil() {
-			s.value(v.Elem, rv.Elem())
-		}
-	case bitpack.KindSparse:
-		if rv.Kind() == reflect.Slice {
-			s.site(fmt.Sprintf("%s: %d slots", v.Path, v.MaxLen+1), func() {
-				rv.Set(reflect.MakeSlice(rv.Type(), v.MaxLen+1, v.MaxLen+1))
-			})
-		}
-		for i := 0; i < rv.Len(); i++ {
-			if e := rv.Index(i); !e.IsNil() {
-				s.value(v.Elem, e.Elem())
-			}
-		}
-	case bitpack.KindStruct:
-		s.structFields(v.Type, v.Fields, rv)
-	case bitpack.KindUnion:
-		s.site(v.Path+" = nil", func() { rv.Set(reflect.Zero(rv.Type())) })
-		if rv.IsNil() {
-			return
-		}
-		dyn := rv.Elem()
-		if dyn.Kind() == reflect.Pointer {
-			s.structFields(memberOf(v.Type, dyn.Elem().Type()), nil, dyn.Elem())
-			return
-		}
-		c := reflect.New(dyn.Type()).Elem()
-		c.Set(dyn)
-		s.structFields(memberOf(v.Type, dyn.Type()), nil, c)
-		rv.Set(c)
-	case bitpack.KindCustom:
-		s.site(v.Path+".v = 5000", func() { settable(rv.Field(0)).SetUint(5000) })
-	}
-}
-
-func memberOf(u *Type, t reflect.Type) *Type {
-	for _, m := range u.Members {
-		if m.Go == t {
-			return m
-		}
-	}
-	panic(t.String() + " is not a member of " + u.Go.String())
-}
-
-// nextUp is the float just above a compressed float's upper accepted bound.
-func nextUp(v *Value) float64 {
-	if v.FloatBits == 32 {
-		return float64(math.Nextafter32(float32(v.Hi), float32(math.Inf(1))))
-	}
-	return math.Nextafter(v.Hi, math.Inf(1))
-}
-
-func (s *spoiler) integer(v *Value, rv reflect.Value) {
-	typeMin, typeMax := int64(-1)<<(v.GoBits-1), int64(uint64(1)<<(v.GoBits-1)-1)
-	set := func(what string, f func()) { s.site(v.Path+" = "+what, f) }
-	switch {
-	case v.Signed && v.Ranged:
-		if v.IntMin > typeMin {
-			set(strconv.FormatInt(v.IntMin-1, 10), func() { rv.SetInt(v.IntMin - 1) })
-		}
-		if v.IntMax < typeMax {
-			set(strconv.FormatInt(v.IntMax+1, 10), func() { rv.SetInt(v.IntMax + 1) })
-		}
-	case v.Ranged:
-		if v.UintMin > 0 {
-			set(strconv.FormatUint(v.UintMin-1, 10), func() { rv.SetUint(v.UintMin - 1) })
-		}
-		if v.UintMax < math.MaxUint64>>(64-v.GoBits) {
-			set(strconv.FormatUint(v.UintMax+1, 10), func() { rv.SetUint(v.UintMax + 1) })
-		}
-	case v.Signed && v.Bits < v.GoBits:
-		lim := int64(1) << (v.Bits - 1)
-		set(strconv.FormatInt(lim, 10), func() { rv.SetInt(lim) })
-		set(strconv.FormatInt(-lim-1, 10), func() { rv.SetInt(-lim - 1) })
-	case !v.Signed && v.Bits < v.GoBits:
-		set(strconv.FormatUint(1<<v.Bits, 10), func() { rv.SetUint(1 << v.Bits) })
-	}
-}
-
-// settable returns rv, made settable when it was reached through an
-// unexported field (an unexported embedded struct's fields, a hook's
-// state): the spoiler changes values the encoder reads through those.
-func settable(rv reflect.Value) reflect.Value {
-	if rv.CanSet() || !rv.CanAddr() {
-		return rv
-	}
-	return reflect.NewAt(rv.Type(), unsafe.Pointer(rv.UnsafeAddr())).Elem()
 }

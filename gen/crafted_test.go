@@ -37,6 +37,12 @@ func crafted(t *testing.T, typ reflect.Type) []craft {
 		return w.Bytes()
 	}
 	switch typ {
+	case reflect.TypeOf(Maps{}):
+		return mapCrafts(packet)
+	case reflect.TypeOf(QuatProbe{}):
+		return quatCrafts(packet)
+	case reflect.TypeOf(Numbered{}):
+		return numberedCrafts(packet)
 	case reflect.TypeOf(Text{}):
 		return textCrafts(t)
 	case reflect.TypeOf(World{}):

@@ -10,7 +10,8 @@ import (
 	"github.com/bitpack-go/bitpack"
 )
 
-// The runtime every C# file carries, in three parts.
+// The runtime every C# file carries, in parts; cs_quote.cs only where
+// maps have string keys.
 var (
 	//go:embed cs_reader.cs
 	csReader string
@@ -18,8 +19,14 @@ var (
 	csWriter string
 	//go:embed cs_bitpack.cs
 	csBitpack string
+	//go:embed cs_format.cs
+	csFormat string
+	//go:embed cs_quat.cs
+	csQuat string
+	//go:embed cs_quote.cs
+	csQuote string
 
-	csRuntime = csReader + csWriter + csBitpack
+	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat
 )
 
 // CSharp writes one self-contained C# file (C# 7.2, no package to
@@ -118,7 +125,10 @@ func (e *csEmitter) file() []byte {
 	}
 	var code bytes.Buffer
 	code.WriteString(csRuntime)
-	code.WriteString("\n")
+	if e.m.stringKeys() {
+		code.WriteString(strings.Replace(csQuote, "{{PRINTABLE}}", printableRanges(), 1))
+	}
+	code.WriteString(runtimeEnd + "\n")
 	for _, t := range e.m.Hooks {
 		e.hookType(&code, t)
 	}
@@ -391,7 +401,7 @@ func csIdent(n string) string {
 // isTempName reports whether n is shaped like a local the generated
 // code declares (t0, n0, e0, k0, ...): types so named get an underscore.
 func isTempName(n string) bool {
-	if len(n) < 2 || !strings.ContainsRune("tnekmsxu", rune(n[0])) {
+	if len(n) < 2 || !strings.ContainsRune("tnekmsxuqy", rune(n[0])) {
 		return false
 	}
 	for _, r := range n[1:] {

@@ -1,6 +1,6 @@
 
 /// <summary>Helpers the generated code shares, and Seal/Open framing.</summary>
-public static class Bitpack
+public static partial class Bitpack
 {
     internal static readonly byte[] NoBytes = new byte[0];
 
@@ -57,41 +57,38 @@ public static class Bitpack
         return "0b" + global::System.Convert.ToString((long)bits, 2);
     }
 
-    /// <summary>value as Go's %v prints a float64: the shortest digits that read back as it.</summary>
-    internal static string Number(double value)
+    // Map keys: numbers and bools print as Go prints them in an error's path
+    // (Scores[7], Flags[true]); strings are quoted (KeyText(string), in the
+    // part of the runtime files with string keys carry).
+    internal static string KeyText(long key) { return key.ToString(Invariant); }
+    internal static string KeyText(ulong key) { return key.ToString(Invariant); }
+    internal static string KeyText(bool key) { return key ? "true" : "false"; }
+
+    /// <summary>Orders strings by their UTF-8 bytes (code points), as bitpack orders string keys; C#'s ordinal order puts U+E000-U+FFFF after the supplementary planes.</summary>
+    internal static int CompareKeys(string a, string b)
     {
-        if (double.IsNaN(value))
-            return "NaN";
-        if (double.IsInfinity(value))
-            return value > 0 ? "+Inf" : "-Inf";
-        if (value == 0)
-            return 1 / value < 0 ? "-0" : "0";
-        global::System.Globalization.CultureInfo inv = global::System.Globalization.CultureInfo.InvariantCulture;
-        string e = null;
-        for (int p = 1; p <= 17; p++)
+        int n = a.Length < b.Length ? a.Length : b.Length;
+        for (int i = 0; i < n; i++)
         {
-            e = value.ToString("E" + (p - 1), inv);
-            if (double.Parse(e, inv) == value)
-                break;
+            int x = a[i], y = b[i];
+            if (x == y)
+                continue;
+            if (x >= 0xD800 && y >= 0xD800) // surrogates (code points past U+FFFF) go above U+E000-U+FFFF
+            {
+                x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
+                y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
+            }
+            return x < y ? -1 : 1;
         }
-        int mark = e.IndexOf('E');
-        int exp = int.Parse(e.Substring(mark + 1), inv);
-        string sign = e[0] == '-' ? "-" : "";
-        string digits = e.Substring(sign.Length, mark - sign.Length).Replace(".", "").TrimEnd('0');
-        if (digits == "")
-            digits = "0";
-        if (exp < -4 || exp >= 21)
-        {
-            string m = digits.Length > 1 ? digits[0] + "." + digits.Substring(1) : digits;
-            string x = global::System.Math.Abs(exp).ToString(inv);
-            return sign + m + "e" + (exp < 0 ? "-" : "+") + (x.Length < 2 ? "0" + x : x);
-        }
-        if (exp < 0)
-            return sign + "0." + new string('0', -exp - 1) + digits;
-        if (digits.Length <= exp + 1)
-            return sign + digits + new string('0', exp + 1 - digits.Length);
-        return sign + digits.Substring(0, exp + 1) + "." + digits.Substring(exp + 1);
+        return a.Length.CompareTo(b.Length);
     }
+
+    private sealed class KeyComparer : global::System.Collections.Generic.IComparer<string>
+    {
+        public int Compare(string a, string b) { return CompareKeys(a, b); }
+    }
+
+    internal static readonly global::System.Collections.Generic.IComparer<string> KeyOrder = new KeyComparer();
 
     /// <summary>Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or null.</summary>
     internal static string TextProblem(byte[] p, int at, int n)
@@ -249,4 +246,3 @@ public static class Bitpack
         return w.Fail(BitpackErrorKind.Range, "null " + what + ": only a Go pointer may be absent");
     }
 }
-// ---------------------------------------------------------------------------

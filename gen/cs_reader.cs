@@ -365,6 +365,56 @@ public struct BitpackReader
         return true;
     }
 
+    /// <summary>A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit.</summary>
+    public bool ReadCount(int n, int maxlen, int entryBits, out int count)
+    {
+        int start = pos;
+        uint v;
+        count = 0;
+        if (!ReadBits(n, out v))
+            return false;
+        if (v > (uint)maxlen)
+            return Fail(BitpackErrorKind.Range, start, v + " entries exceed maxlen " + maxlen);
+        if (entryBits > 0 && (long)v * entryBits > end - pos)
+            return Fail(BitpackErrorKind.Overflow, pos, v + " entries need at least " + (long)v * entryBits + " bits, " + (end - pos) + " remain");
+        count = (int)v;
+        return true;
+    }
+
+    /// <summary>
+    /// A smallest-three quaternion of bits per component: refuses codes above
+    /// M = 2^bits - 2 and codes that are not canonical, as bitpack does.
+    /// </summary>
+    public bool ReadQuat(int bits, out float x, out float y, out float z, out float w)
+    {
+        int start = pos;
+        uint largest, c0, c1, c2;
+        x = y = z = w = 0;
+        if (!ReadBits(2, out largest) || !ReadBits(bits, out c0) || !ReadBits(bits, out c1) || !ReadBits(bits, out c2))
+            return false;
+        uint steps = (1u << bits) - 2;
+        if (c0 > steps || c1 > steps || c2 > steps)
+            return Fail(BitpackErrorKind.Range, start, "quaternion component code " + (c0 > steps ? c0 : c1 > steps ? c1 : c2) + " out of range [0, " + steps + "]");
+        if (Bitpack.QuatDecode(largest, c0, c1, c2, steps, out x, out y, out z, out w))
+            return true;
+        uint back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
+        float best = global::System.Math.Abs(x);
+        if (global::System.Math.Abs(y) >= best)
+        {
+            back = 1;
+            best = global::System.Math.Abs(y);
+        }
+        if (global::System.Math.Abs(z) >= best)
+        {
+            back = 2;
+            best = global::System.Math.Abs(z);
+        }
+        if (global::System.Math.Abs(w) >= best)
+            back = 3;
+        return Fail(BitpackErrorKind.Range, start, "quaternion code (index " + largest + ", codes " + c0 + " " + c1 + " " + c2 +
+            ") is not canonical: it decodes to " + Bitpack.QuatText(x, y, z, w) + ", which encodes with index " + back);
+    }
+
     /// <summary>A union's type index in n bits, below count.</summary>
     public bool ReadIndex(int n, int count, out int index)
     {

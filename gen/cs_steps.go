@@ -70,6 +70,16 @@ func (e *csEmitter) csType(v *Value) string {
 		return e.optional(v.Elem) + "[]"
 	case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
 		return e.typeNames[v.Type]
+	case bitpack.KindQuat:
+		if v.Type != nil {
+			return e.typeNames[v.Type]
+		}
+		if v.FloatBits == 32 {
+			return "float[]"
+		}
+		return "double[]"
+	case bitpack.KindMap:
+		return "global::System.Collections.Generic.Dictionary<" + e.csType(v.Key) + ", " + e.csType(v.Elem) + ">"
 	}
 	panic("gen: no C# type for " + v.Kind.String())
 }
@@ -141,13 +151,23 @@ func (e *csEmitter) initValue(c *body, v *Value, x string) {
 		}
 	case bitpack.KindStruct, bitpack.KindCustom:
 		c.line("%s = new %s();", x, e.typeNames[v.Type])
+	case bitpack.KindQuat, bitpack.KindMap:
+		c.line("%s = %s;", x, e.newValue(v))
 	}
+}
+
+// newValue is a new quaternion holder or map: Go's zero value.
+func (e *csEmitter) newValue(v *Value) string {
+	if v.Kind == bitpack.KindQuat && v.Type == nil {
+		return newArray(e.csType(v)[:len(e.csType(v))-2], "4")
+	}
+	return "new " + e.csType(v) + "()"
 }
 
 func needsInit(v *Value) bool {
 	switch v.Kind {
 	case bitpack.KindString, bitpack.KindBytes, bitpack.KindByteArray, bitpack.KindSlice, bitpack.KindSparse,
-		bitpack.KindArray, bitpack.KindStruct, bitpack.KindCustom:
+		bitpack.KindArray, bitpack.KindStruct, bitpack.KindCustom, bitpack.KindQuat, bitpack.KindMap:
 		return true
 	}
 	return false
@@ -210,6 +230,16 @@ func (e *csEmitter) read(c *body, v *Value, x string, idx []string) {
 func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, fresh bool) {
 	p := pathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return r.At(%s);", p) }
+	if k, call, _, ok := e.scalarRead(v); ok && v.Unit > 1 {
+		t := c.temp(k)
+		fail(fmt.Sprintf(call, "out "+t))
+		if v.Signed {
+			c.line("%s = (%s)(%s * %s);", x, csIntType(true, v.GoBits), t, csLong(v.Unit))
+		} else {
+			c.line("%s = (%s)((ulong)%s * %s);", x, csIntType(false, v.GoBits), t, csUlong(uint64(v.Unit)))
+		}
+		return
+	}
 	if k, call, conv, ok := e.scalarRead(v); ok {
 		if direct && conv == "" {
 			fail(fmt.Sprintf(call, "out "+x))
@@ -270,6 +300,19 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 		e.readSparse(c, v, x, idx, fresh)
 	case bitpack.KindCheck:
 		fail(fmt.Sprintf("r.ReadCheck(%#08xu, %s)", v.CheckHash, csString(v.CheckName)))
+	case bitpack.KindQuat:
+		c.open()
+		c.line("float q0, q1, q2, q3;")
+		fail(fmt.Sprintf("r.ReadQuat(%d, out q0, out q1, out q2, out q3)", v.Bits))
+		if fresh {
+			c.line("%s = %s;", x, e.newValue(v))
+		}
+		for k, steps := range v.Comps {
+			c.line("%s%s = q%d;", x, e.quatComp(steps), k)
+		}
+		c.close()
+	case bitpack.KindMap:
+		e.readMap(c, v, x, idx, fresh)
 	default:
 		panic("gen: C# cannot read " + v.Kind.String())
 	}
@@ -353,8 +396,30 @@ func (e *csEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh 
 func (e *csEmitter) readUnion(c *body, v *Value, x string, idx []string) {
 	p := pathExpr(v.Path, idx)
 	t := c.temp(tInt)
-	c.line("if (!r.ReadIndex(%d, %d, out %s))", v.Type.IndexBits, len(v.Type.Members), t)
-	c.line("    return r.At(%s);", p)
+	if v.Type.Numbered {
+		// The protocol's own indices (At): any other is refused as bitpack
+		// words it, listing them.
+		u, start := c.temp(tUint), "x"+strconv.Itoa(c.loops)
+		c.open()
+		c.line("int %s = r.BitsRead;", start)
+		c.line("if (!r.ReadBits(%d, out %s))", v.Type.IndexBits, u)
+		c.line("    return r.At(%s);", p)
+		c.line("switch (%s)", u)
+		c.open()
+		var known []string
+		for i, idx := range v.Type.Indices {
+			c.line("case %du: %s = %d; break;", idx, t, i)
+			known = append(known, strconv.FormatUint(idx, 10))
+		}
+		c.line("default:")
+		c.line("    r.Fail(BitpackErrorKind.Range, %s, \"union index \" + %s + %s);", start, u, csString(" names no member ("+strings.Join(known, ", ")+")"))
+		c.line("    return r.At(%s);", p)
+		c.close()
+		c.close()
+	} else {
+		c.line("if (!r.ReadIndex(%d, %d, out %s))", v.Type.IndexBits, len(v.Type.Members), t)
+		c.line("    return r.At(%s);", p)
+	}
 	c.line("switch (%s)", t)
 	c.open()
 	for i, mt := range v.Type.Members {
@@ -413,4 +478,74 @@ func (e *csEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh 
 	c.close()
 	c.close()
 	c.loops--
+}
+
+// quatComp is the C# expression of a quaternion component's place within
+// its holder: .X, .V.Y, [3].
+func (e *csEmitter) quatComp(steps []QuatStep) string {
+	var b strings.Builder
+	for _, s := range steps {
+		if s.Member != nil {
+			b.WriteString("." + e.members[s.Member])
+		} else {
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		}
+	}
+	return b.String()
+}
+
+// readMap reads a map: its count, then each entry, a key above the one
+// before it (else refused as bitpack refuses it), then its value, into a
+// Dictionary (the one x holds, cleared, unless x is fresh or null).
+// Errors name a key being read by its position ("[key 2]") and a value by
+// its key, as bitpack's do.
+func (e *csEmitter) readMap(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	k := strconv.Itoa(c.loops)
+	n, i, key, prev, val, start := "n"+k, "i"+k, "y"+k, "s"+k, "e"+k, "x"+k
+	ktype, vtype := e.csType(v.Key), e.csType(v.Elem)
+	c.loops++
+	c.open()
+	c.line("int %s;", n)
+	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", lengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30), n)
+	c.line("    return r.At(%s);", p)
+	if fresh {
+		c.line("%s = new %s(%s);", x, e.csType(v), n)
+	} else {
+		c.line("if (%s == null)", x)
+		c.line("    %s = new %s(%s);", x, e.csType(v), n)
+		c.line("else")
+		c.line("    %s.Clear();", x)
+	}
+	c.line("%s %s = default(%s);", ktype, prev, ktype)
+	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
+	c.open()
+	c.line("int %s = r.BitsRead;", start)
+	c.line("%s %s;", ktype, key)
+	e.readInto(c, v.Key, key, append(idx, `"key " + `+i), true, true)
+	c.line("if (%s > 0 && %s)", i, csKeyNotAbove(v.Key, key, prev))
+	c.open()
+	c.line("r.Fail(BitpackErrorKind.Range, %s, \"key \" + Bitpack.KeyText(%s) + \" does not follow key \" + Bitpack.KeyText(%s) + \": map keys travel in ascending order, each once\");", start, key, prev)
+	c.line("return r.At(%s);", p)
+	c.close()
+	c.line("%s %s = default(%s);", vtype, val, vtype)
+	e.readInto(c, v.Elem, val, append(idx, "Bitpack.KeyText("+key+")"), true, true)
+	c.line("%s.Add(%s, %s);", x, key, val)
+	c.line("%s = %s;", prev, key)
+	c.close()
+	c.close()
+	c.loops--
+}
+
+// csKeyNotAbove is the C# condition that key does not follow prev in
+// bitpack's order: numbers by value, false before true, strings by their
+// UTF-8 bytes.
+func csKeyNotAbove(v *Value, key, prev string) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return "(" + prev + " || !" + key + ")"
+	case bitpack.KindString:
+		return "Bitpack.CompareKeys(" + prev + ", " + key + ") >= 0"
+	}
+	return key + " <= " + prev
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +94,11 @@ func csCases(c *corpus, e *csEmitter) []byte {
         }
 `, k, name, goName)
 	}
+	for k, r := range c.m.Roots {
+		if r.Go == reflect.TypeOf(QuatProbe{}) {
+			p("static string WriteQuatProbe(QuatProbe v) { return Write%d(v); }\n", k)
+		}
+	}
 	p("static string Write(int n)\n        {\n            switch (n)\n            {")
 	for n, w := range c.writes {
 		k := rootIndex(c, w.root)
@@ -178,7 +184,7 @@ func TestCSharpCrossLanguage(t *testing.T) {
 func TestCSharpGoldenCompiles(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	sources := map[string][]byte{}
-	for _, name := range []string{"player.cs", "envelope.cs"} {
+	for _, name := range []string{"player.cs", "envelope.cs", "loadout.cs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)

@@ -78,6 +78,10 @@ func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
 		e.writeSparse(c, v, x, idx, p)
 	case bitpack.KindCheck:
 		c.line("w.WriteCheck(%#08xu); // check %s", v.CheckHash, csString(v.CheckName))
+	case bitpack.KindQuat:
+		e.writeQuat(c, v, x, p, fail, absent)
+	case bitpack.KindMap:
+		e.writeMap(c, v, x, idx, p, fail)
 	default:
 		panic("gen: C# cannot write " + v.Kind.String())
 	}
@@ -94,7 +98,14 @@ func (e *csEmitter) present(v *Value, x string) string {
 // writeInt renders an integer: unchecked when every value of the C# type
 // fits the wire, else through a helper that refuses what Marshal refuses.
 func (e *csEmitter) writeInt(c *body, v *Value, x string, fail func(string)) {
+	unit := max(v.Unit, 1)
 	switch {
+	case (v.Unit > 1 || v.Clamp) && v.Signed:
+		lo, hi, flip := intBounds(v)
+		fail(fmt.Sprintf("w.WriteUnits(%s, %s, %s, %d, %s, %s, %t, %s, %t)", x, csLong(lo), csLong(hi), unitBits(v), csUlong(flip), csLong(unit), v.Clamp, csString(v.UnitText), v.Duration))
+	case v.Unit > 1 || v.Clamp:
+		lo, hi := uintBounds(v)
+		fail(fmt.Sprintf("w.WriteUnitsU(%s, %s, %s, %d, %s, %t, %s)", x, csUlong(lo), csUlong(hi), unitBits(v), csUlong(uint64(unit)), v.Clamp, csString(v.UnitText)))
 	case v.Ranged && v.Signed:
 		fail(fmt.Sprintf("w.WriteIntRange(%s, %s, %s, %d)", x, csLong(v.IntMin), csUlong(span(v)), rangeBits(v)))
 	case v.Ranged:
@@ -124,7 +135,7 @@ func (e *csEmitter) writeUnion(c *body, v *Value, x, p string, absent func(strin
 			c.line("else if (%s is %s)", x, name)
 		}
 		c.open()
-		c.line("w.WriteBits(%d, %d);", i, v.Type.IndexBits)
+		c.line("w.WriteBits(%du, %d);", v.Type.Indices[i], v.Type.IndexBits)
 		c.line("if (!((%s)%s).WriteTo(ref w))", name, x)
 		c.line("    return w.At(%s);", p)
 		c.close()
@@ -162,6 +173,73 @@ func (e *csEmitter) writeSparse(c *body, v *Value, x string, idx []string, p str
 	c.line("%s = %s;", prev, i)
 	c.close()
 	c.line("w.WriteIntRelative(%s, %s);", prev, n)
+	c.close()
+	c.loops--
+}
+
+// writeQuat writes a quaternion: its holder and the vector inside it must
+// be there (and arrays of their length), then the components, as float
+// (Go's float32(x) for float64 ones).
+func (e *csEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string), absent func(string)) {
+	if v.Type != nil {
+		absent("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
+	} else {
+		fail(fmt.Sprintf("Bitpack.FixedLength(ref w, %s, 4)", x))
+	}
+	for _, steps := range v.Comps {
+		if len(steps) == 2 { // a vector of three: checked once, by x's component
+			vec := x + "." + e.members[steps[0].Member]
+			if vt := steps[0].Member.Value; vt.Kind == bitpack.KindArray {
+				fail(fmt.Sprintf("Bitpack.FixedLength(ref w, %s, 3)", vec))
+			} else {
+				c.line("if (%s == null)", vec)
+				c.open()
+				c.line("w.Fail(BitpackErrorKind.Range, %s);", csString("null "+e.typeNames[vt.Type]+": only a Go pointer may be absent"))
+				c.line("return w.At(%s);", p)
+				c.close()
+			}
+			break
+		}
+	}
+	var comps [4]string
+	for k, steps := range v.Comps {
+		comps[k] = x + e.quatComp(steps)
+		if v.FloatBits == 64 {
+			comps[k] = "(float)" + comps[k]
+		}
+	}
+	fail(fmt.Sprintf("w.WriteQuat(%s, %s, %s, %s, %d)", comps[0], comps[1], comps[2], comps[3], v.Bits))
+}
+
+// writeMap writes a map: its count (null is empty), then its entries in
+// ascending key order (the keys copied and sorted), each key then value.
+// Errors name an entry by its key, as bitpack's do.
+func (e *csEmitter) writeMap(c *body, v *Value, x string, idx []string, p string, fail func(string)) {
+	k := strconv.Itoa(c.loops)
+	m, n, keys, i, val := "m"+k, "n"+k, "y"+k, "i"+k, "e"+k
+	ktype := e.csType(v.Key)
+	c.loops++
+	c.open()
+	c.line("%s %s = %s;", e.csType(v), m, x)
+	c.line("int %s = %s == null ? 0 : %s.Count;", n, m, m)
+	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, lengthBits(v.MaxLen)))
+	c.line("if (%s > 0)", n)
+	c.open()
+	c.line("%s %s = %s;", ktype+"[]", keys, newArray(ktype, n))
+	c.line("%s.Keys.CopyTo(%s, 0);", m, keys)
+	if v.Key.Kind == bitpack.KindString {
+		c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", keys)
+	} else {
+		c.line("global::System.Array.Sort(%s);", keys)
+	}
+	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
+	c.open()
+	at := append(idx, "Bitpack.KeyText("+keys+"["+i+"])")
+	e.write(c, v.Key, keys+"["+i+"]", at)
+	c.line("%s %s = %s[%s[%s]];", e.csType(v.Elem), val, m, keys, i)
+	e.write(c, v.Elem, val, at)
+	c.close()
+	c.close()
 	c.close()
 	c.loops--
 }

@@ -151,6 +151,66 @@ public struct BitpackWriter
         return WriteBits64(offset, n);
     }
 
+    /// <summary>
+    /// A signed integer with unit= or clamp: value in units (rounded to the
+    /// nearest, half away from zero), refused outside [min, max] unless
+    /// clamp moves it to the nearer bound; the offset from min in n bits,
+    /// XOR flip (2^(n-1) for a raw field, which makes it two's complement).
+    /// </summary>
+    public bool WriteUnits(long value, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText, bool duration)
+    {
+        long units = value;
+        if (unit > 1)
+        {
+            long q = value / unit, r = value % unit;
+            if (r < 0)
+                r = -r;
+            if (r >= unit - r) // 2r >= unit, without overflow
+                q += value < 0 ? -1 : 1;
+            units = q;
+        }
+        if (units < min || units > max)
+        {
+            if (!clamp)
+                return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            units = units < min ? min : max;
+        }
+        return WriteBits64(((ulong)units - (ulong)min) ^ flip, n);
+    }
+
+    /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
+    public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
+    {
+        ulong units = value;
+        if (unit > 1)
+            units = value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
+        if (units < min || units > max)
+        {
+            if (!clamp)
+                return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            units = units < min ? min : max;
+        }
+        return WriteBits64(units - min, n);
+    }
+
+    /// <summary>
+    /// A smallest-three quaternion of bits per component, canonical as
+    /// bitpack writes it; refuses a component that is not finite and a
+    /// quaternion not of unit length (all four 0 is the identity).
+    /// </summary>
+    public bool WriteQuat(float x, float y, float z, float w, int bits)
+    {
+        string problem = Bitpack.QuatProblem(x, y, z, w);
+        if (problem != null)
+            return Fail(BitpackErrorKind.Range, problem);
+        uint largest, c0, c1, c2;
+        Bitpack.QuatEncode(x, y, z, w, (1u << bits) - 2, out largest, out c0, out c1, out c2);
+        WriteBits(largest, 2);
+        WriteBits(c0, bits);
+        WriteBits(c1, bits);
+        return WriteBits(c2, bits);
+    }
+
     public bool WriteFloat32(float value) { return WriteBits(Bitpack.Float32Bits(value), 32); }
 
     public bool WriteFloat64(double value) { return WriteBits64((ulong)global::System.BitConverter.DoubleToInt64Bits(value), 64); }
@@ -202,6 +262,14 @@ public struct BitpackWriter
         if (length > maxlen)
             return Fail(BitpackErrorKind.Range, "slice of " + length + " elements exceeds maxlen " + maxlen);
         return WriteBits((uint)length, n);
+    }
+
+    /// <summary>A map's count in n bits; refuses more than maxlen.</summary>
+    public bool WriteCount(int count, int maxlen, int n)
+    {
+        if (count > maxlen)
+            return Fail(BitpackErrorKind.Range, count + " entries exceed maxlen " + maxlen);
+        return WriteBits((uint)count, n);
     }
 
     /// <summary>Writes zero bits up to the next byte boundary.</summary>

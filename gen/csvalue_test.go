@@ -79,8 +79,30 @@ func (a csValue) value(v *Value, rv reflect.Value) string {
 	case bitpack.KindCustom:
 		// The table's only hook type, Stamp, keeps its value in field v.
 		return fmt.Sprintf("new %s { v = %d }", a.e.typeNames[v.Type], rv.Field(0).Uint())
+	case bitpack.KindQuat:
+		return a.quat(v, rv)
+	case bitpack.KindMap:
+		if rv.IsNil() {
+			return "null"
+		}
+		var entries []string
+		for _, k := range mapFillOrder(rv) {
+			entries = append(entries, "{ "+a.value(v.Key, k)+", "+a.value(v.Elem, mapValue(rv, k))+" }")
+		}
+		return "new " + a.e.csType(v) + " { " + strings.Join(entries, ", ") + " }"
 	}
 	panic(fmt.Sprintf("csValue: %s: kind %s", v.Path, v.Kind))
+}
+
+// quat renders a quaternion holder: its own form (raw floats) holds the
+// components where they are.
+func (a csValue) quat(v *Value, rv reflect.Value) string {
+	if v.Type != nil {
+		return a.structValue(v.Type, rv)
+	}
+	return "new " + a.e.csType(v) + " { " + a.elems(v, rv, func(e reflect.Value) string {
+		return a.value(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, e)
+	}) + " }"
 }
 
 // optional renders a pointer rv to a value of v: null, the value, or a

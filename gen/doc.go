@@ -11,11 +11,13 @@
 //
 // Generation has two halves. build turns the layouts into a
 // language-neutral model (model.go): the types to declare in dependency
-// order (structs, registered unions, hook types), and for each struct its
-// fields in wire order, each a Value tree carrying its kind and every
-// parameter of it (ranges, widths, compressed-float bounds and the M,
-// code bits and accepted range package quant derives, maxlens, lengths,
-// check hashes), its Go field name and a path for messages. A struct type
+// order (structs, registered unions with their wire indices, hook types),
+// and for each struct its fields in wire order, each a Value tree carrying
+// its kind and every parameter of it (ranges, widths, units and clamp,
+// compressed-float bounds and the M, code bits and accepted range package
+// quant derives, quaternion bits and where x, y, z and w sit in the Go
+// value, map keys, maxlens, lengths, check hashes), its Go field name and
+// a path for messages. A struct type
 // reached under a field tag of its own (a Vec3 tagged float,...) keeps its
 // type for storage and carries the fields as that use sends them; the
 // type's own form is its untagged one. Emitters render the model: cpp.go
@@ -53,7 +55,11 @@
 //	*T                        bool X_present; T X               serialize_bool(X_present), then T
 //	struct                    the struct                        serialize_object, or its fields inline under a tag
 //	[N]*T, []*T sparse        bool X_present[N]; T X[N] (+count) bitpack_int_relative before each present element
+//	unit=U, integer clamp     the Go value (Duration: int64_t ns)  bitpack_signed_units / bitpack_unsigned_units
+//	quat,bits=B               float X[4], or the Go type's struct  bitpack_quat(x, y, z, w, B) wherever they sit
+//	map[K]V maxlen=N          int X_count; K X_keys[N]; V X[N]     the count, entries in ascending key order
 //	registered interface      struct I { uint32_t type; A A; ... } serialize_int(type), then the member
+//	  with At, IndexBits      type is the wire index               serialize_bits(type, width)
 //	bitpack.Check check=NAME  nothing                           bitpack_check(hash of NAME)
 //	MarshalBits types         your type                         serialize_object
 //
@@ -77,21 +83,26 @@
 // # Rules
 //
 // Reads refuse every packet bitpack.Unmarshal refuses: ranges, maxlens,
-// compressed-float codes above M, union indices, sparse indices, check
-// hashes, non-zero alignment padding, strings that are not UTF-8 or hold a
-// NUL, and int_relative differences a smaller tier could hold sent in the
-// absolute tier. The one exception is whole bytes after the value, which
+// compressed-float codes above M, union indices no member has, sparse
+// indices, check hashes, non-zero alignment padding, strings that are not
+// UTF-8 or hold a NUL, int_relative differences a smaller tier could hold
+// sent in the absolute tier, quaternion codes above M or not canonical,
+// and map keys not above the key before. The one exception is whole bytes after the value, which
 // only the caller can judge (Serialize reads a value from a stream):
 // bitpack::whole_packet(stream, bytes) checks it. Writes refuse every
-// value Marshal refuses (out of range, too long, NaN or infinite
-// compressed floats, compressed floats outside their bounds without clamp,
-// invalid strings, a union index past the members), where serialize's
-// macros only assert or clamp. bitpack's decoder limits (MaxDepth, its
+// value Marshal refuses (out of range, in units for unit=, unless clamp;
+// too long; NaN or infinite compressed floats, compressed floats outside
+// their bounds without clamp; quaternions with a component not finite or
+// not of unit length; invalid strings; a union index no member has), where
+// serialize's macros only assert or clamp. A map is written in ascending
+// key order whatever the order of its arrays; equal keys, which no Go map
+// holds, are refused. bitpack's decoder limits (MaxDepth, its
 // allocation allowance) are resource limits, not wire rules: the generated
 // code has fixed arrays and no recursion, so it has nothing to limit.
 //
-// Compressed floats compute bitpack's formula (package quant) with every
-// product and sum passed through a volatile rounding barrier, so no
+// Compressed floats and quaternions compute bitpack's formulas (package
+// quant) with every product and sum passed through a volatile rounding
+// barrier, so no
 // compiler fuses a multiply-add whatever the flags (GCC contracts by
 // default outside ISO mode and ignores #pragma STDC FP_CONTRACT); serialize's
 // serialize_compressed_float is not used because its arithmetic is open to
@@ -123,6 +134,15 @@
 // README's sections say the mapping; the tests run the C++ corpus through
 // mono and node and compare every answer with Go's.
 //
-// Quaternions are not generated yet: every emitter refuses a type with a
-// quat field.
+// # Representations
+//
+// A quaternion keeps the Go type's layout in every language ([4]float32 is
+// an array of four, a struct is the generated struct or class with the same
+// fields), so the generated code reads and writes the components where the
+// Go value has them. A map is a count with arrays of keys and values in
+// C++, a Dictionary in C#, a Map in TypeScript; writers sort the keys
+// (strings by their UTF-8 bytes). A field with unit= holds the Go value, a
+// time.Duration its nanoseconds (int64_t, long, bigint): the generated
+// code divides and multiplies. A C++ union's type holds the wire index, so
+// a protocol numbered with At keeps its numbers.
 package gen

@@ -29,6 +29,14 @@ var csMisuseWant = []string{
 	"bitpack: encode gen.Envelope: field First: nil gen.Msg: a union field must hold one of its members",
 	"bitpack: encode gen.Envelope: field Rest[0]: BitpackGen.Table.NotAMember is not a member of gen.Msg",
 	"bitpack: encode gen.Hooked: field At: hook refused the value: stamp out of range",
+	"ok: a null map is written as an empty one",
+	"bitpack: encode gen.Maps: field ByID[1]: null Player: only a Go pointer may be absent",
+	"bitpack: encode gen.Maps: field Scores[\"a\ufffd\"]: invalid UTF-8 at offset 1 (a lone surrogate)",
+	"bitpack: encode gen.Maps: field Scores: 5 entries exceed maxlen 4",
+	"bitpack: encode gen.Rotations: field Arr: 3 elements for an array of 4",
+	"bitpack: encode gen.Rotations: field Plain: null QuatXYZW: only a Go pointer may be absent",
+	"bitpack: encode gen.Rotations: field GL: 2 elements for an array of 3",
+	"bitpack: encode gen.Rotations: field Vec: null Vec3: only a Go pointer may be absent",
 	"ReadFrom again allocated 0 bytes in 1000 reads",
 }
 
@@ -46,6 +54,8 @@ namespace BitpackGen.Table
         static string Try(Text t) { byte[] p; string e; return t.TryWrite(out p, out e) ? "ok" : e; }
         static string Try(Envelope v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok" : e; }
         static string Try(Hooked v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok" : e; }
+        static string Try(Maps v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok: a null map is written as an empty one" : e; }
+        static string Try(Rotations v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok" : e; }
 
         static void Main()
         {
@@ -60,6 +70,14 @@ namespace BitpackGen.Table
             Write(() => Try(new Envelope { Solo = new Ping() }));
             Write(() => Try(new Envelope { First = new Move(), Rest = new Msg[] { new NotAMember() }, Solo = new Ping() }));
             Write(() => Try(new Hooked { At = new Stamp { v = 5000 } }));
+            Write(() => Try(new Maps { Scores = null }));
+            Write(() => Try(new Maps { ByID = new System.Collections.Generic.Dictionary<ushort, Player> { { 1, null } } }));
+            Write(() => Try(new Maps { Scores = new System.Collections.Generic.Dictionary<string, int> { { "a\uD800", 1 } } }));
+            Write(() => Try(new Maps { Scores = new System.Collections.Generic.Dictionary<string, int> { { "a", 1 }, { "b", 1 }, { "c", 1 }, { "d", 1 }, { "e", 1 } } }));
+            Write(() => Try(new Rotations { Arr = new float[3] }));
+            Write(() => Try(new Rotations { Plain = null }));
+            Write(() => { Rotations r = new Rotations(); r.GL.V = new float[2]; return Try(r); });
+            Write(() => { Rotations r = new Rotations(); r.Vec.V = null; return Try(r); });
 
             Scalars s = new Scalars { I64 = -5, F64 = 0.5 };
             byte[] packet;
@@ -97,6 +115,16 @@ var tsMisuseWant = []string{
 	"bitpack: encode gen.Text: field Key: 3 bytes for an array of 16",
 	"bitpack: encode gen.Envelope: field First: type Nope is not a member of gen.Msg",
 	"bitpack: encode gen.Envelope: field First: nil gen.Msg: a union field must hold one of its members",
+	"bitpack: encode gen.Maps: field Scores: value object is not a Map",
+	"bitpack: encode gen.Maps: field Scores[1]: value 1 is not a string",
+	"bitpack: encode gen.Maps: field Flags[true]: value 8 does not fit in 3 bits",
+	"bitpack: encode gen.Units: field HP: value 40000 is not in [-32768, 32767]",
+	"bitpack: encode gen.Units: field Neg: value 10.5 is not an integer",
+	"bitpack: encode gen.Units: field Timeout: value 5 is not a bigint",
+	"bitpack: encode gen.Rotations: field Arr: 3 elements for an array of 4",
+	"bitpack: encode gen.Rotations: field Plain: null QuatXYZW: only a Go pointer may be absent",
+	"bitpack: encode gen.Rotations: field GL: value string is not a number",
+	"bitpack: encode gen.Numbered: field C: type Nope is not a member of gen.Cmd",
 	"F32 0.1 is written as the float32 0.10000000149011612",
 }
 
@@ -135,6 +163,16 @@ lines.push(attempt(() => t.writeText({ ...t.newText(), Name: "a\uD800" })));
 lines.push(attempt(() => t.writeText({ ...t.newText(), Key: new Uint8Array(3) })));
 lines.push(attempt(() => t.writeEnvelope({ ...t.newEnvelope(), First: { type: "Nope", value: {} } as unknown as t.Msg })));
 lines.push(attempt(() => t.writeEnvelope({ ...t.newEnvelope(), First: null as unknown as t.Msg })));
+lines.push(attempt(() => t.writeMaps({ ...t.newMaps(), Scores: {} as unknown as Map<string, number> })));
+lines.push(attempt(() => t.writeMaps({ ...t.newMaps(), Scores: new Map([[1 as unknown as string, 0]]) })));
+lines.push(attempt(() => t.writeMaps({ ...t.newMaps(), Flags: new Map([[false, 1], [true, 8]]) })));
+lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), HP: 40000 })));
+lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), Neg: 10.5 })));
+lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), Timeout: 5 as unknown as bigint })));
+lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), Arr: [0, 0, 1] })));
+lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), Plain: null as unknown as t.QuatXYZW })));
+lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), GL: { W: "1" as unknown as number, V: [0, 0, 0] } })));
+lines.push(attempt(() => t.writeNumbered({ ...t.newNumbered(), C: { type: "Nope", value: {} } as unknown as t.Cmd })));
 const s = t.readScalars(t.writeScalars({ ...t.newScalars(), F32: 0.1 }));
 lines.push("F32 0.1 is written as the float32 " + s.F32);
 export const out = lines.join("\n");

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/quant"
@@ -53,10 +54,16 @@ type Type struct {
 	MinBits     int
 	MaxBits     int // -1: unbounded
 
-	// TypeUnion: the member struct types in index order, and the width of
-	// the type index (bits_required(0, len(Members)-1)).
+	// TypeUnion: the member struct types in the order NewUnion took them,
+	// the type index each has on the wire (its position unless the union
+	// numbers them with At), and the width of the index
+	// (bits_required(0, the largest index), or IndexBits). Numbered says
+	// some index is not its member's position: bitpack then words the
+	// refusal of an unknown index by listing the indices.
 	Members   []*Type
+	Indices   []uint64
 	IndexBits int
+	Numbered  bool
 
 	suggest string // an anonymous struct's name before collisions are resolved
 }
@@ -91,15 +98,29 @@ type Value struct {
 	// Integers: Signed for Go's signed kinds; GoBits is the Go width (64
 	// for int and uint, which are 64 bits on the wire on every platform).
 	// Ranged integers carry their range in IntMin/IntMax (signed) or
-	// UintMin/UintMax (unsigned); raw ones their Bits.
+	// UintMin/UintMax (unsigned); raw ones their Bits. Unit (unit=, 0 for
+	// none) is the Go value of one unit on the wire: writers divide,
+	// rounding half away from zero, readers multiply; ranges and bits bound
+	// the units. UnitText words the unit as bitpack's messages do ("1ms",
+	// "5"), and Duration says the Go type is time.Duration, whose values
+	// those messages print as durations. Clamp (integers and compressed
+	// floats) replaces an out-of-range value by the nearer bound on write.
 	Signed           bool
 	GoBits           int
 	Ranged           bool
 	IntMin, IntMax   int64
 	UintMin, UintMax uint64
+	Unit             int64
+	UnitText         string
+	Duration         bool
 
 	// Floats (raw, compressed, quaternion components): 32 or 64.
 	FloatBits int
+	// Quaternions: Bits per component code, Steps is M = 2^Bits - 2 (codes
+	// run 0..M), and Comps locates x, y, z and w within the value, each a
+	// path of steps from it (Type is the struct type holding them, nil for
+	// an array).
+	Comps [4][]QuatStep
 	// Compressed floats: the tag's bounds and resolution, whether
 	// out-of-range values clamp, and what follows (the same numbers
 	// package quant derives): Steps is M, codes run 0..M in Bits bits;
@@ -115,6 +136,9 @@ type Value struct {
 	Sparse bool
 
 	Elem *Value
+	// Maps: the keys (an integer, string or bool value); Elem is the
+	// values, MaxLen the most entries, Bits the width of the count.
+	Key *Value
 
 	// Struct values: the struct type, and when this use differs from the
 	// type's own form (a tag on the field reached its leaves, or embedding
@@ -127,6 +151,14 @@ type Value struct {
 
 	CheckName string
 	CheckHash uint32
+}
+
+// A QuatStep is one step towards a quaternion component: into member
+// Member of a struct, or, when Member is nil, to element Index of an
+// array.
+type QuatStep struct {
+	Member *Member
+	Index  int
 }
 
 // A FieldUse is one field of a struct value sent in a form other than its
@@ -198,7 +230,7 @@ func (b *builder) structType(t reflect.Type, suggest string) (*Type, error) {
 		return st, nil
 	}
 	if b.onStack[t] {
-		return nil, fmt.Errorf("gen: %s contains itself (through a pointer, slice or union): recursive types have no fixed-size form in the generated code, which stores everything inline", t)
+		return nil, fmt.Errorf("gen: %s contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline", t)
 	}
 	b.onStack[t] = true
 	defer delete(b.onStack, t)
@@ -238,20 +270,7 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 	switch f.Kind {
 	case bitpack.KindBool:
 	case bitpack.KindInt, bitpack.KindUint:
-		// unit= and integer clamp came after the generators: refused until
-		// they render them, rather than rendered wrong.
-		if f.Unit > 1 || f.Clamp {
-			return nil, fmt.Errorf("gen: field %s of %s: %s is not generated yet", path, owner.Go, f.Encoding())
-		}
-		v.Signed = f.Kind == bitpack.KindInt
-		v.GoBits = f.Type.Bits()
-		if k := f.Type.Kind(); k == reflect.Int || k == reflect.Uint {
-			v.GoBits = 64
-		}
-		v.Ranged = f.Ranged
-		if f.Ranged {
-			v.IntMin, v.IntMax, v.UintMin, v.UintMax = f.IntMin, f.IntMax, f.UintMin, f.UintMax
-		}
+		integer(v, f)
 	case bitpack.KindFloat:
 		v.FloatBits = f.Type.Bits()
 	case bitpack.KindCompressedFloat:
@@ -271,9 +290,12 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 	case bitpack.KindStruct:
 		err = b.structValue(v, f, path, owner)
 	case bitpack.KindQuat:
-		// The quaternion wire is changing (M = 2^b - 2 steps, canonical
-		// encoding); gen follows once it has settled.
-		err = fmt.Errorf("gen: field %s of %s: quaternions are not generated yet", path, owner.Go)
+		err = b.quat(v, f, path, owner)
+	case bitpack.KindMap:
+		v.MaxLen = f.MaxLen
+		if v.Key, err = b.value(f.Key, path+"[]", owner); err == nil {
+			v.Elem, err = b.value(f.Elem, path+"[]", owner)
+		}
 	case bitpack.KindCustom:
 		v.Type = b.hookType(f.Type)
 	case bitpack.KindUnion:
@@ -287,6 +309,64 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 		return nil, err
 	}
 	return v, nil
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// integer fills an integer's parameters.
+func integer(v *Value, f *bitpack.Field) {
+	v.Signed = f.Kind == bitpack.KindInt
+	v.GoBits = f.Type.Bits()
+	if k := f.Type.Kind(); k == reflect.Int || k == reflect.Uint {
+		v.GoBits = 64
+	}
+	v.Ranged, v.Clamp = f.Ranged, f.Clamp
+	if f.Ranged {
+		v.IntMin, v.IntMax, v.UintMin, v.UintMax = f.IntMin, f.IntMax, f.UintMin, f.UintMax
+	}
+	if f.Unit > 1 {
+		v.Unit, v.UnitText = f.Unit, strconv.FormatInt(f.Unit, 10)
+		if f.Type == durationType {
+			v.Duration, v.UnitText = true, time.Duration(f.Unit).String()
+		}
+	}
+}
+
+// quat fills a quaternion's parameters: its codes, and where its
+// components are (bitpack's QuatPaths, as steps through the model's
+// struct members).
+func (b *builder) quat(v *Value, f *bitpack.Field, path string, owner *Type) error {
+	v.Steps = uint32(1)<<f.Bits - 2
+	if f.Type.Kind() == reflect.Struct {
+		st, err := b.structType(f.Type, anonName(owner, path))
+		if err != nil {
+			return err
+		}
+		v.Type = st
+	}
+	for c, steps := range f.QuatPaths {
+		t, st := f.Type, v.Type
+		for _, i := range steps {
+			if t.Kind() == reflect.Array {
+				v.Comps[c] = append(v.Comps[c], QuatStep{Index: i})
+				t = t.Elem()
+				continue
+			}
+			var m *Member
+			for _, fm := range st.Fields {
+				if fm.Index == i {
+					m = fm
+				}
+			}
+			if m == nil { // not expected: a component is an exported, untagged float
+				return fmt.Errorf("gen: field %s of %s: quaternion component %s.%s is not a field of %s's own form", path, owner.Go, t, t.Field(i).Name, t)
+			}
+			v.Comps[c] = append(v.Comps[c], QuatStep{Member: m})
+			t, st = t.Field(i).Type, m.Value.Type
+		}
+		v.FloatBits = t.Bits()
+	}
+	return nil
 }
 
 // compressed fills a compressed float's parameters, derived with package
@@ -364,15 +444,18 @@ func signature(v *Value) string {
 	var b strings.Builder
 	var walk func(v *Value)
 	walk = func(v *Value) {
-		fmt.Fprintf(&b, "(%d %s %d %t %d %t %d %d %d %d %d %v %v %v %t %d %d %t %d %q %d",
-			v.Kind, v.Go, v.Bits, v.Signed, v.GoBits, v.Ranged, v.IntMin, v.IntMax, v.UintMin, v.UintMax,
-			v.FloatBits, v.Min, v.Max, v.Res, v.Clamp, v.MaxLen, v.Len, v.Sparse, v.CheckHash, v.CheckName, len(v.Fields))
+		fmt.Fprintf(&b, "(%d %s %d %t %d %t %d %d %d %d %d %d %v %v %v %t %d %d %t %d %q %d %v",
+			v.Kind, v.Go, v.Bits, v.Signed, v.GoBits, v.Ranged, v.IntMin, v.IntMax, v.UintMin, v.UintMax, v.Unit,
+			v.FloatBits, v.Min, v.Max, v.Res, v.Clamp, v.MaxLen, v.Len, v.Sparse, v.CheckHash, v.CheckName, len(v.Fields), v.Comps)
 		if v.Type != nil {
 			b.WriteString(" " + v.Type.Go.String())
 		}
 		for _, u := range v.Fields {
 			b.WriteString(" " + strconv.Itoa(u.Member.Index))
 			walk(u.Value)
+		}
+		if v.Key != nil {
+			walk(v.Key)
 		}
 		if v.Elem != nil {
 			walk(v.Elem)
@@ -416,12 +499,11 @@ func (b *builder) unionType(f *bitpack.Field) (*Type, error) {
 	}
 	b.onStack[f.Type] = true
 	defer delete(b.onStack, f.Type)
-	for i, idx := range f.MemberIndex {
-		if idx != i { // At: not generated yet
-			return nil, fmt.Errorf("gen: union %s numbers its members with At: not generated yet", f.Type)
-		}
-	}
 	ut := &Type{Kind: TypeUnion, Go: f.Type, IndexBits: f.Bits}
+	for i, idx := range f.MemberIndex {
+		ut.Indices = append(ut.Indices, uint64(idx))
+		ut.Numbered = ut.Numbered || idx != i
+	}
 	b.order = append(b.order, ut)
 	for _, mt := range f.MemberTypes {
 		if mt.Kind() == reflect.Pointer {

@@ -95,8 +95,8 @@ func TestClientErrors(t *testing.T) {
 		}{
 			{nil, "gen: no types given"},
 			{[]any{42}, "gen: argument 0 is int, not a struct or a pointer to one"},
-			{[]any{loopy{}}, "gen: gen.loopy contains itself (through a pointer, slice or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
-			{[]any{&withQuat{}}, "gen: field Rot of gen.withQuat: quaternions are not generated yet"},
+			{[]any{loopy{}}, "gen: gen.loopy contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
+			{[]any{&loopyMap{}}, "gen: gen.loopyMap contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
 		} {
 			if err := f(&out, Options{}, tc.values...); err == nil || err.Error() != tc.want {
 				t.Errorf("%v: %v, want %q", tc.values, err, tc.want)

@@ -3,6 +3,7 @@ package gen
 import (
 	"errors"
 	"math/rand"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
@@ -13,8 +14,10 @@ import (
 
 // The table of types the cross-language tests generate C++ for: every tag
 // kind of the README's tag table, nesting, arrays of structs, slices,
-// pointers, unions of registered interfaces, sparse arrays, checks, hooks,
-// float64 compressed floats, signed bits=N, raw floats and 64-bit ranges.
+// pointers, unions of registered interfaces (numbered with At and
+// IndexBits too), sparse arrays, checks, hooks, float64 compressed floats,
+// signed bits=N, raw floats, 64-bit ranges, quaternions in every shape,
+// maps, unit= and integer clamp.
 
 type Vec3 struct{ X, Y, Z float32 }
 
@@ -240,7 +243,129 @@ type Hooked struct {
 	N  uint8 `bits:"range=0..9"`
 }
 
+// Quaternions in every shape bitpack takes: arrays (x, y, z, w, or w
+// first with wxyz), structs named W, X, Y, Z in any order, four unnamed
+// floats with xyzw or wxyz, a float and a vector of three in either order
+// (mathgl's Quat{W; V}), float64 components, under pointers, in slices,
+// and reached through a struct tagged quat.
+type (
+	QuatXYZW    struct{ X, Y, Z, W float32 }
+	QuatWFirst  struct{ W, X, Y, Z float32 }
+	QuatUnnamed struct{ A, B, C, D float32 }
+	QuatGL      struct {
+		W float32
+		V [3]float32
+	}
+	QuatVec struct {
+		V Vec3
+		W float32
+	}
+	Quat64 struct{ X, Y, Z, W float64 }
+	Pose   struct {
+		A QuatXYZW
+		B [4]float32
+	}
+	Rotations struct {
+		Arr   [4]float32  `bits:"quat,bits=9"`
+		ArrW  [4]float32  `bits:"quat,bits=10,wxyz"`
+		Arr64 [4]float64  `bits:"quat,bits=12"`
+		Named QuatWFirst  `bits:"quat,bits=4"`
+		Plain QuatXYZW    `bits:"quat,bits=22"`
+		Gonum QuatUnnamed `bits:"quat,bits=8,wxyz"`
+		Order QuatUnnamed `bits:"quat,bits=8,xyzw"`
+		GL    QuatGL      `bits:"quat,bits=11"`
+		Vec   QuatVec     `bits:"quat,bits=7"`
+		Wide  Quat64      `bits:"quat,bits=16"`
+		Opt   *QuatXYZW   `bits:"quat,bits=9"`
+		List  []QuatXYZW  `bits:"maxlen=3,quat,bits=9"`
+		Pose  Pose        `bits:"quat,bits=6"`
+	}
+)
+
+// Maps with keys of every kind (strings with key.maxlen, unsigned, bools,
+// ranged signed keys, 64-bit keys and a range near the top of uint64), and
+// values that are structs, pointers under a float tag, slices of strings,
+// quaternions; maps in an array, and a map of maxlen 0.
+type Maps struct {
+	Scores map[string]int32     `bits:"maxlen=4,key.maxlen=6,range=-100..100"`
+	ByID   map[uint16]Player    `bits:"maxlen=3"`
+	Flags  map[bool]uint8       `bits:"maxlen=2,bits=3"`
+	Signed map[int8]*Vec3       `bits:"maxlen=3,key.range=-5..5,float,min=-1,max=1,res=0.01"`
+	Big    map[int64]uint64     `bits:"maxlen=2"`
+	Lists  map[uint8][]string   `bits:"maxlen=2,elem.maxlen=2,elem.elem.maxlen=4"`
+	Rot    map[uint8][4]float32 `bits:"maxlen=2,quat,bits=9"`
+	Nested [2]map[uint8]bool    `bits:"maxlen=2"`
+	Empty  map[uint8]uint8      `bits:"maxlen=0"`
+	High   map[uint64]bool      `bits:"maxlen=2,key.range=18446744073709551000..18446744073709551615"`
+}
+
+// Units has unit= on durations (a Go duration as the unit) and on other
+// integers, ranged and raw, signed and not, and integer clamp, with and
+// without a unit.
+type Units struct {
+	Timeout time.Duration `bits:"unit=1ms,range=0..60000"`
+	Delay   time.Duration `bits:"unit=50us,bits=12"`
+	Neg     int32         `bits:"unit=10,range=-100..100"`
+	Raw     int64         `bits:"unit=1000,bits=20"`
+	Big     uint64        `bits:"unit=3,range=0..1000000"`
+	UBits   uint16        `bits:"unit=2,bits=8"`
+	HP      int16         `bits:"range=0..100,clamp"`
+	Lvl     uint8         `bits:"range=1..60,clamp"`
+	Tilt    int8          `bits:"bits=3,clamp"`
+	Count   uint32        `bits:"bits=5,clamp"`
+	Wide    int64         `bits:"range=-5000000000..5000000000,clamp"`
+	Slow    time.Duration `bits:"unit=1s,range=-10..10,clamp"`
+	Ticks   []int32       `bits:"maxlen=3,unit=16,range=0..255,clamp"`
+}
+
+// Unions numbered their own way: Cmd's members have the indices 7, 9 and
+// 10 (At), Tall takes 5 index bits for two members (IndexBits), Lone is one
+// member at index 2 in 2 bits.
+type (
+	Cmd  interface{ isCmd() }
+	Tall interface{ isTall() }
+	Lone interface{ isLone() }
+	Jump struct {
+		H uint8 `bits:"range=0..15"`
+	}
+	Duck struct{ Low bool }
+	Say  struct {
+		Text string `bits:"maxlen=8"`
+	}
+	Up   struct{ N int8 }
+	Down struct{ N uint8 }
+	Solo struct {
+		Q [4]float32 `bits:"quat,bits=5"`
+	}
+	Numbered struct {
+		C    Cmd
+		More []Cmd `bits:"maxlen=3"`
+		T    Tall
+		L    Lone
+	}
+)
+
+func (Jump) isCmd()  {}
+func (*Duck) isCmd() {}
+func (Say) isCmd()   {}
+func (Up) isTall()   {}
+func (Down) isTall() {}
+func (Solo) isLone() {}
+
+func registerUnion[I any](members ...any) {
+	u, err := bitpack.NewUnion(members...)
+	if err != nil {
+		panic(err)
+	}
+	if err := bitpack.RegisterUnion[I](u); err != nil {
+		panic(err)
+	}
+}
+
 func init() {
+	registerUnion[Cmd](bitpack.At(7, Jump{}), bitpack.At(9, &Duck{}), Say{})
+	registerUnion[Tall](bitpack.IndexBits(5), Up{}, Down{})
+	registerUnion[Lone](bitpack.IndexBits(2), bitpack.At(2, Solo{}))
 	mu, err := bitpack.NewUnion(Move{}, &Fire{}, Chat{})
 	if err != nil {
 		panic(err)
@@ -286,6 +411,11 @@ func table() []tableEntry {
 		{Deep{}, bitpacktest.Gen[Deep]()},
 		{Envelope{}, bitpacktest.Gen[Envelope]()},
 		{Hooked{}, bitpacktest.Gen[Hooked](bitpacktest.Custom[Stamp](stampGen()))},
+		{Rotations{}, bitpacktest.Gen[Rotations]()},
+		{Maps{}, bitpacktest.Gen[Maps](bitpacktest.MaxElems(6))},
+		{Units{}, bitpacktest.Gen[Units]()},
+		{Numbered{}, bitpacktest.Gen[Numbered]()},
+		{QuatProbe{}, bitpacktest.Gen[QuatProbe]()},
 	}
 }
 

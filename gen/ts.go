@@ -10,16 +10,23 @@ import (
 	"github.com/bitpack-go/bitpack"
 )
 
-// The runtime every TypeScript module carries, in three parts.
+// The runtime every TypeScript module carries, in parts; ts_quote.ts only
+// where maps have string keys.
 var (
 	//go:embed ts_common.ts
 	tsCommon string
+	//go:embed ts_format.ts
+	tsFormat string
+	//go:embed ts_quat.ts
+	tsQuat string
 	//go:embed ts_reader.ts
 	tsReader string
 	//go:embed ts_writer.ts
 	tsWriter string
+	//go:embed ts_quote.ts
+	tsQuote string
 
-	tsRuntime = tsCommon + tsReader + tsWriter
+	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter
 )
 
 // TypeScript writes one self-contained TypeScript module (ES2020, no
@@ -91,7 +98,10 @@ func (e *tsEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, forma
 func (e *tsEmitter) file() []byte {
 	e.preamble()
 	e.b.WriteString(tsRuntime)
-	e.printf("\n")
+	if e.m.stringKeys() {
+		e.b.WriteString(strings.Replace(tsQuote, "{{PRINTABLE}}", printableRanges(), 1))
+	}
+	e.printf("%s\n", runtimeEnd)
 	if len(e.m.Hooks) > 0 {
 		e.hooks()
 	}

@@ -84,36 +84,6 @@ export function float64Bits(value: number): bigint {
   return scratch.getBigUint64(0, true);
 }
 
-/** value as Go's %v prints a float64. */
-function goFloat(value: number): string {
-  if (Number.isNaN(value)) {
-    return "NaN";
-  }
-  if (!Number.isFinite(value)) {
-    return value > 0 ? "+Inf" : "-Inf";
-  }
-  if (value === 0) {
-    return Object.is(value, -0) ? "-0" : "0";
-  }
-  const e = value.toExponential(); // the shortest digits that read back as value
-  const mark = e.indexOf("e");
-  const exp = Number(e.slice(mark + 1));
-  const sign = value < 0 ? "-" : "";
-  const digits = e.slice(sign.length, mark).replace(".", "");
-  if (exp < -4 || exp >= 21) {
-    const m = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
-    const x = String(Math.abs(exp));
-    return sign + m + "e" + (exp < 0 ? "-" : "+") + (x.length < 2 ? "0" + x : x);
-  }
-  if (exp < 0) {
-    return sign + "0." + "0".repeat(-exp - 1) + digits;
-  }
-  if (digits.length <= exp + 1) {
-    return sign + digits + "0".repeat(exp + 1 - digits.length);
-  }
-  return sign + digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
-}
-
 function show(value: unknown): string {
   return typeof value === "number" || typeof value === "bigint" ? String(value) : typeof value;
 }

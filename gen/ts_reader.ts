@@ -301,6 +301,52 @@ export class BitReader {
     return previous + difference;
   }
 
+  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
+  readCount(n: number, maxlen: number, entryBits: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (v > maxlen) {
+      this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
+      return 0;
+    }
+    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
+      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
+      return 0;
+    }
+    return v;
+  }
+
+  /**
+   * A smallest-three quaternion of bits per component, decoded into the
+   * module's quatOut: refuses codes above M = 2^bits - 2 and codes that are
+   * not canonical, as bitpack does.
+   */
+  readQuat(bits: number): boolean {
+    const start = this.pos;
+    const largest = this.readBits(2);
+    const c0 = this.readBits(bits);
+    const c1 = this.readBits(bits);
+    const c2 = this.readBits(bits);
+    if (this.failed) {
+      return false;
+    }
+    const steps = 2 ** bits - 2;
+    if (c0 > steps || c1 > steps || c2 > steps) {
+      return this.fail("Range", start, "quaternion component code " + (c0 > steps ? c0 : c1 > steps ? c1 : c2) + " out of range [0, " + steps + "]");
+    }
+    if (quatDecode(largest, c0, c1, c2, steps)) {
+      return true;
+    }
+    let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
+    for (let i = 1; i < 4; i++) {
+      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+        back = i;
+      }
+    }
+    const [x, y, z, w] = quatOut;
+    return this.fail("Range", start, "quaternion code (index " + largest + ", codes " + c0 + " " + c1 + " " + c2 + ") is not canonical: it decodes to " + quatText(x, y, z, w) + ", which encodes with index " + back);
+  }
+
   /** A union's type index in n bits, below count; -1 when refused. */
   readIndex(n: number, count: number): number {
     const start = this.pos;

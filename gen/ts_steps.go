@@ -37,6 +37,13 @@ func (e *tsEmitter) tsType(v *Value) string {
 		return "(" + e.optional(v.Elem) + ")[]"
 	case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
 		return e.typeNames[v.Type]
+	case bitpack.KindQuat:
+		if v.Type != nil {
+			return e.typeNames[v.Type]
+		}
+		return "number[]"
+	case bitpack.KindMap:
+		return "Map<" + e.tsType(v.Key) + ", " + e.tsType(v.Elem) + ">"
 	}
 	panic("gen: no TypeScript type for " + v.Kind.String())
 }
@@ -106,6 +113,13 @@ func (e *tsEmitter) zero(v *Value) string {
 	case bitpack.KindCustom:
 		n := e.typeNames[v.Type]
 		return fmt.Sprintf("hook(hooks.%s, %q).zero()", n, n)
+	case bitpack.KindQuat:
+		if v.Type != nil {
+			return "new" + e.typeNames[v.Type] + "()"
+		}
+		return "[0, 0, 0, 0]"
+	case bitpack.KindMap:
+		return "new " + e.tsType(v) + "()"
 	}
 	panic("gen: no TypeScript zero for " + v.Kind.String())
 }
@@ -126,7 +140,14 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 	case bitpack.KindBool:
 		set("r.readBool()")
 	case bitpack.KindInt, bitpack.KindUint:
-		set(e.readInt(v))
+		switch {
+		case v.Unit > 1 && v.GoBits == 64:
+			set(fmt.Sprintf("%s * %dn", e.readInt(v), v.Unit))
+		case v.Unit > 1:
+			set(fmt.Sprintf("%s * %d", e.readInt(v), v.Unit))
+		default:
+			set(e.readInt(v))
+		}
 	case bitpack.KindFloat:
 		set(fmt.Sprintf("r.readFloat%d()", v.FloatBits))
 	case bitpack.KindCompressedFloat:
@@ -173,6 +194,15 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 		e.readSparse(c, v, x, idx, fresh)
 	case bitpack.KindCheck:
 		c.line("if (!r.readCheck(%#08x, %s)) return r.at(%s);", v.CheckHash, tsString(v.CheckName), p)
+	case bitpack.KindQuat:
+		c.line("if (!r.readQuat(%d)) return r.at(%s);", v.Bits, p)
+		e.built(c, fresh, x, e.zero(v), func(a string) {
+			for k, steps := range v.Comps {
+				c.line("%s%s = quatOut[%d];", a, e.quatComp(steps), k)
+			}
+		})
+	case bitpack.KindMap:
+		e.readMap(c, v, x, idx, fresh)
 	default:
 		panic("gen: TypeScript cannot read " + v.Kind.String())
 	}
@@ -236,11 +266,22 @@ func (e *tsEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh 
 }
 
 func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
-	c.line("switch (r.readIndex(%d, %d)) {", v.Type.IndexBits, len(v.Type.Members))
+	start, u := "", ""
+	if v.Type.Numbered {
+		// The protocol's own indices (At): any other is refused as bitpack
+		// words it, listing them.
+		start, u = c.local("x"), c.local("u")
+		c.line("const %s = r.bitsRead;", start)
+		c.line("const %s = r.readBits(%d);", u, v.Type.IndexBits)
+		c.line("if (r.failed) return r.at(%s);", p)
+		c.line("switch (%s) {", u)
+	} else {
+		c.line("switch (r.readIndex(%d, %d)) {", v.Type.IndexBits, len(v.Type.Members))
+	}
 	for i, mt := range v.Type.Members {
 		n := e.typeNames[mt]
 		m := c.local("m")
-		c.line("  case %d: {", i)
+		c.line("  case %d: {", v.Type.Indices[i])
 		c.line("    const %s = new%s();", m, n)
 		c.line("    if (!read%sFrom(r, %s)) return r.at(%s);", n, m, p)
 		c.line("    %s = { type: %q, value: %s };", x, n, m)
@@ -248,6 +289,13 @@ func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
 		c.line("  }")
 	}
 	c.line("  default:")
+	if v.Type.Numbered {
+		var known []string
+		for _, idx := range v.Type.Indices {
+			known = append(known, strconv.FormatUint(idx, 10))
+		}
+		c.line("    r.fail(\"Range\", %s, \"union index \" + %s + %s);", start, u, tsString(" names no member ("+strings.Join(known, ", ")+")"))
+	}
 	c.line("    return r.at(%s);", p)
 	c.line("}")
 }
@@ -298,4 +346,66 @@ func tsPrimitive(v *Value) bool {
 		return v.Kind != bitpack.KindSparse
 	}
 	return false
+}
+
+// quatComp is the TypeScript expression of a quaternion component's place
+// within its holder: .X, .V.Y, [3].
+func (e *tsEmitter) quatComp(steps []QuatStep) string {
+	var b strings.Builder
+	for _, s := range steps {
+		if s.Member != nil {
+			b.WriteString("." + s.Member.Name)
+		} else {
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		}
+	}
+	return b.String()
+}
+
+// readMap reads a map: its count, then each entry, a key above the one
+// before it (else refused as bitpack refuses it), then its value, into a
+// new Map. Errors name a key being read by its position ("[key 2]") and a
+// value by its key, as bitpack's do.
+func (e *tsEmitter) readMap(c *body, v *Value, x string, idx []string, fresh bool) {
+	p := pathExpr(v.Path, idx)
+	n, key, prev, val, start := c.local("n"), c.local("y"), c.local("s"), c.local("e"), c.local("x")
+	c.line("const %s = r.readCount(%d, %d, %d);", n, lengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30))
+	c.line("if (r.failed) return r.at(%s);", p)
+	e.built(c, true, x, "new "+e.tsType(v)+"()", func(a string) {
+		c.line("let %s: %s = %s;", prev, e.tsType(v.Key), e.zero(v.Key))
+		c.loop(n, func(i string) {
+			c.line("const %s = r.bitsRead;", start)
+			c.line("let %s: %s = %s;", key, e.tsType(v.Key), e.zero(v.Key))
+			e.read(c, v.Key, key, append(idx, `"key " + `+i), false)
+			c.line("if (%s > 0 && %s) {", i, tsKeyNotAbove(v.Key, key, prev))
+			c.line("  r.fail(\"Range\", %s, \"key \" + %s + \" does not follow key \" + %s + \": map keys travel in ascending order, each once\");", start, tsKeyText(v.Key, key), tsKeyText(v.Key, prev))
+			c.line("  return r.at(%s);", p)
+			c.line("}")
+			c.line("let %s: %s = %s;", val, e.tsType(v.Elem), e.zero(v.Elem))
+			e.read(c, v.Elem, val, append(idx, tsKeyText(v.Key, key)), false)
+			c.line("%s.set(%s, %s);", a, key, val)
+			c.line("%s = %s;", prev, key)
+		})
+	})
+}
+
+// tsKeyNotAbove is the condition that key does not follow prev in
+// bitpack's order: numbers by value, false before true, strings by their
+// UTF-8 bytes.
+func tsKeyNotAbove(v *Value, key, prev string) string {
+	switch v.Kind {
+	case bitpack.KindString:
+		return "compareKeys(" + prev + ", " + key + ") >= 0"
+	case bitpack.KindBool:
+		return "Number(" + key + ") <= Number(" + prev + ")"
+	}
+	return key + " <= " + prev
+}
+
+// tsKeyText is the expression of a key as Go words it in an error's path.
+func tsKeyText(v *Value, key string) string {
+	if v.Kind == bitpack.KindString {
+		return "keyText(" + key + ")"
+	}
+	return "String(" + key + ")"
 }

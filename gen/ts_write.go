@@ -70,13 +70,30 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 		e.writeSparse(c, v, x, idx, p)
 	case bitpack.KindCheck:
 		c.line("w.writeCheck(%#08x); // check %s", v.CheckHash, tsString(v.CheckName))
+	case bitpack.KindQuat:
+		e.writeQuat(c, v, x, p, fail)
+	case bitpack.KindMap:
+		e.writeMap(c, v, x, idx, p, fail)
 	default:
 		panic("gen: TypeScript cannot write " + v.Kind.String())
 	}
 }
 
 func (e *tsEmitter) writeInt(v *Value, x string) string {
+	unit := max(v.Unit, 1)
 	switch {
+	case (v.Unit > 1 || v.Clamp) && v.GoBits == 64 && v.Signed:
+		lo, hi, flip := intBounds(v)
+		return fmt.Sprintf("w.writeUnitsBig(%s, true, %s, %s, %d, %s, %s, %t, %s, %t)", x, tsBigS(lo), tsBigS(hi), unitBits(v), tsBig(flip), tsBigS(unit), v.Clamp, tsString(v.UnitText), v.Duration)
+	case (v.Unit > 1 || v.Clamp) && v.GoBits == 64:
+		lo, hi := uintBounds(v)
+		return fmt.Sprintf("w.writeUnitsBig(%s, false, %s, %s, %d, 0n, %s, %t, %s, false)", x, tsBig(lo), tsBig(hi), unitBits(v), tsBigS(unit), v.Clamp, tsString(v.UnitText))
+	case (v.Unit > 1 || v.Clamp) && v.Signed:
+		lo, hi, flip := intBounds(v)
+		return fmt.Sprintf("w.writeUnits(%s, %d, %d, %d, %d, %d, %d, %d, %t, %s)", x, int64(-1)<<(v.GoBits-1), int64(1)<<(v.GoBits-1)-1, lo, hi, unitBits(v), flip, unit, v.Clamp, tsString(v.UnitText))
+	case v.Unit > 1 || v.Clamp:
+		lo, hi := uintBounds(v)
+		return fmt.Sprintf("w.writeUnits(%s, 0, %d, %d, %d, %d, 0, %d, %t, %s)", x, uint64(1)<<v.GoBits-1, lo, hi, unitBits(v), unit, v.Clamp, tsString(v.UnitText))
 	case v.Ranged && v.GoBits == 64 && v.Signed:
 		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, true)", x, tsBigS(v.IntMin), tsBig(span(v)), rangeBits(v))
 	case v.Ranged && v.GoBits == 64:
@@ -114,7 +131,7 @@ func (e *tsEmitter) writeUnion(c *body, v *Value, x, p string) {
 	for i, mt := range v.Type.Members {
 		n := e.typeNames[mt]
 		c.line("  case %q:", n)
-		c.line("    w.writeBits(%d, %d);", i, v.Type.IndexBits)
+		c.line("    w.writeBits(%d, %d);", v.Type.Indices[i], v.Type.IndexBits)
 		c.line("    if (!write%sTo(w, %s.value)) return w.at(%s);", n, u, p)
 		c.line("    break;")
 	}
@@ -146,4 +163,57 @@ func (e *tsEmitter) writeSparse(c *body, v *Value, x string, idx []string, p str
 	c.close()
 	c.line("w.writeIntRelative(%s, %s.length);", prev, s)
 	c.loops--
+}
+
+// writeQuat writes a quaternion: its holder and the vector inside it must
+// be there (and arrays of their length), then the components.
+func (e *tsEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string)) {
+	l := c.local("e")
+	c.line("const %s = %s;", l, x)
+	if v.Type != nil {
+		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, tsString(e.typeNames[v.Type]), p)
+	} else {
+		fail(fmt.Sprintf("w.fixedLength(%s, 4)", l))
+	}
+	for _, steps := range v.Comps {
+		if len(steps) == 2 { // a vector of three: checked once
+			vec := l + "." + steps[0].Member.Name
+			if vt := steps[0].Member.Value; vt.Kind == bitpack.KindArray {
+				fail(fmt.Sprintf("w.fixedLength(%s, 3)", vec))
+			} else {
+				c.line("if (absent(w, %s, %s)) return w.at(%s);", vec, tsString(e.typeNames[vt.Type]), p)
+			}
+			break
+		}
+	}
+	var comps [4]string
+	for k, steps := range v.Comps {
+		comps[k] = l + e.quatComp(steps)
+	}
+	fail(fmt.Sprintf("w.writeQuat(%s, %s, %s, %s, %d)", comps[0], comps[1], comps[2], comps[3], v.Bits))
+}
+
+// writeMap writes a map: its count, then its entries in ascending key
+// order, each key then value. Errors name an entry by its key, as
+// bitpack's do.
+func (e *tsEmitter) writeMap(c *body, v *Value, x string, idx []string, p string, fail func(string)) {
+	m, keys := c.local("m"), c.local("y")
+	c.line("const %s = %s;", m, x)
+	fail(fmt.Sprintf("w.writeCount(%s, %d, %d)", m, v.MaxLen, lengthBits(v.MaxLen)))
+	order := "(a, b) => (a < b ? -1 : a > b ? 1 : 0)"
+	switch v.Key.Kind {
+	case bitpack.KindString:
+		order = "compareKeys"
+	case bitpack.KindBool:
+		order = "(a, b) => Number(a) - Number(b)"
+	}
+	c.line("const %s = Array.from(%s.keys()).sort(%s);", keys, m, order)
+	c.loop(keys+".length", func(i string) {
+		k, val := c.local("k"), c.local("e")
+		c.line("const %s = %s[%s];", k, keys, i)
+		at := append(idx, tsKeyText(v.Key, k))
+		e.write(c, v.Key, k, at)
+		c.line("const %s = %s.get(%s) as %s;", val, m, k, e.tsType(v.Elem))
+		e.write(c, v.Elem, val, at)
+	})
 }

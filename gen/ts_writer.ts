@@ -193,6 +193,94 @@ export class BitWriter {
     return this.writeBig(value - min, n);
   }
 
+  /**
+   * An integer of at most 32 bits with unit= or clamp: value (within
+   * [typeMin, typeMax], its Go type's range) in units, rounded to the
+   * nearest, half away from zero; refused outside [min, max] unless clamp
+   * moves it to the nearer bound; the offset from min in n bits, XOR flip
+   * (2^(n-1) for a raw signed field, which makes it two's complement).
+   */
+  writeUnits(value: number, typeMin: number, typeMax: number, min: number, max: number, n: number, flip: number, unit: number, clamp: boolean, unitText: string): boolean {
+    if (this.notInteger(value)) {
+      return false;
+    }
+    if (value < typeMin || value > typeMax) {
+      return this.fail("Range", "value " + value + " is not in [" + typeMin + ", " + typeMax + "]");
+    }
+    let units = value;
+    if (unit > 1) {
+      units = Math.trunc(value / unit); // exact: both below 2^32
+      const r = Math.abs(value - units * unit);
+      if (r >= unit - r) {
+        units += value < 0 ? -1 : 1;
+      }
+    }
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBits(((units - min) ^ flip) >>> 0, n);
+  }
+
+  /** A 64-bit integer with unit= or clamp (see writeUnits); duration: a time.Duration, worded as Go words one. */
+  writeUnitsBig(value: bigint, signed: boolean, min: bigint, max: bigint, n: number, flip: bigint, unit: bigint, clamp: boolean, unitText: string, duration: boolean): boolean {
+    if (this.notInt64(value, signed)) {
+      return false;
+    }
+    let units = value;
+    if (unit > 1n) {
+      units = value / unit; // truncated, as Go divides
+      const r = value % unit < 0n ? -(value % unit) : value % unit;
+      if (r >= unit - r) {
+        units += value < 0n ? -1n : 1n;
+      }
+    }
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + (duration ? durationText(value) : String(value)) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBig(BigInt.asUintN(64, units - min) ^ flip, n);
+  }
+
+  /**
+   * A smallest-three quaternion of bits per component, canonical as bitpack
+   * writes it; each component rounded to float32 first (as Go's float32(x)).
+   * Refuses a component that is not finite and a quaternion not of unit
+   * length (all four 0 is the identity).
+   */
+  writeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
+    for (const c of [x, y, z, w]) {
+      if (typeof c !== "number") {
+        return this.fail("Range", "value " + show(c) + " is not a number");
+      }
+    }
+    [x, y, z, w] = [f32(x), f32(y), f32(z), f32(w)];
+    const problem = quatProblem(x, y, z, w);
+    if (problem !== "") {
+      return this.fail("Range", problem);
+    }
+    quatEncode(x, y, z, w, 2 ** bits - 2);
+    this.writeBits(quatCode[0], 2);
+    this.writeBits(quatCode[1], bits);
+    this.writeBits(quatCode[2], bits);
+    return this.writeBits(quatCode[3], bits);
+  }
+
+  /** A map's count in n bits; refuses a value that is not a Map and more than maxlen entries. */
+  writeCount(value: ReadonlyMap<unknown, unknown>, maxlen: number, n: number): boolean {
+    if (!(value instanceof Map)) {
+      return this.fail("Range", "value " + show(value) + " is not a Map");
+    }
+    if (value.size > maxlen) {
+      return this.fail("Range", value.size + " entries exceed maxlen " + maxlen);
+    }
+    return this.writeBits(value.size, n);
+  }
+
   writeFloat32(value: number): boolean {
     if (typeof value !== "number") {
       return this.fail("Range", "value " + show(value) + " is not a number");
@@ -473,4 +561,3 @@ export function open(protocolId: number, packet: Uint8Array): Uint8Array | null 
   const payload = packet.subarray(4);
   return stored === frameCrc(protocolId >>> 0, payload) ? payload : null;
 }
-// ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -73,8 +74,32 @@ func (a tsValue) value(v *Value, rv reflect.Value) string {
 	case bitpack.KindCustom:
 		// The table's only hook type, Stamp, keeps its value in field v.
 		return fmt.Sprintf("{ v: %d }", rv.Field(0).Uint())
+	case bitpack.KindQuat:
+		if v.Type != nil {
+			return a.structValue(v.Type, rv)
+		}
+		return "[" + a.elems(rv, func(e reflect.Value) string {
+			return a.value(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, e)
+		}) + "]"
+	case bitpack.KindMap:
+		var entries []string
+		for _, k := range mapFillOrder(rv) {
+			entries = append(entries, "["+a.value(v.Key, k)+", "+a.value(v.Elem, mapValue(rv, k))+"]")
+		}
+		return fmt.Sprintf("new Map<%s, %s>([%s])", a.qualified(v.Key), a.qualified(v.Elem), strings.Join(entries, ", "))
 	}
 	panic(fmt.Sprintf("tsValue: %s: kind %s", v.Path, v.Kind))
+}
+
+// qualified is a value's TypeScript type as the test driver names it: the
+// table's types through the module's import, t.
+func (a tsValue) qualified(v *Value) string {
+	typ := a.e.tsType(v)
+	for _, t := range a.e.m.Types {
+		n := a.e.typeNames[t]
+		typ = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(typ, "t."+n)
+	}
+	return typ
 }
 
 func (a tsValue) optional(v *Value, rv reflect.Value) string {

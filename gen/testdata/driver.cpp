@@ -13,6 +13,10 @@
 //   W <case>        build write case <case> and write it: REFUSED or OK <hex>
 //   D <hex>         read a Pinned packet and print the bits of V, A and W
 //   P <v> <a> <w>   write a Pinned value given as the hex bits of V, A, W
+//   Q <hex>         read a QuatProbe packet and print the bits of its
+//                   twelve components
+//   E <bits>...     write a QuatProbe given as the hex bits of its twelve
+//                   components
 //   S <id> <hex>    bitpack::seal the payload with protocol id <id> (hex)
 //   O <id> <hex>    bitpack::open the packet: REFUSED or OK <payload hex>
 
@@ -99,6 +103,44 @@ static void encode_pinned( const char * fields )
     set_f32( v.V, vb );
     set_f32( v.A, ab );
     set_f64( v.W, wb );
+    write_value( &v, 64 );
+}
+
+static void probe_quat( const uint8_t * data, int64_t bytes )
+{
+    QuatProbe v;
+    memset( &v, 0, sizeof v );
+    serialize::ReadStream stream( data, bytes );
+    if ( !v.Serialize( stream ) || !bitpack::whole_packet( stream, bytes ) )
+    {
+        puts( "REFUSED" );
+        return;
+    }
+    uint32_t a[8];
+    uint64_t c[4];
+    memcpy( a, v.A, 16 );
+    memcpy( a + 4, v.B, 16 );
+    memcpy( c, v.C, 32 );
+    printf( "%08x %08x %08x %08x %08x %08x %08x %08x %016llx %016llx %016llx %016llx\n", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+        (unsigned long long) c[0], (unsigned long long) c[1], (unsigned long long) c[2], (unsigned long long) c[3] );
+}
+
+static void encode_quat( const char * fields )
+{
+    unsigned int a[8];
+    unsigned long long c[4];
+    if ( sscanf( fields, "%x %x %x %x %x %x %x %x %llx %llx %llx %llx", a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7, c, c + 1, c + 2, c + 3 ) != 12 )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    QuatProbe v;
+    for ( int i = 0; i < 4; i++ )
+    {
+        set_f32( v.A[i], a[i] );
+        set_f32( v.B[i], a[4 + i] );
+        set_f64( v.C[i], c[i] );
+    }
     write_value( &v, 64 );
 }
 
@@ -199,6 +241,14 @@ int main()
         else if ( command == 'P' )
         {
             encode_pinned( rest );
+        }
+        else if ( command == 'Q' && hex_to_bytes( rest, packet ) )
+        {
+            probe_quat( packet.data(), (int64_t) packet.size() );
+        }
+        else if ( command == 'E' )
+        {
+            encode_quat( rest );
         }
         else if ( command == 'S' || command == 'O' )
         {

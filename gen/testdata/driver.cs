@@ -13,6 +13,10 @@
 //   W <case>        build write case <case> and write it: OK <hex> or REFUSED
 //   D <hex>         read a Pinned packet and print the bits of V, A and W
 //   P <v> <a> <w>   write a Pinned value given as the hex bits of V, A, W
+//   Q <hex>         read a QuatProbe packet and print the bits of its
+//                   twelve components
+//   E <bits>...     write a QuatProbe given as the hex bits of its twelve
+//                   components
 //   S <id> <hex>    Bitpack.Seal the payload with protocol id <id> (hex)
 //   O <id> <hex>    Bitpack.Open the packet: REFUSED or OK <payload hex>
 
@@ -89,6 +93,36 @@ namespace BitpackGen.Table
             return "OK " + Hex(packet);
         }
 
+        static string ProbeQuat(byte[] p)
+        {
+            QuatProbe v;
+            string error;
+            BitpackReader r = new BitpackReader(p);
+            bool ok = QuatProbe.Read(ref r, out v) && r.Finish();
+            if (!QuatProbe.TryRead(p, out v, out error))
+                return ok ? "INCONSISTENT" : Refused(r.ErrorKind, r.ErrorPath, r.ErrorBit, error);
+            StringBuilder b = new StringBuilder();
+            foreach (float x in v.A)
+                b.Append(Bitpack.Float32Bits(x).ToString("x8")).Append(' ');
+            foreach (float x in v.B)
+                b.Append(Bitpack.Float32Bits(x).ToString("x8")).Append(' ');
+            foreach (double x in v.C)
+                b.Append(((ulong)BitConverter.DoubleToInt64Bits(x)).ToString("x16")).Append(' ');
+            return b.ToString().TrimEnd();
+        }
+
+        static string EncodeQuat(string[] f)
+        {
+            QuatProbe v = new QuatProbe();
+            for (int i = 0; i < 4; i++)
+            {
+                v.A[i] = Bitpack.Float32FromBits(Convert.ToUInt32(f[1 + i], 16));
+                v.B[i] = Bitpack.Float32FromBits(Convert.ToUInt32(f[5 + i], 16));
+                v.C[i] = Bitpack.Float64FromBits(Convert.ToUInt64(f[9 + i], 16));
+            }
+            return WriteQuatProbe(v);
+        }
+
         static string Frame(string[] f)
         {
             uint id = Convert.ToUInt32(f[1], 16);
@@ -110,6 +144,8 @@ namespace BitpackGen.Table
                 case "W": return Write(int.Parse(f[1]));
                 case "D": return Probe(Bytes(f[1]));
                 case "P": return Encode(f);
+                case "Q": return ProbeQuat(Bytes(f[1]));
+                case "E": return EncodeQuat(f);
                 case "S":
                 case "O": return Frame(f);
             }

@@ -107,6 +107,29 @@ function encode(f: string[]): string {
   }
 }
 
+function probeQuat(p: Uint8Array): string {
+  const r = new t.BitReader(p);
+  const ok = t.readQuatProbeFrom(r, t.newQuatProbe()) && r.finish();
+  let v: t.QuatProbe;
+  try {
+    v = t.readQuatProbe(p);
+  } catch (e) {
+    return ok ? "INCONSISTENT" : refused(e);
+  }
+  const h32 = (x: number) => t.float32Bits(x).toString(16).padStart(8, "0");
+  const h64 = (x: number) => t.float64Bits(x).toString(16).padStart(16, "0");
+  return [...v.A.map(h32), ...v.B.map(h32), ...v.C.map(h64)].join(" ");
+}
+
+function encodeQuat(f: string[]): string {
+  const v: t.QuatProbe = {
+    A: f.slice(1, 5).map((h) => t.float32FromBits(parseInt(h, 16))),
+    B: f.slice(5, 9).map((h) => t.float32FromBits(parseInt(h, 16))),
+    C: f.slice(9, 13).map((h) => t.float64FromBits(BigInt("0x" + h))),
+  };
+  return writeCase(v, t.writeQuatProbe, t.writeQuatProbeTo, "gen.QuatProbe");
+}
+
 function frame(f: string[]): string {
   const id = parseInt(f[1], 16);
   const p = bytes(f[2]);
@@ -128,6 +151,10 @@ export function answer(line: string): string {
       return probe(bytes(f[1]));
     case "P":
       return encode(f);
+    case "Q":
+      return probeQuat(bytes(f[1]));
+    case "E":
+      return encodeQuat(f);
     case "S":
     case "O":
       return frame(f);

@@ -225,19 +225,40 @@ type example struct {
 	layout   any                       // a *T for Describe and Fingerprint; nil when there is no type
 }
 
+func examplePingDelta() example {
+	base := Ping{Health: 731, Alive: true, Speed: 0.11}
+	value := Ping{Health: 740, Alive: false, Speed: 0.1051}
+	decoded := Ping{Health: 740, Alive: false, Speed: 0.11}
+	return deltaOf(base, value, decoded)
+}
+
+func exampleSquadDelta() example {
+	base := Squad{}
+	base.Slots[1] = &Unit{HP: 100}
+	base.Slots[2] = &Unit{HP: 7}
+	base.Slots[7] = &Unit{HP: 50}
+	value := Squad{}
+	value.Slots[1] = &Unit{HP: 100}
+	value.Slots[3] = &Unit{HP: 9}
+	value.Slots[7] = &Unit{HP: 49}
+	return deltaOf(base, value, value)
+}
+
 var examples = map[string]func() example{
-	"pose":       examplePose,
-	"ping":       examplePing,
-	"loadout":    exampleLoadout,
-	"hello":      exampleHello,
-	"misc":       exampleMisc,
-	"squad":      exampleSquad,
-	"union-fire": exampleUnionFire,
-	"union-chat": exampleUnionChat,
-	"envelope":   exampleEnvelope,
-	"checked":    exampleChecked,
-	"sealed":     exampleSealed,
-	"reference":  exampleReference,
+	"ping-delta":  examplePingDelta,
+	"squad-delta": exampleSquadDelta,
+	"pose":        examplePose,
+	"ping":        examplePing,
+	"loadout":     exampleLoadout,
+	"hello":       exampleHello,
+	"misc":        exampleMisc,
+	"squad":       exampleSquad,
+	"union-fire":  exampleUnionFire,
+	"union-chat":  exampleUnionChat,
+	"envelope":    exampleEnvelope,
+	"checked":     exampleChecked,
+	"sealed":      exampleSealed,
+	"reference":   exampleReference,
 }
 
 // plain is the example of a value that Marshal encodes and Unmarshal
@@ -253,6 +274,21 @@ func plain[T any](value, decoded T) example {
 		want:     &decoded,
 		reencode: func(v any) ([]byte, error) { return bitpack.Marshal(v) },
 		layout:   new(T),
+	}
+}
+
+// deltaOf is the example of value's delta against base, which
+// UnmarshalDelta against base decodes to decoded.
+func deltaOf[T any](base, value, decoded T) example {
+	return example{
+		encode: func() ([]byte, error) { return bitpack.AppendDelta(nil, &base, &value) },
+		decode: func(b []byte) (any, error) {
+			var v T
+			err := bitpack.UnmarshalDelta(b, &base, &v)
+			return &v, err
+		},
+		want:     &decoded,
+		reencode: func(v any) ([]byte, error) { return bitpack.AppendDelta(nil, &base, v) },
 	}
 }
 

@@ -390,6 +390,56 @@ namespace Game.Net
             return true;
         }
 
+        /// <summary>A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit.</summary>
+        public bool ReadCount(int n, int maxlen, int entryBits, out int count)
+        {
+            int start = pos;
+            uint v;
+            count = 0;
+            if (!ReadBits(n, out v))
+                return false;
+            if (v > (uint)maxlen)
+                return Fail(BitpackErrorKind.Range, start, v + " entries exceed maxlen " + maxlen);
+            if (entryBits > 0 && (long)v * entryBits > end - pos)
+                return Fail(BitpackErrorKind.Overflow, pos, v + " entries need at least " + (long)v * entryBits + " bits, " + (end - pos) + " remain");
+            count = (int)v;
+            return true;
+        }
+
+        /// <summary>
+        /// A smallest-three quaternion of bits per component: refuses codes above
+        /// M = 2^bits - 2 and codes that are not canonical, as bitpack does.
+        /// </summary>
+        public bool ReadQuat(int bits, out float x, out float y, out float z, out float w)
+        {
+            int start = pos;
+            uint largest, c0, c1, c2;
+            x = y = z = w = 0;
+            if (!ReadBits(2, out largest) || !ReadBits(bits, out c0) || !ReadBits(bits, out c1) || !ReadBits(bits, out c2))
+                return false;
+            uint steps = (1u << bits) - 2;
+            if (c0 > steps || c1 > steps || c2 > steps)
+                return Fail(BitpackErrorKind.Range, start, "quaternion component code " + (c0 > steps ? c0 : c1 > steps ? c1 : c2) + " out of range [0, " + steps + "]");
+            if (Bitpack.QuatDecode(largest, c0, c1, c2, steps, out x, out y, out z, out w))
+                return true;
+            uint back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
+            float best = global::System.Math.Abs(x);
+            if (global::System.Math.Abs(y) >= best)
+            {
+                back = 1;
+                best = global::System.Math.Abs(y);
+            }
+            if (global::System.Math.Abs(z) >= best)
+            {
+                back = 2;
+                best = global::System.Math.Abs(z);
+            }
+            if (global::System.Math.Abs(w) >= best)
+                back = 3;
+            return Fail(BitpackErrorKind.Range, start, "quaternion code (index " + largest + ", codes " + c0 + " " + c1 + " " + c2 +
+                ") is not canonical: it decodes to " + Bitpack.QuatText(x, y, z, w) + ", which encodes with index " + back);
+        }
+
         /// <summary>A union's type index in n bits, below count.</summary>
         public bool ReadIndex(int n, int count, out int index)
         {
@@ -569,6 +619,66 @@ namespace Game.Net
             return WriteBits64(offset, n);
         }
 
+        /// <summary>
+        /// A signed integer with unit= or clamp: value in units (rounded to the
+        /// nearest, half away from zero), refused outside [min, max] unless
+        /// clamp moves it to the nearer bound; the offset from min in n bits,
+        /// XOR flip (2^(n-1) for a raw field, which makes it two's complement).
+        /// </summary>
+        public bool WriteUnits(long value, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText, bool duration)
+        {
+            long units = value;
+            if (unit > 1)
+            {
+                long q = value / unit, r = value % unit;
+                if (r < 0)
+                    r = -r;
+                if (r >= unit - r) // 2r >= unit, without overflow
+                    q += value < 0 ? -1 : 1;
+                units = q;
+            }
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                    return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            return WriteBits64(((ulong)units - (ulong)min) ^ flip, n);
+        }
+
+        /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
+        public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
+        {
+            ulong units = value;
+            if (unit > 1)
+                units = value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            return WriteBits64(units - min, n);
+        }
+
+        /// <summary>
+        /// A smallest-three quaternion of bits per component, canonical as
+        /// bitpack writes it; refuses a component that is not finite and a
+        /// quaternion not of unit length (all four 0 is the identity).
+        /// </summary>
+        public bool WriteQuat(float x, float y, float z, float w, int bits)
+        {
+            string problem = Bitpack.QuatProblem(x, y, z, w);
+            if (problem != null)
+                return Fail(BitpackErrorKind.Range, problem);
+            uint largest, c0, c1, c2;
+            Bitpack.QuatEncode(x, y, z, w, (1u << bits) - 2, out largest, out c0, out c1, out c2);
+            WriteBits(largest, 2);
+            WriteBits(c0, bits);
+            WriteBits(c1, bits);
+            return WriteBits(c2, bits);
+        }
+
         public bool WriteFloat32(float value) { return WriteBits(Bitpack.Float32Bits(value), 32); }
 
         public bool WriteFloat64(double value) { return WriteBits64((ulong)global::System.BitConverter.DoubleToInt64Bits(value), 64); }
@@ -620,6 +730,14 @@ namespace Game.Net
             if (length > maxlen)
                 return Fail(BitpackErrorKind.Range, "slice of " + length + " elements exceeds maxlen " + maxlen);
             return WriteBits((uint)length, n);
+        }
+
+        /// <summary>A map's count in n bits; refuses more than maxlen.</summary>
+        public bool WriteCount(int count, int maxlen, int n)
+        {
+            if (count > maxlen)
+                return Fail(BitpackErrorKind.Range, count + " entries exceed maxlen " + maxlen);
+            return WriteBits((uint)count, n);
         }
 
         /// <summary>Writes zero bits up to the next byte boundary.</summary>
@@ -747,7 +865,7 @@ namespace Game.Net
     }
 
     /// <summary>Helpers the generated code shares, and Seal/Open framing.</summary>
-    public static class Bitpack
+    public static partial class Bitpack
     {
         internal static readonly byte[] NoBytes = new byte[0];
 
@@ -804,41 +922,38 @@ namespace Game.Net
             return "0b" + global::System.Convert.ToString((long)bits, 2);
         }
 
-        /// <summary>value as Go's %v prints a float64: the shortest digits that read back as it.</summary>
-        internal static string Number(double value)
+        // Map keys: numbers and bools print as Go prints them in an error's path
+        // (Scores[7], Flags[true]); strings are quoted (KeyText(string), in the
+        // part of the runtime files with string keys carry).
+        internal static string KeyText(long key) { return key.ToString(Invariant); }
+        internal static string KeyText(ulong key) { return key.ToString(Invariant); }
+        internal static string KeyText(bool key) { return key ? "true" : "false"; }
+
+        /// <summary>Orders strings by their UTF-8 bytes (code points), as bitpack orders string keys; C#'s ordinal order puts U+E000-U+FFFF after the supplementary planes.</summary>
+        internal static int CompareKeys(string a, string b)
         {
-            if (double.IsNaN(value))
-                return "NaN";
-            if (double.IsInfinity(value))
-                return value > 0 ? "+Inf" : "-Inf";
-            if (value == 0)
-                return 1 / value < 0 ? "-0" : "0";
-            global::System.Globalization.CultureInfo inv = global::System.Globalization.CultureInfo.InvariantCulture;
-            string e = null;
-            for (int p = 1; p <= 17; p++)
+            int n = a.Length < b.Length ? a.Length : b.Length;
+            for (int i = 0; i < n; i++)
             {
-                e = value.ToString("E" + (p - 1), inv);
-                if (double.Parse(e, inv) == value)
-                    break;
+                int x = a[i], y = b[i];
+                if (x == y)
+                    continue;
+                if (x >= 0xD800 && y >= 0xD800) // surrogates (code points past U+FFFF) go above U+E000-U+FFFF
+                {
+                    x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
+                    y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
+                }
+                return x < y ? -1 : 1;
             }
-            int mark = e.IndexOf('E');
-            int exp = int.Parse(e.Substring(mark + 1), inv);
-            string sign = e[0] == '-' ? "-" : "";
-            string digits = e.Substring(sign.Length, mark - sign.Length).Replace(".", "").TrimEnd('0');
-            if (digits == "")
-                digits = "0";
-            if (exp < -4 || exp >= 21)
-            {
-                string m = digits.Length > 1 ? digits[0] + "." + digits.Substring(1) : digits;
-                string x = global::System.Math.Abs(exp).ToString(inv);
-                return sign + m + "e" + (exp < 0 ? "-" : "+") + (x.Length < 2 ? "0" + x : x);
-            }
-            if (exp < 0)
-                return sign + "0." + new string('0', -exp - 1) + digits;
-            if (digits.Length <= exp + 1)
-                return sign + digits + new string('0', exp + 1 - digits.Length);
-            return sign + digits.Substring(0, exp + 1) + "." + digits.Substring(exp + 1);
+            return a.Length.CompareTo(b.Length);
         }
+
+        private sealed class KeyComparer : global::System.Collections.Generic.IComparer<string>
+        {
+            public int Compare(string a, string b) { return CompareKeys(a, b); }
+        }
+
+        internal static readonly global::System.Collections.Generic.IComparer<string> KeyOrder = new KeyComparer();
 
         /// <summary>Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or null.</summary>
         internal static string TextProblem(byte[] p, int at, int n)
@@ -996,8 +1111,416 @@ namespace Game.Net
             return w.Fail(BitpackErrorKind.Range, "null " + what + ": only a Go pointer may be absent");
         }
     }
-    // ---------------------------------------------------------------------------
 
+    /// <summary>Go's words for numbers in bitpack's messages, so that errors read exactly as the Go side's.</summary>
+    public static partial class Bitpack
+    {
+        private static readonly global::System.Globalization.CultureInfo Invariant = global::System.Globalization.CultureInfo.InvariantCulture;
+
+        /// <summary>value as Go's %v prints a float64: the shortest digits that read back as it.</summary>
+        internal static string Number(double value) { return Shortest(value, false); }
+
+        /// <summary>value as Go's %v prints a float32.</summary>
+        internal static string Number32(float value) { return Shortest(value, true); }
+
+        /// <summary>value as Go's %.4g prints it (4 significant digits, rounded half to even).</summary>
+        internal static string Number4(double value)
+        {
+            if (double.IsNaN(value) || double.IsInfinity(value) || value == 0)
+                return Special(value);
+            int dp;
+            string digits = ExactDigits(value, out dp);
+            digits = RoundDigits(digits, ref dp, 4);
+            return Layout(value < 0, digits, dp, 4, false);
+        }
+
+        private static string Special(double value)
+        {
+            if (double.IsNaN(value))
+                return "NaN";
+            if (double.IsInfinity(value))
+                return value > 0 ? "+Inf" : "-Inf";
+            return 1 / value < 0 ? "-0" : "0";
+        }
+
+        // Shortest is Go's shortest form: the fewest digits that read back as
+        // value (in float precision when single); of two such, the nearer, a
+        // tie going to the even digit, or up where the gap below is half the
+        // gap above (a power of two), as Go's Dragonbox does.
+        private static string Shortest(double value, bool single)
+        {
+            if (double.IsNaN(value) || double.IsInfinity(value) || value == 0)
+                return Special(value);
+            double v = global::System.Math.Abs(value);
+            long raw = global::System.BitConverter.DoubleToInt64Bits(v);
+            bool powerOfTwo = single ? (Float32Bits((float)v) & 0x7FFFFF) == 0 : (raw & 0xFFFFFFFFFFFFFL) == 0;
+            int dp;
+            string d = ExactDigits(v, out dp);
+            for (int p = 1; p <= (single ? 9 : 17); p++)
+            {
+                if (d.Length <= p)
+                    return Layout(value < 0, d, dp, d.Length, true);
+                string down = d.Substring(0, p).TrimEnd('0');
+                int upDp = dp;
+                string up = RoundDigits(d.Substring(0, p) + "9", ref upDp, p);
+                bool downOk = ReadsBack(down, dp, v, single), upOk = ReadsBack(up, upDp, v, single);
+                if (downOk && upOk)
+                {
+                    string rest = d.Substring(p);
+                    bool useUp = rest[0] > '5' || rest[0] == '5' && rest.Length > 1;
+                    if (rest == "5") // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
+                        useUp = powerOfTwo && (single || v != 2.98023223876953125e-08) ? true : (d[p - 1] - '0') % 2 == 1;
+                    downOk = !useUp;
+                }
+                if (downOk)
+                    return Layout(value < 0, down, dp, down.Length, true);
+                if (upOk)
+                    return Layout(value < 0, up, upDp, up.Length, true);
+            }
+            return Layout(value < 0, d, dp, d.Length, true);
+        }
+
+        private static bool ReadsBack(string digits, int dp, double v, bool single)
+        {
+            string text = digits.Substring(0, 1) + "." + digits.Substring(1) + "E" + (dp - 1).ToString(Invariant);
+            double back = double.Parse(text, global::System.Globalization.NumberStyles.Float, Invariant);
+            return single ? (float)back == (float)v : back == v;
+        }
+
+        // ExactDigits returns the exact decimal digits of |value| (finite, not
+        // zero), trailing zeros trimmed: |value| = 0.digits × 10^dp. A double is
+        // m × 2^e; the digits come from m × 2^e, or m × 5^-e for e < 0, in base
+        // 10^9 limbs.
+        internal static string ExactDigits(double value, out int dp)
+        {
+            long raw = global::System.BitConverter.DoubleToInt64Bits(value) & long.MaxValue;
+            int e = (int)(raw >> 52);
+            ulong m = (ulong)raw & 0xFFFFFFFFFFFFFUL;
+            if (e == 0)
+                e = 1;
+            else
+                m |= 1UL << 52;
+            e -= 1075;
+            uint[] limbs = new uint[4 + (e > 0 ? e / 29 : -e / 12)];
+            int n = 0;
+            for (; m != 0; m /= 1000000000)
+                limbs[n++] = (uint)(m % 1000000000);
+            for (int k = e; k > 0; k -= 29)
+                n = MultiplyLimbs(limbs, n, 1u << (k < 29 ? k : 29));
+            for (int k = -e; k > 0; k -= 12)
+                n = MultiplyLimbs(limbs, n, k >= 12 ? 244140625u : Pow5(k));
+            global::System.Text.StringBuilder b = new global::System.Text.StringBuilder(9 * n);
+            b.Append(limbs[n - 1].ToString(Invariant));
+            for (int i = n - 2; i >= 0; i--)
+                b.Append(limbs[i].ToString("D9", Invariant));
+            string digits = b.ToString();
+            dp = digits.Length - (e < 0 ? -e : 0);
+            return digits.TrimEnd('0');
+        }
+
+        private static uint Pow5(int k)
+        {
+            uint p = 1;
+            while (k-- > 0)
+                p *= 5;
+            return p;
+        }
+
+        private static int MultiplyLimbs(uint[] limbs, int n, uint factor)
+        {
+            ulong carry = 0;
+            for (int i = 0; i < n; i++)
+            {
+                ulong p = (ulong)limbs[i] * factor + carry;
+                limbs[i] = (uint)(p % 1000000000);
+                carry = p / 1000000000;
+            }
+            for (; carry != 0; carry /= 1000000000)
+                limbs[n++] = (uint)(carry % 1000000000);
+            return n;
+        }
+
+        // RoundDigits rounds exact digits to p significant digits, half to even
+        // (as Go rounds a decimal), trimming trailing zeros.
+        internal static string RoundDigits(string digits, ref int dp, int p)
+        {
+            if (digits.Length <= p)
+                return digits;
+            bool up = digits[p] > '5' || digits[p] == '5' && (digits.Length > p + 1 || (digits[p - 1] - '0') % 2 == 1);
+            char[] d = digits.Substring(0, p).ToCharArray();
+            if (up)
+            {
+                int i = p - 1;
+                for (; i >= 0 && d[i] == '9'; i--)
+                    d[i] = '0';
+                if (i < 0)
+                {
+                    dp++;
+                    return "1";
+                }
+                d[i]++;
+            }
+            return new string(d).TrimEnd('0');
+        }
+
+        // Layout is Go's %g of the digits (strconv's formatDigits): %e when the
+        // exponent is below -4 or at least the precision (6 in shortest form),
+        // else %f, with prec significant digits at most.
+        private static string Layout(bool negative, string digits, int dp, int prec, bool shortest)
+        {
+            int nd = digits.Length;
+            int eprec = prec;
+            if (eprec > nd && nd >= dp)
+                eprec = nd;
+            if (shortest)
+                eprec = 6;
+            int exp = dp - 1;
+            global::System.Text.StringBuilder b = new global::System.Text.StringBuilder();
+            if (negative)
+                b.Append('-');
+            if (exp < -4 || exp >= eprec)
+            {
+                if (prec > nd)
+                    prec = nd;
+                b.Append(digits[0]);
+                if (prec > 1)
+                {
+                    b.Append('.');
+                    for (int i = 1; i < prec; i++)
+                        b.Append(i < nd ? digits[i] : '0');
+                }
+                b.Append(exp < 0 ? "e-" : "e+");
+                int x = exp < 0 ? -exp : exp;
+                if (x < 10)
+                    b.Append('0');
+                b.Append(x.ToString(Invariant));
+                return b.ToString();
+            }
+            if (prec > dp)
+                prec = nd;
+            if (dp > 0)
+            {
+                for (int i = 0; i < dp; i++)
+                    b.Append(i < nd ? digits[i] : '0');
+            }
+            else
+            {
+                b.Append('0');
+            }
+            if (prec - dp > 0)
+            {
+                b.Append('.');
+                for (int i = 0; i < prec - dp; i++)
+                    b.Append(dp + i >= 0 && dp + i < nd ? digits[dp + i] : '0');
+            }
+            return b.ToString();
+        }
+
+        /// <summary>(x, y, z, w) as Go's %v prints a [4]float32.</summary>
+        internal static string QuatText(float x, float y, float z, float w)
+        {
+            return "[" + Number32(x) + " " + Number32(y) + " " + Number32(z) + " " + Number32(w) + "]";
+        }
+
+        /// <summary>A time.Duration as Go prints it (Duration.String): 1.5s, 1m0.25s, 2h0m0s, 750µs, 0s.</summary>
+        internal static string DurationText(long d)
+        {
+            ulong u = d < 0 ? (ulong)(-(d + 1)) + 1 : (ulong)d;
+            string text;
+            if (u < 1000000000UL)
+            {
+                if (u == 0)
+                    return "0s";
+                int prec = 6;
+                string unit = "ms";
+                if (u < 1000UL)
+                {
+                    prec = 0;
+                    unit = "ns";
+                }
+                else if (u < 1000000UL)
+                {
+                    prec = 3;
+                    unit = "\u00b5s";
+                }
+                string frac = Fraction(ref u, prec);
+                text = u.ToString(Invariant) + frac + unit;
+            }
+            else
+            {
+                string frac = Fraction(ref u, 9);
+                text = (u % 60).ToString(Invariant) + frac + "s";
+                u /= 60;
+                if (u > 0)
+                {
+                    text = (u % 60).ToString(Invariant) + "m" + text;
+                    u /= 60;
+                    if (u > 0)
+                        text = u.ToString(Invariant) + "h" + text;
+                }
+            }
+            return d < 0 ? "-" + text : text;
+        }
+
+        // Fraction takes prec decimal digits off v: ".5" for 5 tenths, trailing
+        // zeros (and the point, for none) left out.
+        private static string Fraction(ref ulong v, int prec)
+        {
+            string digits = "";
+            bool print = false;
+            for (int i = 0; i < prec; i++)
+            {
+                ulong digit = v % 10;
+                print = print || digit != 0;
+                if (print)
+                    digits = (char)('0' + (int)digit) + digits;
+                v /= 10;
+            }
+            return print ? "." + digits : "";
+        }
+    }
+
+    /// <summary>bitpack's canonical smallest-three quaternions (docs/wire.md, "Quaternions"), every float step cast to float.</summary>
+    public static partial class Bitpack
+    {
+        private static readonly float QuatM = Float32FromBits(0x3f3504f3u);     // float32(1/sqrt(2))
+        private static readonly float QuatDelta = Float32FromBits(0x3fb504f3u); // 2m, exact
+
+        private static uint QuatQuantize(float f, uint steps)
+        {
+            float n = (float)((float)(f + QuatM) / QuatDelta);
+            if (!(n > 0f))
+                n = 0f;
+            else if (n > 1f)
+                n = 1f;
+            uint code = (uint)(float)((float)(n * (float)steps) + 0.5f); // floor: at least 0.5
+            return code < steps ? code : steps;
+        }
+
+        private static float QuatDequantize(uint code, uint steps)
+        {
+            float n = (float)((float)code / (float)steps);
+            return (float)((float)(n * QuatDelta) - QuatM);
+        }
+
+        // Outranks reports whether the rebuilt component big outranks small
+        // component s at index i as the encoder ranks them (larger, or equal
+        // at a higher index).
+        private static bool Outranks(float big, float s, uint i, uint largest)
+        {
+            float a = global::System.Math.Abs(s);
+            return a < big || a == big && i < largest;
+        }
+
+        /// <summary>
+        /// Rebuilds (x, y, z, w) from the index of the largest component and the
+        /// other three codes (each at most steps), and reports whether the code
+        /// is canonical: whether the rebuilt component outranks the others.
+        /// </summary>
+        internal static bool QuatDecode(uint largest, uint c0, uint c1, uint c2, uint steps, out float x, out float y, out float z, out float w)
+        {
+            float s0 = QuatDequantize(c0, steps), s1 = QuatDequantize(c1, steps), s2 = QuatDequantize(c2, steps);
+            float rest = (float)((float)((float)(1f - (float)(s0 * s0)) - (float)(s1 * s1)) - (float)(s2 * s2));
+            if (!(rest > 0f))
+                rest = 0f;
+            float big = (float)global::System.Math.Sqrt(rest); // a double sqrt rounded once: a float sqrt
+            x = largest == 0 ? big : s0;
+            y = largest == 0 ? s0 : largest == 1 ? big : s1;
+            z = largest <= 1 ? s1 : largest == 2 ? big : s2;
+            w = largest == 3 ? big : s2;
+            return Outranks(big, s0, largest == 0 ? 1u : 0u, largest) && Outranks(big, s1, largest <= 1 ? 2u : 1u, largest) &&
+                Outranks(big, s2, largest <= 2 ? 3u : 2u, largest);
+        }
+
+        // QuatNatural is the plain smallest-three code: the largest magnitude
+        // (the highest index on a tie) dropped, all four negated first when its
+        // sign bit is set, the other three quantized in order.
+        private static void QuatNatural(float x, float y, float z, float w, uint steps, out uint largest, out uint c0, out uint c1, out uint c2)
+        {
+            largest = 0;
+            float best = global::System.Math.Abs(x);
+            if (global::System.Math.Abs(y) >= best)
+            {
+                largest = 1;
+                best = global::System.Math.Abs(y);
+            }
+            if (global::System.Math.Abs(z) >= best)
+            {
+                largest = 2;
+                best = global::System.Math.Abs(z);
+            }
+            if (global::System.Math.Abs(w) >= best)
+                largest = 3;
+            float top = largest == 0 ? x : largest == 1 ? y : largest == 2 ? z : w;
+            float a = largest == 0 ? y : x, b = largest <= 1 ? z : y, c = largest <= 2 ? w : z;
+            if ((Float32Bits(top) >> 31) != 0)
+            {
+                a = -a;
+                b = -b;
+                c = -c;
+            }
+            c0 = QuatQuantize(a, steps);
+            c1 = QuatQuantize(b, steps);
+            c2 = QuatQuantize(c, steps);
+        }
+
+        /// <summary>
+        /// bitpack's canonical code of a finite quaternion: the natural code when
+        /// it decodes canonically; else the natural code of the normalised
+        /// quaternion, its codes moved one step at a time toward the middle
+        /// (the farthest first) until it does.
+        /// </summary>
+        internal static void QuatEncode(float x, float y, float z, float w, uint steps, out uint largest, out uint c0, out uint c1, out uint c2)
+        {
+            float dx, dy, dz, dw;
+            QuatNatural(x, y, z, w, steps, out largest, out c0, out c1, out c2);
+            if (QuatDecode(largest, c0, c1, c2, steps, out dx, out dy, out dz, out dw))
+                return;
+            float n2 = (float)((float)((float)((float)(x * x) + (float)(y * y)) + (float)(z * z)) + (float)(w * w));
+            float r = (float)global::System.Math.Sqrt(n2);
+            QuatNatural((float)(x / r), (float)(y / r), (float)(z / r), (float)(w / r), steps, out largest, out c0, out c1, out c2);
+            uint mid = steps / 2;
+            while (!QuatDecode(largest, c0, c1, c2, steps, out dx, out dy, out dz, out dw))
+            {
+                uint d0 = Distance(c0, mid), d1 = Distance(c1, mid), d2 = Distance(c2, mid);
+                if (d0 >= d1 && d0 >= d2)
+                    c0 = c0 > mid ? c0 - 1 : c0 + 1;
+                else if (d1 >= d2)
+                    c1 = c1 > mid ? c1 - 1 : c1 + 1;
+                else
+                    c2 = c2 > mid ? c2 - 1 : c2 + 1;
+            }
+        }
+
+        private static uint Distance(uint c, uint mid) { return c > mid ? c - mid : mid - c; }
+
+        // QuatNorm2 is the squared norm, summed in double in order, each square
+        // rounded before it is added.
+        private static double QuatNorm2(float x, float y, float z, float w)
+        {
+            double xx = (double)((double)x * x), yy = (double)((double)y * y), zz = (double)((double)z * z), ww = (double)((double)w * w);
+            return (double)((double)((double)(xx + yy) + zz) + ww);
+        }
+
+        /// <summary>
+        /// Why bitpack refuses to write (x, y, z, w), or null: a component not
+        /// finite, or a squared norm more than 0.01 from 1 (all four +-0 is Go's
+        /// zero value, written as the identity).
+        /// </summary>
+        internal static string QuatProblem(float x, float y, float z, float w)
+        {
+            if (((Float32Bits(x) | Float32Bits(y) | Float32Bits(z) | Float32Bits(w)) << 1) == 0)
+                return null;
+            double n2 = QuatNorm2(x, y, z, w);
+            if (global::System.Math.Abs(n2 - 1) <= 0.01)
+                return null;
+            if (float.IsNaN(x) || float.IsNaN(y) || float.IsNaN(z) || float.IsNaN(w) ||
+                float.IsInfinity(x) || float.IsInfinity(y) || float.IsInfinity(z) || float.IsInfinity(w))
+                return "quaternion " + QuatText(x, y, z, w) + " has a component that is not finite";
+            return "quaternion " + QuatText(x, y, z, w) + " is not unit length (norm " + Number4(global::System.Math.Sqrt(n2)) + "): normalise it";
+        }
+    }
+    // ---------------------------------------------------------------------------
     /// <summary>Go's cppclient.Vec3: 96 bits.</summary>
     public sealed class Vec3
     {

@@ -109,36 +109,6 @@ export function float64Bits(value: number): bigint {
   return scratch.getBigUint64(0, true);
 }
 
-/** value as Go's %v prints a float64. */
-function goFloat(value: number): string {
-  if (Number.isNaN(value)) {
-    return "NaN";
-  }
-  if (!Number.isFinite(value)) {
-    return value > 0 ? "+Inf" : "-Inf";
-  }
-  if (value === 0) {
-    return Object.is(value, -0) ? "-0" : "0";
-  }
-  const e = value.toExponential(); // the shortest digits that read back as value
-  const mark = e.indexOf("e");
-  const exp = Number(e.slice(mark + 1));
-  const sign = value < 0 ? "-" : "";
-  const digits = e.slice(sign.length, mark).replace(".", "");
-  if (exp < -4 || exp >= 21) {
-    const m = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
-    const x = String(Math.abs(exp));
-    return sign + m + "e" + (exp < 0 ? "-" : "+") + (x.length < 2 ? "0" + x : x);
-  }
-  if (exp < 0) {
-    return sign + "0." + "0".repeat(-exp - 1) + digits;
-  }
-  if (digits.length <= exp + 1) {
-    return sign + digits + "0".repeat(exp + 1 - digits.length);
-  }
-  return sign + digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
-}
-
 function show(value: unknown): string {
   return typeof value === "number" || typeof value === "bigint" ? String(value) : typeof value;
 }
@@ -222,6 +192,316 @@ function decodeText(p: Uint8Array, at: number, n: number): string {
     }
   }
   return out + String.fromCharCode(...units);
+}
+
+// Go's words for numbers in bitpack's messages (fmt's %v and %.4g, and
+// time.Duration's String), so that errors read exactly as the Go side's.
+
+/** value as Go's %v prints a float64. */
+function goFloat(value: number): string {
+  return shortest(value, false);
+}
+
+/** value (a float32) as Go's %v prints a float32. */
+function goFloat32(value: number): string {
+  return shortest(value, true);
+}
+
+/** value as Go's %.4g prints it: 4 significant digits, rounded half to even. */
+function goFloat4(value: number): string {
+  if (!Number.isFinite(value) || value === 0) {
+    return special(value);
+  }
+  const [digits, dp] = exactDigits(value);
+  const [d, p] = roundDigits(digits, dp, 4);
+  return layout(value < 0, d, p, 4, false);
+}
+
+function special(value: number): string {
+  if (Number.isNaN(value)) {
+    return "NaN";
+  }
+  if (!Number.isFinite(value)) {
+    return value > 0 ? "+Inf" : "-Inf";
+  }
+  return Object.is(value, -0) ? "-0" : "0";
+}
+
+// shortest is Go's shortest form: the fewest digits that read back as
+// value (as a float32 when single); of two such, the nearer, a tie going
+// to the even digit, or up where the gap below is half the gap above (a
+// power of two), as Go's Dragonbox does.
+function shortest(value: number, single: boolean): string {
+  if (!Number.isFinite(value) || value === 0) {
+    return special(value);
+  }
+  const v = Math.abs(value);
+  const powerOfTwo = single ? (float32Bits(v) & 0x7fffff) === 0 : (float64Bits(v) & 0xfffffffffffffn) === 0n;
+  const [d, dp] = exactDigits(v);
+  for (let p = 1; p <= (single ? 9 : 17) && p < d.length; p++) {
+    const down = d.slice(0, p).replace(/0+$/, "");
+    const [up, upDp] = roundDigits(d.slice(0, p) + "9", dp, p);
+    let downOk = readsBack(down, dp, v, single);
+    const upOk = readsBack(up, upDp, v, single);
+    if (downOk && upOk) {
+      const rest = d.slice(p);
+      let useUp = rest[0] > "5" || (rest[0] === "5" && rest.length > 1);
+      if (rest === "5") {
+        // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
+        useUp = powerOfTwo && (single || v !== 2.98023223876953125e-8) ? true : (d.charCodeAt(p - 1) - 48) % 2 === 1;
+      }
+      downOk = !useUp;
+    }
+    if (downOk) {
+      return layout(value < 0, down, dp, down.length, true);
+    }
+    if (upOk) {
+      return layout(value < 0, up, upDp, up.length, true);
+    }
+  }
+  return layout(value < 0, d, dp, d.length, true);
+}
+
+function readsBack(digits: string, dp: number, v: number, single: boolean): boolean {
+  const back = Number(digits[0] + "." + digits.slice(1) + "e" + (dp - 1));
+  return single ? f32(back) === f32(v) : back === v;
+}
+
+// exactDigits returns the exact decimal digits of |value| (finite, not
+// zero), trailing zeros trimmed, and dp: |value| = 0.digits × 10^dp. A
+// double is m × 2^e; the digits are those of m × 2^e, or m × 5^-e for e < 0.
+function exactDigits(value: number): [string, number] {
+  const bits = float64Bits(Math.abs(value));
+  let e = Number(bits >> 52n);
+  let m = bits & 0xfffffffffffffn;
+  if (e === 0) {
+    e = 1;
+  } else {
+    m |= 1n << 52n;
+  }
+  e -= 1075;
+  const s = e >= 0 ? (m << BigInt(e)).toString() : (m * 5n ** BigInt(-e)).toString();
+  return [s.replace(/0+$/, ""), e >= 0 ? s.length : s.length + e];
+}
+
+// roundDigits rounds exact digits to p significant digits, half to even (as
+// Go rounds a decimal), trimming trailing zeros.
+function roundDigits(digits: string, dp: number, p: number): [string, number] {
+  if (digits.length <= p) {
+    return [digits, dp];
+  }
+  const next = digits[p];
+  const up = next > "5" || (next === "5" && (digits.length > p + 1 || (digits.charCodeAt(p - 1) - 48) % 2 === 1));
+  const d = Array.from(digits.slice(0, p));
+  if (up) {
+    let i = p - 1;
+    for (; i >= 0 && d[i] === "9"; i--) {
+      d[i] = "0";
+    }
+    if (i < 0) {
+      return ["1", dp + 1];
+    }
+    d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
+  }
+  return [d.join("").replace(/0+$/, ""), dp];
+}
+
+// layout is Go's %g of the digits (strconv's formatDigits): %e when the
+// exponent is below -4 or at least the precision (6 in shortest form), else
+// %f, with prec significant digits at most.
+function layout(negative: boolean, digits: string, dp: number, prec: number, short: boolean): string {
+  const nd = digits.length;
+  let eprec = prec;
+  if (eprec > nd && nd >= dp) {
+    eprec = nd;
+  }
+  if (short) {
+    eprec = 6;
+  }
+  const exp = dp - 1;
+  let out = negative ? "-" : "";
+  if (exp < -4 || exp >= eprec) {
+    prec = Math.min(prec, nd);
+    out += digits[0];
+    if (prec > 1) {
+      out += "." + digits.slice(1, prec).padEnd(prec - 1, "0");
+    }
+    const x = Math.abs(exp);
+    return out + (exp < 0 ? "e-" : "e+") + (x < 10 ? "0" : "") + x;
+  }
+  if (prec > dp) {
+    prec = nd;
+  }
+  out += dp > 0 ? digits.slice(0, dp).padEnd(dp, "0") : "0";
+  if (prec - dp > 0) {
+    out += ".";
+    for (let i = 0; i < prec - dp; i++) {
+      out += dp + i >= 0 && dp + i < nd ? digits[dp + i] : "0";
+    }
+  }
+  return out;
+}
+
+/** (x, y, z, w) as Go's %v prints a [4]float32. */
+function quatText(x: number, y: number, z: number, w: number): string {
+  return "[" + goFloat32(x) + " " + goFloat32(y) + " " + goFloat32(z) + " " + goFloat32(w) + "]";
+}
+
+/** A time.Duration (nanoseconds) as Go prints it: 1.5s, 1m0.25s, 2h0m0s, 750µs, 0s. */
+function durationText(d: bigint): string {
+  let u = d < 0n ? -d : d;
+  // fraction takes prec decimal digits off u: ".5" for 5 tenths, trailing
+  // zeros (and the point, for none) left out.
+  const fraction = (prec: number): string => {
+    let digits = "";
+    let print = false;
+    for (let i = 0; i < prec; i++) {
+      const digit = u % 10n;
+      print = print || digit !== 0n;
+      if (print) {
+        digits = String(digit) + digits;
+      }
+      u /= 10n;
+    }
+    return print ? "." + digits : "";
+  };
+  let text: string;
+  if (u < 1000000000n) {
+    if (u === 0n) {
+      return "0s";
+    }
+    const [prec, unit] = u < 1000n ? [0, "ns"] : u < 1000000n ? [3, "\u00b5s"] : [6, "ms"];
+    const frac = fraction(prec);
+    text = String(u) + frac + unit;
+  } else {
+    const frac = fraction(9);
+    text = String(u % 60n) + frac + "s";
+    u /= 60n;
+    if (u > 0n) {
+      text = String(u % 60n) + "m" + text;
+      u /= 60n;
+      if (u > 0n) {
+        text = String(u) + "h" + text;
+      }
+    }
+  }
+  return d < 0n ? "-" + text : text;
+}
+
+// bitpack's canonical smallest-three quaternions (docs/wire.md,
+// "Quaternions"), every float32 step through Math.fround.
+
+const quatM = float32FromBits(0x3f3504f3); // float32(1/sqrt(2))
+const quatDelta = float32FromBits(0x3fb504f3); // 2m, exact
+
+// The components a decode gives and the code an encode gives, reused:
+// readers copy them out at once.
+const quatOut = [0, 0, 0, 0];
+const quatCode = [0, 0, 0, 0];
+
+function quatQuantize(f: number, steps: number): number {
+  let n = f32(f32(f + quatM) / quatDelta);
+  if (!(n > 0)) {
+    n = 0;
+  } else if (n > 1) {
+    n = 1;
+  }
+  const code = Math.floor(f32(f32(n * steps) + 0.5));
+  return code < steps ? code : steps;
+}
+
+function quatDequantize(code: number, steps: number): number {
+  return f32(f32(f32(code / steps) * quatDelta) - quatM);
+}
+
+// outranks reports whether the rebuilt component big outranks small
+// component s at index i as the encoder ranks them (larger, or equal at a
+// higher index).
+function outranks(big: number, s: number, i: number, largest: number): boolean {
+  const a = Math.abs(s);
+  return a < big || (a === big && i < largest);
+}
+
+// quatDecode rebuilds (x, y, z, w) into quatOut from the index of the
+// largest component and the other three codes (each at most steps), and
+// reports whether the code is canonical: whether the rebuilt component
+// outranks the others.
+function quatDecode(largest: number, c0: number, c1: number, c2: number, steps: number): boolean {
+  const s0 = quatDequantize(c0, steps);
+  const s1 = quatDequantize(c1, steps);
+  const s2 = quatDequantize(c2, steps);
+  let rest = f32(f32(f32(1 - f32(s0 * s0)) - f32(s1 * s1)) - f32(s2 * s2));
+  if (!(rest > 0)) {
+    rest = 0;
+  }
+  const big = f32(Math.sqrt(rest)); // a double sqrt rounded once: a float32 sqrt
+  quatOut[0] = largest === 0 ? big : s0;
+  quatOut[1] = largest === 0 ? s0 : largest === 1 ? big : s1;
+  quatOut[2] = largest <= 1 ? s1 : largest === 2 ? big : s2;
+  quatOut[3] = largest === 3 ? big : s2;
+  return outranks(big, s0, largest === 0 ? 1 : 0, largest) && outranks(big, s1, largest <= 1 ? 2 : 1, largest) && outranks(big, s2, largest <= 2 ? 3 : 2, largest);
+}
+
+// quatNatural is the plain smallest-three code, into quatCode: the largest
+// magnitude (the highest index on a tie) dropped, all four negated first
+// when its sign bit is set, the other three quantized in order.
+function quatNatural(v: readonly number[], steps: number): void {
+  let largest = 0;
+  for (let i = 1; i < 4; i++) {
+    if (Math.abs(v[i]) >= Math.abs(v[largest])) {
+      largest = i;
+    }
+  }
+  const top = v[largest];
+  const sign = top < 0 || Object.is(top, -0) ? -1 : 1;
+  quatCode[0] = largest;
+  for (let i = 0, k = 1; i < 4; i++) {
+    if (i !== largest) {
+      quatCode[k++] = quatQuantize(sign < 0 ? -v[i] : v[i], steps);
+    }
+  }
+}
+
+// quatEncode is bitpack's canonical code of a finite quaternion, into
+// quatCode: the natural code when it decodes canonically; else the natural
+// code of the normalised quaternion, its codes moved one step at a time
+// toward the middle (the farthest first) until it does.
+function quatEncode(x: number, y: number, z: number, w: number, steps: number): void {
+  quatNatural([x, y, z, w], steps);
+  if (quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
+    return;
+  }
+  const n2 = f32(f32(f32(f32(x * x) + f32(y * y)) + f32(z * z)) + f32(w * w));
+  const r = f32(Math.sqrt(n2));
+  quatNatural([f32(x / r), f32(y / r), f32(z / r), f32(w / r)], steps);
+  const mid = steps / 2;
+  while (!quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
+    let far = 1;
+    for (let k = 2; k < 4; k++) {
+      if (Math.abs(quatCode[k] - mid) > Math.abs(quatCode[far] - mid)) {
+        far = k;
+      }
+    }
+    quatCode[far] += quatCode[far] > mid ? -1 : 1;
+  }
+}
+
+// quatProblem says why bitpack refuses to write (x, y, z, w) (float32
+// values), or "": a component not finite, or a squared norm (summed in
+// double, in order) more than 0.01 from 1; all four +-0 is Go's zero
+// value, written as the identity.
+function quatProblem(x: number, y: number, z: number, w: number): string {
+  if (x === 0 && y === 0 && z === 0 && w === 0) {
+    return "";
+  }
+  const n2 = x * x + y * y + z * z + w * w;
+  if (Math.abs(n2 - 1) <= 0.01) {
+    return "";
+  }
+  if (![x, y, z, w].every(Number.isFinite)) {
+    return "quaternion " + quatText(x, y, z, w) + " has a component that is not finite";
+  }
+  return "quaternion " + quatText(x, y, z, w) + " is not unit length (norm " + goFloat4(Math.sqrt(n2)) + "): normalise it";
 }
 
 /**
@@ -526,6 +806,52 @@ export class BitReader {
     return previous + difference;
   }
 
+  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
+  readCount(n: number, maxlen: number, entryBits: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (v > maxlen) {
+      this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
+      return 0;
+    }
+    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
+      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
+      return 0;
+    }
+    return v;
+  }
+
+  /**
+   * A smallest-three quaternion of bits per component, decoded into the
+   * module's quatOut: refuses codes above M = 2^bits - 2 and codes that are
+   * not canonical, as bitpack does.
+   */
+  readQuat(bits: number): boolean {
+    const start = this.pos;
+    const largest = this.readBits(2);
+    const c0 = this.readBits(bits);
+    const c1 = this.readBits(bits);
+    const c2 = this.readBits(bits);
+    if (this.failed) {
+      return false;
+    }
+    const steps = 2 ** bits - 2;
+    if (c0 > steps || c1 > steps || c2 > steps) {
+      return this.fail("Range", start, "quaternion component code " + (c0 > steps ? c0 : c1 > steps ? c1 : c2) + " out of range [0, " + steps + "]");
+    }
+    if (quatDecode(largest, c0, c1, c2, steps)) {
+      return true;
+    }
+    let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
+    for (let i = 1; i < 4; i++) {
+      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+        back = i;
+      }
+    }
+    const [x, y, z, w] = quatOut;
+    return this.fail("Range", start, "quaternion code (index " + largest + ", codes " + c0 + " " + c1 + " " + c2 + ") is not canonical: it decodes to " + quatText(x, y, z, w) + ", which encodes with index " + back);
+  }
+
   /** A union's type index in n bits, below count; -1 when refused. */
   readIndex(n: number, count: number): number {
     const start = this.pos;
@@ -750,6 +1076,94 @@ export class BitWriter {
       return this.fail("Range", "value " + value + " out of range [" + min + ", " + (min + span) + "]");
     }
     return this.writeBig(value - min, n);
+  }
+
+  /**
+   * An integer of at most 32 bits with unit= or clamp: value (within
+   * [typeMin, typeMax], its Go type's range) in units, rounded to the
+   * nearest, half away from zero; refused outside [min, max] unless clamp
+   * moves it to the nearer bound; the offset from min in n bits, XOR flip
+   * (2^(n-1) for a raw signed field, which makes it two's complement).
+   */
+  writeUnits(value: number, typeMin: number, typeMax: number, min: number, max: number, n: number, flip: number, unit: number, clamp: boolean, unitText: string): boolean {
+    if (this.notInteger(value)) {
+      return false;
+    }
+    if (value < typeMin || value > typeMax) {
+      return this.fail("Range", "value " + value + " is not in [" + typeMin + ", " + typeMax + "]");
+    }
+    let units = value;
+    if (unit > 1) {
+      units = Math.trunc(value / unit); // exact: both below 2^32
+      const r = Math.abs(value - units * unit);
+      if (r >= unit - r) {
+        units += value < 0 ? -1 : 1;
+      }
+    }
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBits(((units - min) ^ flip) >>> 0, n);
+  }
+
+  /** A 64-bit integer with unit= or clamp (see writeUnits); duration: a time.Duration, worded as Go words one. */
+  writeUnitsBig(value: bigint, signed: boolean, min: bigint, max: bigint, n: number, flip: bigint, unit: bigint, clamp: boolean, unitText: string, duration: boolean): boolean {
+    if (this.notInt64(value, signed)) {
+      return false;
+    }
+    let units = value;
+    if (unit > 1n) {
+      units = value / unit; // truncated, as Go divides
+      const r = value % unit < 0n ? -(value % unit) : value % unit;
+      if (r >= unit - r) {
+        units += value < 0n ? -1n : 1n;
+      }
+    }
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + (duration ? durationText(value) : String(value)) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBig(BigInt.asUintN(64, units - min) ^ flip, n);
+  }
+
+  /**
+   * A smallest-three quaternion of bits per component, canonical as bitpack
+   * writes it; each component rounded to float32 first (as Go's float32(x)).
+   * Refuses a component that is not finite and a quaternion not of unit
+   * length (all four 0 is the identity).
+   */
+  writeQuat(x: number, y: number, z: number, w: number, bits: number): boolean {
+    for (const c of [x, y, z, w]) {
+      if (typeof c !== "number") {
+        return this.fail("Range", "value " + show(c) + " is not a number");
+      }
+    }
+    [x, y, z, w] = [f32(x), f32(y), f32(z), f32(w)];
+    const problem = quatProblem(x, y, z, w);
+    if (problem !== "") {
+      return this.fail("Range", problem);
+    }
+    quatEncode(x, y, z, w, 2 ** bits - 2);
+    this.writeBits(quatCode[0], 2);
+    this.writeBits(quatCode[1], bits);
+    this.writeBits(quatCode[2], bits);
+    return this.writeBits(quatCode[3], bits);
+  }
+
+  /** A map's count in n bits; refuses a value that is not a Map and more than maxlen entries. */
+  writeCount(value: ReadonlyMap<unknown, unknown>, maxlen: number, n: number): boolean {
+    if (!(value instanceof Map)) {
+      return this.fail("Range", "value " + show(value) + " is not a Map");
+    }
+    if (value.size > maxlen) {
+      return this.fail("Range", value.size + " entries exceed maxlen " + maxlen);
+    }
+    return this.writeBits(value.size, n);
   }
 
   writeFloat32(value: number): boolean {
@@ -1033,7 +1447,6 @@ export function open(protocolId: number, packet: Uint8Array): Uint8Array | null 
   return stored === frameCrc(protocolId >>> 0, payload) ? payload : null;
 }
 // ---------------------------------------------------------------------------
-
 /** Go's cppclient.Vec3: 96 bits. */
 export interface Vec3 {
   X: number; // float32 raw

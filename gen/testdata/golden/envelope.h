@@ -35,10 +35,11 @@
 // generates carries this block; the guard keeps one copy per program (its
 // number changes whenever the block does).
 
-#ifndef BITPACK_GEN_RUNTIME_1
-#define BITPACK_GEN_RUNTIME_1
+#ifndef BITPACK_GEN_RUNTIME_2
+#define BITPACK_GEN_RUNTIME_2
 
 #include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -189,6 +190,79 @@ namespace bitpack
             if ( bp_offset > span )
                 return false;
             value = T( to_int64( uint64_t( min ) + bp_offset ) );
+        }
+        return true;
+    }
+
+    // signed_units and unsigned_units: integers with unit= or clamp. Writing
+    // turns the value into units (value / unit, rounded to the nearest,
+    // half away from zero; unit is 1 without unit=), which must lie in
+    // [min, max] unless clamp, which moves them to the nearer bound; the
+    // wire is the units' offset from min in n bits, XOR flip (2^(n-1) for a
+    // raw signed field, whose wire is two's complement). Reading refuses an
+    // offset past the range and multiplies the units back (bitpack refuses,
+    // when a type compiles, a range whose products do not fit its field).
+    template <typename Stream, typename T> bool signed_units( Stream & stream, T & value, int64_t min, int64_t max, int n, uint64_t flip, int64_t unit, bool clamp )
+    {
+        uint64_t bp_code = 0;
+        if ( Stream::IsWriting )
+        {
+            int64_t units = int64_t( value );
+            if ( unit > 1 )
+            {
+                int64_t q = units / unit, r = units % unit;
+                if ( r < 0 )
+                    r = -r;
+                if ( r >= unit - r )    // 2r >= unit, without overflow
+                    q += units < 0 ? -1 : 1;
+                units = q;
+            }
+            if ( units < min || units > max )
+            {
+                if ( !clamp )
+                    return false;
+                units = units < min ? min : max;
+            }
+            bp_code = ( uint64_t( units ) - uint64_t( min ) ) ^ flip;
+        }
+        if ( n > 0 && !wire_bits( stream, bp_code, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            const uint64_t offset = bp_code ^ flip;
+            if ( offset > uint64_t( max ) - uint64_t( min ) )
+                return false;
+            value = T( to_int64( uint64_t( min ) + offset ) * unit );
+        }
+        return true;
+    }
+
+    template <typename Stream, typename T> bool unsigned_units( Stream & stream, T & value, uint64_t min, uint64_t max, int n, uint64_t unit, bool clamp )
+    {
+        uint64_t bp_code = 0;
+        if ( Stream::IsWriting )
+        {
+            uint64_t units = uint64_t( value );
+            if ( unit > 1 )
+            {
+                const uint64_t r = units % unit;
+                units = units / unit + ( r >= unit - r ? 1 : 0 );
+            }
+            if ( units < min || units > max )
+            {
+                if ( !clamp )
+                    return false;
+                units = units < min ? min : max;
+            }
+            bp_code = units - min;
+        }
+        if ( n > 0 && !wire_bits( stream, bp_code, n ) )
+            return false;
+        if ( Stream::IsReading )
+        {
+            if ( bp_code > max - min )
+                return false;
+            value = T( ( min + bp_code ) * unit );
         }
         return true;
     }
@@ -506,11 +580,255 @@ namespace bitpack
 #define bitpack_compressed_float_clamp( stream, value, min, max, res ) do { if ( !bitpack::compressed_float( stream, value, min, max, res, true ) ) return false; } while (0)
 #define bitpack_compressed_double( stream, value, min, max, res ) do { if ( !bitpack::compressed_double( stream, value, min, max, res, false ) ) return false; } while (0)
 #define bitpack_compressed_double_clamp( stream, value, min, max, res ) do { if ( !bitpack::compressed_double( stream, value, min, max, res, true ) ) return false; } while (0)
+#define bitpack_signed_units( stream, value, min, max, bits, flip, unit, clamp ) do { if ( !bitpack::signed_units( stream, value, min, max, bits, flip, unit, clamp ) ) return false; } while (0)
+#define bitpack_unsigned_units( stream, value, min, max, bits, unit, clamp ) do { if ( !bitpack::unsigned_units( stream, value, min, max, bits, unit, clamp ) ) return false; } while (0)
 #define bitpack_string( stream, string, maxlen ) do { if ( !bitpack::text( stream, string, maxlen ) ) return false; } while (0)
 #define bitpack_int_relative( stream, previous, current ) do { if ( !bitpack::int_relative( stream, previous, current ) ) return false; } while (0)
 #define bitpack_check( stream, hash ) do { if ( !bitpack::check( stream, hash ) ) return false; } while (0)
 
-#endif // BITPACK_GEN_RUNTIME_1
+
+// Quaternions and map keys, the second part of the block.
+
+namespace bitpack
+{
+    // Quaternions: bitpack's canonical smallest-three (docs/wire.md,
+    // "Quaternions"). Every float step is rounded through f32, sqrt is
+    // taken in double and rounded once (exactly a float sqrt).
+    inline float float_of_bits( uint32_t bits )
+    {
+        float f;
+        memcpy( &f, &bits, 4 );
+        return f;
+    }
+
+    inline uint32_t bits_of_float( float f )
+    {
+        uint32_t bits;
+        memcpy( &bits, &f, 4 );
+        return bits;
+    }
+
+    inline float quat_m() { return float_of_bits( 0x3f3504f3u ); }      // float32(1/sqrt(2))
+    inline float quat_delta() { return float_of_bits( 0x3fb504f3u ); }  // 2m, exact
+
+    inline float quat_abs( float f ) { return float_of_bits( bits_of_float( f ) & 0x7fffffffu ); }
+
+    // narrow is Go's float32(d): a double outside float's range rounds to
+    // an infinity (a C++ conversion would be undefined there).
+    inline float narrow( float f ) { return f; }
+    inline float narrow( double d )
+    {
+        if ( d >= 340282356779733661637539395458142568448.0 )      // 2^128 - 2^103: halfway past FLT_MAX
+            return float_of_bits( 0x7f800000u );
+        if ( d <= -340282356779733661637539395458142568448.0 )
+            return float_of_bits( 0xff800000u );
+        if ( d > FLT_MAX )
+            return FLT_MAX;
+        if ( d < -FLT_MAX )
+            return -FLT_MAX;
+        return float( d );
+    }
+
+    inline uint32_t quat_quantize( float f, uint32_t steps )
+    {
+        float n = f32( f32( f + quat_m() ) / quat_delta() );
+        if ( !( n > 0.0f ) )
+            n = 0.0f;
+        else if ( n > 1.0f )
+            n = 1.0f;
+        const uint32_t code = uint32_t( f32( f32( n * float( steps ) ) + 0.5f ) );  // floor: at least 0.5
+        return code < steps ? code : steps;
+    }
+
+    inline float quat_dequantize( uint32_t code, uint32_t steps )
+    {
+        const float n = f32( float( code ) / float( steps ) );
+        return f32( f32( n * quat_delta() ) - quat_m() );
+    }
+
+    // quat_decode rebuilds v = (x, y, z, w) from the index of the largest
+    // component and the codes of the other three (each at most steps), and
+    // reports whether the code is canonical: whether the rebuilt component
+    // outranks the others as the encoder ranks them (larger, or equal at a
+    // higher index).
+    inline bool quat_decode( uint32_t largest, const uint32_t code[3], uint32_t steps, float v[4] )
+    {
+        float s[3];
+        for ( int k = 0; k < 3; k++ )
+            s[k] = quat_dequantize( code[k], steps );
+        float rest = f32( f32( f32( 1.0f - f32( s[0] * s[0] ) ) - f32( s[1] * s[1] ) ) - f32( s[2] * s[2] ) );
+        if ( !( rest > 0.0f ) )
+            rest = 0.0f;
+        const float big = f32( float( sqrt( double( rest ) ) ) );
+        bool canonical = true;
+        for ( uint32_t i = 0, k = 0; i < 4; i++ )
+        {
+            if ( i == largest )
+            {
+                v[i] = big;
+                continue;
+            }
+            const float a = quat_abs( s[k] );
+            if ( a > big || ( a == big && i > largest ) )
+                canonical = false;
+            v[i] = s[k++];
+        }
+        return canonical;
+    }
+
+    // quat_natural is the plain smallest-three code of v: the largest
+    // magnitude (the highest index on a tie) is dropped, all four negated
+    // first if its sign bit is set, and the other three quantized in order.
+    inline void quat_natural( const float v[4], uint32_t steps, uint32_t & largest, uint32_t code[3] )
+    {
+        largest = 0;
+        for ( uint32_t i = 1; i < 4; i++ )
+        {
+            if ( quat_abs( v[i] ) >= quat_abs( v[largest] ) )
+                largest = i;
+        }
+        const bool negate = ( bits_of_float( v[largest] ) >> 31 ) != 0;
+        for ( uint32_t i = 0, k = 0; i < 4; i++ )
+        {
+            if ( i != largest )
+                code[k++] = quat_quantize( negate ? -v[i] : v[i], steps );
+        }
+    }
+
+    // quat_encode is bitpack's canonical code of a finite quaternion: the
+    // natural code when it decodes canonically; otherwise the natural code
+    // of the normalised quaternion, its codes moved one step at a time
+    // toward the middle (the farthest first) until it does.
+    inline void quat_encode( const float v[4], uint32_t steps, uint32_t & largest, uint32_t code[3] )
+    {
+        float decoded[4];
+        quat_natural( v, steps, largest, code );
+        if ( quat_decode( largest, code, steps, decoded ) )
+            return;
+        const float n2 = f32( f32( f32( f32( v[0] * v[0] ) + f32( v[1] * v[1] ) ) + f32( v[2] * v[2] ) ) + f32( v[3] * v[3] ) );
+        const float r = f32( float( sqrt( double( n2 ) ) ) );
+        const float unit[4] = { f32( v[0] / r ), f32( v[1] / r ), f32( v[2] / r ), f32( v[3] / r ) };
+        quat_natural( unit, steps, largest, code );
+        const uint32_t mid = steps / 2;
+        while ( !quat_decode( largest, code, steps, decoded ) )
+        {
+            int far = 0;
+            uint32_t most = 0;
+            for ( int k = 0; k < 3; k++ )
+            {
+                const uint32_t d = code[k] > mid ? code[k] - mid : mid - code[k];
+                if ( d > most )
+                {
+                    far = k;
+                    most = d;
+                }
+            }
+            if ( code[far] > mid )
+                code[far]--;
+            else
+                code[far]++;
+        }
+    }
+
+    // quat_encodable is bitpack's rule for which quaternions are written:
+    // all four components +-0 (Go's zero value, written as the identity),
+    // or a squared norm, summed in double in order with each square
+    // rounded, within 0.01 of 1 (which refuses NaN and infinities too).
+    inline bool quat_encodable( const float v[4] )
+    {
+        if ( ( ( bits_of_float( v[0] ) | bits_of_float( v[1] ) | bits_of_float( v[2] ) | bits_of_float( v[3] ) ) << 1 ) == 0 )
+            return true;
+        double n2 = 0.0;
+        for ( int i = 0; i < 4; i++ )
+            n2 = f64( n2 + f64( double( v[i] ) * double( v[i] ) ) );
+        const double d = f64( n2 - 1.0 );
+        return d <= 0.01 && d >= -0.01;
+    }
+
+    // quat is a smallest-three quaternion of bits per component: the index
+    // of the largest component in 2 bits, then the three others' codes in
+    // order. Writing refuses what bitpack refuses (see quat_encodable);
+    // reading refuses codes above M = 2^bits - 2 and codes that are not
+    // canonical. float64 components travel as float32 (Go's float32(x)) and
+    // decode to the float32 results.
+    template <typename Stream, typename F> bool quat( Stream & stream, F & x, F & y, F & z, F & w, int bits )
+    {
+        const uint32_t steps = ( uint32_t( 1 ) << bits ) - 2;
+        uint32_t bp_largest = 0, bp_code[3] = { 0, 0, 0 };
+        if ( Stream::IsWriting )
+        {
+            const float v[4] = { narrow( x ), narrow( y ), narrow( z ), narrow( w ) };
+            if ( !quat_encodable( v ) )
+                return false;
+            quat_encode( v, steps, bp_largest, bp_code );
+        }
+        serialize_bits( stream, bp_largest, 2 );
+        serialize_bits( stream, bp_code[0], bits );
+        serialize_bits( stream, bp_code[1], bits );
+        serialize_bits( stream, bp_code[2], bits );
+        if ( Stream::IsReading )
+        {
+            float v[4];
+            if ( bp_code[0] > steps || bp_code[1] > steps || bp_code[2] > steps || !quat_decode( bp_largest, bp_code, steps, v ) )
+                return false;
+            x = F( v[0] );
+            y = F( v[1] );
+            z = F( v[2] );
+            w = F( v[3] );
+        }
+        return true;
+    }
+
+    // Maps travel in ascending key order. key_less orders keys: integers and
+    // bools as numbers, strings (char arrays) by their bytes.
+    template <typename T> inline bool key_less( const T & a, const T & b ) { return a < b; }
+
+    template <size_t N> inline bool key_less( const char ( &a )[N], const char ( &b )[N] )
+    {
+        for ( size_t i = 0; i < N; i++ )
+        {
+            const unsigned char x = (unsigned char) a[i], y = (unsigned char) b[i];
+            if ( x != y )
+                return x < y;
+            if ( x == 0 )
+                return false;
+        }
+        return false;
+    }
+
+    template <typename K> inline bool keys_ascending( const K * keys, int n )
+    {
+        for ( int i = 1; i < n; i++ )
+        {
+            if ( !key_less( keys[i - 1], keys[i] ) )
+                return false;
+        }
+        return true;
+    }
+
+    // next_key is the entry whose key is the smallest above keys[previous]
+    // (the smallest of all when previous < 0): a writer's next entry when the
+    // keys are not in order. -1 when two keys are equal (no Go map holds
+    // them) or none is left.
+    template <typename K> inline int next_key( const K * keys, int n, int previous )
+    {
+        int best = -1;
+        for ( int i = 0; i < n; i++ )
+        {
+            if ( previous >= 0 && !key_less( keys[previous], keys[i] ) )
+                continue;
+            if ( best < 0 || key_less( keys[i], keys[best] ) )
+                best = i;
+            else if ( !key_less( keys[best], keys[i] ) )
+                return -1;
+        }
+        return best;
+    }
+}
+
+#define bitpack_quat( stream, x, y, z, w, bits ) do { if ( !bitpack::quat( stream, x, y, z, w, bits ) ) return false; } while (0)
+
+#endif // BITPACK_GEN_RUNTIME_2
 // ---------------------------------------------------------------------------
 
 namespace game
@@ -571,7 +889,7 @@ const uint32_t Chat_fingerprint = 0x69232304u; // bitpack.Fingerprint(gen.Chat)
 // Msg is Go's interface gen.Msg, a union of 3 types: the type index in 2 bits, then the member.
 struct Msg
 {
-    uint32_t type; // the member the value holds: 0 Move, 1 Fire, 2 Chat
+    uint32_t type; // the member the value holds, by its type index: 0 Move, 1 Fire, 2 Chat
     ::game::net::Move Move;
     ::game::net::Fire Fire;
     ::game::net::Chat Chat;
@@ -609,7 +927,7 @@ const uint32_t Ping_fingerprint = 0x60da6371u; // bitpack.Fingerprint(gen.Ping)
 // One is Go's interface gen.One, a union of 1 type: the type index in 0 bits, then the member.
 struct One
 {
-    uint32_t type; // the member the value holds: 0 Ping
+    uint32_t type; // the member the value holds, by its type index: 0 Ping
     ::game::net::Ping Ping;
 
     template <typename Stream> bool Serialize( Stream & stream )
