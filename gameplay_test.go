@@ -278,6 +278,34 @@ func TestStraightLineConstants(t *testing.T) {
 	}
 }
 
+// TestPowerOfTwoDivision: for the power-of-two spans the straight-line
+// writer multiplies by, x*(1/d) rounds to the same float32 as x/d (both
+// are the same real number, the reciprocal being exact), over every
+// 1021st float32 bit pattern (all signs and exponents, subnormals, NaN and
+// infinities) and every pattern near zero, the smallest normal and the
+// largest finite float32.
+func TestPowerOfTwoDivision(t *testing.T) {
+	check := func(d, inv float32, b uint32) {
+		x := math.Float32frombits(b)
+		div, mul := float32(x/d), float32(x*inv)
+		if math.Float32bits(div) != math.Float32bits(mul) && !(div != div && mul != mul) {
+			t.Fatalf("d=%v x=%v (%#x): x/d = %v, x*(1/d) = %v", d, x, b, div, mul)
+		}
+	}
+	for _, c := range []struct{ d, inv float32 }{{2048, 1.0 / 2048}, {2, 0.5}, {0.5, 2}, {4096, 1.0 / 4096}} {
+		for b := uint64(0); b < 1<<32; b += 1021 {
+			check(c.d, c.inv, uint32(b))
+		}
+		for _, edge := range []uint32{0, 0x00800000, 0x7f7fffff} {
+			for k := uint32(0); k < 1<<12; k++ {
+				check(c.d, c.inv, edge+k)
+				check(c.d, c.inv, edge-k)
+				check(c.d, c.inv, (edge+k)|1<<31)
+			}
+		}
+	}
+}
+
 // BenchmarkGameplay writes and reads the gameplay message by hand against
 // bitio ("hand", the baseline), as straight-line code ("straight") and
 // through Codec[gameplayMsg] ("codec"), all four groups present.
