@@ -171,6 +171,8 @@ func commitPointee(p *plan, d, s pointer) {
 	case de.isNil():
 		d.setElem(se)
 		s.setNil()
+	case p.dense: // commit's first case, without the call
+		de.copyFrom(se, p.size)
 	default:
 		commit(p, de, se)
 	}
