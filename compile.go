@@ -271,6 +271,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	for i := range p.ops {
 		p.fixedOnly = p.fixedOnly && kinds[p.ops[i].kind].fixed
 	}
+	p.onStack = stackPlan(p)
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}

@@ -112,6 +112,7 @@ type plan struct {
 	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
 	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
 	fixedOnly   bool                    // every op is fixed-width: a value is its runs and nothing else (see flatPointee)
+	onStack     bool                    // a value decodes on the stack: runs, byte arrays, short raw slices (see stackPlan)
 	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use         usage                   // option kinds that reached a leaf inside (see usage)
 	delta       []ditem                 // the fields a delta walks (see ditem)

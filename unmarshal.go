@@ -139,6 +139,9 @@ func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole
 			return decodeFlat[[32]uint64](r, p, t, base, whole, f)
 		}
 	}
+	if p.onStack {
+		return decodeStack(r, p, t, base, whole, f)
+	}
 	s := p.getScratch()
 	tmp := s.base
 	d := decoder{r: r}
