@@ -75,7 +75,7 @@ func TestStackDecode(t *testing.T) {
 		t.Fatalf("Unmarshal into short slices = %+v, %v", short, err)
 	}
 	empty := bitsOf(f{7, 7}, f{0, 2}, raw(1, 2), f{0, 3}, f{6, 3})
-	nils := stMsg{Sm: make([]uint16, 2, 2)}
+	nils := stMsg{Sm: make([]uint16, 2)}
 	if err := bitpack.Unmarshal(empty, &nils); err != nil || nils.IDs != nil || nils.Sm == nil || len(nils.Sm) != 0 || nils.Raw != [2]byte{1, 2} {
 		t.Fatalf("Unmarshal of empty slices = %#v, %v", nils, err)
 	}
