@@ -2,6 +2,7 @@ package bitpack_test
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
@@ -101,12 +102,25 @@ func TestHandWrittenMatches(t *testing.T) {
 	if a.Sequence != b.Sequence || a.Position != b.Position || a.Orientation != b.Orientation || a.Payload != b.Payload || len(a.EventIDs) != len(b.EventIDs) {
 		t.Fatalf("hand-written read differs: %+v vs %+v", a, b)
 	}
+	// And the straight-line code (straightline_test.go).
+	out, err := straightAppendPacket(nil, &p)
+	if err != nil || !bytes.Equal(out, mustHex(t, referenceHex)) {
+		t.Fatalf("straight-line packet differs (%v):\n%x", err, out)
+	}
+	var s BenchPacket
+	if err := straightReadPacket(out, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s, b) {
+		t.Fatalf("straight-line read differs: %+v vs %+v", s, b)
+	}
 }
 
 // BenchmarkReferencePacket measures the reference packet
 // (docs/wire.md#the-reference-packet) written and read by
-// Codec[T], by the any-typed API, and by hand against bitio ("hand", the
-// baseline). Ratios come from internal/benchratio.
+// Codec[T], by the any-typed API, by hand against bitio ("hand", the
+// baseline) and by straight-line code as a generator would write it
+// ("straight", straightline_test.go). Ratios come from internal/benchratio.
 func BenchmarkReferencePacket(b *testing.B) {
 	p := referencePacket()
 	packet := mustHex(b, referenceHex)
@@ -126,6 +140,13 @@ func BenchmarkReferencePacket(b *testing.B) {
 				b.Fatal(err)
 			}
 			buf = w.Bytes()
+		}
+	})
+	b.Run("write/straight", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			buf, _ = straightAppendPacket(buf[:0], &p)
 		}
 	})
 	b.Run("write/codec", func(b *testing.B) {
@@ -150,6 +171,15 @@ func BenchmarkReferencePacket(b *testing.B) {
 		for b.Loop() {
 			r.Reset(packet)
 			if err := handRead(&r, &q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read/straight", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := straightReadPacket(packet, &q); err != nil {
 				b.Fatal(err)
 			}
 		}

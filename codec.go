@@ -33,29 +33,25 @@ var (
 // check refuses a nil Codec or value. Small enough to inline: the error
 // for a nil value is built elsewhere.
 func (c *Codec[T]) check(v *T) error {
-	if c == nil || c.plan == nil {
-		return codecError(c)
+	if c == nil {
+		return errNilCodec
 	}
-	if v == nil {
-		return nilValueError(c.typ)
+	if c.plan == nil || v == nil {
+		return codecError(c.plan)
 	}
 	return nil
 }
 
-// codecError is the error for a nil or zero Codec (out of line, like
-// nilValueError).
+// codecError is the error for a zero Codec (p nil), or else for a nil
+// value of p's type. Out of line and not generic: either would make check
+// too big to inline (a generic call costs more than a plain one).
 //
 //go:noinline
-func codecError[T any](c *Codec[T]) error {
-	if c == nil {
-		return errNilCodec
+func codecError(p *plan) error {
+	if p == nil {
+		return errZeroCodec
 	}
-	return errZeroCodec
-}
-
-//go:noinline (inlined, it would make check too big to inline itself)
-func nilValueError(t reflect.Type) error {
-	return errors.New("bitpack: nil *" + t.String() + " passed to Codec")
+	return errors.New("bitpack: nil *" + p.typ.String() + " passed to Codec")
 }
 
 // Append appends the encoding of *v to dst. It allocates nothing when dst

@@ -16,12 +16,8 @@ import "reflect"
 
 // commit stores into dst what a decode of p stored into src.
 func commit(p *plan, dst, src pointer) {
-	if p.dense {
-		dst.copyFrom(src, p.typ.Size())
+	if commitCopies(p, dst, src) {
 		return
-	}
-	for _, c := range p.copies {
-		dst.field(c.off).copyFrom(src.field(c.off), c.n)
 	}
 	for _, i := range p.others {
 		o := &p.ops[i]
@@ -47,6 +43,21 @@ func commit(p *plan, dst, src pointer) {
 			commitMap(o, d, s)
 		}
 	}
+}
+
+// commitCopies copies into dst the bytes of the pointer-free data a
+// decode of p stored into src, and reports whether that is all there is
+// to commit (the plan is dense). It does not keep src or what it holds, so
+// a scratch value on the stack stays there (see decodeFlat).
+func commitCopies(p *plan, dst, src pointer) bool {
+	if p.dense {
+		dst.copyFrom(src, p.size)
+		return true
+	}
+	for _, c := range p.copies {
+		dst.field(c.off).copyFrom(src.field(c.off), c.n)
+	}
+	return false
 }
 
 // isDense reports whether commit may copy p's value as one block: its copy

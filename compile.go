@@ -41,6 +41,9 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		finish(q, finished)
 	}
 	for _, q := range c.memo {
+		q.buildRun() // with every level final (see finish)
+	}
+	for _, q := range c.memo {
 		if q.deltaErr != nil {
 			return nil, q.deltaErr
 		}
@@ -264,6 +267,11 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 	p.compiling = false
 	p.fuse()
 	p.buildEncode()
+	p.fixedOnly = len(p.ops) > 0
+	for i := range p.ops {
+		p.fixedOnly = p.fixedOnly && kinds[p.ops[i].kind].fixed
+	}
+	p.onStack = stackPlan(p)
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}

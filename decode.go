@@ -112,8 +112,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			// A fused run of fixed-width fields: one word for all of them.
 			var err *fieldError
 			if o.groupBits <= r.BitsRemaining() {
-				start := r.BitsRead()
-				err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+				if o.rawRun {
+					readRaw(r, base.field(o.offset), int(o.group), o.size)
+				} else {
+					start := r.BitsRead()
+					err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+				}
 			} else {
 				err = d.shortRun(p, i, base)
 			}
@@ -162,6 +166,30 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 	return nil
 }
 
+// runs decodes a value of a flat plan (see plan.fixedOnly): its runs, nothing
+// else. It is plan for such plans, without the other kinds' calls, so
+// that base, which may be on the caller's stack, does not escape.
+func (d *decoder) runs(p *plan, base pointer) *fieldError {
+	r, ops := d.r, p.ops
+	for i := 0; i < len(ops); i += int(ops[i].group) {
+		o := &ops[i]
+		var err *fieldError
+		switch {
+		case o.groupBits > r.BitsRemaining():
+			err = d.shortRun(p, i, base)
+		case o.rawRun:
+			readRaw(r, base.field(o.offset), int(o.group), o.size)
+		default:
+			start := r.BitsRead()
+			err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // shortRun decodes the fused run that starts at ops[i] when the packet
 // ends inside it: field by field, so that the error names the field that
 // runs out.
@@ -187,7 +215,36 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 	for k := o.sLo; k < o.sHi; k++ {
 		sc := &p.scalars[k]
 		at := base.field(sc.offset)
-		if sc.count > 1 {
+		c := acc >> (sc.shift & 63) & sc.mask
+		ok := c <= sc.limit
+		v := c ^ sc.flip + sc.min
+		switch sc.dec {
+		case decU8:
+			if ok {
+				*at.u8() = uint8(v)
+				continue
+			}
+		case decU16:
+			if ok {
+				*at.u16() = uint16(v)
+				continue
+			}
+		case decU32:
+			if ok {
+				*at.u32() = uint32(v)
+				continue
+			}
+		case decU64:
+			if ok {
+				*at.u64() = v
+				continue
+			}
+		case decQ32:
+			if ok {
+				*at.float32() = sc.q32.Dequantize(uint32(c))
+				continue
+			}
+		case decRun:
 			// Several like fields (never slow ones): one loop. When one is
 			// over its limit (rare), the entry is done again a field at a
 			// time, as lone fields are: decodeScalar words the refusal.
@@ -201,27 +258,10 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 			}
 			continue
 		}
-		c := acc >> (sc.shift & 63) & sc.mask
-		if c > sc.limit || sc.slow {
-			if err := decodeScalar(&p.ops[sc.op], c, base, start+int(sc.shift)); err != nil {
-				return err
-			}
-			continue
-		}
-		v := c ^ sc.flip + sc.min
-		switch sc.access {
-		case accU8, accI8:
-			*at.u8() = uint8(v)
-		case accU16, accI16:
-			*at.u16() = uint16(v)
-		case accU32, accI32:
-			*at.u32() = uint32(v)
-		case accU64, accI64:
-			*at.u64() = v
-		case accQ32:
-			*at.float32() = sc.q.q32.Dequantize(uint32(c))
-		case accQ64:
-			*at.float64() = sc.q.q64.Dequantize(uint32(c))
+		// Out of its range (decodeScalar words the refusal), or a field its
+		// kind stores (decSlow).
+		if err := decodeScalar(&p.ops[sc.op], c, base, start+int(sc.shift)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -234,7 +274,7 @@ func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError 
 func storeRun(sc *scalar, at pointer, acc uint64) int {
 	switch sc.access {
 	case accQ32:
-		q, shift := &sc.q.q32, sc.shift
+		q, shift := &sc.q32, sc.shift
 		for j := range int(sc.count) {
 			c := acc >> (shift & 63) & sc.mask
 			if c > sc.limit {

@@ -3,6 +3,7 @@ package bitpack
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -120,5 +121,37 @@ func TestDecodeRuns(t *testing.T) {
 	var b decodeRunsHook
 	if err := Unmarshal(codes([3]uint64{0, 500, 1000}, [4]uint64{0, 3, 203, 100}, true), &b); err != nil || b.decodeRuns != wantValue {
 		t.Errorf("with a hook: %+v, %v\nwant %+v", b, err, wantValue)
+	}
+}
+
+// TestRawRunsPlanned: which fields fuse makes raw runs of (TestRawRuns
+// checks what they decode to).
+func TestRawRunsPlanned(t *testing.T) {
+	type msg struct {
+		A   uint8
+		S   [4]uint32 // a raw run
+		One [1]uint64 // alone: a fused run
+		B   [3]uint16 // three fit one fused run, with Sep
+		Sep bool
+		C   [4]uint16 // a raw run
+		R   [2]uint32 `bits:"range=0..100"` // checked: fused
+	}
+	p, err := planOf(reflect.TypeFor[msg]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range p.ops {
+		if o := &p.ops[i]; o.group > 0 {
+			kind := "fused"
+			if o.rawRun {
+				kind = "raw"
+			}
+			got = append(got, o.path+" "+kind+" "+strconv.Itoa(int(o.group)))
+		}
+	}
+	want := []string{"A fused 1", "S[0] raw 4", "One[0] fused 1", "B[0] fused 4", "C[0] raw 4", "R[0] fused 2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("runs %q, want %q", got, want)
 	}
 }

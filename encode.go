@@ -35,15 +35,21 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 // word goes out with one write. On error it also returns the index of
 // the value that failed.
 func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
-	steps := p.enc
+	steps := p.run
 	for k := 0; k < n; k++ {
 		base := first.index(k, stride)
 		for i := 0; i < len(steps); i++ {
 			if st := &steps[i]; st.kind >= accOp {
 				at := base.field(st.offset)
 				switch st.kind {
+				case accEndPointee: // back from a spliced pointee (never nested)
+					base = first.index(k, stride)
+					continue
 				case accBytes:
 					w.WriteBytes(at.byteArray(int(st.limit)))
+					continue
+				case accRawRun:
+					writeRaw(w, at, int(st.limit), st.size)
 					continue
 				case accRaw:
 					if n := at.sliceLen(); uint64(n) <= st.limit {
@@ -52,7 +58,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						continue
 					}
 				}
-				if err := encodeOp(w, &p.ops[st.op], at, depth); err != nil {
+				if err := encodeOp(w, &p.runOps[st.op], at, depth); err != nil {
 					return err, k
 				}
 				continue
@@ -89,7 +95,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						c, ok := float32InRange(&st.q, st.lo, st.hi, f)
 						if !ok {
 							if c, ok = float32Outside(&st.q, st.clamp, f); !ok {
-								return refusal(&p.ops[st.op+int32(j)], at.index(j, 4)), k
+								return refusal(&p.runOps[st.op+int32(j)], at.index(j, 4)), k
 							}
 						}
 						acc |= uint64(c) << (shift & 63)
@@ -99,7 +105,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					var ok bool
 					if acc, ok = intRun(acc, at, st); !ok {
 						var err *fieldError
-						if acc, err = intRunSlow(p, acc, at, st); err != nil {
+						if acc, err = intRunSlow(p.runOps, acc, at, st); err != nil {
 							return err, k
 						}
 					}
@@ -110,12 +116,12 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					}
 				case accQuat:
 					var err *fieldError
-					if v, err = quatWord(&p.ops[st.op], st.qq, at); err != nil {
+					if v, err = quatWord(&p.runOps[st.op], st.qq, at); err != nil {
 						return err, k
 					}
 				default: // accQ64, accSlow: the kind codes it (st.min 0, no flip)
 					var err *fieldError
-					if v, err = fieldCode(&p.ops[st.op], at); err != nil {
+					if v, err = fieldCode(&p.runOps[st.op], at); err != nil {
 						return err, k
 					}
 				}
@@ -124,7 +130,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				if code > st.limit {
 					// Out of range: its kind clamps it (clamp) or words the
 					// refusal. Its code comes back as wire bits: un-xor it.
-					c, err := fieldCode(&p.ops[st.op], at)
+					c, err := fieldCode(&p.runOps[st.op], at)
 					if err != nil {
 						return err, k
 					}
@@ -136,10 +142,21 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					break
 				}
 			}
-			// A pointer's presence bit ends its group; the pointee follows.
+			// A pointer's presence bit ends its group; the pointee follows:
+			// spliced into the program (its steps run on it, then
+			// accEndPointee), or a plan of its own.
 			if st := &steps[i]; st.kind == accPtr {
-				if err := encodePointee(w, &p.ops[st.op], base.field(st.offset).elem(), depth); err != nil {
-					return err, k
+				e := base.field(st.offset).elem()
+				switch {
+				case st.spliced == 0 || depth+int(st.levels) > MaxDepth: // (encodePointee words the refusal)
+					if err := encodePointee(w, &p.runOps[st.op], e, depth); err != nil {
+						return err, k
+					}
+					i += int(st.spliced)
+				case e.isNil():
+					i += int(st.spliced) // its steps and accEndPointee
+				default:
+					base = e
 				}
 			}
 		}

@@ -132,16 +132,21 @@ func (e *fieldError) Error() string { return e.detail }
 
 // withPrefix prepends a path segment: "Players[3]" + "." + "Pos.X".
 func (e *fieldError) withPrefix(prefix string) *fieldError {
+	e.path = prefixPath(prefix, e.path)
+	return e
+}
+
+// prefixPath is path inside the field at prefix.
+func prefixPath(prefix, path string) string {
 	switch {
 	case prefix == "":
-	case e.path == "":
-		e.path = prefix
-	case e.path[0] == '[', e.path[0] == '(':
-		e.path = prefix + e.path
-	default:
-		e.path = prefix + "." + e.path
+		return path
+	case path == "":
+		return prefix
+	case path[0] == '[', path[0] == '(':
+		return prefix + path
 	}
-	return e
+	return prefix + "." + path
 }
 
 // newFieldError records a data error at path.

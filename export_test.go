@@ -79,3 +79,22 @@ func DeltaBits(base, v any) ([]byte, int, error) {
 	}
 	return w.Bytes(), w.BitsWritten(), nil
 }
+
+// DecodesOnStack reports whether a value of t decodes on the stack (see
+// stackPlan).
+func DecodesOnStack(t reflect.Type) bool {
+	p, err := planOf(t)
+	return err == nil && p.onStack
+}
+
+// UnmarshalOffStack is Unmarshal through a plan of its own that does not
+// decode on the stack (the scratch value's path), for comparisons.
+func UnmarshalOffStack(data []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	p, err := compile(rv.Type().Elem())
+	if err != nil {
+		return err
+	}
+	p.onStack = false
+	return unmarshalPlan(data, p, p.typ, pointerOf(rv))
+}

@@ -344,17 +344,20 @@ func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
 	return intRunOf[uint64](acc, at, st) // accU64, accI64
 }
 
+// intRunOf is intRun for fields of Go type T. Its test is intCode's,
+// written out (as in encodeValues): with the call, the loop would not fit
+// the inliner's budget and intRun would call it.
 func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
-	shift, codes := st.shift, uint64(0)
+	shift := st.shift
 	for j := range int(st.count) {
-		code, ok := intCode(uint64(loadAs[T](at.index(j, uintptr(st.size)))), st.min, st.limit, st.flip)
-		if !ok {
-			return acc, false // acc as it came: intRunSlow starts over
+		code := uint64(loadAs[T](at.index(j, uintptr(st.size)))) - st.min
+		if code > st.limit {
+			return acc, false // acc holds the codes before j: intRunSlow ORs the same ones again
 		}
-		codes |= code << (shift & 63)
+		acc |= (code ^ st.flip) << (shift & 63)
 		shift += st.width
 	}
-	return acc | codes, true
+	return acc, true
 }
 
 // intColumns codes an integer field (loaded as access says) in m values,
@@ -378,16 +381,17 @@ func intColumns(access uint8, col []uint64, g int, at pointer, stride uintptr, m
 }
 
 // intColumn codes the integer field of step st in m values (a T each).
-// Converting a signed T to uint64 sign-extends it, as accessOf wants.
+// Converting a signed T to uint64 sign-extends it, as accessOf wants. Its
+// test is intCode's written out, as in intRunOf.
 func intColumn[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](col []uint64, g int, at pointer, stride uintptr, m int, st *encStep, shift uint8) bool {
 	min, limit, flip := st.min, st.limit, st.flip
 	shift &= 63
-	for k := 0; k < m; k++ {
-		code, ok := intCode(uint64(loadAs[T](at.index(k, stride))), min, limit, flip)
-		if !ok {
+	for k := range m {
+		code := uint64(loadAs[T](at.index(k, stride))) - min
+		if code > limit {
 			return false
 		}
-		col[k*g] |= code << shift
+		col[k*g] |= (code ^ flip) << shift
 	}
 	return true
 }
@@ -438,10 +442,10 @@ func schemaInt(s *schemaWriter, f *Field) {
 // intRunSlow codes the run step st (an accRun) that intRun refused, field
 // by field through intFieldCode, which clamps or words the refusal of the
 // first one out of range.
-func intRunSlow(p *plan, acc uint64, at pointer, st *encStep) (uint64, *fieldError) {
+func intRunSlow(ops []op, acc uint64, at pointer, st *encStep) (uint64, *fieldError) {
 	shift := st.shift
 	for j := range int(st.count) {
-		code, err := intFieldCode(&p.ops[st.op+int32(j)], at.index(j, uintptr(st.size)))
+		code, err := intFieldCode(&ops[st.op+int32(j)], at.index(j, uintptr(st.size)))
 		if err != nil {
 			return acc, err
 		}

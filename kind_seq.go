@@ -234,28 +234,40 @@ func writeRaw(w *bitio.Writer, first pointer, n int, size uint8) {
 
 // decodeSlice reads a slice field: its length, then the elements.
 func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
+	n, err := d.readLength(o, start, depth)
+	if err != nil || d.r.Err() != nil {
+		return err
+	}
+	if n > at.sliceCap() {
+		d.grow(n, o.stride)
+	}
+	at.setSliceLen(o.typ, n)
+	return d.elems(o, at, n, true, depth)
+}
+
+// readLength reads the length of slice o, which started at bit start, and
+// refuses one over maxlen or longer than the packet can hold (naming the
+// element that runs out) before charging for its elements. After a failed
+// read it returns 0 and leaves the error in the Reader.
+func (d *decoder) readLength(o *op, start, depth int) (int, *fieldError) {
 	r := d.r
 	n := r.ReadBits(o.bits)
 	if r.Err() != nil {
-		return nil
+		return 0, nil
 	}
 	if n > uint64(o.n) {
-		return newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
+		return 0, newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
 	}
 	if !fitsIn(int(n), o.elem.minBits, r.BitsRemaining()) {
 		// The packet cannot hold that many: refuse before allocating,
 		// naming the element that runs out.
-		return d.shortElems(o, int(n), 0, depth)
+		return 0, d.shortElems(o, int(n), 0, depth)
 	}
 	work, bytes := elemsCharge(o, int(n), d.fresh)
 	if err := d.charge(work, bytes, int(n), o.stride, start); err != nil {
-		return err.withPrefix(o.path)
+		return 0, err.withPrefix(o.path)
 	}
-	if int(n) > at.sliceCap() {
-		d.grow(int(n), o.stride)
-	}
-	at.setSliceLen(o.typ, int(n))
-	return d.elems(o, at, int(n), true, depth)
+	return int(n), nil
 }
 
 // shortElems reads the n elements of o that the packet cannot hold, into

@@ -26,6 +26,7 @@ type op struct {
 	unit      int64   // integers with unit=: the Go value of one unit on the wire (0: none)
 	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)
 	group     uint16  // fixed-width kinds: ops in the fused run that starts here (0 inside a run)
+	rawRun    bool    // the run that starts here is a raw run (see fuse)
 	bits      int     // wire bits of a fixed-width field or of a length prefix
 	groupBits int     // fixed-width kinds: total wire bits of the run that starts here
 	sLo, sHi  int32   // fixed-width kinds: the run's fields in plan.scalars
@@ -103,11 +104,15 @@ type plan struct {
 	others      []int                   // the ops commit handles one by one (strings, slices, loops, ...)
 	scalars     []scalar                // fused runs' fields, in order
 	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
+	run         []encStep               // enc with some pointees' steps spliced in: what encodeValues runs (see buildRun)
+	runOps      []op                    // the ops run's steps refer to: ops, then the spliced pointees' (see buildRun)
 	encOut      []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
 	groups      int                     // the encode program's groups
 	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
 	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
+	fixedOnly   bool                    // every op is fixed-width: a value is its runs and nothing else (see flatPointee)
+	onStack     bool                    // a value decodes on the stack: runs, byte arrays, short raw slices (see stackPlan)
 	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use         usage                   // option kinds that reached a leaf inside (see usage)
 	delta       []ditem                 // the fields a delta walks (see ditem)

@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"math"
+	"slices"
 
 	"github.com/bitpack-go/bitpack/quant"
 )
@@ -36,7 +37,10 @@ const fuseBits = 56
 
 // fuse marks runs of consecutive fixed-width ops as groups of at most
 // fuseBits bits (a single op may be wider: a 64-bit field is a group of
-// its own) and builds the plan's compact scalar array.
+// its own) and builds the plan's compact scalar array. Consecutive raw
+// full-width unsigned integers side by side in memory (an unrolled
+// [N]uint32) are a raw run instead, of any width: one bitio.ReadUints
+// straight into the value (see rawRunAt).
 func (p *plan) fuse() {
 	ops := p.ops
 	for i := 0; i < len(ops); {
@@ -44,8 +48,18 @@ func (p *plan) fuse() {
 			i++
 			continue
 		}
+		if n := rawRunAt(ops, i); n > 0 {
+			head := &ops[i]
+			head.group, head.groupBits, head.rawRun = uint16(n), n*head.bits, true
+			head.sLo, head.sHi = int32(len(p.scalars)), int32(len(p.scalars))
+			for k := i + 1; k < i+n; k++ {
+				ops[k].group = 0
+			}
+			i += n
+			continue
+		}
 		j, total := i, 0
-		for j < len(ops) && kinds[ops[j].kind].fixed && (j == i || total+ops[j].bits <= fuseBits) {
+		for j < len(ops) && kinds[ops[j].kind].fixed && (j == i || total+ops[j].bits <= fuseBits) && (j == i || rawRunAt(ops, j) == 0) {
 			total += ops[j].bits
 			j++
 		}
@@ -65,6 +79,7 @@ func (p *plan) fuse() {
 			// or array of counters.
 			if last := len(p.scalars) - 1; k > i && p.scalars[last].joins(&sc, o.size) {
 				p.scalars[last].count++
+				p.scalars[last].dec = decRun
 			} else {
 				p.scalars = append(p.scalars, sc)
 			}
@@ -75,6 +90,36 @@ func (p *plan) fuse() {
 	}
 }
 
+// rawRunAt returns the length of the raw run starting at ops[i], or 0:
+// at least rawRunMin raw full-width unsigned integers of 2, 4 or 8 bytes
+// (any bits valid, nothing to check), consecutive in memory. A fused run
+// holds at most three 16-bit ones, one 32-bit one and no 64-bit one
+// besides the first, so from four 16-bit and two wider ones up a raw run
+// reads them with fewer calls.
+func rawRunAt(ops []op, i int) int {
+	raw := func(o *op) bool {
+		return o.kind == KindUint && !o.ranged && !o.fit && !o.clamp && o.unit <= 1 && uintptr(o.bits) == 8*o.size && o.size >= 2
+	}
+	if !raw(&ops[i]) {
+		return 0
+	}
+	n := 1
+	for j := i + 1; j < len(ops) && raw(&ops[j]) && ops[j].size == ops[i].size && ops[j].offset == ops[j-1].offset.skip(ops[i].size) && n < math.MaxUint16; j++ {
+		n++
+	}
+	if min := 2 + 2*btoi(ops[i].size == 2); n < min {
+		return 0
+	}
+	return n
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // encodeGroupBits is the widest group of fixed-width fields the encoder
 // gathers into one WriteBits: a whole word. (The decoder's groups stop at
 // fuseBits, what its window reads at once.)
@@ -82,12 +127,14 @@ const encodeGroupBits = 64
 
 // Encode step kinds beyond the scalar accesses.
 const (
-	accQuat  = accSlow + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
-	accPtr                        // a pointer: its presence bit ends a group, the pointee follows
-	accRun                        // count integer fields alike, side by side (an array of counters): elem says how to load them
-	accOp                         // any other op: encodeOp runs it
-	accBytes                      // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
-	accRaw                        // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
+	accQuat       = accSlow + 1 + iota // a float32 smallest-three quaternion of at most 64 bits: its code is the packed wire word
+	accPtr                             // a pointer: its presence bit ends a group, the pointee follows
+	accRun                             // count integer fields alike, side by side (an array of counters): elem says how to load them
+	accOp                              // any other op: encodeOp runs it
+	accBytes                           // a byte array: limit bytes, aligned (what encodeOp does, without its dispatch)
+	accRaw                             // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
+	accEndPointee                      // the end of a spliced pointee's steps (see buildRun): back to the value holding it
+	accRawRun                          // a raw run (see fuse) of limit unsigned integers of size bytes, full width
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
@@ -114,25 +161,42 @@ type encStep struct {
 	elem      uint8       // accRun: the access constant of each
 	last      bool        // the group ends here: write it
 	clamp     bool        // accQ32: clamp finite values outside the bounds
+	spliced   uint16      // accPtr in plan.run: the steps of the pointee that follow it, accEndPointee included (0: a plan of its own)
+	levels    uint16      // accPtr with spliced steps: the pointer op's level plus the pointee's levels (the MaxDepth test encodePointee makes)
 }
 
-// buildEncode builds p.enc from p.ops: consecutive fixed-width fields (and
-// quaternions that fit a word) are packed greedily into groups of at most
-// encodeGroupBits; every other op is a step of its own.
+// buildEncode builds p.enc from p.ops (see program).
 func (p *plan) buildEncode() {
-	p.enc = make([]encStep, 0, len(p.ops))
+	p.enc, p.encOut, p.groups = p.program(false)
+}
+
+// program builds an encode program from p.ops: consecutive fixed-width
+// fields (and quaternions that fit a word) are packed greedily into groups
+// of at most encodeGroupBits; every other op is a step of its own. With
+// rawRuns, the raw runs fuse would make (an unrolled [N]uint32) are steps
+// of their own too, one bitio.WriteUints each (accRawRun). It also returns
+// what the program writes, in order, and its number of groups (which
+// columns need, for programs without raw runs).
+func (p *plan) program(rawRuns bool) (steps []encStep, out []encOut, groups int) {
+	steps = make([]encStep, 0, len(p.ops))
 	open, bits := false, 0
 	end := func() {
 		if open {
-			st := &p.enc[len(p.enc)-1]
+			st := &steps[len(steps)-1]
 			st.last, st.groupBits = true, uint8(bits)
-			p.encOut = append(p.encOut, encOut{op: -1, bits: uint8(bits)})
-			p.groups++
+			out = append(out, encOut{op: -1, bits: uint8(bits)})
+			groups++
 			open = false
 		}
 	}
-	for k := range p.ops {
+	for k := 0; k < len(p.ops); k++ {
 		o := &p.ops[k]
+		if n := rawRunAt(p.ops, k); rawRuns && n > 0 {
+			end()
+			steps = append(steps, encStep{kind: accRawRun, op: int32(k), offset: o.offset, limit: uint64(n), size: uint8(o.size)})
+			k += n - 1
+			continue
+		}
 		st, ok := encodeStepOf(o, k)
 		if !ok {
 			end()
@@ -143,8 +207,8 @@ func (p *plan) buildEncode() {
 			case o.kind == KindSlice && o.rawElems() != nil:
 				st.kind, st.limit, st.width, st.size = accRaw, uint64(o.n), uint8(o.bits), uint8(o.stride)
 			}
-			p.enc = append(p.enc, st)
-			p.encOut = append(p.encOut, encOut{op: int32(k)})
+			steps = append(steps, st)
+			out = append(out, encOut{op: int32(k)})
 			continue
 		}
 		if open && bits+o.bits > encodeGroupBits {
@@ -153,28 +217,83 @@ func (p *plan) buildEncode() {
 		if !open {
 			open, bits = true, 0
 		}
-		st.shift, st.group = uint8(bits), uint16(p.groups)
+		st.shift, st.group = uint8(bits), uint16(groups)
 		bits += o.bits
 		if st.kind == accPtr {
-			p.enc = append(p.enc, st)
+			steps = append(steps, st)
 			end()
-			p.encOut = append(p.encOut, encOut{op: int32(k), pointee: true})
+			out = append(out, encOut{op: int32(k), pointee: true})
 			continue
 		}
 		// A field next to the previous one, of its kind and checked alike,
 		// joins its step: one dispatch codes a whole vector or array.
-		if last := len(p.enc) - 1; last >= 0 && p.enc[last].joins(&st) {
-			p.enc[last].count++
+		if last := len(steps) - 1; last >= 0 && steps[last].joins(&st) {
+			steps[last].count++
 			continue
 		}
-		p.enc = append(p.enc, st)
+		steps = append(steps, st)
 	}
 	end()
-	for i := range p.enc {
-		if st := &p.enc[i]; st.kind <= accI64 && st.count > 1 {
+	for i := range steps {
+		if st := &steps[i]; st.kind <= accI64 && st.count > 1 {
 			st.kind, st.elem = accRun, st.kind
 		}
 	}
+	return steps, out, groups
+}
+
+// buildRun builds the program encodeValues runs, p.run: p.enc with its
+// raw runs written by bitio.WriteUints (see program), and with the steps
+// of pointees that are only group steps (spliceable) spliced in after
+// their pointer's step, so that a present pointee costs no call and no
+// loop of its own, and ended by an accEndPointee step. Their steps refer
+// to copies of the pointee's ops with the pointer's path in front,
+// appended to p.ops in p.runOps: a refusal names the field as
+// encodePointee's would. (Columns run p.enc: a column of pointees is not
+// one value's, and raw runs would need outputs of their own.)
+func (p *plan) buildRun() {
+	run, _, _ := p.program(true)
+	p.run, p.runOps = run, p.ops
+	splice := func(st *encStep) bool { return st.kind == accPtr && spliceable(p.ops[st.op].elem) }
+	if !slices.ContainsFunc(run, func(st encStep) bool { return splice(&st) }) {
+		return
+	}
+	p.run, p.runOps = nil, slices.Clip(p.ops)
+	for _, st := range run {
+		if !splice(&st) {
+			p.run = append(p.run, st)
+			continue
+		}
+		o := &p.ops[st.op]
+		e, first := o.elem, int32(len(p.runOps))
+		for _, eo := range e.ops {
+			eo.path = prefixPath(o.path, eo.path)
+			p.runOps = append(p.runOps, eo)
+		}
+		st.spliced, st.levels = uint16(len(e.enc)+1), uint16(o.level+e.levels)
+		p.run = append(p.run, st)
+		for _, es := range e.enc {
+			es.op += first
+			p.run = append(p.run, es)
+		}
+		p.run = append(p.run, encStep{kind: accEndPointee})
+	}
+}
+
+// spliceable reports whether the steps of pointee plan e can run inside
+// its parent's program: group steps only (nothing that takes the depth, no
+// pointer of its own, so never a plan that leads back to itself), and not
+// too many of them.
+func spliceable(e *plan) bool {
+	if len(e.enc) == 0 || len(e.enc) >= math.MaxUint16 || e.levels >= math.MaxUint16/2 {
+		return false
+	}
+	for i := range e.enc {
+		if k := e.enc[i].kind; k >= accOp || k == accPtr {
+			return false
+		}
+	}
+	return true
 }
 
 // encOut is one item of what a value's encoding writes, in order: a group
@@ -225,26 +344,52 @@ func encodeStepOf(o *op, k int) (encStep, bool) {
 // scalarOf returns the compact form of the fixed-width op o, ops[k], at
 // shift 0.
 func scalarOf(o *op, k int) scalar {
-	return scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit || o.unit > 1}
+	sc := scalar{offset: o.offset, min: o.min, limit: o.limit, flip: o.flip, mask: 1<<o.bits - 1, q: o.qp, op: int32(k), access: o.access, slow: o.fit || o.unit > 1}
+	switch {
+	case sc.slow || o.access == accQ64 || o.access == accSlow:
+		sc.dec = decSlow
+	case o.access == accQ32:
+		sc.dec, sc.q32 = decQ32, o.qp.q32
+	default:
+		sc.dec = [...]uint8{accU8: decU8, accU16: decU16, accU32: decU32, accU64: decU64, accI8: decU8, accI16: decU16, accI32: decU32, accI64: decU64}[o.access]
+	}
+	return sc
 }
 
+// How storeWord stores a scalar entry: the store of its Go size (signed
+// integers are stored as their low bytes), a compressed float32, a run of
+// like fields (count > 1: storeRun), or decodeScalar, its kind's own
+// (integers with unit=, a 32-bit platform's int and uint, compressed
+// float64).
+const (
+	decU8 uint8 = iota
+	decU16
+	decU32
+	decU64
+	decQ32
+	decRun
+	decSlow
+)
+
 // scalar is the compact form of a fixed-width field in a decoder's fused
-// run: what the store pass touches, in one cache line instead of an op's
-// several (encoding builds its encStep from it). See the access constants
-// for min, limit and flip.
+// run: what the store pass touches, the quantizer included (a copy: no
+// pointer to chase), instead of an op's several cache lines. See the access
+// constants for min, limit and flip.
 type scalar struct {
 	offset offset
 	min    uint64
-	limit  uint64    // the largest valid offset code: span, M, or mask when any bits are valid
-	flip   uint64    // wire bits = offset code ^ flip (the sign bit of raw signed fields)
-	mask   uint64    // 1<<bits - 1 (all ones for 64)
-	q      *prepared // compressed floats: the quantizer
-	op     int32     // index in plan.ops, for errors
-	shift  uint8     // bit offset of the field within its run
-	access uint8     // how to load and store the Go value (accU8 ... accQ64)
-	slow   bool      // decoding needs more than the limit test (a 32-bit platform's int or uint)
-	width  uint8     // the field's wire bits
-	count  uint8     // like fields side by side (a Vec3, an array of counters) the entry stands for, width bits apart on the wire
+	limit  uint64      // the largest valid offset code: span, M, or mask when any bits are valid
+	flip   uint64      // wire bits = offset code ^ flip (the sign bit of raw signed fields)
+	mask   uint64      // 1<<bits - 1 (all ones for 64)
+	q32    quant.Float // decQ32 (and runs of them): the quantizer
+	q      *prepared   // compressed floats: the quantizer
+	op     int32       // index in plan.ops, for errors
+	shift  uint8       // bit offset of the field within its run
+	dec    uint8       // how storeWord stores it (decU8 ... decSlow)
+	access uint8       // how to load and store the Go value (accU8 ... accQ64)
+	slow   bool        // decoding needs more than the limit test (a 32-bit platform's int or uint, unit=)
+	width  uint8       // the field's wire bits
+	count  uint8       // like fields side by side (a Vec3, an array of counters) the entry stands for, width bits apart on the wire
 }
 
 // joins reports whether next is the field right after the ones sc stands

@@ -438,6 +438,37 @@ func TestReaderTailAndWidths(t *testing.T) {
 	}
 }
 
+// TestReaderTailWindow reads every width from every bit of packets of 0
+// to 17 random bytes (the last 7 bytes and short packets take readBitsSlow's
+// shifted window, with bytes on both sides of the read), against the bits
+// taken one at a time here.
+func TestReaderTailWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 7))
+	for size := 0; size <= 17; size++ {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		bit := func(p int) uint64 { return uint64(data[p>>3]>>(p&7)) & 1 }
+		for pos := 0; pos <= 8*size; pos++ {
+			for n := 0; n <= min(64, 8*size-pos); n++ {
+				var want uint64
+				for k := 0; k < n; k++ {
+					want |= bit(pos+k) << k
+				}
+				r := bitio.NewReader(data)
+				r.Skip(pos)
+				if got := r.ReadBits(n); got != want || r.Err() != nil {
+					t.Fatalf("size=%d pos=%d n=%d: got %#x (%v), want %#x", size, pos, n, got, r.Err(), want)
+				}
+				if r.BitsRemaining() != 8*size-pos-n {
+					t.Fatalf("size=%d pos=%d n=%d: %d bits remaining", size, pos, n, r.BitsRemaining())
+				}
+			}
+		}
+	}
+}
+
 func TestWriterRewind(t *testing.T) {
 	for cut := 0; cut <= 150; cut++ {
 		w := bitio.NewWriter([]byte{0x7e})

@@ -142,6 +142,21 @@ func (r *Reader) readBitsSlow(n int) uint64 {
 		r.pos += n
 		return v & (1<<uint(n) - 1) // n == 64: 1<<64 - 1 is all ones
 	}
+	if i := r.pos >> 3; n <= 56 {
+		// In the last 7 bytes: the window is the packet's last 8 bytes
+		// shifted down to byte i (zeros come in at the top), or, in a
+		// packet shorter than 8 bytes, loadShort's. n <= 56 bits from bit
+		// pos&7 end within the bytes there are.
+		var w uint64
+		if k := len(r.data) - 8; k >= 0 {
+			w = binary.LittleEndian.Uint64(r.data[k:]) >> (8 * uint(i-k) & 63) // i > k: 8 to 56
+		} else {
+			w = loadShort(r.data[i:])
+		}
+		v := w >> (r.pos & 7) & (1<<n - 1)
+		r.pos += n
+		return v
+	}
 	var v uint64
 	for got := 0; got < n; {
 		p := r.pos + got
@@ -152,6 +167,23 @@ func (r *Reader) readBitsSlow(n int) uint64 {
 	}
 	r.pos += n
 	return v
+}
+
+// loadShort returns the bytes of b (fewer than 8) as a little-endian
+// number: two overlapping 4-byte loads from 4 bytes up, so that a short
+// packet costs no loop.
+func loadShort(b []byte) uint64 {
+	switch n := len(b); {
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<(8*(n-4)&63)
+	case n == 3:
+		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16
+	case n == 2:
+		return uint64(b[0]) | uint64(b[1])<<8
+	case n == 1:
+		return uint64(b[0])
+	}
+	return 0
 }
 
 // ReadBool reads one bit.
