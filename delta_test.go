@@ -37,6 +37,11 @@ type deltaBag struct {
 	Ammo map[uint8]uint16 `bits:"maxlen=7,range=0..1000"` // 3-bit count, 8-bit keys, 10-bit values (short form 5 bits)
 }
 
+type deltaUnits struct {
+	Big uint64 `bits:"unit=3,range=0..1000000"` // 20 bits of units; short form 8 bits (±128)
+	Neg int32  `bits:"unit=10,range=-100..100"` // 8 bits of units; short form 4 bits (±8)
+}
+
 type deltaOpt struct {
 	Name string `bits:"maxlen=7"`
 	Pos  *deltaVec
@@ -95,6 +100,11 @@ var deltaGoldens = []struct {
 		&deltaBag{Ammo: map[uint8]uint16{1: 10, 5: 53, 7: 70}}, "17 24 1f 18 31 01"},
 	// root 1; Name 1, the string whole: length 2 (0 1 0), padding, "bc"; Pos 0.
 	{"a string", &deltaOpt{Name: "a"}, &deltaOpt{Name: "bc"}, "0b 62 63 00"},
+	// Codes of unit= fields are in units: root 1; Big 1, short 0, 306868
+	// to 306869 units, +1 as 128-1+1 = 128 (0 0 0 0 0 0 0 1); Neg 1,
+	// short 0, 5 to 6 units, +1 as 8-1+1 = 8 (0 0 0 1). (Not the Go
+	// values' differences, 3 and 10, which the values' own units are not.)
+	{"unit= fields, by their units", &deltaUnits{Big: 920604, Neg: 50}, &deltaUnits{Big: 920607, Neg: 60}, "03 0c 01"},
 }
 
 func TestDeltaGolden(t *testing.T) {
@@ -158,6 +168,8 @@ func clonePtr(t *testing.T, p any) any {
 		c = new(deltaOpt)
 	case *deltaBag:
 		c = new(deltaBag)
+	case *deltaUnits:
+		c = new(deltaUnits)
 	default:
 		t.Fatalf("clonePtr: %T", p)
 	}
