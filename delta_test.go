@@ -42,6 +42,10 @@ type deltaUnits struct {
 	Neg int32  `bits:"unit=10,range=-100..100"` // 8 bits of units; short form 4 bits (±8)
 }
 
+type deltaWide struct {
+	U uint64 // 64 bits; short form 8 bits (±128)
+}
+
 type deltaOpt struct {
 	Name string `bits:"maxlen=7"`
 	Pos  *deltaVec
@@ -170,6 +174,8 @@ func clonePtr(t *testing.T, p any) any {
 		c = new(deltaBag)
 	case *deltaUnits:
 		c = new(deltaUnits)
+	case *deltaWide:
+		c = new(deltaWide)
 	default:
 		t.Fatalf("clonePtr: %T", p)
 	}
@@ -228,6 +234,9 @@ func TestDeltaRefused(t *testing.T) {
 		{"map past maxlen", &deltaBag{Ammo: map[uint8]uint16{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}}, "93 01 00", bitpack.ErrRange, "Ammo", 20},
 		// Name: "a" again.
 		{"string the base's", &deltaOpt{Name: "a"}, "07 61 00", bitpack.ErrRange, "Name", 1},
+		// U (the only item: no bit) short 0, +2 as 128-1+2 = 129 (1 0 0 0 0 0 0 1)
+		// from 2^64-2: past the largest 64-bit code.
+		{"short form past 64 bits", &deltaWide{U: 1<<64 - 2}, "05 02", bitpack.ErrRange, "U", 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
