@@ -213,16 +213,19 @@ func (e *cppEmitter) deltaItem(c *cppBody, it dItem, bit bool, any string) {
 		c.line("bitpack_delta_quat( stream, %s, %s, %s, %s, %s, %s, %s, %s, %d, %t, %s );", q[0], q[1], q[2], q[3], bq[0], bq[1], bq[2], bq[3], v.Bits, bit, any)
 		return
 	}
+	if !bit { // the value's only item: it changed
+		c.line("%s = true;", any)
+		e.deltaPart(c, v, p, bp)
+		return
+	}
 	c.open()
 	ch := c.local("c")
-	c.line("bool %s = true;", ch)
-	if bit {
-		c.line("if ( Stream::IsWriting )")
-		c.open()
-		c.line("%s = %s;", ch, e.changedCond(c, v, p, bp))
-		c.close()
-		c.line("serialize_bool( stream, %s );", ch)
-	}
+	c.line("bool %s = false;", ch)
+	c.line("if ( Stream::IsWriting )")
+	c.open()
+	c.line("%s = %s;", ch, e.changedCond(c, v, p, bp))
+	c.close()
+	c.line("serialize_bool( stream, %s );", ch)
 	c.line("if ( %s )", ch)
 	c.open()
 	c.line("%s = true;", any)

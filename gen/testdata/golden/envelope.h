@@ -1427,16 +1427,10 @@ struct Chat
     template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Chat & base )
     {
         bool bp_any0 = false;
-        {
-            bool bp_c1 = true;
-            if ( bp_c1 )
-            {
-                bp_any0 = true;
-                bitpack_string( stream, Text, 20 );
-                if ( Stream::IsReading && bitpack::text_same( Text, base.Text, 20 ) )
-                    return false;
-            }
-        }
+        bp_any0 = true;
+        bitpack_string( stream, Text, 20 );
+        if ( Stream::IsReading && bitpack::text_same( Text, base.Text, 20 ) )
+            return false;
         if ( Stream::IsReading && !bp_any0 )
             return false;
         return true;
@@ -1693,7 +1687,7 @@ struct Envelope
     {
         bool bp_any0 = false;
         {
-            bool bp_c1 = true;
+            bool bp_c1 = false;
             if ( Stream::IsWriting )
             {
                 bp_c1 = First.DeltaChanged( base.First );
@@ -1707,7 +1701,7 @@ struct Envelope
             }
         }
         {
-            bool bp_c2 = true;
+            bool bp_c2 = false;
             if ( Stream::IsWriting )
             {
                 const bool bp_c3 = [&]() -> bool
@@ -1766,15 +1760,9 @@ struct Envelope
                                 break;
                             {
                                 bool bp_any6 = false;
-                                {
-                                    bool bp_c7 = true;
-                                    if ( bp_c7 )
-                                    {
-                                        bp_any6 = true;
-                                        if ( !Rest[i0].SerializeDeltaPart( stream, base.Rest[i0] ) )
-                                            return false;
-                                    }
-                                }
+                                bp_any6 = true;
+                                if ( !Rest[i0].SerializeDeltaPart( stream, base.Rest[i0] ) )
+                                    return false;
                                 if ( Stream::IsReading && !bp_any6 )
                                     return false;
                             }
@@ -1791,13 +1779,13 @@ struct Envelope
             }
         }
         {
-            bool bp_c8 = true;
+            bool bp_c7 = false;
             if ( Stream::IsWriting )
             {
-                bp_c8 = Solo.DeltaChanged( base.Solo );
+                bp_c7 = Solo.DeltaChanged( base.Solo );
             }
-            serialize_bool( stream, bp_c8 );
-            if ( bp_c8 )
+            serialize_bool( stream, bp_c7 );
+            if ( bp_c7 )
             {
                 bp_any0 = true;
                 if ( !Solo.SerializeDeltaPart( stream, base.Solo ) )

@@ -1484,16 +1484,10 @@ struct Say
     template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Say & base )
     {
         bool bp_any0 = false;
-        {
-            bool bp_c1 = true;
-            if ( bp_c1 )
-            {
-                bp_any0 = true;
-                bitpack_string( stream, Text, 8 );
-                if ( Stream::IsReading && bitpack::text_same( Text, base.Text, 8 ) )
-                    return false;
-            }
-        }
+        bp_any0 = true;
+        bitpack_string( stream, Text, 8 );
+        if ( Stream::IsReading && bitpack::text_same( Text, base.Text, 8 ) )
+            return false;
         if ( Stream::IsReading && !bp_any0 )
             return false;
         return true;
@@ -1682,7 +1676,7 @@ struct Loadout
         bool bp_any0 = false;
         bitpack_delta_quat( stream, Rot.X, Rot.Y, Rot.Z, Rot.W, base.Rot.X, base.Rot.Y, base.Rot.Z, base.Rot.W, 9, true, bp_any0 );
         {
-            bool bp_c1 = true;
+            bool bp_c1 = false;
             if ( Stream::IsWriting )
             {
                 const bool bp_c2 = [&]() -> bool
@@ -1823,7 +1817,7 @@ struct Loadout
         bitpack_delta_scalar( stream, bitpack::SignedField( 0, 10000, 14, 0, 1000000, false ), Respawn, base.Respawn, true, bp_any0 );
         bitpack_delta_scalar( stream, bitpack::SignedField( 0, 500, 9, 0, 1, true ), Ping, base.Ping, true, bp_any0 );
         {
-            bool bp_c7 = true;
+            bool bp_c7 = false;
             if ( Stream::IsWriting )
             {
                 bp_c7 = Next.DeltaChanged( base.Next );

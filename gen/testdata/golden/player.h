@@ -1393,7 +1393,7 @@ struct Player
         bitpack_delta_scalar( stream, bitpack::CompressedFloatField( -1024.0f, 1024.0f, 0.01f, false ), Pos.Y, base.Pos.Y, true, bp_any0 );
         bitpack_delta_scalar( stream, bitpack::CompressedFloatField( -1024.0f, 1024.0f, 0.01f, false ), Pos.Z, base.Pos.Z, true, bp_any0 );
         {
-            bool bp_c1 = true;
+            bool bp_c1 = false;
             if ( Stream::IsWriting )
             {
                 bp_c1 = !bitpack::text_same( Name, base.Name, 15 );
