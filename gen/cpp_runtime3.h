@@ -374,6 +374,14 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // whole_packet reports whether a read stream that read a value from a
+    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
+    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
+    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
+    {
+        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
+    }
+
     // The results of read_packet and read_delta.
     enum class ReadResult { ok, refused, trailing };
 

@@ -558,14 +558,6 @@ namespace bitpack
         return true;
     }
 
-    // whole_packet reports whether a read stream that read a value from a
-    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
-    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
-    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
-    {
-        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
-    }
-
     // CRC framing, as bitpack.Seal and bitpack.Open: a packet is the CRC32
     // (IEEE) of the protocol id's 4 little-endian bytes, four zero bytes and
     // the payload, stored little-endian, then the payload. The id is never
@@ -1247,6 +1239,14 @@ namespace bitpack
     {
         for ( size_t i = 0; i < N; i++ )
             copy_value( dst[i], src[i] );
+    }
+
+    // whole_packet reports whether a read stream that read a value from a
+    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
+    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
+    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
+    {
+        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
     }
 
     // The results of read_packet and read_delta.
