@@ -24,6 +24,13 @@
 // side does (bitpack.Seal(dst, appID^fp, payload)); bitpack::seal and
 // bitpack::open are Seal and Open. Float arithmetic is pinned as in Go (no
 // fused multiply-add, whatever the flags); -ffast-math is not supported.
+//
+// Each struct's SerializeDelta(stream, base) writes its delta against base
+// (bitpack.AppendDelta's bytes) or reads one, making the value base with
+// the delta's changes (bitpack::read_delta checks a whole delta packet). A
+// read refuses what bitpack.UnmarshalDelta refuses; like a refused
+// Serialize, a refused delta leaves the value partly written, and reading
+// into base itself is refused.
 
 #ifndef BITPACK_GENERATED_785ABE88_H
 #define BITPACK_GENERATED_785ABE88_H
