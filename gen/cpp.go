@@ -18,15 +18,17 @@ type Options struct {
 	Include   string // the serialize header to #include; "" = "serialize.h"
 }
 
-// The runtime block every header carries, in two parts (the second,
-// quaternions and map keys, closes it).
+// The runtime block every header carries, in three parts (the second
+// holds quaternions and map keys, the third deltas, and closes it).
 var (
 	//go:embed cpp_runtime.h
 	cppRuntime1 string
 	//go:embed cpp_runtime2.h
 	cppRuntime2 string
+	//go:embed cpp_runtime3.h
+	cppRuntime3 string
 
-	cppRuntime = cppRuntime1 + cppRuntime2
+	cppRuntime = cppRuntime1 + cppRuntime2 + cppRuntime3
 )
 
 // CPP writes one self-contained C++11 header for the types of values
@@ -231,6 +233,13 @@ func (e *cppEmitter) preamble() {
 // side does (bitpack.Seal(dst, appID^fp, payload)); bitpack::seal and
 // bitpack::open are Seal and Open. Float arithmetic is pinned as in Go (no
 // fused multiply-add, whatever the flags); -ffast-math is not supported.
+//
+// Each struct's SerializeDelta(stream, base) writes its delta against base
+// (bitpack.AppendDelta's bytes) or reads one, making the value base with
+// the delta's changes (bitpack::read_delta checks a whole delta packet). A
+// read refuses what bitpack.UnmarshalDelta refuses; like a refused
+// Serialize, a refused delta leaves the value partly written, and reading
+// into base itself is refused.
 `)
 	if len(e.m.Hooks) > 0 {
 		e.printf("//\n// These types encode themselves in Go (MarshalBits/UnmarshalBits), which no\n")
@@ -307,6 +316,7 @@ func (e *cppEmitter) structType(t *Type) {
 		e.step(body, m.Value, place{name: cm.name, comps: cm.comps})
 	}
 	e.serializeFunc(body)
+	e.structDelta(t)
 	e.printf("};\n\n")
 	e.printf("const uint32_t %s = %#08xu; // bitpack.Fingerprint(%s)\n\n", e.fingerprintName(t), t.Fingerprint, t.Go)
 }
@@ -346,38 +356,7 @@ func (e *cppEmitter) unionType(t *Type) {
 	}
 	e.printf("\n")
 	body := &cppBody{indent: 2}
-	n := len(t.Members)
-	switch {
-	case t.Numbered:
-		// Indices of the protocol's own (At): any other is refused, before
-		// serialize_bits could see a value wider than its bits.
-		body.line("if ( Stream::IsWriting )")
-		body.open()
-		body.line("switch ( type )")
-		body.line("{")
-		var cases []string
-		for _, idx := range t.Indices {
-			cases = append(cases, fmt.Sprintf("case %d:", idx))
-		}
-		body.line("%s break;", strings.Join(cases, " "))
-		body.line("default: return false;")
-		body.line("}")
-		body.close()
-		body.line("serialize_bits( stream, type, %d );", t.IndexBits)
-	case t.IndexBits == 0:
-		body.line("if ( Stream::IsWriting && type != 0 )")
-		body.line("    return false;")
-		body.line("if ( Stream::IsReading )")
-		body.line("    type = 0;")
-	case t.IndexBits == lengthBits(n-1):
-		body.line("if ( Stream::IsWriting && type > %d )", n-1)
-		body.line("    return false;")
-		body.line("serialize_int( stream, type, 0, %d );", n-1)
-	default: // IndexBits wider than the members need: indices past them are refused
-		body.line("if ( Stream::IsWriting && type > %d )", n-1)
-		body.line("    return false;")
-		body.line("serialize_bits( stream, type, %d );", t.IndexBits)
-	}
+	e.unionIndex(body, t)
 	body.line("switch ( type )")
 	body.line("{")
 	for i, mt := range t.Members {
@@ -386,5 +365,6 @@ func (e *cppEmitter) unionType(t *Type) {
 	body.line("default: return false;")
 	body.line("}")
 	e.serializeFunc(body)
+	e.unionDelta(t)
 	e.printf("};\n\n")
 }

@@ -3,8 +3,8 @@
 // generates carries this block; the guard keeps one copy per program (its
 // number changes whenever the block does).
 
-#ifndef BITPACK_GEN_RUNTIME_2
-#define BITPACK_GEN_RUNTIME_2
+#ifndef BITPACK_GEN_RUNTIME_3
+#define BITPACK_GEN_RUNTIME_3
 
 #include <float.h>
 #include <math.h>
@@ -235,29 +235,41 @@ namespace bitpack
         return true;
     }
 
-    // compressed_float is serialize_compressed_float with bitpack's rules:
-    // the same formula and wire, every step rounded (see f32); writing
-    // refuses NaN and infinities always, and values outside [min, max]
-    // (widened to what the largest code decodes to) unless clamp is set;
-    // reading refuses codes above M.
-    template <typename Stream> bool compressed_float( Stream & stream, float & value, float min, float max, float res, bool clamp )
+    // CompressedFloatField and CompressedDoubleField are a compressed
+    // float's parameters (the tag's min, max and res in the field's
+    // precision) and what follows from them: M = steps, codes 0..M in
+    // bits bits (span M; flip 0: the wire is the code). code is the
+    // writer's code of a value, refusing NaN and infinities always and
+    // values outside [min, max] (widened to what code M decodes to) unless
+    // clamp; store is the reader's value of a code. The formula is
+    // serialize_compressed_float's, every step rounded (see f32), with
+    // bitpack's clamp of the code to M; full packets and deltas share it.
+    struct CompressedFloatField
     {
-        const float delta = f32( max - min );
-        const float values = f32( delta / res );
-        uint32_t steps = 1;    // M: codes run from 0 to M
-        if ( values > 4294967040.0f )
+        float min, max, delta;
+        uint32_t steps;
+        int bits;
+        uint64_t span, flip;
+        bool clamp;
+
+        CompressedFloatField( float lo, float hi, float res, bool clamp_values ) : min( lo ), max( hi ), delta( f32( hi - lo ) ), steps( 1 ), bits( 0 ), span( 0 ), flip( 0 ), clamp( clamp_values )
         {
-            steps = 4294967040u;
+            const float values = f32( delta / res );
+            if ( values > 4294967040.0f )
+            {
+                steps = 4294967040u;
+            }
+            else if ( values >= 1.0f )
+            {
+                steps = uint32_t( values );     // ceil: values is exact above 2^24
+                if ( float( steps ) < values )
+                    steps++;
+            }
+            bits = bits_required( steps );
+            span = steps;
         }
-        else if ( values >= 1.0f )
-        {
-            steps = uint32_t( values );     // ceil: values is exact above 2^24
-            if ( float( steps ) < values )
-                steps++;
-        }
-        const int n = bits_required( steps );
-        uint32_t bp_code = 0;
-        if ( Stream::IsWriting )
+
+        bool code( const float & value, uint64_t & out ) const
         {
             if ( !( value == value ) || value > FLT_MAX || value < -FLT_MAX )
                 return false;
@@ -273,41 +285,47 @@ namespace bitpack
             else if ( normalized > 1.0f )
                 normalized = 1.0f;
             const float scaled = f32( f32( normalized * float( steps ) ) + 0.5f );
-            const uint64_t code = uint64_t( scaled );   // floor: scaled >= 0.5
-            bp_code = code < steps ? uint32_t( code ) : steps;
+            const uint64_t c = uint64_t( scaled );  // floor: scaled >= 0.5
+            out = c < steps ? c : steps;
+            return true;
         }
-        serialize_bits( stream, bp_code, n );
-        if ( Stream::IsReading )
+
+        void store( uint64_t code, float & value ) const
         {
-            if ( bp_code > steps )
-                return false;
-            const float normalized = f32( float( bp_code ) / float( steps ) );
+            const float normalized = f32( float( uint32_t( code ) ) / float( steps ) );
             value = f32( f32( normalized * delta ) + min );
         }
-        return true;
-    }
+    };
 
-    // compressed_double is bitpack's float64 compressed float: the same
+    // CompressedDoubleField is bitpack's float64 compressed float: the same
     // formula in double, with the same step clamp (codes of at most 32
     // bits). serialize has no such primitive; only bitpack reads it.
-    template <typename Stream> bool compressed_double( Stream & stream, double & value, double min, double max, double res, bool clamp )
+    struct CompressedDoubleField
     {
-        const double delta = f64( max - min );
-        const double values = f64( delta / res );
-        uint32_t steps = 1;
-        if ( values > 4294967040.0 )
+        double min, max, delta;
+        uint32_t steps;
+        int bits;
+        uint64_t span, flip;
+        bool clamp;
+
+        CompressedDoubleField( double lo, double hi, double res, bool clamp_values ) : min( lo ), max( hi ), delta( f64( hi - lo ) ), steps( 1 ), bits( 0 ), span( 0 ), flip( 0 ), clamp( clamp_values )
         {
-            steps = 4294967040u;
+            const double values = f64( delta / res );
+            if ( values > 4294967040.0 )
+            {
+                steps = 4294967040u;
+            }
+            else if ( values >= 1.0 )
+            {
+                steps = uint32_t( values );
+                if ( double( steps ) < values )
+                    steps++;
+            }
+            bits = bits_required( steps );
+            span = steps;
         }
-        else if ( values >= 1.0 )
-        {
-            steps = uint32_t( values );
-            if ( double( steps ) < values )
-                steps++;
-        }
-        const int n = bits_required( steps );
-        uint32_t bp_code = 0;
-        if ( Stream::IsWriting )
+
+        bool code( const double & value, uint64_t & out ) const
         {
             if ( !( value == value ) || value > DBL_MAX || value < -DBL_MAX )
                 return false;
@@ -323,18 +341,45 @@ namespace bitpack
             else if ( normalized > 1.0 )
                 normalized = 1.0;
             const double scaled = f64( f64( normalized * double( steps ) ) + 0.5 );
-            const uint64_t code = uint64_t( scaled );
-            bp_code = code < steps ? uint32_t( code ) : steps;
+            const uint64_t c = uint64_t( scaled );
+            out = c < steps ? c : steps;
+            return true;
         }
-        serialize_bits( stream, bp_code, n );
-        if ( Stream::IsReading )
+
+        void store( uint64_t code, double & value ) const
         {
-            if ( bp_code > steps )
-                return false;
-            const double normalized = f64( double( bp_code ) / double( steps ) );
+            const double normalized = f64( double( uint32_t( code ) ) / double( steps ) );
             value = f64( f64( normalized * delta ) + min );
         }
+    };
+
+    // compressed_float and compressed_double are serialize_compressed_float
+    // with bitpack's rules (see CompressedFloatField): writing refuses what
+    // code refuses, reading refuses codes above M.
+    template <typename Stream, typename Field, typename F> bool compressed( Stream & stream, const Field & field, F & value )
+    {
+        uint64_t code = 0;
+        if ( Stream::IsWriting && !field.code( value, code ) )
+            return false;
+        uint32_t bp_code = uint32_t( code );
+        serialize_bits( stream, bp_code, field.bits );
+        if ( Stream::IsReading )
+        {
+            if ( bp_code > field.steps )
+                return false;
+            field.store( bp_code, value );
+        }
         return true;
+    }
+
+    template <typename Stream> bool compressed_float( Stream & stream, float & value, float min, float max, float res, bool clamp )
+    {
+        return compressed( stream, CompressedFloatField( min, max, res, clamp ), value );
+    }
+
+    template <typename Stream> bool compressed_double( Stream & stream, double & value, double min, double max, double res, bool clamp )
+    {
+        return compressed( stream, CompressedDoubleField( min, max, res, clamp ), value );
     }
 
     // text_ok reports whether p[0..n) is UTF-8 exactly as Go's utf8.Valid
@@ -479,14 +524,6 @@ namespace bitpack
         if ( Stream::IsReading && bp_value != hash )
             return false;
         return true;
-    }
-
-    // whole_packet reports whether a read stream that read a value from a
-    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
-    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
-    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
-    {
-        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
     }
 
     // CRC framing, as bitpack.Seal and bitpack.Open: a packet is the CRC32

@@ -240,5 +240,3 @@ namespace bitpack
 
 #define bitpack_quat( stream, x, y, z, w, bits ) do { if ( !bitpack::quat( stream, x, y, z, w, bits ) ) return false; } while (0)
 
-#endif // BITPACK_GEN_RUNTIME_2
-// ---------------------------------------------------------------------------

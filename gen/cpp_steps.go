@@ -15,6 +15,7 @@ type cppBody struct {
 	b      strings.Builder
 	indent int // in units of four spaces
 	loops  int // loop variables in use: i0, i1, ...
+	locals int // other locals declared (see local)
 }
 
 func (c *cppBody) line(format string, args ...any) {
@@ -487,7 +488,7 @@ func init() {
 		this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
 		wchar_t while xor xor_eq char8_t concept consteval constinit co_await co_return co_yield requires
 		final override import module
-		bitpack serialize stream Stream Serialize SerializeDelta type std k
+		bitpack serialize stream Stream Serialize SerializeDelta SerializeDeltaBody SerializeDeltaPart DeltaChanged base type std k
 		NULL EOF assert errno INT8_MIN INT8_MAX INT16_MIN INT16_MAX INT32_MIN INT32_MAX INT64_MIN INT64_MAX
 		UINT8_MAX UINT16_MAX UINT32_MAX UINT64_MAX INT64_C UINT64_C FLT_MAX DBL_MAX SIZE_MAX`) {
 		cppReserved[w] = true

@@ -101,11 +101,11 @@ func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 	return drivers
 }
 
-// run feeds the commands to the driver and returns its answers, one per
-// command.
-func (d driver) run(t *testing.T, commands []string) []string {
+// run feeds the commands to the driver, started with args, and returns
+// its answers, one per command.
+func (d driver) run(t *testing.T, commands []string, args ...string) []string {
 	t.Helper()
-	cmd := exec.Command(d.path)
+	cmd := exec.Command(d.path, args...)
 	cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 	return runDriver(t, d.name+" driver", cmd, commands)
 }
@@ -210,6 +210,13 @@ func cppDispatch(c *corpus, e *cppEmitter) string {
 		fmt.Fprintf(&b, "    case %d: read_packet<%s>( data, bytes ); break;\n", k, e.typeNames[r])
 	}
 	b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
+	for _, f := range []struct{ name, template string }{{"dispatch_delta_read", "apply_delta"}, {"dispatch_delta_write", "write_delta"}} {
+		fmt.Fprintf(&b, "static void %s( int type, const Packet & a, const Packet & b )\n{\n    switch ( type )\n    {\n", f.name)
+		for k, r := range c.m.Roots {
+			fmt.Fprintf(&b, "    case %d: %s<%s>( a, b ); break;\n", k, f.template, e.typeNames[r])
+		}
+		b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
+	}
 	for n, w := range c.writes {
 		a := &assigner{e: e}
 		a.structFields(w.root, nil, w.value, "v->")

@@ -22,8 +22,8 @@
 // type for storage and carries the fields as that use sends them; the
 // type's own form is its untagged one. Emitters render the model: cpp.go
 // and cpp_steps.go; cs.go, cs_steps.go and cs_write.go; ts.go, ts_steps.go
-// and ts_write.go. A delta form (SerializeDelta) will be another rendering
-// of the same steps.
+// and ts_write.go. The C++ deltas (SerializeDelta) render the same
+// model's items: cpp_delta.go and cpp_delta_kinds.go.
 //
 // # C++
 //
@@ -114,6 +114,16 @@
 // Hook types (MarshalBits/UnmarshalBits) are Go code: the header names
 // them and the team defines them, with a Serialize of their own, before
 // including it.
+//
+// Deltas: each struct has SerializeDelta(stream, base), one function for
+// both directions as Serialize is: writing sends the value's delta
+// against base (bitpack.AppendDelta's bytes), reading makes the value base
+// with the delta's changes, refusing what bitpack.UnmarshalDelta refuses
+// (bitpack::read_delta adds the trailing-byte check). Like a refused
+// Serialize, a refused delta leaves the target partly written, and the
+// target may not be base itself. A serialize stream cannot rewind, so the
+// writer compares before it writes (DeltaChanged and its kin); hooks are
+// compared by the bits their Serialize writes.
 //
 // # C# and TypeScript
 //

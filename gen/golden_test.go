@@ -100,8 +100,9 @@ func firstDiff(a, b string) string {
 }
 
 // TestCPPGoldenCompiles compiles the golden headers against the test
-// implementation of serialize, each Serialize instantiated for reading and
-// writing, with the warnings the generated code must pass.
+// implementation of serialize, each Serialize (and each root's
+// SerializeDelta) instantiated for reading and writing, with the warnings
+// the generated code must pass.
 func TestCPPGoldenCompiles(t *testing.T) {
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
@@ -123,6 +124,9 @@ func TestCPPGoldenCompiles(t *testing.T) {
 #define BOTH(T) template bool T::Serialize<serialize::ReadStream>( serialize::ReadStream & ); \
 	template bool T::Serialize<serialize::WriteStream>( serialize::WriteStream & );
 BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd)
+#define DELTA(T) template bool T::SerializeDelta<serialize::ReadStream>( serialize::ReadStream &, const T & ); \
+	template bool T::SerializeDelta<serialize::WriteStream>( serialize::WriteStream &, const T & );
+DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout)
 static_assert( Player_fingerprint == %#08xu, "Player's fingerprint" );
 static_assert( game::net::Envelope_fingerprint == %#08xu, "Envelope's fingerprint" );
 `

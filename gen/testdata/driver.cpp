@@ -19,6 +19,14 @@
 //                   components
 //   S <id> <hex>    bitpack::seal the payload with protocol id <id> (hex)
 //   O <id> <hex>    bitpack::open the packet: REFUSED or OK <payload hex>
+//
+// Run as "driver delta", it answers the delta corpus instead, whose D and
+// E are (the packets of base and value are ones bitpack accepts):
+//
+//   D <type> <base hex> <delta hex>  apply the delta to base: REFUSED,
+//                   TRAILING, or OK <hex> with the result written whole
+//   E <type> <base hex> <value hex>  write value's delta against base:
+//                   REFUSED or OK <hex>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,13 +67,84 @@ template <typename T> static void read_packet( const uint8_t * data, int64_t byt
 {
     T * v = new T();
     serialize::ReadStream stream( data, bytes );
-    if ( !v->Serialize( stream ) )
-        puts( "REFUSED" );
-    else if ( !bitpack::whole_packet( stream, bytes ) )
-        puts( "TRAILING" );
-    else
-        write_value( v, bytes + 64 );
+    switch ( bitpack::read_packet( stream, bytes, *v ) )
+    {
+    case bitpack::ReadResult::ok: write_value( v, bytes + 64 ); break;
+    case bitpack::ReadResult::refused: puts( "REFUSED" ); break;
+    case bitpack::ReadResult::trailing: puts( "TRAILING" ); break;
+    }
     delete v;
+}
+
+// A packet of the delta corpus, in a copy of exactly its size (so the
+// sanitizer sees any read past its end).
+struct Packet
+{
+    uint8_t * data;
+    int64_t bytes;
+
+    explicit Packet( const std::vector<uint8_t> & p ) : data( new uint8_t[p.size() + 1] ), bytes( (int64_t) p.size() )
+    {
+        if ( !p.empty() )
+            memcpy( data, p.data(), p.size() );
+    }
+    ~Packet() { delete [] data; }
+};
+
+// load reads a packet bitpack accepts (a delta command's base or value).
+template <typename T> static bool load( T * v, const Packet & p )
+{
+    serialize::ReadStream stream( p.data, p.bytes );
+    if ( bitpack::read_packet( stream, p.bytes, *v ) == bitpack::ReadResult::ok )
+        return true;
+    puts( "BADBASE" );
+    return false;
+}
+
+// apply_delta answers D: the delta applied to base, the result written
+// whole. Its size is at most the base's and the delta's together, but for
+// alignment padding.
+template <typename T> static void apply_delta( const Packet & base_packet, const Packet & delta )
+{
+    T * base = new T();
+    T * v = new T();
+    if ( load( base, base_packet ) )
+    {
+        serialize::ReadStream stream( delta.data, delta.bytes );
+        switch ( bitpack::read_delta( stream, delta.bytes, *base, *v ) )
+        {
+        case bitpack::ReadResult::ok: write_value( v, 2 * ( base_packet.bytes + delta.bytes ) + 64 ); break;
+        case bitpack::ReadResult::refused: puts( "REFUSED" ); break;
+        case bitpack::ReadResult::trailing: puts( "TRAILING" ); break;
+        }
+    }
+    delete v;
+    delete base;
+}
+
+// write_delta answers E: value's delta against base.
+template <typename T> static void write_delta( const Packet & base_packet, const Packet & value_packet )
+{
+    T * base = new T();
+    T * v = new T();
+    if ( load( base, base_packet ) && load( v, value_packet ) )
+    {
+        const int64_t capacity = 4 * ( base_packet.bytes + value_packet.bytes ) + 64;
+        std::vector<uint8_t> buffer( (size_t) capacity );
+        serialize::WriteStream stream( buffer.data(), capacity );
+        if ( !v->SerializeDelta( stream, *base ) )
+        {
+            puts( "REFUSED" );
+        }
+        else
+        {
+            stream.Flush();
+            fputs( "OK ", stdout );
+            print_hex( buffer.data(), stream.GetBytesProcessed() );
+        }
+    }
+    delete v;
+    delete base;
 }
 
 static void set_f32( float & f, uint32_t bits ) { memcpy( &f, &bits, 4 ); }
@@ -162,6 +241,32 @@ static bool hex_to_bytes( const char * s, std::vector<uint8_t> & out )
     return true;
 }
 
+// delta_command answers a D or E line of the delta corpus.
+static void delta_command( char command, const std::string & line )
+{
+    std::vector<std::string> fields;
+    size_t start = 0;
+    for ( ;; )
+    {
+        const size_t space = line.find( ' ', start );
+        fields.push_back( line.substr( start, space == std::string::npos ? std::string::npos : space - start ) );
+        if ( space == std::string::npos )
+            break;
+        start = space + 1;
+    }
+    std::vector<uint8_t> first, second;
+    if ( fields.size() != 4 || !hex_to_bytes( fields[2].c_str(), first ) || !hex_to_bytes( fields[3].c_str(), second ) )
+    {
+        puts( "BADLINE" );
+        return;
+    }
+    const Packet a( first ), b( second );
+    if ( command == 'D' )
+        dispatch_delta_read( atoi( fields[1].c_str() ), a, b );
+    else
+        dispatch_delta_write( atoi( fields[1].c_str() ), a, b );
+}
+
 static void frame( char command, const char * rest, std::vector<uint8_t> & packet )
 {
     unsigned int id;
@@ -198,8 +303,9 @@ static void frame( char command, const char * rest, std::vector<uint8_t> & packe
     print_hex( payload, (int64_t) payload_bytes );
 }
 
-int main()
+int main( int argc, char ** argv )
 {
+    const bool deltas = argc > 1 && strcmp( argv[1], "delta" ) == 0;
     std::string line;
     std::vector<uint8_t> packet;
     int c;
@@ -233,6 +339,10 @@ int main()
         else if ( command == 'W' )
         {
             dispatch_write( atoi( rest ) );
+        }
+        else if ( deltas && ( command == 'D' || command == 'E' ) )
+        {
+            delta_command( command, line );
         }
         else if ( command == 'D' && hex_to_bytes( rest, packet ) )
         {

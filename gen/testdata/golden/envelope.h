@@ -24,6 +24,13 @@
 // side does (bitpack.Seal(dst, appID^fp, payload)); bitpack::seal and
 // bitpack::open are Seal and Open. Float arithmetic is pinned as in Go (no
 // fused multiply-add, whatever the flags); -ffast-math is not supported.
+//
+// Each struct's SerializeDelta(stream, base) writes its delta against base
+// (bitpack.AppendDelta's bytes) or reads one, making the value base with
+// the delta's changes (bitpack::read_delta checks a whole delta packet). A
+// read refuses what bitpack.UnmarshalDelta refuses; like a refused
+// Serialize, a refused delta leaves the value partly written, and reading
+// into base itself is refused.
 
 #ifndef BITPACK_GENERATED_7754176E_H
 #define BITPACK_GENERATED_7754176E_H
@@ -35,8 +42,8 @@
 // generates carries this block; the guard keeps one copy per program (its
 // number changes whenever the block does).
 
-#ifndef BITPACK_GEN_RUNTIME_2
-#define BITPACK_GEN_RUNTIME_2
+#ifndef BITPACK_GEN_RUNTIME_3
+#define BITPACK_GEN_RUNTIME_3
 
 #include <float.h>
 #include <math.h>
@@ -267,29 +274,41 @@ namespace bitpack
         return true;
     }
 
-    // compressed_float is serialize_compressed_float with bitpack's rules:
-    // the same formula and wire, every step rounded (see f32); writing
-    // refuses NaN and infinities always, and values outside [min, max]
-    // (widened to what the largest code decodes to) unless clamp is set;
-    // reading refuses codes above M.
-    template <typename Stream> bool compressed_float( Stream & stream, float & value, float min, float max, float res, bool clamp )
+    // CompressedFloatField and CompressedDoubleField are a compressed
+    // float's parameters (the tag's min, max and res in the field's
+    // precision) and what follows from them: M = steps, codes 0..M in
+    // bits bits (span M; flip 0: the wire is the code). code is the
+    // writer's code of a value, refusing NaN and infinities always and
+    // values outside [min, max] (widened to what code M decodes to) unless
+    // clamp; store is the reader's value of a code. The formula is
+    // serialize_compressed_float's, every step rounded (see f32), with
+    // bitpack's clamp of the code to M; full packets and deltas share it.
+    struct CompressedFloatField
     {
-        const float delta = f32( max - min );
-        const float values = f32( delta / res );
-        uint32_t steps = 1;    // M: codes run from 0 to M
-        if ( values > 4294967040.0f )
+        float min, max, delta;
+        uint32_t steps;
+        int bits;
+        uint64_t span, flip;
+        bool clamp;
+
+        CompressedFloatField( float lo, float hi, float res, bool clamp_values ) : min( lo ), max( hi ), delta( f32( hi - lo ) ), steps( 1 ), bits( 0 ), span( 0 ), flip( 0 ), clamp( clamp_values )
         {
-            steps = 4294967040u;
+            const float values = f32( delta / res );
+            if ( values > 4294967040.0f )
+            {
+                steps = 4294967040u;
+            }
+            else if ( values >= 1.0f )
+            {
+                steps = uint32_t( values );     // ceil: values is exact above 2^24
+                if ( float( steps ) < values )
+                    steps++;
+            }
+            bits = bits_required( steps );
+            span = steps;
         }
-        else if ( values >= 1.0f )
-        {
-            steps = uint32_t( values );     // ceil: values is exact above 2^24
-            if ( float( steps ) < values )
-                steps++;
-        }
-        const int n = bits_required( steps );
-        uint32_t bp_code = 0;
-        if ( Stream::IsWriting )
+
+        bool code( const float & value, uint64_t & out ) const
         {
             if ( !( value == value ) || value > FLT_MAX || value < -FLT_MAX )
                 return false;
@@ -305,41 +324,47 @@ namespace bitpack
             else if ( normalized > 1.0f )
                 normalized = 1.0f;
             const float scaled = f32( f32( normalized * float( steps ) ) + 0.5f );
-            const uint64_t code = uint64_t( scaled );   // floor: scaled >= 0.5
-            bp_code = code < steps ? uint32_t( code ) : steps;
+            const uint64_t c = uint64_t( scaled );  // floor: scaled >= 0.5
+            out = c < steps ? c : steps;
+            return true;
         }
-        serialize_bits( stream, bp_code, n );
-        if ( Stream::IsReading )
+
+        void store( uint64_t code, float & value ) const
         {
-            if ( bp_code > steps )
-                return false;
-            const float normalized = f32( float( bp_code ) / float( steps ) );
+            const float normalized = f32( float( uint32_t( code ) ) / float( steps ) );
             value = f32( f32( normalized * delta ) + min );
         }
-        return true;
-    }
+    };
 
-    // compressed_double is bitpack's float64 compressed float: the same
+    // CompressedDoubleField is bitpack's float64 compressed float: the same
     // formula in double, with the same step clamp (codes of at most 32
     // bits). serialize has no such primitive; only bitpack reads it.
-    template <typename Stream> bool compressed_double( Stream & stream, double & value, double min, double max, double res, bool clamp )
+    struct CompressedDoubleField
     {
-        const double delta = f64( max - min );
-        const double values = f64( delta / res );
-        uint32_t steps = 1;
-        if ( values > 4294967040.0 )
+        double min, max, delta;
+        uint32_t steps;
+        int bits;
+        uint64_t span, flip;
+        bool clamp;
+
+        CompressedDoubleField( double lo, double hi, double res, bool clamp_values ) : min( lo ), max( hi ), delta( f64( hi - lo ) ), steps( 1 ), bits( 0 ), span( 0 ), flip( 0 ), clamp( clamp_values )
         {
-            steps = 4294967040u;
+            const double values = f64( delta / res );
+            if ( values > 4294967040.0 )
+            {
+                steps = 4294967040u;
+            }
+            else if ( values >= 1.0 )
+            {
+                steps = uint32_t( values );
+                if ( double( steps ) < values )
+                    steps++;
+            }
+            bits = bits_required( steps );
+            span = steps;
         }
-        else if ( values >= 1.0 )
-        {
-            steps = uint32_t( values );
-            if ( double( steps ) < values )
-                steps++;
-        }
-        const int n = bits_required( steps );
-        uint32_t bp_code = 0;
-        if ( Stream::IsWriting )
+
+        bool code( const double & value, uint64_t & out ) const
         {
             if ( !( value == value ) || value > DBL_MAX || value < -DBL_MAX )
                 return false;
@@ -355,18 +380,45 @@ namespace bitpack
             else if ( normalized > 1.0 )
                 normalized = 1.0;
             const double scaled = f64( f64( normalized * double( steps ) ) + 0.5 );
-            const uint64_t code = uint64_t( scaled );
-            bp_code = code < steps ? uint32_t( code ) : steps;
+            const uint64_t c = uint64_t( scaled );
+            out = c < steps ? c : steps;
+            return true;
         }
-        serialize_bits( stream, bp_code, n );
-        if ( Stream::IsReading )
+
+        void store( uint64_t code, double & value ) const
         {
-            if ( bp_code > steps )
-                return false;
-            const double normalized = f64( double( bp_code ) / double( steps ) );
+            const double normalized = f64( double( uint32_t( code ) ) / double( steps ) );
             value = f64( f64( normalized * delta ) + min );
         }
+    };
+
+    // compressed_float and compressed_double are serialize_compressed_float
+    // with bitpack's rules (see CompressedFloatField): writing refuses what
+    // code refuses, reading refuses codes above M.
+    template <typename Stream, typename Field, typename F> bool compressed( Stream & stream, const Field & field, F & value )
+    {
+        uint64_t code = 0;
+        if ( Stream::IsWriting && !field.code( value, code ) )
+            return false;
+        uint32_t bp_code = uint32_t( code );
+        serialize_bits( stream, bp_code, field.bits );
+        if ( Stream::IsReading )
+        {
+            if ( bp_code > field.steps )
+                return false;
+            field.store( bp_code, value );
+        }
         return true;
+    }
+
+    template <typename Stream> bool compressed_float( Stream & stream, float & value, float min, float max, float res, bool clamp )
+    {
+        return compressed( stream, CompressedFloatField( min, max, res, clamp ), value );
+    }
+
+    template <typename Stream> bool compressed_double( Stream & stream, double & value, double min, double max, double res, bool clamp )
+    {
+        return compressed( stream, CompressedDoubleField( min, max, res, clamp ), value );
     }
 
     // text_ok reports whether p[0..n) is UTF-8 exactly as Go's utf8.Valid
@@ -511,14 +563,6 @@ namespace bitpack
         if ( Stream::IsReading && bp_value != hash )
             return false;
         return true;
-    }
-
-    // whole_packet reports whether a read stream that read a value from a
-    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
-    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
-    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
-    {
-        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
     }
 
     // CRC framing, as bitpack.Seal and bitpack.Open: a packet is the CRC32
@@ -828,7 +872,419 @@ namespace bitpack
 
 #define bitpack_quat( stream, x, y, z, w, bits ) do { if ( !bitpack::quat( stream, x, y, z, w, bits ) ) return false; } while (0)
 
-#endif // BITPACK_GEN_RUNTIME_2
+
+// Deltas (docs/wire.md, "Delta encoding"), the third part of the block: a
+// value against a base the receiver holds. Each generated struct has
+// SerializeDelta (the packet), SerializeDeltaBody (its items) and
+// DeltaChanged (whether it differs from a base on the wire); these are
+// their helpers.
+
+#ifndef BITPACK_HOOK_BYTES
+#define BITPACK_HOOK_BYTES 256  // the most bytes a hook type's Serialize writes (see hook_differs)
+#endif
+
+namespace bitpack
+{
+    // same_bits: values the same in memory are unchanged, and not checked,
+    // as bitpack compares them (raw floats by their bits).
+    template <typename T> inline bool same_bits( const T & a, const T & b ) { return memcmp( &a, &b, sizeof( T ) ) == 0; }
+
+    // The fixed-width fields of a delta (bools, integers, raw and compressed
+    // floats) change by their offset code: the number their full encoding
+    // carries before a raw signed field's two's complement (v - min, the
+    // float's bits, the compressed float's code), at most span, bits wide;
+    // the wire is the offset XOR flip. code is the writer's offset of a
+    // value (false for one the writer refuses; clamp and unit= as it
+    // applies them), store the reader's value of an offset. The compressed
+    // floats' are CompressedFloatField and CompressedDoubleField.
+    struct BoolField
+    {
+        int bits;
+        uint64_t span, flip;
+        BoolField() : bits( 1 ), span( 1 ), flip( 0 ) {}
+        bool code( const bool & value, uint64_t & out ) const { out = value ? 1 : 0; return true; }
+        void store( uint64_t code, bool & value ) const { value = code != 0; }
+    };
+
+    // UnsignedField: [min, max] in units of unit (raw fields: [0, 2^bits - 1], unit 1).
+    struct UnsignedField
+    {
+        uint64_t min, max, unit;
+        int bits;
+        uint64_t span, flip;
+        bool clamp;
+
+        UnsignedField( uint64_t lo, uint64_t hi, int n, uint64_t u, bool clamp_values ) : min( lo ), max( hi ), unit( u ), bits( n ), span( hi - lo ), flip( 0 ), clamp( clamp_values ) {}
+
+        template <typename T> bool code( const T & value, uint64_t & out ) const
+        {
+            uint64_t units = uint64_t( value );
+            if ( unit > 1 )
+            {
+                const uint64_t r = units % unit;
+                units = units / unit + ( r >= unit - r ? 1 : 0 );
+            }
+            if ( units < min || units > max )
+            {
+                if ( !clamp )
+                    return false;
+                units = units < min ? min : max;
+            }
+            out = units - min;
+            return true;
+        }
+
+        template <typename T> void store( uint64_t code, T & value ) const { value = T( ( min + code ) * unit ); }
+    };
+
+    // SignedField: [min, max] in units of unit; a raw field's is
+    // [-2^(bits-1), 2^(bits-1) - 1] with flip 2^(bits-1).
+    struct SignedField
+    {
+        int64_t min, max, unit;
+        int bits;
+        uint64_t span, flip;
+        bool clamp;
+
+        SignedField( int64_t lo, int64_t hi, int n, uint64_t xor_flip, int64_t u, bool clamp_values ) : min( lo ), max( hi ), unit( u ), bits( n ), span( uint64_t( hi ) - uint64_t( lo ) ), flip( xor_flip ), clamp( clamp_values ) {}
+
+        template <typename T> bool code( const T & value, uint64_t & out ) const
+        {
+            int64_t units = int64_t( value );
+            if ( unit > 1 )
+            {
+                int64_t q = units / unit, r = units % unit;
+                if ( r < 0 )
+                    r = -r;
+                if ( r >= unit - r )
+                    q += units < 0 ? -1 : 1;
+                units = q;
+            }
+            if ( units < min || units > max )
+            {
+                if ( !clamp )
+                    return false;
+                units = units < min ? min : max;
+            }
+            out = uint64_t( units ) - uint64_t( min );
+            return true;
+        }
+
+        template <typename T> void store( uint64_t code, T & value ) const { value = T( to_int64( uint64_t( min ) + code ) * unit ); }
+    };
+
+    struct Float32Field
+    {
+        int bits;
+        uint64_t span, flip;
+        Float32Field() : bits( 32 ), span( 0xFFFFFFFFu ), flip( 0 ) {}
+        bool code( const float & value, uint64_t & out ) const { uint32_t b; memcpy( &b, &value, 4 ); out = b; return true; }
+        void store( uint64_t code, float & value ) const { const uint32_t b = uint32_t( code ); memcpy( &value, &b, 4 ); }
+    };
+
+    struct Float64Field
+    {
+        int bits;
+        uint64_t span, flip;
+        Float64Field() : bits( 64 ), span( ~uint64_t( 0 ) ), flip( 0 ) {}
+        bool code( const double & value, uint64_t & out ) const { memcpy( &out, &value, 8 ); return true; }
+        void store( uint64_t code, double & value ) const { memcpy( &value, &code, 8 ); }
+    };
+
+    // scalar_changed reports whether a fixed-width field differs from the
+    // base's on the wire, or cannot be written (then writing the delta
+    // refuses it).
+    template <typename Field, typename T> inline bool scalar_changed( const Field & field, const T & value, const T & base )
+    {
+        uint64_t a = 0, b = 0;
+        return !same_bits( value, base ) && ( !field.code( value, a ) || !field.code( base, b ) || a != b );
+    }
+
+    // delta_short is the width of a b-bit field's short form: none under 4
+    // bits, else half of b rounded up, at most 8.
+    inline int delta_short( int bits ) { return bits < 4 ? 0 : ( bits + 1 ) / 2 < 8 ? ( bits + 1 ) / 2 : 8; }
+
+    // delta_scalar is a fixed-width item: its changed bit when bit is set
+    // (an item alone in its value has none: it changed), then, changed from
+    // offset old to next, nothing for 1 bit; the full encoding for 2 or 3;
+    // else with s = delta_short(bits), h = 2^(s-1), d = next - old: 0 then
+    // d + h (d < 0) or d + h - 1 (d > 0) in s bits when |d| <= h, else 1
+    // then the full encoding. Reading refuses a code equal to the base's,
+    // outside [0, span], or in the long form when the short one carries it,
+    // and a base the writer would refuse. any is set when it changed.
+    template <typename Stream, typename Field, typename T> bool delta_scalar( Stream & stream, const Field & field, T & value, const T & base, bool bit, bool & any )
+    {
+        uint64_t next = 0, old = 0;
+        bool changed = !bit;
+        if ( Stream::IsWriting )
+        {
+            changed = false;
+            if ( !same_bits( value, base ) )
+            {
+                if ( !field.code( value, next ) || !field.code( base, old ) )
+                    return false;
+                changed = next != old;
+            }
+            if ( !bit && !changed )
+                return false;   // not expected: the caller knows it changed
+        }
+        if ( bit )
+            serialize_bool( stream, changed );
+        if ( !changed )
+            return true;
+        any = true;
+        if ( Stream::IsReading && !field.code( base, old ) )
+            return false;
+        const int s = delta_short( field.bits );
+        bool full = field.bits > 1;
+        if ( s > 0 )
+        {
+            const uint64_t h = uint64_t( 1 ) << ( s - 1 );
+            uint64_t e = 0;
+            if ( Stream::IsWriting )
+            {
+                const uint64_t d = next > old ? next - old : old - next;
+                full = d > h;
+                e = next > old ? h - 1 + d : h - d;
+            }
+            serialize_bool( stream, full );
+            if ( !full )
+            {
+                if ( !wire_bits( stream, e, s ) )
+                    return false;
+                if ( Stream::IsReading )
+                {
+                    const uint64_t d = e < h ? h - e : e - h + 1;
+                    if ( e < h ? old < d : d > field.span - old )
+                        return false;
+                    next = e < h ? old - d : old + d;
+                }
+            }
+        }
+        if ( full )
+        {
+            uint64_t wire = next ^ field.flip;
+            if ( !wire_bits( stream, wire, field.bits ) )
+                return false;
+            if ( Stream::IsReading )
+            {
+                next = wire ^ field.flip;
+                const uint64_t d = next > old ? next - old : old - next;
+                if ( next > field.span || next == old || ( s > 0 && d <= ( uint64_t( 1 ) << ( s - 1 ) ) ) )
+                    return false;
+            }
+        }
+        else if ( field.bits == 1 && Stream::IsReading )
+        {
+            next = old ^ 1;
+        }
+        if ( Stream::IsReading )
+            field.store( next, value );
+        return true;
+    }
+
+    // quat_code is the code bitpack writes for (x, y, z, w), or false for a
+    // quaternion it refuses (see quat).
+    template <typename F> inline bool quat_code( const F & x, const F & y, const F & z, const F & w, int bits, uint32_t & largest, uint32_t code[3] )
+    {
+        const float v[4] = { narrow( x ), narrow( y ), narrow( z ), narrow( w ) };
+        if ( !quat_encodable( v ) )
+            return false;
+        quat_encode( v, ( uint32_t( 1 ) << bits ) - 2, largest, code );
+        return true;
+    }
+
+    template <typename F> inline bool quat_changed( const F & x, const F & y, const F & z, const F & w, const F & bx, const F & by, const F & bz, const F & bw, int bits )
+    {
+        if ( same_bits( x, bx ) && same_bits( y, by ) && same_bits( z, bz ) && same_bits( w, bw ) )
+            return false;
+        uint32_t l = 0, c[3] = { 0, 0, 0 }, bl = 0, bc[3] = { 0, 0, 0 };
+        return !quat_code( x, y, z, w, bits, l, c ) || !quat_code( bx, by, bz, bw, bits, bl, bc ) || l != bl || c[0] != bc[0] || c[1] != bc[1] || c[2] != bc[2];
+    }
+
+    // delta_quat is a quaternion item: its changed bit (when bit), then its
+    // full encoding, which must differ from the base's code.
+    template <typename Stream, typename F> bool delta_quat( Stream & stream, F & x, F & y, F & z, F & w, const F & bx, const F & by, const F & bz, const F & bw, int bits, bool bit, bool & any )
+    {
+        const uint32_t steps = ( uint32_t( 1 ) << bits ) - 2;
+        uint32_t largest = 0, code[3] = { 0, 0, 0 }, base_largest = 0, base_code[3] = { 0, 0, 0 };
+        bool changed = !bit;
+        if ( Stream::IsWriting )
+        {
+            changed = false;
+            if ( !( same_bits( x, bx ) && same_bits( y, by ) && same_bits( z, bz ) && same_bits( w, bw ) ) )
+            {
+                if ( !quat_code( x, y, z, w, bits, largest, code ) || !quat_code( bx, by, bz, bw, bits, base_largest, base_code ) )
+                    return false;
+                changed = largest != base_largest || code[0] != base_code[0] || code[1] != base_code[1] || code[2] != base_code[2];
+            }
+            if ( !bit && !changed )
+                return false;
+        }
+        if ( bit )
+            serialize_bool( stream, changed );
+        if ( !changed )
+            return true;
+        any = true;
+        serialize_bits( stream, largest, 2 );
+        serialize_bits( stream, code[0], bits );
+        serialize_bits( stream, code[1], bits );
+        serialize_bits( stream, code[2], bits );
+        if ( Stream::IsReading )
+        {
+            float v[4];
+            if ( code[0] > steps || code[1] > steps || code[2] > steps || !quat_decode( largest, code, steps, v ) )
+                return false;
+            if ( !quat_code( bx, by, bz, bw, bits, base_largest, base_code ) )
+                return false;
+            if ( largest == base_largest && code[0] == base_code[0] && code[1] == base_code[1] && code[2] == base_code[2] )
+                return false;
+            x = F( v[0] );
+            y = F( v[1] );
+            z = F( v[2] );
+            w = F( v[3] );
+        }
+        return true;
+    }
+
+    // text_same reports whether two char[maxlen + 1] strings hold the same
+    // text (up to their terminators, or all maxlen + 1 bytes).
+    inline bool text_same( const char * a, const char * b, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            if ( a[i] != b[i] )
+                return false;
+            if ( a[i] == '\0' )
+                return true;
+        }
+        return true;
+    }
+
+    // bytes_changed reports whether a []byte (count bytes of p) differs from
+    // the base's, or has a count past maxlen.
+    inline bool bytes_changed( const uint8_t * p, int count, const uint8_t * base, int base_count, int maxlen )
+    {
+        return count != base_count || count < 0 || count > maxlen || ( count > 0 && memcmp( p, base, size_t( count ) ) != 0 );
+    }
+
+    // hook_bits writes a hook type's value apart from any packet: the bits
+    // its Serialize writes (in buffer), or -1 when it refuses the value.
+    template <typename T> inline int hook_bits( const T & value, uint8_t * buffer )
+    {
+        T copy = value;
+        serialize::WriteStream stream( buffer, BITPACK_HOOK_BYTES );
+        if ( !copy.Serialize( stream ) )
+            return -1;
+        stream.Flush();
+        return int( stream.GetBitsProcessed() );
+    }
+
+    // hook_differs compares two values of a hook type by the bits their
+    // Serialize writes, as bitpack compares MarshalBits': 1 when they
+    // differ, 0 when they are the same, -1 when either value is refused.
+    // Each is written into BITPACK_HOOK_BYTES bytes on the stack: define it
+    // larger before including the header for a hook that writes more.
+    template <typename T> inline int hook_differs( const T & a, const T & b )
+    {
+        uint8_t x[BITPACK_HOOK_BYTES] = { 0 }, y[BITPACK_HOOK_BYTES] = { 0 };
+        const int n = hook_bits( a, x ), m = hook_bits( b, y );
+        if ( n < 0 || m < 0 )
+            return -1;
+        return n != m || memcmp( x, y, size_t( ( n + 7 ) / 8 ) ) != 0 ? 1 : 0;
+    }
+
+    // Maps in deltas: the entries of a value and of its base are walked in
+    // ascending key order whatever order their arrays hold them in.
+    template <typename K> inline int key_compare( const K & a, const K & b ) { return key_less( a, b ) ? -1 : key_less( b, a ) ? 1 : 0; }
+
+    // keys_distinct reports whether no two of n keys are equal (no Go map
+    // holds such keys: a value with them is refused).
+    template <typename K> inline bool keys_distinct( const K * keys, int n )
+    {
+        if ( keys_ascending( keys, n ) )
+            return true;
+        for ( int i = 0; i < n; i++ )
+        {
+            for ( int j = i + 1; j < n; j++ )
+            {
+                if ( key_compare( keys[i], keys[j] ) == 0 )
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    // entry_after is the entry whose key follows keys[previous] (the first
+    // for -1), or -1: the next index when the keys ascend, else found by a
+    // scan. The keys are distinct.
+    template <typename K> inline int entry_after( const K * keys, int n, bool ascending, int previous )
+    {
+        if ( ascending )
+            return previous + 1 < n ? previous + 1 : -1;
+        return next_key( keys, n, previous );
+    }
+
+    // find_key is the entry holding key, or -1; hint is tried first (the
+    // same entry of a map whose keys are in the same order).
+    template <typename K> inline int find_key( const K * keys, int n, const K & key, int hint )
+    {
+        if ( hint < n && key_compare( keys[hint], key ) == 0 )
+            return hint;
+        for ( int i = 0; i < n; i++ )
+        {
+            if ( key_compare( keys[i], key ) == 0 )
+                return i;
+        }
+        return -1;
+    }
+
+    // copy_value copies a stored value, arrays element by element.
+    template <typename T> inline void copy_value( T & dst, const T & src ) { dst = src; }
+
+    template <typename T, size_t N> inline void copy_value( T ( &dst )[N], const T ( &src )[N] )
+    {
+        for ( size_t i = 0; i < N; i++ )
+            copy_value( dst[i], src[i] );
+    }
+
+    // whole_packet reports whether a read stream that read a value from a
+    // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
+    // trailing bytes to its caller; bitpack.Unmarshal refuses them.
+    template <typename Stream> bool whole_packet( const Stream & stream, int64_t bytes )
+    {
+        return bytes * 8 - int64_t( stream.GetBitsProcessed() ) < 8;
+    }
+
+    // The results of read_packet and read_delta.
+    enum class ReadResult { ok, refused, trailing };
+
+    // read_packet reads a whole packet of `bytes` bytes, as bitpack.Unmarshal
+    // does, from stream (a read stream over it) into value: refused when
+    // Unmarshal refuses it, trailing when whole bytes follow the value.
+    // Unless ok, value is partly overwritten.
+    template <typename Stream, typename T> inline ReadResult read_packet( Stream & stream, int64_t bytes, T & value )
+    {
+        if ( !value.Serialize( stream ) )
+            return ReadResult::refused;
+        return whole_packet( stream, bytes ) ? ReadResult::ok : ReadResult::trailing;
+    }
+
+    // read_delta applies a whole delta packet, as bitpack.UnmarshalDelta
+    // does: value becomes base with the delta's changes. value must not be
+    // base (refused). Unless ok, value is partly overwritten.
+    template <typename Stream, typename T> inline ReadResult read_delta( Stream & stream, int64_t bytes, const T & base, T & value )
+    {
+        if ( !value.SerializeDelta( stream, base ) )
+            return ReadResult::refused;
+        return whole_packet( stream, bytes ) ? ReadResult::ok : ReadResult::trailing;
+    }
+}
+
+#define bitpack_delta_scalar( stream, field, value, base, bit, any ) do { if ( !bitpack::delta_scalar( stream, field, value, base, bit, any ) ) return false; } while (0)
+#define bitpack_delta_quat( stream, x, y, z, w, bx, by, bz, bw, bits, bit, any ) do { if ( !bitpack::delta_quat( stream, x, y, z, w, bx, by, bz, bw, bits, bit, any ) ) return false; } while (0)
+
+#endif // BITPACK_GEN_RUNTIME_3
 // ---------------------------------------------------------------------------
 
 namespace game
@@ -852,6 +1308,48 @@ struct Move
         serialize_int( stream, DY, -8, 7 );
         return true;
     }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written: then SerializeDelta refuses it).
+    bool DeltaChanged( const Move & base ) const
+    {
+        if ( bitpack::scalar_changed( bitpack::SignedField( -8, 7, 4, 0, 1, false ), DX, base.DX ) )
+            return true;
+        if ( bitpack::scalar_changed( bitpack::SignedField( -8, 7, 4, 0, 1, false ), DY, base.DY ) )
+            return true;
+        return false;
+    }
+
+    // SerializeDeltaBody reads or writes the items of a value that changed
+    // (2: each after its changed bit).
+    template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Move & base )
+    {
+        bool bp_any0 = false;
+        bitpack_delta_scalar( stream, bitpack::SignedField( -8, 7, 4, 0, 1, false ), DX, base.DX, true, bp_any0 );
+        bitpack_delta_scalar( stream, bitpack::SignedField( -8, 7, 4, 0, 1, false ), DY, base.DY, true, bp_any0 );
+        if ( Stream::IsReading && !bp_any0 )
+            return false;
+        return true;
+    }
+
+    // SerializeDelta writes *this as a delta against base, or reads a delta
+    // against base into *this: *this becomes base with the delta's changes.
+    // A read refuses every delta bitpack.UnmarshalDelta refuses but trailing
+    // bytes (see bitpack::read_delta), and a *this that is base itself.
+    template <typename Stream> bool SerializeDelta( Stream & stream, const Move & base )
+    {
+        bool bp_changed = false;
+        if ( Stream::IsWriting )
+            bp_changed = DeltaChanged( base );
+        else if ( this == &base )
+            return false;
+        else
+            *this = base;
+        serialize_bool( stream, bp_changed );
+        if ( bp_changed && !SerializeDeltaBody( stream, base ) )
+            return false;
+        return true;
+    }
 };
 
 const uint32_t Move_fingerprint = 0xe5337022u; // bitpack.Fingerprint(gen.Move)
@@ -868,6 +1366,45 @@ struct Fire
         serialize_int( stream, Power, 0, 3 );
         return true;
     }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written: then SerializeDelta refuses it).
+    bool DeltaChanged( const Fire & base ) const
+    {
+        if ( bitpack::scalar_changed( bitpack::UnsignedField( 0, 3, 2, 1, false ), Power, base.Power ) )
+            return true;
+        return false;
+    }
+
+    // SerializeDeltaBody reads or writes the items of a value that changed
+    // (1: the item alone, with no changed bit).
+    template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Fire & base )
+    {
+        bool bp_any0 = false;
+        bitpack_delta_scalar( stream, bitpack::UnsignedField( 0, 3, 2, 1, false ), Power, base.Power, false, bp_any0 );
+        if ( Stream::IsReading && !bp_any0 )
+            return false;
+        return true;
+    }
+
+    // SerializeDelta writes *this as a delta against base, or reads a delta
+    // against base into *this: *this becomes base with the delta's changes.
+    // A read refuses every delta bitpack.UnmarshalDelta refuses but trailing
+    // bytes (see bitpack::read_delta), and a *this that is base itself.
+    template <typename Stream> bool SerializeDelta( Stream & stream, const Fire & base )
+    {
+        bool bp_changed = false;
+        if ( Stream::IsWriting )
+            bp_changed = DeltaChanged( base );
+        else if ( this == &base )
+            return false;
+        else
+            *this = base;
+        serialize_bool( stream, bp_changed );
+        if ( bp_changed && !SerializeDeltaBody( stream, base ) )
+            return false;
+        return true;
+    }
 };
 
 const uint32_t Fire_fingerprint = 0x972ff4f8u; // bitpack.Fingerprint(gen.Fire)
@@ -880,6 +1417,48 @@ struct Chat
     template <typename Stream> bool Serialize( Stream & stream )
     {
         bitpack_string( stream, Text, 20 );
+        return true;
+    }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written: then SerializeDelta refuses it).
+    bool DeltaChanged( const Chat & base ) const
+    {
+        if ( !bitpack::text_same( Text, base.Text, 20 ) )
+            return true;
+        return false;
+    }
+
+    // SerializeDeltaBody reads or writes the items of a value that changed
+    // (1: the item alone, with no changed bit).
+    template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Chat & base )
+    {
+        bool bp_any0 = false;
+        bp_any0 = true;
+        bitpack_string( stream, Text, 20 );
+        if ( Stream::IsReading && bitpack::text_same( Text, base.Text, 20 ) )
+            return false;
+        if ( Stream::IsReading && !bp_any0 )
+            return false;
+        return true;
+    }
+
+    // SerializeDelta writes *this as a delta against base, or reads a delta
+    // against base into *this: *this becomes base with the delta's changes.
+    // A read refuses every delta bitpack.UnmarshalDelta refuses but trailing
+    // bytes (see bitpack::read_delta), and a *this that is base itself.
+    template <typename Stream> bool SerializeDelta( Stream & stream, const Chat & base )
+    {
+        bool bp_changed = false;
+        if ( Stream::IsWriting )
+            bp_changed = DeltaChanged( base );
+        else if ( this == &base )
+            return false;
+        else
+            *this = base;
+        serialize_bool( stream, bp_changed );
+        if ( bp_changed && !SerializeDeltaBody( stream, base ) )
+            return false;
         return true;
     }
 };
@@ -908,6 +1487,55 @@ struct Msg
         }
         return true;
     }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written).
+    bool DeltaChanged( const Msg & base ) const
+    {
+        if ( type != base.type )
+            return true;
+        switch ( type )
+        {
+        case 0: return Move.DeltaChanged( base.Move );
+        case 1: return Fire.DeltaChanged( base.Fire );
+        case 2: return Chat.DeltaChanged( base.Chat );
+        default: return true;
+        }
+    }
+
+    // SerializeDeltaPart reads or writes the union's part of a delta: the
+    // type index, then the member's body when base holds that member, else
+    // the member whole.
+    template <typename Stream> bool SerializeDeltaPart( Stream & stream, const Msg & base )
+    {
+        if ( Stream::IsWriting && type > 2 )
+            return false;
+        serialize_int( stream, type, 0, 2 );
+        const bool bp_held = type == base.type;
+        switch ( type )
+        {
+        case 0:
+            if ( !bp_held )
+                serialize_object( stream, Move );
+            else if ( !Move.SerializeDeltaBody( stream, base.Move ) )
+                return false;
+            break;
+        case 1:
+            if ( !bp_held )
+                serialize_object( stream, Fire );
+            else if ( !Fire.SerializeDeltaBody( stream, base.Fire ) )
+                return false;
+            break;
+        case 2:
+            if ( !bp_held )
+                serialize_object( stream, Chat );
+            else if ( !Chat.SerializeDeltaBody( stream, base.Chat ) )
+                return false;
+            break;
+        default: return false;
+        }
+        return true;
+    }
 };
 
 // Ping is Go's gen.Ping: 16 bits.
@@ -918,6 +1546,45 @@ struct Ping
     template <typename Stream> bool Serialize( Stream & stream )
     {
         serialize_bits( stream, Seq, 16 );
+        return true;
+    }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written: then SerializeDelta refuses it).
+    bool DeltaChanged( const Ping & base ) const
+    {
+        if ( bitpack::scalar_changed( bitpack::UnsignedField( 0, 65535, 16, 1, false ), Seq, base.Seq ) )
+            return true;
+        return false;
+    }
+
+    // SerializeDeltaBody reads or writes the items of a value that changed
+    // (1: the item alone, with no changed bit).
+    template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Ping & base )
+    {
+        bool bp_any0 = false;
+        bitpack_delta_scalar( stream, bitpack::UnsignedField( 0, 65535, 16, 1, false ), Seq, base.Seq, false, bp_any0 );
+        if ( Stream::IsReading && !bp_any0 )
+            return false;
+        return true;
+    }
+
+    // SerializeDelta writes *this as a delta against base, or reads a delta
+    // against base into *this: *this becomes base with the delta's changes.
+    // A read refuses every delta bitpack.UnmarshalDelta refuses but trailing
+    // bytes (see bitpack::read_delta), and a *this that is base itself.
+    template <typename Stream> bool SerializeDelta( Stream & stream, const Ping & base )
+    {
+        bool bp_changed = false;
+        if ( Stream::IsWriting )
+            bp_changed = DeltaChanged( base );
+        else if ( this == &base )
+            return false;
+        else
+            *this = base;
+        serialize_bool( stream, bp_changed );
+        if ( bp_changed && !SerializeDeltaBody( stream, base ) )
+            return false;
         return true;
     }
 };
@@ -943,6 +1610,42 @@ struct One
         }
         return true;
     }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written).
+    bool DeltaChanged( const One & base ) const
+    {
+        if ( type != base.type )
+            return true;
+        switch ( type )
+        {
+        case 0: return Ping.DeltaChanged( base.Ping );
+        default: return true;
+        }
+    }
+
+    // SerializeDeltaPart reads or writes the union's part of a delta: the
+    // type index, then the member's body when base holds that member, else
+    // the member whole.
+    template <typename Stream> bool SerializeDeltaPart( Stream & stream, const One & base )
+    {
+        if ( Stream::IsWriting && type != 0 )
+            return false;
+        if ( Stream::IsReading )
+            type = 0;
+        const bool bp_held = type == base.type;
+        switch ( type )
+        {
+        case 0:
+            if ( !bp_held )
+                serialize_object( stream, Ping );
+            else if ( !Ping.SerializeDeltaBody( stream, base.Ping ) )
+                return false;
+            break;
+        default: return false;
+        }
+        return true;
+    }
 };
 
 // Envelope is Go's gen.Envelope: 23 to 889 bits.
@@ -964,6 +1667,159 @@ struct Envelope
             serialize_object( stream, Rest[i0] );
         }
         serialize_object( stream, Solo );
+        return true;
+    }
+
+    // DeltaChanged reports whether *this differs from base on the wire (or
+    // cannot be written: then SerializeDelta refuses it).
+    bool DeltaChanged( const Envelope & base ) const
+    {
+        if ( First.DeltaChanged( base.First ) )
+            return true;
+        if ( Rest_count != base.Rest_count || Rest_count < 0 || Rest_count > 4 )
+            return true;
+        for ( int i0 = 0; i0 < Rest_count; i0++ )
+        {
+            if ( Rest[i0].DeltaChanged( base.Rest[i0] ) )
+                return true;
+        }
+        if ( Solo.DeltaChanged( base.Solo ) )
+            return true;
+        return false;
+    }
+
+    // SerializeDeltaBody reads or writes the items of a value that changed
+    // (3: each after its changed bit).
+    template <typename Stream> bool SerializeDeltaBody( Stream & stream, const Envelope & base )
+    {
+        bool bp_any0 = false;
+        {
+            bool bp_c1 = false;
+            if ( Stream::IsWriting )
+            {
+                bp_c1 = First.DeltaChanged( base.First );
+            }
+            serialize_bool( stream, bp_c1 );
+            if ( bp_c1 )
+            {
+                bp_any0 = true;
+                if ( !First.SerializeDeltaPart( stream, base.First ) )
+                    return false;
+            }
+        }
+        {
+            bool bp_c2 = false;
+            if ( Stream::IsWriting )
+            {
+                const bool bp_c3 = [&]() -> bool
+                {
+                    if ( Rest_count != base.Rest_count || Rest_count < 0 || Rest_count > 4 )
+                        return true;
+                    for ( int i0 = 0; i0 < Rest_count; i0++ )
+                    {
+                        if ( Rest[i0].DeltaChanged( base.Rest[i0] ) )
+                            return true;
+                    }
+                    return false;
+                }();
+                bp_c2 = bp_c3;
+            }
+            serialize_bool( stream, bp_c2 );
+            if ( bp_c2 )
+            {
+                bp_any0 = true;
+                {
+                    if ( base.Rest_count < 0 || base.Rest_count > 4 )
+                        return false;
+                    bool bp_resized4 = false;
+                    if ( Stream::IsWriting )
+                    {
+                        if ( Rest_count < 0 || Rest_count > 4 )
+                            return false;
+                        bp_resized4 = Rest_count != base.Rest_count;
+                    }
+                    serialize_bool( stream, bp_resized4 );
+                    if ( bp_resized4 )
+                    {
+                        if ( Stream::IsWriting && ( Rest_count < 0 || Rest_count > 4 ) )
+                            return false;
+                        serialize_int( stream, Rest_count, 0, 4 );
+                        if ( Stream::IsReading && Rest_count == base.Rest_count )
+                            return false;
+                    }
+                    const int bp_shared5 = Rest_count < base.Rest_count ? Rest_count : base.Rest_count;
+                    {
+                        int32_t p0 = -1, i0 = 0;
+                        for ( ;; )
+                        {
+                            if ( Stream::IsWriting )
+                            {
+                                for ( i0 = p0 + 1; i0 < bp_shared5; i0++ )
+                                {
+                                    if ( Rest[i0].DeltaChanged( base.Rest[i0] ) )
+                                        break;
+                                }
+                            }
+                            bitpack_int_relative( stream, p0, i0 );
+                            if ( i0 > bp_shared5 )
+                                return false;
+                            if ( i0 == bp_shared5 )
+                                break;
+                            {
+                                bool bp_any6 = false;
+                                bp_any6 = true;
+                                if ( !Rest[i0].SerializeDeltaPart( stream, base.Rest[i0] ) )
+                                    return false;
+                                if ( Stream::IsReading && !bp_any6 )
+                                    return false;
+                            }
+                            p0 = i0;
+                        }
+                        if ( Stream::IsReading && !bp_resized4 && p0 < 0 )
+                            return false;
+                    }
+                    for ( int i0 = base.Rest_count; i0 < Rest_count; i0++ )
+                    {
+                        serialize_object( stream, Rest[i0] );
+                    }
+                }
+            }
+        }
+        {
+            bool bp_c7 = false;
+            if ( Stream::IsWriting )
+            {
+                bp_c7 = Solo.DeltaChanged( base.Solo );
+            }
+            serialize_bool( stream, bp_c7 );
+            if ( bp_c7 )
+            {
+                bp_any0 = true;
+                if ( !Solo.SerializeDeltaPart( stream, base.Solo ) )
+                    return false;
+            }
+        }
+        if ( Stream::IsReading && !bp_any0 )
+            return false;
+        return true;
+    }
+
+    // SerializeDelta writes *this as a delta against base, or reads a delta
+    // against base into *this: *this becomes base with the delta's changes.
+    // A read refuses every delta bitpack.UnmarshalDelta refuses but trailing
+    // bytes (see bitpack::read_delta), and a *this that is base itself.
+    template <typename Stream> bool SerializeDelta( Stream & stream, const Envelope & base )
+    {
+        bool bp_changed = false;
+        if ( Stream::IsWriting )
+            bp_changed = DeltaChanged( base );
+        else if ( this == &base )
+            return false;
+        else
+            *this = base;
+        serialize_bool( stream, bp_changed );
+        if ( bp_changed && !SerializeDeltaBody( stream, base ) )
+            return false;
         return true;
     }
 };
