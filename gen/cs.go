@@ -25,8 +25,10 @@ var (
 	csQuat string
 	//go:embed cs_quote.cs
 	csQuote string
+	//go:embed cs_delta.cs
+	csDelta string
 
-	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat
+	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat + csDelta
 )
 
 // CSharp writes one self-contained C# file (C# 7.2, no package to
@@ -215,6 +217,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 	e.consts, e.constName = nil, map[string]string{}
 	read := e.readFunc(t)
 	write := e.writeFunc(t)
+	delta := e.deltaMethods(t) // before the constants are declared: it declares some
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("/// <summary>Go's %s: %s.</summary>\n", t.Go, sizeText(t))
@@ -299,6 +302,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 `, name, goName, initialCapacity(t))
 	b.Write(read)
 	b.Write(write)
+	b.Write(delta)
 	p("}\n\n")
 	return b.Bytes()
 }
@@ -385,7 +389,8 @@ func init() {
 		csRuntimeNames[w] = true
 	}
 	for _, w := range strings.Fields(`Fingerprint TryRead TryWrite Read ReadFrom WriteTo Equals GetHashCode
-		ToString GetType MemberwiseClone Finalize ReferenceEquals`) {
+		ToString GetType MemberwiseClone Finalize ReferenceEquals TryReadDelta TryWriteDelta ReadDelta WriteDelta
+		ReadDeltaBody WriteDeltaBody ReadDeltaItems WriteDeltaItems Clone`) {
 		csMemberNames[w] = true
 	}
 }
@@ -401,7 +406,7 @@ func csIdent(n string) string {
 // isTempName reports whether n is shaped like a local the generated
 // code declares (t0, n0, e0, k0, ...): types so named get an underscore.
 func isTempName(n string) bool {
-	if len(n) < 2 || !strings.ContainsRune("tnekmsxuqy", rune(n[0])) {
+	if len(n) < 2 || !strings.ContainsRune("tnekmsxuqyd", rune(n[0])) {
 		return false
 	}
 	for _, r := range n[1:] {
