@@ -1528,7 +1528,7 @@ namespace Game.Loadout
                     if (old >= d)
                         c = old - d;
                     else if (style == 0)
-                        c = limit + 1; // refused below (as Go computes it: past 2^64 - 1 it wraps)
+                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
                     else
                         return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
                 }
@@ -1538,7 +1538,7 @@ namespace Game.Loadout
                     if (old <= limit - d)
                         c = old + d;
                     else if (style == 0)
-                        c = limit + 1;
+                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
                     else
                         return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
                 }
