@@ -40,13 +40,16 @@ var (
 //
 //	public static bool TryRead(byte[] packet, out T value, out string error)
 //	public bool TryWrite(out byte[] packet, out string error)
+//	public static bool TryReadDelta(byte[] packet, T baseValue, out T value, out string error)
+//	public bool TryWriteDelta(T baseValue, out byte[] packet, out string error)
 //
-// which read and write exactly bitpack's bytes, and refuse what
-// bitpack.Unmarshal and bitpack.Marshal refuse, with an error naming the
-// field and bit as bitpack's do; the stream-level Read, ReadFrom and
-// WriteTo are what types that hold T call. The file carries its own bit
-// reader and writer, Seal and Open. The output is deterministic. Nothing
-// is written when an error is returned.
+// which read and write exactly bitpack's bytes (full packets, and deltas
+// as AppendDelta and UnmarshalDelta), and refuse what bitpack refuses,
+// with an error naming the field and bit as bitpack's do; the
+// stream-level Read, ReadFrom, WriteTo, ReadDelta, WriteDelta,
+// ReadDeltaBody and WriteDeltaBody are what types that hold T call. The
+// file carries its own bit reader and writer, Seal and Open. The output is
+// deterministic. Nothing is written when an error is returned.
 func CSharp(w io.Writer, opts Options, values ...any) error {
 	m, err := build(values)
 	if err != nil {
@@ -172,6 +175,10 @@ func (e *csEmitter) preamble() {
 // allocation allowances) are resource limits, not wire rules: here every
 // length is bounded by its maxlen and checked against the bits left before
 // anything is allocated.
+//
+// T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
+// this client decoded, as bitpack.UnmarshalDelta does, into a new value
+// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are

@@ -14,6 +14,10 @@
 // length is bounded by its maxlen and checked against the bits left before
 // anything is allocated.
 //
+// T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
+// this client decoded, as bitpack.UnmarshalDelta does, into a new value
+// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+//
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
 // Seal and Open. Float arithmetic is pinned as in Go: every step is rounded
