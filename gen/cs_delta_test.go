@@ -31,7 +31,8 @@ type (
 // generated C#: the bytes written there by hand, the values they decode
 // to (written back with TryWrite: the full packets of the examples'
 // values, which the Go side's examples pin), and the two refused deltas
-// with bitpack's words; and that applying a delta body to a value
+// with bitpack's words; the refusals of values and bases Go's
+// AppendDelta refuses, with its words; and that applying a delta body to a value
 // allocates nothing when it adds nothing (TryReadDelta's only allocation
 // is then the copy of the base).
 func TestCSharpDeltaExamples(t *testing.T) {
@@ -85,6 +86,11 @@ static class Program
         squadBase.TryWriteDelta(squadBase.Clone(), out packet, out error);
         Console.WriteLine("squad unchanged " + Hex(packet));
 
+        WirePing bad = new WirePing { Health = 1001 };
+        Console.WriteLine(ping.TryWriteDelta(bad, out packet, out error) + " " + error);
+        Console.WriteLine(bad.TryWriteDelta(pingBase, out packet, out error) + " " + error);
+        Console.WriteLine(bad.TryWriteDelta(new WirePing { Health = 1001 }, out packet, out error) + " " + Hex(packet));
+
         byte[] delta = { 0xc3, 0x01 };
         WirePing work = pingBase.Clone();
         ApplyAgain(delta, work, 10); // the methods compiled
@@ -134,6 +140,9 @@ static class Program
 		"squad value 822c122a16",
 		"squad base 82fce06401",
 		"squad unchanged 00",
+		"False " + goDeltaError(t, &WirePing{Health: 1001}, &WirePing{Health: 740, Speed: 0.1051}),
+		"False " + goDeltaError(t, &WirePing{Health: 731, Alive: true, Speed: 0.11}, &WirePing{Health: 1001}),
+		"True 00", // a field the same as the base's is not checked
 		"ReadDeltaBody allocated 0 bytes in 1000 deltas",
 		"",
 	}, "\n")
@@ -145,4 +154,14 @@ static class Program
 	if string(out) != want {
 		t.Errorf("the examples gave\n%s\nwant\n%s", out, want)
 	}
+}
+
+// goDeltaError is AppendDelta's refusal of v's delta against base.
+func goDeltaError(t *testing.T, base, v any) string {
+	t.Helper()
+	_, err := bitpack.AppendDelta(nil, base, v)
+	if err == nil {
+		t.Fatalf("AppendDelta(%+v, %+v) is not refused", base, v)
+	}
+	return err.Error()
 }
