@@ -28,6 +28,7 @@ type csItem struct {
 	set, get, base string
 	idx            []string
 	rel            string
+	objs           []csItem // the structs whose first item this is: a write refuses them null first
 }
 
 // csItems returns the delta items of v (a struct's fields in its place,
@@ -41,11 +42,14 @@ func csItems(e *csEmitter, v *Value, set, get, base string, idx []string, rel st
 				n := "." + e.members[m]
 				out = append(out, csItems(e, prefixValue(m.Value, v.Path), get+n, get+n, base+n, idx, rel)...)
 			}
-			return out
+		} else {
+			for _, u := range v.Fields {
+				n := "." + e.members[u.Member]
+				out = append(out, csItems(e, u.Value, get+n, get+n, base+n, idx, rel)...)
+			}
 		}
-		for _, u := range v.Fields {
-			n := "." + e.members[u.Member]
-			out = append(out, csItems(e, u.Value, get+n, get+n, base+n, idx, rel)...)
+		if len(out) > 0 {
+			out[0].objs = append([]csItem{{v: v, get: get, base: base, idx: idx}}, out[0].objs...)
 		}
 		return out
 	}

@@ -90,6 +90,9 @@ func maybePart(c *body, bit, changed string, part func(ch string)) {
 }
 
 func (e *csEmitter) dWriteItem(c *body, it csItem, bit, changed string) {
+	for _, o := range it.objs {
+		e.absentChecks(c, o.v, o.get, o.base, pathExpr(o.v.Path, o.idx))
+	}
 	v, g, b := it.v, it.get, it.base
 	p := pathExpr(v.Path, it.idx)
 	ret := csRet("w", p)
