@@ -2522,6 +2522,16 @@ namespace Game.Net
                 if (w.WriteScalarDelta(true, d2, d3, 10, 0UL))
                     changed = true;
             }
+            if (this.Pos == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
+                return w.At("Pos");
+            }
+            if (b.Pos == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
+                return w.BaseValue() || w.At("Pos");
+            }
             if (Bitpack.Float32Bits(this.Pos.X) == Bitpack.Float32Bits(b.Pos.X))
             {
                 w.WriteBits(0, 1);
