@@ -134,7 +134,9 @@ func compareClient(t *testing.T, name string, c *corpus, answers []string, quiet
 	if failures > 12 {
 		t.Errorf("%s: %d disagreements in all (first 12 shown)", name, failures)
 	}
-	checkHandErrors(t, name, c, answers)
+	if c != deltaCorpusShared { // handErrors are commands of the main corpus
+		checkHandErrors(t, name, c, answers)
+	}
 	t.Logf("%s: %d commands (%d packets read, %d values written, %d codes decoded); %d refusals, %d of them with Go's error word for word; %d answers with a signalling NaN quieted",
 		name, len(c.cmds), c.reads, len(c.writes), c.probes, refusals, compared, quieted)
 }
@@ -205,8 +207,30 @@ func quietValue(v *Value, rv reflect.Value, widths int) bool {
 		return changed
 	case bitpack.KindStruct:
 		return quietFields(v.Type, v.Fields, rv, widths)
+	case bitpack.KindPointer: // a pointee of the copy's own (the copy is shallow)
+		if rv.IsNil() {
+			return false
+		}
+		e := reflect.New(rv.Type().Elem())
+		e.Elem().Set(rv.Elem())
+		if !quietValue(v.Elem, settable(e.Elem()), widths) {
+			return false
+		}
+		rv.Set(e)
+		return true
+	case bitpack.KindSlice: // elements of the copy's own
+		s := reflect.MakeSlice(rv.Type(), rv.Len(), rv.Len())
+		reflect.Copy(s, rv)
+		changed := false
+		for i := 0; i < s.Len(); i++ {
+			changed = quietValue(v.Elem, s.Index(i), widths) || changed
+		}
+		if changed {
+			rv.Set(s)
+		}
+		return changed
 	}
-	return false // the table has raw floats only in structs and arrays of them
+	return false // the table has raw floats only in structs, arrays, pointers and slices of them
 }
 
 // validText reports whether every string of a value is UTF-8, so that the

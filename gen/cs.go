@@ -25,8 +25,10 @@ var (
 	csQuat string
 	//go:embed cs_quote.cs
 	csQuote string
+	//go:embed cs_delta.cs
+	csDelta string
 
-	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat
+	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat + csDelta
 )
 
 // CSharp writes one self-contained C# file (C# 7.2, no package to
@@ -38,13 +40,16 @@ var (
 //
 //	public static bool TryRead(byte[] packet, out T value, out string error)
 //	public bool TryWrite(out byte[] packet, out string error)
+//	public static bool TryReadDelta(byte[] packet, T baseValue, out T value, out string error)
+//	public bool TryWriteDelta(T baseValue, out byte[] packet, out string error)
 //
-// which read and write exactly bitpack's bytes, and refuse what
-// bitpack.Unmarshal and bitpack.Marshal refuse, with an error naming the
-// field and bit as bitpack's do; the stream-level Read, ReadFrom and
-// WriteTo are what types that hold T call. The file carries its own bit
-// reader and writer, Seal and Open. The output is deterministic. Nothing
-// is written when an error is returned.
+// which read and write exactly bitpack's bytes (full packets, and deltas
+// as AppendDelta and UnmarshalDelta), and refuse what bitpack refuses,
+// with an error naming the field and bit as bitpack's do; the
+// stream-level Read, ReadFrom, WriteTo, ReadDelta, WriteDelta,
+// ReadDeltaBody and WriteDeltaBody are what types that hold T call. The
+// file carries its own bit reader and writer, Seal and Open. The output is
+// deterministic. Nothing is written when an error is returned.
 func CSharp(w io.Writer, opts Options, values ...any) error {
 	m, err := build(values)
 	if err != nil {
@@ -171,6 +176,10 @@ func (e *csEmitter) preamble() {
 // length is bounded by its maxlen and checked against the bits left before
 // anything is allocated.
 //
+// T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
+// this client decoded, as bitpack.UnmarshalDelta does, into a new value
+// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+//
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
 // Seal and Open. Float arithmetic is pinned as in Go: every step is rounded
@@ -215,6 +224,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 	e.consts, e.constName = nil, map[string]string{}
 	read := e.readFunc(t)
 	write := e.writeFunc(t)
+	delta := e.deltaMethods(t) // before the constants are declared: it declares some
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("/// <summary>Go's %s: %s.</summary>\n", t.Go, sizeText(t))
@@ -299,6 +309,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 `, name, goName, initialCapacity(t))
 	b.Write(read)
 	b.Write(write)
+	b.Write(delta)
 	p("}\n\n")
 	return b.Bytes()
 }
@@ -385,7 +396,8 @@ func init() {
 		csRuntimeNames[w] = true
 	}
 	for _, w := range strings.Fields(`Fingerprint TryRead TryWrite Read ReadFrom WriteTo Equals GetHashCode
-		ToString GetType MemberwiseClone Finalize ReferenceEquals`) {
+		ToString GetType MemberwiseClone Finalize ReferenceEquals TryReadDelta TryWriteDelta ReadDelta WriteDelta
+		ReadDeltaBody WriteDeltaBody ReadDeltaItems WriteDeltaItems Clone`) {
 		csMemberNames[w] = true
 	}
 }
@@ -401,7 +413,7 @@ func csIdent(n string) string {
 // isTempName reports whether n is shaped like a local the generated
 // code declares (t0, n0, e0, k0, ...): types so named get an underscore.
 func isTempName(n string) bool {
-	if len(n) < 2 || !strings.ContainsRune("tnekmsxuqy", rune(n[0])) {
+	if len(n) < 2 || !strings.ContainsRune("tnekmsxuqyd", rune(n[0])) {
 		return false
 	}
 	for _, r := range n[1:] {

@@ -30,7 +30,7 @@ public sealed class BitpackBox<T>
 /// error (its kind, bit, path and what is wrong) and returns false; the
 /// generated code then returns false too, naming its field on the way out.
 /// </summary>
-public struct BitpackReader
+public partial struct BitpackReader
 {
     private readonly byte[] data;
     private int pos;
@@ -387,9 +387,16 @@ public struct BitpackReader
     /// </summary>
     public bool ReadQuat(int bits, out float x, out float y, out float z, out float w)
     {
-        int start = pos;
         uint largest, c0, c1, c2;
+        return ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w);
+    }
+
+    /// <summary>ReadQuat, giving the code read too (the index of the largest component, the other three's codes).</summary>
+    public bool ReadQuatCodes(int bits, out uint largest, out uint c0, out uint c1, out uint c2, out float x, out float y, out float z, out float w)
+    {
+        int start = pos;
         x = y = z = w = 0;
+        c0 = c1 = c2 = 0;
         if (!ReadBits(2, out largest) || !ReadBits(bits, out c0) || !ReadBits(bits, out c1) || !ReadBits(bits, out c2))
             return false;
         uint steps = (1u << bits) - 2;

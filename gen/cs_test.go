@@ -94,6 +94,7 @@ func csCases(c *corpus, e *csEmitter) []byte {
         }
 `, k, name, goName)
 	}
+	csDeltaCases(&b, c, e)
 	for k, r := range c.m.Roots {
 		if r.Go == reflect.TypeOf(QuatProbe{}) {
 			p("static string WriteQuatProbe(QuatProbe v) { return Write%d(v); }\n", k)
@@ -104,7 +105,8 @@ func csCases(c *corpus, e *csEmitter) []byte {
 		k := rootIndex(c, w.root)
 		p("    case %d: return Write%d(%s);", n, k, csValue{e}.structValue(w.root, w.value))
 	}
-	p("}\n            return \"BADCASE\";\n        }")
+	p("    default: return \"BADCASE\";")
+	p("}\n        }")
 	b.WriteString("    }\n}\n")
 	return []byte(b.String())
 }
@@ -118,19 +120,10 @@ func rootIndex(c *corpus, t *Type) int {
 	panic("not a root: " + t.Name)
 }
 
-// TestCSharpCrossLanguage is the cross-language test of the generated C#:
-// the corpus TestCPPCrossLanguage runs (random valid values read and
-// written back, hostile packets, spoiled values, float probes, framing),
-// run through mono twice, as it is and with -O=-float32 (float32 held in
-// double precision must not change a byte). Besides the verdicts, refusals
-// must name the field and bit bitpack names.
-func TestCSharpCrossLanguage(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
-	}
-	mono := requireTool(t, "mono", "C#")
-	requireTool(t, "mcs", "C#")
-	c := sharedCorpus(t)
+// csDriver compiles the C# driver for corpus c's table: the generated
+// file, the cases, driver.cs and hooks.cs.
+func csDriver(t *testing.T, c *corpus) string {
+	t.Helper()
 	e, err := newCS(c.m, Options{Namespace: csNamespace})
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +140,23 @@ func TestCSharpCrossLanguage(t *testing.T) {
 	start := time.Now()
 	csCompile(t, sources, exe)
 	t.Logf("mcs in %v", time.Since(start))
+	return exe
+}
+
+// TestCSharpCrossLanguage is the cross-language test of the generated C#:
+// the corpus TestCPPCrossLanguage runs (random valid values read and
+// written back, hostile packets, spoiled values, float probes, framing),
+// run through mono twice, as it is and with -O=-float32 (float32 held in
+// double precision must not change a byte). Besides the verdicts, refusals
+// must name the field and bit bitpack names.
+func TestCSharpCrossLanguage(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
+	}
+	mono := requireTool(t, "mono", "C#")
+	requireTool(t, "mcs", "C#")
+	c := sharedCorpus(t)
+	exe := csDriver(t, c)
 	lines := c.lines()
 	runs := []struct {
 		name   string
@@ -242,4 +252,92 @@ func hexBytes(p []byte) []string {
 		parts = append(parts, fmt.Sprintf("%02x", b))
 	}
 	return parts
+}
+
+// csDeltaCases adds to the C# cases the delta commands' functions: for each
+// table type, ApplyDelta (TryReadDelta, checked against the stream-level
+// ReadDelta and Finish, and the base checked untouched) writing the result
+// back, and WriteDelta (TryWriteDelta, checked against the stream-level
+// WriteDelta, and the delta read back to the value). The checks compare
+// C#'s own encodings, which quiet the same signalling NaNs alike.
+func csDeltaCases(b *strings.Builder, c *corpus, e *csEmitter) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, "        "+format+"\n", args...) }
+	for _, fn := range []string{"ApplyDelta", "WriteDelta"} {
+		p("static string %s(int type, byte[] b, byte[] p)\n        {\n            switch (type)\n            {", fn)
+		for k := range c.m.Roots {
+			p("    case %d: return %s%d(b, p);", k, fn, k)
+		}
+		p("}\n            return \"BADTYPE\";\n        }\n")
+	}
+	for k, r := range c.m.Roots {
+		name, goName := e.typeNames[r], csString(r.Go.String())
+		p(`static string ApplyDelta%[1]d(byte[] bp, byte[] d)
+        {
+            %[2]s b, v, v2;
+            string error;
+            byte[] before, again;
+            string none;
+            if (!%[2]s.TryRead(bp, out b, out error) || !b.TryWrite(out before, out none))
+                return "BADBASE " + error;
+            BitpackReader r = new BitpackReader(d);
+            bool ok = %[2]s.ReadDelta(ref r, b, out v) && r.Finish();
+            if (%[2]s.TryReadDelta(d, b, out v2, out error) != ok || (!ok && error != r.Error(%[3]s)) || (!ok && v2 != null))
+                return "INCONSISTENT " + error;
+            if (!b.TryWrite(out again, out none) || Hex(again) != Hex(before))
+                return "BASE CHANGED";
+            if (!ok)
+                return Refused(r.ErrorKind, r.ErrorPath, r.ErrorBit, error);
+            return Write%[1]d(v2);
+        }
+
+        static string WriteDelta%[1]d(byte[] bp, byte[] vp)
+        {
+            %[2]s b, v, back;
+            string error;
+            if (!%[2]s.TryRead(bp, out b, out error) || !%[2]s.TryRead(vp, out v, out error))
+                return "BADVALUE " + error;
+            BitpackWriter w = new BitpackWriter(16);
+            bool ok = v.WriteDelta(ref w, b);
+            byte[] packet, again, direct;
+            if (v.TryWriteDelta(b, out packet, out error) != ok || (!ok && error != w.Error(%[3]s)) || (ok && !Same(packet, w)))
+                return "INCONSISTENT " + error;
+            if (!ok)
+                return Refused(w.ErrorKind, w.ErrorPath, -1, error);
+            if (!%[2]s.TryReadDelta(packet, b, out back, out error) || !back.TryWrite(out again, out error) ||
+                !v.TryWrite(out direct, out error) || Hex(again) != Hex(direct))
+                return "NO ROUND TRIP " + Hex(packet) + " " + error;
+            return "OK " + Hex(packet);
+        }
+`, k, name, goName)
+	}
+}
+
+// TestCSharpDeltas runs the delta corpus (docs/wire.md, Delta encoding:
+// deltas applied to bases, good, damaged and random, and values' deltas
+// written against bases) through the generated C#'s TryReadDelta and
+// TryWriteDelta, under mono as it is and with -O=-float32, with the same
+// driver as TestCSharpCrossLanguage: every answer must be Go's, refusals
+// word for word.
+func TestCSharpDeltas(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
+	}
+	mono := requireTool(t, "mono", "C#")
+	requireTool(t, "mcs", "C#")
+	c := sharedDeltaCorpus(t)
+	exe := csDriver(t, c)
+	lines := c.lines()
+	for _, r := range []struct {
+		name string
+		args []string
+	}{
+		{"mono", []string{exe}},
+		{"mono -O=-float32", []string{"-O=-float32", exe}},
+	} {
+		answers, err := driverAnswers(r.name, exec.Command(mono, r.args...), lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareClient(t, r.name, c, answers, true)
+	}
 }

@@ -4,7 +4,7 @@
 /// Reset starts again and keeps the buffer. A refused value records the
 /// first error and returns false.
 /// </summary>
-public struct BitpackWriter
+public partial struct BitpackWriter
 {
     private byte[] buffer;
     private int pos;
@@ -118,37 +118,27 @@ public struct BitpackWriter
     /// <summary>An unsigned integer in n bits; refuses one that does not fit.</summary>
     public bool WriteUnsigned(ulong value, int n)
     {
-        if (n < 64 && value >> n != 0)
-            return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
-        return WriteBits64(value, n);
+        ulong code;
+        return CodeUnsigned(value, n, out code) && WriteBits64(code, n);
     }
 
     /// <summary>A signed integer in n-bit two's complement; refuses one that does not fit.</summary>
     public bool WriteSigned(long value, int n)
     {
-        if (n < 64)
-        {
-            long limit = 1L << (n - 1);
-            if (value < -limit || value >= limit)
-                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
-        }
-        return WriteBits64((ulong)value, n);
+        ulong code;
+        return CodeSigned(value, n, out code) && WriteBits64((ulong)value, n);
     }
 
     public bool WriteUintRange(ulong value, ulong min, ulong span, int n)
     {
-        ulong offset = value - min; // below min wraps past span
-        if (offset > span)
-            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
-        return WriteBits64(offset, n);
+        ulong code;
+        return CodeUintRange(value, min, span, out code) && WriteBits64(code, n);
     }
 
     public bool WriteIntRange(long value, long min, ulong span, int n)
     {
-        ulong offset = (ulong)value - (ulong)min;
-        if (offset > span)
-            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
-        return WriteBits64(offset, n);
+        ulong code;
+        return CodeIntRange(value, min, span, out code) && WriteBits64(code, n);
     }
 
     /// <summary>
@@ -159,38 +149,15 @@ public struct BitpackWriter
     /// </summary>
     public bool WriteUnits(long value, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText, bool duration)
     {
-        long units = value;
-        if (unit > 1)
-        {
-            long q = value / unit, r = value % unit;
-            if (r < 0)
-                r = -r;
-            if (r >= unit - r) // 2r >= unit, without overflow
-                q += value < 0 ? -1 : 1;
-            units = q;
-        }
-        if (units < min || units > max)
-        {
-            if (!clamp)
-                return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-            units = units < min ? min : max;
-        }
-        return WriteBits64(((ulong)units - (ulong)min) ^ flip, n);
+        ulong code;
+        return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
     }
 
     /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
     public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
     {
-        ulong units = value;
-        if (unit > 1)
-            units = value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
-        if (units < min || units > max)
-        {
-            if (!clamp)
-                return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-            units = units < min ? min : max;
-        }
-        return WriteBits64(units - min, n);
+        ulong code;
+        return CodeUnitsU(value, min, max, unit, clamp, unitText, out code) && WriteBits64(code, n);
     }
 
     /// <summary>
@@ -222,31 +189,14 @@ public struct BitpackWriter
     /// </summary>
     public bool WriteCompressed32(float value, float min, float delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
     {
-        double wide = value;
-        if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
-            return FloatRefusal(wide, bounds);
-        float normalized = (float)((float)(value - min) / delta);
-        if (!(normalized > 0f))
-            normalized = 0f;
-        else if (normalized > 1f)
-            normalized = 1f;
-        float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
-        ulong code = (ulong)scaled; // floor: scaled >= 0.5
-        return WriteBits(code < steps ? (uint)code : steps, n);
+        ulong code;
+        return CodeCompressed32(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
     }
 
     public bool WriteCompressed64(double value, double min, double delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
     {
-        if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
-            return FloatRefusal(value, bounds);
-        double normalized = (double)((double)(value - min) / delta);
-        if (!(normalized > 0.0))
-            normalized = 0.0;
-        else if (normalized > 1.0)
-            normalized = 1.0;
-        double scaled = (double)((double)(normalized * (double)steps) + 0.5);
-        ulong code = (ulong)scaled;
-        return WriteBits(code < steps ? (uint)code : steps, n);
+        ulong code;
+        return CodeCompressed64(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
     }
 
     private bool FloatRefusal(double value, string bounds)

@@ -144,6 +144,12 @@
 // README's sections say the mapping; the tests run the C++ corpus through
 // mono and node and compare every answer with Go's.
 //
+// C# deltas (cs_delta*.go, cs_delta.cs): each class's ReadDeltaBody and
+// WriteDeltaBody walk its delta items inline (a struct field's fields in
+// its place, as bitpack's items are), calling the held types' own bodies
+// for changed elements, pointees and members; TryReadDelta applies a delta
+// to a Clone of the base, so a refusal leaves nothing changed.
+//
 // # Representations
 //
 // A quaternion keeps the Go type's layout in every language ([4]float32 is

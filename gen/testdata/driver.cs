@@ -19,6 +19,11 @@
 //                   components
 //   S <id> <hex>    Bitpack.Seal the payload with protocol id <id> (hex)
 //   O <id> <hex>    Bitpack.Open the packet: REFUSED or OK <payload hex>
+//   D <type> <base> <delta>  read base as table type <type> and apply the
+//                   delta (TryReadDelta, and the stream-level ReadDelta
+//                   with Finish): answered as R
+//   E <type> <base> <value>  read base and value and write value's delta
+//                   against base (TryWriteDelta, and WriteDelta): OK <delta>
 
 using System;
 using System.IO;
@@ -138,6 +143,10 @@ namespace BitpackGen.Table
         static string Answer(string line)
         {
             string[] f = line.Split(' ');
+            if (f.Length == 4 && f[0] == "D")
+                return ApplyDelta(int.Parse(f[1]), Bytes(f[2]), Bytes(f[3]));
+            if (f.Length == 4 && f[0] == "E")
+                return WriteDelta(int.Parse(f[1]), Bytes(f[2]), Bytes(f[3]));
             switch (f[0])
             {
                 case "R": return Read(int.Parse(f[1]), Bytes(f[2]));

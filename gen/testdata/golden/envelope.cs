@@ -14,6 +14,10 @@
 // length is bounded by its maxlen and checked against the bits left before
 // anything is allocated.
 //
+// T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
+// this client decoded, as bitpack.UnmarshalDelta does, into a new value
+// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+//
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
 // Seal and Open. Float arithmetic is pinned as in Go: every step is rounded
@@ -55,7 +59,7 @@ namespace Game.Net
     /// error (its kind, bit, path and what is wrong) and returns false; the
     /// generated code then returns false too, naming its field on the way out.
     /// </summary>
-    public struct BitpackReader
+    public partial struct BitpackReader
     {
         private readonly byte[] data;
         private int pos;
@@ -412,9 +416,16 @@ namespace Game.Net
         /// </summary>
         public bool ReadQuat(int bits, out float x, out float y, out float z, out float w)
         {
-            int start = pos;
             uint largest, c0, c1, c2;
+            return ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w);
+        }
+
+        /// <summary>ReadQuat, giving the code read too (the index of the largest component, the other three's codes).</summary>
+        public bool ReadQuatCodes(int bits, out uint largest, out uint c0, out uint c1, out uint c2, out float x, out float y, out float z, out float w)
+        {
+            int start = pos;
             x = y = z = w = 0;
+            c0 = c1 = c2 = 0;
             if (!ReadBits(2, out largest) || !ReadBits(bits, out c0) || !ReadBits(bits, out c1) || !ReadBits(bits, out c2))
                 return false;
             uint steps = (1u << bits) - 2;
@@ -472,7 +483,7 @@ namespace Game.Net
     /// Reset starts again and keeps the buffer. A refused value records the
     /// first error and returns false.
     /// </summary>
-    public struct BitpackWriter
+    public partial struct BitpackWriter
     {
         private byte[] buffer;
         private int pos;
@@ -586,37 +597,27 @@ namespace Game.Net
         /// <summary>An unsigned integer in n bits; refuses one that does not fit.</summary>
         public bool WriteUnsigned(ulong value, int n)
         {
-            if (n < 64 && value >> n != 0)
-                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
-            return WriteBits64(value, n);
+            ulong code;
+            return CodeUnsigned(value, n, out code) && WriteBits64(code, n);
         }
 
         /// <summary>A signed integer in n-bit two's complement; refuses one that does not fit.</summary>
         public bool WriteSigned(long value, int n)
         {
-            if (n < 64)
-            {
-                long limit = 1L << (n - 1);
-                if (value < -limit || value >= limit)
-                    return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
-            }
-            return WriteBits64((ulong)value, n);
+            ulong code;
+            return CodeSigned(value, n, out code) && WriteBits64((ulong)value, n);
         }
 
         public bool WriteUintRange(ulong value, ulong min, ulong span, int n)
         {
-            ulong offset = value - min; // below min wraps past span
-            if (offset > span)
-                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
-            return WriteBits64(offset, n);
+            ulong code;
+            return CodeUintRange(value, min, span, out code) && WriteBits64(code, n);
         }
 
         public bool WriteIntRange(long value, long min, ulong span, int n)
         {
-            ulong offset = (ulong)value - (ulong)min;
-            if (offset > span)
-                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
-            return WriteBits64(offset, n);
+            ulong code;
+            return CodeIntRange(value, min, span, out code) && WriteBits64(code, n);
         }
 
         /// <summary>
@@ -627,38 +628,15 @@ namespace Game.Net
         /// </summary>
         public bool WriteUnits(long value, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText, bool duration)
         {
-            long units = value;
-            if (unit > 1)
-            {
-                long q = value / unit, r = value % unit;
-                if (r < 0)
-                    r = -r;
-                if (r >= unit - r) // 2r >= unit, without overflow
-                    q += value < 0 ? -1 : 1;
-                units = q;
-            }
-            if (units < min || units > max)
-            {
-                if (!clamp)
-                    return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-                units = units < min ? min : max;
-            }
-            return WriteBits64(((ulong)units - (ulong)min) ^ flip, n);
+            ulong code;
+            return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
         }
 
         /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
         public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
         {
-            ulong units = value;
-            if (unit > 1)
-                units = value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
-            if (units < min || units > max)
-            {
-                if (!clamp)
-                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-                units = units < min ? min : max;
-            }
-            return WriteBits64(units - min, n);
+            ulong code;
+            return CodeUnitsU(value, min, max, unit, clamp, unitText, out code) && WriteBits64(code, n);
         }
 
         /// <summary>
@@ -690,31 +668,14 @@ namespace Game.Net
         /// </summary>
         public bool WriteCompressed32(float value, float min, float delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
         {
-            double wide = value;
-            if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
-                return FloatRefusal(wide, bounds);
-            float normalized = (float)((float)(value - min) / delta);
-            if (!(normalized > 0f))
-                normalized = 0f;
-            else if (normalized > 1f)
-                normalized = 1f;
-            float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
-            ulong code = (ulong)scaled; // floor: scaled >= 0.5
-            return WriteBits(code < steps ? (uint)code : steps, n);
+            ulong code;
+            return CodeCompressed32(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
         }
 
         public bool WriteCompressed64(double value, double min, double delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
         {
-            if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
-                return FloatRefusal(value, bounds);
-            double normalized = (double)((double)(value - min) / delta);
-            if (!(normalized > 0.0))
-                normalized = 0.0;
-            else if (normalized > 1.0)
-                normalized = 1.0;
-            double scaled = (double)((double)(normalized * (double)steps) + 0.5);
-            ulong code = (ulong)scaled;
-            return WriteBits(code < steps ? (uint)code : steps, n);
+            ulong code;
+            return CodeCompressed64(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
         }
 
         private bool FloatRefusal(double value, string bounds)
@@ -1520,6 +1481,431 @@ namespace Game.Net
             return "quaternion " + QuatText(x, y, z, w) + " is not unit length (norm " + Number4(global::System.Math.Sqrt(n2)) + "): normalise it";
         }
     }
+
+    // Deltas (docs/wire.md, "Delta encoding"): a value's fields coded against a
+    // base, each fixed-width field by its offset code (the code before a raw
+    // signed field's sign flip), the rest by their kinds.
+
+    public partial struct BitpackReader
+    {
+        /// <summary>
+        /// Reads the change of a fixed-width field of bits wire bits, whose
+        /// base's offset code is old, codes 0..limit, flip the XOR from offset
+        /// code to wire: the new offset code. It refuses the base's own code, a
+        /// long form the short form reaches, and a change that leaves the codes.
+        /// style words the refusals as bitpack does for the field (0: a field
+        /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
+        /// unsigned or signed integer from min, or a compressed float).
+        /// </summary>
+        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+        {
+            code = old;
+            if (bits == 1)
+            {
+                code = old ^ 1;
+                return true;
+            }
+            int s = Bitpack.ShortBits(bits);
+            uint form = 1;
+            if (s > 0 && !ReadBits(1, out form))
+                return false;
+            ulong c;
+            if (form == 1)
+            {
+                ulong v;
+                if (!ReadBits64(bits, out v))
+                    return false;
+                c = v ^ flip;
+                ulong e;
+                if (s > 0 && c != old && c <= limit && Bitpack.ShortDelta(c, old, s, out e))
+                    return Fail(BitpackErrorKind.Range, start, "code " + c + " is within " + (1 << (s - 1)) + " of the base's " + old + ": the short form carries it (not canonical)");
+            }
+            else
+            {
+                uint v;
+                if (!ReadBits(s, out v))
+                    return false;
+                ulong h = 1UL << (s - 1);
+                if (v < h)
+                {
+                    ulong d = h - v;
+                    if (old >= d)
+                        c = old - d;
+                    else if (style == 0)
+                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                    else
+                        return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                }
+                else
+                {
+                    ulong d = v - h + 1;
+                    if (old <= limit - d)
+                        c = old + d;
+                    else if (style == 0)
+                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                    else
+                        return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                }
+            }
+            if (c == old)
+                return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
+            if (c > limit)
+            {
+                switch (style)
+                {
+                    case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                    case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
+                    case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
+                    default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");
+                }
+            }
+            code = c;
+            return true;
+        }
+
+        /// <summary>Refuses a delta part that changes nothing: a value has one delta against a base, and that is not it.</summary>
+        public bool Unchanged(int start) { return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged); }
+
+        /// <summary>A changed quaternion: its code, refused as ReadQuat refuses it (at start, where its part begins) or when it is the base's.</summary>
+        public bool ReadQuatDelta(int start, int bits, uint l0, uint b0, uint b1, uint b2, out float x, out float y, out float z, out float w)
+        {
+            uint largest, c0, c1, c2;
+            if (!ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w))
+            {
+                if (kind != BitpackErrorKind.Overflow)
+                    errorBit = start;
+                return false;
+            }
+            if (largest == l0 && c0 == b0 && c1 == b1 && c2 == b2)
+                return Unchanged(start);
+            return true;
+        }
+
+        /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old); value is a new array.</summary>
+        public bool ReadByteSliceDelta(int start, int n, int maxlen, byte[] old, out byte[] value)
+        {
+            uint length;
+            value = old;
+            if (!ReadBits(n, out length))
+                return false;
+            if (length > (uint)maxlen)
+                return Fail(BitpackErrorKind.Range, start, "length " + length + " exceeds maxlen " + maxlen);
+            if (!Align())
+                return false;
+            if (length > (uint)((end - pos) / 8))
+                return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
+            if (SameBytes(old, (int)length))
+                return Unchanged(start);
+            value = length == 0 ? Bitpack.NoBytes : new byte[length];
+            global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+            pos += 8 * (int)length;
+            return true;
+        }
+
+        /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused when they are the same.</summary>
+        public bool ReadByteArrayDelta(int start, byte[] value)
+        {
+            if (!Align())
+                return false;
+            if (value.Length > (end - pos) / 8)
+                return Fail(BitpackErrorKind.Overflow, pos, "needs " + value.Length + " bytes, " + (end - pos) + " remain");
+            if (SameBytes(value, value.Length))
+                return Unchanged(start);
+            global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);
+            pos += 8 * value.Length;
+            return true;
+        }
+
+        // SameBytes reports whether the n whole bytes at pos (aligned, there)
+        // are b's.
+        private bool SameBytes(byte[] b, int n)
+        {
+            int have = b == null ? 0 : b.Length;
+            if (have != n)
+                return false;
+            for (int i = 0; i < n; i++)
+            {
+                if (data[(pos >> 3) + i] != b[i])
+                    return false;
+            }
+            return true;
+        }
+
+        /// <summary>Whether the n bits read from bit from on are the first n bits of b (a writer's buffer).</summary>
+        public bool SameBits(int from, byte[] b, int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                int a = from + i;
+                if ((data[a >> 3] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+                    return false;
+            }
+            return true;
+        }
+    }
+
+    public partial struct BitpackWriter
+    {
+        /// <summary>Moves the writer back to bit: what was written after it is taken back.</summary>
+        public void Rewind(int bit)
+        {
+            if (bit >= pos)
+                return;
+            int first = bit >> 3;
+            buffer[first] &= (byte)((1 << (bit & 7)) - 1);
+            global::System.Array.Clear(buffer, first + 1, ((pos + 7) >> 3) - first - 1);
+            pos = bit;
+        }
+
+        /// <summary>Words the error just recorded as the refusal of the base's value, as bitpack does, and returns false.</summary>
+        public bool BaseValue()
+        {
+            errorDetail = "base value: " + errorDetail;
+            return false;
+        }
+
+        /// <summary>
+        /// Writes the change of a fixed-width field from offset code old to code
+        /// (after its changed bit when bit is set: 0 and nothing more when they
+        /// are the same), and reports whether it changed.
+        /// </summary>
+        public bool WriteScalarDelta(bool bit, ulong code, ulong old, int bits, ulong flip)
+        {
+            if (code == old)
+            {
+                if (bit)
+                    WriteBits(0, 1);
+                return false;
+            }
+            if (bit)
+                WriteBits(1, 1);
+            if (bits == 1)
+                return true;
+            int s = Bitpack.ShortBits(bits);
+            ulong e;
+            if (s > 0 && Bitpack.ShortDelta(code, old, s, out e))
+            {
+                WriteBits(0, 1);
+                WriteBits((uint)e, s);
+                return true;
+            }
+            if (s > 0)
+                WriteBits(1, 1);
+            WriteBits64(code ^ flip, bits);
+            return true;
+        }
+
+        /// <summary>The offset code of an unsigned integer in n bits; refuses one that does not fit.</summary>
+        public bool CodeUnsigned(ulong value, int n, out ulong code)
+        {
+            code = value;
+            if (n < 64 && value >> n != 0)
+                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
+            return true;
+        }
+
+        /// <summary>The offset code of a signed integer in n bits, value + 2^(n-1); refuses one that does not fit.</summary>
+        public bool CodeSigned(long value, int n, out ulong code)
+        {
+            code = (ulong)value + (1UL << (n - 1));
+            if (n < 64)
+            {
+                long limit = 1L << (n - 1);
+                if (value < -limit || value >= limit)
+                    return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
+            }
+            return true;
+        }
+
+        public bool CodeUintRange(ulong value, ulong min, ulong span, out ulong code)
+        {
+            code = value - min; // below min wraps past span
+            if (code > span)
+                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
+            return true;
+        }
+
+        public bool CodeIntRange(long value, long min, ulong span, out ulong code)
+        {
+            code = (ulong)value - (ulong)min;
+            if (code > span)
+                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
+            return true;
+        }
+
+        /// <summary>The offset code of a signed integer with unit= or clamp (see WriteUnits): its units less min.</summary>
+        public bool CodeUnits(long value, long min, long max, long unit, bool clamp, string unitText, bool duration, out ulong code)
+        {
+            long units = Bitpack.Units(value, unit);
+            code = 0;
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                    return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            code = (ulong)units - (ulong)min;
+            return true;
+        }
+
+        /// <summary>CodeUnits for an unsigned integer.</summary>
+        public bool CodeUnitsU(ulong value, ulong min, ulong max, ulong unit, bool clamp, string unitText, out ulong code)
+        {
+            ulong units = Bitpack.UnitsU(value, unit);
+            code = 0;
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            code = units - min;
+            return true;
+        }
+
+        /// <summary>
+        /// The code of a compressed float32 as bitpack computes it (quant.Float),
+        /// every step rounded to float: refuses NaN and infinities, and values
+        /// outside [lo, hi] unless clamp is set.
+        /// </summary>
+        public bool CodeCompressed32(float value, float min, float delta, uint steps, double lo, double hi, bool clamp, string bounds, out ulong code)
+        {
+            double wide = value;
+            code = 0;
+            if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
+                return FloatRefusal(wide, bounds);
+            code = Bitpack.Quantize32(value, min, delta, steps);
+            return true;
+        }
+
+        public bool CodeCompressed64(double value, double min, double delta, uint steps, double lo, double hi, bool clamp, string bounds, out ulong code)
+        {
+            code = 0;
+            if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
+                return FloatRefusal(value, bounds);
+            code = Bitpack.Quantize64(value, min, delta, steps);
+            return true;
+        }
+
+        /// <summary>The code of a quaternion (see WriteQuat), refused as WriteQuat refuses it.</summary>
+        public bool CodeQuat(float x, float y, float z, float w, uint steps, out uint largest, out uint c0, out uint c1, out uint c2)
+        {
+            largest = c0 = c1 = c2 = 0;
+            string problem = Bitpack.QuatProblem(x, y, z, w);
+            if (problem != null)
+                return Fail(BitpackErrorKind.Range, problem);
+            Bitpack.QuatEncode(x, y, z, w, steps, out largest, out c0, out c1, out c2);
+            return true;
+        }
+    }
+
+    public static partial class Bitpack
+    {
+        internal const string Unchanged = "the delta marks the value changed but it is the base's (not canonical)";
+
+        /// <summary>The width of a b-bit field's short form: none under 4 bits, else half of b rounded up, at most 8.</summary>
+        internal static int ShortBits(int b) { return b < 4 ? 0 : (b + 1) / 2 < 8 ? (b + 1) / 2 : 8; }
+
+        /// <summary>The short form, in s bits, of the change from offset code old to next, when |next - old| is at most 2^(s-1).</summary>
+        internal static bool ShortDelta(ulong next, ulong old, int s, out ulong e)
+        {
+            ulong h = 1UL << (s - 1);
+            if (next > old)
+            {
+                e = h - 1 + (next - old);
+                return next - old <= h;
+            }
+            e = h - (old - next);
+            return old - next <= h;
+        }
+
+        /// <summary>value in units of unit, rounded to the nearest, half away from zero.</summary>
+        internal static long Units(long value, long unit)
+        {
+            if (unit <= 1)
+                return value;
+            long q = value / unit, r = value % unit;
+            if (r < 0)
+                r = -r;
+            if (r >= unit - r) // 2r >= unit, without overflow
+                q += value < 0 ? -1 : 1;
+            return q;
+        }
+
+        internal static ulong UnitsU(ulong value, ulong unit)
+        {
+            if (unit <= 1)
+                return value;
+            return value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
+        }
+
+        /// <summary>The code of a compressed float32 (clamped to [0, steps]), every step rounded to float.</summary>
+        internal static ulong Quantize32(float value, float min, float delta, uint steps)
+        {
+            float normalized = (float)((float)(value - min) / delta);
+            if (!(normalized > 0f))
+                normalized = 0f;
+            else if (normalized > 1f)
+                normalized = 1f;
+            float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
+            ulong code = (ulong)scaled; // floor: scaled >= 0.5
+            return code < steps ? code : steps;
+        }
+
+        internal static ulong Quantize64(double value, double min, double delta, uint steps)
+        {
+            double normalized = (double)((double)(value - min) / delta);
+            if (!(normalized > 0.0))
+                normalized = 0.0;
+            else if (normalized > 1.0)
+                normalized = 1.0;
+            double scaled = (double)((double)(normalized * (double)steps) + 0.5);
+            ulong code = (ulong)scaled;
+            return code < steps ? code : steps;
+        }
+
+        /// <summary>The value of a compressed float32's code, every step rounded to float.</summary>
+        internal static float Dequantize32(ulong code, uint steps, float delta, float min)
+        {
+            float normalized = (float)((float)(uint)code / (float)steps);
+            return (float)((float)(normalized * delta) + min);
+        }
+
+        internal static double Dequantize64(ulong code, uint steps, double delta, double min)
+        {
+            double normalized = (double)((double)(uint)code / (double)steps);
+            return (double)((double)(normalized * delta) + min);
+        }
+
+        /// <summary>Whether two byte arrays hold the same bytes (null is empty).</summary>
+        internal static bool SameBytes(byte[] a, byte[] b)
+        {
+            int n = a == null ? 0 : a.Length;
+            if (n != (b == null ? 0 : b.Length))
+                return false;
+            for (int i = 0; i < n; i++)
+            {
+                if (a[i] != b[i])
+                    return false;
+            }
+            return true;
+        }
+    }
+
+    public static partial class Bitpack
+    {
+        /// <summary>Whether the n bits of a from bit from on are the first n bits of b.</summary>
+        internal static bool SameBits(byte[] a, int from, byte[] b, int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                int k = from + i;
+                if ((a[k >> 3] >> (k & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+                    return false;
+            }
+            return true;
+        }
+    }
     // ---------------------------------------------------------------------------
     /// <summary>Go's gen.Move: 8 bits.</summary>
     public sealed class Move : Msg
@@ -1601,6 +1987,173 @@ namespace Game.Net
                 return w.At("DY");
             return true;
         }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Move baseValue, out Move value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Move v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Move");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Move baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Move");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Move baseValue, out Move value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Move v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Move baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                bool d1;
+                if (!r.ReadBool(out d1))
+                    return r.At("DX");
+                if (d1)
+                {
+                    ulong d2;
+                    if (!r.ReadScalarDelta(d0, 4, ((ulong)(long)this.DX - 18446744073709551608UL), 15UL, 0UL, 0, 18446744073709551608UL, out d2))
+                        return r.At("DX");
+                    this.DX = (sbyte)(long)(d2 + 18446744073709551608UL);
+                    changed = true;
+                }
+            }
+            {
+                int d3 = r.BitsRead;
+                bool d4;
+                if (!r.ReadBool(out d4))
+                    return r.At("DY");
+                if (d4)
+                {
+                    ulong d5;
+                    if (!r.ReadScalarDelta(d3, 4, ((ulong)(long)this.DY - 18446744073709551608UL), 15UL, 0UL, 0, 18446744073709551608UL, out d5))
+                        return r.At("DY");
+                    this.DY = (sbyte)(long)(d5 + 18446744073709551608UL);
+                    changed = true;
+                }
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Move b, out bool changed)
+        {
+            changed = false;
+            if (this.DX == b.DX)
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d0, d1;
+                if (!w.CodeIntRange(this.DX, -8, 15UL, out d0))
+                    return w.At("DX");
+                if (!w.CodeIntRange(b.DX, -8, 15UL, out d1))
+                    return w.BaseValue() || w.At("DX");
+                if (w.WriteScalarDelta(true, d0, d1, 4, 0UL))
+                    changed = true;
+            }
+            if (this.DY == b.DY)
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d2, d3;
+                if (!w.CodeIntRange(this.DY, -8, 15UL, out d2))
+                    return w.At("DY");
+                if (!w.CodeIntRange(b.DY, -8, 15UL, out d3))
+                    return w.BaseValue() || w.At("DY");
+                if (w.WriteScalarDelta(true, d2, d3, 4, 0UL))
+                    changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Move Clone()
+        {
+            Move copy = (Move)MemberwiseClone();
+            return copy;
+        }
     }
 
     /// <summary>Go's gen.Fire: 2 bits.</summary>
@@ -1677,6 +2230,139 @@ namespace Game.Net
                 return w.At("Power");
             return true;
         }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Fire baseValue, out Fire value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Fire v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Fire");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Fire baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Fire");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Fire baseValue, out Fire value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Fire v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Fire baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                ulong d1;
+                if (!r.ReadScalarDelta(d0, 2, ((ulong)this.Power - 0UL), 3UL, 0UL, 0, 0UL, out d1))
+                    return r.At("Power");
+                this.Power = (byte)(d1 + 0UL);
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Fire b, out bool changed)
+        {
+            changed = false;
+            if (this.Power == b.Power)
+            {
+                // the same: nothing to write
+            }
+            else
+            {
+                ulong d0, d1;
+                if (!w.CodeUintRange(this.Power, 0UL, 3UL, out d0))
+                    return w.At("Power");
+                if (!w.CodeUintRange(b.Power, 0UL, 3UL, out d1))
+                    return w.BaseValue() || w.At("Power");
+                if (w.WriteScalarDelta(false, d0, d1, 2, 0UL))
+                    changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Fire Clone()
+        {
+            Fire copy = (Fire)MemberwiseClone();
+            return copy;
+        }
     }
 
     /// <summary>Go's gen.Chat: 5 to 172 bits.</summary>
@@ -1751,6 +2437,137 @@ namespace Game.Net
             if (!w.WriteString(this.Text, 20, 5))
                 return w.At("Text");
             return true;
+        }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Chat baseValue, out Chat value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Chat v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Chat");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Chat baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Chat");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Chat baseValue, out Chat value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Chat v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Chat baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                string d1;
+                if (!r.ReadString(5, 20, out d1))
+                    return r.At("Text");
+                if (d1 == (this.Text ?? ""))
+                    return r.Unchanged(d0) || r.At("Text");
+                this.Text = d1;
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Chat b, out bool changed)
+        {
+            changed = false;
+            if ((this.Text ?? "") == (b.Text ?? ""))
+            {
+                // the same: nothing to write
+            }
+            else
+            {
+                if (!w.WriteString(this.Text, 20, 5))
+                    return w.At("Text");
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Chat Clone()
+        {
+            Chat copy = (Chat)MemberwiseClone();
+            return copy;
         }
     }
 
@@ -1831,6 +2648,137 @@ namespace Game.Net
         {
             w.WriteBits(this.Seq, 16);
             return true;
+        }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Ping baseValue, out Ping value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Ping v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Ping");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Ping baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Ping");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Ping baseValue, out Ping value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Ping v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Ping baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                ulong d1;
+                if (!r.ReadScalarDelta(d0, 16, ((ulong)this.Seq - 0UL), 65535UL, 0UL, 0, 0UL, out d1))
+                    return r.At("Seq");
+                this.Seq = (ushort)(d1 + 0UL);
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Ping b, out bool changed)
+        {
+            changed = false;
+            if (this.Seq == b.Seq)
+            {
+                // the same: nothing to write
+            }
+            else
+            {
+                ulong d0, d1;
+                d0 = ((ulong)this.Seq - 0UL);
+                d1 = ((ulong)b.Seq - 0UL);
+                if (w.WriteScalarDelta(false, d0, d1, 16, 0UL))
+                    changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Ping Clone()
+        {
+            Ping copy = (Ping)MemberwiseClone();
+            return copy;
         }
     }
 
@@ -2071,6 +3019,720 @@ namespace Game.Net
                 return w.At("Solo");
             }
             return true;
+        }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Envelope baseValue, out Envelope value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Envelope v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Envelope");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Envelope baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Envelope");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Envelope baseValue, out Envelope value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Envelope v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Envelope baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            int t7;
+            {
+                int d0 = r.BitsRead;
+                bool d1;
+                if (!r.ReadBool(out d1))
+                    return r.At("First");
+                if (d1)
+                {
+                    int d2 = r.BitsRead, d3;
+                    if (!r.ReadIndex(2, 3, out d3))
+                        return r.At("First");
+                    switch (d3)
+                    {
+                        case 0:
+                        {
+                            Move d4 = this.First as Move;
+                            if (d4 != null)
+                            {
+                                int d5 = r.BitsRead;
+                                bool d6;
+                                if (!d4.ReadDeltaBody(ref r, out d6))
+                                    return r.At("First");
+                                if (!d6)
+                                    return r.Unchanged(d5) || r.At("First");
+                            }
+                            else
+                            {
+                                if (!Move.Read(ref r, out d4))
+                                    return r.At("First");
+                                this.First = d4;
+                            }
+                            break;
+                        }
+                        case 1:
+                        {
+                            Fire d7 = this.First as Fire;
+                            if (d7 != null)
+                            {
+                                int d8 = r.BitsRead;
+                                bool d9;
+                                if (!d7.ReadDeltaBody(ref r, out d9))
+                                    return r.At("First");
+                                if (!d9)
+                                    return r.Unchanged(d8) || r.At("First");
+                            }
+                            else
+                            {
+                                if (!Fire.Read(ref r, out d7))
+                                    return r.At("First");
+                                this.First = d7;
+                            }
+                            break;
+                        }
+                        case 2:
+                        {
+                            Chat d10 = this.First as Chat;
+                            if (d10 != null)
+                            {
+                                int d11 = r.BitsRead;
+                                bool d12;
+                                if (!d10.ReadDeltaBody(ref r, out d12))
+                                    return r.At("First");
+                                if (!d12)
+                                    return r.Unchanged(d11) || r.At("First");
+                            }
+                            else
+                            {
+                                if (!Chat.Read(ref r, out d10))
+                                    return r.At("First");
+                                this.First = d10;
+                            }
+                            break;
+                        }
+                    }
+                    changed = true;
+                }
+            }
+            {
+                int d13 = r.BitsRead;
+                bool d14;
+                if (!r.ReadBool(out d14))
+                    return r.At("Rest");
+                if (d14)
+                {
+                    int d15 = this.Rest == null ? 0 : this.Rest.Length, d16 = d15;
+                    bool d18;
+                    if (!r.ReadBool(out d18))
+                        return r.At("Rest");
+                    if (d18)
+                    {
+                        int d19 = r.BitsRead;
+                        uint d20;
+                        if (!r.ReadBits(3, out d20))
+                            return r.At("Rest");
+                        if (d20 > 4u)
+                        {
+                            r.Fail(BitpackErrorKind.Range, d19, "length " + d20 + " exceeds maxlen 4");
+                            return r.At("Rest");
+                        }
+                        if (d20 == d15)
+                        {
+                            r.Fail(BitpackErrorKind.Range, d19, "new length " + d20 + " is the base's (not canonical)");
+                            return r.At("Rest");
+                        }
+                        d16 = (int)d20;
+                    }
+                    int d17 = d16 < d15 ? d16 : d15;
+                    int d21 = -1;
+                    for (;;)
+                    {
+                        int d22 = r.BitsRead, d23;
+                        if (!r.ReadIntRelative(d21, out d23))
+                            return r.At("Rest");
+                        if (d23 > d17)
+                        {
+                            r.Fail(BitpackErrorKind.Range, d22, "element index " + d23 + " out of range for " + d17 + " elements");
+                            return r.At("Rest");
+                        }
+                        if (d23 == d17)
+                            break;
+                        int d24 = r.BitsRead;
+                        bool d25 = false;
+                        {
+                            int d26 = r.BitsRead;
+                            int d27 = r.BitsRead, d28;
+                            if (!r.ReadIndex(2, 3, out d28))
+                                return r.At("Rest[" + d23 + "]");
+                            switch (d28)
+                            {
+                                case 0:
+                                {
+                                    Move d29 = this.Rest[d23] as Move;
+                                    if (d29 != null)
+                                    {
+                                        int d30 = r.BitsRead;
+                                        bool d31;
+                                        if (!d29.ReadDeltaBody(ref r, out d31))
+                                            return r.At("Rest[" + d23 + "]");
+                                        if (!d31)
+                                            return r.Unchanged(d30) || r.At("Rest[" + d23 + "]");
+                                    }
+                                    else
+                                    {
+                                        if (!Move.Read(ref r, out d29))
+                                            return r.At("Rest[" + d23 + "]");
+                                        this.Rest[d23] = d29;
+                                    }
+                                    break;
+                                }
+                                case 1:
+                                {
+                                    Fire d32 = this.Rest[d23] as Fire;
+                                    if (d32 != null)
+                                    {
+                                        int d33 = r.BitsRead;
+                                        bool d34;
+                                        if (!d32.ReadDeltaBody(ref r, out d34))
+                                            return r.At("Rest[" + d23 + "]");
+                                        if (!d34)
+                                            return r.Unchanged(d33) || r.At("Rest[" + d23 + "]");
+                                    }
+                                    else
+                                    {
+                                        if (!Fire.Read(ref r, out d32))
+                                            return r.At("Rest[" + d23 + "]");
+                                        this.Rest[d23] = d32;
+                                    }
+                                    break;
+                                }
+                                case 2:
+                                {
+                                    Chat d35 = this.Rest[d23] as Chat;
+                                    if (d35 != null)
+                                    {
+                                        int d36 = r.BitsRead;
+                                        bool d37;
+                                        if (!d35.ReadDeltaBody(ref r, out d37))
+                                            return r.At("Rest[" + d23 + "]");
+                                        if (!d37)
+                                            return r.Unchanged(d36) || r.At("Rest[" + d23 + "]");
+                                    }
+                                    else
+                                    {
+                                        if (!Chat.Read(ref r, out d35))
+                                            return r.At("Rest[" + d23 + "]");
+                                        this.Rest[d23] = d35;
+                                    }
+                                    break;
+                                }
+                            }
+                            d25 = true;
+                        }
+                        if (!d25)
+                            return r.Unchanged(d24) || r.At("Rest[" + d23 + "]");
+                        d21 = d23;
+                    }
+                    if (!d18 && d21 < 0)
+                        return r.Unchanged(d13) || r.At("Rest");
+                    if (d16 != d15)
+                    {
+                        if ((long)(d16 - d15) * 4 > r.BitsRemaining)
+                        {
+                            r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (d16 - d15) + " elements need at least " + (long)(d16 - d15) * 4 + " bits, " + r.BitsRemaining + " remain");
+                            return r.At("Rest");
+                        }
+                        Msg[] d38 = new Msg[d16];
+                        if (d17 > 0)
+                            global::System.Array.Copy(this.Rest, d38, d17);
+                        this.Rest = d38;
+                        for (int i0 = d15; i0 < d16; i0++)
+                        {
+                            if (!r.ReadIndex(2, 3, out t7))
+                                return r.At("Rest[" + i0 + "]");
+                            switch (t7)
+                            {
+                                case 0:
+                                {
+                                    Move m1;
+                                    if (!Move.Read(ref r, out m1))
+                                        return r.At("Rest[" + i0 + "]");
+                                    d38[i0] = m1;
+                                    break;
+                                }
+                                case 1:
+                                {
+                                    Fire m1;
+                                    if (!Fire.Read(ref r, out m1))
+                                        return r.At("Rest[" + i0 + "]");
+                                    d38[i0] = m1;
+                                    break;
+                                }
+                                case 2:
+                                {
+                                    Chat m1;
+                                    if (!Chat.Read(ref r, out m1))
+                                        return r.At("Rest[" + i0 + "]");
+                                    d38[i0] = m1;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    changed = true;
+                }
+            }
+            {
+                int d39 = r.BitsRead;
+                bool d40;
+                if (!r.ReadBool(out d40))
+                    return r.At("Solo");
+                if (d40)
+                {
+                    int d41 = r.BitsRead, d42;
+                    if (!r.ReadIndex(0, 1, out d42))
+                        return r.At("Solo");
+                    switch (d42)
+                    {
+                        case 0:
+                        {
+                            Ping d43 = this.Solo as Ping;
+                            if (d43 != null)
+                            {
+                                int d44 = r.BitsRead;
+                                bool d45;
+                                if (!d43.ReadDeltaBody(ref r, out d45))
+                                    return r.At("Solo");
+                                if (!d45)
+                                    return r.Unchanged(d44) || r.At("Solo");
+                            }
+                            else
+                            {
+                                if (!Ping.Read(ref r, out d43))
+                                    return r.At("Solo");
+                                this.Solo = d43;
+                            }
+                            break;
+                        }
+                    }
+                    changed = true;
+                }
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Envelope b, out bool changed)
+        {
+            changed = false;
+            if (ReferenceEquals(this.First, b.First))
+            {
+                w.WriteBits(0, 1);
+            }
+            else if (this.First == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "nil gen.Msg: a union field must hold one of its members");
+                return w.At("First");
+            }
+            else if (this.First is Move)
+            {
+                Move d0 = (Move)this.First, d1 = b.First as Move;
+                int d2 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(0u, 2);
+                if (d1 == null)
+                {
+                    if (!d0.WriteTo(ref w))
+                        return w.At("First");
+                    changed = true;
+                }
+                else
+                {
+                    bool d3;
+                    if (!d0.WriteDeltaBody(ref w, d1, out d3))
+                        return w.At("First");
+                    if (d3)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d2);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else if (this.First is Fire)
+            {
+                Fire d4 = (Fire)this.First, d5 = b.First as Fire;
+                int d6 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(1u, 2);
+                if (d5 == null)
+                {
+                    if (!d4.WriteTo(ref w))
+                        return w.At("First");
+                    changed = true;
+                }
+                else
+                {
+                    bool d7;
+                    if (!d4.WriteDeltaBody(ref w, d5, out d7))
+                        return w.At("First");
+                    if (d7)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d6);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else if (this.First is Chat)
+            {
+                Chat d8 = (Chat)this.First, d9 = b.First as Chat;
+                int d10 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(2u, 2);
+                if (d9 == null)
+                {
+                    if (!d8.WriteTo(ref w))
+                        return w.At("First");
+                    changed = true;
+                }
+                else
+                {
+                    bool d11;
+                    if (!d8.WriteDeltaBody(ref w, d9, out d11))
+                        return w.At("First");
+                    if (d11)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d10);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else
+            {
+                w.Fail(BitpackErrorKind.Range, this.First.GetType() + " is not a member of gen.Msg");
+                return w.At("First");
+            }
+            int d12 = this.Rest == null ? 0 : this.Rest.Length, d13 = b.Rest == null ? 0 : b.Rest.Length;
+            if (d12 > 4)
+            {
+                w.Fail(BitpackErrorKind.Range, "slice of " + d12 + " elements exceeds maxlen 4");
+                return w.At("Rest");
+            }
+            if (d12 == d13 && (d12 == 0 || ReferenceEquals(this.Rest, b.Rest)))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                int d15 = w.BitsWritten;
+                bool d16 = false;
+                w.WriteBits(1, 1);
+                w.WriteBool(d12 != d13);
+                if (d12 != d13)
+                    w.WriteBits((uint)d12, 3);
+                int d14 = d12 < d13 ? d12 : d13;
+                int d17 = -1;
+                for (int d18 = 0; d18 < d14; d18++)
+                {
+                    int d19 = w.BitsWritten;
+                    w.WriteIntRelative(d17, d18);
+                    bool d20 = false;
+                    if (ReferenceEquals(this.Rest[d18], b.Rest[d18]))
+                    {
+                        // the same: nothing to write
+                    }
+                    else if (this.Rest[d18] == null)
+                    {
+                        w.Fail(BitpackErrorKind.Range, "nil gen.Msg: a union field must hold one of its members");
+                        return w.At("Rest[" + d18 + "]");
+                    }
+                    else if (this.Rest[d18] is Move)
+                    {
+                        Move d21 = (Move)this.Rest[d18], d22 = b.Rest[d18] as Move;
+                        int d23 = w.BitsWritten;
+                        w.WriteBits(0u, 2);
+                        if (d22 == null)
+                        {
+                            if (!d21.WriteTo(ref w))
+                                return w.At("Rest[" + d18 + "]");
+                            d20 = true;
+                        }
+                        else
+                        {
+                            bool d24;
+                            if (!d21.WriteDeltaBody(ref w, d22, out d24))
+                                return w.At("Rest[" + d18 + "]");
+                            if (d24)
+                                d20 = true;
+                            else
+                            {
+                                w.Rewind(d23);
+                            }
+                        }
+                    }
+                    else if (this.Rest[d18] is Fire)
+                    {
+                        Fire d25 = (Fire)this.Rest[d18], d26 = b.Rest[d18] as Fire;
+                        int d27 = w.BitsWritten;
+                        w.WriteBits(1u, 2);
+                        if (d26 == null)
+                        {
+                            if (!d25.WriteTo(ref w))
+                                return w.At("Rest[" + d18 + "]");
+                            d20 = true;
+                        }
+                        else
+                        {
+                            bool d28;
+                            if (!d25.WriteDeltaBody(ref w, d26, out d28))
+                                return w.At("Rest[" + d18 + "]");
+                            if (d28)
+                                d20 = true;
+                            else
+                            {
+                                w.Rewind(d27);
+                            }
+                        }
+                    }
+                    else if (this.Rest[d18] is Chat)
+                    {
+                        Chat d29 = (Chat)this.Rest[d18], d30 = b.Rest[d18] as Chat;
+                        int d31 = w.BitsWritten;
+                        w.WriteBits(2u, 2);
+                        if (d30 == null)
+                        {
+                            if (!d29.WriteTo(ref w))
+                                return w.At("Rest[" + d18 + "]");
+                            d20 = true;
+                        }
+                        else
+                        {
+                            bool d32;
+                            if (!d29.WriteDeltaBody(ref w, d30, out d32))
+                                return w.At("Rest[" + d18 + "]");
+                            if (d32)
+                                d20 = true;
+                            else
+                            {
+                                w.Rewind(d31);
+                            }
+                        }
+                    }
+                    else
+                    {
+                        w.Fail(BitpackErrorKind.Range, this.Rest[d18].GetType() + " is not a member of gen.Msg");
+                        return w.At("Rest[" + d18 + "]");
+                    }
+                    if (!d20)
+                        w.Rewind(d19);
+                    else
+                        d17 = d18;
+                }
+                w.WriteIntRelative(d17, d14);
+                if (d12 != d13 || d17 >= 0)
+                {
+                    for (int i0 = d13; i0 < d12; i0++)
+                    {
+                        if (this.Rest[i0] == null)
+                        {
+                            w.Fail(BitpackErrorKind.Range, "nil gen.Msg: a union field must hold one of its members");
+                            return w.At("Rest[" + i0 + "]");
+                        }
+                        if (this.Rest[i0] is Move)
+                        {
+                            w.WriteBits(0u, 2);
+                            if (!((Move)this.Rest[i0]).WriteTo(ref w))
+                                return w.At("Rest[" + i0 + "]");
+                        }
+                        else if (this.Rest[i0] is Fire)
+                        {
+                            w.WriteBits(1u, 2);
+                            if (!((Fire)this.Rest[i0]).WriteTo(ref w))
+                                return w.At("Rest[" + i0 + "]");
+                        }
+                        else if (this.Rest[i0] is Chat)
+                        {
+                            w.WriteBits(2u, 2);
+                            if (!((Chat)this.Rest[i0]).WriteTo(ref w))
+                                return w.At("Rest[" + i0 + "]");
+                        }
+                        else
+                        {
+                            w.Fail(BitpackErrorKind.Range, this.Rest[i0].GetType() + " is not a member of gen.Msg");
+                            return w.At("Rest[" + i0 + "]");
+                        }
+                    }
+                    d16 = true;
+                }
+                if (d16)
+                    changed = true;
+                else
+                {
+                    w.Rewind(d15);
+                    w.WriteBits(0, 1);
+                }
+            }
+            if (ReferenceEquals(this.Solo, b.Solo))
+            {
+                w.WriteBits(0, 1);
+            }
+            else if (this.Solo == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "nil gen.One: a union field must hold one of its members");
+                return w.At("Solo");
+            }
+            else if (this.Solo is Ping)
+            {
+                Ping d33 = (Ping)this.Solo, d34 = b.Solo as Ping;
+                int d35 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(0u, 0);
+                if (d34 == null)
+                {
+                    if (!d33.WriteTo(ref w))
+                        return w.At("Solo");
+                    changed = true;
+                }
+                else
+                {
+                    bool d36;
+                    if (!d33.WriteDeltaBody(ref w, d34, out d36))
+                        return w.At("Solo");
+                    if (d36)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d35);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else
+            {
+                w.Fail(BitpackErrorKind.Range, this.Solo.GetType() + " is not a member of gen.One");
+                return w.At("Solo");
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Envelope Clone()
+        {
+            Envelope copy = (Envelope)MemberwiseClone();
+            if (this.First is Move)
+                copy.First = ((Move)this.First).Clone();
+            else if (this.First is Fire)
+                copy.First = ((Fire)this.First).Clone();
+            else if (this.First is Chat)
+                copy.First = ((Chat)this.First).Clone();
+            else
+                copy.First = this.First;
+            if (this.Rest == null)
+                copy.Rest = null;
+            else
+            {
+                Msg[] d0 = new Msg[this.Rest.Length];
+                for (int d1 = 0; d1 < d0.Length; d1++)
+                {
+                    if (this.Rest[d1] is Move)
+                        d0[d1] = ((Move)this.Rest[d1]).Clone();
+                    else if (this.Rest[d1] is Fire)
+                        d0[d1] = ((Fire)this.Rest[d1]).Clone();
+                    else if (this.Rest[d1] is Chat)
+                        d0[d1] = ((Chat)this.Rest[d1]).Clone();
+                    else
+                        d0[d1] = this.Rest[d1];
+                }
+                copy.Rest = d0;
+            }
+            if (this.Solo is Ping)
+                copy.Solo = ((Ping)this.Solo).Clone();
+            else
+                copy.Solo = this.Solo;
+            return copy;
         }
     }
 

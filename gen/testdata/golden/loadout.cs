@@ -14,6 +14,10 @@
 // length is bounded by its maxlen and checked against the bits left before
 // anything is allocated.
 //
+// T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
+// this client decoded, as bitpack.UnmarshalDelta does, into a new value
+// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+//
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
 // Seal and Open. Float arithmetic is pinned as in Go: every step is rounded
@@ -55,7 +59,7 @@ namespace Game.Loadout
     /// error (its kind, bit, path and what is wrong) and returns false; the
     /// generated code then returns false too, naming its field on the way out.
     /// </summary>
-    public struct BitpackReader
+    public partial struct BitpackReader
     {
         private readonly byte[] data;
         private int pos;
@@ -412,9 +416,16 @@ namespace Game.Loadout
         /// </summary>
         public bool ReadQuat(int bits, out float x, out float y, out float z, out float w)
         {
-            int start = pos;
             uint largest, c0, c1, c2;
+            return ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w);
+        }
+
+        /// <summary>ReadQuat, giving the code read too (the index of the largest component, the other three's codes).</summary>
+        public bool ReadQuatCodes(int bits, out uint largest, out uint c0, out uint c1, out uint c2, out float x, out float y, out float z, out float w)
+        {
+            int start = pos;
             x = y = z = w = 0;
+            c0 = c1 = c2 = 0;
             if (!ReadBits(2, out largest) || !ReadBits(bits, out c0) || !ReadBits(bits, out c1) || !ReadBits(bits, out c2))
                 return false;
             uint steps = (1u << bits) - 2;
@@ -472,7 +483,7 @@ namespace Game.Loadout
     /// Reset starts again and keeps the buffer. A refused value records the
     /// first error and returns false.
     /// </summary>
-    public struct BitpackWriter
+    public partial struct BitpackWriter
     {
         private byte[] buffer;
         private int pos;
@@ -586,37 +597,27 @@ namespace Game.Loadout
         /// <summary>An unsigned integer in n bits; refuses one that does not fit.</summary>
         public bool WriteUnsigned(ulong value, int n)
         {
-            if (n < 64 && value >> n != 0)
-                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
-            return WriteBits64(value, n);
+            ulong code;
+            return CodeUnsigned(value, n, out code) && WriteBits64(code, n);
         }
 
         /// <summary>A signed integer in n-bit two's complement; refuses one that does not fit.</summary>
         public bool WriteSigned(long value, int n)
         {
-            if (n < 64)
-            {
-                long limit = 1L << (n - 1);
-                if (value < -limit || value >= limit)
-                    return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
-            }
-            return WriteBits64((ulong)value, n);
+            ulong code;
+            return CodeSigned(value, n, out code) && WriteBits64((ulong)value, n);
         }
 
         public bool WriteUintRange(ulong value, ulong min, ulong span, int n)
         {
-            ulong offset = value - min; // below min wraps past span
-            if (offset > span)
-                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
-            return WriteBits64(offset, n);
+            ulong code;
+            return CodeUintRange(value, min, span, out code) && WriteBits64(code, n);
         }
 
         public bool WriteIntRange(long value, long min, ulong span, int n)
         {
-            ulong offset = (ulong)value - (ulong)min;
-            if (offset > span)
-                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
-            return WriteBits64(offset, n);
+            ulong code;
+            return CodeIntRange(value, min, span, out code) && WriteBits64(code, n);
         }
 
         /// <summary>
@@ -627,38 +628,15 @@ namespace Game.Loadout
         /// </summary>
         public bool WriteUnits(long value, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText, bool duration)
         {
-            long units = value;
-            if (unit > 1)
-            {
-                long q = value / unit, r = value % unit;
-                if (r < 0)
-                    r = -r;
-                if (r >= unit - r) // 2r >= unit, without overflow
-                    q += value < 0 ? -1 : 1;
-                units = q;
-            }
-            if (units < min || units > max)
-            {
-                if (!clamp)
-                    return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-                units = units < min ? min : max;
-            }
-            return WriteBits64(((ulong)units - (ulong)min) ^ flip, n);
+            ulong code;
+            return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
         }
 
         /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
         public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
         {
-            ulong units = value;
-            if (unit > 1)
-                units = value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
-            if (units < min || units > max)
-            {
-                if (!clamp)
-                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-                units = units < min ? min : max;
-            }
-            return WriteBits64(units - min, n);
+            ulong code;
+            return CodeUnitsU(value, min, max, unit, clamp, unitText, out code) && WriteBits64(code, n);
         }
 
         /// <summary>
@@ -690,31 +668,14 @@ namespace Game.Loadout
         /// </summary>
         public bool WriteCompressed32(float value, float min, float delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
         {
-            double wide = value;
-            if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
-                return FloatRefusal(wide, bounds);
-            float normalized = (float)((float)(value - min) / delta);
-            if (!(normalized > 0f))
-                normalized = 0f;
-            else if (normalized > 1f)
-                normalized = 1f;
-            float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
-            ulong code = (ulong)scaled; // floor: scaled >= 0.5
-            return WriteBits(code < steps ? (uint)code : steps, n);
+            ulong code;
+            return CodeCompressed32(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
         }
 
         public bool WriteCompressed64(double value, double min, double delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
         {
-            if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
-                return FloatRefusal(value, bounds);
-            double normalized = (double)((double)(value - min) / delta);
-            if (!(normalized > 0.0))
-                normalized = 0.0;
-            else if (normalized > 1.0)
-                normalized = 1.0;
-            double scaled = (double)((double)(normalized * (double)steps) + 0.5);
-            ulong code = (ulong)scaled;
-            return WriteBits(code < steps ? (uint)code : steps, n);
+            ulong code;
+            return CodeCompressed64(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
         }
 
         private bool FloatRefusal(double value, string bounds)
@@ -1520,6 +1481,431 @@ namespace Game.Loadout
             return "quaternion " + QuatText(x, y, z, w) + " is not unit length (norm " + Number4(global::System.Math.Sqrt(n2)) + "): normalise it";
         }
     }
+
+    // Deltas (docs/wire.md, "Delta encoding"): a value's fields coded against a
+    // base, each fixed-width field by its offset code (the code before a raw
+    // signed field's sign flip), the rest by their kinds.
+
+    public partial struct BitpackReader
+    {
+        /// <summary>
+        /// Reads the change of a fixed-width field of bits wire bits, whose
+        /// base's offset code is old, codes 0..limit, flip the XOR from offset
+        /// code to wire: the new offset code. It refuses the base's own code, a
+        /// long form the short form reaches, and a change that leaves the codes.
+        /// style words the refusals as bitpack does for the field (0: a field
+        /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
+        /// unsigned or signed integer from min, or a compressed float).
+        /// </summary>
+        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+        {
+            code = old;
+            if (bits == 1)
+            {
+                code = old ^ 1;
+                return true;
+            }
+            int s = Bitpack.ShortBits(bits);
+            uint form = 1;
+            if (s > 0 && !ReadBits(1, out form))
+                return false;
+            ulong c;
+            if (form == 1)
+            {
+                ulong v;
+                if (!ReadBits64(bits, out v))
+                    return false;
+                c = v ^ flip;
+                ulong e;
+                if (s > 0 && c != old && c <= limit && Bitpack.ShortDelta(c, old, s, out e))
+                    return Fail(BitpackErrorKind.Range, start, "code " + c + " is within " + (1 << (s - 1)) + " of the base's " + old + ": the short form carries it (not canonical)");
+            }
+            else
+            {
+                uint v;
+                if (!ReadBits(s, out v))
+                    return false;
+                ulong h = 1UL << (s - 1);
+                if (v < h)
+                {
+                    ulong d = h - v;
+                    if (old >= d)
+                        c = old - d;
+                    else if (style == 0)
+                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                    else
+                        return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                }
+                else
+                {
+                    ulong d = v - h + 1;
+                    if (old <= limit - d)
+                        c = old + d;
+                    else if (style == 0)
+                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                    else
+                        return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                }
+            }
+            if (c == old)
+                return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
+            if (c > limit)
+            {
+                switch (style)
+                {
+                    case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                    case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
+                    case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
+                    default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");
+                }
+            }
+            code = c;
+            return true;
+        }
+
+        /// <summary>Refuses a delta part that changes nothing: a value has one delta against a base, and that is not it.</summary>
+        public bool Unchanged(int start) { return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged); }
+
+        /// <summary>A changed quaternion: its code, refused as ReadQuat refuses it (at start, where its part begins) or when it is the base's.</summary>
+        public bool ReadQuatDelta(int start, int bits, uint l0, uint b0, uint b1, uint b2, out float x, out float y, out float z, out float w)
+        {
+            uint largest, c0, c1, c2;
+            if (!ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w))
+            {
+                if (kind != BitpackErrorKind.Overflow)
+                    errorBit = start;
+                return false;
+            }
+            if (largest == l0 && c0 == b0 && c1 == b1 && c2 == b2)
+                return Unchanged(start);
+            return true;
+        }
+
+        /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old); value is a new array.</summary>
+        public bool ReadByteSliceDelta(int start, int n, int maxlen, byte[] old, out byte[] value)
+        {
+            uint length;
+            value = old;
+            if (!ReadBits(n, out length))
+                return false;
+            if (length > (uint)maxlen)
+                return Fail(BitpackErrorKind.Range, start, "length " + length + " exceeds maxlen " + maxlen);
+            if (!Align())
+                return false;
+            if (length > (uint)((end - pos) / 8))
+                return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
+            if (SameBytes(old, (int)length))
+                return Unchanged(start);
+            value = length == 0 ? Bitpack.NoBytes : new byte[length];
+            global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+            pos += 8 * (int)length;
+            return true;
+        }
+
+        /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused when they are the same.</summary>
+        public bool ReadByteArrayDelta(int start, byte[] value)
+        {
+            if (!Align())
+                return false;
+            if (value.Length > (end - pos) / 8)
+                return Fail(BitpackErrorKind.Overflow, pos, "needs " + value.Length + " bytes, " + (end - pos) + " remain");
+            if (SameBytes(value, value.Length))
+                return Unchanged(start);
+            global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);
+            pos += 8 * value.Length;
+            return true;
+        }
+
+        // SameBytes reports whether the n whole bytes at pos (aligned, there)
+        // are b's.
+        private bool SameBytes(byte[] b, int n)
+        {
+            int have = b == null ? 0 : b.Length;
+            if (have != n)
+                return false;
+            for (int i = 0; i < n; i++)
+            {
+                if (data[(pos >> 3) + i] != b[i])
+                    return false;
+            }
+            return true;
+        }
+
+        /// <summary>Whether the n bits read from bit from on are the first n bits of b (a writer's buffer).</summary>
+        public bool SameBits(int from, byte[] b, int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                int a = from + i;
+                if ((data[a >> 3] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+                    return false;
+            }
+            return true;
+        }
+    }
+
+    public partial struct BitpackWriter
+    {
+        /// <summary>Moves the writer back to bit: what was written after it is taken back.</summary>
+        public void Rewind(int bit)
+        {
+            if (bit >= pos)
+                return;
+            int first = bit >> 3;
+            buffer[first] &= (byte)((1 << (bit & 7)) - 1);
+            global::System.Array.Clear(buffer, first + 1, ((pos + 7) >> 3) - first - 1);
+            pos = bit;
+        }
+
+        /// <summary>Words the error just recorded as the refusal of the base's value, as bitpack does, and returns false.</summary>
+        public bool BaseValue()
+        {
+            errorDetail = "base value: " + errorDetail;
+            return false;
+        }
+
+        /// <summary>
+        /// Writes the change of a fixed-width field from offset code old to code
+        /// (after its changed bit when bit is set: 0 and nothing more when they
+        /// are the same), and reports whether it changed.
+        /// </summary>
+        public bool WriteScalarDelta(bool bit, ulong code, ulong old, int bits, ulong flip)
+        {
+            if (code == old)
+            {
+                if (bit)
+                    WriteBits(0, 1);
+                return false;
+            }
+            if (bit)
+                WriteBits(1, 1);
+            if (bits == 1)
+                return true;
+            int s = Bitpack.ShortBits(bits);
+            ulong e;
+            if (s > 0 && Bitpack.ShortDelta(code, old, s, out e))
+            {
+                WriteBits(0, 1);
+                WriteBits((uint)e, s);
+                return true;
+            }
+            if (s > 0)
+                WriteBits(1, 1);
+            WriteBits64(code ^ flip, bits);
+            return true;
+        }
+
+        /// <summary>The offset code of an unsigned integer in n bits; refuses one that does not fit.</summary>
+        public bool CodeUnsigned(ulong value, int n, out ulong code)
+        {
+            code = value;
+            if (n < 64 && value >> n != 0)
+                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
+            return true;
+        }
+
+        /// <summary>The offset code of a signed integer in n bits, value + 2^(n-1); refuses one that does not fit.</summary>
+        public bool CodeSigned(long value, int n, out ulong code)
+        {
+            code = (ulong)value + (1UL << (n - 1));
+            if (n < 64)
+            {
+                long limit = 1L << (n - 1);
+                if (value < -limit || value >= limit)
+                    return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
+            }
+            return true;
+        }
+
+        public bool CodeUintRange(ulong value, ulong min, ulong span, out ulong code)
+        {
+            code = value - min; // below min wraps past span
+            if (code > span)
+                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
+            return true;
+        }
+
+        public bool CodeIntRange(long value, long min, ulong span, out ulong code)
+        {
+            code = (ulong)value - (ulong)min;
+            if (code > span)
+                return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
+            return true;
+        }
+
+        /// <summary>The offset code of a signed integer with unit= or clamp (see WriteUnits): its units less min.</summary>
+        public bool CodeUnits(long value, long min, long max, long unit, bool clamp, string unitText, bool duration, out ulong code)
+        {
+            long units = Bitpack.Units(value, unit);
+            code = 0;
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                    return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            code = (ulong)units - (ulong)min;
+            return true;
+        }
+
+        /// <summary>CodeUnits for an unsigned integer.</summary>
+        public bool CodeUnitsU(ulong value, ulong min, ulong max, ulong unit, bool clamp, string unitText, out ulong code)
+        {
+            ulong units = Bitpack.UnitsU(value, unit);
+            code = 0;
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            code = units - min;
+            return true;
+        }
+
+        /// <summary>
+        /// The code of a compressed float32 as bitpack computes it (quant.Float),
+        /// every step rounded to float: refuses NaN and infinities, and values
+        /// outside [lo, hi] unless clamp is set.
+        /// </summary>
+        public bool CodeCompressed32(float value, float min, float delta, uint steps, double lo, double hi, bool clamp, string bounds, out ulong code)
+        {
+            double wide = value;
+            code = 0;
+            if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
+                return FloatRefusal(wide, bounds);
+            code = Bitpack.Quantize32(value, min, delta, steps);
+            return true;
+        }
+
+        public bool CodeCompressed64(double value, double min, double delta, uint steps, double lo, double hi, bool clamp, string bounds, out ulong code)
+        {
+            code = 0;
+            if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
+                return FloatRefusal(value, bounds);
+            code = Bitpack.Quantize64(value, min, delta, steps);
+            return true;
+        }
+
+        /// <summary>The code of a quaternion (see WriteQuat), refused as WriteQuat refuses it.</summary>
+        public bool CodeQuat(float x, float y, float z, float w, uint steps, out uint largest, out uint c0, out uint c1, out uint c2)
+        {
+            largest = c0 = c1 = c2 = 0;
+            string problem = Bitpack.QuatProblem(x, y, z, w);
+            if (problem != null)
+                return Fail(BitpackErrorKind.Range, problem);
+            Bitpack.QuatEncode(x, y, z, w, steps, out largest, out c0, out c1, out c2);
+            return true;
+        }
+    }
+
+    public static partial class Bitpack
+    {
+        internal const string Unchanged = "the delta marks the value changed but it is the base's (not canonical)";
+
+        /// <summary>The width of a b-bit field's short form: none under 4 bits, else half of b rounded up, at most 8.</summary>
+        internal static int ShortBits(int b) { return b < 4 ? 0 : (b + 1) / 2 < 8 ? (b + 1) / 2 : 8; }
+
+        /// <summary>The short form, in s bits, of the change from offset code old to next, when |next - old| is at most 2^(s-1).</summary>
+        internal static bool ShortDelta(ulong next, ulong old, int s, out ulong e)
+        {
+            ulong h = 1UL << (s - 1);
+            if (next > old)
+            {
+                e = h - 1 + (next - old);
+                return next - old <= h;
+            }
+            e = h - (old - next);
+            return old - next <= h;
+        }
+
+        /// <summary>value in units of unit, rounded to the nearest, half away from zero.</summary>
+        internal static long Units(long value, long unit)
+        {
+            if (unit <= 1)
+                return value;
+            long q = value / unit, r = value % unit;
+            if (r < 0)
+                r = -r;
+            if (r >= unit - r) // 2r >= unit, without overflow
+                q += value < 0 ? -1 : 1;
+            return q;
+        }
+
+        internal static ulong UnitsU(ulong value, ulong unit)
+        {
+            if (unit <= 1)
+                return value;
+            return value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
+        }
+
+        /// <summary>The code of a compressed float32 (clamped to [0, steps]), every step rounded to float.</summary>
+        internal static ulong Quantize32(float value, float min, float delta, uint steps)
+        {
+            float normalized = (float)((float)(value - min) / delta);
+            if (!(normalized > 0f))
+                normalized = 0f;
+            else if (normalized > 1f)
+                normalized = 1f;
+            float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
+            ulong code = (ulong)scaled; // floor: scaled >= 0.5
+            return code < steps ? code : steps;
+        }
+
+        internal static ulong Quantize64(double value, double min, double delta, uint steps)
+        {
+            double normalized = (double)((double)(value - min) / delta);
+            if (!(normalized > 0.0))
+                normalized = 0.0;
+            else if (normalized > 1.0)
+                normalized = 1.0;
+            double scaled = (double)((double)(normalized * (double)steps) + 0.5);
+            ulong code = (ulong)scaled;
+            return code < steps ? code : steps;
+        }
+
+        /// <summary>The value of a compressed float32's code, every step rounded to float.</summary>
+        internal static float Dequantize32(ulong code, uint steps, float delta, float min)
+        {
+            float normalized = (float)((float)(uint)code / (float)steps);
+            return (float)((float)(normalized * delta) + min);
+        }
+
+        internal static double Dequantize64(ulong code, uint steps, double delta, double min)
+        {
+            double normalized = (double)((double)(uint)code / (double)steps);
+            return (double)((double)(normalized * delta) + min);
+        }
+
+        /// <summary>Whether two byte arrays hold the same bytes (null is empty).</summary>
+        internal static bool SameBytes(byte[] a, byte[] b)
+        {
+            int n = a == null ? 0 : a.Length;
+            if (n != (b == null ? 0 : b.Length))
+                return false;
+            for (int i = 0; i < n; i++)
+            {
+                if (a[i] != b[i])
+                    return false;
+            }
+            return true;
+        }
+    }
+
+    public static partial class Bitpack
+    {
+        /// <summary>Whether the n bits of a from bit from on are the first n bits of b.</summary>
+        internal static bool SameBits(byte[] a, int from, byte[] b, int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                int k = from + i;
+                if ((a[k >> 3] >> (k & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+                    return false;
+            }
+            return true;
+        }
+    }
     // ---------------------------------------------------------------------------
     /// <summary>Go's gen.QuatXYZW: 128 bits.</summary>
     public sealed class QuatXYZW
@@ -1604,6 +1990,221 @@ namespace Game.Loadout
             w.WriteFloat32(this.W);
             return true;
         }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, QuatXYZW baseValue, out QuatXYZW value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            QuatXYZW v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.QuatXYZW");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(QuatXYZW baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.QuatXYZW");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, QuatXYZW baseValue, out QuatXYZW value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            QuatXYZW v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, QuatXYZW baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                bool d1;
+                if (!r.ReadBool(out d1))
+                    return r.At("X");
+                if (d1)
+                {
+                    ulong d2;
+                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, 0, 0UL, out d2))
+                        return r.At("X");
+                    this.X = Bitpack.Float32FromBits((uint)d2);
+                    changed = true;
+                }
+            }
+            {
+                int d3 = r.BitsRead;
+                bool d4;
+                if (!r.ReadBool(out d4))
+                    return r.At("Y");
+                if (d4)
+                {
+                    ulong d5;
+                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, 0, 0UL, out d5))
+                        return r.At("Y");
+                    this.Y = Bitpack.Float32FromBits((uint)d5);
+                    changed = true;
+                }
+            }
+            {
+                int d6 = r.BitsRead;
+                bool d7;
+                if (!r.ReadBool(out d7))
+                    return r.At("Z");
+                if (d7)
+                {
+                    ulong d8;
+                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, 0, 0UL, out d8))
+                        return r.At("Z");
+                    this.Z = Bitpack.Float32FromBits((uint)d8);
+                    changed = true;
+                }
+            }
+            {
+                int d9 = r.BitsRead;
+                bool d10;
+                if (!r.ReadBool(out d10))
+                    return r.At("W");
+                if (d10)
+                {
+                    ulong d11;
+                    if (!r.ReadScalarDelta(d9, 32, (ulong)Bitpack.Float32Bits(this.W), 4294967295UL, 0UL, 0, 0UL, out d11))
+                        return r.At("W");
+                    this.W = Bitpack.Float32FromBits((uint)d11);
+                    changed = true;
+                }
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, QuatXYZW b, out bool changed)
+        {
+            changed = false;
+            if (Bitpack.Float32Bits(this.X) == Bitpack.Float32Bits(b.X))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d0, d1;
+                d0 = (ulong)Bitpack.Float32Bits(this.X);
+                d1 = (ulong)Bitpack.Float32Bits(b.X);
+                if (w.WriteScalarDelta(true, d0, d1, 32, 0UL))
+                    changed = true;
+            }
+            if (Bitpack.Float32Bits(this.Y) == Bitpack.Float32Bits(b.Y))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d2, d3;
+                d2 = (ulong)Bitpack.Float32Bits(this.Y);
+                d3 = (ulong)Bitpack.Float32Bits(b.Y);
+                if (w.WriteScalarDelta(true, d2, d3, 32, 0UL))
+                    changed = true;
+            }
+            if (Bitpack.Float32Bits(this.Z) == Bitpack.Float32Bits(b.Z))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d4, d5;
+                d4 = (ulong)Bitpack.Float32Bits(this.Z);
+                d5 = (ulong)Bitpack.Float32Bits(b.Z);
+                if (w.WriteScalarDelta(true, d4, d5, 32, 0UL))
+                    changed = true;
+            }
+            if (Bitpack.Float32Bits(this.W) == Bitpack.Float32Bits(b.W))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d6, d7;
+                d6 = (ulong)Bitpack.Float32Bits(this.W);
+                d7 = (ulong)Bitpack.Float32Bits(b.W);
+                if (w.WriteScalarDelta(true, d6, d7, 32, 0UL))
+                    changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public QuatXYZW Clone()
+        {
+            QuatXYZW copy = (QuatXYZW)MemberwiseClone();
+            return copy;
+        }
     }
 
     /// <summary>Go's gen.Jump: 4 bits.</summary>
@@ -1680,6 +2281,139 @@ namespace Game.Loadout
                 return w.At("H");
             return true;
         }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Jump baseValue, out Jump value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Jump v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Jump");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Jump baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Jump");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Jump baseValue, out Jump value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Jump v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Jump baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                ulong d1;
+                if (!r.ReadScalarDelta(d0, 4, ((ulong)this.H - 0UL), 15UL, 0UL, 0, 0UL, out d1))
+                    return r.At("H");
+                this.H = (byte)(d1 + 0UL);
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Jump b, out bool changed)
+        {
+            changed = false;
+            if (this.H == b.H)
+            {
+                // the same: nothing to write
+            }
+            else
+            {
+                ulong d0, d1;
+                if (!w.CodeUintRange(this.H, 0UL, 15UL, out d0))
+                    return w.At("H");
+                if (!w.CodeUintRange(b.H, 0UL, 15UL, out d1))
+                    return w.BaseValue() || w.At("H");
+                if (w.WriteScalarDelta(false, d0, d1, 4, 0UL))
+                    changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Jump Clone()
+        {
+            Jump copy = (Jump)MemberwiseClone();
+            return copy;
+        }
     }
 
     /// <summary>Go's gen.Duck: 1 bits.</summary>
@@ -1752,6 +2486,137 @@ namespace Game.Loadout
         {
             w.WriteBool(this.Low);
             return true;
+        }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Duck baseValue, out Duck value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Duck v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Duck");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Duck baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Duck");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Duck baseValue, out Duck value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Duck v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Duck baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                ulong d1;
+                if (!r.ReadScalarDelta(d0, 1, (this.Low ? 1UL : 0UL), 1UL, 0UL, 0, 0UL, out d1))
+                    return r.At("Low");
+                this.Low = d1 != 0;
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Duck b, out bool changed)
+        {
+            changed = false;
+            if (this.Low == b.Low)
+            {
+                // the same: nothing to write
+            }
+            else
+            {
+                ulong d0, d1;
+                d0 = (this.Low ? 1UL : 0UL);
+                d1 = (b.Low ? 1UL : 0UL);
+                if (w.WriteScalarDelta(false, d0, d1, 1, 0UL))
+                    changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Duck Clone()
+        {
+            Duck copy = (Duck)MemberwiseClone();
+            return copy;
         }
     }
 
@@ -1827,6 +2692,137 @@ namespace Game.Loadout
             if (!w.WriteString(this.Text, 8, 4))
                 return w.At("Text");
             return true;
+        }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Say baseValue, out Say value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Say v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Say");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Say baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Say");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Say baseValue, out Say value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Say v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Say baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            {
+                int d0 = r.BitsRead;
+                string d1;
+                if (!r.ReadString(4, 8, out d1))
+                    return r.At("Text");
+                if (d1 == (this.Text ?? ""))
+                    return r.Unchanged(d0) || r.At("Text");
+                this.Text = d1;
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Say b, out bool changed)
+        {
+            changed = false;
+            if ((this.Text ?? "") == (b.Text ?? ""))
+            {
+                // the same: nothing to write
+            }
+            else
+            {
+                if (!w.WriteString(this.Text, 8, 4))
+                    return w.At("Text");
+                changed = true;
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Say Clone()
+        {
+            Say copy = (Say)MemberwiseClone();
+            return copy;
         }
     }
 
@@ -2055,6 +3051,586 @@ namespace Game.Loadout
                 return w.At("Next");
             }
             return true;
+        }
+
+        /// <summary>
+        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+        /// error (whole bytes after the delta too). value is a new object:
+        /// baseValue is never changed, on success or refusal (then value is
+        /// null), and value shares nothing with it but strings and hook objects,
+        /// which a delta replaces and never changes, so value is safe to keep as
+        /// the next base. baseValue must be a value this client decoded (the
+        /// server encodes against what the client holds).
+        /// </summary>
+        public static bool TryReadDelta(byte[] packet, Loadout baseValue, out Loadout value, out string error)
+        {
+            BitpackReader r = new BitpackReader(packet);
+            Loadout v;
+            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+            {
+                value = null;
+                error = r.Error("gen.Loadout");
+                return false;
+            }
+            value = v;
+            error = null;
+            return true;
+        }
+
+        /// <summary>
+        /// Writes this value's delta against baseValue, the bytes
+        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+        /// with its error, for every pair it refuses.
+        /// </summary>
+        public bool TryWriteDelta(Loadout baseValue, out byte[] packet, out string error)
+        {
+            BitpackWriter w = new BitpackWriter(16);
+            if (!WriteDelta(ref w, baseValue))
+            {
+                packet = null;
+                error = w.Error("gen.Loadout");
+                return false;
+            }
+            packet = w.ToArray();
+            error = null;
+            return true;
+        }
+
+        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+        public static bool ReadDelta(ref BitpackReader r, Loadout baseValue, out Loadout value)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            value = null;
+            int start = r.BitsRead;
+            bool changed;
+            if (!r.ReadBool(out changed))
+                return false;
+            Loadout v = baseValue.Clone();
+            if (changed)
+            {
+                bool any;
+                if (!v.ReadDeltaBody(ref r, out any))
+                    return false;
+                if (!any)
+                    return r.Unchanged(start);
+            }
+            value = v;
+            return true;
+        }
+
+        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+        public bool WriteDelta(ref BitpackWriter w, Loadout baseValue)
+        {
+            if (baseValue == null)
+                throw new global::System.ArgumentNullException("baseValue");
+            int start = w.BitsWritten;
+            bool changed = false;
+            w.WriteBits(1, 1);
+            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+                return false;
+            if (!changed)
+            {
+                w.Rewind(start);
+                w.WriteBits(0, 1);
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Reads a delta body (of a changed value, element, pointee or member of
+        /// this type: its items, each after its changed bit when it has two or
+        /// more) and applies it to this value, a copy of the base; changed says
+        /// whether it changed anything (a body must).
+        /// </summary>
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        {
+            changed = false;
+            uint t1;
+            ulong t2;
+            {
+                int d0 = r.BitsRead;
+                bool d1;
+                if (!r.ReadBool(out d1))
+                    return r.At("Rot");
+                if (d1)
+                {
+                    uint d20, d21, d22, d23;
+                    float d30, d31, d32, d33;
+                    Bitpack.QuatEncode(this.Rot.X, this.Rot.Y, this.Rot.Z, this.Rot.W, 510u, out d20, out d21, out d22, out d23);
+                    if (!r.ReadQuatDelta(d0, 9, d20, d21, d22, d23, out d30, out d31, out d32, out d33))
+                        return r.At("Rot");
+                    this.Rot.X = d30;
+                    this.Rot.Y = d31;
+                    this.Rot.Z = d32;
+                    this.Rot.W = d33;
+                    changed = true;
+                }
+            }
+            {
+                int d4 = r.BitsRead;
+                bool d5;
+                if (!r.ReadBool(out d5))
+                    return r.At("Ammo");
+                if (d5)
+                {
+                    if (this.Ammo == null)
+                        this.Ammo = new global::System.Collections.Generic.Dictionary<byte, ushort>();
+                    byte d7 = default(byte);
+                    for (int d6 = 0; ; d6++)
+                    {
+                        int d8 = r.BitsRead;
+                        bool d9;
+                        if (!r.ReadBool(out d9))
+                            return r.At("Ammo");
+                        if (!d9)
+                        {
+                            if (d6 == 0)
+                                return r.Unchanged(d4) || r.At("Ammo");
+                            if (this.Ammo.Count > 4)
+                            {
+                                r.Fail(BitpackErrorKind.Range, d8, "the delta leaves " + this.Ammo.Count + " entries, more than maxlen 4");
+                                return r.At("Ammo");
+                            }
+                            break;
+                        }
+                        byte d10;
+                        if (!r.ReadBits(8, out t1))
+                            return r.At("Ammo[" + "key " + d6 + "]");
+                        d10 = (byte)t1;
+                        if (d6 > 0 && d10 <= d7)
+                        {
+                            r.Fail(BitpackErrorKind.Range, d8, "key " + Bitpack.KeyText(d10) + " does not follow key " + Bitpack.KeyText(d7) + ": a map's changed entries travel in ascending key order, each once");
+                            return r.At("Ammo");
+                        }
+                        ushort d11;
+                        if (!this.Ammo.TryGetValue(d10, out d11))
+                        {
+                            if (!r.ReadUintRange(10, 0UL, 999UL, out t2))
+                                return r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
+                            d11 = (ushort)t2;
+                            this.Ammo.Add(d10, d11);
+                        }
+                        else
+                        {
+                            bool d12;
+                            if (!r.ReadBool(out d12))
+                                return r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
+                            if (!d12)
+                                this.Ammo.Remove(d10);
+                            else
+                            {
+                                int d13 = r.BitsRead;
+                                bool d14 = false;
+                                {
+                                    int d15 = r.BitsRead;
+                                    ulong d16;
+                                    if (!r.ReadScalarDelta(d15, 10, ((ulong)d11 - 0UL), 999UL, 0UL, 0, 0UL, out d16))
+                                        return r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
+                                    d11 = (ushort)(d16 + 0UL);
+                                    d14 = true;
+                                }
+                                if (!d14)
+                                    return r.Unchanged(d13) || r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
+                                this.Ammo[d10] = d11;
+                            }
+                        }
+                        d7 = d10;
+                    }
+                    changed = true;
+                }
+            }
+            {
+                int d17 = r.BitsRead;
+                bool d18;
+                if (!r.ReadBool(out d18))
+                    return r.At("Respawn");
+                if (d18)
+                {
+                    ulong d19;
+                    if (!r.ReadScalarDelta(d17, 14, ((ulong)Bitpack.Units(this.Respawn, 1000000) - 0UL), 10000UL, 0UL, 2, 0UL, out d19))
+                        return r.At("Respawn");
+                    this.Respawn = (long)((long)(d19 + 0UL) * 1000000);
+                    changed = true;
+                }
+            }
+            {
+                int d20 = r.BitsRead;
+                bool d21;
+                if (!r.ReadBool(out d21))
+                    return r.At("Ping");
+                if (d21)
+                {
+                    ulong d22;
+                    if (!r.ReadScalarDelta(d20, 9, ((ulong)(long)this.Ping - 0UL), 500UL, 0UL, 0, 0UL, out d22))
+                        return r.At("Ping");
+                    this.Ping = (short)(long)(d22 + 0UL);
+                    changed = true;
+                }
+            }
+            {
+                int d23 = r.BitsRead;
+                bool d24;
+                if (!r.ReadBool(out d24))
+                    return r.At("Next");
+                if (d24)
+                {
+                    int d25 = r.BitsRead, d26;
+                    uint d27;
+                    if (!r.ReadBits(4, out d27))
+                        return r.At("Next");
+                    switch (d27)
+                    {
+                        case 7u: d26 = 0; break;
+                        case 9u: d26 = 1; break;
+                        case 10u: d26 = 2; break;
+                        default:
+                            r.Fail(BitpackErrorKind.Range, d25, "union index " + d27 + " names no member (7, 9, 10)");
+                            return r.At("Next");
+                    }
+                    switch (d26)
+                    {
+                        case 0:
+                        {
+                            Jump d28 = this.Next as Jump;
+                            if (d28 != null)
+                            {
+                                int d29 = r.BitsRead;
+                                bool d30;
+                                if (!d28.ReadDeltaBody(ref r, out d30))
+                                    return r.At("Next");
+                                if (!d30)
+                                    return r.Unchanged(d29) || r.At("Next");
+                            }
+                            else
+                            {
+                                if (!Jump.Read(ref r, out d28))
+                                    return r.At("Next");
+                                this.Next = d28;
+                            }
+                            break;
+                        }
+                        case 1:
+                        {
+                            Duck d31 = this.Next as Duck;
+                            if (d31 != null)
+                            {
+                                int d32 = r.BitsRead;
+                                bool d33;
+                                if (!d31.ReadDeltaBody(ref r, out d33))
+                                    return r.At("Next");
+                                if (!d33)
+                                    return r.Unchanged(d32) || r.At("Next");
+                            }
+                            else
+                            {
+                                if (!Duck.Read(ref r, out d31))
+                                    return r.At("Next");
+                                this.Next = d31;
+                            }
+                            break;
+                        }
+                        case 2:
+                        {
+                            Say d34 = this.Next as Say;
+                            if (d34 != null)
+                            {
+                                int d35 = r.BitsRead;
+                                bool d36;
+                                if (!d34.ReadDeltaBody(ref r, out d36))
+                                    return r.At("Next");
+                                if (!d36)
+                                    return r.Unchanged(d35) || r.At("Next");
+                            }
+                            else
+                            {
+                                if (!Say.Read(ref r, out d34))
+                                    return r.At("Next");
+                                this.Next = d34;
+                            }
+                            break;
+                        }
+                    }
+                    changed = true;
+                }
+            }
+            return true;
+        }
+
+        /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+        public bool WriteDeltaBody(ref BitpackWriter w, Loadout b, out bool changed)
+        {
+            changed = false;
+            if (this.Rot == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "null QuatXYZW: only a Go pointer may be absent");
+                return w.At("Rot");
+            }
+            if (b.Rot == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "null QuatXYZW: only a Go pointer may be absent");
+                return w.BaseValue() || w.At("Rot");
+            }
+            if (Bitpack.Float32Bits(this.Rot.X) == Bitpack.Float32Bits(b.Rot.X) && Bitpack.Float32Bits(this.Rot.Y) == Bitpack.Float32Bits(b.Rot.Y) && Bitpack.Float32Bits(this.Rot.Z) == Bitpack.Float32Bits(b.Rot.Z) && Bitpack.Float32Bits(this.Rot.W) == Bitpack.Float32Bits(b.Rot.W))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                uint d00, d01, d02, d03, d10, d11, d12, d13;
+                if (!w.CodeQuat(this.Rot.X, this.Rot.Y, this.Rot.Z, this.Rot.W, 510u, out d00, out d01, out d02, out d03))
+                    return w.At("Rot");
+                if (!w.CodeQuat(b.Rot.X, b.Rot.Y, b.Rot.Z, b.Rot.W, 510u, out d10, out d11, out d12, out d13))
+                    return w.BaseValue() || w.At("Rot");
+                if (d00 == d10 && d01 == d11 && d02 == d12 && d03 == d13)
+                {
+                    w.WriteBits(0, 1);
+                }
+                else
+                {
+                    w.WriteBits(1, 1);
+                    w.WriteBits(d00, 2);
+                    w.WriteBits(d01, 9);
+                    w.WriteBits(d02, 9);
+                    w.WriteBits(d03, 9);
+                    changed = true;
+                }
+            }
+            int d2 = this.Ammo == null ? 0 : this.Ammo.Count, d3 = b.Ammo == null ? 0 : b.Ammo.Count;
+            if (d2 > 4)
+            {
+                w.Fail(BitpackErrorKind.Range, d2 + " entries exceed maxlen 4");
+                return w.At("Ammo");
+            }
+            if (d2 == 0 && d3 == 0 || ReferenceEquals(this.Ammo, b.Ammo))
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                int d4 = w.BitsWritten;
+                bool d5 = false;
+                w.WriteBits(1, 1);
+                byte[] d6 = new byte[d2];
+                if (d2 > 0)
+                {
+                    this.Ammo.Keys.CopyTo(d6, 0);
+                    global::System.Array.Sort(d6);
+                }
+                byte[] d7 = new byte[d3];
+                if (d3 > 0)
+                {
+                    b.Ammo.Keys.CopyTo(d7, 0);
+                    global::System.Array.Sort(d7);
+                }
+                for (int d8 = 0, d9 = 0; d8 < d2 || d9 < d3; )
+                {
+                    int d10 = d8 == d2 ? 1 : d9 == d3 ? -1 : d6[d8].CompareTo(d7[d9]);
+                    int d11 = w.BitsWritten;
+                    w.WriteBits(1, 1);
+                    byte d12 = d10 < 0 ? d6[d8] : d7[d9];
+                    w.WriteBits(d12, 8);
+                    if (d10 < 0)
+                    {
+                        ushort d13 = this.Ammo[d12];
+                        if (!w.WriteUintRange(d13, 0UL, 999UL, 10))
+                            return w.At("Ammo[" + Bitpack.KeyText(d12) + "]");
+                        d8++;
+                    }
+                    else if (d10 > 0)
+                    {
+                        w.WriteBits(0, 1);
+                        d9++;
+                    }
+                    else
+                    {
+                        w.WriteBits(1, 1);
+                        bool d14 = false;
+                        if (this.Ammo[d12] == b.Ammo[d12])
+                        {
+                            // the same: nothing to write
+                        }
+                        else
+                        {
+                            ulong d15, d16;
+                            if (!w.CodeUintRange(this.Ammo[d12], 0UL, 999UL, out d15))
+                                return w.At("Ammo[" + Bitpack.KeyText(d12) + "]");
+                            if (!w.CodeUintRange(b.Ammo[d12], 0UL, 999UL, out d16))
+                                return w.BaseValue() || w.At("Ammo[" + Bitpack.KeyText(d12) + "]");
+                            if (w.WriteScalarDelta(false, d15, d16, 10, 0UL))
+                                d14 = true;
+                        }
+                        d8++;
+                        d9++;
+                        if (!d14)
+                        {
+                            w.Rewind(d11);
+                            continue;
+                        }
+                    }
+                    d5 = true;
+                }
+                if (d5)
+                    w.WriteBits(0, 1);
+                if (d5)
+                    changed = true;
+                else
+                {
+                    w.Rewind(d4);
+                    w.WriteBits(0, 1);
+                }
+            }
+            if (this.Respawn == b.Respawn)
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d17, d18;
+                if (!w.CodeUnits(this.Respawn, 0, 10000, 1000000, false, "1ms", true, out d17))
+                    return w.At("Respawn");
+                if (!w.CodeUnits(b.Respawn, 0, 10000, 1000000, false, "1ms", true, out d18))
+                    return w.BaseValue() || w.At("Respawn");
+                if (w.WriteScalarDelta(true, d17, d18, 14, 0UL))
+                    changed = true;
+            }
+            if (this.Ping == b.Ping)
+            {
+                w.WriteBits(0, 1);
+            }
+            else
+            {
+                ulong d19, d20;
+                if (!w.CodeUnits(this.Ping, 0, 500, 1, true, "", false, out d19))
+                    return w.At("Ping");
+                if (!w.CodeUnits(b.Ping, 0, 500, 1, true, "", false, out d20))
+                    return w.BaseValue() || w.At("Ping");
+                if (w.WriteScalarDelta(true, d19, d20, 9, 0UL))
+                    changed = true;
+            }
+            if (ReferenceEquals(this.Next, b.Next))
+            {
+                w.WriteBits(0, 1);
+            }
+            else if (this.Next == null)
+            {
+                w.Fail(BitpackErrorKind.Range, "nil gen.Cmd: a union field must hold one of its members");
+                return w.At("Next");
+            }
+            else if (this.Next is Jump)
+            {
+                Jump d21 = (Jump)this.Next, d22 = b.Next as Jump;
+                int d23 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(7u, 4);
+                if (d22 == null)
+                {
+                    if (!d21.WriteTo(ref w))
+                        return w.At("Next");
+                    changed = true;
+                }
+                else
+                {
+                    bool d24;
+                    if (!d21.WriteDeltaBody(ref w, d22, out d24))
+                        return w.At("Next");
+                    if (d24)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d23);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else if (this.Next is Duck)
+            {
+                Duck d25 = (Duck)this.Next, d26 = b.Next as Duck;
+                int d27 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(9u, 4);
+                if (d26 == null)
+                {
+                    if (!d25.WriteTo(ref w))
+                        return w.At("Next");
+                    changed = true;
+                }
+                else
+                {
+                    bool d28;
+                    if (!d25.WriteDeltaBody(ref w, d26, out d28))
+                        return w.At("Next");
+                    if (d28)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d27);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else if (this.Next is Say)
+            {
+                Say d29 = (Say)this.Next, d30 = b.Next as Say;
+                int d31 = w.BitsWritten;
+                w.WriteBits(1, 1);
+                w.WriteBits(10u, 4);
+                if (d30 == null)
+                {
+                    if (!d29.WriteTo(ref w))
+                        return w.At("Next");
+                    changed = true;
+                }
+                else
+                {
+                    bool d32;
+                    if (!d29.WriteDeltaBody(ref w, d30, out d32))
+                        return w.At("Next");
+                    if (d32)
+                        changed = true;
+                    else
+                    {
+                        w.Rewind(d31);
+                        w.WriteBits(0, 1);
+                    }
+                }
+            }
+            else
+            {
+                w.Fail(BitpackErrorKind.Range, this.Next.GetType() + " is not a member of gen.Cmd");
+                return w.At("Next");
+            }
+            return true;
+        }
+
+        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+        public Loadout Clone()
+        {
+            Loadout copy = (Loadout)MemberwiseClone();
+            copy.Rot = this.Rot == null ? null : this.Rot.Clone();
+            if (this.Ammo == null)
+                copy.Ammo = null;
+            else
+            {
+                global::System.Collections.Generic.Dictionary<byte, ushort> d0 = new global::System.Collections.Generic.Dictionary<byte, ushort>(this.Ammo.Count);
+                foreach (var d1 in this.Ammo)
+                {
+                    ushort d2;
+                    d2 = d1.Value;
+                    d0.Add(d1.Key, d2);
+                }
+                copy.Ammo = d0;
+            }
+            if (this.Next is Jump)
+                copy.Next = ((Jump)this.Next).Clone();
+            else if (this.Next is Duck)
+                copy.Next = ((Duck)this.Next).Clone();
+            else if (this.Next is Say)
+                copy.Next = ((Say)this.Next).Clone();
+            else
+                copy.Next = this.Next;
+            return copy;
         }
     }
 

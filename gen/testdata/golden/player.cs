@@ -14,6 +14,10 @@
 // length is bounded by its maxlen and checked against the bits left before
 // anything is allocated.
 //
+// T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
+// this client decoded, as bitpack.UnmarshalDelta does, into a new value
+// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+//
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
 // Seal and Open. Float arithmetic is pinned as in Go: every step is rounded
@@ -53,7 +57,7 @@ public sealed class BitpackBox<T>
 /// error (its kind, bit, path and what is wrong) and returns false; the
 /// generated code then returns false too, naming its field on the way out.
 /// </summary>
-public struct BitpackReader
+public partial struct BitpackReader
 {
     private readonly byte[] data;
     private int pos;
@@ -410,9 +414,16 @@ public struct BitpackReader
     /// </summary>
     public bool ReadQuat(int bits, out float x, out float y, out float z, out float w)
     {
-        int start = pos;
         uint largest, c0, c1, c2;
+        return ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w);
+    }
+
+    /// <summary>ReadQuat, giving the code read too (the index of the largest component, the other three's codes).</summary>
+    public bool ReadQuatCodes(int bits, out uint largest, out uint c0, out uint c1, out uint c2, out float x, out float y, out float z, out float w)
+    {
+        int start = pos;
         x = y = z = w = 0;
+        c0 = c1 = c2 = 0;
         if (!ReadBits(2, out largest) || !ReadBits(bits, out c0) || !ReadBits(bits, out c1) || !ReadBits(bits, out c2))
             return false;
         uint steps = (1u << bits) - 2;
@@ -470,7 +481,7 @@ public struct BitpackReader
 /// Reset starts again and keeps the buffer. A refused value records the
 /// first error and returns false.
 /// </summary>
-public struct BitpackWriter
+public partial struct BitpackWriter
 {
     private byte[] buffer;
     private int pos;
@@ -584,37 +595,27 @@ public struct BitpackWriter
     /// <summary>An unsigned integer in n bits; refuses one that does not fit.</summary>
     public bool WriteUnsigned(ulong value, int n)
     {
-        if (n < 64 && value >> n != 0)
-            return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
-        return WriteBits64(value, n);
+        ulong code;
+        return CodeUnsigned(value, n, out code) && WriteBits64(code, n);
     }
 
     /// <summary>A signed integer in n-bit two's complement; refuses one that does not fit.</summary>
     public bool WriteSigned(long value, int n)
     {
-        if (n < 64)
-        {
-            long limit = 1L << (n - 1);
-            if (value < -limit || value >= limit)
-                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
-        }
-        return WriteBits64((ulong)value, n);
+        ulong code;
+        return CodeSigned(value, n, out code) && WriteBits64((ulong)value, n);
     }
 
     public bool WriteUintRange(ulong value, ulong min, ulong span, int n)
     {
-        ulong offset = value - min; // below min wraps past span
-        if (offset > span)
-            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
-        return WriteBits64(offset, n);
+        ulong code;
+        return CodeUintRange(value, min, span, out code) && WriteBits64(code, n);
     }
 
     public bool WriteIntRange(long value, long min, ulong span, int n)
     {
-        ulong offset = (ulong)value - (ulong)min;
-        if (offset > span)
-            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
-        return WriteBits64(offset, n);
+        ulong code;
+        return CodeIntRange(value, min, span, out code) && WriteBits64(code, n);
     }
 
     /// <summary>
@@ -625,38 +626,15 @@ public struct BitpackWriter
     /// </summary>
     public bool WriteUnits(long value, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText, bool duration)
     {
-        long units = value;
-        if (unit > 1)
-        {
-            long q = value / unit, r = value % unit;
-            if (r < 0)
-                r = -r;
-            if (r >= unit - r) // 2r >= unit, without overflow
-                q += value < 0 ? -1 : 1;
-            units = q;
-        }
-        if (units < min || units > max)
-        {
-            if (!clamp)
-                return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-            units = units < min ? min : max;
-        }
-        return WriteBits64(((ulong)units - (ulong)min) ^ flip, n);
+        ulong code;
+        return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
     }
 
     /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
     public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
     {
-        ulong units = value;
-        if (unit > 1)
-            units = value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
-        if (units < min || units > max)
-        {
-            if (!clamp)
-                return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
-            units = units < min ? min : max;
-        }
-        return WriteBits64(units - min, n);
+        ulong code;
+        return CodeUnitsU(value, min, max, unit, clamp, unitText, out code) && WriteBits64(code, n);
     }
 
     /// <summary>
@@ -688,31 +666,14 @@ public struct BitpackWriter
     /// </summary>
     public bool WriteCompressed32(float value, float min, float delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
     {
-        double wide = value;
-        if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
-            return FloatRefusal(wide, bounds);
-        float normalized = (float)((float)(value - min) / delta);
-        if (!(normalized > 0f))
-            normalized = 0f;
-        else if (normalized > 1f)
-            normalized = 1f;
-        float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
-        ulong code = (ulong)scaled; // floor: scaled >= 0.5
-        return WriteBits(code < steps ? (uint)code : steps, n);
+        ulong code;
+        return CodeCompressed32(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
     }
 
     public bool WriteCompressed64(double value, double min, double delta, uint steps, int n, double lo, double hi, bool clamp, string bounds)
     {
-        if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
-            return FloatRefusal(value, bounds);
-        double normalized = (double)((double)(value - min) / delta);
-        if (!(normalized > 0.0))
-            normalized = 0.0;
-        else if (normalized > 1.0)
-            normalized = 1.0;
-        double scaled = (double)((double)(normalized * (double)steps) + 0.5);
-        ulong code = (ulong)scaled;
-        return WriteBits(code < steps ? (uint)code : steps, n);
+        ulong code;
+        return CodeCompressed64(value, min, delta, steps, lo, hi, clamp, bounds, out code) && WriteBits((uint)code, n);
     }
 
     private bool FloatRefusal(double value, string bounds)
@@ -1518,6 +1479,431 @@ public static partial class Bitpack
         return "quaternion " + QuatText(x, y, z, w) + " is not unit length (norm " + Number4(global::System.Math.Sqrt(n2)) + "): normalise it";
     }
 }
+
+// Deltas (docs/wire.md, "Delta encoding"): a value's fields coded against a
+// base, each fixed-width field by its offset code (the code before a raw
+// signed field's sign flip), the rest by their kinds.
+
+public partial struct BitpackReader
+{
+    /// <summary>
+    /// Reads the change of a fixed-width field of bits wire bits, whose
+    /// base's offset code is old, codes 0..limit, flip the XOR from offset
+    /// code to wire: the new offset code. It refuses the base's own code, a
+    /// long form the short form reaches, and a change that leaves the codes.
+    /// style words the refusals as bitpack does for the field (0: a field
+    /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
+    /// unsigned or signed integer from min, or a compressed float).
+    /// </summary>
+    public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+    {
+        code = old;
+        if (bits == 1)
+        {
+            code = old ^ 1;
+            return true;
+        }
+        int s = Bitpack.ShortBits(bits);
+        uint form = 1;
+        if (s > 0 && !ReadBits(1, out form))
+            return false;
+        ulong c;
+        if (form == 1)
+        {
+            ulong v;
+            if (!ReadBits64(bits, out v))
+                return false;
+            c = v ^ flip;
+            ulong e;
+            if (s > 0 && c != old && c <= limit && Bitpack.ShortDelta(c, old, s, out e))
+                return Fail(BitpackErrorKind.Range, start, "code " + c + " is within " + (1 << (s - 1)) + " of the base's " + old + ": the short form carries it (not canonical)");
+        }
+        else
+        {
+            uint v;
+            if (!ReadBits(s, out v))
+                return false;
+            ulong h = 1UL << (s - 1);
+            if (v < h)
+            {
+                ulong d = h - v;
+                if (old >= d)
+                    c = old - d;
+                else if (style == 0)
+                    return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                else
+                    return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+            }
+            else
+            {
+                ulong d = v - h + 1;
+                if (old <= limit - d)
+                    c = old + d;
+                else if (style == 0)
+                    return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                else
+                    return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+            }
+        }
+        if (c == old)
+            return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
+        if (c > limit)
+        {
+            switch (style)
+            {
+                case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
+                case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
+                case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
+                default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");
+            }
+        }
+        code = c;
+        return true;
+    }
+
+    /// <summary>Refuses a delta part that changes nothing: a value has one delta against a base, and that is not it.</summary>
+    public bool Unchanged(int start) { return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged); }
+
+    /// <summary>A changed quaternion: its code, refused as ReadQuat refuses it (at start, where its part begins) or when it is the base's.</summary>
+    public bool ReadQuatDelta(int start, int bits, uint l0, uint b0, uint b1, uint b2, out float x, out float y, out float z, out float w)
+    {
+        uint largest, c0, c1, c2;
+        if (!ReadQuatCodes(bits, out largest, out c0, out c1, out c2, out x, out y, out z, out w))
+        {
+            if (kind != BitpackErrorKind.Overflow)
+                errorBit = start;
+            return false;
+        }
+        if (largest == l0 && c0 == b0 && c1 == b1 && c2 == b2)
+            return Unchanged(start);
+        return true;
+    }
+
+    /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old); value is a new array.</summary>
+    public bool ReadByteSliceDelta(int start, int n, int maxlen, byte[] old, out byte[] value)
+    {
+        uint length;
+        value = old;
+        if (!ReadBits(n, out length))
+            return false;
+        if (length > (uint)maxlen)
+            return Fail(BitpackErrorKind.Range, start, "length " + length + " exceeds maxlen " + maxlen);
+        if (!Align())
+            return false;
+        if (length > (uint)((end - pos) / 8))
+            return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
+        if (SameBytes(old, (int)length))
+            return Unchanged(start);
+        value = length == 0 ? Bitpack.NoBytes : new byte[length];
+        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+        pos += 8 * (int)length;
+        return true;
+    }
+
+    /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused when they are the same.</summary>
+    public bool ReadByteArrayDelta(int start, byte[] value)
+    {
+        if (!Align())
+            return false;
+        if (value.Length > (end - pos) / 8)
+            return Fail(BitpackErrorKind.Overflow, pos, "needs " + value.Length + " bytes, " + (end - pos) + " remain");
+        if (SameBytes(value, value.Length))
+            return Unchanged(start);
+        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);
+        pos += 8 * value.Length;
+        return true;
+    }
+
+    // SameBytes reports whether the n whole bytes at pos (aligned, there)
+    // are b's.
+    private bool SameBytes(byte[] b, int n)
+    {
+        int have = b == null ? 0 : b.Length;
+        if (have != n)
+            return false;
+        for (int i = 0; i < n; i++)
+        {
+            if (data[(pos >> 3) + i] != b[i])
+                return false;
+        }
+        return true;
+    }
+
+    /// <summary>Whether the n bits read from bit from on are the first n bits of b (a writer's buffer).</summary>
+    public bool SameBits(int from, byte[] b, int n)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            int a = from + i;
+            if ((data[a >> 3] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+                return false;
+        }
+        return true;
+    }
+}
+
+public partial struct BitpackWriter
+{
+    /// <summary>Moves the writer back to bit: what was written after it is taken back.</summary>
+    public void Rewind(int bit)
+    {
+        if (bit >= pos)
+            return;
+        int first = bit >> 3;
+        buffer[first] &= (byte)((1 << (bit & 7)) - 1);
+        global::System.Array.Clear(buffer, first + 1, ((pos + 7) >> 3) - first - 1);
+        pos = bit;
+    }
+
+    /// <summary>Words the error just recorded as the refusal of the base's value, as bitpack does, and returns false.</summary>
+    public bool BaseValue()
+    {
+        errorDetail = "base value: " + errorDetail;
+        return false;
+    }
+
+    /// <summary>
+    /// Writes the change of a fixed-width field from offset code old to code
+    /// (after its changed bit when bit is set: 0 and nothing more when they
+    /// are the same), and reports whether it changed.
+    /// </summary>
+    public bool WriteScalarDelta(bool bit, ulong code, ulong old, int bits, ulong flip)
+    {
+        if (code == old)
+        {
+            if (bit)
+                WriteBits(0, 1);
+            return false;
+        }
+        if (bit)
+            WriteBits(1, 1);
+        if (bits == 1)
+            return true;
+        int s = Bitpack.ShortBits(bits);
+        ulong e;
+        if (s > 0 && Bitpack.ShortDelta(code, old, s, out e))
+        {
+            WriteBits(0, 1);
+            WriteBits((uint)e, s);
+            return true;
+        }
+        if (s > 0)
+            WriteBits(1, 1);
+        WriteBits64(code ^ flip, bits);
+        return true;
+    }
+
+    /// <summary>The offset code of an unsigned integer in n bits; refuses one that does not fit.</summary>
+    public bool CodeUnsigned(ulong value, int n, out ulong code)
+    {
+        code = value;
+        if (n < 64 && value >> n != 0)
+            return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits");
+        return true;
+    }
+
+    /// <summary>The offset code of a signed integer in n bits, value + 2^(n-1); refuses one that does not fit.</summary>
+    public bool CodeSigned(long value, int n, out ulong code)
+    {
+        code = (ulong)value + (1UL << (n - 1));
+        if (n < 64)
+        {
+            long limit = 1L << (n - 1);
+            if (value < -limit || value >= limit)
+                return Fail(BitpackErrorKind.Range, "value " + value + " does not fit in " + n + " bits (range [" + -limit + ", " + (limit - 1) + "])");
+        }
+        return true;
+    }
+
+    public bool CodeUintRange(ulong value, ulong min, ulong span, out ulong code)
+    {
+        code = value - min; // below min wraps past span
+        if (code > span)
+            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (min + span) + "]");
+        return true;
+    }
+
+    public bool CodeIntRange(long value, long min, ulong span, out ulong code)
+    {
+        code = (ulong)value - (ulong)min;
+        if (code > span)
+            return Fail(BitpackErrorKind.Range, "value " + value + " out of range [" + min + ", " + (long)((ulong)min + span) + "]");
+        return true;
+    }
+
+    /// <summary>The offset code of a signed integer with unit= or clamp (see WriteUnits): its units less min.</summary>
+    public bool CodeUnits(long value, long min, long max, long unit, bool clamp, string unitText, bool duration, out ulong code)
+    {
+        long units = Bitpack.Units(value, unit);
+        code = 0;
+        if (units < min || units > max)
+        {
+            if (!clamp)
+                return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            units = units < min ? min : max;
+        }
+        code = (ulong)units - (ulong)min;
+        return true;
+    }
+
+    /// <summary>CodeUnits for an unsigned integer.</summary>
+    public bool CodeUnitsU(ulong value, ulong min, ulong max, ulong unit, bool clamp, string unitText, out ulong code)
+    {
+        ulong units = Bitpack.UnitsU(value, unit);
+        code = 0;
+        if (units < min || units > max)
+        {
+            if (!clamp)
+                return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            units = units < min ? min : max;
+        }
+        code = units - min;
+        return true;
+    }
+
+    /// <summary>
+    /// The code of a compressed float32 as bitpack computes it (quant.Float),
+    /// every step rounded to float: refuses NaN and infinities, and values
+    /// outside [lo, hi] unless clamp is set.
+    /// </summary>
+    public bool CodeCompressed32(float value, float min, float delta, uint steps, double lo, double hi, bool clamp, string bounds, out ulong code)
+    {
+        double wide = value;
+        code = 0;
+        if (!(wide >= lo && wide <= hi) && (!clamp || float.IsNaN(value) || float.IsInfinity(value)))
+            return FloatRefusal(wide, bounds);
+        code = Bitpack.Quantize32(value, min, delta, steps);
+        return true;
+    }
+
+    public bool CodeCompressed64(double value, double min, double delta, uint steps, double lo, double hi, bool clamp, string bounds, out ulong code)
+    {
+        code = 0;
+        if (!(value >= lo && value <= hi) && (!clamp || double.IsNaN(value) || double.IsInfinity(value)))
+            return FloatRefusal(value, bounds);
+        code = Bitpack.Quantize64(value, min, delta, steps);
+        return true;
+    }
+
+    /// <summary>The code of a quaternion (see WriteQuat), refused as WriteQuat refuses it.</summary>
+    public bool CodeQuat(float x, float y, float z, float w, uint steps, out uint largest, out uint c0, out uint c1, out uint c2)
+    {
+        largest = c0 = c1 = c2 = 0;
+        string problem = Bitpack.QuatProblem(x, y, z, w);
+        if (problem != null)
+            return Fail(BitpackErrorKind.Range, problem);
+        Bitpack.QuatEncode(x, y, z, w, steps, out largest, out c0, out c1, out c2);
+        return true;
+    }
+}
+
+public static partial class Bitpack
+{
+    internal const string Unchanged = "the delta marks the value changed but it is the base's (not canonical)";
+
+    /// <summary>The width of a b-bit field's short form: none under 4 bits, else half of b rounded up, at most 8.</summary>
+    internal static int ShortBits(int b) { return b < 4 ? 0 : (b + 1) / 2 < 8 ? (b + 1) / 2 : 8; }
+
+    /// <summary>The short form, in s bits, of the change from offset code old to next, when |next - old| is at most 2^(s-1).</summary>
+    internal static bool ShortDelta(ulong next, ulong old, int s, out ulong e)
+    {
+        ulong h = 1UL << (s - 1);
+        if (next > old)
+        {
+            e = h - 1 + (next - old);
+            return next - old <= h;
+        }
+        e = h - (old - next);
+        return old - next <= h;
+    }
+
+    /// <summary>value in units of unit, rounded to the nearest, half away from zero.</summary>
+    internal static long Units(long value, long unit)
+    {
+        if (unit <= 1)
+            return value;
+        long q = value / unit, r = value % unit;
+        if (r < 0)
+            r = -r;
+        if (r >= unit - r) // 2r >= unit, without overflow
+            q += value < 0 ? -1 : 1;
+        return q;
+    }
+
+    internal static ulong UnitsU(ulong value, ulong unit)
+    {
+        if (unit <= 1)
+            return value;
+        return value / unit + (value % unit >= unit - value % unit ? 1UL : 0UL);
+    }
+
+    /// <summary>The code of a compressed float32 (clamped to [0, steps]), every step rounded to float.</summary>
+    internal static ulong Quantize32(float value, float min, float delta, uint steps)
+    {
+        float normalized = (float)((float)(value - min) / delta);
+        if (!(normalized > 0f))
+            normalized = 0f;
+        else if (normalized > 1f)
+            normalized = 1f;
+        float scaled = (float)((float)(normalized * (float)steps) + 0.5f);
+        ulong code = (ulong)scaled; // floor: scaled >= 0.5
+        return code < steps ? code : steps;
+    }
+
+    internal static ulong Quantize64(double value, double min, double delta, uint steps)
+    {
+        double normalized = (double)((double)(value - min) / delta);
+        if (!(normalized > 0.0))
+            normalized = 0.0;
+        else if (normalized > 1.0)
+            normalized = 1.0;
+        double scaled = (double)((double)(normalized * (double)steps) + 0.5);
+        ulong code = (ulong)scaled;
+        return code < steps ? code : steps;
+    }
+
+    /// <summary>The value of a compressed float32's code, every step rounded to float.</summary>
+    internal static float Dequantize32(ulong code, uint steps, float delta, float min)
+    {
+        float normalized = (float)((float)(uint)code / (float)steps);
+        return (float)((float)(normalized * delta) + min);
+    }
+
+    internal static double Dequantize64(ulong code, uint steps, double delta, double min)
+    {
+        double normalized = (double)((double)(uint)code / (double)steps);
+        return (double)((double)(normalized * delta) + min);
+    }
+
+    /// <summary>Whether two byte arrays hold the same bytes (null is empty).</summary>
+    internal static bool SameBytes(byte[] a, byte[] b)
+    {
+        int n = a == null ? 0 : a.Length;
+        if (n != (b == null ? 0 : b.Length))
+            return false;
+        for (int i = 0; i < n; i++)
+        {
+            if (a[i] != b[i])
+                return false;
+        }
+        return true;
+    }
+}
+
+public static partial class Bitpack
+{
+    /// <summary>Whether the n bits of a from bit from on are the first n bits of b.</summary>
+    internal static bool SameBits(byte[] a, int from, byte[] b, int n)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            int k = from + i;
+            if ((a[k >> 3] >> (k & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+                return false;
+        }
+        return true;
+    }
+}
 // ---------------------------------------------------------------------------
 /// <summary>Go's gen.Vec3: 96 bits.</summary>
 public sealed class Vec3
@@ -1597,6 +1983,195 @@ public sealed class Vec3
         w.WriteFloat32(this.Y);
         w.WriteFloat32(this.Z);
         return true;
+    }
+
+    /// <summary>
+    /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+    /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+    /// error (whole bytes after the delta too). value is a new object:
+    /// baseValue is never changed, on success or refusal (then value is
+    /// null), and value shares nothing with it but strings and hook objects,
+    /// which a delta replaces and never changes, so value is safe to keep as
+    /// the next base. baseValue must be a value this client decoded (the
+    /// server encodes against what the client holds).
+    /// </summary>
+    public static bool TryReadDelta(byte[] packet, Vec3 baseValue, out Vec3 value, out string error)
+    {
+        BitpackReader r = new BitpackReader(packet);
+        Vec3 v;
+        if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+        {
+            value = null;
+            error = r.Error("gen.Vec3");
+            return false;
+        }
+        value = v;
+        error = null;
+        return true;
+    }
+
+    /// <summary>
+    /// Writes this value's delta against baseValue, the bytes
+    /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+    /// with its error, for every pair it refuses.
+    /// </summary>
+    public bool TryWriteDelta(Vec3 baseValue, out byte[] packet, out string error)
+    {
+        BitpackWriter w = new BitpackWriter(16);
+        if (!WriteDelta(ref w, baseValue))
+        {
+            packet = null;
+            error = w.Error("gen.Vec3");
+            return false;
+        }
+        packet = w.ToArray();
+        error = null;
+        return true;
+    }
+
+    /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+    public static bool ReadDelta(ref BitpackReader r, Vec3 baseValue, out Vec3 value)
+    {
+        if (baseValue == null)
+            throw new global::System.ArgumentNullException("baseValue");
+        value = null;
+        int start = r.BitsRead;
+        bool changed;
+        if (!r.ReadBool(out changed))
+            return false;
+        Vec3 v = baseValue.Clone();
+        if (changed)
+        {
+            bool any;
+            if (!v.ReadDeltaBody(ref r, out any))
+                return false;
+            if (!any)
+                return r.Unchanged(start);
+        }
+        value = v;
+        return true;
+    }
+
+    /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+    public bool WriteDelta(ref BitpackWriter w, Vec3 baseValue)
+    {
+        if (baseValue == null)
+            throw new global::System.ArgumentNullException("baseValue");
+        int start = w.BitsWritten;
+        bool changed = false;
+        w.WriteBits(1, 1);
+        if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+            return false;
+        if (!changed)
+        {
+            w.Rewind(start);
+            w.WriteBits(0, 1);
+        }
+        return true;
+    }
+
+    /// <summary>
+    /// Reads a delta body (of a changed value, element, pointee or member of
+    /// this type: its items, each after its changed bit when it has two or
+    /// more) and applies it to this value, a copy of the base; changed says
+    /// whether it changed anything (a body must).
+    /// </summary>
+    public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+    {
+        changed = false;
+        {
+            int d0 = r.BitsRead;
+            bool d1;
+            if (!r.ReadBool(out d1))
+                return r.At("X");
+            if (d1)
+            {
+                ulong d2;
+                if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, 0, 0UL, out d2))
+                    return r.At("X");
+                this.X = Bitpack.Float32FromBits((uint)d2);
+                changed = true;
+            }
+        }
+        {
+            int d3 = r.BitsRead;
+            bool d4;
+            if (!r.ReadBool(out d4))
+                return r.At("Y");
+            if (d4)
+            {
+                ulong d5;
+                if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, 0, 0UL, out d5))
+                    return r.At("Y");
+                this.Y = Bitpack.Float32FromBits((uint)d5);
+                changed = true;
+            }
+        }
+        {
+            int d6 = r.BitsRead;
+            bool d7;
+            if (!r.ReadBool(out d7))
+                return r.At("Z");
+            if (d7)
+            {
+                ulong d8;
+                if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, 0, 0UL, out d8))
+                    return r.At("Z");
+                this.Z = Bitpack.Float32FromBits((uint)d8);
+                changed = true;
+            }
+        }
+        return true;
+    }
+
+    /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+    public bool WriteDeltaBody(ref BitpackWriter w, Vec3 b, out bool changed)
+    {
+        changed = false;
+        if (Bitpack.Float32Bits(this.X) == Bitpack.Float32Bits(b.X))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d0, d1;
+            d0 = (ulong)Bitpack.Float32Bits(this.X);
+            d1 = (ulong)Bitpack.Float32Bits(b.X);
+            if (w.WriteScalarDelta(true, d0, d1, 32, 0UL))
+                changed = true;
+        }
+        if (Bitpack.Float32Bits(this.Y) == Bitpack.Float32Bits(b.Y))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d2, d3;
+            d2 = (ulong)Bitpack.Float32Bits(this.Y);
+            d3 = (ulong)Bitpack.Float32Bits(b.Y);
+            if (w.WriteScalarDelta(true, d2, d3, 32, 0UL))
+                changed = true;
+        }
+        if (Bitpack.Float32Bits(this.Z) == Bitpack.Float32Bits(b.Z))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d4, d5;
+            d4 = (ulong)Bitpack.Float32Bits(this.Z);
+            d5 = (ulong)Bitpack.Float32Bits(b.Z);
+            if (w.WriteScalarDelta(true, d4, d5, 32, 0UL))
+                changed = true;
+        }
+        return true;
+    }
+
+    /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+    public Vec3 Clone()
+    {
+        Vec3 copy = (Vec3)MemberwiseClone();
+        return copy;
     }
 }
 
@@ -1707,6 +2282,293 @@ public sealed class Player
             return w.At("Name");
         w.WriteBool(this.Alive);
         return true;
+    }
+
+    /// <summary>
+    /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
+    /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
+    /// error (whole bytes after the delta too). value is a new object:
+    /// baseValue is never changed, on success or refusal (then value is
+    /// null), and value shares nothing with it but strings and hook objects,
+    /// which a delta replaces and never changes, so value is safe to keep as
+    /// the next base. baseValue must be a value this client decoded (the
+    /// server encodes against what the client holds).
+    /// </summary>
+    public static bool TryReadDelta(byte[] packet, Player baseValue, out Player value, out string error)
+    {
+        BitpackReader r = new BitpackReader(packet);
+        Player v;
+        if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
+        {
+            value = null;
+            error = r.Error("gen.Player");
+            return false;
+        }
+        value = v;
+        error = null;
+        return true;
+    }
+
+    /// <summary>
+    /// Writes this value's delta against baseValue, the bytes
+    /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
+    /// with its error, for every pair it refuses.
+    /// </summary>
+    public bool TryWriteDelta(Player baseValue, out byte[] packet, out string error)
+    {
+        BitpackWriter w = new BitpackWriter(16);
+        if (!WriteDelta(ref w, baseValue))
+        {
+            packet = null;
+            error = w.Error("gen.Player");
+            return false;
+        }
+        packet = w.ToArray();
+        error = null;
+        return true;
+    }
+
+    /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+    public static bool ReadDelta(ref BitpackReader r, Player baseValue, out Player value)
+    {
+        if (baseValue == null)
+            throw new global::System.ArgumentNullException("baseValue");
+        value = null;
+        int start = r.BitsRead;
+        bool changed;
+        if (!r.ReadBool(out changed))
+            return false;
+        Player v = baseValue.Clone();
+        if (changed)
+        {
+            bool any;
+            if (!v.ReadDeltaBody(ref r, out any))
+                return false;
+            if (!any)
+                return r.Unchanged(start);
+        }
+        value = v;
+        return true;
+    }
+
+    /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
+    public bool WriteDelta(ref BitpackWriter w, Player baseValue)
+    {
+        if (baseValue == null)
+            throw new global::System.ArgumentNullException("baseValue");
+        int start = w.BitsWritten;
+        bool changed = false;
+        w.WriteBits(1, 1);
+        if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
+            return false;
+        if (!changed)
+        {
+            w.Rewind(start);
+            w.WriteBits(0, 1);
+        }
+        return true;
+    }
+
+    /// <summary>
+    /// Reads a delta body (of a changed value, element, pointee or member of
+    /// this type: its items, each after its changed bit when it has two or
+    /// more) and applies it to this value, a copy of the base; changed says
+    /// whether it changed anything (a body must).
+    /// </summary>
+    public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+    {
+        changed = false;
+        {
+            int d0 = r.BitsRead;
+            bool d1;
+            if (!r.ReadBool(out d1))
+                return r.At("Health");
+            if (d1)
+            {
+                ulong d2;
+                if (!r.ReadScalarDelta(d0, 10, ((ulong)(long)this.Health - 0UL), 1000UL, 0UL, 0, 0UL, out d2))
+                    return r.At("Health");
+                this.Health = (int)(long)(d2 + 0UL);
+                changed = true;
+            }
+        }
+        {
+            int d3 = r.BitsRead;
+            bool d4;
+            if (!r.ReadBool(out d4))
+                return r.At("Pos.X");
+            if (d4)
+            {
+                ulong d5;
+                if (!r.ReadScalarDelta(d3, 18, Bitpack.Quantize32(this.Pos.X, k0, k1, 204800u), 204800UL, 0UL, 0, 0UL, out d5))
+                    return r.At("Pos.X");
+                this.Pos.X = Bitpack.Dequantize32(d5, 204800u, k1, k0);
+                changed = true;
+            }
+        }
+        {
+            int d6 = r.BitsRead;
+            bool d7;
+            if (!r.ReadBool(out d7))
+                return r.At("Pos.Y");
+            if (d7)
+            {
+                ulong d8;
+                if (!r.ReadScalarDelta(d6, 18, Bitpack.Quantize32(this.Pos.Y, k0, k1, 204800u), 204800UL, 0UL, 0, 0UL, out d8))
+                    return r.At("Pos.Y");
+                this.Pos.Y = Bitpack.Dequantize32(d8, 204800u, k1, k0);
+                changed = true;
+            }
+        }
+        {
+            int d9 = r.BitsRead;
+            bool d10;
+            if (!r.ReadBool(out d10))
+                return r.At("Pos.Z");
+            if (d10)
+            {
+                ulong d11;
+                if (!r.ReadScalarDelta(d9, 18, Bitpack.Quantize32(this.Pos.Z, k0, k1, 204800u), 204800UL, 0UL, 0, 0UL, out d11))
+                    return r.At("Pos.Z");
+                this.Pos.Z = Bitpack.Dequantize32(d11, 204800u, k1, k0);
+                changed = true;
+            }
+        }
+        {
+            int d12 = r.BitsRead;
+            bool d13;
+            if (!r.ReadBool(out d13))
+                return r.At("Name");
+            if (d13)
+            {
+                string d14;
+                if (!r.ReadString(4, 15, out d14))
+                    return r.At("Name");
+                if (d14 == (this.Name ?? ""))
+                    return r.Unchanged(d12) || r.At("Name");
+                this.Name = d14;
+                changed = true;
+            }
+        }
+        {
+            int d15 = r.BitsRead;
+            bool d16;
+            if (!r.ReadBool(out d16))
+                return r.At("Alive");
+            if (d16)
+            {
+                ulong d17;
+                if (!r.ReadScalarDelta(d15, 1, (this.Alive ? 1UL : 0UL), 1UL, 0UL, 0, 0UL, out d17))
+                    return r.At("Alive");
+                this.Alive = d17 != 0;
+                changed = true;
+            }
+        }
+        return true;
+    }
+
+    /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
+    public bool WriteDeltaBody(ref BitpackWriter w, Player b, out bool changed)
+    {
+        changed = false;
+        if (this.Health == b.Health)
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d0, d1;
+            if (!w.CodeIntRange(this.Health, 0, 1000UL, out d0))
+                return w.At("Health");
+            if (!w.CodeIntRange(b.Health, 0, 1000UL, out d1))
+                return w.BaseValue() || w.At("Health");
+            if (w.WriteScalarDelta(true, d0, d1, 10, 0UL))
+                changed = true;
+        }
+        if (this.Pos == null)
+        {
+            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
+            return w.At("Pos");
+        }
+        if (b.Pos == null)
+        {
+            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
+            return w.BaseValue() || w.At("Pos");
+        }
+        if (Bitpack.Float32Bits(this.Pos.X) == Bitpack.Float32Bits(b.Pos.X))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d2, d3;
+            if (!w.CodeCompressed32(this.Pos.X, k0, k1, 204800u, k2, k3, false, "[-1024, 1024]", out d2))
+                return w.At("Pos.X");
+            if (!w.CodeCompressed32(b.Pos.X, k0, k1, 204800u, k2, k3, false, "[-1024, 1024]", out d3))
+                return w.BaseValue() || w.At("Pos.X");
+            if (w.WriteScalarDelta(true, d2, d3, 18, 0UL))
+                changed = true;
+        }
+        if (Bitpack.Float32Bits(this.Pos.Y) == Bitpack.Float32Bits(b.Pos.Y))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d4, d5;
+            if (!w.CodeCompressed32(this.Pos.Y, k0, k1, 204800u, k2, k3, false, "[-1024, 1024]", out d4))
+                return w.At("Pos.Y");
+            if (!w.CodeCompressed32(b.Pos.Y, k0, k1, 204800u, k2, k3, false, "[-1024, 1024]", out d5))
+                return w.BaseValue() || w.At("Pos.Y");
+            if (w.WriteScalarDelta(true, d4, d5, 18, 0UL))
+                changed = true;
+        }
+        if (Bitpack.Float32Bits(this.Pos.Z) == Bitpack.Float32Bits(b.Pos.Z))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d6, d7;
+            if (!w.CodeCompressed32(this.Pos.Z, k0, k1, 204800u, k2, k3, false, "[-1024, 1024]", out d6))
+                return w.At("Pos.Z");
+            if (!w.CodeCompressed32(b.Pos.Z, k0, k1, 204800u, k2, k3, false, "[-1024, 1024]", out d7))
+                return w.BaseValue() || w.At("Pos.Z");
+            if (w.WriteScalarDelta(true, d6, d7, 18, 0UL))
+                changed = true;
+        }
+        if ((this.Name ?? "") == (b.Name ?? ""))
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            w.WriteBits(1, 1);
+            if (!w.WriteString(this.Name, 15, 4))
+                return w.At("Name");
+            changed = true;
+        }
+        if (this.Alive == b.Alive)
+        {
+            w.WriteBits(0, 1);
+        }
+        else
+        {
+            ulong d8, d9;
+            d8 = (this.Alive ? 1UL : 0UL);
+            d9 = (b.Alive ? 1UL : 0UL);
+            if (w.WriteScalarDelta(true, d8, d9, 1, 0UL))
+                changed = true;
+        }
+        return true;
+    }
+
+    /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
+    public Player Clone()
+    {
+        Player copy = (Player)MemberwiseClone();
+        copy.Pos = this.Pos == null ? null : this.Pos.Clone();
+        return copy;
     }
 }
 
