@@ -25,8 +25,10 @@ var (
 	tsWriter string
 	//go:embed ts_quote.ts
 	tsQuote string
+	//go:embed ts_delta.ts
+	tsDelta string
 
-	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter
+	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta
 )
 
 // TypeScript writes one self-contained TypeScript module (ES2020, no
@@ -90,7 +92,8 @@ func newTS(m *Model) (*tsEmitter, error) {
 // exports are the names a struct type's part of the module exports.
 func (e *tsEmitter) exports(t *Type) []string {
 	n := e.typeNames[t]
-	return []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To"}
+	return []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To",
+		"clone" + n, "read" + n + "Delta", "write" + n + "Delta", "read" + n + "DeltaFrom", "write" + n + "DeltaTo"}
 }
 
 func (e *tsEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
@@ -109,8 +112,10 @@ func (e *tsEmitter) file() []byte {
 		switch t.Kind {
 		case TypeStruct:
 			e.structType(t)
+			e.deltaStruct(t)
 		case TypeUnion:
 			e.unionType(t)
+			e.deltaUnion(t)
 		}
 	}
 	return e.b.Bytes()
@@ -259,7 +264,9 @@ func init() {
 		Array ReadonlyArray Uint8Array Uint32Array ArrayBuffer DataView Math Number BigInt String Boolean Object
 		Error Symbol Promise Record Partial Required Readonly Pick Omit Map Set Date JSON Function RegExp
 		BitpackError BitpackErrorKind BitReader BitWriter BitpackBox Hook hooks hook absent seal open crc32
-		float32FromBits float32Bits float64FromBits float64Bits`) {
+		float32FromBits float32Bits float64FromBits float64Bits deltaScratch deltaCodes deltaCodeBytes
+		deltaCodeReader deltaUnchangedText deltaUnchanged deltaBaseRefusal deltaAdopt readDeltaCode
+		readDeltaCodeBig writeDeltaCode writeDeltaCodeBig deltaSameBits deltaSameWritten deltaSameBytes deltaLength`) {
 		tsReserved[w] = true
 	}
 }

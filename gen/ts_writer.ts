@@ -25,6 +25,37 @@ export class BitWriter {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
+  /** Takes back the bits written from bit pos on: for deltas. */
+  rewind(pos: number): void {
+    const end = (this.pos + 7) >>> 3;
+    const i = pos >>> 3;
+    if (i < end) {
+      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer.fill(0, i + 1, end);
+    }
+    this.pos = pos;
+  }
+
+  /** The n bits (n <= 32) written at bit at, as an unsigned number. */
+  peek(at: number, n: number): number {
+    let value = 0;
+    for (let k = 0; k < n; k++) {
+      const bit = (this.buffer[(at + k) >>> 3] >>> ((at + k) & 7)) & 1;
+      value += bit * 2 ** k;
+    }
+    return value;
+  }
+
+  /** Everything written (at most 32 bits) as a number: a field's code. */
+  codeWord(): number {
+    return this.peek(0, this.pos);
+  }
+
+  /** Everything written (at most 64 bits) as a bigint. */
+  codeBig(): bigint {
+    return BigInt(this.peek(0, Math.min(this.pos, 32))) | (BigInt(this.peek(32, Math.max(this.pos - 32, 0))) << 32n);
+  }
+
   /** Empties the writer (and forgets its error), keeping its buffer. */
   reset(): void {
     this.buffer.fill(0, 0, Math.min((this.pos + 7) >>> 3, this.buffer.length));

@@ -87,6 +87,36 @@ function writeCase<T>(v: T, write: (v: T) => Uint8Array, to: (w: t.BitWriter, v:
   return packet === null ? refused(thrown) : "OK " + hex(packet);
 }
 
+// deltaReadCase applies a delta to the base read from its packet and
+// answers as read does, with the result written whole; the base must come
+// out of it unchanged, whatever the answer.
+function deltaReadCase<T>(base: Uint8Array, d: Uint8Array, read: (p: Uint8Array) => T, apply: (p: Uint8Array, base: T) => T, write: (v: T) => Uint8Array): string {
+  const b = read(base);
+  const before = hex(write(b));
+  let answer: string;
+  try {
+    answer = "OK " + hex(write(apply(d, b)));
+  } catch (e) {
+    answer = refused(e);
+  }
+  return hex(write(b)) === before ? answer : "BASE CHANGED " + answer;
+}
+
+// deltaWriteCase writes the delta of the value read from its packet
+// against the base read from its own.
+function deltaWriteCase<T>(base: Uint8Array, value: Uint8Array, read: (p: Uint8Array) => T, delta: (base: T, value: T) => Uint8Array, write: (v: T) => Uint8Array): string {
+  const b = read(base);
+  const v = read(value);
+  const before = hex(write(b)) + hex(write(v));
+  let answer: string;
+  try {
+    answer = "OK " + hex(delta(b, v));
+  } catch (e) {
+    answer = refused(e);
+  }
+  return hex(write(b)) + hex(write(v)) === before ? answer : "VALUES CHANGED " + answer;
+}
+
 function probe(p: Uint8Array): string {
   let v: t.Pinned;
   try {
@@ -147,14 +177,14 @@ export function answer(line: string): string {
       return read(Number(f[1]), bytes(f[2]));
     case "W":
       return writeValue(Number(f[1]));
-    case "D":
-      return probe(bytes(f[1]));
+    case "D": // a delta's D k base delta has four fields, a float probe's two
+      return f.length === 4 ? deltaRead(Number(f[1]), bytes(f[2]), bytes(f[3])) : probe(bytes(f[1]));
     case "P":
       return encode(f);
     case "Q":
       return probeQuat(bytes(f[1]));
-    case "E":
-      return encodeQuat(f);
+    case "E": // a delta's E k base value has four fields, a quaternion's thirteen
+      return f.length === 4 ? deltaWrite(Number(f[1]), bytes(f[2]), bytes(f[3])) : encodeQuat(f);
     case "S":
     case "O":
       return frame(f);
