@@ -173,8 +173,8 @@ func (st *dstep) apply(p *plan, at pointer, old uint64, long bool, v uint64, sta
 			c = old - (h - v)
 		case v >= h && old <= st.limit-(v-h+1):
 			c = old + (v - h + 1)
-		default:
-			c = st.limit + 1 // out of range: refused below
+		default: // out of range (limit + 1 would wrap for a 64-bit field)
+			return newFieldError(p.ops[st.op].path, start, ErrRange, "the change leaves the range of codes [0, %d]", st.limit)
 		}
 	}
 	switch {

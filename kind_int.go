@@ -545,7 +545,7 @@ func quickCode(o *op, at pointer) (uint64, bool) {
 		c, ok := float32InRange(&o.qp.q32, o.qp.lo32, o.qp.hi32, *at.float32())
 		return uint64(c), ok
 	}
-	if o.access > accI64 {
+	if o.access > accI64 || o.unit > 1 { // unit=: codes are units, which fieldCode counts
 		return 0, false
 	}
 	return intCode(loadInt(at, o.access), o.min, o.limit, o.flip)

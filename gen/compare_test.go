@@ -134,7 +134,9 @@ func compareClient(t *testing.T, name string, c *corpus, answers []string, quiet
 	if failures > 12 {
 		t.Errorf("%s: %d disagreements in all (first 12 shown)", name, failures)
 	}
-	checkHandErrors(t, name, c, answers)
+	if c != deltaCorpusShared { // the delta corpus has no crafted packets
+		checkHandErrors(t, name, c, answers)
+	}
 	t.Logf("%s: %d commands (%d packets read, %d values written, %d codes decoded); %d refusals, %d of them with Go's error word for word; %d answers with a signalling NaN quieted",
 		name, len(c.cmds), c.reads, len(c.writes), c.probes, refusals, compared, quieted)
 }
@@ -205,8 +207,20 @@ func quietValue(v *Value, rv reflect.Value, widths int) bool {
 		return changed
 	case bitpack.KindStruct:
 		return quietFields(v.Type, v.Fields, rv, widths)
+	case bitpack.KindPointer:
+		// A pointee of its own: the copy shares the caller's.
+		if rv.IsNil() {
+			return false
+		}
+		p := reflect.New(rv.Type().Elem())
+		p.Elem().Set(rv.Elem())
+		if !quietValue(v.Elem, p.Elem(), widths) {
+			return false
+		}
+		rv.Set(p)
+		return true
 	}
-	return false // the table has raw floats only in structs and arrays of them
+	return false // the table has raw floats only in structs, arrays and pointers (Deep's **Vec3)
 }
 
 // validText reports whether every string of a value is UTF-8, so that the

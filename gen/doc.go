@@ -23,7 +23,9 @@
 // type's own form is its untagged one. Emitters render the model: cpp.go
 // and cpp_steps.go; cs.go, cs_steps.go and cs_write.go; ts.go, ts_steps.go
 // and ts_write.go. A delta form (SerializeDelta) will be another rendering
-// of the same steps.
+// of the same steps; TypeScript's (readTDelta, writeTDelta: ts_delta.go,
+// ts_delta_read.go, ts_delta_write.go, ts_delta.ts) applies a delta to a
+// copy of the base and writes AppendDelta's bytes.
 //
 // # C++
 //

@@ -231,6 +231,10 @@ func codeArgs(v *Value) (n, s int, limit, flip string, big bool) {
 // records a change.
 type dctx struct {
 	bit, mode, ch string
+	// rel is the model path of the unrolled array element the items are
+	// in, if any: bitpack names an array unrolled inside another's
+	// elements by its path from that element, without the element's.
+	rel string
 }
 
 // deltaStruct renders T's delta functions.

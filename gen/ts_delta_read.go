@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/bitpack-go/bitpack"
 )
@@ -45,7 +47,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 		c.line("} else {")
 		c.indent++
 	}
-	e.dPart(c, d.mode, v, x, x, idx, start)
+	e.dPart(c, d.mode, d.rel, v, x, x, idx, start)
 	c.line("%s = true;", d.ch)
 	c.close()
 }
@@ -53,7 +55,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 // dPart renders the part of item v, its changed bit read: x is where the
 // new value goes, cur the value it holds (the base's), start the bit
 // where the item began.
-func (e *tsEmitter) dPart(c *body, mode string, v *Value, x, cur string, idx []string, start string) {
+func (e *tsEmitter) dPart(c *body, mode, rel string, v *Value, x, cur string, idx []string, start string) {
 	p := pathExpr(v.Path, idx)
 	switch v.Kind {
 	case bitpack.KindBool:
@@ -96,7 +98,12 @@ func (e *tsEmitter) dPart(c *body, mode string, v *Value, x, cur string, idx []s
 	case bitpack.KindArray:
 		a := c.local("a")
 		c.line("const %s = %s;", a, cur)
-		prev := e.dList(c, v, a, strconv.Itoa(v.Len), idx, p)
+		relative, relPath := rel != "", ""
+		if relative {
+			relPath = strings.TrimPrefix(strings.TrimPrefix(v.Path, rel), ".")
+			p = tsString(relPath)
+		}
+		prev := e.dList(c, v, a, strconv.Itoa(v.Len), idx, p, relative, relPath)
 		c.line("if (%s < 0) return deltaUnchanged(r, %s) || r.at(%s);", prev, start, p)
 	case bitpack.KindSlice:
 		e.dSlice(c, v, cur, idx, p, start)
@@ -112,7 +119,7 @@ func (e *tsEmitter) dPart(c *body, mode string, v *Value, x, cur string, idx []s
 		c.line("  %s = null;", x)
 		c.line("} else {")
 		c.indent++
-		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "0", "")
+		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "0", "", "", "")
 		c.close()
 	case bitpack.KindSparse:
 		e.dSparse(c, v, cur, idx, p, start)
@@ -149,9 +156,13 @@ func (e *tsEmitter) dScalar(c *body, mode string, v *Value, x, cur, p, start str
 		c.line("if (%s < 0n) return r.at(%s);", k, p)
 		c.line("const %s = deltaCodeReader(%s ^ %s, %d);", q, k, flip, n)
 	} else {
-		c.line("const %s = readDeltaCode(r, (%s.codeWord() ^ %s) >>> 0, %d, %d, %s, %s, %s, %s);", k, w, flip, n, s, limit, flip, start, mode)
+		old, code := w+".codeWord()", k
+		if flip != "0" {
+			old, code = fmt.Sprintf("(%s ^ %s) >>> 0", old, flip), fmt.Sprintf("(%s ^ %s) >>> 0", k, flip)
+		}
+		c.line("const %s = readDeltaCode(r, %s, %d, %d, %s, %s, %s, %s);", k, old, n, s, limit, flip, start, mode)
 		c.line("if (%s < 0) return r.at(%s);", k, p)
-		c.line("const %s = deltaCodeReader((%s ^ %s) >>> 0, %d);", q, k, flip, n)
+		c.line("const %s = deltaCodeReader(%s, %d);", q, code, n)
 	}
 	c.line("%s = %s;", x, e.scalarRead(v, q))
 	c.line("if (%s.failed) return r.fail(%s.kind, %s, %s.errorDetail) || r.at(%s);", q, q, start, q, p)
@@ -184,17 +195,20 @@ func (e *tsEmitter) dQuat(c *body, v *Value, x, cur, p, start string) {
 // dBody renders the body of a value (an element, a pointee, a member, a
 // map value) at x (cur: its value now), which must change; unchangedAt
 // is where bitpack places that refusal, when not at the body's start.
-func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, unchangedAt string) {
+func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, unchangedAt, rel, path string) {
 	p := pathExpr(v.Path, idx)
+	if path != "" {
+		p = path
+	}
 	y, ch := c.local("y"), c.local("c")
 	c.line("const %s = r.bitsRead;", y)
 	c.line("let %s = false;", ch)
-	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), mode: mode, ch: ch}
+	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), mode: mode, ch: ch, rel: rel}
 	if v.Kind == bitpack.KindStruct {
 		e.dItems(c, d, v, cur, idx)
 	} else if len(deltaItems(v)) > 0 {
 		c.open()
-		e.dPart(c, mode, v, x, cur, idx, y)
+		e.dPart(c, mode, rel, v, x, cur, idx, y)
 		c.line("%s = true;", ch)
 		c.close()
 	}
@@ -206,8 +220,9 @@ func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, 
 
 // dList renders a list of changed elements among the first m of array a
 // (see deltaEncoder.list) and returns the variable holding the last
-// index listed (-1: none).
-func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string) string {
+// index listed (-1: none). With relative, relPath is the array's path as
+// bitpack words it inside an unrolled element (see dctx.rel).
+func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string, relative bool, relPath string) string {
 	prev, pos := c.local("p"), c.local("x")
 	k := "k" + strconv.Itoa(c.loops)
 	c.loops++
@@ -219,11 +234,14 @@ func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string
 	c.line("if (r.failed) return r.at(%s);", p)
 	c.line("if (%s > %s) return r.fail(\"Range\", %s, \"element index \" + %s + \" out of range for \" + %s + \" elements\") || r.at(%s);", k, m, pos, k, m, p)
 	c.line("if (%s === %s) break;", k, m)
-	at := ""
+	at, rel, elemPath := "", "", ""
 	if unrolled(v) {
-		at = pos // bitpack places an unrolled element's refusal at its index
+		at, rel = pos, v.Elem.Path // bitpack places an unrolled element's refusal at its index
 	}
-	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), listMode(v), at)
+	if relative {
+		elemPath = tsString(relPath+"[") + " + " + k + " + \"]\""
+	}
+	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), listMode(v), at, rel, elemPath)
 	c.line("%s = %s;", prev, k)
 	c.close()
 	c.loops--
@@ -246,7 +264,7 @@ func (e *tsEmitter) dSlice(c *body, v *Value, cur string, idx []string, p, start
 	c.close()
 	m := c.local("m")
 	c.line("const %s = Math.min(%s, %s);", m, n, nb)
-	prev := e.dList(c, v, a, m, idx, p)
+	prev := e.dList(c, v, a, m, idx, p, false, "")
 	c.line("if (%s === 0 && %s < 0) return deltaUnchanged(r, %s) || r.at(%s);", rs, prev, start, p)
 	c.line("if (%s > %s && (%s - %s) * %d > r.bitsRemaining) {", n, nb, n, nb, elemBits(v.Elem))
 	c.line("  return r.fail(\"Overflow\", r.bitsRead, (%s - %s) + \" elements need at least \" + (%s - %s) * %d + \" bits, \" + r.bitsRemaining + \" remain\") || r.at(%s);", n, nb, n, nb, elemBits(v.Elem), p)
@@ -315,7 +333,7 @@ func (e *tsEmitter) dSparse(c *body, v *Value, cur string, idx []string, p, star
 	c.line("  %s[%s] = null;", a, k)
 	c.line("} else {")
 	c.indent++
-	e.dBody(c, v.Elem, e.presentTarget(v.Elem, a+"["+k+"]", l), e.present(v.Elem, l), withIdx(idx, k), "0", "")
+	e.dBody(c, v.Elem, e.presentTarget(v.Elem, a+"["+k+"]", l), e.present(v.Elem, l), withIdx(idx, k), "0", "", "", "")
 	c.close()
 	c.line("%s = %s;", prev, k)
 	c.close()
@@ -416,7 +434,7 @@ func (e *tsEmitter) dMap(c *body, v *Value, cur string, idx []string, p, start s
 	c.line("} else {")
 	c.indent++
 	c.line("let %s = %s.get(%s) as %s;", val, m, key, e.tsType(v.Elem))
-	e.dBody(c, v.Elem, val, val, at, "0", "")
+	e.dBody(c, v.Elem, val, val, at, "0", "", "", "")
 	c.line("%s.set(%s, %s);", m, key, val)
 	c.close()
 	c.line("%s = %s;", prev, key)
