@@ -18,9 +18,17 @@ const deltaCodeBytes = new Uint8Array(8);
 
 /** A reader of code (n bits), for the full reader to make a value of. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
-  const word = BigInt(code);
-  for (let i = 0; i < 8; i++) {
-    deltaCodeBytes[i] = Number((word >> BigInt(8 * i)) & 0xffn);
+  let low = 0;
+  let high = 0;
+  if (typeof code === "bigint") {
+    low = Number(code & 0xffffffffn);
+    high = Number(code >> 32n);
+  } else {
+    low = code;
+  }
+  for (let i = 0; i < 4; i++) {
+    deltaCodeBytes[i] = low >>> (8 * i);
+    deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
   return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
 }

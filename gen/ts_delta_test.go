@@ -76,6 +76,9 @@ export const lines = [
   hex(squadDelta),
   hex(t.writeDeltaSquad(squadGot)) + " / " + hex(t.writeDeltaSquad(squad)),
   squadBase.Slots.map((s) => (s === null ? "-" : s.HP)).join(" "),
+  refusal(() => t.writeDeltaPingDelta(base, { ...value, Health: 1001 })),
+  refusal(() => t.writeDeltaPingDelta({ ...base, Health: 2000 }, value)),
+  refusal(() => t.writeDeltaPingDelta({ ...base, Health: 2000 }, { ...value, Health: 2000 })),
 ];
 `
 	tsCompile(t, tsc, dir, map[string][]byte{"net.ts": module.Bytes(), "main.ts": []byte(main)})
@@ -99,6 +102,9 @@ export const lines = [
 		"8d 09 d5 05", // wire.md: 8d 09 d5 05
 		"",            // filled below: the squad read back is the squad
 		"- 100 7 - - - - 50",
+		"Range | Health | -1 | value 1001 out of range [0, 1000]",
+		"Range | Health | -1 | base value: value 2000 out of range [0, 1000]",
+		"accepted", // the same in memory as the base's: unchanged, unchecked
 	}
 	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(got) == len(want) {
@@ -113,6 +119,16 @@ export const lines = [
 		var be *bitpack.Error
 		if err := bitpack.UnmarshalDelta(p, &base, &v); !errors.As(err, &be) || fmt.Sprintf("%s | %s | %d | %s", goKind(err), be.Path, be.Bit, be.Detail) != want[2+i] {
 			t.Errorf("Go refuses % x with %v, want %q", p, err, want[2+i])
+		}
+	}
+	quantized := DeltaPing{Health: 731, Alive: true, Speed: 0.11}
+	for i, pair := range [][2]DeltaPing{
+		{quantized, {Health: 1001, Speed: 0.1051}},
+		{{Health: 2000, Alive: true, Speed: 0.11}, {Health: 740, Speed: 0.1051}},
+	} {
+		var be *bitpack.Error
+		if _, err := bitpack.AppendDelta(nil, &pair[0], &pair[1]); !errors.As(err, &be) || fmt.Sprintf("%s | %s | %d | %s", goKind(err), be.Path, be.Bit, be.Detail) != want[9+i] {
+			t.Errorf("Go's AppendDelta refuses %+v against %+v with %v, want %q", pair[1], pair[0], err, want[9+i])
 		}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -38,12 +38,16 @@ export class BitWriter {
 
   /** The n bits (n <= 32) written at bit at, as an unsigned number. */
   peek(at: number, n: number): number {
-    let value = 0;
-    for (let k = 0; k < n; k++) {
-      const bit = (this.buffer[(at + k) >>> 3] >>> ((at + k) & 7)) & 1;
-      value += bit * 2 ** k;
+    if (n <= 0) {
+      return 0;
     }
-    return value;
+    const b = this.buffer;
+    let i = at >>> 3;
+    let value = b[i] >>> (at & 7);
+    for (let got = 8 - (at & 7); got < n; got += 8) {
+      value |= (b[++i] ?? 0) << got; // got < 32
+    }
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
   }
 
   /** Everything written (at most 32 bits) as a number: a field's code. */

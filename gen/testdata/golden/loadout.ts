@@ -928,12 +928,16 @@ export class BitWriter {
 
   /** The n bits (n <= 32) written at bit at, as an unsigned number. */
   peek(at: number, n: number): number {
-    let value = 0;
-    for (let k = 0; k < n; k++) {
-      const bit = (this.buffer[(at + k) >>> 3] >>> ((at + k) & 7)) & 1;
-      value += bit * 2 ** k;
+    if (n <= 0) {
+      return 0;
     }
-    return value;
+    const b = this.buffer;
+    let i = at >>> 3;
+    let value = b[i] >>> (at & 7);
+    for (let got = 8 - (at & 7); got < n; got += 8) {
+      value |= (b[++i] ?? 0) << got; // got < 32
+    }
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
   }
 
   /** Everything written (at most 32 bits) as a number: a field's code. */
@@ -1502,9 +1506,17 @@ const deltaCodeBytes = new Uint8Array(8);
 
 /** A reader of code (n bits), for the full reader to make a value of. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
-  const word = BigInt(code);
-  for (let i = 0; i < 8; i++) {
-    deltaCodeBytes[i] = Number((word >> BigInt(8 * i)) & 0xffn);
+  let low = 0;
+  let high = 0;
+  if (typeof code === "bigint") {
+    low = Number(code & 0xffffffffn);
+    high = Number(code >> 32n);
+  } else {
+    low = code;
+  }
+  for (let i = 0; i < 4; i++) {
+    deltaCodeBytes[i] = low >>> (8 * i);
+    deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
   return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
 }
