@@ -63,7 +63,9 @@ func (e *tsEmitter) dwPart(c *body, d dctx, v *Value, x, b string, idx []string)
 		c.close()
 	}
 	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+	case bitpack.KindFloat:
+		e.dwScalar(c, d, v, x, b, p) // by their bits: NaNs with other payloads differ, as in Go
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindCompressedFloat:
 		same(fmt.Sprintf("Object.is(%s, %s)", x, b), func() { e.dwScalar(c, d, v, x, b, p) })
 	case bitpack.KindString:
 		same(x+" === "+b, func() {

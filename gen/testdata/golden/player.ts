@@ -1876,57 +1876,45 @@ export function writeVec3DeltaTo(w: BitWriter, v: Vec3, b: Vec3, bit: boolean): 
   if (absent(w, v, "Vec3")) return false;
   let changed = false;
   {
-    if (Object.is(v.X, b.X)) {
-      if (bit) w.writeBits(0, 1);
+    const w0 = deltaCodes();
+    if (!w0.writeFloat32(v.X)) return deltaAdopt(w, w0, "") || w.at("X");
+    const c1 = w0.codeWord();
+    w0.reset();
+    if (!w0.writeFloat32(b.X)) return deltaAdopt(w, w0, "base value: ") || w.at("X");
+    const c2 = w0.codeWord();
+    if (c1 !== c2) {
+      writeDeltaCode(w, c1, c2, 32, 8, 0, bit);
+      changed = true;
     } else {
-      const w0 = deltaCodes();
-      if (!w0.writeFloat32(v.X)) return deltaAdopt(w, w0, "") || w.at("X");
-      const c1 = w0.codeWord();
-      w0.reset();
-      if (!w0.writeFloat32(b.X)) return deltaAdopt(w, w0, "base value: ") || w.at("X");
-      const c2 = w0.codeWord();
-      if (c1 !== c2) {
-        writeDeltaCode(w, c1, c2, 32, 8, 0, bit);
-        changed = true;
-      } else {
-        if (bit) w.writeBits(0, 1);
-      }
+      if (bit) w.writeBits(0, 1);
     }
   }
   {
-    if (Object.is(v.Y, b.Y)) {
-      if (bit) w.writeBits(0, 1);
+    const w3 = deltaCodes();
+    if (!w3.writeFloat32(v.Y)) return deltaAdopt(w, w3, "") || w.at("Y");
+    const c4 = w3.codeWord();
+    w3.reset();
+    if (!w3.writeFloat32(b.Y)) return deltaAdopt(w, w3, "base value: ") || w.at("Y");
+    const c5 = w3.codeWord();
+    if (c4 !== c5) {
+      writeDeltaCode(w, c4, c5, 32, 8, 0, bit);
+      changed = true;
     } else {
-      const w3 = deltaCodes();
-      if (!w3.writeFloat32(v.Y)) return deltaAdopt(w, w3, "") || w.at("Y");
-      const c4 = w3.codeWord();
-      w3.reset();
-      if (!w3.writeFloat32(b.Y)) return deltaAdopt(w, w3, "base value: ") || w.at("Y");
-      const c5 = w3.codeWord();
-      if (c4 !== c5) {
-        writeDeltaCode(w, c4, c5, 32, 8, 0, bit);
-        changed = true;
-      } else {
-        if (bit) w.writeBits(0, 1);
-      }
+      if (bit) w.writeBits(0, 1);
     }
   }
   {
-    if (Object.is(v.Z, b.Z)) {
-      if (bit) w.writeBits(0, 1);
+    const w6 = deltaCodes();
+    if (!w6.writeFloat32(v.Z)) return deltaAdopt(w, w6, "") || w.at("Z");
+    const c7 = w6.codeWord();
+    w6.reset();
+    if (!w6.writeFloat32(b.Z)) return deltaAdopt(w, w6, "base value: ") || w.at("Z");
+    const c8 = w6.codeWord();
+    if (c7 !== c8) {
+      writeDeltaCode(w, c7, c8, 32, 8, 0, bit);
+      changed = true;
     } else {
-      const w6 = deltaCodes();
-      if (!w6.writeFloat32(v.Z)) return deltaAdopt(w, w6, "") || w.at("Z");
-      const c7 = w6.codeWord();
-      w6.reset();
-      if (!w6.writeFloat32(b.Z)) return deltaAdopt(w, w6, "base value: ") || w.at("Z");
-      const c8 = w6.codeWord();
-      if (c7 !== c8) {
-        writeDeltaCode(w, c7, c8, 32, 8, 0, bit);
-        changed = true;
-      } else {
-        if (bit) w.writeBits(0, 1);
-      }
+      if (bit) w.writeBits(0, 1);
     }
   }
   return changed;
