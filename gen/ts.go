@@ -40,7 +40,9 @@ var (
 //	export function writeT(value: T): Uint8Array       // throws BitpackError
 //
 // plus newT (a value as Go's zero value is), the stream-level readTFrom
-// and writeTTo, and the constant TFingerprint. Integers of up to 32 bits
+// and writeTTo, the constant TFingerprint, and deltas (ts_delta.go):
+// readTDelta(packet, base) and writeTDelta(base, value), bitpack's
+// UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
 // are numbers, 64-bit ones bigint; pointers are T | null; a registered
 // interface is a union discriminated by type. Reads and writes are
 // bitpack's, and so are their refusals. opts is not used (a module needs
@@ -143,6 +145,11 @@ func (e *tsEmitter) preamble() {
 // it. Raw float fields keep every bit pattern (-0, denormals, infinities)
 // but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
+//
+// readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
+// copy of base (cloneT), which it returns; base is never changed, and a
+// refused delta throws before anything is returned. writeTDelta(base, value)
+// writes bitpack.AppendDelta's bytes.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
