@@ -16,9 +16,11 @@ declare module "./table.js" {
   }
 }
 
+// Its values are frozen: a delta's result shares them with its base (they
+// are replaced whole, never changed), and shared() skips what is frozen.
 t.hooks.Stamp = {
-  zero: () => ({ v: 0 }),
-  read: (r) => ({ v: r.readBits(12) }),
+  zero: () => Object.freeze({ v: 0 }),
+  read: (r) => Object.freeze({ v: r.readBits(12) }),
   write: (w, s) => (s.v > 4095 ? w.refuse("hook refused the value: stamp out of range") : w.writeBits(s.v, 12)),
 };
 
@@ -87,15 +89,46 @@ function writeCase<T>(v: T, write: (v: T) => Uint8Array, to: (w: t.BitWriter, v:
   return packet === null ? refused(thrown) : "OK " + hex(packet);
 }
 
+// objects collects the objects v holds (itself included), but frozen ones.
+function objects(v: unknown, into: Set<object>): void {
+  if (typeof v !== "object" || v === null || Object.isFrozen(v) || into.has(v)) {
+    return;
+  }
+  into.add(v);
+  if (v instanceof Map) {
+    v.forEach((e) => objects(e, into));
+  } else if (!(v instanceof Uint8Array)) {
+    for (const k of Object.keys(v)) {
+      objects((v as Record<string, unknown>)[k], into);
+    }
+  }
+}
+
+// shared reports whether a and b hold one object (not frozen) between them.
+function shared(a: unknown, b: unknown): boolean {
+  const seen = new Set<object>();
+  objects(a, seen);
+  const other = new Set<object>();
+  objects(b, other);
+  for (const o of other) {
+    if (seen.has(o)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // deltaReadCase applies a delta to the base read from its packet and
 // answers as read does, with the result written whole; the base must come
-// out of it unchanged, whatever the answer.
+// out of it unchanged, whatever the answer, and the result must share no
+// object with it.
 function deltaReadCase<T>(base: Uint8Array, d: Uint8Array, read: (p: Uint8Array) => T, apply: (p: Uint8Array, base: T) => T, write: (v: T) => Uint8Array): string {
   const b = read(base);
   const before = hex(write(b));
   let answer: string;
   try {
-    answer = "OK " + hex(write(apply(d, b)));
+    const v = apply(d, b);
+    answer = (shared(b, v) ? "SHARED " : "") + "OK " + hex(write(v));
   } catch (e) {
     answer = refused(e);
   }
