@@ -37,49 +37,6 @@ type dItem struct {
 	p, bp place
 }
 
-// isItem reports whether a value that is not a struct takes part in
-// deltas: checks, fixed-width values of 0 bits and arrays whose elements
-// hold one value only (none, or of no items) do not.
-func isItem(v *Value) bool {
-	switch v.Kind {
-	case bitpack.KindCheck:
-		return false
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindCompressedFloat:
-		return v.Bits > 0
-	case bitpack.KindArray:
-		return v.Len > 0 && itemCount(v.Elem) > 0
-	}
-	return true
-}
-
-// itemCount is the number of items of a value.
-func itemCount(v *Value) int {
-	if v.Kind != bitpack.KindStruct {
-		if isItem(v) {
-			return 1
-		}
-		return 0
-	}
-	n := 0
-	for _, u := range fieldUses(v) {
-		n += itemCount(u.Value)
-	}
-	return n
-}
-
-// fieldUses are the fields a struct value sends: this use's, or its
-// type's own.
-func fieldUses(v *Value) []*FieldUse {
-	if v.Fields != nil {
-		return v.Fields
-	}
-	var uses []*FieldUse
-	for _, m := range v.Type.Fields {
-		uses = append(uses, &FieldUse{Member: m, Value: m.Value})
-	}
-	return uses
-}
-
 // items lists the items of value v at p (the base's at bp).
 func (e *cppEmitter) items(v *Value, p, bp place) []dItem {
 	if v.Kind != bitpack.KindStruct {

@@ -105,32 +105,6 @@ func prefixValue(v *Value, prefix string) *Value {
 	return &c
 }
 
-// itemCount is the number of delta items v is: a struct's items (its
-// fields', recursively); 0 for a value that can hold one value only (a
-// check, a fixed-width field of 0 bits, an array of length 0 or whose
-// element has none); else 1.
-func itemCount(v *Value) int {
-	switch v.Kind {
-	case bitpack.KindStruct:
-		n := 0
-		for _, f := range structFields(v) {
-			n += itemCount(f)
-		}
-		return n
-	case bitpack.KindCheck:
-		return 0
-	case bitpack.KindArray:
-		if v.Len == 0 || itemCount(v.Elem) == 0 {
-			return 0
-		}
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
-		if v.Bits == 0 {
-			return 0
-		}
-	}
-	return 1
-}
-
 // countItems is the number of items a list of csItems stands for.
 func countItems(items []csItem) int {
 	n := 0
@@ -139,42 +113,6 @@ func countItems(items []csItem) int {
 	}
 	return n
 }
-
-func structFields(v *Value) []*Value {
-	var out []*Value
-	if v.Fields != nil {
-		for _, u := range v.Fields {
-			out = append(out, u.Value)
-		}
-		return out
-	}
-	for _, m := range v.Type.Fields {
-		out = append(out, m.Value)
-	}
-	return out
-}
-
-// opsOf is the number of ops bitpack compiles a value into: arrays of up
-// to 32 ops are unrolled into their parent's ops, whose delta decodes
-// their fixed-width fields by their kinds (and words those refusals so);
-// other items' fields are decoded by the delta steps of their plan.
-func opsOf(v *Value) int {
-	switch v.Kind {
-	case bitpack.KindStruct:
-		n := 0
-		for _, f := range structFields(v) {
-			n += opsOf(f)
-		}
-		return n
-	case bitpack.KindArray:
-		if n := v.Len * opsOf(v.Elem); n <= 32 {
-			return n
-		}
-	}
-	return 1
-}
-
-func isUnrolled(v *Value) bool { return v.Kind == bitpack.KindArray && v.Len*opsOf(v.Elem) <= 32 }
 
 // csRet is the statement that returns a refusal, naming path p.
 func csRet(side, p string) string { return "return " + side + ".At(" + p + ");" }

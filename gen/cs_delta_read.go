@@ -101,10 +101,10 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, unrolled, p, ret string
 		c.line("    %s", ret)
 	case bitpack.KindArray:
 		lp := p
-		if isUnrolled(v) {
+		if unrolledArray(v) {
 			lp = dpath(it)
 		}
-		prev := e.dReadList(c, it, strconv.Itoa(v.Len), isUnrolled(v), csRet("r", lp))
+		prev := e.dReadList(c, it, strconv.Itoa(v.Len), unrolledArray(v), csRet("r", lp))
 		c.line("if (%s < 0)", prev)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, lp)
 	case bitpack.KindSlice:

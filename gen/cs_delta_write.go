@@ -17,7 +17,7 @@ import (
 
 // bitLine writes a changed bit of value b when bit ("true" or "false")
 // says the item has one.
-func bitLine(c *body, bit, b string) {
+func csBitLine(c *body, bit, b string) {
 	if bit == "true" {
 		c.line("w.WriteBits(%s, 1);", b)
 	}
@@ -62,7 +62,7 @@ func lengthChecks(c *body, g, b string, n int, p string) {
 func changedPart(c *body, bit, changed string, part func()) {
 	c.line("else")
 	c.open()
-	bitLine(c, bit, "1")
+	csBitLine(c, bit, "1")
 	part()
 	c.line("%s = true;", changed)
 	c.close()
@@ -77,14 +77,14 @@ func maybePart(c *body, bit, changed string, part func(ch string)) {
 	c.open()
 	c.line("int %s = w.BitsWritten;", start)
 	c.line("bool %s = false;", ch)
-	bitLine(c, bit, "1")
+	csBitLine(c, bit, "1")
 	part(ch)
 	c.line("if (%s)", ch)
 	c.line("    %s = true;", changed)
 	c.line("else")
 	c.open()
 	c.line("w.Rewind(%s);", start)
-	bitLine(c, bit, "0")
+	csBitLine(c, bit, "0")
 	c.close()
 	c.close()
 }
@@ -102,7 +102,7 @@ func (e *csEmitter) dWriteItem(c *body, it csItem, bit, changed string) {
 		if bit == "false" {
 			c.line("// the same: nothing to write")
 		}
-		bitLine(c, bit, "0")
+		csBitLine(c, bit, "0")
 		c.close()
 	}
 	switch v.Kind {
@@ -298,13 +298,13 @@ func (e *csEmitter) dWritePointer(c *body, it csItem, bit, changed, p string, sa
 	same(e.sameOptional(v.Elem, g, b))
 	c.line("else if (%s == null)", b)
 	c.open()
-	bitLine(c, bit, "1")
+	csBitLine(c, bit, "1")
 	e.write(c, v.Elem, e.present(v.Elem, g), it.idx)
 	c.line("%s = true;", changed)
 	c.close()
 	c.line("else if (%s == null)", g)
 	c.open()
-	bitLine(c, bit, "1")
+	csBitLine(c, bit, "1")
 	c.line("w.WriteBits(0, 1);")
 	c.line("%s = true;", changed)
 	c.close()
@@ -394,7 +394,7 @@ func (e *csEmitter) dWriteUnion(c *body, it csItem, bit, changed, p string, same
 		m, mb, start := c.local("d"), c.local("d"), c.local("d")
 		c.line("%s %s = (%s)%s, %s = %s as %s;", name, m, name, g, mb, b, name)
 		c.line("int %s = w.BitsWritten;", start)
-		bitLine(c, bit, "1")
+		csBitLine(c, bit, "1")
 		c.line("w.WriteBits(%du, %d);", v.Type.Indices[i], v.Type.IndexBits)
 		c.line("if (%s == null)", mb)
 		c.open()
@@ -413,7 +413,7 @@ func (e *csEmitter) dWriteUnion(c *body, it csItem, bit, changed, p string, same
 		c.line("else")
 		c.open()
 		c.line("w.Rewind(%s);", start)
-		bitLine(c, bit, "0")
+		csBitLine(c, bit, "0")
 		c.close()
 		c.close()
 		c.close()

@@ -22,8 +22,13 @@
 // type for storage and carries the fields as that use sends them; the
 // type's own form is its untagged one. Emitters render the model: cpp.go
 // and cpp_steps.go; cs.go, cs_steps.go and cs_write.go; ts.go, ts_steps.go
-// and ts_write.go. The C++ deltas (SerializeDelta) render the same
-// model's items: cpp_delta.go and cpp_delta_kinds.go.
+// and ts_write.go. Deltas render the same model's items (one home for
+// what an item is: delta_model.go): C++'s SerializeDelta in
+// cpp_delta.go and cpp_delta_kinds.go; C#'s TryReadDelta/TryWriteDelta in
+// cs_delta.go, cs_delta_read.go, cs_delta_write.go and cs_delta_clone.go;
+// TypeScript's readTDelta/writeTDelta in ts_delta.go, ts_delta_read.go,
+// ts_delta_write.go and ts_delta.ts, which apply a delta to a copy of the
+// base and write AppendDelta's bytes.
 //
 // # C++
 //

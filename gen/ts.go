@@ -25,8 +25,10 @@ var (
 	tsWriter string
 	//go:embed ts_quote.ts
 	tsQuote string
+	//go:embed ts_delta.ts
+	tsDelta string
 
-	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter
+	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta
 )
 
 // TypeScript writes one self-contained TypeScript module (ES2020, no
@@ -38,7 +40,9 @@ var (
 //	export function writeT(value: T): Uint8Array       // throws BitpackError
 //
 // plus newT (a value as Go's zero value is), the stream-level readTFrom
-// and writeTTo, and the constant TFingerprint. Integers of up to 32 bits
+// and writeTTo, the constant TFingerprint, and deltas (ts_delta.go):
+// readTDelta(packet, base) and writeTDelta(base, value), bitpack's
+// UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
 // are numbers, 64-bit ones bigint; pointers are T | null; a registered
 // interface is a union discriminated by type. Reads and writes are
 // bitpack's, and so are their refusals. opts is not used (a module needs
@@ -90,7 +94,8 @@ func newTS(m *Model) (*tsEmitter, error) {
 // exports are the names a struct type's part of the module exports.
 func (e *tsEmitter) exports(t *Type) []string {
 	n := e.typeNames[t]
-	return []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To"}
+	return []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To",
+		"clone" + n, "read" + n + "Delta", "write" + n + "Delta", "read" + n + "DeltaFrom", "write" + n + "DeltaTo"}
 }
 
 func (e *tsEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
@@ -109,8 +114,10 @@ func (e *tsEmitter) file() []byte {
 		switch t.Kind {
 		case TypeStruct:
 			e.structType(t)
+			e.deltaStruct(t)
 		case TypeUnion:
 			e.unionType(t)
+			e.deltaUnion(t)
 		}
 	}
 	return e.b.Bytes()
@@ -138,6 +145,11 @@ func (e *tsEmitter) preamble() {
 // it. Raw float fields keep every bit pattern (-0, denormals, infinities)
 // but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
+//
+// readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
+// copy of base (cloneT), which it returns; base is never changed, and a
+// refused delta throws before anything is returned. writeTDelta(base, value)
+// writes bitpack.AppendDelta's bytes.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
@@ -259,7 +271,9 @@ func init() {
 		Array ReadonlyArray Uint8Array Uint32Array ArrayBuffer DataView Math Number BigInt String Boolean Object
 		Error Symbol Promise Record Partial Required Readonly Pick Omit Map Set Date JSON Function RegExp
 		BitpackError BitpackErrorKind BitReader BitWriter BitpackBox Hook hooks hook absent seal open crc32
-		float32FromBits float32Bits float64FromBits float64Bits`) {
+		float32FromBits float32Bits float64FromBits float64Bits deltaScratch deltaCodes deltaCodeBytes
+		deltaCodeReader deltaUnchangedText deltaUnchanged deltaBaseRefusal deltaAdopt readDeltaCode
+		readDeltaCodeBig writeDeltaCode writeDeltaCodeBig deltaSameBits deltaSameWritten deltaSameBytes deltaLength`) {
 		tsReserved[w] = true
 	}
 }

@@ -28,6 +28,11 @@ export class BitReader {
     return this.end - this.pos;
   }
 
+  /** Goes back to bit pos (at most bitsRead) to read again: for deltas. */
+  rewind(pos: number): void {
+    this.pos = pos;
+  }
+
   /** Records a refusal at bit (the first one wins) and returns false. */
   fail(kind: BitpackErrorKind, bit: number, detail: string): false {
     if (!this.failed) {

@@ -77,6 +77,15 @@ func tsCases(t *testing.T, c *corpus, e *tsEmitter) []byte {
 		fmt.Fprintf(&b, "    case %d:\n      return writeCase<t.%s>(%s, t.write%s, t.write%sTo, %s);\n", n, name, tsValue{e}.structValue(w.root, w.value), name, name, goName)
 	}
 	b.WriteString("  }\n  return \"BADCASE\";\n}\n")
+	b.WriteString("\nfunction deltaRead(type: number, base: Uint8Array, d: Uint8Array): string {\n  switch (type) {\n")
+	for k, r := range c.m.Roots {
+		fmt.Fprintf(&b, "    case %d:\n      return deltaReadCase(base, d, t.read%[2]s, t.read%[2]sDelta, t.write%[2]s);\n", k, e.typeNames[r])
+	}
+	b.WriteString("  }\n  return \"BADTYPE\";\n}\n\nfunction deltaWrite(type: number, base: Uint8Array, value: Uint8Array): string {\n  switch (type) {\n")
+	for k, r := range c.m.Roots {
+		fmt.Fprintf(&b, "    case %d:\n      return deltaWriteCase(base, value, t.read%[2]s, t.write%[2]sDelta, t.write%[2]s);\n", k, e.typeNames[r])
+	}
+	b.WriteString("  }\n  return \"BADTYPE\";\n}\n")
 	return []byte(b.String())
 }
 
@@ -89,9 +98,28 @@ func TestTypeScriptCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the TypeScript side does not change under Go's race detector; the plain run covers it")
 	}
+	c := sharedCorpus(t)
+	compareClient(t, "node", c, runTSDriver(t, c), true)
+}
+
+// TestTypeScriptDeltas runs the delta corpus (D: apply a delta to a base,
+// E: write a value's delta against a base) through the same driver:
+// bitpack's bytes, its verdicts and its refusals word for word; the driver
+// also checks that no delta read or write changes the values it is given.
+func TestTypeScriptDeltas(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the TypeScript side does not change under Go's race detector; the plain run covers it")
+	}
+	c := sharedDeltaCorpus(t)
+	compareClient(t, "node", c, runTSDriver(t, c), true)
+}
+
+// runTSDriver generates the module and the driver for c's types, compiles
+// them and returns node's answers to c's commands.
+func runTSDriver(t *testing.T, c *corpus) []string {
+	t.Helper()
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
-	c := sharedCorpus(t)
 	e, err := newTS(c.m)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +141,7 @@ func TestTypeScriptCrossLanguage(t *testing.T) {
 	start = time.Now()
 	answers := runDriver(t, "node", exec.Command(node, filepath.Join(dir, "out", "driver.mjs")), c.lines())
 	t.Logf("node ran in %v", time.Since(start))
-	compareClient(t, "node", c, answers, true)
+	return answers
 }
 
 // TestTypeScriptGoldenCompiles compiles each golden module with exactly

@@ -25,6 +25,41 @@ export class BitWriter {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
+  /** Takes back the bits written from bit pos on: for deltas. */
+  rewind(pos: number): void {
+    const end = (this.pos + 7) >>> 3;
+    const i = pos >>> 3;
+    if (i < end) {
+      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer.fill(0, i + 1, end);
+    }
+    this.pos = pos;
+  }
+
+  /** The n bits (n <= 32) written at bit at, as an unsigned number. */
+  peek(at: number, n: number): number {
+    if (n <= 0) {
+      return 0;
+    }
+    const b = this.buffer;
+    let i = at >>> 3;
+    let value = b[i] >>> (at & 7);
+    for (let got = 8 - (at & 7); got < n; got += 8) {
+      value |= (b[++i] ?? 0) << got; // got < 32
+    }
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
+  }
+
+  /** Everything written (at most 32 bits) as a number: a field's code. */
+  codeWord(): number {
+    return this.peek(0, this.pos);
+  }
+
+  /** Everything written (at most 64 bits) as a bigint. */
+  codeBig(): bigint {
+    return BigInt(this.peek(0, Math.min(this.pos, 32))) | (BigInt(this.peek(32, Math.max(this.pos - 32, 0))) << 32n);
+  }
+
   /** Empties the writer (and forgets its error), keeping its buffer. */
   reset(): void {
     this.buffer.fill(0, 0, Math.min((this.pos + 7) >>> 3, this.buffer.length));

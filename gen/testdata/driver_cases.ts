@@ -16,9 +16,11 @@ declare module "./table.js" {
   }
 }
 
+// Its values are frozen: a delta's result shares them with its base (they
+// are replaced whole, never changed), and shared() skips what is frozen.
 t.hooks.Stamp = {
-  zero: () => ({ v: 0 }),
-  read: (r) => ({ v: r.readBits(12) }),
+  zero: () => Object.freeze({ v: 0 }),
+  read: (r) => Object.freeze({ v: r.readBits(12) }),
   write: (w, s) => (s.v > 4095 ? w.refuse("hook refused the value: stamp out of range") : w.writeBits(s.v, 12)),
 };
 
@@ -87,6 +89,77 @@ function writeCase<T>(v: T, write: (v: T) => Uint8Array, to: (w: t.BitWriter, v:
   return packet === null ? refused(thrown) : "OK " + hex(packet);
 }
 
+// written is v's packet, or why there is none (a value a delta read or
+// write spoiled may not be writable).
+function written<T>(write: (v: T) => Uint8Array, v: T): string {
+  try {
+    return hex(write(v));
+  } catch (e) {
+    return "UNWRITABLE " + String(e);
+  }
+}
+
+// objects collects the objects v holds (itself included), but frozen ones.
+function objects(v: unknown, into: Set<object>): void {
+  if (typeof v !== "object" || v === null || Object.isFrozen(v) || into.has(v)) {
+    return;
+  }
+  into.add(v);
+  if (v instanceof Map) {
+    v.forEach((e) => objects(e, into));
+  } else if (!(v instanceof Uint8Array)) {
+    for (const k of Object.keys(v)) {
+      objects((v as Record<string, unknown>)[k], into);
+    }
+  }
+}
+
+// shared reports whether a and b hold one object (not frozen) between them.
+function shared(a: unknown, b: unknown): boolean {
+  const seen = new Set<object>();
+  objects(a, seen);
+  const other = new Set<object>();
+  objects(b, other);
+  for (const o of other) {
+    if (seen.has(o)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// deltaReadCase applies a delta to the base read from its packet and
+// answers as read does, with the result written whole; the base must come
+// out of it unchanged, whatever the answer, and the result must share no
+// object with it.
+function deltaReadCase<T>(base: Uint8Array, d: Uint8Array, read: (p: Uint8Array) => T, apply: (p: Uint8Array, base: T) => T, write: (v: T) => Uint8Array): string {
+  const b = read(base);
+  const before = written(write, b);
+  let answer: string;
+  try {
+    const v = apply(d, b);
+    answer = (shared(b, v) ? "SHARED " : "") + "OK " + hex(write(v));
+  } catch (e) {
+    answer = refused(e);
+  }
+  return written(write, b) === before ? answer : "BASE CHANGED " + answer;
+}
+
+// deltaWriteCase writes the delta of the value read from its packet
+// against the base read from its own.
+function deltaWriteCase<T>(base: Uint8Array, value: Uint8Array, read: (p: Uint8Array) => T, delta: (base: T, value: T) => Uint8Array, write: (v: T) => Uint8Array): string {
+  const b = read(base);
+  const v = read(value);
+  const before = written(write, b) + written(write, v);
+  let answer: string;
+  try {
+    answer = "OK " + hex(delta(b, v));
+  } catch (e) {
+    answer = refused(e);
+  }
+  return written(write, b) + written(write, v) === before ? answer : "VALUES CHANGED " + answer;
+}
+
 function probe(p: Uint8Array): string {
   let v: t.Pinned;
   try {
@@ -147,14 +220,14 @@ export function answer(line: string): string {
       return read(Number(f[1]), bytes(f[2]));
     case "W":
       return writeValue(Number(f[1]));
-    case "D":
-      return probe(bytes(f[1]));
+    case "D": // a delta's D k base delta has four fields, a float probe's two
+      return f.length === 4 ? deltaRead(Number(f[1]), bytes(f[2]), bytes(f[3])) : probe(bytes(f[1]));
     case "P":
       return encode(f);
     case "Q":
       return probeQuat(bytes(f[1]));
-    case "E":
-      return encodeQuat(f);
+    case "E": // a delta's E k base value has four fields, a quaternion's thirteen
+      return f.length === 4 ? deltaWrite(Number(f[1]), bytes(f[2]), bytes(f[3])) : encodeQuat(f);
     case "S":
     case "O":
       return frame(f);

@@ -20,6 +20,11 @@
 // but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
 //
+// readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
+// copy of base (cloneT), which it returns; base is never changed, and a
+// refused delta throws before anything is returned. writeTDelta(base, value)
+// writes bitpack.AppendDelta's bytes.
+//
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
 
@@ -533,6 +538,11 @@ export class BitReader {
     return this.end - this.pos;
   }
 
+  /** Goes back to bit pos (at most bitsRead) to read again: for deltas. */
+  rewind(pos: number): void {
+    this.pos = pos;
+  }
+
   /** Records a refusal at bit (the first one wins) and returns false. */
   fail(kind: BitpackErrorKind, bit: number, detail: string): false {
     if (!this.failed) {
@@ -908,6 +918,41 @@ export class BitWriter {
   /** The bytes written, in a new array of exactly their size. */
   bytes(): Uint8Array {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
+  }
+
+  /** Takes back the bits written from bit pos on: for deltas. */
+  rewind(pos: number): void {
+    const end = (this.pos + 7) >>> 3;
+    const i = pos >>> 3;
+    if (i < end) {
+      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer.fill(0, i + 1, end);
+    }
+    this.pos = pos;
+  }
+
+  /** The n bits (n <= 32) written at bit at, as an unsigned number. */
+  peek(at: number, n: number): number {
+    if (n <= 0) {
+      return 0;
+    }
+    const b = this.buffer;
+    let i = at >>> 3;
+    let value = b[i] >>> (at & 7);
+    for (let got = 8 - (at & 7); got < n; got += 8) {
+      value |= (b[++i] ?? 0) << got; // got < 32
+    }
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
+  }
+
+  /** Everything written (at most 32 bits) as a number: a field's code. */
+  codeWord(): number {
+    return this.peek(0, this.pos);
+  }
+
+  /** Everything written (at most 64 bits) as a bigint. */
+  codeBig(): bigint {
+    return BigInt(this.peek(0, Math.min(this.pos, 32))) | (BigInt(this.peek(32, Math.max(this.pos - 32, 0))) << 32n);
   }
 
   /** Empties the writer (and forgets its error), keeping its buffer. */
@@ -1446,6 +1491,238 @@ export function open(protocolId: number, packet: Uint8Array): Uint8Array | null 
   const payload = packet.subarray(4);
   return stored === frameCrc(protocolId >>> 0, payload) ? payload : null;
 }
+
+// Deltas (bitpack's AppendDelta and UnmarshalDelta, docs/wire.md "Delta
+// encoding"). A fixed-width field changes by its offset code: the code its
+// full encoding carries, before a raw signed field's sign flip. Codes are
+// found by writing the value with the full writer into a scratch writer,
+// so a delta codes, rounds, clamps and refuses exactly as a full write
+// does; a new code becomes a value by the full reader reading it back.
+
+const deltaScratch = new BitWriter(16);
+
+/** The scratch writer a field's code is written into, empty. */
+function deltaCodes(): BitWriter {
+  deltaScratch.reset();
+  return deltaScratch;
+}
+
+const deltaCodeBytes = new Uint8Array(8);
+
+/** A reader of code (n bits), for the full reader to make a value of. */
+function deltaCodeReader(code: number | bigint, n: number): BitReader {
+  let low = 0;
+  let high = 0;
+  if (typeof code === "bigint") {
+    low = Number(code & 0xffffffffn);
+    high = Number(code >> 32n);
+  } else {
+    low = code;
+  }
+  for (let i = 0; i < 4; i++) {
+    deltaCodeBytes[i] = low >>> (8 * i);
+    deltaCodeBytes[i + 4] = high >>> (8 * i);
+  }
+  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+}
+
+const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
+
+/** Refuses a part that marks its value changed and changes nothing. */
+function deltaUnchanged(r: BitReader, bit: number): false {
+  return r.fail("Range", bit, deltaUnchangedText);
+}
+
+/** Refuses a delta whose base value (s refused to code it) has no code to start from. */
+function deltaBaseRefusal(r: BitReader, s: BitWriter, bit: number): false {
+  return r.fail(s.kind, bit, "base value: " + s.errorDetail);
+}
+
+/** Takes on the refusal of a value written into the scratch writer s. */
+function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
+  return w.fail(s.kind, prefix + s.errorDetail);
+}
+
+// readDeltaCode reads the change of a fixed-width field of n bits (<= 32)
+// from offset code old: n = 1, the other code; no short form (s = 0), the
+// new code whole; else a 0 bit and the difference in s bits, or a 1 bit
+// and the new code whole. It returns the new offset code, or -1 when
+// refused. bitpack words a change out of the codes' range in two ways,
+// depending on which of its decoders runs the field (mode 0: its inline
+// one; 1: the field's kind; 2: a flat list element's, inline while the
+// packet holds the field's widest form), and so does this.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
+  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+  let c = 0;
+  if (n === 1) {
+    c = old ^ 1;
+  } else if (s === 0 || r.readBits(1) === 1) {
+    c = (r.readBits(n) ^ flip) >>> 0;
+    if (r.failed) {
+      return -1;
+    }
+    const h = 2 ** (s - 1);
+    if (s > 0 && c !== old && c <= limit && Math.abs(c - old) <= h) {
+      r.fail("Range", start, "code " + c + " is within " + h + " of the base's " + old + ": the short form carries it (not canonical)");
+      return -1;
+    }
+  } else {
+    const h = 2 ** (s - 1);
+    const e = r.readBits(s);
+    if (r.failed) {
+      return -1;
+    }
+    const d = e < h ? e - h : e - h + 1;
+    c = old + d;
+    if (c < 0 || c > limit) {
+      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
+      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      return -1;
+    }
+  }
+  if (c === old) {
+    deltaUnchanged(r, start);
+    return -1;
+  }
+  if (inline && c > limit) {
+    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
+    return -1;
+  }
+  return c; // above limit, the full reader refuses it as bitpack's kind does
+}
+
+/** readDeltaCode for fields of more than 32 bits: -1n when refused. */
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
+  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+  let c = 0n;
+  if (s === 0 || r.readBits(1) === 1) {
+    c = r.readBig(n) ^ flip;
+    if (r.failed) {
+      return -1n;
+    }
+    const h = 1n << BigInt(s - 1);
+    const d = c > old ? c - old : old - c;
+    if (s > 0 && c !== old && c <= limit && d <= h) {
+      r.fail("Range", start, "code " + c + " is within " + h + " of the base's " + old + ": the short form carries it (not canonical)");
+      return -1n;
+    }
+  } else {
+    const h = BigInt(2 ** (s - 1));
+    const e = BigInt(r.readBits(s));
+    if (r.failed) {
+      return -1n;
+    }
+    const d = e < h ? e - h : e - h + 1n;
+    c = old + d;
+    if (c < 0n || c > limit) {
+      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
+      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      return -1n;
+    }
+  }
+  if (c === old) {
+    deltaUnchanged(r, start);
+    return -1n;
+  }
+  if (inline && c > limit) {
+    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
+    return -1n;
+  }
+  return c;
+}
+
+/** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */
+function writeDeltaCode(w: BitWriter, cv: number, cb: number, n: number, s: number, flip: number, bit: boolean): void {
+  if (bit) {
+    w.writeBits(1, 1);
+  }
+  if (n === 1) {
+    return;
+  }
+  if (s === 0) {
+    w.writeBits(cv, n);
+    return;
+  }
+  const d = ((cv ^ flip) >>> 0) - ((cb ^ flip) >>> 0);
+  const h = 2 ** (s - 1);
+  if (d >= -h && d <= h) {
+    w.writeBits(0, 1);
+    w.writeBits(d < 0 ? d + h : d + h - 1, s);
+    return;
+  }
+  w.writeBits(1, 1);
+  w.writeBits(cv, n);
+}
+
+function writeDeltaCodeBig(w: BitWriter, cv: bigint, cb: bigint, n: number, s: number, flip: bigint, bit: boolean): void {
+  if (bit) {
+    w.writeBits(1, 1);
+  }
+  if (s > 0) {
+    const d = (cv ^ flip) - (cb ^ flip);
+    const h = 1n << BigInt(s - 1);
+    if (d >= -h && d <= h) {
+      w.writeBits(0, 1);
+      w.writeBits(Number(d < 0n ? d + h : d + h - 1n), s);
+      return;
+    }
+    w.writeBits(1, 1);
+  }
+  w.writeBig(cv, n);
+}
+
+/** Whether the bits r read from bit from on are exactly the bits s holds. */
+function deltaSameBits(r: BitReader, from: number, s: BitWriter): boolean {
+  const end = r.bitsRead;
+  if (end - from !== s.bitsWritten) {
+    return false;
+  }
+  r.rewind(from);
+  let same = true;
+  for (let at = 0; at < s.bitsWritten; at += 32) {
+    const k = Math.min(32, s.bitsWritten - at);
+    same = r.readBits(k) === s.peek(at, k) && same;
+  }
+  return same;
+}
+
+/** Whether the bits w wrote from bit from on are exactly the bits s holds. */
+function deltaSameWritten(w: BitWriter, from: number, s: BitWriter): boolean {
+  if (w.bitsWritten - from !== s.bitsWritten) {
+    return false;
+  }
+  for (let at = 0; at < s.bitsWritten; at += 32) {
+    const k = Math.min(32, s.bitsWritten - at);
+    if (w.peek(from + at, k) !== s.peek(at, k)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether a and b hold the same bytes (a may be anything a caller passed). */
+function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (!(a instanceof Uint8Array) || a.length !== b.length) {
+    return false;
+  }
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
+function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
+  if (!Array.isArray(value)) {
+    return w.fail("Range", "value " + show(value) + " is not an array") ? 0 : -1;
+  }
+  if (value.length > maxlen) {
+    return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
+  }
+  return value.length;
+}
 // ---------------------------------------------------------------------------
 /** Go's cppclient.Vec3: 96 bits. */
 export interface Vec3 {
@@ -1506,6 +1783,146 @@ export function writeVec3To(w: BitWriter, v: Vec3): boolean {
   if (!w.writeFloat32(v.Y)) return w.at("Y");
   if (!w.writeFloat32(v.Z)) return w.at("Z");
   return true;
+}
+
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneVec3(v: Vec3): Vec3 {
+  return {
+    X: v.X,
+    Y: v.Y,
+    Z: v.Z,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneVec3); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readVec3Delta(packet: Uint8Array, base: Vec3): Vec3 {
+  const r = new BitReader(packet);
+  const v = cloneVec3(base);
+  if (r.readBits(1) === 1 && !readVec3DeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("cppclient.Vec3");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeVec3Delta(base: Vec3, value: Vec3): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeVec3DeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("cppclient.Vec3") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("X");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeFloat32(v.X)) return deltaBaseRefusal(r, w1, x0) || r.at("X");
+    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0, mode);
+    if (c2 < 0) return r.at("X");
+    const q3 = deltaCodeReader(c2, 32);
+    v.X = q3.readFloat32();
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("X");
+    changed = true;
+  }
+  const x4 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Y");
+  } else {
+    const w5 = deltaCodes();
+    if (!w5.writeFloat32(v.Y)) return deltaBaseRefusal(r, w5, x4) || r.at("Y");
+    const c6 = readDeltaCode(r, w5.codeWord(), 32, 8, 4294967295, 0, x4, mode);
+    if (c6 < 0) return r.at("Y");
+    const q7 = deltaCodeReader(c6, 32);
+    v.Y = q7.readFloat32();
+    if (q7.failed) return r.fail(q7.kind, x4, q7.errorDetail) || r.at("Y");
+    changed = true;
+  }
+  const x8 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Z");
+  } else {
+    const w9 = deltaCodes();
+    if (!w9.writeFloat32(v.Z)) return deltaBaseRefusal(r, w9, x8) || r.at("Z");
+    const c10 = readDeltaCode(r, w9.codeWord(), 32, 8, 4294967295, 0, x8, mode);
+    if (c10 < 0) return r.at("Z");
+    const q11 = deltaCodeReader(c10, 32);
+    v.Z = q11.readFloat32();
+    if (q11.failed) return r.fail(q11.kind, x8, q11.errorDetail) || r.at("Z");
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeVec3DeltaTo(w: BitWriter, v: Vec3, b: Vec3, bit: boolean): boolean {
+  if (absent(w, v, "Vec3")) return false;
+  let changed = false;
+  {
+    const w0 = deltaCodes();
+    if (!w0.writeFloat32(v.X)) return deltaAdopt(w, w0, "") || w.at("X");
+    const c1 = w0.codeWord();
+    w0.reset();
+    if (!w0.writeFloat32(b.X)) return deltaAdopt(w, w0, "base value: ") || w.at("X");
+    const c2 = w0.codeWord();
+    if (c1 !== c2) {
+      writeDeltaCode(w, c1, c2, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  {
+    const w3 = deltaCodes();
+    if (!w3.writeFloat32(v.Y)) return deltaAdopt(w, w3, "") || w.at("Y");
+    const c4 = w3.codeWord();
+    w3.reset();
+    if (!w3.writeFloat32(b.Y)) return deltaAdopt(w, w3, "base value: ") || w.at("Y");
+    const c5 = w3.codeWord();
+    if (c4 !== c5) {
+      writeDeltaCode(w, c4, c5, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  {
+    const w6 = deltaCodes();
+    if (!w6.writeFloat32(v.Z)) return deltaAdopt(w, w6, "") || w.at("Z");
+    const c7 = w6.codeWord();
+    w6.reset();
+    if (!w6.writeFloat32(b.Z)) return deltaAdopt(w, w6, "base value: ") || w.at("Z");
+    const c8 = w6.codeWord();
+    if (c7 !== c8) {
+      writeDeltaCode(w, c7, c8, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  return changed;
 }
 
 /** Go's cppclient.Player: 79 to 206 bits. */
@@ -1587,6 +2004,267 @@ export function writePlayerTo(w: BitWriter, v: Player): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function clonePlayer(v: Player): Player {
+  return {
+    ID: v.ID,
+    Health: v.Health,
+    Pos: cloneVec3(v.Pos),
+    Name: v.Name,
+    Alive: v.Alive,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see clonePlayer); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readPlayerDelta(packet: Uint8Array, base: Player): Player {
+  const r = new BitReader(packet);
+  const v = clonePlayer(base);
+  if (r.readBits(1) === 1 && !readPlayerDeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("cppclient.Player");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writePlayerDelta(base: Player, value: Player): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writePlayerDeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("cppclient.Player") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("ID");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeRange(v.ID, 0, 999, 10)) return deltaBaseRefusal(r, w1, x0) || r.at("ID");
+    const c2 = readDeltaCode(r, w1.codeWord(), 10, 5, 999, 0, x0, mode);
+    if (c2 < 0) return r.at("ID");
+    const q3 = deltaCodeReader(c2, 10);
+    v.ID = q3.readRange(10, 0, 999);
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("ID");
+    changed = true;
+  }
+  const x4 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Health");
+  } else {
+    const w5 = deltaCodes();
+    if (!w5.writeRange(v.Health, 0, 1000, 10)) return deltaBaseRefusal(r, w5, x4) || r.at("Health");
+    const c6 = readDeltaCode(r, w5.codeWord(), 10, 5, 1000, 0, x4, mode);
+    if (c6 < 0) return r.at("Health");
+    const q7 = deltaCodeReader(c6, 10);
+    v.Health = q7.readRange(10, 0, 1000);
+    if (q7.failed) return r.fail(q7.kind, x4, q7.errorDetail) || r.at("Health");
+    changed = true;
+  }
+  const x8 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Pos.X");
+  } else {
+    const w9 = deltaCodes();
+    if (!w9.writeCompressed32(v.Pos.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaBaseRefusal(r, w9, x8) || r.at("Pos.X");
+    const c10 = readDeltaCode(r, w9.codeWord(), 18, 8, 204800, 0, x8, mode);
+    if (c10 < 0) return r.at("Pos.X");
+    const q11 = deltaCodeReader(c10, 18);
+    v.Pos.X = q11.readCompressed32(18, 204800, 2048, -1024);
+    if (q11.failed) return r.fail(q11.kind, x8, q11.errorDetail) || r.at("Pos.X");
+    changed = true;
+  }
+  const x12 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Pos.Y");
+  } else {
+    const w13 = deltaCodes();
+    if (!w13.writeCompressed32(v.Pos.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaBaseRefusal(r, w13, x12) || r.at("Pos.Y");
+    const c14 = readDeltaCode(r, w13.codeWord(), 18, 8, 204800, 0, x12, mode);
+    if (c14 < 0) return r.at("Pos.Y");
+    const q15 = deltaCodeReader(c14, 18);
+    v.Pos.Y = q15.readCompressed32(18, 204800, 2048, -1024);
+    if (q15.failed) return r.fail(q15.kind, x12, q15.errorDetail) || r.at("Pos.Y");
+    changed = true;
+  }
+  const x16 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Pos.Z");
+  } else {
+    const w17 = deltaCodes();
+    if (!w17.writeCompressed32(v.Pos.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaBaseRefusal(r, w17, x16) || r.at("Pos.Z");
+    const c18 = readDeltaCode(r, w17.codeWord(), 18, 8, 204800, 0, x16, mode);
+    if (c18 < 0) return r.at("Pos.Z");
+    const q19 = deltaCodeReader(c18, 18);
+    v.Pos.Z = q19.readCompressed32(18, 204800, 2048, -1024);
+    if (q19.failed) return r.fail(q19.kind, x16, q19.errorDetail) || r.at("Pos.Z");
+    changed = true;
+  }
+  const x20 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Name");
+  } else {
+    const s21 = r.readString(4, 15);
+    if (r.failed) return r.at("Name");
+    if (s21 === v.Name) return deltaUnchanged(r, x20) || r.at("Name");
+    v.Name = s21;
+    changed = true;
+  }
+  const x22 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Alive");
+  } else {
+    v.Alive = !v.Alive;
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writePlayerDeltaTo(w: BitWriter, v: Player, b: Player, bit: boolean): boolean {
+  if (absent(w, v, "Player")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.ID, b.ID)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeRange(v.ID, 0, 999, 10)) return deltaAdopt(w, w0, "") || w.at("ID");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeRange(b.ID, 0, 999, 10)) return deltaAdopt(w, w0, "base value: ") || w.at("ID");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 10, 5, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    if (Object.is(v.Health, b.Health)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w3 = deltaCodes();
+      if (!w3.writeRange(v.Health, 0, 1000, 10)) return deltaAdopt(w, w3, "") || w.at("Health");
+      const c4 = w3.codeWord();
+      w3.reset();
+      if (!w3.writeRange(b.Health, 0, 1000, 10)) return deltaAdopt(w, w3, "base value: ") || w.at("Health");
+      const c5 = w3.codeWord();
+      if (c4 !== c5) {
+        writeDeltaCode(w, c4, c5, 10, 5, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  if (absent(w, v.Pos, "Vec3")) return w.at("Pos");
+  {
+    if (Object.is(v.Pos.X, b.Pos.X)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w6 = deltaCodes();
+      if (!w6.writeCompressed32(v.Pos.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaAdopt(w, w6, "") || w.at("Pos.X");
+      const c7 = w6.codeWord();
+      w6.reset();
+      if (!w6.writeCompressed32(b.Pos.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaAdopt(w, w6, "base value: ") || w.at("Pos.X");
+      const c8 = w6.codeWord();
+      if (c7 !== c8) {
+        writeDeltaCode(w, c7, c8, 18, 8, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    if (Object.is(v.Pos.Y, b.Pos.Y)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w9 = deltaCodes();
+      if (!w9.writeCompressed32(v.Pos.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaAdopt(w, w9, "") || w.at("Pos.Y");
+      const c10 = w9.codeWord();
+      w9.reset();
+      if (!w9.writeCompressed32(b.Pos.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaAdopt(w, w9, "base value: ") || w.at("Pos.Y");
+      const c11 = w9.codeWord();
+      if (c10 !== c11) {
+        writeDeltaCode(w, c10, c11, 18, 8, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    if (Object.is(v.Pos.Z, b.Pos.Z)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w12 = deltaCodes();
+      if (!w12.writeCompressed32(v.Pos.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaAdopt(w, w12, "") || w.at("Pos.Z");
+      const c13 = w12.codeWord();
+      w12.reset();
+      if (!w12.writeCompressed32(b.Pos.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaAdopt(w, w12, "base value: ") || w.at("Pos.Z");
+      const c14 = w12.codeWord();
+      if (c13 !== c14) {
+        writeDeltaCode(w, c13, c14, 18, 8, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    if (v.Name === b.Name) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      if (bit) w.writeBits(1, 1);
+      if (!w.writeString(v.Name, 15, 4)) return w.at("Name");
+      changed = true;
+    }
+  }
+  {
+    if (Object.is(v.Alive, b.Alive)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w15 = deltaCodes();
+      if (!w15.writeBool(v.Alive)) return deltaAdopt(w, w15, "") || w.at("Alive");
+      const c16 = w15.codeWord();
+      w15.reset();
+      if (!w15.writeBool(b.Alive)) return deltaAdopt(w, w15, "base value: ") || w.at("Alive");
+      const c17 = w15.codeWord();
+      if (c16 !== c17) {
+        writeDeltaCode(w, c16, c17, 1, 0, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  return changed;
+}
+
 /** Go's cppclient.Snapshot: 36 to 1684 bits. */
 export interface Snapshot {
   Tick: number; // uint 32 bits
@@ -1651,5 +2329,177 @@ export function writeSnapshotTo(w: BitWriter, v: Snapshot): boolean {
     if (!writePlayerTo(w, v.Players[i0])) return w.at("Players[" + i0 + "]");
   }
   return true;
+}
+
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneSnapshot(v: Snapshot): Snapshot {
+  return {
+    Tick: v.Tick,
+    Players: v.Players.map((e0) => clonePlayer(e0)),
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneSnapshot); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readSnapshotDelta(packet: Uint8Array, base: Snapshot): Snapshot {
+  const r = new BitReader(packet);
+  const v = cloneSnapshot(base);
+  if (r.readBits(1) === 1 && !readSnapshotDeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("cppclient.Snapshot");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeSnapshotDelta(base: Snapshot, value: Snapshot): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeSnapshotDeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("cppclient.Snapshot") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readSnapshotDeltaFrom(r: BitReader, v: Snapshot, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Tick");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeUnsigned(v.Tick, 32)) return deltaBaseRefusal(r, w1, x0) || r.at("Tick");
+    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0, mode);
+    if (c2 < 0) return r.at("Tick");
+    const q3 = deltaCodeReader(c2, 32);
+    v.Tick = q3.readBits(32);
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("Tick");
+    changed = true;
+  }
+  const x4 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Players");
+  } else {
+    const a5 = v.Players;
+    const n6 = a5.length;
+    let n7 = n6;
+    const z8 = r.readBits(1);
+    if (r.failed) return r.at("Players");
+    if (z8 === 1) {
+      const x9 = r.bitsRead;
+      const l10 = r.readBits(4);
+      if (r.failed) return r.at("Players");
+      if (l10 > 8) return r.fail("Range", x9, "length " + l10 + " exceeds maxlen 8") || r.at("Players");
+      if (l10 === n6) return r.fail("Range", x9, "new length " + l10 + " is the base's (not canonical)") || r.at("Players");
+      n7 = l10;
+    }
+    const m11 = Math.min(n7, n6);
+    let p12 = -1;
+    for (;;) {
+      const x13 = r.bitsRead;
+      const k0 = r.readIntRelative(p12);
+      if (r.failed) return r.at("Players");
+      if (k0 > m11) return r.fail("Range", x13, "element index " + k0 + " out of range for " + m11 + " elements") || r.at("Players");
+      if (k0 === m11) break;
+      const y14 = r.bitsRead;
+      let c15 = false;
+      if (readPlayerDeltaFrom(r, a5[k0], true, 0)) c15 = true;
+      if (r.failed) return r.at("Players[" + k0 + "]");
+      if (!c15) return deltaUnchanged(r, y14) || r.at("Players[" + k0 + "]");
+      p12 = k0;
+    }
+    if (z8 === 0 && p12 < 0) return deltaUnchanged(r, x4) || r.at("Players");
+    if (n7 > n6 && (n7 - n6) * 79 > r.bitsRemaining) {
+      return r.fail("Overflow", r.bitsRead, (n7 - n6) + " elements need at least " + (n7 - n6) * 79 + " bits, " + r.bitsRemaining + " remain") || r.at("Players");
+    }
+    a5.length = Math.min(n7, n6);
+    for (let i0 = n6; i0 < n7; i0++) {
+      const a16 = newPlayer();
+      if (!readPlayerFrom(r, a16)) return r.at("Players[" + i0 + "]");
+      a5[i0] = a16;
+    }
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeSnapshotDeltaTo(w: BitWriter, v: Snapshot, b: Snapshot, bit: boolean): boolean {
+  if (absent(w, v, "Snapshot")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.Tick, b.Tick)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeUnsigned(v.Tick, 32)) return deltaAdopt(w, w0, "") || w.at("Tick");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeUnsigned(b.Tick, 32)) return deltaAdopt(w, w0, "base value: ") || w.at("Tick");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 32, 8, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    const a3 = v.Players;
+    const b4 = b.Players;
+    const n5 = deltaLength(w, a3, 8);
+    if (n5 < 0) return w.at("Players");
+    const n6 = b4.length;
+    if (n5 === n6 && (n5 === 0 || a3 === b4)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const x7 = w.bitsWritten;
+      if (bit) w.writeBits(1, 1);
+      if (n5 !== n6) {
+        w.writeBits(1, 1);
+        w.writeBits(n5, 4);
+      } else {
+        w.writeBits(0, 1);
+      }
+      let p8 = -1;
+      for (let k0 = 0; k0 < Math.min(n5, n6); k0++) {
+        const x9 = w.bitsWritten;
+        w.writeIntRelative(p8, k0);
+        let c10 = false;
+        if (writePlayerDeltaTo(w, a3[k0], b4[k0], true)) c10 = true;
+        if (w.failed) return w.at("Players[" + k0 + "]");
+        if (c10) p8 = k0;
+        else w.rewind(x9);
+      }
+      w.writeIntRelative(p8, Math.min(n5, n6));
+      if (n5 === n6 && p8 < 0) {
+        w.rewind(x7);
+        if (bit) w.writeBits(0, 1);
+      } else {
+        for (let i0 = n6; i0 < n5; i0++) {
+          if (!writePlayerTo(w, a3[i0])) return w.at("Players[" + i0 + "]");
+        }
+        changed = true;
+      }
+    }
+  }
+  return changed;
 }
 

@@ -20,6 +20,11 @@
 // but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
 //
+// readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
+// copy of base (cloneT), which it returns; base is never changed, and a
+// refused delta throws before anything is returned. writeTDelta(base, value)
+// writes bitpack.AppendDelta's bytes.
+//
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
 
@@ -533,6 +538,11 @@ export class BitReader {
     return this.end - this.pos;
   }
 
+  /** Goes back to bit pos (at most bitsRead) to read again: for deltas. */
+  rewind(pos: number): void {
+    this.pos = pos;
+  }
+
   /** Records a refusal at bit (the first one wins) and returns false. */
   fail(kind: BitpackErrorKind, bit: number, detail: string): false {
     if (!this.failed) {
@@ -908,6 +918,41 @@ export class BitWriter {
   /** The bytes written, in a new array of exactly their size. */
   bytes(): Uint8Array {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
+  }
+
+  /** Takes back the bits written from bit pos on: for deltas. */
+  rewind(pos: number): void {
+    const end = (this.pos + 7) >>> 3;
+    const i = pos >>> 3;
+    if (i < end) {
+      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer.fill(0, i + 1, end);
+    }
+    this.pos = pos;
+  }
+
+  /** The n bits (n <= 32) written at bit at, as an unsigned number. */
+  peek(at: number, n: number): number {
+    if (n <= 0) {
+      return 0;
+    }
+    const b = this.buffer;
+    let i = at >>> 3;
+    let value = b[i] >>> (at & 7);
+    for (let got = 8 - (at & 7); got < n; got += 8) {
+      value |= (b[++i] ?? 0) << got; // got < 32
+    }
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
+  }
+
+  /** Everything written (at most 32 bits) as a number: a field's code. */
+  codeWord(): number {
+    return this.peek(0, this.pos);
+  }
+
+  /** Everything written (at most 64 bits) as a bigint. */
+  codeBig(): bigint {
+    return BigInt(this.peek(0, Math.min(this.pos, 32))) | (BigInt(this.peek(32, Math.max(this.pos - 32, 0))) << 32n);
   }
 
   /** Empties the writer (and forgets its error), keeping its buffer. */
@@ -1446,6 +1491,238 @@ export function open(protocolId: number, packet: Uint8Array): Uint8Array | null 
   const payload = packet.subarray(4);
   return stored === frameCrc(protocolId >>> 0, payload) ? payload : null;
 }
+
+// Deltas (bitpack's AppendDelta and UnmarshalDelta, docs/wire.md "Delta
+// encoding"). A fixed-width field changes by its offset code: the code its
+// full encoding carries, before a raw signed field's sign flip. Codes are
+// found by writing the value with the full writer into a scratch writer,
+// so a delta codes, rounds, clamps and refuses exactly as a full write
+// does; a new code becomes a value by the full reader reading it back.
+
+const deltaScratch = new BitWriter(16);
+
+/** The scratch writer a field's code is written into, empty. */
+function deltaCodes(): BitWriter {
+  deltaScratch.reset();
+  return deltaScratch;
+}
+
+const deltaCodeBytes = new Uint8Array(8);
+
+/** A reader of code (n bits), for the full reader to make a value of. */
+function deltaCodeReader(code: number | bigint, n: number): BitReader {
+  let low = 0;
+  let high = 0;
+  if (typeof code === "bigint") {
+    low = Number(code & 0xffffffffn);
+    high = Number(code >> 32n);
+  } else {
+    low = code;
+  }
+  for (let i = 0; i < 4; i++) {
+    deltaCodeBytes[i] = low >>> (8 * i);
+    deltaCodeBytes[i + 4] = high >>> (8 * i);
+  }
+  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+}
+
+const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
+
+/** Refuses a part that marks its value changed and changes nothing. */
+function deltaUnchanged(r: BitReader, bit: number): false {
+  return r.fail("Range", bit, deltaUnchangedText);
+}
+
+/** Refuses a delta whose base value (s refused to code it) has no code to start from. */
+function deltaBaseRefusal(r: BitReader, s: BitWriter, bit: number): false {
+  return r.fail(s.kind, bit, "base value: " + s.errorDetail);
+}
+
+/** Takes on the refusal of a value written into the scratch writer s. */
+function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
+  return w.fail(s.kind, prefix + s.errorDetail);
+}
+
+// readDeltaCode reads the change of a fixed-width field of n bits (<= 32)
+// from offset code old: n = 1, the other code; no short form (s = 0), the
+// new code whole; else a 0 bit and the difference in s bits, or a 1 bit
+// and the new code whole. It returns the new offset code, or -1 when
+// refused. bitpack words a change out of the codes' range in two ways,
+// depending on which of its decoders runs the field (mode 0: its inline
+// one; 1: the field's kind; 2: a flat list element's, inline while the
+// packet holds the field's widest form), and so does this.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
+  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+  let c = 0;
+  if (n === 1) {
+    c = old ^ 1;
+  } else if (s === 0 || r.readBits(1) === 1) {
+    c = (r.readBits(n) ^ flip) >>> 0;
+    if (r.failed) {
+      return -1;
+    }
+    const h = 2 ** (s - 1);
+    if (s > 0 && c !== old && c <= limit && Math.abs(c - old) <= h) {
+      r.fail("Range", start, "code " + c + " is within " + h + " of the base's " + old + ": the short form carries it (not canonical)");
+      return -1;
+    }
+  } else {
+    const h = 2 ** (s - 1);
+    const e = r.readBits(s);
+    if (r.failed) {
+      return -1;
+    }
+    const d = e < h ? e - h : e - h + 1;
+    c = old + d;
+    if (c < 0 || c > limit) {
+      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
+      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      return -1;
+    }
+  }
+  if (c === old) {
+    deltaUnchanged(r, start);
+    return -1;
+  }
+  if (inline && c > limit) {
+    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
+    return -1;
+  }
+  return c; // above limit, the full reader refuses it as bitpack's kind does
+}
+
+/** readDeltaCode for fields of more than 32 bits: -1n when refused. */
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
+  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+  let c = 0n;
+  if (s === 0 || r.readBits(1) === 1) {
+    c = r.readBig(n) ^ flip;
+    if (r.failed) {
+      return -1n;
+    }
+    const h = 1n << BigInt(s - 1);
+    const d = c > old ? c - old : old - c;
+    if (s > 0 && c !== old && c <= limit && d <= h) {
+      r.fail("Range", start, "code " + c + " is within " + h + " of the base's " + old + ": the short form carries it (not canonical)");
+      return -1n;
+    }
+  } else {
+    const h = BigInt(2 ** (s - 1));
+    const e = BigInt(r.readBits(s));
+    if (r.failed) {
+      return -1n;
+    }
+    const d = e < h ? e - h : e - h + 1n;
+    c = old + d;
+    if (c < 0n || c > limit) {
+      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
+      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      return -1n;
+    }
+  }
+  if (c === old) {
+    deltaUnchanged(r, start);
+    return -1n;
+  }
+  if (inline && c > limit) {
+    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
+    return -1n;
+  }
+  return c;
+}
+
+/** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */
+function writeDeltaCode(w: BitWriter, cv: number, cb: number, n: number, s: number, flip: number, bit: boolean): void {
+  if (bit) {
+    w.writeBits(1, 1);
+  }
+  if (n === 1) {
+    return;
+  }
+  if (s === 0) {
+    w.writeBits(cv, n);
+    return;
+  }
+  const d = ((cv ^ flip) >>> 0) - ((cb ^ flip) >>> 0);
+  const h = 2 ** (s - 1);
+  if (d >= -h && d <= h) {
+    w.writeBits(0, 1);
+    w.writeBits(d < 0 ? d + h : d + h - 1, s);
+    return;
+  }
+  w.writeBits(1, 1);
+  w.writeBits(cv, n);
+}
+
+function writeDeltaCodeBig(w: BitWriter, cv: bigint, cb: bigint, n: number, s: number, flip: bigint, bit: boolean): void {
+  if (bit) {
+    w.writeBits(1, 1);
+  }
+  if (s > 0) {
+    const d = (cv ^ flip) - (cb ^ flip);
+    const h = 1n << BigInt(s - 1);
+    if (d >= -h && d <= h) {
+      w.writeBits(0, 1);
+      w.writeBits(Number(d < 0n ? d + h : d + h - 1n), s);
+      return;
+    }
+    w.writeBits(1, 1);
+  }
+  w.writeBig(cv, n);
+}
+
+/** Whether the bits r read from bit from on are exactly the bits s holds. */
+function deltaSameBits(r: BitReader, from: number, s: BitWriter): boolean {
+  const end = r.bitsRead;
+  if (end - from !== s.bitsWritten) {
+    return false;
+  }
+  r.rewind(from);
+  let same = true;
+  for (let at = 0; at < s.bitsWritten; at += 32) {
+    const k = Math.min(32, s.bitsWritten - at);
+    same = r.readBits(k) === s.peek(at, k) && same;
+  }
+  return same;
+}
+
+/** Whether the bits w wrote from bit from on are exactly the bits s holds. */
+function deltaSameWritten(w: BitWriter, from: number, s: BitWriter): boolean {
+  if (w.bitsWritten - from !== s.bitsWritten) {
+    return false;
+  }
+  for (let at = 0; at < s.bitsWritten; at += 32) {
+    const k = Math.min(32, s.bitsWritten - at);
+    if (w.peek(from + at, k) !== s.peek(at, k)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether a and b hold the same bytes (a may be anything a caller passed). */
+function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (!(a instanceof Uint8Array) || a.length !== b.length) {
+    return false;
+  }
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
+function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
+  if (!Array.isArray(value)) {
+    return w.fail("Range", "value " + show(value) + " is not an array") ? 0 : -1;
+  }
+  if (value.length > maxlen) {
+    return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
+  }
+  return value.length;
+}
 // ---------------------------------------------------------------------------
 /** Go's gen.Move: 8 bits. */
 export interface Move {
@@ -1503,6 +1780,126 @@ export function writeMoveTo(w: BitWriter, v: Move): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneMove(v: Move): Move {
+  return {
+    DX: v.DX,
+    DY: v.DY,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneMove); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readMoveDelta(packet: Uint8Array, base: Move): Move {
+  const r = new BitReader(packet);
+  const v = cloneMove(base);
+  if (r.readBits(1) === 1 && !readMoveDeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Move");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeMoveDelta(base: Move, value: Move): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeMoveDeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Move") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("DX");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeRange(v.DX, -8, 15, 4)) return deltaBaseRefusal(r, w1, x0) || r.at("DX");
+    const c2 = readDeltaCode(r, w1.codeWord(), 4, 2, 15, 0, x0, mode);
+    if (c2 < 0) return r.at("DX");
+    const q3 = deltaCodeReader(c2, 4);
+    v.DX = q3.readRange(4, -8, 15);
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("DX");
+    changed = true;
+  }
+  const x4 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("DY");
+  } else {
+    const w5 = deltaCodes();
+    if (!w5.writeRange(v.DY, -8, 15, 4)) return deltaBaseRefusal(r, w5, x4) || r.at("DY");
+    const c6 = readDeltaCode(r, w5.codeWord(), 4, 2, 15, 0, x4, mode);
+    if (c6 < 0) return r.at("DY");
+    const q7 = deltaCodeReader(c6, 4);
+    v.DY = q7.readRange(4, -8, 15);
+    if (q7.failed) return r.fail(q7.kind, x4, q7.errorDetail) || r.at("DY");
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeMoveDeltaTo(w: BitWriter, v: Move, b: Move, bit: boolean): boolean {
+  if (absent(w, v, "Move")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.DX, b.DX)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeRange(v.DX, -8, 15, 4)) return deltaAdopt(w, w0, "") || w.at("DX");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeRange(b.DX, -8, 15, 4)) return deltaAdopt(w, w0, "base value: ") || w.at("DX");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 4, 2, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    if (Object.is(v.DY, b.DY)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w3 = deltaCodes();
+      if (!w3.writeRange(v.DY, -8, 15, 4)) return deltaAdopt(w, w3, "") || w.at("DY");
+      const c4 = w3.codeWord();
+      w3.reset();
+      if (!w3.writeRange(b.DY, -8, 15, 4)) return deltaAdopt(w, w3, "base value: ") || w.at("DY");
+      const c5 = w3.codeWord();
+      if (c4 !== c5) {
+        writeDeltaCode(w, c4, c5, 4, 2, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  return changed;
+}
+
 /** Go's gen.Fire: 2 bits. */
 export interface Fire {
   Power: number; // int [0, 3]
@@ -1552,6 +1949,94 @@ export function writeFireTo(w: BitWriter, v: Fire): boolean {
   if (absent(w, v, "Fire")) return false;
   if (!w.writeRange(v.Power, 0, 3, 2)) return w.at("Power");
   return true;
+}
+
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneFire(v: Fire): Fire {
+  return {
+    Power: v.Power,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneFire); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readFireDelta(packet: Uint8Array, base: Fire): Fire {
+  const r = new BitReader(packet);
+  const v = cloneFire(base);
+  if (r.readBits(1) === 1 && !readFireDeltaFrom(r, v, false, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Fire");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeFireDelta(base: Fire, value: Fire): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeFireDeltaTo(w, value, base, false) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Fire") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Power");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeRange(v.Power, 0, 3, 2)) return deltaBaseRefusal(r, w1, x0) || r.at("Power");
+    const c2 = readDeltaCode(r, w1.codeWord(), 2, 0, 3, 0, x0, mode);
+    if (c2 < 0) return r.at("Power");
+    const q3 = deltaCodeReader(c2, 2);
+    v.Power = q3.readRange(2, 0, 3);
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("Power");
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeFireDeltaTo(w: BitWriter, v: Fire, b: Fire, bit: boolean): boolean {
+  if (absent(w, v, "Fire")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.Power, b.Power)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeRange(v.Power, 0, 3, 2)) return deltaAdopt(w, w0, "") || w.at("Power");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeRange(b.Power, 0, 3, 2)) return deltaAdopt(w, w0, "base value: ") || w.at("Power");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 2, 0, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  return changed;
 }
 
 /** Go's gen.Chat: 5 to 172 bits. */
@@ -1605,11 +2090,100 @@ export function writeChatTo(w: BitWriter, v: Chat): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneChat(v: Chat): Chat {
+  return {
+    Text: v.Text,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneChat); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readChatDelta(packet: Uint8Array, base: Chat): Chat {
+  const r = new BitReader(packet);
+  const v = cloneChat(base);
+  if (r.readBits(1) === 1 && !readChatDeltaFrom(r, v, false, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Chat");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeChatDelta(base: Chat, value: Chat): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeChatDeltaTo(w, value, base, false) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Chat") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Text");
+  } else {
+    const s1 = r.readString(5, 20);
+    if (r.failed) return r.at("Text");
+    if (s1 === v.Text) return deltaUnchanged(r, x0) || r.at("Text");
+    v.Text = s1;
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeChatDeltaTo(w: BitWriter, v: Chat, b: Chat, bit: boolean): boolean {
+  if (absent(w, v, "Chat")) return false;
+  let changed = false;
+  {
+    if (v.Text === b.Text) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      if (bit) w.writeBits(1, 1);
+      if (!w.writeString(v.Text, 20, 5)) return w.at("Text");
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 /** Go's interface gen.Msg: the type index in 2 bits, then the member. */
 export type Msg =
   | { type: "Move"; value: Move }
   | { type: "Fire"; value: Fire }
   | { type: "Chat"; value: Chat };
+
+/** A copy of u that shares nothing with it. */
+export function cloneMsg(u: Msg): Msg {
+  switch (u.type) {
+    case "Move":
+      return { type: "Move", value: cloneMove(u.value) };
+    case "Fire":
+      return { type: "Fire", value: cloneFire(u.value) };
+    case "Chat":
+      return { type: "Chat", value: cloneChat(u.value) };
+  }
+  return u;
+}
 
 /** Go's gen.Ping: 16 bits. */
 export interface Ping {
@@ -1662,9 +2236,106 @@ export function writePingTo(w: BitWriter, v: Ping): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function clonePing(v: Ping): Ping {
+  return {
+    Seq: v.Seq,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see clonePing); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readPingDelta(packet: Uint8Array, base: Ping): Ping {
+  const r = new BitReader(packet);
+  const v = clonePing(base);
+  if (r.readBits(1) === 1 && !readPingDeltaFrom(r, v, false, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Ping");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writePingDelta(base: Ping, value: Ping): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writePingDeltaTo(w, value, base, false) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Ping") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Seq");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeUnsigned(v.Seq, 16)) return deltaBaseRefusal(r, w1, x0) || r.at("Seq");
+    const c2 = readDeltaCode(r, w1.codeWord(), 16, 8, 65535, 0, x0, mode);
+    if (c2 < 0) return r.at("Seq");
+    const q3 = deltaCodeReader(c2, 16);
+    v.Seq = q3.readBits(16);
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("Seq");
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writePingDeltaTo(w: BitWriter, v: Ping, b: Ping, bit: boolean): boolean {
+  if (absent(w, v, "Ping")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.Seq, b.Seq)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeUnsigned(v.Seq, 16)) return deltaAdopt(w, w0, "") || w.at("Seq");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeUnsigned(b.Seq, 16)) return deltaAdopt(w, w0, "base value: ") || w.at("Seq");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 16, 8, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  return changed;
+}
+
 /** Go's interface gen.One: the type index in 0 bits, then the member. */
 export type One =
   | { type: "Ping"; value: Ping };
+
+/** A copy of u that shares nothing with it. */
+export function cloneOne(u: One): One {
+  switch (u.type) {
+    case "Ping":
+      return { type: "Ping", value: clonePing(u.value) };
+  }
+  return u;
+}
 
 /** Go's gen.Envelope: 23 to 889 bits. */
 export interface Envelope {
@@ -1837,5 +2508,482 @@ export function writeEnvelopeTo(w: BitWriter, v: Envelope): boolean {
       return w.at("Solo");
   }
   return true;
+}
+
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneEnvelope(v: Envelope): Envelope {
+  return {
+    First: cloneMsg(v.First),
+    Rest: v.Rest.map((e0) => cloneMsg(e0)),
+    Solo: cloneOne(v.Solo),
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneEnvelope); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readEnvelopeDelta(packet: Uint8Array, base: Envelope): Envelope {
+  const r = new BitReader(packet);
+  const v = cloneEnvelope(base);
+  if (r.readBits(1) === 1 && !readEnvelopeDeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Envelope");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeEnvelopeDelta(base: Envelope, value: Envelope): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeEnvelopeDeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Envelope") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("First");
+  } else {
+    const u1 = r.readIndex(2, 3);
+    switch (u1) {
+      case 0: {
+        const h2 = v.First;
+        if (h2.type === "Move") {
+          const y4 = r.bitsRead;
+          const c5 = readMoveDeltaFrom(r, h2.value, true, 0);
+          if (r.failed) return r.at("First");
+          if (!c5) return deltaUnchanged(r, y4) || r.at("First");
+        } else {
+          const m3 = newMove();
+          if (!readMoveFrom(r, m3)) return r.at("First");
+          v.First = { type: "Move", value: m3 };
+        }
+        break;
+      }
+      case 1: {
+        const h6 = v.First;
+        if (h6.type === "Fire") {
+          const y8 = r.bitsRead;
+          const c9 = readFireDeltaFrom(r, h6.value, false, 0);
+          if (r.failed) return r.at("First");
+          if (!c9) return deltaUnchanged(r, y8) || r.at("First");
+        } else {
+          const m7 = newFire();
+          if (!readFireFrom(r, m7)) return r.at("First");
+          v.First = { type: "Fire", value: m7 };
+        }
+        break;
+      }
+      case 2: {
+        const h10 = v.First;
+        if (h10.type === "Chat") {
+          const y12 = r.bitsRead;
+          const c13 = readChatDeltaFrom(r, h10.value, false, 0);
+          if (r.failed) return r.at("First");
+          if (!c13) return deltaUnchanged(r, y12) || r.at("First");
+        } else {
+          const m11 = newChat();
+          if (!readChatFrom(r, m11)) return r.at("First");
+          v.First = { type: "Chat", value: m11 };
+        }
+        break;
+      }
+      default:
+        return r.at("First");
+    }
+    changed = true;
+  }
+  const x14 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Rest");
+  } else {
+    const a15 = v.Rest;
+    const n16 = a15.length;
+    let n17 = n16;
+    const z18 = r.readBits(1);
+    if (r.failed) return r.at("Rest");
+    if (z18 === 1) {
+      const x19 = r.bitsRead;
+      const l20 = r.readBits(3);
+      if (r.failed) return r.at("Rest");
+      if (l20 > 4) return r.fail("Range", x19, "length " + l20 + " exceeds maxlen 4") || r.at("Rest");
+      if (l20 === n16) return r.fail("Range", x19, "new length " + l20 + " is the base's (not canonical)") || r.at("Rest");
+      n17 = l20;
+    }
+    const m21 = Math.min(n17, n16);
+    let p22 = -1;
+    for (;;) {
+      const x23 = r.bitsRead;
+      const k0 = r.readIntRelative(p22);
+      if (r.failed) return r.at("Rest");
+      if (k0 > m21) return r.fail("Range", x23, "element index " + k0 + " out of range for " + m21 + " elements") || r.at("Rest");
+      if (k0 === m21) break;
+      const y24 = r.bitsRead;
+      let c25 = false;
+      {
+        const u26 = r.readIndex(2, 3);
+        switch (u26) {
+          case 0: {
+            const h27 = a15[k0];
+            if (h27.type === "Move") {
+              const y29 = r.bitsRead;
+              const c30 = readMoveDeltaFrom(r, h27.value, true, 0);
+              if (r.failed) return r.at("Rest[" + k0 + "]");
+              if (!c30) return deltaUnchanged(r, y29) || r.at("Rest[" + k0 + "]");
+            } else {
+              const m28 = newMove();
+              if (!readMoveFrom(r, m28)) return r.at("Rest[" + k0 + "]");
+              a15[k0] = { type: "Move", value: m28 };
+            }
+            break;
+          }
+          case 1: {
+            const h31 = a15[k0];
+            if (h31.type === "Fire") {
+              const y33 = r.bitsRead;
+              const c34 = readFireDeltaFrom(r, h31.value, false, 0);
+              if (r.failed) return r.at("Rest[" + k0 + "]");
+              if (!c34) return deltaUnchanged(r, y33) || r.at("Rest[" + k0 + "]");
+            } else {
+              const m32 = newFire();
+              if (!readFireFrom(r, m32)) return r.at("Rest[" + k0 + "]");
+              a15[k0] = { type: "Fire", value: m32 };
+            }
+            break;
+          }
+          case 2: {
+            const h35 = a15[k0];
+            if (h35.type === "Chat") {
+              const y37 = r.bitsRead;
+              const c38 = readChatDeltaFrom(r, h35.value, false, 0);
+              if (r.failed) return r.at("Rest[" + k0 + "]");
+              if (!c38) return deltaUnchanged(r, y37) || r.at("Rest[" + k0 + "]");
+            } else {
+              const m36 = newChat();
+              if (!readChatFrom(r, m36)) return r.at("Rest[" + k0 + "]");
+              a15[k0] = { type: "Chat", value: m36 };
+            }
+            break;
+          }
+          default:
+            return r.at("Rest[" + k0 + "]");
+        }
+        c25 = true;
+      }
+      if (!c25) return deltaUnchanged(r, y24) || r.at("Rest[" + k0 + "]");
+      p22 = k0;
+    }
+    if (z18 === 0 && p22 < 0) return deltaUnchanged(r, x14) || r.at("Rest");
+    if (n17 > n16 && (n17 - n16) * 4 > r.bitsRemaining) {
+      return r.fail("Overflow", r.bitsRead, (n17 - n16) + " elements need at least " + (n17 - n16) * 4 + " bits, " + r.bitsRemaining + " remain") || r.at("Rest");
+    }
+    a15.length = Math.min(n17, n16);
+    for (let i0 = n16; i0 < n17; i0++) {
+      switch (r.readIndex(2, 3)) {
+        case 0: {
+          const m39 = newMove();
+          if (!readMoveFrom(r, m39)) return r.at("Rest[" + i0 + "]");
+          a15[i0] = { type: "Move", value: m39 };
+          break;
+        }
+        case 1: {
+          const m40 = newFire();
+          if (!readFireFrom(r, m40)) return r.at("Rest[" + i0 + "]");
+          a15[i0] = { type: "Fire", value: m40 };
+          break;
+        }
+        case 2: {
+          const m41 = newChat();
+          if (!readChatFrom(r, m41)) return r.at("Rest[" + i0 + "]");
+          a15[i0] = { type: "Chat", value: m41 };
+          break;
+        }
+        default:
+          return r.at("Rest[" + i0 + "]");
+      }
+    }
+    changed = true;
+  }
+  const x42 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Solo");
+  } else {
+    const u43 = r.readIndex(0, 1);
+    switch (u43) {
+      case 0: {
+        const h44 = v.Solo;
+        if (h44.type === "Ping") {
+          const y46 = r.bitsRead;
+          const c47 = readPingDeltaFrom(r, h44.value, false, 0);
+          if (r.failed) return r.at("Solo");
+          if (!c47) return deltaUnchanged(r, y46) || r.at("Solo");
+        } else {
+          const m45 = newPing();
+          if (!readPingFrom(r, m45)) return r.at("Solo");
+          v.Solo = { type: "Ping", value: m45 };
+        }
+        break;
+      }
+      default:
+        return r.at("Solo");
+    }
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit: boolean): boolean {
+  if (absent(w, v, "Envelope")) return false;
+  let changed = false;
+  {
+    const u0 = v.First;
+    const u1 = b.First;
+    if (u0 === u1) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      if (u0 === null || u0 === undefined) {
+        return w.fail("Range", "nil gen.Msg: a union field must hold one of its members") || w.at("First");
+      }
+      switch (u0.type) {
+        case "Move": {
+          const x2 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(0, 2);
+          if (u1 !== null && u1 !== undefined && u1.type === "Move") {
+            const c3 = writeMoveDeltaTo(w, u0.value, u1.value, true);
+            if (w.failed) return w.at("First");
+            if (!c3) {
+              w.rewind(x2);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writeMoveTo(w, u0.value)) return w.at("First");
+            changed = true;
+          }
+          break;
+        }
+        case "Fire": {
+          const x4 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(1, 2);
+          if (u1 !== null && u1 !== undefined && u1.type === "Fire") {
+            const c5 = writeFireDeltaTo(w, u0.value, u1.value, false);
+            if (w.failed) return w.at("First");
+            if (!c5) {
+              w.rewind(x4);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writeFireTo(w, u0.value)) return w.at("First");
+            changed = true;
+          }
+          break;
+        }
+        case "Chat": {
+          const x6 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(2, 2);
+          if (u1 !== null && u1 !== undefined && u1.type === "Chat") {
+            const c7 = writeChatDeltaTo(w, u0.value, u1.value, false);
+            if (w.failed) return w.at("First");
+            if (!c7) {
+              w.rewind(x6);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writeChatTo(w, u0.value)) return w.at("First");
+            changed = true;
+          }
+          break;
+        }
+        default:
+          return w.fail("Range", "type " + String((u0 as { type: unknown }).type) + " is not a member of gen.Msg") || w.at("First");
+      }
+    }
+  }
+  {
+    const a8 = v.Rest;
+    const b9 = b.Rest;
+    const n10 = deltaLength(w, a8, 4);
+    if (n10 < 0) return w.at("Rest");
+    const n11 = b9.length;
+    if (n10 === n11 && (n10 === 0 || a8 === b9)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const x12 = w.bitsWritten;
+      if (bit) w.writeBits(1, 1);
+      if (n10 !== n11) {
+        w.writeBits(1, 1);
+        w.writeBits(n10, 3);
+      } else {
+        w.writeBits(0, 1);
+      }
+      let p13 = -1;
+      for (let k0 = 0; k0 < Math.min(n10, n11); k0++) {
+        const x14 = w.bitsWritten;
+        w.writeIntRelative(p13, k0);
+        let c15 = false;
+        {
+          const u16 = a8[k0];
+          const u17 = b9[k0];
+          if (u16 === u17) {
+          } else {
+            if (u16 === null || u16 === undefined) {
+              return w.fail("Range", "nil gen.Msg: a union field must hold one of its members") || w.at("Rest[" + k0 + "]");
+            }
+            switch (u16.type) {
+              case "Move": {
+                const x18 = w.bitsWritten;
+                w.writeBits(0, 2);
+                if (u17 !== null && u17 !== undefined && u17.type === "Move") {
+                  const c19 = writeMoveDeltaTo(w, u16.value, u17.value, true);
+                  if (w.failed) return w.at("Rest[" + k0 + "]");
+                  if (!c19) {
+                    w.rewind(x18);
+                  } else {
+                    c15 = true;
+                  }
+                } else {
+                  if (!writeMoveTo(w, u16.value)) return w.at("Rest[" + k0 + "]");
+                  c15 = true;
+                }
+                break;
+              }
+              case "Fire": {
+                const x20 = w.bitsWritten;
+                w.writeBits(1, 2);
+                if (u17 !== null && u17 !== undefined && u17.type === "Fire") {
+                  const c21 = writeFireDeltaTo(w, u16.value, u17.value, false);
+                  if (w.failed) return w.at("Rest[" + k0 + "]");
+                  if (!c21) {
+                    w.rewind(x20);
+                  } else {
+                    c15 = true;
+                  }
+                } else {
+                  if (!writeFireTo(w, u16.value)) return w.at("Rest[" + k0 + "]");
+                  c15 = true;
+                }
+                break;
+              }
+              case "Chat": {
+                const x22 = w.bitsWritten;
+                w.writeBits(2, 2);
+                if (u17 !== null && u17 !== undefined && u17.type === "Chat") {
+                  const c23 = writeChatDeltaTo(w, u16.value, u17.value, false);
+                  if (w.failed) return w.at("Rest[" + k0 + "]");
+                  if (!c23) {
+                    w.rewind(x22);
+                  } else {
+                    c15 = true;
+                  }
+                } else {
+                  if (!writeChatTo(w, u16.value)) return w.at("Rest[" + k0 + "]");
+                  c15 = true;
+                }
+                break;
+              }
+              default:
+                return w.fail("Range", "type " + String((u16 as { type: unknown }).type) + " is not a member of gen.Msg") || w.at("Rest[" + k0 + "]");
+            }
+          }
+        }
+        if (c15) p13 = k0;
+        else w.rewind(x14);
+      }
+      w.writeIntRelative(p13, Math.min(n10, n11));
+      if (n10 === n11 && p13 < 0) {
+        w.rewind(x12);
+        if (bit) w.writeBits(0, 1);
+      } else {
+        for (let i0 = n11; i0 < n10; i0++) {
+          const u24 = a8[i0];
+          if (u24 === null || u24 === undefined) {
+            w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
+            return w.at("Rest[" + i0 + "]");
+          }
+          switch (u24.type) {
+            case "Move":
+              w.writeBits(0, 2);
+              if (!writeMoveTo(w, u24.value)) return w.at("Rest[" + i0 + "]");
+              break;
+            case "Fire":
+              w.writeBits(1, 2);
+              if (!writeFireTo(w, u24.value)) return w.at("Rest[" + i0 + "]");
+              break;
+            case "Chat":
+              w.writeBits(2, 2);
+              if (!writeChatTo(w, u24.value)) return w.at("Rest[" + i0 + "]");
+              break;
+            default:
+              w.fail("Range", "type " + String((u24 as { type: unknown }).type) + " is not a member of gen.Msg");
+              return w.at("Rest[" + i0 + "]");
+          }
+        }
+        changed = true;
+      }
+    }
+  }
+  {
+    const u25 = v.Solo;
+    const u26 = b.Solo;
+    if (u25 === u26) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      if (u25 === null || u25 === undefined) {
+        return w.fail("Range", "nil gen.One: a union field must hold one of its members") || w.at("Solo");
+      }
+      switch (u25.type) {
+        case "Ping": {
+          const x27 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(0, 0);
+          if (u26 !== null && u26 !== undefined && u26.type === "Ping") {
+            const c28 = writePingDeltaTo(w, u25.value, u26.value, false);
+            if (w.failed) return w.at("Solo");
+            if (!c28) {
+              w.rewind(x27);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writePingTo(w, u25.value)) return w.at("Solo");
+            changed = true;
+          }
+          break;
+        }
+        default:
+          return w.fail("Range", "type " + String((u25 as { type: unknown }).type) + " is not a member of gen.One") || w.at("Solo");
+      }
+    }
+  }
+  return changed;
 }
 

@@ -20,6 +20,11 @@
 // but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
 //
+// readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
+// copy of base (cloneT), which it returns; base is never changed, and a
+// refused delta throws before anything is returned. writeTDelta(base, value)
+// writes bitpack.AppendDelta's bytes.
+//
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
 
@@ -533,6 +538,11 @@ export class BitReader {
     return this.end - this.pos;
   }
 
+  /** Goes back to bit pos (at most bitsRead) to read again: for deltas. */
+  rewind(pos: number): void {
+    this.pos = pos;
+  }
+
   /** Records a refusal at bit (the first one wins) and returns false. */
   fail(kind: BitpackErrorKind, bit: number, detail: string): false {
     if (!this.failed) {
@@ -908,6 +918,41 @@ export class BitWriter {
   /** The bytes written, in a new array of exactly their size. */
   bytes(): Uint8Array {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
+  }
+
+  /** Takes back the bits written from bit pos on: for deltas. */
+  rewind(pos: number): void {
+    const end = (this.pos + 7) >>> 3;
+    const i = pos >>> 3;
+    if (i < end) {
+      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer.fill(0, i + 1, end);
+    }
+    this.pos = pos;
+  }
+
+  /** The n bits (n <= 32) written at bit at, as an unsigned number. */
+  peek(at: number, n: number): number {
+    if (n <= 0) {
+      return 0;
+    }
+    const b = this.buffer;
+    let i = at >>> 3;
+    let value = b[i] >>> (at & 7);
+    for (let got = 8 - (at & 7); got < n; got += 8) {
+      value |= (b[++i] ?? 0) << got; // got < 32
+    }
+    return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
+  }
+
+  /** Everything written (at most 32 bits) as a number: a field's code. */
+  codeWord(): number {
+    return this.peek(0, this.pos);
+  }
+
+  /** Everything written (at most 64 bits) as a bigint. */
+  codeBig(): bigint {
+    return BigInt(this.peek(0, Math.min(this.pos, 32))) | (BigInt(this.peek(32, Math.max(this.pos - 32, 0))) << 32n);
   }
 
   /** Empties the writer (and forgets its error), keeping its buffer. */
@@ -1446,6 +1491,238 @@ export function open(protocolId: number, packet: Uint8Array): Uint8Array | null 
   const payload = packet.subarray(4);
   return stored === frameCrc(protocolId >>> 0, payload) ? payload : null;
 }
+
+// Deltas (bitpack's AppendDelta and UnmarshalDelta, docs/wire.md "Delta
+// encoding"). A fixed-width field changes by its offset code: the code its
+// full encoding carries, before a raw signed field's sign flip. Codes are
+// found by writing the value with the full writer into a scratch writer,
+// so a delta codes, rounds, clamps and refuses exactly as a full write
+// does; a new code becomes a value by the full reader reading it back.
+
+const deltaScratch = new BitWriter(16);
+
+/** The scratch writer a field's code is written into, empty. */
+function deltaCodes(): BitWriter {
+  deltaScratch.reset();
+  return deltaScratch;
+}
+
+const deltaCodeBytes = new Uint8Array(8);
+
+/** A reader of code (n bits), for the full reader to make a value of. */
+function deltaCodeReader(code: number | bigint, n: number): BitReader {
+  let low = 0;
+  let high = 0;
+  if (typeof code === "bigint") {
+    low = Number(code & 0xffffffffn);
+    high = Number(code >> 32n);
+  } else {
+    low = code;
+  }
+  for (let i = 0; i < 4; i++) {
+    deltaCodeBytes[i] = low >>> (8 * i);
+    deltaCodeBytes[i + 4] = high >>> (8 * i);
+  }
+  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+}
+
+const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
+
+/** Refuses a part that marks its value changed and changes nothing. */
+function deltaUnchanged(r: BitReader, bit: number): false {
+  return r.fail("Range", bit, deltaUnchangedText);
+}
+
+/** Refuses a delta whose base value (s refused to code it) has no code to start from. */
+function deltaBaseRefusal(r: BitReader, s: BitWriter, bit: number): false {
+  return r.fail(s.kind, bit, "base value: " + s.errorDetail);
+}
+
+/** Takes on the refusal of a value written into the scratch writer s. */
+function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
+  return w.fail(s.kind, prefix + s.errorDetail);
+}
+
+// readDeltaCode reads the change of a fixed-width field of n bits (<= 32)
+// from offset code old: n = 1, the other code; no short form (s = 0), the
+// new code whole; else a 0 bit and the difference in s bits, or a 1 bit
+// and the new code whole. It returns the new offset code, or -1 when
+// refused. bitpack words a change out of the codes' range in two ways,
+// depending on which of its decoders runs the field (mode 0: its inline
+// one; 1: the field's kind; 2: a flat list element's, inline while the
+// packet holds the field's widest form), and so does this.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
+  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+  let c = 0;
+  if (n === 1) {
+    c = old ^ 1;
+  } else if (s === 0 || r.readBits(1) === 1) {
+    c = (r.readBits(n) ^ flip) >>> 0;
+    if (r.failed) {
+      return -1;
+    }
+    const h = 2 ** (s - 1);
+    if (s > 0 && c !== old && c <= limit && Math.abs(c - old) <= h) {
+      r.fail("Range", start, "code " + c + " is within " + h + " of the base's " + old + ": the short form carries it (not canonical)");
+      return -1;
+    }
+  } else {
+    const h = 2 ** (s - 1);
+    const e = r.readBits(s);
+    if (r.failed) {
+      return -1;
+    }
+    const d = e < h ? e - h : e - h + 1;
+    c = old + d;
+    if (c < 0 || c > limit) {
+      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
+      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      return -1;
+    }
+  }
+  if (c === old) {
+    deltaUnchanged(r, start);
+    return -1;
+  }
+  if (inline && c > limit) {
+    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
+    return -1;
+  }
+  return c; // above limit, the full reader refuses it as bitpack's kind does
+}
+
+/** readDeltaCode for fields of more than 32 bits: -1n when refused. */
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
+  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+  let c = 0n;
+  if (s === 0 || r.readBits(1) === 1) {
+    c = r.readBig(n) ^ flip;
+    if (r.failed) {
+      return -1n;
+    }
+    const h = 1n << BigInt(s - 1);
+    const d = c > old ? c - old : old - c;
+    if (s > 0 && c !== old && c <= limit && d <= h) {
+      r.fail("Range", start, "code " + c + " is within " + h + " of the base's " + old + ": the short form carries it (not canonical)");
+      return -1n;
+    }
+  } else {
+    const h = BigInt(2 ** (s - 1));
+    const e = BigInt(r.readBits(s));
+    if (r.failed) {
+      return -1n;
+    }
+    const d = e < h ? e - h : e - h + 1n;
+    c = old + d;
+    if (c < 0n || c > limit) {
+      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
+      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      return -1n;
+    }
+  }
+  if (c === old) {
+    deltaUnchanged(r, start);
+    return -1n;
+  }
+  if (inline && c > limit) {
+    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
+    return -1n;
+  }
+  return c;
+}
+
+/** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */
+function writeDeltaCode(w: BitWriter, cv: number, cb: number, n: number, s: number, flip: number, bit: boolean): void {
+  if (bit) {
+    w.writeBits(1, 1);
+  }
+  if (n === 1) {
+    return;
+  }
+  if (s === 0) {
+    w.writeBits(cv, n);
+    return;
+  }
+  const d = ((cv ^ flip) >>> 0) - ((cb ^ flip) >>> 0);
+  const h = 2 ** (s - 1);
+  if (d >= -h && d <= h) {
+    w.writeBits(0, 1);
+    w.writeBits(d < 0 ? d + h : d + h - 1, s);
+    return;
+  }
+  w.writeBits(1, 1);
+  w.writeBits(cv, n);
+}
+
+function writeDeltaCodeBig(w: BitWriter, cv: bigint, cb: bigint, n: number, s: number, flip: bigint, bit: boolean): void {
+  if (bit) {
+    w.writeBits(1, 1);
+  }
+  if (s > 0) {
+    const d = (cv ^ flip) - (cb ^ flip);
+    const h = 1n << BigInt(s - 1);
+    if (d >= -h && d <= h) {
+      w.writeBits(0, 1);
+      w.writeBits(Number(d < 0n ? d + h : d + h - 1n), s);
+      return;
+    }
+    w.writeBits(1, 1);
+  }
+  w.writeBig(cv, n);
+}
+
+/** Whether the bits r read from bit from on are exactly the bits s holds. */
+function deltaSameBits(r: BitReader, from: number, s: BitWriter): boolean {
+  const end = r.bitsRead;
+  if (end - from !== s.bitsWritten) {
+    return false;
+  }
+  r.rewind(from);
+  let same = true;
+  for (let at = 0; at < s.bitsWritten; at += 32) {
+    const k = Math.min(32, s.bitsWritten - at);
+    same = r.readBits(k) === s.peek(at, k) && same;
+  }
+  return same;
+}
+
+/** Whether the bits w wrote from bit from on are exactly the bits s holds. */
+function deltaSameWritten(w: BitWriter, from: number, s: BitWriter): boolean {
+  if (w.bitsWritten - from !== s.bitsWritten) {
+    return false;
+  }
+  for (let at = 0; at < s.bitsWritten; at += 32) {
+    const k = Math.min(32, s.bitsWritten - at);
+    if (w.peek(from + at, k) !== s.peek(at, k)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether a and b hold the same bytes (a may be anything a caller passed). */
+function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (!(a instanceof Uint8Array) || a.length !== b.length) {
+    return false;
+  }
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
+function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
+  if (!Array.isArray(value)) {
+    return w.fail("Range", "value " + show(value) + " is not an array") ? 0 : -1;
+  }
+  if (value.length > maxlen) {
+    return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
+  }
+  return value.length;
+}
 // ---------------------------------------------------------------------------
 /** Go's gen.QuatXYZW: 128 bits. */
 export interface QuatXYZW {
@@ -1513,6 +1790,174 @@ export function writeQuatXYZWTo(w: BitWriter, v: QuatXYZW): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneQuatXYZW(v: QuatXYZW): QuatXYZW {
+  return {
+    X: v.X,
+    Y: v.Y,
+    Z: v.Z,
+    W: v.W,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneQuatXYZW); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readQuatXYZWDelta(packet: Uint8Array, base: QuatXYZW): QuatXYZW {
+  const r = new BitReader(packet);
+  const v = cloneQuatXYZW(base);
+  if (r.readBits(1) === 1 && !readQuatXYZWDeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.QuatXYZW");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeQuatXYZWDelta(base: QuatXYZW, value: QuatXYZW): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeQuatXYZWDeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.QuatXYZW") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("X");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeFloat32(v.X)) return deltaBaseRefusal(r, w1, x0) || r.at("X");
+    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0, mode);
+    if (c2 < 0) return r.at("X");
+    const q3 = deltaCodeReader(c2, 32);
+    v.X = q3.readFloat32();
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("X");
+    changed = true;
+  }
+  const x4 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Y");
+  } else {
+    const w5 = deltaCodes();
+    if (!w5.writeFloat32(v.Y)) return deltaBaseRefusal(r, w5, x4) || r.at("Y");
+    const c6 = readDeltaCode(r, w5.codeWord(), 32, 8, 4294967295, 0, x4, mode);
+    if (c6 < 0) return r.at("Y");
+    const q7 = deltaCodeReader(c6, 32);
+    v.Y = q7.readFloat32();
+    if (q7.failed) return r.fail(q7.kind, x4, q7.errorDetail) || r.at("Y");
+    changed = true;
+  }
+  const x8 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Z");
+  } else {
+    const w9 = deltaCodes();
+    if (!w9.writeFloat32(v.Z)) return deltaBaseRefusal(r, w9, x8) || r.at("Z");
+    const c10 = readDeltaCode(r, w9.codeWord(), 32, 8, 4294967295, 0, x8, mode);
+    if (c10 < 0) return r.at("Z");
+    const q11 = deltaCodeReader(c10, 32);
+    v.Z = q11.readFloat32();
+    if (q11.failed) return r.fail(q11.kind, x8, q11.errorDetail) || r.at("Z");
+    changed = true;
+  }
+  const x12 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("W");
+  } else {
+    const w13 = deltaCodes();
+    if (!w13.writeFloat32(v.W)) return deltaBaseRefusal(r, w13, x12) || r.at("W");
+    const c14 = readDeltaCode(r, w13.codeWord(), 32, 8, 4294967295, 0, x12, mode);
+    if (c14 < 0) return r.at("W");
+    const q15 = deltaCodeReader(c14, 32);
+    v.W = q15.readFloat32();
+    if (q15.failed) return r.fail(q15.kind, x12, q15.errorDetail) || r.at("W");
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeQuatXYZWDeltaTo(w: BitWriter, v: QuatXYZW, b: QuatXYZW, bit: boolean): boolean {
+  if (absent(w, v, "QuatXYZW")) return false;
+  let changed = false;
+  {
+    const w0 = deltaCodes();
+    if (!w0.writeFloat32(v.X)) return deltaAdopt(w, w0, "") || w.at("X");
+    const c1 = w0.codeWord();
+    w0.reset();
+    if (!w0.writeFloat32(b.X)) return deltaAdopt(w, w0, "base value: ") || w.at("X");
+    const c2 = w0.codeWord();
+    if (c1 !== c2) {
+      writeDeltaCode(w, c1, c2, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  {
+    const w3 = deltaCodes();
+    if (!w3.writeFloat32(v.Y)) return deltaAdopt(w, w3, "") || w.at("Y");
+    const c4 = w3.codeWord();
+    w3.reset();
+    if (!w3.writeFloat32(b.Y)) return deltaAdopt(w, w3, "base value: ") || w.at("Y");
+    const c5 = w3.codeWord();
+    if (c4 !== c5) {
+      writeDeltaCode(w, c4, c5, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  {
+    const w6 = deltaCodes();
+    if (!w6.writeFloat32(v.Z)) return deltaAdopt(w, w6, "") || w.at("Z");
+    const c7 = w6.codeWord();
+    w6.reset();
+    if (!w6.writeFloat32(b.Z)) return deltaAdopt(w, w6, "base value: ") || w.at("Z");
+    const c8 = w6.codeWord();
+    if (c7 !== c8) {
+      writeDeltaCode(w, c7, c8, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  {
+    const w9 = deltaCodes();
+    if (!w9.writeFloat32(v.W)) return deltaAdopt(w, w9, "") || w.at("W");
+    const c10 = w9.codeWord();
+    w9.reset();
+    if (!w9.writeFloat32(b.W)) return deltaAdopt(w, w9, "base value: ") || w.at("W");
+    const c11 = w9.codeWord();
+    if (c10 !== c11) {
+      writeDeltaCode(w, c10, c11, 32, 8, 0, bit);
+      changed = true;
+    } else {
+      if (bit) w.writeBits(0, 1);
+    }
+  }
+  return changed;
+}
+
 /** Go's gen.Jump: 4 bits. */
 export interface Jump {
   H: number; // int [0, 15]
@@ -1562,6 +2007,94 @@ export function writeJumpTo(w: BitWriter, v: Jump): boolean {
   if (absent(w, v, "Jump")) return false;
   if (!w.writeRange(v.H, 0, 15, 4)) return w.at("H");
   return true;
+}
+
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneJump(v: Jump): Jump {
+  return {
+    H: v.H,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneJump); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readJumpDelta(packet: Uint8Array, base: Jump): Jump {
+  const r = new BitReader(packet);
+  const v = cloneJump(base);
+  if (r.readBits(1) === 1 && !readJumpDeltaFrom(r, v, false, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Jump");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeJumpDelta(base: Jump, value: Jump): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeJumpDeltaTo(w, value, base, false) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Jump") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readJumpDeltaFrom(r: BitReader, v: Jump, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("H");
+  } else {
+    const w1 = deltaCodes();
+    if (!w1.writeRange(v.H, 0, 15, 4)) return deltaBaseRefusal(r, w1, x0) || r.at("H");
+    const c2 = readDeltaCode(r, w1.codeWord(), 4, 2, 15, 0, x0, mode);
+    if (c2 < 0) return r.at("H");
+    const q3 = deltaCodeReader(c2, 4);
+    v.H = q3.readRange(4, 0, 15);
+    if (q3.failed) return r.fail(q3.kind, x0, q3.errorDetail) || r.at("H");
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeJumpDeltaTo(w: BitWriter, v: Jump, b: Jump, bit: boolean): boolean {
+  if (absent(w, v, "Jump")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.H, b.H)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeRange(v.H, 0, 15, 4)) return deltaAdopt(w, w0, "") || w.at("H");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeRange(b.H, 0, 15, 4)) return deltaAdopt(w, w0, "base value: ") || w.at("H");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 4, 2, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  return changed;
 }
 
 /** Go's gen.Duck: 1 bits. */
@@ -1615,6 +2148,88 @@ export function writeDuckTo(w: BitWriter, v: Duck): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneDuck(v: Duck): Duck {
+  return {
+    Low: v.Low,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneDuck); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readDuckDelta(packet: Uint8Array, base: Duck): Duck {
+  const r = new BitReader(packet);
+  const v = cloneDuck(base);
+  if (r.readBits(1) === 1 && !readDuckDeltaFrom(r, v, false, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Duck");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeDuckDelta(base: Duck, value: Duck): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeDuckDeltaTo(w, value, base, false) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Duck") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readDuckDeltaFrom(r: BitReader, v: Duck, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Low");
+  } else {
+    v.Low = !v.Low;
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeDuckDeltaTo(w: BitWriter, v: Duck, b: Duck, bit: boolean): boolean {
+  if (absent(w, v, "Duck")) return false;
+  let changed = false;
+  {
+    if (Object.is(v.Low, b.Low)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w0 = deltaCodes();
+      if (!w0.writeBool(v.Low)) return deltaAdopt(w, w0, "") || w.at("Low");
+      const c1 = w0.codeWord();
+      w0.reset();
+      if (!w0.writeBool(b.Low)) return deltaAdopt(w, w0, "base value: ") || w.at("Low");
+      const c2 = w0.codeWord();
+      if (c1 !== c2) {
+        writeDeltaCode(w, c1, c2, 1, 0, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  return changed;
+}
+
 /** Go's gen.Say: 4 to 75 bits. */
 export interface Say {
   Text: string; // string maxlen 8
@@ -1666,11 +2281,100 @@ export function writeSayTo(w: BitWriter, v: Say): boolean {
   return true;
 }
 
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneSay(v: Say): Say {
+  return {
+    Text: v.Text,
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneSay); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readSayDelta(packet: Uint8Array, base: Say): Say {
+  const r = new BitReader(packet);
+  const v = cloneSay(base);
+  if (r.readBits(1) === 1 && !readSayDeltaFrom(r, v, false, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Say");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeSayDelta(base: Say, value: Say): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeSayDeltaTo(w, value, base, false) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Say") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readSayDeltaFrom(r: BitReader, v: Say, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Text");
+  } else {
+    const s1 = r.readString(4, 8);
+    if (r.failed) return r.at("Text");
+    if (s1 === v.Text) return deltaUnchanged(r, x0) || r.at("Text");
+    v.Text = s1;
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeSayDeltaTo(w: BitWriter, v: Say, b: Say, bit: boolean): boolean {
+  if (absent(w, v, "Say")) return false;
+  let changed = false;
+  {
+    if (v.Text === b.Text) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      if (bit) w.writeBits(1, 1);
+      if (!w.writeString(v.Text, 8, 4)) return w.at("Text");
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 /** Go's interface gen.Cmd: the type index in 4 bits, then the member. */
 export type Cmd =
   | { type: "Jump"; value: Jump }
   | { type: "Duck"; value: Duck }
   | { type: "Say"; value: Say };
+
+/** A copy of u that shares nothing with it. */
+export function cloneCmd(u: Cmd): Cmd {
+  switch (u.type) {
+    case "Jump":
+      return { type: "Jump", value: cloneJump(u.value) };
+    case "Duck":
+      return { type: "Duck", value: cloneDuck(u.value) };
+    case "Say":
+      return { type: "Say", value: cloneSay(u.value) };
+  }
+  return u;
+}
 
 /** Go's gen.Loadout: 60 to 206 bits. */
 export interface Loadout {
@@ -1817,5 +2521,405 @@ export function writeLoadoutTo(w: BitWriter, v: Loadout): boolean {
       return w.at("Next");
   }
   return true;
+}
+
+/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */
+export function cloneLoadout(v: Loadout): Loadout {
+  return {
+    Rot: cloneQuatXYZW(v.Rot),
+    Ammo: new Map<number, number>(Array.from(v.Ammo, ([k0, e0]): [number, number] => [k0, e0])),
+    Respawn: v.Respawn,
+    Ping: v.Ping,
+    Next: cloneCmd(v.Next),
+  };
+}
+
+/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see cloneLoadout); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function readLoadoutDelta(packet: Uint8Array, base: Loadout): Loadout {
+  const r = new BitReader(packet);
+  const v = cloneLoadout(base);
+  if (r.readBits(1) === 1 && !readLoadoutDeltaFrom(r, v, true, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error("gen.Loadout");
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function writeLoadoutDelta(base: Loadout, value: Loadout): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!writeLoadoutDeltaTo(w, value, base, true) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error("gen.Loadout") : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
+export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mode: number): boolean {
+  let changed = false;
+  const x0 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Rot");
+  } else {
+    const w1 = deltaCodes();
+    const e3 = v.Rot;
+    if (!w1.writeQuat(e3.X, e3.Y, e3.Z, e3.W, 9)) return deltaBaseRefusal(r, w1, x0) || r.at("Rot");
+    const y2 = r.bitsRead;
+    if (!r.readQuat(9)) {
+      if (r.kind === "Range") r.errorBit = x0;
+      return r.at("Rot");
+    }
+    if (deltaSameBits(r, y2, w1)) return deltaUnchanged(r, x0) || r.at("Rot");
+    const a4 = newQuatXYZW();
+    a4.X = quatOut[0];
+    a4.Y = quatOut[1];
+    a4.Z = quatOut[2];
+    a4.W = quatOut[3];
+    v.Rot = a4;
+    changed = true;
+  }
+  const x5 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Ammo");
+  } else {
+    const m6 = v.Ammo;
+    let s7: number = 0;
+    for (let i0 = 0; ; i0++) {
+      const x9 = r.bitsRead;
+      if (r.readBits(1) === 0) {
+        if (r.failed) return r.at("Ammo");
+        if (i0 === 0) return deltaUnchanged(r, x5) || r.at("Ammo");
+        if (m6.size > 4) return r.fail("Range", x9, "the delta leaves " + m6.size + " entries, more than maxlen 4") || r.at("Ammo");
+        break;
+      }
+      let y8: number = 0;
+      y8 = r.readBits(8);
+      if (r.failed) return r.at("Ammo[" + "key " + i0 + "]");
+      if (i0 > 0 && y8 <= s7) {
+        return r.fail("Range", x9, "key " + String(y8) + " does not follow key " + String(s7) + ": a map's changed entries travel in ascending key order, each once") || r.at("Ammo");
+      }
+      if (!m6.has(y8)) {
+        let e10: number = 0;
+        e10 = r.readRange(10, 0, 999);
+        if (r.failed) return r.at("Ammo[" + String(y8) + "]");
+        m6.set(y8, e10);
+      } else if (r.readBits(1) === 0) {
+        if (r.failed) return r.at("Ammo[" + String(y8) + "]");
+        m6.delete(y8);
+      } else {
+        let e10 = m6.get(y8) as number;
+        const y11 = r.bitsRead;
+        let c12 = false;
+        {
+          const w13 = deltaCodes();
+          if (!w13.writeRange(e10, 0, 999, 10)) return deltaBaseRefusal(r, w13, y11) || r.at("Ammo[" + String(y8) + "]");
+          const c14 = readDeltaCode(r, w13.codeWord(), 10, 5, 999, 0, y11, 0);
+          if (c14 < 0) return r.at("Ammo[" + String(y8) + "]");
+          const q15 = deltaCodeReader(c14, 10);
+          e10 = q15.readRange(10, 0, 999);
+          if (q15.failed) return r.fail(q15.kind, y11, q15.errorDetail) || r.at("Ammo[" + String(y8) + "]");
+          c12 = true;
+        }
+        if (!c12) return deltaUnchanged(r, y11) || r.at("Ammo[" + String(y8) + "]");
+        m6.set(y8, e10);
+      }
+      s7 = y8;
+    }
+    changed = true;
+  }
+  const x16 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Respawn");
+  } else {
+    const w17 = deltaCodes();
+    if (!w17.writeUnitsBig(v.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaBaseRefusal(r, w17, x16) || r.at("Respawn");
+    const c18 = readDeltaCode(r, w17.codeWord(), 14, 7, 10000, 0, x16, 1);
+    if (c18 < 0) return r.at("Respawn");
+    const q19 = deltaCodeReader(c18, 14);
+    v.Respawn = q19.readRangeBig(14, 0n, 10000n, true) * 1000000n;
+    if (q19.failed) return r.fail(q19.kind, x16, q19.errorDetail) || r.at("Respawn");
+    changed = true;
+  }
+  const x20 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Ping");
+  } else {
+    const w21 = deltaCodes();
+    if (!w21.writeUnits(v.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return deltaBaseRefusal(r, w21, x20) || r.at("Ping");
+    const c22 = readDeltaCode(r, w21.codeWord(), 9, 5, 500, 0, x20, mode);
+    if (c22 < 0) return r.at("Ping");
+    const q23 = deltaCodeReader(c22, 9);
+    v.Ping = q23.readRange(9, 0, 500);
+    if (q23.failed) return r.fail(q23.kind, x20, q23.errorDetail) || r.at("Ping");
+    changed = true;
+  }
+  const x24 = r.bitsRead;
+  if (bit && r.readBits(1) === 0) {
+    if (r.failed) return r.at("Next");
+  } else {
+    const x26 = r.bitsRead;
+    const u25 = r.readBits(4);
+    if (r.failed) return r.at("Next");
+    switch (u25) {
+      case 7: {
+        const h27 = v.Next;
+        if (h27.type === "Jump") {
+          const y29 = r.bitsRead;
+          const c30 = readJumpDeltaFrom(r, h27.value, false, 0);
+          if (r.failed) return r.at("Next");
+          if (!c30) return deltaUnchanged(r, y29) || r.at("Next");
+        } else {
+          const m28 = newJump();
+          if (!readJumpFrom(r, m28)) return r.at("Next");
+          v.Next = { type: "Jump", value: m28 };
+        }
+        break;
+      }
+      case 9: {
+        const h31 = v.Next;
+        if (h31.type === "Duck") {
+          const y33 = r.bitsRead;
+          const c34 = readDuckDeltaFrom(r, h31.value, false, 0);
+          if (r.failed) return r.at("Next");
+          if (!c34) return deltaUnchanged(r, y33) || r.at("Next");
+        } else {
+          const m32 = newDuck();
+          if (!readDuckFrom(r, m32)) return r.at("Next");
+          v.Next = { type: "Duck", value: m32 };
+        }
+        break;
+      }
+      case 10: {
+        const h35 = v.Next;
+        if (h35.type === "Say") {
+          const y37 = r.bitsRead;
+          const c38 = readSayDeltaFrom(r, h35.value, false, 0);
+          if (r.failed) return r.at("Next");
+          if (!c38) return deltaUnchanged(r, y37) || r.at("Next");
+        } else {
+          const m36 = newSay();
+          if (!readSayFrom(r, m36)) return r.at("Next");
+          v.Next = { type: "Say", value: m36 };
+        }
+        break;
+      }
+      default:
+        return r.fail("Range", x26, "union index " + u25 + " names no member (7, 9, 10)") || r.at("Next");
+    }
+    changed = true;
+  }
+  return changed;
+}
+
+/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
+export function writeLoadoutDeltaTo(w: BitWriter, v: Loadout, b: Loadout, bit: boolean): boolean {
+  if (absent(w, v, "Loadout")) return false;
+  let changed = false;
+  {
+    const x0 = w.bitsWritten;
+    if (bit) w.writeBits(1, 1);
+    const y1 = w.bitsWritten;
+    const e3 = v.Rot;
+    if (absent(w, e3, "QuatXYZW")) return w.at("Rot");
+    if (!w.writeQuat(e3.X, e3.Y, e3.Z, e3.W, 9)) return w.at("Rot");
+    const w2 = deltaCodes();
+    const e4 = b.Rot;
+    if (!w2.writeQuat(e4.X, e4.Y, e4.Z, e4.W, 9)) return deltaAdopt(w, w2, "base value: ") || w.at("Rot");
+    if (deltaSameWritten(w, y1, w2)) {
+      w.rewind(x0);
+      if (bit) w.writeBits(0, 1);
+    } else {
+      changed = true;
+    }
+  }
+  {
+    const m5 = v.Ammo;
+    const m6 = b.Ammo;
+    if (!(m5 instanceof Map)) return w.fail("Range", "value " + show(m5) + " is not a Map") || w.at("Ammo");
+    if (m5.size > 4) return w.fail("Range", m5.size + " entries exceed maxlen 4") || w.at("Ammo");
+    if (m5 === m6 || (m5.size === 0 && m6.size === 0)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const o9 = (a: number, b: number): number => (a < b ? -1 : a > b ? 1 : 0);
+      const y7 = Array.from(m5.keys()).sort(o9);
+      const y8 = Array.from(m6.keys()).sort(o9);
+      const x10 = w.bitsWritten;
+      if (bit) w.writeBits(1, 1);
+      let c11 = false;
+      for (let i0 = 0, j0 = 0; i0 < y7.length || j0 < y8.length; ) {
+        const o12 = i0 === y7.length ? 1 : j0 < y8.length ? o9(y7[i0], y8[j0]) : -1;
+        const x13 = w.bitsWritten;
+        w.writeBits(1, 1);
+        const k14 = o12 <= 0 ? y7[i0] : y8[j0];
+        if (!w.writeUnsigned(k14, 8)) return w.at("Ammo[" + String(k14) + "]");
+        if (o12 < 0) {
+          const e15 = m5.get(k14) as number;
+          if (!w.writeRange(e15, 0, 999, 10)) return w.at("Ammo[" + String(k14) + "]");
+          i0++;
+        } else if (o12 > 0) {
+          w.writeBits(0, 1);
+          j0++;
+        } else {
+          w.writeBits(1, 1);
+          i0++;
+          j0++;
+          let c16 = false;
+          {
+            if (Object.is((m5.get(k14) as number), (m6.get(k14) as number))) {
+            } else {
+              const w17 = deltaCodes();
+              if (!w17.writeRange((m5.get(k14) as number), 0, 999, 10)) return deltaAdopt(w, w17, "") || w.at("Ammo[" + String(k14) + "]");
+              const c18 = w17.codeWord();
+              w17.reset();
+              if (!w17.writeRange((m6.get(k14) as number), 0, 999, 10)) return deltaAdopt(w, w17, "base value: ") || w.at("Ammo[" + String(k14) + "]");
+              const c19 = w17.codeWord();
+              if (c18 !== c19) {
+                writeDeltaCode(w, c18, c19, 10, 5, 0, false);
+                c16 = true;
+              }
+            }
+          }
+          if (!c16) {
+            w.rewind(x13);
+            continue;
+          }
+        }
+        c11 = true;
+      }
+      if (!c11) {
+        w.rewind(x10);
+        if (bit) w.writeBits(0, 1);
+      } else {
+        w.writeBits(0, 1);
+        changed = true;
+      }
+    }
+  }
+  {
+    if (Object.is(v.Respawn, b.Respawn)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w20 = deltaCodes();
+      if (!w20.writeUnitsBig(v.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaAdopt(w, w20, "") || w.at("Respawn");
+      const c21 = w20.codeWord();
+      w20.reset();
+      if (!w20.writeUnitsBig(b.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaAdopt(w, w20, "base value: ") || w.at("Respawn");
+      const c22 = w20.codeWord();
+      if (c21 !== c22) {
+        writeDeltaCode(w, c21, c22, 14, 7, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    if (Object.is(v.Ping, b.Ping)) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      const w23 = deltaCodes();
+      if (!w23.writeUnits(v.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return deltaAdopt(w, w23, "") || w.at("Ping");
+      const c24 = w23.codeWord();
+      w23.reset();
+      if (!w23.writeUnits(b.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return deltaAdopt(w, w23, "base value: ") || w.at("Ping");
+      const c25 = w23.codeWord();
+      if (c24 !== c25) {
+        writeDeltaCode(w, c24, c25, 9, 5, 0, bit);
+        changed = true;
+      } else {
+        if (bit) w.writeBits(0, 1);
+      }
+    }
+  }
+  {
+    const u26 = v.Next;
+    const u27 = b.Next;
+    if (u26 === u27) {
+      if (bit) w.writeBits(0, 1);
+    } else {
+      if (u26 === null || u26 === undefined) {
+        return w.fail("Range", "nil gen.Cmd: a union field must hold one of its members") || w.at("Next");
+      }
+      switch (u26.type) {
+        case "Jump": {
+          const x28 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(7, 4);
+          if (u27 !== null && u27 !== undefined && u27.type === "Jump") {
+            const c29 = writeJumpDeltaTo(w, u26.value, u27.value, false);
+            if (w.failed) return w.at("Next");
+            if (!c29) {
+              w.rewind(x28);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writeJumpTo(w, u26.value)) return w.at("Next");
+            changed = true;
+          }
+          break;
+        }
+        case "Duck": {
+          const x30 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(9, 4);
+          if (u27 !== null && u27 !== undefined && u27.type === "Duck") {
+            const c31 = writeDuckDeltaTo(w, u26.value, u27.value, false);
+            if (w.failed) return w.at("Next");
+            if (!c31) {
+              w.rewind(x30);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writeDuckTo(w, u26.value)) return w.at("Next");
+            changed = true;
+          }
+          break;
+        }
+        case "Say": {
+          const x32 = w.bitsWritten;
+          if (bit) w.writeBits(1, 1);
+          w.writeBits(10, 4);
+          if (u27 !== null && u27 !== undefined && u27.type === "Say") {
+            const c33 = writeSayDeltaTo(w, u26.value, u27.value, false);
+            if (w.failed) return w.at("Next");
+            if (!c33) {
+              w.rewind(x32);
+              if (bit) w.writeBits(0, 1);
+            } else {
+              changed = true;
+            }
+          } else {
+            if (!writeSayTo(w, u26.value)) return w.at("Next");
+            changed = true;
+          }
+          break;
+        }
+        default:
+          return w.fail("Range", "type " + String((u26 as { type: unknown }).type) + " is not a member of gen.Cmd") || w.at("Next");
+      }
+    }
+  }
+  return changed;
 }
 

@@ -1,0 +1,100 @@
+package gen
+
+import "github.com/bitpack-go/bitpack"
+
+// The delta wire's language-neutral decisions (docs/wire.md, Delta
+// encoding), in one place for the three renderers: which values are
+// items, how bitpack unrolls arrays (its refusals inside an unrolled array
+// are worded by the element's kind, and the clients word them alike), and
+// the width of a number's short form.
+
+// fieldUses are the fields a struct value sends, in wire order: this
+// use's, or its type's own.
+func fieldUses(v *Value) []*FieldUse {
+	if v.Fields != nil {
+		return v.Fields
+	}
+	uses := make([]*FieldUse, 0, len(v.Type.Fields))
+	for _, m := range v.Type.Fields {
+		uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+	}
+	return uses
+}
+
+// structFields are the values of a struct value's fieldUses.
+func structFields(v *Value) []*Value {
+	var out []*Value
+	for _, u := range fieldUses(v) {
+		out = append(out, u.Value)
+	}
+	return out
+}
+
+// isItem reports whether a value that is not a struct takes part in
+// deltas: checks, fixed-width values of 0 bits and arrays whose elements
+// hold one value only (none, or of no items) do not.
+func isItem(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindCheck:
+		return false
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+		return v.Bits > 0
+	case bitpack.KindArray:
+		return v.Len > 0 && itemCount(v.Elem) > 0
+	}
+	return true
+}
+
+// deltaItems are v's items: v itself, or for a struct its fields' items,
+// recursively.
+func deltaItems(v *Value) []*Value {
+	if v.Kind != bitpack.KindStruct {
+		if isItem(v) {
+			return []*Value{v}
+		}
+		return nil
+	}
+	var out []*Value
+	for _, f := range structFields(v) {
+		out = append(out, deltaItems(f)...)
+	}
+	return out
+}
+
+// itemCount is the number of v's items.
+func itemCount(v *Value) int { return len(deltaItems(v)) }
+
+// unrollLimit is bitpack's: an array of at most this many ops is
+// unrolled into its parent's ops.
+const unrollLimit = 32
+
+// opsOf is the number of ops bitpack compiles a value into.
+func opsOf(v *Value) int {
+	switch v.Kind {
+	case bitpack.KindStruct:
+		n := 0
+		for _, f := range structFields(v) {
+			n += opsOf(f)
+		}
+		return n
+	case bitpack.KindArray:
+		if n := v.Len * opsOf(v.Elem); n <= unrollLimit {
+			return n
+		}
+	}
+	return 1
+}
+
+// unrolledArray reports whether v is an array bitpack unrolls.
+func unrolledArray(v *Value) bool {
+	return v.Kind == bitpack.KindArray && v.Len*opsOf(v.Elem) <= unrollLimit
+}
+
+// deltaShortBits is the width of a b-bit number's short form: none under
+// 4 bits, else half the bits rounded up, at most 8.
+func deltaShortBits(b int) int {
+	if b < 4 {
+		return 0
+	}
+	return min((b+1)/2, 8)
+}

@@ -1,0 +1,305 @@
+package gen
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Deltas in TypeScript (docs/wire.md, "Delta encoding"): for each struct
+// type T
+//
+//	export function readTDelta(packet: Uint8Array, base: T): T
+//	export function writeTDelta(base: T, value: T): Uint8Array
+//
+// and the stream-level readTDeltaFrom and writeTDeltaTo, which read or
+// write T's items (its fields, structs flattened into theirs), each after
+// a changed bit when bit is set, and say whether any changed. A read
+// applies the delta to cloneT(base), a copy of its own, so base is never
+// touched and a refusal throws before anything is returned.
+//
+// bitpack words some refusals by which of its decoders runs a field (see
+// readDeltaCode): mode is 0 for a value's own items, 1 inside an array
+// its compiler unrolls, 2 in the element of a list whose elements are
+// fixed-width fields only. Those are decisions of bitpack's compiler,
+// mirrored here from the model: unrollLimit and the ops it counts.
+
+// typeItems counts a struct type's items in its own form.
+func typeItems(t *Type) int {
+	return len(deltaItems(&Value{Kind: bitpack.KindStruct, Type: t}))
+}
+
+func isScalar(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+		return true
+	}
+	return false
+}
+
+// inlineStep reports whether bitpack's delta program codes the scalar v
+// inline (no unit=, no float64 compressed float).
+func inlineStep(v *Value) bool {
+	return isScalar(v) && v.Unit <= 1 && !(v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64)
+}
+
+// flatElem reports whether a list of elements v runs bitpack's flat
+// element decoder: 1 to 63 items, all coded inline.
+func flatElem(v *Value) bool {
+	items := deltaItems(v)
+	if len(items) == 0 || len(items) > 63 {
+		return false
+	}
+	for _, it := range items {
+		if !inlineStep(it) {
+			return false
+		}
+	}
+	return true
+}
+
+// listMode is the mode of a list's elements.
+func listMode(v *Value) string {
+	switch {
+	case unrolledArray(v):
+		return "1"
+	case flatElem(v.Elem):
+		return "2"
+	}
+	return "0"
+}
+
+// scalarBits is a fixed-width field's wire width.
+func scalarBits(v *Value) int {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return 1
+	case bitpack.KindInt, bitpack.KindUint:
+		return unitBits(v)
+	case bitpack.KindFloat:
+		return v.FloatBits
+	}
+	return v.Bits
+}
+
+// scalarCode is a fixed-width field's flip (the XOR between its offset
+// code and its wire code) and limit (the largest offset code).
+func scalarCode(v *Value) (flip, limit uint64) {
+	n := scalarBits(v)
+	switch {
+	case (v.Kind == bitpack.KindInt || v.Kind == bitpack.KindUint) && v.Ranged:
+		return 0, span(v)
+	case v.Kind == bitpack.KindCompressedFloat:
+		return 0, uint64(v.Steps)
+	case v.Kind == bitpack.KindInt:
+		flip = 1 << (n - 1)
+	}
+	return flip, ^uint64(0) >> (64 - n)
+}
+
+// scalarRead is the expression reading v from reader q.
+func (e *tsEmitter) scalarRead(v *Value, q string) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return q + ".readBool()"
+	case bitpack.KindInt, bitpack.KindUint:
+		x := q + "." + strings.TrimPrefix(e.readInt(v), "r.")
+		switch {
+		case v.Unit > 1 && v.GoBits == 64:
+			return fmt.Sprintf("%s * %dn", x, v.Unit)
+		case v.Unit > 1:
+			return fmt.Sprintf("%s * %d", x, v.Unit)
+		}
+		return x
+	case bitpack.KindFloat:
+		return fmt.Sprintf("%s.readFloat%d()", q, v.FloatBits)
+	}
+	lo := v.Min
+	if v.FloatBits == 32 {
+		lo = float64(float32(lo))
+	}
+	return fmt.Sprintf("%s.readCompressed%d(%d, %d, %s, %s)", q, v.FloatBits, v.Bits, v.Steps, tsNum(delta(v)), tsNum(lo))
+}
+
+// scalarWrite is the call writing x as v into writer s.
+func (e *tsEmitter) scalarWrite(v *Value, x, s string) string {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return s + ".writeBool(" + x + ")"
+	case bitpack.KindInt, bitpack.KindUint:
+		return s + "." + strings.TrimPrefix(e.writeInt(v, x), "w.")
+	case bitpack.KindFloat:
+		return fmt.Sprintf("%s.writeFloat%d(%s)", s, v.FloatBits, x)
+	}
+	lo := v.Min
+	if v.FloatBits == 32 {
+		lo = float64(float32(lo))
+	}
+	return fmt.Sprintf("%s.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", s, v.FloatBits, x, tsNum(lo), tsNum(delta(v)),
+		v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, tsString(bounds(v)))
+}
+
+// codeArgs are a scalar's width, short form, limit and flip as
+// readDeltaCode (big: readDeltaCodeBig) takes them.
+func codeArgs(v *Value) (n, s int, limit, flip string, big bool) {
+	n = scalarBits(v)
+	f, l := scalarCode(v)
+	if n > 32 {
+		return n, deltaShortBits(n), tsBig(l), tsBig(f), true
+	}
+	return n, deltaShortBits(n), strconv.FormatUint(l, 10), strconv.FormatUint(f, 10), false
+}
+
+// dctx is where an item is read or written: its changed bit ("bit",
+// "true" or "false"), the mode of its scalars, and the variable that
+// records a change.
+type dctx struct {
+	bit, mode, ch string
+	// rel is the model path of the unrolled array element the items are
+	// in, if any: bitpack names an array unrolled inside another's
+	// elements by its path from that element, without the element's
+	// (Grid[2]'s list is ""). Mirrored where the element's fields are
+	// inline; an array in a named struct type inside such an element
+	// keeps its full path here (a difference of wording only).
+	rel string
+}
+
+// deltaStruct renders T's delta functions.
+func (e *tsEmitter) deltaStruct(t *Type) {
+	n := e.typeNames[t]
+	goName := tsString(t.Go.String())
+	root := typeItems(t) > 1
+	self := &Value{Kind: bitpack.KindStruct, Type: t}
+	e.printf("/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */\n")
+	e.printf("export function clone%s(v: %s): %s {\n", n, n, n)
+	var fields []string
+	for _, m := range t.Fields {
+		if m.Value.Kind != bitpack.KindCheck {
+			fields = append(fields, fmt.Sprintf("    %s: %s,", m.Name, e.cloneExpr(m.Value, "v."+m.Name, 0)))
+		}
+	}
+	if len(fields) == 0 {
+		e.printf("  return {};\n}\n\n")
+	} else {
+		e.printf("  return {\n%s\n  };\n}\n\n", strings.Join(fields, "\n"))
+	}
+	e.printf(`/**
+ * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
+ * does and returns the result, a new value (see clone%[1]s); base is untouched.
+ * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
+ */
+export function read%[1]sDelta(packet: Uint8Array, base: %[1]s): %[1]s {
+  const r = new BitReader(packet);
+  const v = clone%[1]s(base);
+  if (r.readBits(1) === 1 && !read%[1]sDeltaFrom(r, v, %[3]t, 0) && !r.failed) {
+    deltaUnchanged(r, 0);
+  }
+  if (r.failed || !r.finish()) {
+    throw r.error(%[2]s);
+  }
+  return v;
+}
+
+/** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
+export function write%[1]sDelta(base: %[1]s, value: %[1]s): Uint8Array {
+  const w = takeWriter();
+  if (value !== base) {
+    w.writeBits(1, 1);
+    if (!write%[1]sDeltaTo(w, value, base, %[3]t) && !w.failed) {
+      w.rewind(0);
+      w.writeBits(0, 1);
+    }
+  } else {
+    w.writeBits(0, 1);
+  }
+  const out = w.failed ? w.error(%[2]s) : w.bytes();
+  giveWriter(w);
+  if (out instanceof BitpackError) {
+    throw out;
+  }
+  return out;
+}
+
+`, n, goName, root)
+	c := &body{indent: 1, ts: true}
+	d := dctx{bit: "bit", mode: "mode", ch: "changed"}
+	for _, f := range structFields(self) {
+		e.dItems(c, d, f, "v."+fieldName(t, f), nil)
+	}
+	e.printf("/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */\n")
+	e.printf("export function read%sDeltaFrom(r: BitReader, v: %s, bit: boolean, mode: number): boolean {\n", n, n)
+	e.printf("  let changed = false;\n%s  return changed;\n}\n\n", c.b.String())
+	c = &body{indent: 1, ts: true}
+	for _, f := range structFields(self) {
+		x := "v." + fieldName(t, f)
+		e.dwItems(c, d, f, x, "b."+fieldName(t, f), nil)
+	}
+	e.printf("/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */\n")
+	e.printf("export function write%sDeltaTo(w: BitWriter, v: %s, b: %s, bit: boolean): boolean {\n", n, n, n)
+	e.printf("  if (absent(w, v, %s)) return false;\n  let changed = false;\n%s  return changed;\n}\n\n", tsString(n), c.b.String())
+}
+
+// fieldName is the name of the member of t whose value f is.
+func fieldName(t *Type, f *Value) string {
+	for _, m := range t.Fields {
+		if m.Value == f {
+			return m.Name
+		}
+	}
+	panic("gen: no member of " + t.Name + " holds " + f.Path)
+}
+
+// deltaUnion renders a union's clone function.
+func (e *tsEmitter) deltaUnion(t *Type) {
+	n := e.typeNames[t]
+	e.printf("/** A copy of u that shares nothing with it. */\nexport function clone%s(u: %s): %s {\n  switch (u.type) {\n", n, n, n)
+	for _, mt := range t.Members {
+		mn := e.typeNames[mt]
+		e.printf("    case %q:\n      return { type: %q, value: clone%s(u.value) };\n", mn, mn, mn)
+	}
+	e.printf("  }\n  return u;\n}\n\n")
+}
+
+// cloneExpr is an expression copying x, a value of v; depth names the
+// arrow functions' parameters apart.
+func (e *tsEmitter) cloneExpr(v *Value, x string, depth int) string {
+	p := "e" + strconv.Itoa(depth)
+	switch v.Kind {
+	case bitpack.KindBytes, bitpack.KindByteArray:
+		return x + ".slice()"
+	case bitpack.KindArray, bitpack.KindSlice:
+		if tsPrimitive(v.Elem) && v.Elem.Kind != bitpack.KindPointer {
+			return x + ".slice()"
+		}
+		return fmt.Sprintf("%s.map((%s) => %s)", x, p, e.cloneExpr(v.Elem, p, depth+1))
+	case bitpack.KindPointer:
+		return fmt.Sprintf("%s === null ? null : %s", x, e.clonePresent(v.Elem, x, depth))
+	case bitpack.KindSparse:
+		return fmt.Sprintf("%s.map((%s) => (%s === null ? null : %s))", x, p, p, e.clonePresent(v.Elem, p, depth+1))
+	case bitpack.KindStruct, bitpack.KindUnion:
+		return "clone" + e.typeNames[v.Type] + "(" + x + ")"
+	case bitpack.KindQuat:
+		if v.Type != nil {
+			return "clone" + e.typeNames[v.Type] + "(" + x + ")"
+		}
+		return x + ".slice()"
+	case bitpack.KindMap:
+		k := "k" + strconv.Itoa(depth)
+		return fmt.Sprintf("new %s(Array.from(%s, ([%s, %s]): [%s, %s] => [%s, %s]))", e.tsType(v), x, k, p, e.tsType(v.Key), e.tsType(v.Elem), k, e.cloneExpr(v.Elem, p, depth+1))
+	}
+	return x // numbers, bigints, booleans, strings; hooks' values are shared
+}
+
+// clonePresent copies the value of a pointer or sparse slot x, not null.
+func (e *tsEmitter) clonePresent(v *Value, x string, depth int) string {
+	if v.Kind == bitpack.KindPointer {
+		return "{ value: " + e.cloneExpr(v, x+".value", depth) + " }"
+	}
+	return e.cloneExpr(v, x, depth)
+}
+
+// isSlice says whether a sparse value is a slice.
+func isSlice(v *Value) bool { return v.Go.Kind() == reflect.Slice }
