@@ -224,8 +224,8 @@ type ditem struct {
 	op   int     // a field: its op; an unrolled array: its first op (from the first op of the list's value)
 	n    int     // an unrolled array: its length; 0 for a field that is one op
 	m    int     // an unrolled array: the ops of one element
-	elem []ditem // an unrolled array: one element's items, ops from the element's first
-	path string  // an unrolled array: its path (its ops have their own)
+	elems [][]ditem // an unrolled array: each element's items, ops from the element's first
+	path  string    // an unrolled array: its path (its ops have their own)
 }
 
 // deltaItems builds p's delta items from its layout tree. Arrays' element
@@ -258,11 +258,17 @@ func itemsOf(p *plan, f *Field, at, origin int, path string) ([]ditem, int, erro
 		if f.Len == 0 || m == 0 {
 			return nil, at, nil
 		}
-		elem, _, err := itemsOf(p, f.Elem, at, at, "")
-		if err != nil || len(elem) == 0 {
-			return nil, at + f.Len*m, err
+		// Each element's items of its own, so that an array unrolled inside
+		// one is named by its whole path (X[1].A, not A).
+		elems := make([][]ditem, f.Len)
+		for k := range elems {
+			elem, _, err := itemsOf(p, f.Elem, at+k*m, at+k*m, elemPath(path, k))
+			if err != nil || len(elem) == 0 {
+				return nil, at + f.Len*m, err
+			}
+			elems[k] = elem
 		}
-		return []ditem{{op: at - origin, n: f.Len, m: m, elem: elem, path: path}}, at + f.Len*m, nil
+		return []ditem{{op: at - origin, n: f.Len, m: m, elems: elems, path: path}}, at + f.Len*m, nil
 	}
 	if at >= len(p.ops) {
 		return nil, 0, fmt.Errorf("bitpack: internal error: %s: the delta items run past its %d ops", p.typ, len(p.ops))

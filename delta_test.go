@@ -42,6 +42,14 @@ type deltaUnits struct {
 	Neg int32  `bits:"unit=10,range=-100..100"` // 8 bits of units; short form 4 bits (±8)
 }
 
+type deltaNestInner struct {
+	A [2]uint8 `bits:"range=0..9"` // 4 bits; unrolled
+}
+
+type deltaNest struct {
+	X [2]deltaNestInner // unrolled too: A's list is inside X's element
+}
+
 type deltaWide struct {
 	U uint64 // 64 bits; short form 8 bits (±128)
 }
@@ -176,6 +184,8 @@ func clonePtr(t *testing.T, p any) any {
 		c = new(deltaUnits)
 	case *deltaWide:
 		c = new(deltaWide)
+	case *deltaNest:
+		c = new(deltaNest)
 	default:
 		t.Fatalf("clonePtr: %T", p)
 	}
@@ -237,6 +247,10 @@ func TestDeltaRefused(t *testing.T) {
 		// U (the only item: no bit) short 0, +2 as 128-1+2 = 129 (1 0 0 0 0 0 0 1)
 		// from 2^64-2: past the largest 64-bit code.
 		{"short form past 64 bits", &deltaWide{U: 1<<64 - 2}, "05 02", bitpack.ErrRange, "U", 1},
+		// Root 1; X (the only item) lists index 1 (int_relative d = 2:
+		// 0 1 000); element 1's only item A lists d = 4 (0 1 010): index 3
+		// of 2, named by A's whole path.
+		{"index past a nested unrolled array", &deltaNest{}, "85 5a 03", bitpack.ErrRange, "X[1].A", 6},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

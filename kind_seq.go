@@ -470,7 +470,7 @@ func encodeUnrolledDelta(e *deltaEncoder, p *plan, it *ditem, first int, v, b po
 	for k := 0; k < it.n; k++ {
 		pos := w.BitsWritten()
 		w.WriteIntRelative(prev, int32(k))
-		ch, err := e.body(p, it.elem, first+it.op+k*it.m, v, b, depth)
+		ch, err := e.body(p, it.elems[k], first+it.op+k*it.m, v, b, depth)
 		if err != nil {
 			return false, err
 		}
@@ -506,7 +506,7 @@ func decodeUnrolledDelta(d *decoder, p *plan, it *ditem, first int, at pointer, 
 		case int(idx) == it.n:
 			return true, nil
 		}
-		ch, err := d.deltaBody(p, it.elem, first+it.op+int(idx)*it.m, at, depth)
+		ch, err := d.deltaBody(p, it.elems[idx], first+it.op+int(idx)*it.m, at, depth)
 		if err != nil {
 			return false, err
 		}

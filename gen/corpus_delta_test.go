@@ -252,12 +252,12 @@ func mixValue(dst, other reflect.Value, rng *rand.Rand, moves bool, depth int) {
 		if dst.IsNil() || other.IsNil() {
 			return
 		}
-		for _, key := range other.MapKeys() {
+		for _, key := range sortedKeys(other) {
 			if rng.Intn(3) == 0 {
 				dst.SetMapIndex(key, other.MapIndex(key))
 			}
 		}
-		for _, key := range dst.MapKeys() {
+		for _, key := range sortedKeys(dst) {
 			if rng.Intn(8) == 0 {
 				dst.SetMapIndex(key, reflect.Value{})
 			}
