@@ -12,7 +12,10 @@ public partial struct BitpackReader
     /// long form the short form reaches, and a change that leaves the codes.
     /// style words the refusals as bitpack does for the field (0: a field
     /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-    /// unsigned or signed integer from min, or a compressed float).
+    /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
+    /// 3: a field of an array or slice element whose fields are all of
+    /// fixed width, which bitpack decodes inline when the packet holds the
+    /// longest form the field can take, else by its kind).
     /// </summary>
     public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
     {
@@ -23,6 +26,11 @@ public partial struct BitpackReader
             return true;
         }
         int s = Bitpack.ShortBits(bits);
+        if (style >= 8)
+        {
+            int need = 1 + (s > bits ? s : bits);
+            style = need <= 56 && end - pos >= need ? 0 : style - 8;
+        }
         uint form = 1;
         if (s > 0 && !ReadBits(1, out form))
             return false;

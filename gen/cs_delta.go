@@ -124,9 +124,12 @@ func csRet(side, p string) string { return "return " + side + ".At(" + p + ");" 
 func (e *csEmitter) deltaMethods(t *Type) []byte {
 	name, goName := e.typeNames[t], csString(t.Go.String())
 	items := e.typeItems(t)
-	bit := strconv.FormatBool(countItems(items) > 1)
+	bit, ctx := strconv.FormatBool(countItems(items) > 1), "false"
+	if flatItems(items) {
+		ctx = "listed"
+	}
 	rc := &body{indent: 2, temps: make([]bool, csTempCount)}
-	e.dReadItems(rc, items, bit, "false", "changed")
+	e.dReadItems(rc, items, bit, ctx, "changed")
 	wc := &body{indent: 2}
 	e.dWriteItems(wc, items, bit, "changed")
 	var b strings.Builder
@@ -190,7 +193,7 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
         if (changed)
         {
             bool any;
-            if (!v.ReadDeltaBody(ref r, out any))
+            if (!v.ReadDeltaBody(ref r, false, out any))
                 return false;
             if (!any)
                 return r.Unchanged(start);
@@ -221,9 +224,10 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
     /// Reads a delta body (of a changed value, element, pointee or member of
     /// this type: its items, each after its changed bit when it has two or
     /// more) and applies it to this value, a copy of the base; changed says
-    /// whether it changed anything (a body must).
+    /// whether it changed anything (a body must). listed: an element of an
+    /// array or slice (bitpack words some refusals there otherwise).
     /// </summary>
-    public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+    public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
     {
         changed = false;
 %[3]s%[4]s        return true;
@@ -263,22 +267,51 @@ func scalarCodes(v *Value) (limit, flip, lo uint64) {
 	return ^uint64(0) >> (64 - v.FloatBits), 0, 0 // raw floats: their bits
 }
 
-// scalarStyle is how bitpack words a fixed-width
-// field's refusals (see ReadScalarDelta): by its delta steps (0), unless
-// it sits in an unrolled array or its kind decodes it (unit=, float64
-// compressed floats): then by its kind.
-func scalarStyle(v *Value, unrolled string) string {
-	kind := "1"
+// scalarStyle is how bitpack words a fixed-width field's refusals (see
+// ReadScalarDelta): by its delta steps (0), unless it sits in an unrolled
+// array or its kind decodes it (unit=, float64 compressed floats): then by
+// its kind; in an element of a list whose fields are all inline ones
+// (ctx "flat", or "listed": ReadDeltaBody's parameter says), by either,
+// as the bits left say.
+func scalarStyle(v *Value, ctx string) string {
+	kind := 1
 	switch {
 	case v.Kind == bitpack.KindCompressedFloat:
-		kind = "3"
+		kind = 3
 	case v.Kind == bitpack.KindInt:
-		kind = "2"
+		kind = 2
 	}
-	if v.Unit > 1 || v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64 || unrolled == "true" {
-		return kind
+	switch {
+	case v.Unit > 1 || v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64 || ctx == "true":
+		return strconv.Itoa(kind)
+	case ctx == "flat":
+		return strconv.Itoa(8 + kind)
+	case ctx == "listed":
+		return fmt.Sprintf("(listed ? %d : 0)", 8+kind)
 	}
 	return "0"
+}
+
+// flatItems reports whether items are what bitpack calls a flat plan: 1
+// to 63 fixed-width fields it codes inline (no unit=, no float64
+// compressed float, none in an unrolled array), whose list elements it
+// decodes from a window of bits.
+func flatItems(items []csItem) bool {
+	if len(items) == 0 || len(items) >= 64 {
+		return false
+	}
+	for _, it := range items {
+		v := it.v
+		switch v.Kind {
+		case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+		default:
+			return false
+		}
+		if it.rel != "" || v.Unit > 1 || v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64 {
+			return false
+		}
+	}
+	return true
 }
 
 // oldCode is the C# expression of the offset code of x, a value of v

@@ -158,24 +158,28 @@ func (e *csEmitter) dReadOptional(c *body, ev *Value, set, get string, idx []str
 	if ev.Kind == bitpack.KindPointer {
 		eset = eget
 	}
-	e.dReadSub(c, ev, eset, eget, idx)
+	e.dReadSub(c, ev, eset, eget, idx, false)
 	c.close()
 }
 
 // dReadSub reads the body of a value that is a delta of its own (an
 // element, a pointee, a union member, a map value), which must change it;
 // its refusals name its path.
-func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string) {
+func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string, listed bool) {
 	p := pathExpr(v.Path, idx)
 	bs, ch := c.local("d"), c.local("d")
 	c.line("int %s = r.BitsRead;", bs)
 	c.line("bool %s = false;", ch)
 	if v.Kind == bitpack.KindStruct && v.Fields == nil {
-		c.line("if (!%s.ReadDeltaBody(ref r, out %s))", get, ch)
+		c.line("if (!%s.ReadDeltaBody(ref r, %t, out %s))", get, listed, ch)
 		c.line("    %s", csRet("r", p))
 	} else {
 		items := csItems(e, v, set, get, "", idx, "")
-		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), "false", ch)
+		ctx := "false"
+		if listed && flatItems(items) {
+			ctx = "flat"
+		}
+		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), ctx, ch)
 	}
 	c.line("if (!%s)", ch)
 	c.line("    return r.Unchanged(%s) || r.At(%s);", bs, p)
@@ -213,7 +217,7 @@ func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, 
 		c.line("if (!%s)", ch)
 		c.line("    return r.Unchanged(%s) || r.At(%s + \"[\" + %s + \"]\");", q, dpath(it), i)
 	} else {
-		e.dReadSub(c, v.Elem, eget, eget, idx)
+		e.dReadSub(c, v.Elem, eget, eget, idx, true)
 	}
 	c.line("%s = %s;", prev, i)
 	c.close()
@@ -361,7 +365,7 @@ func (e *csEmitter) dReadUnion(c *body, it csItem, p, ret string) {
 		bs, ch := c.local("d"), c.local("d")
 		c.line("int %s = r.BitsRead;", bs)
 		c.line("bool %s;", ch)
-		c.line("if (!%s.ReadDeltaBody(ref r, out %s))", m, ch)
+		c.line("if (!%s.ReadDeltaBody(ref r, false, out %s))", m, ch)
 		c.line("    %s", ret)
 		c.line("if (!%s)", ch)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", bs, p)
@@ -419,7 +423,7 @@ func (e *csEmitter) dReadMap(c *body, it csItem, start, p, ret string, refuse fu
 	c.line("    %s.Remove(%s);", it.get, key)
 	c.line("else")
 	c.open()
-	e.dReadSub(c, v.Elem, cur, cur, idx)
+	e.dReadSub(c, v.Elem, cur, cur, idx, false)
 	c.line("%s[%s] = %s;", it.get, key, cur)
 	c.close()
 	c.close()

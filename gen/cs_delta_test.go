@@ -25,6 +25,11 @@ type (
 	WireSquad struct {
 		Slots [8]*WireUnit `bits:"sparse"`
 	}
+	// WireIDs: bitpack words a refusal of a list element's field by how
+	// many bits are left (see ReadScalarDelta).
+	WireIDs struct {
+		IDs []uint32 `bits:"maxlen=4"`
+	}
 )
 
 // TestCSharpDeltaExamples runs docs/wire.md's delta examples through the
@@ -38,7 +43,7 @@ type (
 func TestCSharpDeltaExamples(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	var gen bytes.Buffer
-	if err := CSharp(&gen, Options{Namespace: "Examples"}, (*WirePing)(nil), (*WireSquad)(nil)); err != nil {
+	if err := CSharp(&gen, Options{Namespace: "Examples"}, (*WirePing)(nil), (*WireSquad)(nil), (*WireIDs)(nil)); err != nil {
 		t.Fatal(err)
 	}
 	program := `using System;
@@ -91,6 +96,10 @@ static class Program
         Console.WriteLine(bad.TryWriteDelta(pingBase, out packet, out error) + " " + error);
         Console.WriteLine(bad.TryWriteDelta(new WirePing { Health = 1001 }, out packet, out error) + " " + Hex(packet));
 
+        WireIDs ids = new WireIDs { IDs = new uint[] { 0, 0 } }, idsGot;
+        Console.WriteLine(WireIDs.TryReadDelta(new byte[] { 0x05, 0x00 }, ids, out idsGot, out error) + " " + error);
+        Console.WriteLine(WireIDs.TryReadDelta(new byte[] { 0x05, 0x00, 0x00, 0x00, 0x00, 0x00 }, ids, out idsGot, out error) + " " + error);
+
         byte[] delta = { 0xc3, 0x01 };
         WirePing work = pingBase.Clone();
         ApplyAgain(delta, work, 10); // the methods compiled
@@ -109,7 +118,7 @@ static class Program
             work.Speed = 0.11f;
             BitpackReader r = new BitpackReader(delta);
             bool changed, any;
-            if (!r.ReadBool(out changed) || !work.ReadDeltaBody(ref r, out any) || !r.Finish() || work.Health != 740)
+            if (!r.ReadBool(out changed) || !work.ReadDeltaBody(ref r, false, out any) || !r.Finish() || work.Health != 740)
                 throw new Exception(r.Error("WirePing"));
         }
     }
@@ -128,6 +137,11 @@ static class Program
 	// value: slot 1 (d = 2: 0 1 000), HP 100 0010011, slot 3 (0 1 000), HP 9
 	// 1001000, slot 7 (d = 4: 0 1 010), HP 49 1000110, end 1: 82 2c 12 2a 16;
 	// the base is wire.md's Squad, 82 fc e0 64 01.
+	ids := &WireIDs{IDs: []uint32{0, 0}}
+	short, long := goReadError(t, []byte{0x05, 0x00}, ids), goReadError(t, []byte{0x05, 0, 0, 0, 0, 0}, ids)
+	if short == long {
+		t.Fatalf("Go words both refusals alike (%s): the check below checks less than it says", short)
+	}
 	want := strings.Join([]string{
 		"ping delta c301",
 		"ping read e45a00",
@@ -143,6 +157,9 @@ static class Program
 		"False " + goDeltaError(t, &WirePing{Health: 1001}, &WirePing{Health: 740, Speed: 0.1051}),
 		"False " + goDeltaError(t, &WirePing{Health: 731, Alive: true, Speed: 0.11}, &WirePing{Health: 1001}),
 		"True 00", // a field the same as the base's is not checked
+		// IDs [0, 0]: changed 1, resized 0, element 0 (1), short form 0,
+		// e = 0: d = -128 from code 0, with 13 bits left, then 45.
+		"False " + short, "False " + long,
 		"ReadDeltaBody allocated 0 bytes in 1000 deltas",
 		"",
 	}, "\n")
@@ -162,6 +179,17 @@ func goDeltaError(t *testing.T, base, v any) string {
 	_, err := bitpack.AppendDelta(nil, base, v)
 	if err == nil {
 		t.Fatalf("AppendDelta(%+v, %+v) is not refused", base, v)
+	}
+	return err.Error()
+}
+
+// goReadError is UnmarshalDelta's refusal of delta against base.
+func goReadError(t *testing.T, delta []byte, base any) string {
+	t.Helper()
+	var v WireIDs
+	err := bitpack.UnmarshalDelta(delta, base, &v)
+	if err == nil {
+		t.Fatalf("UnmarshalDelta(%x) is not refused", delta)
 	}
 	return err.Error()
 }

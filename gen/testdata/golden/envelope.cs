@@ -1495,7 +1495,10 @@ namespace Game.Net
         /// long form the short form reaches, and a change that leaves the codes.
         /// style words the refusals as bitpack does for the field (0: a field
         /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-        /// unsigned or signed integer from min, or a compressed float).
+        /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
+        /// 3: a field of an array or slice element whose fields are all of
+        /// fixed width, which bitpack decodes inline when the packet holds the
+        /// longest form the field can take, else by its kind).
         /// </summary>
         public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
         {
@@ -1506,6 +1509,11 @@ namespace Game.Net
                 return true;
             }
             int s = Bitpack.ShortBits(bits);
+            if (style >= 8)
+            {
+                int need = 1 + (s > bits ? s : bits);
+                style = need <= 56 && end - pos >= need ? 0 : style - 8;
+            }
             uint form = 1;
             if (s > 0 && !ReadBits(1, out form))
                 return false;
@@ -2046,7 +2054,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2077,9 +2085,10 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
@@ -2090,7 +2099,7 @@ namespace Game.Net
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 4, ((ulong)(long)this.DX - 18446744073709551608UL), 15UL, 0UL, 0, 18446744073709551608UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 4, ((ulong)(long)this.DX - 18446744073709551608UL), 15UL, 0UL, (listed ? 10 : 0), 18446744073709551608UL, out d2))
                         return r.At("DX");
                     this.DX = (sbyte)(long)(d2 + 18446744073709551608UL);
                     changed = true;
@@ -2104,7 +2113,7 @@ namespace Game.Net
                 if (d4)
                 {
                     ulong d5;
-                    if (!r.ReadScalarDelta(d3, 4, ((ulong)(long)this.DY - 18446744073709551608UL), 15UL, 0UL, 0, 18446744073709551608UL, out d5))
+                    if (!r.ReadScalarDelta(d3, 4, ((ulong)(long)this.DY - 18446744073709551608UL), 15UL, 0UL, (listed ? 10 : 0), 18446744073709551608UL, out d5))
                         return r.At("DY");
                     this.DY = (sbyte)(long)(d5 + 18446744073709551608UL);
                     changed = true;
@@ -2289,7 +2298,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2320,15 +2329,16 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 2, ((ulong)this.Power - 0UL), 3UL, 0UL, 0, 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 2, ((ulong)this.Power - 0UL), 3UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
                     return r.At("Power");
                 this.Power = (byte)(d1 + 0UL);
                 changed = true;
@@ -2497,7 +2507,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2528,9 +2538,10 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
@@ -2708,7 +2719,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2739,15 +2750,16 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 16, ((ulong)this.Seq - 0UL), 65535UL, 0UL, 0, 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 16, ((ulong)this.Seq - 0UL), 65535UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
                     return r.At("Seq");
                 this.Seq = (ushort)(d1 + 0UL);
                 changed = true;
@@ -3079,7 +3091,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -3110,9 +3122,10 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             int t7;
@@ -3135,7 +3148,7 @@ namespace Game.Net
                             {
                                 int d5 = r.BitsRead;
                                 bool d6;
-                                if (!d4.ReadDeltaBody(ref r, out d6))
+                                if (!d4.ReadDeltaBody(ref r, false, out d6))
                                     return r.At("First");
                                 if (!d6)
                                     return r.Unchanged(d5) || r.At("First");
@@ -3155,7 +3168,7 @@ namespace Game.Net
                             {
                                 int d8 = r.BitsRead;
                                 bool d9;
-                                if (!d7.ReadDeltaBody(ref r, out d9))
+                                if (!d7.ReadDeltaBody(ref r, false, out d9))
                                     return r.At("First");
                                 if (!d9)
                                     return r.Unchanged(d8) || r.At("First");
@@ -3175,7 +3188,7 @@ namespace Game.Net
                             {
                                 int d11 = r.BitsRead;
                                 bool d12;
-                                if (!d10.ReadDeltaBody(ref r, out d12))
+                                if (!d10.ReadDeltaBody(ref r, false, out d12))
                                     return r.At("First");
                                 if (!d12)
                                     return r.Unchanged(d11) || r.At("First");
@@ -3251,7 +3264,7 @@ namespace Game.Net
                                     {
                                         int d30 = r.BitsRead;
                                         bool d31;
-                                        if (!d29.ReadDeltaBody(ref r, out d31))
+                                        if (!d29.ReadDeltaBody(ref r, false, out d31))
                                             return r.At("Rest[" + d23 + "]");
                                         if (!d31)
                                             return r.Unchanged(d30) || r.At("Rest[" + d23 + "]");
@@ -3271,7 +3284,7 @@ namespace Game.Net
                                     {
                                         int d33 = r.BitsRead;
                                         bool d34;
-                                        if (!d32.ReadDeltaBody(ref r, out d34))
+                                        if (!d32.ReadDeltaBody(ref r, false, out d34))
                                             return r.At("Rest[" + d23 + "]");
                                         if (!d34)
                                             return r.Unchanged(d33) || r.At("Rest[" + d23 + "]");
@@ -3291,7 +3304,7 @@ namespace Game.Net
                                     {
                                         int d36 = r.BitsRead;
                                         bool d37;
-                                        if (!d35.ReadDeltaBody(ref r, out d37))
+                                        if (!d35.ReadDeltaBody(ref r, false, out d37))
                                             return r.At("Rest[" + d23 + "]");
                                         if (!d37)
                                             return r.Unchanged(d36) || r.At("Rest[" + d23 + "]");
@@ -3379,7 +3392,7 @@ namespace Game.Net
                             {
                                 int d44 = r.BitsRead;
                                 bool d45;
-                                if (!d43.ReadDeltaBody(ref r, out d45))
+                                if (!d43.ReadDeltaBody(ref r, false, out d45))
                                     return r.At("Solo");
                                 if (!d45)
                                     return r.Unchanged(d44) || r.At("Solo");

@@ -1495,7 +1495,10 @@ namespace Game.Loadout
         /// long form the short form reaches, and a change that leaves the codes.
         /// style words the refusals as bitpack does for the field (0: a field
         /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-        /// unsigned or signed integer from min, or a compressed float).
+        /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
+        /// 3: a field of an array or slice element whose fields are all of
+        /// fixed width, which bitpack decodes inline when the packet holds the
+        /// longest form the field can take, else by its kind).
         /// </summary>
         public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
         {
@@ -1506,6 +1509,11 @@ namespace Game.Loadout
                 return true;
             }
             int s = Bitpack.ShortBits(bits);
+            if (style >= 8)
+            {
+                int need = 1 + (s > bits ? s : bits);
+                style = need <= 56 && end - pos >= need ? 0 : style - 8;
+            }
             uint form = 1;
             if (s > 0 && !ReadBits(1, out form))
                 return false;
@@ -2049,7 +2057,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2080,9 +2088,10 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
@@ -2093,7 +2102,7 @@ namespace Game.Loadout
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, 0, 0UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d2))
                         return r.At("X");
                     this.X = Bitpack.Float32FromBits((uint)d2);
                     changed = true;
@@ -2107,7 +2116,7 @@ namespace Game.Loadout
                 if (d4)
                 {
                     ulong d5;
-                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, 0, 0UL, out d5))
+                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d5))
                         return r.At("Y");
                     this.Y = Bitpack.Float32FromBits((uint)d5);
                     changed = true;
@@ -2121,7 +2130,7 @@ namespace Game.Loadout
                 if (d7)
                 {
                     ulong d8;
-                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, 0, 0UL, out d8))
+                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d8))
                         return r.At("Z");
                     this.Z = Bitpack.Float32FromBits((uint)d8);
                     changed = true;
@@ -2135,7 +2144,7 @@ namespace Game.Loadout
                 if (d10)
                 {
                     ulong d11;
-                    if (!r.ReadScalarDelta(d9, 32, (ulong)Bitpack.Float32Bits(this.W), 4294967295UL, 0UL, 0, 0UL, out d11))
+                    if (!r.ReadScalarDelta(d9, 32, (ulong)Bitpack.Float32Bits(this.W), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d11))
                         return r.At("W");
                     this.W = Bitpack.Float32FromBits((uint)d11);
                     changed = true;
@@ -2340,7 +2349,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2371,15 +2380,16 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 4, ((ulong)this.H - 0UL), 15UL, 0UL, 0, 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 4, ((ulong)this.H - 0UL), 15UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
                     return r.At("H");
                 this.H = (byte)(d1 + 0UL);
                 changed = true;
@@ -2546,7 +2556,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2577,15 +2587,16 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 1, (this.Low ? 1UL : 0UL), 1UL, 0UL, 0, 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 1, (this.Low ? 1UL : 0UL), 1UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
                     return r.At("Low");
                 this.Low = d1 != 0;
                 changed = true;
@@ -2752,7 +2763,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2783,9 +2794,10 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             {
@@ -3111,7 +3123,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
+                if (!v.ReadDeltaBody(ref r, false, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -3142,9 +3154,10 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
+        /// whether it changed anything (a body must). listed: an element of an
+        /// array or slice (bitpack words some refusals there otherwise).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
         {
             changed = false;
             uint t1;
@@ -3298,7 +3311,7 @@ namespace Game.Loadout
                             {
                                 int d29 = r.BitsRead;
                                 bool d30;
-                                if (!d28.ReadDeltaBody(ref r, out d30))
+                                if (!d28.ReadDeltaBody(ref r, false, out d30))
                                     return r.At("Next");
                                 if (!d30)
                                     return r.Unchanged(d29) || r.At("Next");
@@ -3318,7 +3331,7 @@ namespace Game.Loadout
                             {
                                 int d32 = r.BitsRead;
                                 bool d33;
-                                if (!d31.ReadDeltaBody(ref r, out d33))
+                                if (!d31.ReadDeltaBody(ref r, false, out d33))
                                     return r.At("Next");
                                 if (!d33)
                                     return r.Unchanged(d32) || r.At("Next");
@@ -3338,7 +3351,7 @@ namespace Game.Loadout
                             {
                                 int d35 = r.BitsRead;
                                 bool d36;
-                                if (!d34.ReadDeltaBody(ref r, out d36))
+                                if (!d34.ReadDeltaBody(ref r, false, out d36))
                                     return r.At("Next");
                                 if (!d36)
                                     return r.Unchanged(d35) || r.At("Next");

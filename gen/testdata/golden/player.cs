@@ -1493,7 +1493,10 @@ public partial struct BitpackReader
     /// long form the short form reaches, and a change that leaves the codes.
     /// style words the refusals as bitpack does for the field (0: a field
     /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-    /// unsigned or signed integer from min, or a compressed float).
+    /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
+    /// 3: a field of an array or slice element whose fields are all of
+    /// fixed width, which bitpack decodes inline when the packet holds the
+    /// longest form the field can take, else by its kind).
     /// </summary>
     public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
     {
@@ -1504,6 +1507,11 @@ public partial struct BitpackReader
             return true;
         }
         int s = Bitpack.ShortBits(bits);
+        if (style >= 8)
+        {
+            int need = 1 + (s > bits ? s : bits);
+            style = need <= 56 && end - pos >= need ? 0 : style - 8;
+        }
         uint form = 1;
         if (s > 0 && !ReadBits(1, out form))
             return false;
@@ -2043,7 +2051,7 @@ public sealed class Vec3
         if (changed)
         {
             bool any;
-            if (!v.ReadDeltaBody(ref r, out any))
+            if (!v.ReadDeltaBody(ref r, false, out any))
                 return false;
             if (!any)
                 return r.Unchanged(start);
@@ -2074,9 +2082,10 @@ public sealed class Vec3
     /// Reads a delta body (of a changed value, element, pointee or member of
     /// this type: its items, each after its changed bit when it has two or
     /// more) and applies it to this value, a copy of the base; changed says
-    /// whether it changed anything (a body must).
+    /// whether it changed anything (a body must). listed: an element of an
+    /// array or slice (bitpack words some refusals there otherwise).
     /// </summary>
-    public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+    public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
     {
         changed = false;
         {
@@ -2087,7 +2096,7 @@ public sealed class Vec3
             if (d1)
             {
                 ulong d2;
-                if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, 0, 0UL, out d2))
+                if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d2))
                     return r.At("X");
                 this.X = Bitpack.Float32FromBits((uint)d2);
                 changed = true;
@@ -2101,7 +2110,7 @@ public sealed class Vec3
             if (d4)
             {
                 ulong d5;
-                if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, 0, 0UL, out d5))
+                if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d5))
                     return r.At("Y");
                 this.Y = Bitpack.Float32FromBits((uint)d5);
                 changed = true;
@@ -2115,7 +2124,7 @@ public sealed class Vec3
             if (d7)
             {
                 ulong d8;
-                if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, 0, 0UL, out d8))
+                if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d8))
                     return r.At("Z");
                 this.Z = Bitpack.Float32FromBits((uint)d8);
                 changed = true;
@@ -2342,7 +2351,7 @@ public sealed class Player
         if (changed)
         {
             bool any;
-            if (!v.ReadDeltaBody(ref r, out any))
+            if (!v.ReadDeltaBody(ref r, false, out any))
                 return false;
             if (!any)
                 return r.Unchanged(start);
@@ -2373,9 +2382,10 @@ public sealed class Player
     /// Reads a delta body (of a changed value, element, pointee or member of
     /// this type: its items, each after its changed bit when it has two or
     /// more) and applies it to this value, a copy of the base; changed says
-    /// whether it changed anything (a body must).
+    /// whether it changed anything (a body must). listed: an element of an
+    /// array or slice (bitpack words some refusals there otherwise).
     /// </summary>
-    public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
+    public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
     {
         changed = false;
         {
