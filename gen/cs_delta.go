@@ -21,8 +21,8 @@ import (
 // where a read stores the item's new value, get the value (the base's, in
 // a read), base the base's value in a write; idx are the loop variables
 // of its path. rel, inside an element of an array bitpack unrolls, is
-// that element's path: bitpack names an unrolled array inside one by its
-// path from there (see dpath).
+// that element's path: bitpack decodes such items by their kinds, never
+// with its window of a flat list (see flatItems).
 type csItem struct {
 	v              *Value
 	set, get, base string
@@ -67,17 +67,6 @@ func (e *csEmitter) typeItems(t *Type) []csItem {
 		out = append(out, csItems(e, m.Value, "this."+n, "this."+n, "b."+n, nil, "")...)
 	}
 	return out
-}
-
-// dpath is the C# expression of the path bitpack gives the refusals of
-// an unrolled array's own list (its indices, its end): its path, but
-// inside an element of another unrolled array its path from that element
-// ("" for the element itself).
-func dpath(it csItem) string {
-	if it.rel == "" {
-		return pathExpr(it.v.Path, it.idx)
-	}
-	return strconv.Quote(strings.TrimPrefix(strings.TrimPrefix(it.v.Path, it.rel), "."))
 }
 
 // prefixValue is v with every path in it under prefix: the fields of a

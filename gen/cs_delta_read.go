@@ -100,13 +100,9 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, unrolled, p, ret string
 		c.line("if (!r.ReadByteArrayDelta(%s, %s))", start, it.get)
 		c.line("    %s", ret)
 	case bitpack.KindArray:
-		lp := p
-		if unrolledArray(v) {
-			lp = dpath(it)
-		}
-		prev := e.dReadList(c, it, strconv.Itoa(v.Len), unrolledArray(v), csRet("r", lp))
+		prev := e.dReadList(c, it, strconv.Itoa(v.Len), unrolledArray(v), csRet("r", p))
 		c.line("if (%s < 0)", prev)
-		c.line("    return r.Unchanged(%s) || r.At(%s);", start, lp)
+		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 	case bitpack.KindSlice:
 		e.dReadSlice(c, it, start, p, ret, refuse)
 	case bitpack.KindPointer:
@@ -215,7 +211,7 @@ func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, 
 		items := csItems(e, v.Elem, eget, eget, "", idx, v.Elem.Path)
 		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), "true", ch)
 		c.line("if (!%s)", ch)
-		c.line("    return r.Unchanged(%s) || r.At(%s + \"[\" + %s + \"]\");", q, dpath(it), i)
+		c.line("    return r.Unchanged(%s) || r.At(%s + \"[\" + %s + \"]\");", q, pathExpr(v.Path, it.idx), i)
 	} else {
 		e.dReadSub(c, v.Elem, eget, eget, idx, true)
 	}

@@ -158,13 +158,6 @@ func codeArgs(v *Value) (n, s int, limit, flip string, big bool) {
 // records a change.
 type dctx struct {
 	bit, mode, ch string
-	// rel is the model path of the unrolled array element the items are
-	// in, if any: bitpack names an array unrolled inside another's
-	// elements by its path from that element, without the element's
-	// (Grid[2]'s list is ""). Mirrored where the element's fields are
-	// inline; an array in a named struct type inside such an element
-	// keeps its full path here (a difference of wording only).
-	rel string
 }
 
 // deltaStruct renders T's delta functions.

@@ -3,7 +3,6 @@ package gen
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/bitpack-go/bitpack"
 )
@@ -47,7 +46,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 		c.line("} else {")
 		c.indent++
 	}
-	e.dPart(c, d.mode, d.rel, v, x, x, idx, start)
+	e.dPart(c, d.mode, v, x, x, idx, start)
 	c.line("%s = true;", d.ch)
 	c.close()
 }
@@ -55,7 +54,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 // dPart renders the part of item v, its changed bit read: x is where the
 // new value goes, cur the value it holds (the base's), start the bit
 // where the item began.
-func (e *tsEmitter) dPart(c *body, mode, rel string, v *Value, x, cur string, idx []string, start string) {
+func (e *tsEmitter) dPart(c *body, mode string, v *Value, x, cur string, idx []string, start string) {
 	p := pathExpr(v.Path, idx)
 	switch v.Kind {
 	case bitpack.KindBool:
@@ -98,12 +97,7 @@ func (e *tsEmitter) dPart(c *body, mode, rel string, v *Value, x, cur string, id
 	case bitpack.KindArray:
 		a := c.local("a")
 		c.line("const %s = %s;", a, cur)
-		relative, relPath := rel != "", ""
-		if relative {
-			relPath = strings.TrimPrefix(strings.TrimPrefix(v.Path, rel), ".")
-			p = tsString(relPath)
-		}
-		prev := e.dList(c, v, a, strconv.Itoa(v.Len), idx, p, relative, relPath)
+		prev := e.dList(c, v, a, strconv.Itoa(v.Len), idx, p)
 		c.line("if (%s < 0) return deltaUnchanged(r, %s) || r.at(%s);", prev, start, p)
 	case bitpack.KindSlice:
 		e.dSlice(c, v, cur, idx, p, start)
@@ -119,7 +113,7 @@ func (e *tsEmitter) dPart(c *body, mode, rel string, v *Value, x, cur string, id
 		c.line("  %s = null;", x)
 		c.line("} else {")
 		c.indent++
-		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "0", "", "", "")
+		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "0", "")
 		c.close()
 	case bitpack.KindSparse:
 		e.dSparse(c, v, cur, idx, p, start)
@@ -195,20 +189,17 @@ func (e *tsEmitter) dQuat(c *body, v *Value, x, cur, p, start string) {
 // dBody renders the body of a value (an element, a pointee, a member, a
 // map value) at x (cur: its value now), which must change; unchangedAt
 // is where bitpack places that refusal, when not at the body's start.
-func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, unchangedAt, rel, path string) {
+func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, unchangedAt string) {
 	p := pathExpr(v.Path, idx)
-	if path != "" {
-		p = path
-	}
 	y, ch := c.local("y"), c.local("c")
 	c.line("const %s = r.bitsRead;", y)
 	c.line("let %s = false;", ch)
-	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), mode: mode, ch: ch, rel: rel}
+	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), mode: mode, ch: ch}
 	if v.Kind == bitpack.KindStruct {
 		e.dItems(c, d, v, cur, idx)
 	} else if len(deltaItems(v)) > 0 {
 		c.open()
-		e.dPart(c, mode, rel, v, x, cur, idx, y)
+		e.dPart(c, mode, v, x, cur, idx, y)
 		c.line("%s = true;", ch)
 		c.close()
 	}
@@ -220,9 +211,8 @@ func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, 
 
 // dList renders a list of changed elements among the first m of array a
 // (see deltaEncoder.list) and returns the variable holding the last
-// index listed (-1: none). With relative, relPath is the array's path as
-// bitpack words it inside an unrolled element (see dctx.rel).
-func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string, relative bool, relPath string) string {
+// index listed (-1: none).
+func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string) string {
 	prev, pos := c.local("p"), c.local("x")
 	k := "k" + strconv.Itoa(c.loops)
 	c.loops++
@@ -234,14 +224,11 @@ func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string
 	c.line("if (r.failed) return r.at(%s);", p)
 	c.line("if (%s > %s) return r.fail(\"Range\", %s, \"element index \" + %s + \" out of range for \" + %s + \" elements\") || r.at(%s);", k, m, pos, k, m, p)
 	c.line("if (%s === %s) break;", k, m)
-	at, rel, elemPath := "", "", ""
+	at := ""
 	if unrolledArray(v) {
-		at, rel = pos, v.Elem.Path // bitpack places an unrolled element's refusal at its index
+		at = pos // bitpack places an unrolled element's refusal at its index
 	}
-	if relative {
-		elemPath = tsString(relPath+"[") + " + " + k + " + \"]\""
-	}
-	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), listMode(v), at, rel, elemPath)
+	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), listMode(v), at)
 	c.line("%s = %s;", prev, k)
 	c.close()
 	c.loops--
@@ -264,7 +251,7 @@ func (e *tsEmitter) dSlice(c *body, v *Value, cur string, idx []string, p, start
 	c.close()
 	m := c.local("m")
 	c.line("const %s = Math.min(%s, %s);", m, n, nb)
-	prev := e.dList(c, v, a, m, idx, p, false, "")
+	prev := e.dList(c, v, a, m, idx, p)
 	c.line("if (%s === 0 && %s < 0) return deltaUnchanged(r, %s) || r.at(%s);", rs, prev, start, p)
 	c.line("if (%s > %s && (%s - %s) * %d > r.bitsRemaining) {", n, nb, n, nb, elemBits(v.Elem))
 	c.line("  return r.fail(\"Overflow\", r.bitsRead, (%s - %s) + \" elements need at least \" + (%s - %s) * %d + \" bits, \" + r.bitsRemaining + \" remain\") || r.at(%s);", n, nb, n, nb, elemBits(v.Elem), p)
@@ -333,7 +320,7 @@ func (e *tsEmitter) dSparse(c *body, v *Value, cur string, idx []string, p, star
 	c.line("  %s[%s] = null;", a, k)
 	c.line("} else {")
 	c.indent++
-	e.dBody(c, v.Elem, e.presentTarget(v.Elem, a+"["+k+"]", l), e.present(v.Elem, l), withIdx(idx, k), "0", "", "", "")
+	e.dBody(c, v.Elem, e.presentTarget(v.Elem, a+"["+k+"]", l), e.present(v.Elem, l), withIdx(idx, k), "0", "")
 	c.close()
 	c.line("%s = %s;", prev, k)
 	c.close()
@@ -434,7 +421,7 @@ func (e *tsEmitter) dMap(c *body, v *Value, cur string, idx []string, p, start s
 	c.line("} else {")
 	c.indent++
 	c.line("let %s = %s.get(%s) as %s;", val, m, key, e.tsType(v.Elem))
-	e.dBody(c, v.Elem, val, val, at, "0", "", "", "")
+	e.dBody(c, v.Elem, val, val, at, "0", "")
 	c.line("%s.set(%s, %s);", m, key, val)
 	c.close()
 	c.line("%s = %s;", prev, key)
