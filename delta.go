@@ -221,9 +221,9 @@ func quantize(p *plan, t reflect.Type, base pointer) error {
 // compiler unrolled it into its parent's ops or loops over a sub-plan, so
 // the delta format does not depend on the unrolling.
 type ditem struct {
-	op   int     // a field: its op; an unrolled array: its first op (from the first op of the list's value)
-	n    int     // an unrolled array: its length; 0 for a field that is one op
-	m    int     // an unrolled array: the ops of one element
+	op    int       // a field: its op; an unrolled array: its first op (from the first op of the list's value)
+	n     int       // an unrolled array: its length; 0 for a field that is one op
+	m     int       // an unrolled array: the ops of one element
 	elems [][]ditem // an unrolled array: each element's items, ops from the element's first
 	path  string    // an unrolled array: its path (its ops have their own)
 }
