@@ -19,8 +19,8 @@ import (
 // (Codec), and by the generated C++ (g++ -O2, against -gen.serialize, by
 // default gen's own test implementation of the stream API), C# (mono) and
 // TypeScript (node), each timed by its own clock over many packets in one
-// process. It prints a table for gen/PERFORMANCE.md; it is a report, not a
-// test: nothing fails on a time.
+// process. It prints a table for docs/performance.md (Generated
+// clients); it is a report, not a test: nothing fails on a time.
 
 var (
 	perf          = flag.Bool("gen.perf", false, "measure the reference packet in every language (a report, not a test)")
