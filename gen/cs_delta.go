@@ -237,25 +237,6 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
 // ---------------------------------------------------------------------------
 // Fixed-width fields' codes.
 
-// scalarCodes are a fixed-width field's codes: the largest offset code,
-// the XOR from offset code to wire code (a raw signed integer's sign
-// flip), and the integer value of offset code 0 (as a uint64).
-func scalarCodes(v *Value) (limit, flip, lo uint64) {
-	switch v.Kind {
-	case bitpack.KindBool:
-		return 1, 0, 0
-	case bitpack.KindInt:
-		l, h, f := intBounds(v)
-		return uint64(h) - uint64(l), f, uint64(l)
-	case bitpack.KindUint:
-		l, h := uintBounds(v)
-		return h - l, 0, l
-	case bitpack.KindCompressedFloat:
-		return uint64(v.Steps), 0, 0
-	}
-	return ^uint64(0) >> (64 - v.FloatBits), 0, 0 // raw floats: their bits
-}
-
 // scalarStyle is how bitpack words a fixed-width field's refusals (see
 // ReadScalarDelta): by its delta steps (0), unless it sits in an unrolled
 // array or its kind decodes it (unit=, float64 compressed floats): then by

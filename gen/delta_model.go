@@ -5,8 +5,8 @@ import "github.com/bitpack-go/bitpack"
 // The delta wire's language-neutral decisions (docs/wire.md, Delta
 // encoding), in one place for the three renderers: which values are
 // items, how bitpack unrolls arrays (its refusals inside an unrolled array
-// are worded by the element's kind, and the clients word them alike), and
-// the width of a number's short form.
+// are worded by the element's kind, and the clients word them alike), the
+// width of a number's short form and the range of its codes.
 
 // fieldUses are the fields a struct value sends, in wire order: this
 // use's, or its type's own.
@@ -97,4 +97,23 @@ func deltaShortBits(b int) int {
 		return 0
 	}
 	return min((b+1)/2, 8)
+}
+
+// scalarCodes are a fixed-width field's codes: the largest offset code,
+// the XOR from offset code to wire code (a raw signed integer's sign
+// flip), and the integer value of offset code 0 (as a uint64).
+func scalarCodes(v *Value) (limit, flip, lo uint64) {
+	switch v.Kind {
+	case bitpack.KindBool:
+		return 1, 0, 0
+	case bitpack.KindInt:
+		l, h, f := intBounds(v)
+		return uint64(h) - uint64(l), f, uint64(l)
+	case bitpack.KindUint:
+		l, h := uintBounds(v)
+		return h - l, 0, l
+	case bitpack.KindCompressedFloat:
+		return uint64(v.Steps), 0, 0
+	}
+	return ^uint64(0) >> (64 - v.FloatBits), 0, 0 // raw floats: their bits
 }

@@ -85,21 +85,6 @@ func scalarBits(v *Value) int {
 	return v.Bits
 }
 
-// scalarCode is a fixed-width field's flip (the XOR between its offset
-// code and its wire code) and limit (the largest offset code).
-func scalarCode(v *Value) (flip, limit uint64) {
-	n := scalarBits(v)
-	switch {
-	case (v.Kind == bitpack.KindInt || v.Kind == bitpack.KindUint) && v.Ranged:
-		return 0, span(v)
-	case v.Kind == bitpack.KindCompressedFloat:
-		return 0, uint64(v.Steps)
-	case v.Kind == bitpack.KindInt:
-		flip = 1 << (n - 1)
-	}
-	return flip, ^uint64(0) >> (64 - n)
-}
-
 // scalarRead is the expression reading v from reader q.
 func (e *tsEmitter) scalarRead(v *Value, q string) string {
 	switch v.Kind {
@@ -146,7 +131,7 @@ func (e *tsEmitter) scalarWrite(v *Value, x, s string) string {
 // readDeltaCode (big: readDeltaCodeBig) takes them.
 func codeArgs(v *Value) (n, s int, limit, flip string, big bool) {
 	n = scalarBits(v)
-	f, l := scalarCode(v)
+	l, f, _ := scalarCodes(v)
 	if n > 32 {
 		return n, deltaShortBits(n), tsBig(l), tsBig(f), true
 	}
