@@ -13,6 +13,7 @@ import (
 type Codec[T any] struct {
 	plan *plan
 	typ  reflect.Type
+	gen  *generatedSlot[T] // functions generated Go code registered for T (generated.go)
 }
 
 // NewCodec compiles (or fetches the cached) plan for T.
@@ -22,7 +23,7 @@ func NewCodec[T any]() (*Codec[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Codec[T]{plan: p, typ: t}, nil
+	return &Codec[T]{plan: p, typ: t, gen: slotOf[T]()}, nil
 }
 
 var (
@@ -60,6 +61,11 @@ func (c *Codec[T]) Append(dst []byte, v *T) ([]byte, error) {
 	if err := c.check(v); err != nil {
 		return dst, err
 	}
+	if g := c.gen.fns.Load(); g != nil {
+		if out, ok := g.Append(dst, v); ok {
+			return out, nil
+		}
+	}
 	if p := c.plan; p.levels <= MaxDepth {
 		// appendPlan's work, one call shorter: the hottest path there is.
 		var w bitio.Writer
@@ -92,6 +98,9 @@ func (c *Codec[T]) Marshal(v *T) ([]byte, error) {
 func (c *Codec[T]) Unmarshal(data []byte, v *T) error {
 	if err := c.check(v); err != nil {
 		return err
+	}
+	if g := c.gen.fns.Load(); g != nil && g.Unmarshal(data, v) {
+		return nil
 	}
 	return unmarshalPlan(data, c.plan, c.typ, pointerTo(v))
 }

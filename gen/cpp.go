@@ -16,6 +16,7 @@ import (
 type Options struct {
 	Namespace string // C++ namespace for everything generated; "" = none
 	Include   string // the serialize header to #include; "" = "serialize.h"
+	Package   string // Go: the generated file's package name; "" = the last element of the types' import path
 }
 
 // The runtime block every header carries, in three parts (the second

@@ -1,0 +1,383 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"io"
+	"math"
+	"path"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Go writes a Go source file for the package that declares the types of
+// values (struct values or pointers to them): for each, straight-line
+// functions that append and decode it exactly as bitpack's plan does, with
+// every width, bound and quantizer an immediate, registered with
+// bitpack.RegisterGenerated from the file's init. A bitpack.Codec of the
+// type then runs them in Append and Unmarshal and falls back to the plan
+// for anything they do not accept, so errors are the plan's. The plan
+// stays the reference: gen's differential fuzz target checks that the two
+// agree on bytes, values and verdicts.
+//
+// The file belongs in the package of the types (opts.Package names it; ""
+// takes the last element of the types' import path). The types must be
+// fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
+// nothing recursive, and a decoded value that cannot reach bitpack's
+// decode allowances (see goBounds). Anything else is an error naming the
+// field; such types are left to the plan. Nothing is written on error.
+func Go(w io.Writer, opts Options, values ...any) error {
+	m, err := build(values)
+	if err != nil {
+		return err
+	}
+	e, err := newGoEmitter(m, opts)
+	if err != nil {
+		return err
+	}
+	for _, t := range m.Roots {
+		if err := e.root(t); err != nil {
+			return err
+		}
+	}
+	src, err := e.file()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(src)
+	return err
+}
+
+// goEmitter renders one Go file.
+type goEmitter struct {
+	pkgPath, pkgName string
+	imports          map[string]string // import path -> name used
+	quantizers       []string          // package-level quantizer declarations
+	quantByKey       map[string]string
+	helpers          map[string]bool // helper functions the file uses
+	funcs            bytes.Buffer    // the functions, unformatted
+	inits            []string        // RegisterGenerated calls
+	locals           int             // locals declared in the current function
+	rootType         reflect.Type    // the type being rendered, for messages
+	err              error           // the first unsupported value found
+}
+
+func newGoEmitter(m *Model, opts Options) (*goEmitter, error) {
+	e := &goEmitter{imports: map[string]string{}, quantByKey: map[string]string{}, helpers: map[string]bool{}}
+	for _, t := range m.Roots {
+		p := t.Go.PkgPath()
+		if p == "" {
+			return nil, fmt.Errorf("gen: Go needs named types: %v has no package", t.Go)
+		}
+		if e.pkgPath == "" {
+			e.pkgPath = p
+		} else if p != e.pkgPath {
+			return nil, fmt.Errorf("gen: Go writes one file for one package: %v is in %s, %v in %s", m.Roots[0].Go, e.pkgPath, t.Go, p)
+		}
+	}
+	e.pkgName = opts.Package
+	if e.pkgName == "" {
+		e.pkgName = path.Base(e.pkgPath)
+	}
+	e.imports["github.com/bitpack-go/bitpack"] = "bitpack"
+	e.imports["github.com/bitpack-go/bitpack/bitio"] = "bitio"
+	return e, nil
+}
+
+// local returns a fresh local name with prefix.
+func (e *goEmitter) local(prefix string) string {
+	e.locals++
+	return prefix + strconv.Itoa(e.locals-1)
+}
+
+func (e *goEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.funcs, format+"\n", args...) }
+
+// fail records the first value Go cannot generate.
+func (e *goEmitter) fail(v *Value, format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf("gen: Go: %v field %s: %s", e.rootType, v.Path, fmt.Sprintf(format, args...))
+	}
+}
+
+// unsupported records a value of a kind Go does not generate.
+func (e *goEmitter) unsupported(v *Value) {
+	what := map[bitpack.Kind]string{bitpack.KindSparse: "sparse arrays", bitpack.KindCheck: "serialize checks",
+		bitpack.KindUnion: "unions", bitpack.KindCustom: "MarshalBits types", bitpack.KindMap: "maps"}[v.Kind]
+	if what == "" {
+		what = v.Kind.String() + " values"
+	}
+	e.fail(v, "%s are not generated in Go (the plan encodes them; leave %v to the plan)", what, e.rootType)
+}
+
+// root renders the append and unmarshal functions of root type t and its
+// registration.
+func (e *goEmitter) root(t *Type) error {
+	proto := reflect.New(t.Go).Interface()
+	l, err := bitpack.Describe(proto)
+	if err != nil {
+		return fmt.Errorf("gen: %w", err)
+	}
+	v := &Value{Kind: bitpack.KindStruct, Go: t.Go, Type: t}
+	if err := goBounds(v); err != nil {
+		return err
+	}
+	name := goIdent(t.Name)
+	typ := e.typeExpr(t.Go)
+	e.rootType = t.Go
+
+	e.locals = 0
+	e.printf("// bitpackAppend%s appends v's encoding to dst, or reports false (and", name)
+	e.printf("// returns dst) for a value the plan must word the refusal of.")
+	e.printf("func bitpackAppend%s(dst []byte, v *%s) ([]byte, bool) {", name, typ)
+	e.printf("var w bitio.Writer")
+	e.printf("w.Reset(dst)")
+	e.write(v, "(*v)", 1)
+	e.printf("if w.Err() != nil {\nreturn dst, false\n}")
+	e.printf("return w.Bytes(), true")
+	e.printf("}\n")
+
+	e.locals = 0
+	e.printf("// bitpackUnmarshal%s decodes the whole packet data into v, or reports", name)
+	e.printf("// false (v untouched) for a packet the plan must word the refusal of.")
+	e.printf("func bitpackUnmarshal%s(data []byte, v *%s) bool {", name, typ)
+	e.printf("var r bitio.Reader")
+	e.printf("r.Reset(data)")
+	e.printf("var s %s", e.shadowType(v))
+	e.read(v, "s", 1)
+	e.printf("if r.Err() != nil || r.BitsRemaining() >= 8 {\nreturn false\n}")
+	e.commit(v, "(*v)", "s")
+	e.printf("return true")
+	e.printf("}\n")
+	if e.err != nil {
+		return e.err
+	}
+	e.inits = append(e.inits, fmt.Sprintf("bitpack.RegisterGenerated(bitpack.Generated[%s]{Layout: %#x, Append: bitpackAppend%s, Unmarshal: bitpackUnmarshal%s})", typ, l.Hash(), name, name))
+	return nil
+}
+
+// file assembles and formats the whole file.
+func (e *goEmitter) file() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by bitpack's gen.Go. DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "package %s\n\n", e.pkgName)
+	paths := make([]string, 0, len(e.imports))
+	for p := range e.imports {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	b.WriteString("import (\n")
+	for _, p := range paths {
+		if n := e.imports[p]; n != path.Base(p) {
+			fmt.Fprintf(&b, "%s %q\n", n, p)
+		} else {
+			fmt.Fprintf(&b, "%q\n", p)
+		}
+	}
+	b.WriteString(")\n\n")
+	b.WriteString("func init() {\n")
+	for _, s := range e.inits {
+		b.WriteString(s + "\n")
+	}
+	b.WriteString("}\n\n")
+	if len(e.quantizers) > 0 {
+		b.WriteString("// The quantizers, built as bitpack builds them.\nvar (\n")
+		for _, q := range e.quantizers {
+			b.WriteString(q + "\n")
+		}
+		b.WriteString(")\n\n")
+	}
+	b.Write(e.funcs.Bytes())
+	names := make([]string, 0, len(e.helpers))
+	for h := range e.helpers {
+		names = append(names, h)
+	}
+	sort.Strings(names)
+	for _, h := range names {
+		b.WriteString(goHelpers[h])
+		b.WriteString("\n")
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("gen: Go: the generated file does not parse (a bug in gen): %w", err)
+	}
+	return src, nil
+}
+
+// typeExpr is the Go expression of type t in the generated file,
+// importing the packages it names.
+func (e *goEmitter) typeExpr(t reflect.Type) string {
+	if t.Name() != "" {
+		switch p := t.PkgPath(); p {
+		case "":
+			return t.Name() // a predeclared type
+		case e.pkgPath:
+			return t.Name()
+		default:
+			n, ok := e.imports[p]
+			if !ok {
+				n = "bp" + strings.Map(func(r rune) rune {
+					if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+						return r
+					}
+					return -1
+				}, path.Base(p))
+				for taken := true; taken; {
+					taken = false
+					for _, m := range e.imports {
+						if m == n {
+							n += "_"
+							taken = true
+						}
+					}
+				}
+				e.imports[p] = n
+			}
+			return n + "." + t.Name()
+		}
+	}
+	switch t.Kind() {
+	case reflect.Array:
+		return "[" + strconv.Itoa(t.Len()) + "]" + e.typeExpr(t.Elem())
+	case reflect.Slice:
+		return "[]" + e.typeExpr(t.Elem())
+	case reflect.Pointer:
+		return "*" + e.typeExpr(t.Elem())
+	case reflect.Struct:
+		var b strings.Builder
+		b.WriteString("struct {")
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if i > 0 {
+				b.WriteString(";")
+			}
+			if f.Anonymous {
+				b.WriteString(" " + e.typeExpr(f.Type))
+			} else {
+				b.WriteString(" " + f.Name + " " + e.typeExpr(f.Type))
+			}
+			if f.Tag != "" {
+				b.WriteString(" " + strconv.Quote(string(f.Tag)))
+			}
+		}
+		b.WriteString(" }")
+		return b.String()
+	}
+	return t.String()
+}
+
+// goIdent makes a model name a Go identifier part.
+func goIdent(n string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, n)
+}
+
+// goBounds refuses a type whose decode could reach bitpack's allowances
+// (allowance.go): the generated code does not count work or bytes, so it
+// must be unable to reach them. A decode may always visit workBaseValues
+// (4096) values and allocate allocBaseBytes (1 MiB) whatever the packet;
+// the bounds here are what the value can hold at most, counted
+// generously (every value, element and byte; each allocation at twice its
+// size plus 64), against those, halved for the bytes.
+func goBounds(v *Value) error {
+	work, mem := goCost(v)
+	if work > 4096 || mem > 1<<19 {
+		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
+	}
+	return nil
+}
+
+// goCost bounds the values a decode of v visits and the bytes it
+// allocates, saturating far above the limits goBounds applies.
+func goCost(v *Value) (work, mem float64) {
+	alloc := func(n float64) float64 { return 2*n + 64 }
+	switch v.Kind {
+	case bitpack.KindStruct:
+		work = 1
+		for _, u := range fieldUses(v) {
+			w, m := goCost(u.Value)
+			work, mem = work+w, mem+m
+		}
+	case bitpack.KindArray:
+		w, m := goCost(v.Elem)
+		work, mem = 1+float64(v.Len)*w, float64(v.Len)*m
+	case bitpack.KindSlice:
+		w, m := goCost(v.Elem)
+		work, mem = 1+float64(v.MaxLen)*w, alloc(float64(v.MaxLen)*float64(v.Elem.Go.Size()))+float64(v.MaxLen)*m
+	case bitpack.KindPointer:
+		w, m := goCost(v.Elem)
+		work, mem = 1+w, alloc(float64(v.Elem.Go.Size()))+m
+	case bitpack.KindString, bitpack.KindBytes:
+		work, mem = 1+float64(v.MaxLen), alloc(float64(v.MaxLen))
+	default:
+		work = 1
+	}
+	return math.Min(work, 1e12), math.Min(mem, 1e12)
+}
+
+// The helpers a generated file may carry, by name: small functions the
+// compiler inlines. Each is a wire rule of docs/wire.md written in Go.
+var goHelpers = map[string]string{
+	"bit": `// bitpackBit is a bool's wire bit.
+func bitpackBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+`,
+	"unitsSigned": `// bitpackUnitsSigned is v in units of u, rounded to the nearest, half
+// away from zero.
+func bitpackUnitsSigned(v, u int64) uint64 {
+	q, r := v/u, v%u
+	if r < 0 {
+		r = -r
+	}
+	if r >= u-r {
+		if v < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return uint64(q)
+}
+`,
+	"unitsUnsigned": `// bitpackUnitsUnsigned is v in units of u, rounded to the nearest, half
+// up.
+func bitpackUnitsUnsigned(v, u uint64) uint64 {
+	q, r := v/u, v%u
+	if r >= u-r {
+		q++
+	}
+	return q
+}
+`,
+	"quat": `// bitpackQuatOK reports whether a quaternion encodes: unit length within
+// 0.01 of its squared norm (summed in float64, each product rounded), or
+// all four components ±0.
+func bitpackQuatOK(x, y, z, w float32) bool {
+	xx, yy := float64(float64(x)*float64(x)), float64(float64(y)*float64(y))
+	zz, ww := float64(float64(z)*float64(z)), float64(float64(w)*float64(w))
+	if math.Abs(float64(float64(float64(xx+yy)+zz)+ww)-1) <= 0.01 {
+		return true
+	}
+	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
+}
+`,
+	"must": `func bitpackMust[Q any](q Q, err error) Q {
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+`,
+}

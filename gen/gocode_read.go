@@ -1,0 +1,244 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Reading is atomic, as the plan's decode is: the packet is read into a
+// shadow value on the stack (shadowType), and only once all of it, to the
+// trailing-bytes check, has been accepted is the shadow committed into
+// the caller's value, filling what it holds in place as the plan's commit
+// does (commit.go): a slice with the capacity, a pointer that is not nil.
+// A value of fixed-width fields only is its own shadow; a string is the
+// packet's bytes until commit; a slice, []byte or pointer is its elements
+// in an array of maxlen, or its pointee, with its length or presence.
+
+const goReject = "return false"
+
+// goFlat reports whether v is stored as itself in its shadow and
+// committed by one assignment: fixed-width values, and arrays and structs
+// of them whose every Go field is on the wire.
+func goFlat(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat, bitpack.KindByteArray:
+		return true
+	case bitpack.KindArray:
+		return goFlat(v.Elem)
+	case bitpack.KindStruct:
+		uses := fieldUses(v)
+		if v.Fields != nil || len(uses) != v.Go.NumField() {
+			return false
+		}
+		for _, u := range uses {
+			if !goFlat(u.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// shadowType is the Go type that holds v between read and commit.
+func (e *goEmitter) shadowType(v *Value) string {
+	if goFlat(v) {
+		return e.typeExpr(v.Go)
+	}
+	switch v.Kind {
+	case bitpack.KindQuat:
+		return "[4]float32"
+	case bitpack.KindString:
+		return "[]byte"
+	case bitpack.KindBytes:
+		return fmt.Sprintf("struct {\nn int\nb [%d]byte\n}", v.MaxLen)
+	case bitpack.KindArray:
+		return fmt.Sprintf("[%d]%s", v.Len, e.shadowType(v.Elem))
+	case bitpack.KindSlice:
+		return fmt.Sprintf("struct {\nn int\ne [%d]%s\n}", v.MaxLen, e.shadowType(v.Elem))
+	case bitpack.KindPointer:
+		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem))
+	case bitpack.KindStruct:
+		s := "struct {\n"
+		for _, u := range fieldUses(v) {
+			s += u.Member.Name + " " + e.shadowType(u.Value) + "\n"
+		}
+		return s + "}"
+	}
+	e.unsupported(v)
+	return "struct{}"
+}
+
+// read renders the statements that read v into its shadow, the
+// addressable expression s.
+func (e *goEmitter) read(v *Value, s string, depth int) {
+	switch v.Kind {
+	case bitpack.KindBool:
+		e.printf("%s = %s(r.ReadBits(1) != 0)", s, e.typeExpr(v.Go))
+	case bitpack.KindInt, bitpack.KindUint:
+		e.readInt(v, s)
+	case bitpack.KindFloat:
+		e.imports["math"] = "math"
+		e.printf("%s = %s(math.Float%dfrombits(uint%d(r.ReadBits(%d))))", s, e.typeExpr(v.Go), v.FloatBits, v.FloatBits, v.FloatBits)
+	case bitpack.KindCompressedFloat:
+		c := e.local("c")
+		e.printf("%s := r.ReadBits(%d)", c, v.Bits)
+		e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
+		e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, e.typeExpr(v.Go), e.quantizer(v), c)
+	case bitpack.KindQuat:
+		e.printf("%s = r.ReadQuat(&%s)", s, e.quatQuantizer(v.Bits))
+	case bitpack.KindString:
+		e.printf("%s = r.ReadStringBytes(%d)", s, v.MaxLen)
+	case bitpack.KindBytes:
+		n := e.local("n")
+		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
+		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
+		e.printf("r.Align()")
+		e.printf("%s.n = int(%s)", s, n)
+		e.printf("r.ReadBytes(%s.b[:%s])", s, n)
+	case bitpack.KindByteArray:
+		e.printf("r.ReadBytes(%s[:])", s)
+	case bitpack.KindArray:
+		e.readElems(v, s, strconv.Itoa(v.Len), depth)
+	case bitpack.KindSlice:
+		n := e.local("n")
+		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
+		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
+		e.printf("%s.n = int(%s)", s, n)
+		e.readElems(v, s+".e", n, depth)
+	case bitpack.KindPointer:
+		e.printf("if r.ReadBits(1) != 0 {")
+		e.printf("%s.set = true", s)
+		e.read(v.Elem, s+".v", depth+goLevel(v.Elem))
+		e.printf("}")
+	case bitpack.KindStruct:
+		if depth > bitpack.MaxDepth {
+			e.fail(v, "nested deeper than bitpack.MaxDepth")
+			return
+		}
+		for _, u := range fieldUses(v) {
+			e.read(u.Value, s+"."+u.Member.Name, depth+goLevel(u.Value))
+		}
+	default:
+		e.unsupported(v)
+	}
+}
+
+// readElems reads the first n elements of the array s (n a Go
+// expression) as v's elements.
+func (e *goEmitter) readElems(v *Value, s, n string, depth int) {
+	fixed, _ := strconv.Atoi(n)
+	isFixed := n == strconv.Itoa(fixed)
+	switch {
+	case rawUints(v.Elem):
+		e.printf("bitio.ReadUints(&r, %s[:%s], %d)", s, n, v.Elem.Bits)
+	case isFixed && fixed <= 8 && v.Elem.Kind != bitpack.KindStruct:
+		for i := 0; i < fixed; i++ {
+			e.read(v.Elem, s+"["+strconv.Itoa(i)+"]", depth)
+		}
+	default:
+		i := e.local("i")
+		e.printf("for %s := range %s[:%s] {", i, s, n)
+		e.read(v.Elem, s+"["+i+"]", depth+goLevel(v.Elem))
+		e.printf("}")
+	}
+}
+
+func (e *goEmitter) readInt(v *Value, s string) {
+	min, limit, flip, bits := intParams(v)
+	c := e.local("c")
+	if bits == 0 {
+		e.printf("var %s uint64", c)
+	} else {
+		e.printf("%s := r.ReadBits(%d)", c, bits)
+	}
+	if bits > 0 && limit != math.MaxUint64>>(64-bits) {
+		e.printf("if %s > %s {\n%s\n}", c, goUint(limit), goReject)
+	}
+	expr := c
+	if flip != 0 {
+		expr = fmt.Sprintf("(%s ^ %s)", expr, goUint(flip))
+	}
+	if min != 0 {
+		expr = fmt.Sprintf("(%s + %s)", expr, goUint(min))
+	}
+	if v.Unit > 1 {
+		expr = fmt.Sprintf("(%s * %d)", expr, v.Unit)
+	}
+	switch v.Go.Kind() {
+	case reflect.Int: // 64 bits on the wire, 32 in Go on 32-bit platforms
+		u := e.local("u")
+		e.printf("%s := int64(%s)", u, expr)
+		e.printf("if int64(int(%s)) != %s {\n%s\n}", u, u, goReject)
+		e.printf("%s = %s(%s)", s, e.typeExpr(v.Go), u)
+		return
+	case reflect.Uint:
+		u := e.local("u")
+		e.printf("%s := %s", u, expr)
+		e.printf("if uint64(uint(%s)) != %s {\n%s\n}", u, u, goReject)
+		e.printf("%s = %s(%s)", s, e.typeExpr(v.Go), u)
+		return
+	}
+	if v.Signed {
+		expr = "int64(" + expr + ")"
+	}
+	e.printf("%s = %s(%s)", s, e.typeExpr(v.Go), expr)
+}
+
+// commit renders the statements that store the shadow s of v into the
+// addressable d.
+func (e *goEmitter) commit(v *Value, d, s string) {
+	if goFlat(v) {
+		e.printf("%s = %s", d, s)
+		return
+	}
+	switch v.Kind {
+	case bitpack.KindQuat:
+		for k, steps := range v.Comps {
+			t := quatCompType(v.Go, steps)
+			e.printf("%s%s = %s(%s[%d])", d, quatComp(steps), e.typeExpr(t), s, k)
+		}
+	case bitpack.KindString:
+		e.printf("if string(%s) != string(%s) {\n%s = %s(%s)\n}", d, s, d, e.typeExpr(v.Go), s)
+	case bitpack.KindBytes:
+		e.printf("%s = append(%s[:0], %s.b[:%s.n]...)", d, d, s, s)
+	case bitpack.KindArray:
+		i := e.local("i")
+		e.printf("for %s := range %s {", i, d)
+		e.commit(v.Elem, d+"["+i+"]", s+"["+i+"]")
+		e.printf("}")
+	case bitpack.KindSlice:
+		n := e.local("n")
+		e.printf("if %s := %s.n; %s <= cap(%s) {", n, s, n, d)
+		e.printf("%s = %s[:%s]", d, d, n)
+		e.printf("} else {")
+		g := e.local("g")
+		e.printf("%s := make(%s, %s)", g, e.typeExpr(v.Go), n)
+		e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
+		e.printf("%s = %s", d, g)
+		e.printf("}")
+		if goFlat(v.Elem) {
+			e.printf("copy(%s, %s.e[:])", d, s)
+			return
+		}
+		i := e.local("i")
+		e.printf("for %s := range %s {", i, d)
+		e.commit(v.Elem, d+"["+i+"]", s+".e["+i+"]")
+		e.printf("}")
+	case bitpack.KindPointer:
+		p := e.local("p")
+		e.printf("if %s.set {", s)
+		e.printf("%s := %s", p, d)
+		e.printf("if %s == nil {\n%s = new(%s)\n%s = %s\n}", p, p, e.typeExpr(v.Elem.Go), d, p)
+		e.commit(v.Elem, "(*"+p+")", s+".v")
+		e.printf("} else {\n%s = nil\n}", d)
+	case bitpack.KindStruct:
+		for _, u := range fieldUses(v) {
+			e.commit(u.Value, d+"."+u.Member.Name, s+"."+u.Member.Name)
+		}
+	}
+}

@@ -1,0 +1,308 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Writing: each value is checked as the plan checks it and written with
+// WriteBitsUnchecked; anything the plan would refuse returns false, and
+// the Codec asks the plan, which words the refusal. Strings and byte
+// slices are written by bitio, whose own refusals fail the Writer: the
+// function's last check.
+
+const goRefuse = "return dst, false"
+
+// write renders the statements that write v, held by the addressable Go
+// expression x; depth is v's struct nesting (bitpack's MaxDepth bounds it).
+func (e *goEmitter) write(v *Value, x string, depth int) {
+	switch v.Kind {
+	case bitpack.KindBool:
+		e.helpers["bit"] = true
+		if v.Go.Kind() == reflect.Bool && v.Go.Name() != "bool" {
+			x = "bool(" + x + ")"
+		}
+		e.printf("w.WriteBitsUnchecked(bitpackBit(%s), 1)", x)
+	case bitpack.KindInt, bitpack.KindUint:
+		e.writeInt(v, x)
+	case bitpack.KindFloat:
+		e.imports["math"] = "math"
+		e.printf("w.WriteBitsUnchecked(uint64(math.Float%dbits(float%d(%s))), %d)", v.FloatBits, v.FloatBits, x, v.FloatBits)
+	case bitpack.KindCompressedFloat:
+		e.writeCompressed(v, x)
+	case bitpack.KindQuat:
+		e.writeQuat(v, x)
+	case bitpack.KindString:
+		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
+		e.printf("w.WriteString(string(%s), %d)", x, v.MaxLen)
+	case bitpack.KindBytes:
+		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
+		e.printf("w.WriteBits(uint64(len(%s)), %d)", x, lengthBits(v.MaxLen))
+		e.printf("w.WriteBytes(%s)", x)
+	case bitpack.KindByteArray:
+		e.printf("w.WriteBytes(%s[:])", x)
+	case bitpack.KindArray:
+		e.writeElems(v, x, v.Len, depth)
+	case bitpack.KindSlice:
+		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
+		e.printf("w.WriteBitsUnchecked(uint64(len(%s)), %d)", x, lengthBits(v.MaxLen))
+		e.writeElems(v, x, -1, depth)
+	case bitpack.KindPointer:
+		p := e.local("p")
+		e.printf("if %s := %s; %s != nil {", p, x, p)
+		e.printf("w.WriteBitsUnchecked(1, 1)")
+		e.write(v.Elem, "(*"+p+")", depth+goLevel(v.Elem))
+		e.printf("} else {\nw.WriteBitsUnchecked(0, 1)\n}")
+	case bitpack.KindStruct:
+		if depth > bitpack.MaxDepth {
+			e.fail(v, "nested deeper than bitpack.MaxDepth")
+			return
+		}
+		for _, u := range fieldUses(v) {
+			e.write(u.Value, x+"."+u.Member.Name, depth+goLevel(u.Value))
+		}
+	default:
+		e.unsupported(v)
+	}
+}
+
+// goLevel is what a value adds to the struct nesting: one for a struct.
+func goLevel(v *Value) int {
+	if v.Kind == bitpack.KindStruct {
+		return 1
+	}
+	return 0
+}
+
+// rawUints reports whether v's elements are full-width unsigned integers
+// of their wire width, which bitio reads and writes a run of at a time.
+func rawUints(elem *Value) bool {
+	return elem.Kind == bitpack.KindUint && !elem.Ranged && elem.Unit <= 1 && !elem.Clamp &&
+		elem.Bits == elem.Go.Bits() && elem.Go.Kind() != reflect.Uint && elem.Go.Kind() != reflect.Uintptr
+}
+
+// writeElems writes the elements of array or slice v (n of them, -1 for
+// a slice's length): a raw run in one call, a few scalars unrolled, else a
+// loop.
+func (e *goEmitter) writeElems(v *Value, x string, n, depth int) {
+	switch {
+	case rawUints(v.Elem) && n != 0:
+		if n > 0 {
+			x += "[:]"
+		}
+		e.printf("bitio.WriteUints(&w, %s, %d)", x, v.Elem.Bits)
+	case n >= 0 && n <= 8 && v.Elem.Kind != bitpack.KindStruct:
+		for i := 0; i < n; i++ {
+			e.write(v.Elem, x+"["+strconv.Itoa(i)+"]", depth)
+		}
+	default:
+		i := e.local("i")
+		e.printf("for %s := range %s {", i, x)
+		e.write(v.Elem, x+"["+i+"]", depth+goLevel(v.Elem))
+		e.printf("}")
+	}
+}
+
+// goUint is a uint64 constant as Go source.
+func goUint(u uint64) string {
+	if u < 1<<16 {
+		return strconv.FormatUint(u, 10)
+	}
+	return fmt.Sprintf("%#x", u)
+}
+
+// intParams are an integer's wire parameters as the plan holds them
+// (kind_int.go): the code is (v - min) ^ flip, at most limit, in bits.
+func intParams(v *Value) (min, limit, flip uint64, bits int) {
+	switch {
+	case v.Ranged && v.Signed:
+		return uint64(v.IntMin), span(v), 0, rangeBits(v)
+	case v.Ranged:
+		return v.UintMin, span(v), 0, rangeBits(v)
+	case v.Signed:
+		return uint64(int64(-1) << (v.Bits - 1)), math.MaxUint64 >> (64 - v.Bits), 1 << (v.Bits - 1), v.Bits
+	}
+	return 0, math.MaxUint64 >> (64 - v.Bits), 0, v.Bits
+}
+
+func (e *goEmitter) writeInt(v *Value, x string) {
+	min, limit, flip, bits := intParams(v)
+	c := e.local("c")
+	load := "uint64(" + x + ")"
+	if v.Signed {
+		load = "uint64(int64(" + x + "))"
+	}
+	switch {
+	case v.Unit > 1 && v.Signed:
+		e.helpers["unitsSigned"] = true
+		load = fmt.Sprintf("bitpackUnitsSigned(int64(%s), %d)", x, v.Unit)
+	case v.Unit > 1:
+		e.helpers["unitsUnsigned"] = true
+		load = fmt.Sprintf("bitpackUnitsUnsigned(uint64(%s), %d)", x, v.Unit)
+	}
+	if v.Clamp {
+		u := e.local("u")
+		e.printf("%s := %s", u, load)
+		e.printf("%s := %s - %s", c, u, goUint(min))
+		below := fmt.Sprintf("%s < %s", u, goUint(min))
+		if v.Signed {
+			below = fmt.Sprintf("int64(%s) < %d", u, int64(min))
+		}
+		e.printf("if %s > %s {\nif %s {\n%s = 0\n} else {\n%s = %s\n}\n}", c, goUint(limit), below, c, c, goUint(limit))
+	} else {
+		if min == 0 {
+			e.printf("%s := %s", c, load)
+		} else {
+			e.printf("%s := %s - %s", c, load, goUint(min))
+		}
+		if limit != math.MaxUint64 {
+			e.printf("if %s > %s {\n%s\n}", c, goUint(limit), goRefuse)
+		}
+	}
+	if bits == 0 {
+		e.printf("_ = %s", c)
+		return
+	}
+	if flip != 0 {
+		e.printf("w.WriteBitsUnchecked(%s^%s, %d)", c, goUint(flip), bits)
+		return
+	}
+	e.printf("w.WriteBitsUnchecked(%s, %d)", c, bits)
+}
+
+// goFloat32 is a float32 constant as Go source: the shortest decimal that
+// converts back to exactly f.
+func goFloat32(f float32) string {
+	return "float32(" + strconv.FormatFloat(float64(f), 'g', -1, 32) + ")"
+}
+
+func goFloat64(f float64) string { return "float64(" + strconv.FormatFloat(f, 'g', -1, 64) + ")" }
+
+// quantizer returns the package-level quantizer of compressed float v,
+// declaring it on first use, built as prepareQuantizer builds bitpack's.
+func (e *goEmitter) quantizer(v *Value) string {
+	key := fmt.Sprint(v.FloatBits, v.Min, v.Max, v.Res)
+	if n, ok := e.quantByKey[key]; ok {
+		return n
+	}
+	e.imports["github.com/bitpack-go/bitpack/quant"] = "quant"
+	e.helpers["must"] = true
+	n := "bitpackQ" + strconv.Itoa(len(e.quantByKey))
+	e.quantByKey[key] = n
+	if v.FloatBits == 32 {
+		e.quantizers = append(e.quantizers, fmt.Sprintf("%s = bitpackMust(quant.NewFloat(%s, %s, %s))", n,
+			goFloat32(float32(v.Min)), goFloat32(float32(v.Max)), goFloat32(float32(v.Res))))
+		e.quantizers = append(e.quantizers, fmt.Sprintf("_ = %s.VerifyReciprocal()", n))
+	} else {
+		e.quantizers = append(e.quantizers, fmt.Sprintf("%s = bitpackMust(quant.NewFloat64(%s, %s, %s))", n,
+			goFloat64(v.Min), goFloat64(v.Max), goFloat64(v.Res)))
+	}
+	return n
+}
+
+// ceil32 and floor32 are the float32 bounds of what the plan accepts
+// without clamp (kind_float.go): for a float32 f, f >= x exactly when
+// f >= ceil32(x).
+func ceil32(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+func floor32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+func (e *goEmitter) writeCompressed(v *Value, x string) {
+	q := e.quantizer(v)
+	f, c := e.local("f"), e.local("c")
+	if v.FloatBits == 32 {
+		e.printf("%s := float32(%s)", f, x)
+		e.printf("var %s uint32", c)
+		e.printf("if %s >= %s && %s <= %s {", f, goFloat32(ceil32(v.Lo)), f, goFloat32(floor32(v.Hi)))
+		e.printf("%s = %s.QuantizeInRange(%s)", c, q, f)
+		if v.Clamp {
+			e.printf("} else if %s-%s == 0 {", f, f) // finite
+			e.printf("%s = %s.Quantize(%s)", c, q, f)
+		}
+		e.printf("} else {\n%s\n}", goRefuse)
+	} else {
+		e.printf("%s := float64(%s)", f, x)
+		cond := fmt.Sprintf("!(%s >= %s && %s <= %s)", f, goFloat64(v.Lo), f, goFloat64(v.Hi))
+		if v.Clamp {
+			cond += fmt.Sprintf(" && %s-%s != 0", f, f)
+		}
+		e.printf("if %s {\n%s\n}", cond, goRefuse)
+		e.printf("%s := %s.Quantize(%s)", c, q, f)
+	}
+	e.printf("w.WriteBitsUnchecked(uint64(%s), %d)", c, v.Bits)
+}
+
+// quatQuantizer returns the package-level quaternion parameters for b
+// bits per component.
+func (e *goEmitter) quatQuantizer(b int) string {
+	key := "quat" + strconv.Itoa(b)
+	if n, ok := e.quantByKey[key]; ok {
+		return n
+	}
+	e.imports["github.com/bitpack-go/bitpack/quant"] = "quant"
+	e.helpers["must"] = true
+	n := "bitpackQ" + strconv.Itoa(len(e.quantByKey))
+	e.quantByKey[key] = n
+	e.quantizers = append(e.quantizers, fmt.Sprintf("%s = bitpackMust(quant.NewQuat(%d))", n, b))
+	return n
+}
+
+// quatComp is the Go selector of a quaternion component from its holder.
+func quatComp(steps []QuatStep) string {
+	s := ""
+	for _, st := range steps {
+		if st.Member != nil {
+			s += "." + st.Member.Name
+		} else {
+			s += "[" + strconv.Itoa(st.Index) + "]"
+		}
+	}
+	return s
+}
+
+// quatCompType is the Go type of a quaternion component.
+func quatCompType(t reflect.Type, steps []QuatStep) reflect.Type {
+	for _, st := range steps {
+		if st.Member != nil {
+			t = t.Field(st.Member.Index).Type
+		} else {
+			t = t.Elem()
+		}
+	}
+	return t
+}
+
+func (e *goEmitter) writeQuat(v *Value, x string) {
+	e.helpers["quat"] = true
+	e.imports["math"] = "math"
+	q := e.quatQuantizer(v.Bits)
+	var c [4]string
+	for k, steps := range v.Comps {
+		c[k] = e.local("q")
+		e.printf("%s := float32(%s%s)", c[k], x, quatComp(steps))
+	}
+	e.printf("if !bitpackQuatOK(%s, %s, %s, %s) {\n%s\n}", c[0], c[1], c[2], c[3], goRefuse)
+	if 2+3*v.Bits <= 64 {
+		word := e.local("word")
+		e.printf("%s, _ := %s.EncodeWord(%s, %s, %s, %s)", word, q, c[0], c[1], c[2], c[3])
+		e.printf("w.WriteBitsUnchecked(%s, %d)", word, 2+3*v.Bits)
+		return
+	}
+	e.printf("w.WriteQuat(&%s, [4]float32{%s, %s, %s, %s})", q, c[0], c[1], c[2], c[3])
+}

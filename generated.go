@@ -1,0 +1,92 @@
+package bitpack
+
+import (
+	"fmt"
+	"hash/fnv"
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
+
+// Generated Go code: package gen's Go function writes, for a struct type,
+// straight-line functions that append and decode exactly what the plan
+// does, every width, bound and quantizer an immediate, and registers them
+// here from the generated file's init. A Codec of the type then runs them
+// first. They answer only "done" or "not done": on anything they do not
+// accept (a value out of its range, a damaged packet) the Codec runs the
+// plan, which is the reference and words the error. So errors are the
+// plan's by construction, and a generated function that refused too much
+// would cost time, never a wrong answer; one that accepted too much is
+// what gen's differential fuzz target looks for.
+//
+// Only Append and Unmarshal (whole packets) use them; Marshal, Encode,
+// Decode and the deltas run the plan.
+
+// Generated holds the functions package gen's Go output registers for T.
+// Layout is the Hash of T's layout when the code was generated; Append
+// appends v's encoding to dst and reports whether it did (dst unchanged
+// otherwise); Unmarshal decodes a whole packet into v and reports whether
+// it did (v untouched otherwise).
+type Generated[T any] struct {
+	Layout    uint64
+	Append    func(dst []byte, v *T) ([]byte, bool)
+	Unmarshal func(data []byte, v *T) bool
+}
+
+// generatedSlot is where a type's generated functions are found: made by
+// whichever of RegisterGenerated and NewCodec comes first, so a Codec made
+// before the generated file's init ran (in a package-level variable) finds
+// them too.
+type generatedSlot[T any] struct{ fns atomic.Pointer[Generated[T]] }
+
+var generatedSlots sync.Map // reflect.Type -> *generatedSlot[T]
+
+func slotOf[T any]() *generatedSlot[T] {
+	t := reflect.TypeFor[T]()
+	if s, ok := generatedSlots.Load(t); ok {
+		return s.(*generatedSlot[T])
+	}
+	s, _ := generatedSlots.LoadOrStore(t, new(generatedSlot[T]))
+	return s.(*generatedSlot[T])
+}
+
+// RegisterGenerated is called by the init function of a file package gen
+// wrote; it is not meant to be called by hand. It panics when g was
+// generated for another layout of T (a tag changed since: run go generate
+// again) or when T's plan does not compile: both are build mistakes that
+// would otherwise put different bits on the wire.
+func RegisterGenerated[T any](g Generated[T]) {
+	t := reflect.TypeFor[T]()
+	p, err := planOf(t)
+	if err != nil {
+		panic(fmt.Sprintf("bitpack: generated code for %v: %v", t, err))
+	}
+	h, err := layoutHash(p)
+	if err != nil {
+		panic(fmt.Sprintf("bitpack: generated code for %v: %v", t, err))
+	}
+	if h != g.Layout {
+		panic(fmt.Sprintf("bitpack: the generated code for %v was made for another layout of it (hash %#x, now %#x): generate it again", t, g.Layout, h))
+	}
+	if g.Append == nil || g.Unmarshal == nil {
+		panic(fmt.Sprintf("bitpack: generated code for %v without its functions", t))
+	}
+	slotOf[T]().fns.Store(&g)
+}
+
+// Hash is a 64-bit FNV-1a hash of String: it changes with anything about
+// how the type travels, what only the encoder sees (clamp) and the Go
+// field names included. Generated Go code records it (see Generated).
+func (l Layout) Hash() uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(l.String()))
+	return h.Sum64()
+}
+
+func layoutHash(p *plan) (uint64, error) {
+	l, err := p.layout()
+	if err != nil {
+		return 0, err
+	}
+	return l.Hash(), nil
+}
