@@ -163,6 +163,18 @@ func BenchmarkReferencePacket(b *testing.B) {
 			buf, _ = bitpack.Append(buf[:0], &p)
 		}
 	})
+	cg, err := bitpack.NewCodec[packetGen]() // runs the generated code
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("write/generated", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		pg := packetGen(p)
+		for b.Loop() {
+			buf, _ = cg.Append(buf[:0], &pg)
+		}
+	})
 	var q BenchPacket
 	b.Run("read/hand", func(b *testing.B) {
 		b.SetBytes(size)
@@ -198,6 +210,16 @@ func BenchmarkReferencePacket(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := bitpack.Unmarshal(packet, &q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read/generated", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		qg := (*packetGen)(&q)
+		for b.Loop() {
+			if err := cg.Unmarshal(packet, qg); err != nil {
 				b.Fatal(err)
 			}
 		}

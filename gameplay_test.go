@@ -347,6 +347,18 @@ func BenchmarkGameplay(b *testing.B) {
 			buf, _ = c.Append(buf[:0], &m)
 		}
 	})
+	cg, err := bitpack.NewCodec[gameplayGen]() // runs the generated code
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("write/generated", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		mg := gameplayGen(m)
+		for b.Loop() {
+			buf, _ = cg.Append(buf[:0], &mg)
+		}
+	})
 	for _, r := range []struct {
 		name string
 		read func([]byte, *gameplayMsg) error
@@ -354,6 +366,7 @@ func BenchmarkGameplay(b *testing.B) {
 		{"read/hand", handReadGameplay},
 		{"read/straight", straightReadGameplay},
 		{"read/codec", c.Unmarshal},
+		{"read/generated", func(p []byte, v *gameplayMsg) error { return cg.Unmarshal(p, (*gameplayGen)(v)) }},
 	} {
 		var back gameplayMsg
 		if err := r.read(packet, &back); err != nil { // sizes back's buffers once

@@ -147,10 +147,10 @@ func (e *goEmitter) root(t *Type) error {
 	e.printf("func bitpackUnmarshal%s(data []byte, v *%s) bool {", name, typ)
 	e.printf("var r bitio.Reader")
 	e.printf("r.Reset(data)")
-	e.printf("var s %s", e.shadowType(v))
-	e.read(v, "s", 1)
+	e.printf("var s %s", e.shadowType(v, true))
+	e.read(v, "s", 1, true)
 	e.printf("if r.Err() != nil || r.BitsRemaining() >= 8 {\nreturn false\n}")
-	e.commit(v, "(*v)", "s")
+	e.commit(v, "(*v)", "s", true)
 	e.printf("return true")
 	e.printf("}\n")
 	if e.err != nil {
@@ -371,6 +371,15 @@ func bitpackQuatOK(x, y, z, w float32) bool {
 		return true
 	}
 	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
+}
+`,
+	"trunc": `// bitpackTrunc is the code of a scaled value s in [0.5, 2^32]: floor(s),
+// at most max (package quant's truncCode).
+func bitpackTrunc(s float32, max uint32) uint32 {
+	if c := uint64(int64(s)); c < uint64(max) {
+		return uint32(c)
+	}
+	return max
 }
 `,
 	"must": `func bitpackMust[Q any](q Q, err error) Q {

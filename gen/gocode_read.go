@@ -44,8 +44,28 @@ func goFlat(v *Value) bool {
 	return false
 }
 
+// goDeferred reports whether v, at a fixed place in the packet (fixed:
+// reached from the root through struct fields only), is read straight
+// into the caller's value at commit instead of into the shadow: raw bytes
+// and raw runs of integers, which no value check can refuse, so only the
+// bits they take are skipped on the first pass (an overflow fails the
+// Reader) and the shadow keeps where they start.
+func goDeferred(v *Value, fixed bool) bool {
+	switch v.Kind {
+	case bitpack.KindByteArray:
+		return fixed
+	}
+	return false
+}
+
 // shadowType is the Go type that holds v between read and commit.
-func (e *goEmitter) shadowType(v *Value) string {
+func (e *goEmitter) shadowType(v *Value, fixed bool) string {
+	if goDeferred(v, fixed) {
+		if v.Kind == bitpack.KindSlice {
+			return "struct {\nn, at int\n}"
+		}
+		return "int"
+	}
 	if goFlat(v) {
 		return e.typeExpr(v.Go)
 	}
@@ -57,15 +77,15 @@ func (e *goEmitter) shadowType(v *Value) string {
 	case bitpack.KindBytes:
 		return fmt.Sprintf("struct {\nn int\nb [%d]byte\n}", v.MaxLen)
 	case bitpack.KindArray:
-		return fmt.Sprintf("[%d]%s", v.Len, e.shadowType(v.Elem))
+		return fmt.Sprintf("[%d]%s", v.Len, e.shadowType(v.Elem, false))
 	case bitpack.KindSlice:
-		return fmt.Sprintf("struct {\nn int\ne [%d]%s\n}", v.MaxLen, e.shadowType(v.Elem))
+		return fmt.Sprintf("struct {\nn int\ne [%d]%s\n}", v.MaxLen, e.shadowType(v.Elem, false))
 	case bitpack.KindPointer:
-		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem))
+		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem, false))
 	case bitpack.KindStruct:
 		s := "struct {\n"
 		for _, u := range fieldUses(v) {
-			s += u.Member.Name + " " + e.shadowType(u.Value) + "\n"
+			s += u.Member.Name + " " + e.shadowType(u.Value, fixed) + "\n"
 		}
 		return s + "}"
 	}
@@ -75,7 +95,11 @@ func (e *goEmitter) shadowType(v *Value) string {
 
 // read renders the statements that read v into its shadow, the
 // addressable expression s.
-func (e *goEmitter) read(v *Value, s string, depth int) {
+func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
+	if goDeferred(v, fixed) {
+		e.readDeferred(v, s)
+		return
+	}
 	switch v.Kind {
 	case bitpack.KindBool:
 		e.printf("%s = %s(r.ReadBits(1) != 0)", s, e.typeExpr(v.Go))
@@ -88,7 +112,17 @@ func (e *goEmitter) read(v *Value, s string, depth int) {
 		c := e.local("c")
 		e.printf("%s := r.ReadBits(%d)", c, v.Bits)
 		e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
-		e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, e.typeExpr(v.Go), e.quantizer(v), c)
+		if v.FloatBits == 64 {
+			e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, e.typeExpr(v.Go), e.quantizer(v), c)
+			break
+		}
+		// quant.Float.Dequantize, with immediates.
+		k := float32Params(v)
+		ratio := fmt.Sprintf("float32(float32(%s) / %s)", c, goFloat32(k.steps))
+		if k.fastInv {
+			ratio = fmt.Sprintf("float32(float64(%s) * %s)", c, strconv.FormatFloat(k.inv, 'g', -1, 64))
+		}
+		e.printf("%s = %s(float32(float32(%s*%s) + %s))", s, e.typeExpr(v.Go), ratio, goFloat32(k.delta), goFloat32(k.min))
 	case bitpack.KindQuat:
 		e.printf("%s = r.ReadQuat(&%s)", s, e.quatQuantizer(v.Bits))
 	case bitpack.KindString:
@@ -113,7 +147,7 @@ func (e *goEmitter) read(v *Value, s string, depth int) {
 	case bitpack.KindPointer:
 		e.printf("if r.ReadBits(1) != 0 {")
 		e.printf("%s.set = true", s)
-		e.read(v.Elem, s+".v", depth+goLevel(v.Elem))
+		e.read(v.Elem, s+".v", depth+goLevel(v.Elem), false)
 		e.printf("}")
 	case bitpack.KindStruct:
 		if depth > bitpack.MaxDepth {
@@ -121,7 +155,7 @@ func (e *goEmitter) read(v *Value, s string, depth int) {
 			return
 		}
 		for _, u := range fieldUses(v) {
-			e.read(u.Value, s+"."+u.Member.Name, depth+goLevel(u.Value))
+			e.read(u.Value, s+"."+u.Member.Name, depth+goLevel(u.Value), fixed)
 		}
 	default:
 		e.unsupported(v)
@@ -138,13 +172,33 @@ func (e *goEmitter) readElems(v *Value, s, n string, depth int) {
 		e.printf("bitio.ReadUints(&r, %s[:%s], %d)", s, n, v.Elem.Bits)
 	case isFixed && fixed <= 8 && v.Elem.Kind != bitpack.KindStruct:
 		for i := 0; i < fixed; i++ {
-			e.read(v.Elem, s+"["+strconv.Itoa(i)+"]", depth)
+			e.read(v.Elem, s+"["+strconv.Itoa(i)+"]", depth, false)
 		}
 	default:
 		i := e.local("i")
 		e.printf("for %s := range %s[:%s] {", i, s, n)
-		e.read(v.Elem, s+"["+i+"]", depth+goLevel(v.Elem))
+		e.read(v.Elem, s+"["+i+"]", depth+goLevel(v.Elem), false)
 		e.printf("}")
+	}
+}
+
+// readDeferred skips a deferred value (see goDeferred), keeping where it
+// starts in its shadow s.
+func (e *goEmitter) readDeferred(v *Value, s string) {
+	switch v.Kind {
+	case bitpack.KindByteArray:
+		e.printf("r.Align()")
+		e.printf("%s = r.BitsRead()", s)
+		e.printf("r.Skip(%d)", 8*v.Len)
+	case bitpack.KindArray:
+		e.printf("%s = r.BitsRead()", s)
+		e.printf("r.Skip(%d)", v.Len*v.Elem.Bits)
+	case bitpack.KindSlice:
+		n := e.local("n")
+		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
+		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
+		e.printf("%s.n, %s.at = int(%s), r.BitsRead()", s, s, n)
+		e.printf("r.Skip(int(%s) * %d)", n, v.Elem.Bits)
 	}
 }
 
@@ -190,8 +244,22 @@ func (e *goEmitter) readInt(v *Value, s string) {
 }
 
 // commit renders the statements that store the shadow s of v into the
-// addressable d.
-func (e *goEmitter) commit(v *Value, d, s string) {
+// addressable d. Deferred values are read now, from the accepted packet.
+func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
+	if goDeferred(v, fixed) {
+		switch v.Kind {
+		case bitpack.KindByteArray:
+			e.printf("copy(%s[:], data[%s>>3:])", d, s)
+		case bitpack.KindArray:
+			e.printf("r.Rewind(0)\nr.Skip(%s)", s) // Rewind goes back only
+			e.printf("bitio.ReadUints(&r, %s[:], %d)", d, v.Elem.Bits)
+		case bitpack.KindSlice:
+			e.resize(v, d, s+".n")
+			e.printf("r.Rewind(0)\nr.Skip(%s.at)", s)
+			e.printf("bitio.ReadUints(&r, %s, %d)", d, v.Elem.Bits)
+		}
+		return
+	}
 	if goFlat(v) {
 		e.printf("%s = %s", d, s)
 		return
@@ -209,36 +277,43 @@ func (e *goEmitter) commit(v *Value, d, s string) {
 	case bitpack.KindArray:
 		i := e.local("i")
 		e.printf("for %s := range %s {", i, d)
-		e.commit(v.Elem, d+"["+i+"]", s+"["+i+"]")
+		e.commit(v.Elem, d+"["+i+"]", s+"["+i+"]", false)
 		e.printf("}")
 	case bitpack.KindSlice:
-		n := e.local("n")
-		e.printf("if %s := %s.n; %s <= cap(%s) {", n, s, n, d)
-		e.printf("%s = %s[:%s]", d, d, n)
-		e.printf("} else {")
-		g := e.local("g")
-		e.printf("%s := make(%s, %s)", g, e.typeExpr(v.Go), n)
-		e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
-		e.printf("%s = %s", d, g)
-		e.printf("}")
+		e.resize(v, d, s+".n")
 		if goFlat(v.Elem) {
 			e.printf("copy(%s, %s.e[:])", d, s)
 			return
 		}
 		i := e.local("i")
 		e.printf("for %s := range %s {", i, d)
-		e.commit(v.Elem, d+"["+i+"]", s+".e["+i+"]")
+		e.commit(v.Elem, d+"["+i+"]", s+".e["+i+"]", false)
 		e.printf("}")
 	case bitpack.KindPointer:
 		p := e.local("p")
 		e.printf("if %s.set {", s)
 		e.printf("%s := %s", p, d)
 		e.printf("if %s == nil {\n%s = new(%s)\n%s = %s\n}", p, p, e.typeExpr(v.Elem.Go), d, p)
-		e.commit(v.Elem, "(*"+p+")", s+".v")
+		e.commit(v.Elem, "(*"+p+")", s+".v", false)
 		e.printf("} else {\n%s = nil\n}", d)
 	case bitpack.KindStruct:
 		for _, u := range fieldUses(v) {
-			e.commit(u.Value, d+"."+u.Member.Name, s+"."+u.Member.Name)
+			e.commit(u.Value, d+"."+u.Member.Name, s+"."+u.Member.Name, fixed)
 		}
 	}
+}
+
+// resize sets the slice d to length n (a Go expression) as the plan's
+// commit does: within its capacity in place, else grown into a new array
+// that keeps its elements (fields off the wire keep their values).
+func (e *goEmitter) resize(v *Value, d, n string) {
+	m := e.local("n")
+	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
+	e.printf("%s = %s[:%s]", d, d, m)
+	e.printf("} else {")
+	g := e.local("g")
+	e.printf("%s := make(%s, %s)", g, e.typeExpr(v.Go), m)
+	e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
+	e.printf("%s = %s", d, g)
+	e.printf("}")
 }

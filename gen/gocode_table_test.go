@@ -27,38 +27,22 @@ func init() {
 
 // The quantizers, built as bitpack builds them.
 var (
-	bitpackQ0  = bitpackMust(quant.NewFloat(float32(-1024), float32(1024), float32(0.01)))
+	bitpackQ0  = bitpackMust(quant.NewFloat(float32(-64), float32(64), float32(0.125)))
 	_          = bitpackQ0.VerifyReciprocal()
-	bitpackQ1  = bitpackMust(quant.NewFloat(float32(-64), float32(64), float32(0.125)))
-	_          = bitpackQ1.VerifyReciprocal()
-	bitpackQ2  = bitpackMust(quant.NewFloat(float32(-3.1415927), float32(3.1415927), float32(0.001)))
-	_          = bitpackQ2.VerifyReciprocal()
-	bitpackQ3  = bitpackMust(quant.NewFloat(float32(0.1), float32(0.7), float32(0.3)))
-	_          = bitpackQ3.VerifyReciprocal()
-	bitpackQ4  = bitpackMust(quant.NewFloat64(float64(0), float64(100000), float64(0.001)))
-	bitpackQ5  = bitpackMust(quant.NewFloat64(float64(-1), float64(1), float64(1e-06)))
-	bitpackQ6  = bitpackMust(quant.NewFloat(float32(-1), float32(1), float32(0.0001)))
-	_          = bitpackQ6.VerifyReciprocal()
-	bitpackQ7  = bitpackMust(quant.NewFloat(float32(0), float32(10), float32(0.01)))
-	_          = bitpackQ7.VerifyReciprocal()
-	bitpackQ8  = bitpackMust(quant.NewFloat64(float64(-0.3), float64(4.7), float64(0.001)))
-	bitpackQ9  = bitpackMust(quant.NewFloat(float32(-1), float32(1), float32(0.01)))
-	_          = bitpackQ9.VerifyReciprocal()
-	bitpackQ10 = bitpackMust(quant.NewFloat(float32(0), float32(1), float32(0.25)))
-	_          = bitpackQ10.VerifyReciprocal()
-	bitpackQ11 = bitpackMust(quant.NewFloat(float32(0), float32(1), float32(0.5)))
-	_          = bitpackQ11.VerifyReciprocal()
-	bitpackQ12 = bitpackMust(quant.NewQuat(9))
-	bitpackQ13 = bitpackMust(quant.NewQuat(10))
-	bitpackQ14 = bitpackMust(quant.NewQuat(12))
-	bitpackQ15 = bitpackMust(quant.NewQuat(4))
-	bitpackQ16 = bitpackMust(quant.NewQuat(22))
-	bitpackQ17 = bitpackMust(quant.NewQuat(8))
-	bitpackQ18 = bitpackMust(quant.NewQuat(11))
-	bitpackQ19 = bitpackMust(quant.NewQuat(7))
-	bitpackQ20 = bitpackMust(quant.NewQuat(16))
-	bitpackQ21 = bitpackMust(quant.NewQuat(6))
-	bitpackQ22 = bitpackMust(quant.NewQuat(13))
+	bitpackQ1  = bitpackMust(quant.NewFloat64(float64(0), float64(100000), float64(0.001)))
+	bitpackQ2  = bitpackMust(quant.NewFloat64(float64(-1), float64(1), float64(1e-06)))
+	bitpackQ3  = bitpackMust(quant.NewFloat64(float64(-0.3), float64(4.7), float64(0.001)))
+	bitpackQ4  = bitpackMust(quant.NewQuat(9))
+	bitpackQ5  = bitpackMust(quant.NewQuat(10))
+	bitpackQ6  = bitpackMust(quant.NewQuat(12))
+	bitpackQ7  = bitpackMust(quant.NewQuat(4))
+	bitpackQ8  = bitpackMust(quant.NewQuat(22))
+	bitpackQ9  = bitpackMust(quant.NewQuat(8))
+	bitpackQ10 = bitpackMust(quant.NewQuat(11))
+	bitpackQ11 = bitpackMust(quant.NewQuat(7))
+	bitpackQ12 = bitpackMust(quant.NewQuat(16))
+	bitpackQ13 = bitpackMust(quant.NewQuat(6))
+	bitpackQ14 = bitpackMust(quant.NewQuat(13))
 )
 
 // bitpackAppendScalars appends v's encoding to dst, or reports false (and
@@ -432,7 +416,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f0 := float32((*v).Pos.X)
 	var c1 uint32
 	if f0 >= float32(-1024) && f0 <= float32(1024) {
-		c1 = bitpackQ0.QuantizeInRange(f0)
+		c1 = bitpackTrunc(float32(float32(float32(float32(f0-float32(-1024))*float32(0.00048828125))*float32(204800))+0.5), 204800)
 	} else {
 		return dst, false
 	}
@@ -440,7 +424,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f2 := float32((*v).Pos.Y)
 	var c3 uint32
 	if f2 >= float32(-1024) && f2 <= float32(1024) {
-		c3 = bitpackQ0.QuantizeInRange(f2)
+		c3 = bitpackTrunc(float32(float32(float32(float32(f2-float32(-1024))*float32(0.00048828125))*float32(204800))+0.5), 204800)
 	} else {
 		return dst, false
 	}
@@ -448,7 +432,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f4 := float32((*v).Pos.Z)
 	var c5 uint32
 	if f4 >= float32(-1024) && f4 <= float32(1024) {
-		c5 = bitpackQ0.QuantizeInRange(f4)
+		c5 = bitpackTrunc(float32(float32(float32(float32(f4-float32(-1024))*float32(0.00048828125))*float32(204800))+0.5), 204800)
 	} else {
 		return dst, false
 	}
@@ -456,9 +440,9 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f6 := float32((*v).Vel.X)
 	var c7 uint32
 	if f6 >= float32(-64) && f6 <= float32(64) {
-		c7 = bitpackQ1.QuantizeInRange(f6)
+		c7 = bitpackTrunc(float32(float32(float32(float32(f6-float32(-64))*float32(0.0078125))*float32(1024))+0.5), 1024)
 	} else if f6-f6 == 0 {
-		c7 = bitpackQ1.Quantize(f6)
+		c7 = bitpackQ0.Quantize(f6)
 	} else {
 		return dst, false
 	}
@@ -466,9 +450,9 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f8 := float32((*v).Vel.Y)
 	var c9 uint32
 	if f8 >= float32(-64) && f8 <= float32(64) {
-		c9 = bitpackQ1.QuantizeInRange(f8)
+		c9 = bitpackTrunc(float32(float32(float32(float32(f8-float32(-64))*float32(0.0078125))*float32(1024))+0.5), 1024)
 	} else if f8-f8 == 0 {
-		c9 = bitpackQ1.Quantize(f8)
+		c9 = bitpackQ0.Quantize(f8)
 	} else {
 		return dst, false
 	}
@@ -476,9 +460,9 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f10 := float32((*v).Vel.Z)
 	var c11 uint32
 	if f10 >= float32(-64) && f10 <= float32(64) {
-		c11 = bitpackQ1.QuantizeInRange(f10)
+		c11 = bitpackTrunc(float32(float32(float32(float32(f10-float32(-64))*float32(0.0078125))*float32(1024))+0.5), 1024)
 	} else if f10-f10 == 0 {
-		c11 = bitpackQ1.Quantize(f10)
+		c11 = bitpackQ0.Quantize(f10)
 	} else {
 		return dst, false
 	}
@@ -489,7 +473,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f12 := float32((*v).Angle)
 	var c13 uint32
 	if f12 >= float32(-3.1415927) && f12 <= float32(3.1415927) {
-		c13 = bitpackQ2.QuantizeInRange(f12)
+		c13 = bitpackTrunc(float32(float32(float32(float32(f12-float32(-3.1415927))/float32(6.2831855))*float32(6284))+0.5), 6284)
 	} else {
 		return dst, false
 	}
@@ -497,7 +481,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f14 := float32((*v).Odd)
 	var c15 uint32
 	if f14 >= float32(0.1) && f14 <= float32(0.7) {
-		c15 = bitpackQ3.QuantizeInRange(f14)
+		c15 = bitpackTrunc(float32(float32(float32(float32(f14-float32(0.1))/float32(0.59999996))*float32(2))+0.5), 2)
 	} else {
 		return dst, false
 	}
@@ -506,18 +490,18 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	if !(f16 >= float64(0) && f16 <= float64(100000)) {
 		return dst, false
 	}
-	c17 := bitpackQ4.Quantize(f16)
+	c17 := bitpackQ1.Quantize(f16)
 	w.WriteBitsUnchecked(uint64(c17), 27)
 	f18 := float64((*v).Unit)
 	if !(f18 >= float64(-1) && f18 <= float64(1)) && f18-f18 != 0 {
 		return dst, false
 	}
-	c19 := bitpackQ5.Quantize(f18)
+	c19 := bitpackQ2.Quantize(f18)
 	w.WriteBitsUnchecked(uint64(c19), 21)
 	f20 := float32((*v).Orient[0])
 	var c21 uint32
 	if f20 >= float32(-1) && f20 <= float32(1) {
-		c21 = bitpackQ6.QuantizeInRange(f20)
+		c21 = bitpackTrunc(float32(float32(float32(float32(f20-float32(-1))*float32(0.5))*float32(20000))+0.5), 20000)
 	} else {
 		return dst, false
 	}
@@ -525,7 +509,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f22 := float32((*v).Orient[1])
 	var c23 uint32
 	if f22 >= float32(-1) && f22 <= float32(1) {
-		c23 = bitpackQ6.QuantizeInRange(f22)
+		c23 = bitpackTrunc(float32(float32(float32(float32(f22-float32(-1))*float32(0.5))*float32(20000))+0.5), 20000)
 	} else {
 		return dst, false
 	}
@@ -533,7 +517,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f24 := float32((*v).Orient[2])
 	var c25 uint32
 	if f24 >= float32(-1) && f24 <= float32(1) {
-		c25 = bitpackQ6.QuantizeInRange(f24)
+		c25 = bitpackTrunc(float32(float32(float32(float32(f24-float32(-1))*float32(0.5))*float32(20000))+0.5), 20000)
 	} else {
 		return dst, false
 	}
@@ -541,7 +525,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	f26 := float32((*v).Orient[3])
 	var c27 uint32
 	if f26 >= float32(-1) && f26 <= float32(1) {
-		c27 = bitpackQ6.QuantizeInRange(f26)
+		c27 = bitpackTrunc(float32(float32(float32(float32(f26-float32(-1))*float32(0.5))*float32(20000))+0.5), 20000)
 	} else {
 		return dst, false
 	}
@@ -579,32 +563,32 @@ func bitpackUnmarshalFloats(data []byte, v *Floats) bool {
 	if c0 > 204800 {
 		return false
 	}
-	s.Pos.X = float32(bitpackQ0.Dequantize(uint32(c0)))
+	s.Pos.X = float32(float32(float32(float32(float64(c0)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c1 := r.ReadBits(18)
 	if c1 > 204800 {
 		return false
 	}
-	s.Pos.Y = float32(bitpackQ0.Dequantize(uint32(c1)))
+	s.Pos.Y = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c2 := r.ReadBits(18)
 	if c2 > 204800 {
 		return false
 	}
-	s.Pos.Z = float32(bitpackQ0.Dequantize(uint32(c2)))
+	s.Pos.Z = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c3 := r.ReadBits(11)
 	if c3 > 1024 {
 		return false
 	}
-	s.Vel.X = float32(bitpackQ1.Dequantize(uint32(c3)))
+	s.Vel.X = float32(float32(float32(float32(float64(c3)*0.0009765625)*float32(128)) + float32(-64)))
 	c4 := r.ReadBits(11)
 	if c4 > 1024 {
 		return false
 	}
-	s.Vel.Y = float32(bitpackQ1.Dequantize(uint32(c4)))
+	s.Vel.Y = float32(float32(float32(float32(float64(c4)*0.0009765625)*float32(128)) + float32(-64)))
 	c5 := r.ReadBits(11)
 	if c5 > 1024 {
 		return false
 	}
-	s.Vel.Z = float32(bitpackQ1.Dequantize(uint32(c5)))
+	s.Vel.Z = float32(float32(float32(float32(float64(c5)*0.0009765625)*float32(128)) + float32(-64)))
 	s.Raw.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
 	s.Raw.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
 	s.Raw.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
@@ -612,42 +596,42 @@ func bitpackUnmarshalFloats(data []byte, v *Floats) bool {
 	if c6 > 6284 {
 		return false
 	}
-	s.Angle = float32(bitpackQ2.Dequantize(uint32(c6)))
+	s.Angle = float32(float32(float32(float32(float64(c6)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
 	c7 := r.ReadBits(2)
 	if c7 > 2 {
 		return false
 	}
-	s.Odd = float32(bitpackQ3.Dequantize(uint32(c7)))
+	s.Odd = float32(float32(float32(float32(float64(c7)*0.5)*float32(0.59999996)) + float32(0.1)))
 	c8 := r.ReadBits(27)
 	if c8 > 100000000 {
 		return false
 	}
-	s.Dist = float64(bitpackQ4.Dequantize(uint32(c8)))
+	s.Dist = float64(bitpackQ1.Dequantize(uint32(c8)))
 	c9 := r.ReadBits(21)
 	if c9 > 2000000 {
 		return false
 	}
-	s.Unit = float64(bitpackQ5.Dequantize(uint32(c9)))
+	s.Unit = float64(bitpackQ2.Dequantize(uint32(c9)))
 	c10 := r.ReadBits(15)
 	if c10 > 20000 {
 		return false
 	}
-	s.Orient[0] = float32(bitpackQ6.Dequantize(uint32(c10)))
+	s.Orient[0] = float32(float32(float32(float32(float64(c10)*5e-05)*float32(2)) + float32(-1)))
 	c11 := r.ReadBits(15)
 	if c11 > 20000 {
 		return false
 	}
-	s.Orient[1] = float32(bitpackQ6.Dequantize(uint32(c11)))
+	s.Orient[1] = float32(float32(float32(float32(float64(c11)*5e-05)*float32(2)) + float32(-1)))
 	c12 := r.ReadBits(15)
 	if c12 > 20000 {
 		return false
 	}
-	s.Orient[2] = float32(bitpackQ6.Dequantize(uint32(c12)))
+	s.Orient[2] = float32(float32(float32(float32(float64(c12)*5e-05)*float32(2)) + float32(-1)))
 	c13 := r.ReadBits(15)
 	if c13 > 20000 {
 		return false
 	}
-	s.Orient[3] = float32(bitpackQ6.Dequantize(uint32(c13)))
+	s.Orient[3] = float32(float32(float32(float32(float64(c13)*5e-05)*float32(2)) + float32(-1)))
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
@@ -674,7 +658,7 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 	f0 := float32((*v).V)
 	var c1 uint32
 	if f0 >= float32(0) && f0 <= float32(10) {
-		c1 = bitpackQ7.QuantizeInRange(f0)
+		c1 = bitpackTrunc(float32(float32(float32(float32(f0-float32(0))/float32(10))*float32(1000))+0.5), 1000)
 	} else {
 		return dst, false
 	}
@@ -682,7 +666,7 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 	f2 := float32((*v).A)
 	var c3 uint32
 	if f2 >= float32(-3.1415927) && f2 <= float32(3.1415927) {
-		c3 = bitpackQ2.QuantizeInRange(f2)
+		c3 = bitpackTrunc(float32(float32(float32(float32(f2-float32(-3.1415927))/float32(6.2831855))*float32(6284))+0.5), 6284)
 	} else {
 		return dst, false
 	}
@@ -691,7 +675,7 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 	if !(f4 >= float64(-0.3) && f4 <= float64(4.7)) {
 		return dst, false
 	}
-	c5 := bitpackQ8.Quantize(f4)
+	c5 := bitpackQ3.Quantize(f4)
 	w.WriteBitsUnchecked(uint64(c5), 13)
 	if w.Err() != nil {
 		return dst, false
@@ -709,17 +693,17 @@ func bitpackUnmarshalPinned(data []byte, v *Pinned) bool {
 	if c0 > 1000 {
 		return false
 	}
-	s.V = float32(bitpackQ7.Dequantize(uint32(c0)))
+	s.V = float32(float32(float32(float32(float64(c0)*0.001)*float32(10)) + float32(0)))
 	c1 := r.ReadBits(13)
 	if c1 > 6284 {
 		return false
 	}
-	s.A = float32(bitpackQ2.Dequantize(uint32(c1)))
+	s.A = float32(float32(float32(float32(float64(c1)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
 	c2 := r.ReadBits(13)
 	if c2 > 5000 {
 		return false
 	}
-	s.W = float64(bitpackQ8.Dequantize(uint32(c2)))
+	s.W = float64(bitpackQ3.Dequantize(uint32(c2)))
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
@@ -810,8 +794,8 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 			n int
 			b [0]byte
 		}
-		Key   [16]uint8
-		Zero  [0]uint8
+		Key   int
+		Zero  int
 		Codes struct {
 			n int
 			e [5]uint8
@@ -835,8 +819,12 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	r.Align()
 	s.None.n = int(n1)
 	r.ReadBytes(s.None.b[:n1])
-	r.ReadBytes(s.Key[:])
-	r.ReadBytes(s.Zero[:])
+	r.Align()
+	s.Key = r.BitsRead()
+	r.Skip(128)
+	r.Align()
+	s.Zero = r.BitsRead()
+	r.Skip(0)
 	n2 := r.ReadBits(3)
 	if n2 > 5 {
 		return false
@@ -871,8 +859,8 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	}
 	(*v).Blob = append((*v).Blob[:0], s.Blob.b[:s.Blob.n]...)
 	(*v).None = append((*v).None[:0], s.None.b[:s.None.n]...)
-	(*v).Key = s.Key
-	(*v).Zero = s.Zero
+	copy((*v).Key[:], data[s.Key>>3:])
+	copy((*v).Zero[:], data[s.Zero>>3:])
 	if n9 := s.Codes.n; n9 <= cap((*v).Codes) {
 		(*v).Codes = (*v).Codes[:n9]
 	} else {
@@ -980,7 +968,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		f17 := float32((*p16).X)
 		var c18 uint32
 		if f17 >= float32(-1) && f17 <= float32(1) {
-			c18 = bitpackQ9.QuantizeInRange(f17)
+			c18 = bitpackTrunc(float32(float32(float32(float32(f17-float32(-1))*float32(0.5))*float32(200))+0.5), 200)
 		} else {
 			return dst, false
 		}
@@ -988,7 +976,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		f19 := float32((*p16).Y)
 		var c20 uint32
 		if f19 >= float32(-1) && f19 <= float32(1) {
-			c20 = bitpackQ9.QuantizeInRange(f19)
+			c20 = bitpackTrunc(float32(float32(float32(float32(f19-float32(-1))*float32(0.5))*float32(200))+0.5), 200)
 		} else {
 			return dst, false
 		}
@@ -996,7 +984,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		f21 := float32((*p16).Z)
 		var c22 uint32
 		if f21 >= float32(-1) && f21 <= float32(1) {
-			c22 = bitpackQ9.QuantizeInRange(f21)
+			c22 = bitpackTrunc(float32(float32(float32(float32(f21-float32(-1))*float32(0.5))*float32(200))+0.5), 200)
 		} else {
 			return dst, false
 		}
@@ -1017,7 +1005,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		f25 := float32((*v).Players[i23].Pos.X)
 		var c26 uint32
 		if f25 >= float32(-1024) && f25 <= float32(1024) {
-			c26 = bitpackQ0.QuantizeInRange(f25)
+			c26 = bitpackTrunc(float32(float32(float32(float32(f25-float32(-1024))*float32(0.00048828125))*float32(204800))+0.5), 204800)
 		} else {
 			return dst, false
 		}
@@ -1025,7 +1013,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		f27 := float32((*v).Players[i23].Pos.Y)
 		var c28 uint32
 		if f27 >= float32(-1024) && f27 <= float32(1024) {
-			c28 = bitpackQ0.QuantizeInRange(f27)
+			c28 = bitpackTrunc(float32(float32(float32(float32(f27-float32(-1024))*float32(0.00048828125))*float32(204800))+0.5), 204800)
 		} else {
 			return dst, false
 		}
@@ -1033,7 +1021,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		f29 := float32((*v).Players[i23].Pos.Z)
 		var c30 uint32
 		if f29 >= float32(-1024) && f29 <= float32(1024) {
-			c30 = bitpackQ0.QuantizeInRange(f29)
+			c30 = bitpackTrunc(float32(float32(float32(float32(f29-float32(-1024))*float32(0.00048828125))*float32(204800))+0.5), 204800)
 		} else {
 			return dst, false
 		}
@@ -1286,17 +1274,17 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		if c16 > 200 {
 			return false
 		}
-		s.OptVec.v.X = float32(bitpackQ9.Dequantize(uint32(c16)))
+		s.OptVec.v.X = float32(float32(float32(float32(float64(c16)*0.005)*float32(2)) + float32(-1)))
 		c17 := r.ReadBits(8)
 		if c17 > 200 {
 			return false
 		}
-		s.OptVec.v.Y = float32(bitpackQ9.Dequantize(uint32(c17)))
+		s.OptVec.v.Y = float32(float32(float32(float32(float64(c17)*0.005)*float32(2)) + float32(-1)))
 		c18 := r.ReadBits(8)
 		if c18 > 200 {
 			return false
 		}
-		s.OptVec.v.Z = float32(bitpackQ9.Dequantize(uint32(c18)))
+		s.OptVec.v.Z = float32(float32(float32(float32(float64(c18)*0.005)*float32(2)) + float32(-1)))
 	}
 	n19 := r.ReadBits(3)
 	if n19 > 4 {
@@ -1313,17 +1301,17 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		if c22 > 204800 {
 			return false
 		}
-		s.Players.e[i20].Pos.X = float32(bitpackQ0.Dequantize(uint32(c22)))
+		s.Players.e[i20].Pos.X = float32(float32(float32(float32(float64(c22)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 		c23 := r.ReadBits(18)
 		if c23 > 204800 {
 			return false
 		}
-		s.Players.e[i20].Pos.Y = float32(bitpackQ0.Dequantize(uint32(c23)))
+		s.Players.e[i20].Pos.Y = float32(float32(float32(float32(float64(c23)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 		c24 := r.ReadBits(18)
 		if c24 > 204800 {
 			return false
 		}
-		s.Players.e[i20].Pos.Z = float32(bitpackQ0.Dequantize(uint32(c24)))
+		s.Players.e[i20].Pos.Z = float32(float32(float32(float32(float64(c24)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 		s.Players.e[i20].Name = r.ReadStringBytes(15)
 		s.Players.e[i20].Alive = bool(r.ReadBits(1) != 0)
 	}
@@ -1577,7 +1565,7 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 		f1 := float32((*p0))
 		var c2 uint32
 		if f1 >= float32(0) && f1 <= float32(1) {
-			c2 = bitpackQ10.QuantizeInRange(f1)
+			c2 = bitpackTrunc(float32(float32(float32(float32(f1-float32(0))*float32(1))*float32(4))+0.5), 4)
 		} else {
 			return dst, false
 		}
@@ -1590,7 +1578,7 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 		f4 := float32((*p3))
 		var c5 uint32
 		if f4 >= float32(0) && f4 <= float32(1) {
-			c5 = bitpackQ10.QuantizeInRange(f4)
+			c5 = bitpackTrunc(float32(float32(float32(float32(f4-float32(0))*float32(1))*float32(4))+0.5), 4)
 		} else {
 			return dst, false
 		}
@@ -1603,7 +1591,7 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 		f7 := float32((*p6))
 		var c8 uint32
 		if f7 >= float32(0) && f7 <= float32(1) {
-			c8 = bitpackQ10.QuantizeInRange(f7)
+			c8 = bitpackTrunc(float32(float32(float32(float32(f7-float32(0))*float32(1))*float32(4))+0.5), 4)
 		} else {
 			return dst, false
 		}
@@ -1631,7 +1619,7 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			f13 := float32((*p12).X)
 			var c14 uint32
 			if f13 >= float32(0) && f13 <= float32(1) {
-				c14 = bitpackQ11.QuantizeInRange(f13)
+				c14 = bitpackTrunc(float32(float32(float32(float32(f13-float32(0))*float32(1))*float32(2))+0.5), 2)
 			} else {
 				return dst, false
 			}
@@ -1639,7 +1627,7 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			f15 := float32((*p12).Y)
 			var c16 uint32
 			if f15 >= float32(0) && f15 <= float32(1) {
-				c16 = bitpackQ11.QuantizeInRange(f15)
+				c16 = bitpackTrunc(float32(float32(float32(float32(f15-float32(0))*float32(1))*float32(2))+0.5), 2)
 			} else {
 				return dst, false
 			}
@@ -1647,7 +1635,7 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			f17 := float32((*p12).Z)
 			var c18 uint32
 			if f17 >= float32(0) && f17 <= float32(1) {
-				c18 = bitpackQ11.QuantizeInRange(f17)
+				c18 = bitpackTrunc(float32(float32(float32(float32(f17-float32(0))*float32(1))*float32(2))+0.5), 2)
 			} else {
 				return dst, false
 			}
@@ -1737,7 +1725,7 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 		if c0 > 4 {
 			return false
 		}
-		s.O.P.v = float32(bitpackQ10.Dequantize(uint32(c0)))
+		s.O.P.v = float32(float32(float32(float32(float64(c0)*0.25)*float32(1)) + float32(0)))
 	}
 	if r.ReadBits(1) != 0 {
 		s.O.Q[0].set = true
@@ -1745,7 +1733,7 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 		if c1 > 4 {
 			return false
 		}
-		s.O.Q[0].v = float32(bitpackQ10.Dequantize(uint32(c1)))
+		s.O.Q[0].v = float32(float32(float32(float32(float64(c1)*0.25)*float32(1)) + float32(0)))
 	}
 	if r.ReadBits(1) != 0 {
 		s.O.Q[1].set = true
@@ -1753,7 +1741,7 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 		if c2 > 4 {
 			return false
 		}
-		s.O.Q[1].v = float32(bitpackQ10.Dequantize(uint32(c2)))
+		s.O.Q[1].v = float32(float32(float32(float32(float64(c2)*0.25)*float32(1)) + float32(0)))
 	}
 	if r.ReadBits(1) != 0 {
 		s.PP.set = true
@@ -1772,17 +1760,17 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 			if c3 > 2 {
 				return false
 			}
-			s.PPT.v.v.X = float32(bitpackQ11.Dequantize(uint32(c3)))
+			s.PPT.v.v.X = float32(float32(float32(float32(float64(c3)*0.5)*float32(1)) + float32(0)))
 			c4 := r.ReadBits(2)
 			if c4 > 2 {
 				return false
 			}
-			s.PPT.v.v.Y = float32(bitpackQ11.Dequantize(uint32(c4)))
+			s.PPT.v.v.Y = float32(float32(float32(float32(float64(c4)*0.5)*float32(1)) + float32(0)))
 			c5 := r.ReadBits(2)
 			if c5 > 2 {
 				return false
 			}
-			s.PPT.v.v.Z = float32(bitpackQ11.Dequantize(uint32(c5)))
+			s.PPT.v.v.Z = float32(float32(float32(float32(float64(c5)*0.5)*float32(1)) + float32(0)))
 		}
 	}
 	n6 := r.ReadBits(2)
@@ -1909,7 +1897,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q0, q1, q2, q3) {
 		return dst, false
 	}
-	word4, _ := bitpackQ12.EncodeWord(q0, q1, q2, q3)
+	word4, _ := bitpackQ4.EncodeWord(q0, q1, q2, q3)
 	w.WriteBitsUnchecked(word4, 29)
 	q5 := float32((*v).ArrW[1])
 	q6 := float32((*v).ArrW[2])
@@ -1918,7 +1906,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q5, q6, q7, q8) {
 		return dst, false
 	}
-	word9, _ := bitpackQ13.EncodeWord(q5, q6, q7, q8)
+	word9, _ := bitpackQ5.EncodeWord(q5, q6, q7, q8)
 	w.WriteBitsUnchecked(word9, 32)
 	q10 := float32((*v).Arr64[0])
 	q11 := float32((*v).Arr64[1])
@@ -1927,7 +1915,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q10, q11, q12, q13) {
 		return dst, false
 	}
-	word14, _ := bitpackQ14.EncodeWord(q10, q11, q12, q13)
+	word14, _ := bitpackQ6.EncodeWord(q10, q11, q12, q13)
 	w.WriteBitsUnchecked(word14, 38)
 	q15 := float32((*v).Named.X)
 	q16 := float32((*v).Named.Y)
@@ -1936,7 +1924,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q15, q16, q17, q18) {
 		return dst, false
 	}
-	word19, _ := bitpackQ15.EncodeWord(q15, q16, q17, q18)
+	word19, _ := bitpackQ7.EncodeWord(q15, q16, q17, q18)
 	w.WriteBitsUnchecked(word19, 14)
 	q20 := float32((*v).Plain.X)
 	q21 := float32((*v).Plain.Y)
@@ -1945,7 +1933,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q20, q21, q22, q23) {
 		return dst, false
 	}
-	w.WriteQuat(&bitpackQ16, [4]float32{q20, q21, q22, q23})
+	w.WriteQuat(&bitpackQ8, [4]float32{q20, q21, q22, q23})
 	q24 := float32((*v).Gonum.B)
 	q25 := float32((*v).Gonum.C)
 	q26 := float32((*v).Gonum.D)
@@ -1953,7 +1941,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q24, q25, q26, q27) {
 		return dst, false
 	}
-	word28, _ := bitpackQ17.EncodeWord(q24, q25, q26, q27)
+	word28, _ := bitpackQ9.EncodeWord(q24, q25, q26, q27)
 	w.WriteBitsUnchecked(word28, 26)
 	q29 := float32((*v).Order.A)
 	q30 := float32((*v).Order.B)
@@ -1962,7 +1950,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q29, q30, q31, q32) {
 		return dst, false
 	}
-	word33, _ := bitpackQ17.EncodeWord(q29, q30, q31, q32)
+	word33, _ := bitpackQ9.EncodeWord(q29, q30, q31, q32)
 	w.WriteBitsUnchecked(word33, 26)
 	q34 := float32((*v).GL.V[0])
 	q35 := float32((*v).GL.V[1])
@@ -1971,7 +1959,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q34, q35, q36, q37) {
 		return dst, false
 	}
-	word38, _ := bitpackQ18.EncodeWord(q34, q35, q36, q37)
+	word38, _ := bitpackQ10.EncodeWord(q34, q35, q36, q37)
 	w.WriteBitsUnchecked(word38, 35)
 	q39 := float32((*v).Vec.V.X)
 	q40 := float32((*v).Vec.V.Y)
@@ -1980,7 +1968,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q39, q40, q41, q42) {
 		return dst, false
 	}
-	word43, _ := bitpackQ19.EncodeWord(q39, q40, q41, q42)
+	word43, _ := bitpackQ11.EncodeWord(q39, q40, q41, q42)
 	w.WriteBitsUnchecked(word43, 23)
 	q44 := float32((*v).Wide.X)
 	q45 := float32((*v).Wide.Y)
@@ -1989,7 +1977,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q44, q45, q46, q47) {
 		return dst, false
 	}
-	word48, _ := bitpackQ20.EncodeWord(q44, q45, q46, q47)
+	word48, _ := bitpackQ12.EncodeWord(q44, q45, q46, q47)
 	w.WriteBitsUnchecked(word48, 50)
 	if p49 := (*v).Opt; p49 != nil {
 		w.WriteBitsUnchecked(1, 1)
@@ -2000,7 +1988,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		if !bitpackQuatOK(q50, q51, q52, q53) {
 			return dst, false
 		}
-		word54, _ := bitpackQ12.EncodeWord(q50, q51, q52, q53)
+		word54, _ := bitpackQ4.EncodeWord(q50, q51, q52, q53)
 		w.WriteBitsUnchecked(word54, 29)
 	} else {
 		w.WriteBitsUnchecked(0, 1)
@@ -2017,7 +2005,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		if !bitpackQuatOK(q56, q57, q58, q59) {
 			return dst, false
 		}
-		word60, _ := bitpackQ12.EncodeWord(q56, q57, q58, q59)
+		word60, _ := bitpackQ4.EncodeWord(q56, q57, q58, q59)
 		w.WriteBitsUnchecked(word60, 29)
 	}
 	q61 := float32((*v).Pose.A.X)
@@ -2027,7 +2015,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q61, q62, q63, q64) {
 		return dst, false
 	}
-	word65, _ := bitpackQ21.EncodeWord(q61, q62, q63, q64)
+	word65, _ := bitpackQ13.EncodeWord(q61, q62, q63, q64)
 	w.WriteBitsUnchecked(word65, 20)
 	q66 := float32((*v).Pose.B[0])
 	q67 := float32((*v).Pose.B[1])
@@ -2036,7 +2024,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q66, q67, q68, q69) {
 		return dst, false
 	}
-	word70, _ := bitpackQ21.EncodeWord(q66, q67, q68, q69)
+	word70, _ := bitpackQ13.EncodeWord(q66, q67, q68, q69)
 	w.WriteBitsUnchecked(word70, 20)
 	if w.Err() != nil {
 		return dst, false
@@ -2073,19 +2061,19 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 			B [4]float32
 		}
 	}
-	s.Arr = r.ReadQuat(&bitpackQ12)
-	s.ArrW = r.ReadQuat(&bitpackQ13)
-	s.Arr64 = r.ReadQuat(&bitpackQ14)
-	s.Named = r.ReadQuat(&bitpackQ15)
-	s.Plain = r.ReadQuat(&bitpackQ16)
-	s.Gonum = r.ReadQuat(&bitpackQ17)
-	s.Order = r.ReadQuat(&bitpackQ17)
-	s.GL = r.ReadQuat(&bitpackQ18)
-	s.Vec = r.ReadQuat(&bitpackQ19)
-	s.Wide = r.ReadQuat(&bitpackQ20)
+	s.Arr = r.ReadQuat(&bitpackQ4)
+	s.ArrW = r.ReadQuat(&bitpackQ5)
+	s.Arr64 = r.ReadQuat(&bitpackQ6)
+	s.Named = r.ReadQuat(&bitpackQ7)
+	s.Plain = r.ReadQuat(&bitpackQ8)
+	s.Gonum = r.ReadQuat(&bitpackQ9)
+	s.Order = r.ReadQuat(&bitpackQ9)
+	s.GL = r.ReadQuat(&bitpackQ10)
+	s.Vec = r.ReadQuat(&bitpackQ11)
+	s.Wide = r.ReadQuat(&bitpackQ12)
 	if r.ReadBits(1) != 0 {
 		s.Opt.set = true
-		s.Opt.v = r.ReadQuat(&bitpackQ12)
+		s.Opt.v = r.ReadQuat(&bitpackQ4)
 	}
 	n0 := r.ReadBits(2)
 	if n0 > 3 {
@@ -2093,10 +2081,10 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 	}
 	s.List.n = int(n0)
 	for i1 := range s.List.e[:n0] {
-		s.List.e[i1] = r.ReadQuat(&bitpackQ12)
+		s.List.e[i1] = r.ReadQuat(&bitpackQ4)
 	}
-	s.Pose.A = r.ReadQuat(&bitpackQ21)
-	s.Pose.B = r.ReadQuat(&bitpackQ21)
+	s.Pose.A = r.ReadQuat(&bitpackQ13)
+	s.Pose.B = r.ReadQuat(&bitpackQ13)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
@@ -2409,7 +2397,7 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 	if !bitpackQuatOK(q0, q1, q2, q3) {
 		return dst, false
 	}
-	word4, _ := bitpackQ15.EncodeWord(q0, q1, q2, q3)
+	word4, _ := bitpackQ7.EncodeWord(q0, q1, q2, q3)
 	w.WriteBitsUnchecked(word4, 14)
 	q5 := float32((*v).B[0])
 	q6 := float32((*v).B[1])
@@ -2418,7 +2406,7 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 	if !bitpackQuatOK(q5, q6, q7, q8) {
 		return dst, false
 	}
-	word9, _ := bitpackQ12.EncodeWord(q5, q6, q7, q8)
+	word9, _ := bitpackQ4.EncodeWord(q5, q6, q7, q8)
 	w.WriteBitsUnchecked(word9, 29)
 	q10 := float32((*v).C[0])
 	q11 := float32((*v).C[1])
@@ -2427,7 +2415,7 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 	if !bitpackQuatOK(q10, q11, q12, q13) {
 		return dst, false
 	}
-	word14, _ := bitpackQ22.EncodeWord(q10, q11, q12, q13)
+	word14, _ := bitpackQ14.EncodeWord(q10, q11, q12, q13)
 	w.WriteBitsUnchecked(word14, 41)
 	if w.Err() != nil {
 		return dst, false
@@ -2445,9 +2433,9 @@ func bitpackUnmarshalQuatProbe(data []byte, v *QuatProbe) bool {
 		B [4]float32
 		C [4]float32
 	}
-	s.A = r.ReadQuat(&bitpackQ15)
-	s.B = r.ReadQuat(&bitpackQ12)
-	s.C = r.ReadQuat(&bitpackQ22)
+	s.A = r.ReadQuat(&bitpackQ7)
+	s.B = r.ReadQuat(&bitpackQ4)
+	s.C = r.ReadQuat(&bitpackQ14)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
@@ -2491,6 +2479,15 @@ func bitpackQuatOK(x, y, z, w float32) bool {
 		return true
 	}
 	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
+}
+
+// bitpackTrunc is the code of a scaled value s in [0.5, 2^32]: floor(s),
+// at most max (package quant's truncCode).
+func bitpackTrunc(s float32, max uint32) uint32 {
+	if c := uint64(int64(s)); c < uint64(max) {
+		return uint32(c)
+	}
+	return max
 }
 
 // bitpackUnitsSigned is v in units of u, rounded to the nearest, half

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/quant"
 )
 
 // Writing: each value is checked as the plan checks it and written with
@@ -223,20 +224,55 @@ func floor32(x float64) float32 {
 	return f
 }
 
+// float32Consts are a compressed float32's quantizer numbers as package
+// quant holds them, for the generated code's immediates: min, delta =
+// max - min, M as a float32 and as a code, 1/M, whether the reciprocal
+// dequantizes every code exactly (VerifyReciprocal), and 1/delta when
+// delta is a power of two (dividing by it is then multiplying by that,
+// exactly: both round the same real number once).
+type float32Consts struct {
+	min, delta, steps float32
+	maxCode           uint32
+	inv               float64
+	fastInv           bool
+	invDelta          float32
+}
+
+func float32Params(v *Value) float32Consts {
+	q, err := quant.NewFloat(float32(v.Min), float32(v.Max), float32(v.Res))
+	if err != nil {
+		panic("gen: a compressed float the plan compiled: " + err.Error())
+	}
+	k := float32Consts{min: q.Min(), delta: float32(q.Max() - q.Min()), maxCode: q.MaxCode(), inv: 1 / float64(q.MaxCode())}
+	k.steps = float32(k.maxCode)
+	k.fastInv = q.VerifyReciprocal()
+	if frac, _ := math.Frexp(float64(k.delta)); frac == 0.5 {
+		k.invDelta = 1 / k.delta
+	}
+	return k
+}
+
 func (e *goEmitter) writeCompressed(v *Value, x string) {
-	q := e.quantizer(v)
 	f, c := e.local("f"), e.local("c")
 	if v.FloatBits == 32 {
+		// quant.Float.QuantizeInRange and Quantize, with immediates.
+		k := float32Params(v)
+		ratio := fmt.Sprintf("float32(float32(%s-%s) / %s)", f, goFloat32(k.min), goFloat32(k.delta))
+		if k.invDelta != 0 {
+			ratio = fmt.Sprintf("float32(float32(%s-%s) * %s)", f, goFloat32(k.min), goFloat32(k.invDelta))
+		}
+		e.helpers["trunc"] = true
 		e.printf("%s := float32(%s)", f, x)
 		e.printf("var %s uint32", c)
 		e.printf("if %s >= %s && %s <= %s {", f, goFloat32(ceil32(v.Lo)), f, goFloat32(floor32(v.Hi)))
-		e.printf("%s = %s.QuantizeInRange(%s)", c, q, f)
+		e.printf("%s = bitpackTrunc(float32(float32(%s*%s)+0.5), %d)", c, ratio, goFloat32(k.steps), k.maxCode)
 		if v.Clamp {
 			e.printf("} else if %s-%s == 0 {", f, f) // finite
-			e.printf("%s = %s.Quantize(%s)", c, q, f)
+			e.printf("%s = %s.Quantize(%s)", c, e.quantizer(v), f)
 		}
 		e.printf("} else {\n%s\n}", goRefuse)
 	} else {
+		q := e.quantizer(v)
 		e.printf("%s := float64(%s)", f, x)
 		cond := fmt.Sprintf("!(%s >= %s && %s <= %s)", f, goFloat64(v.Lo), f, goFloat64(v.Hi))
 		if v.Clamp {
