@@ -316,314 +316,298 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Tick     uint32
-		Entity   uint16
-		Stance   Stance
-		Flags    uint8
-		Grounded bool
-		Firing   bool
-		Pos      struct {
-			X float32
-			Y float32
-			Z float32
-		}
-		Vel struct {
-			X float32
-			Y float32
-			Z float32
-		}
-		Accel struct {
-			X float32
-			Y float32
-			Z float32
-		}
-		Rot    [4]float32
-		Aim    [2]float32
-		Name   []byte
-		Weapon struct {
-			set bool
-			v   gpWeapon
-		}
-		Anim struct {
-			set bool
-			v   gpAnim
-		}
-		Vehicle struct {
-			set bool
-			v   gpVehicle
-		}
-		Stats struct {
-			set bool
-			v   gpStats
-		}
-		Inputs int
-		Seen   [10]uint32
-		Events struct {
-			n int
-			e [16]uint32
-		}
-	}
+	var (
+		s_Tick        uint32
+		s_Entity      uint16
+		s_Stance      Stance
+		s_Flags       uint8
+		s_Grounded    bool
+		s_Firing      bool
+		s_Pos_X       float32
+		s_Pos_Y       float32
+		s_Pos_Z       float32
+		s_Vel_X       float32
+		s_Vel_Y       float32
+		s_Vel_Z       float32
+		s_Accel_X     float32
+		s_Accel_Y     float32
+		s_Accel_Z     float32
+		s_Rot         [4]float32
+		s_Aim         [2]float32
+		s_Name        []byte
+		s_Weapon_set  bool
+		s_Weapon_v    gpWeapon
+		s_Anim_set    bool
+		s_Anim_v      gpAnim
+		s_Vehicle_set bool
+		s_Vehicle_v   gpVehicle
+		s_Stats_set   bool
+		s_Stats_v     gpStats
+		s_Inputs      int
+		s_Seen        [10]uint32
+		s_Events_n    int
+		s_Events_e    [16]uint32
+	)
 	c0 := r.ReadBits(24)
-	s.Tick = uint32(c0)
+	s_Tick = uint32(c0)
 	c1 := r.ReadBits(12)
-	s.Entity = uint16(c1)
+	s_Entity = uint16(c1)
 	c2 := r.ReadBits(3)
 	if c2 > 5 {
 		return false
 	}
-	s.Stance = Stance(c2)
+	s_Stance = Stance(c2)
 	c3 := r.ReadBits(6)
-	s.Flags = uint8(c3)
-	s.Grounded = bool(r.ReadBits(1) != 0)
-	s.Firing = bool(r.ReadBits(1) != 0)
+	s_Flags = uint8(c3)
+	s_Grounded = bool(r.ReadBits(1) != 0)
+	s_Firing = bool(r.ReadBits(1) != 0)
 	c4 := r.ReadBits(19)
 	if c4 > 300000 {
 		return false
 	}
-	s.Pos.X = float32(float32(float32(float32(float64(c4)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
+	s_Pos_X = float32(float32(float32(float32(float64(c4)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
 	c5 := r.ReadBits(19)
 	if c5 > 300000 {
 		return false
 	}
-	s.Pos.Y = float32(float32(float32(float32(float64(c5)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
+	s_Pos_Y = float32(float32(float32(float32(float64(c5)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
 	c6 := r.ReadBits(19)
 	if c6 > 300000 {
 		return false
 	}
-	s.Pos.Z = float32(float32(float32(float32(float64(c6)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
+	s_Pos_Z = float32(float32(float32(float32(float64(c6)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
 	c7 := r.ReadBits(14)
 	if c7 > 12000 {
 		return false
 	}
-	s.Vel.X = float32(float32(float32(float32(float64(c7)*8.333333333333333e-05)*float32(120)) + float32(-60)))
+	s_Vel_X = float32(float32(float32(float32(float64(c7)*8.333333333333333e-05)*float32(120)) + float32(-60)))
 	c8 := r.ReadBits(14)
 	if c8 > 12000 {
 		return false
 	}
-	s.Vel.Y = float32(float32(float32(float32(float64(c8)*8.333333333333333e-05)*float32(120)) + float32(-60)))
+	s_Vel_Y = float32(float32(float32(float32(float64(c8)*8.333333333333333e-05)*float32(120)) + float32(-60)))
 	c9 := r.ReadBits(14)
 	if c9 > 12000 {
 		return false
 	}
-	s.Vel.Z = float32(float32(float32(float32(float64(c9)*8.333333333333333e-05)*float32(120)) + float32(-60)))
+	s_Vel_Z = float32(float32(float32(float32(float64(c9)*8.333333333333333e-05)*float32(120)) + float32(-60)))
 	c10 := r.ReadBits(12)
 	if c10 > 4000 {
 		return false
 	}
-	s.Accel.X = float32(float32(float32(float32(float64(c10)*0.00025)*float32(40)) + float32(-20)))
+	s_Accel_X = float32(float32(float32(float32(float64(c10)*0.00025)*float32(40)) + float32(-20)))
 	c11 := r.ReadBits(12)
 	if c11 > 4000 {
 		return false
 	}
-	s.Accel.Y = float32(float32(float32(float32(float64(c11)*0.00025)*float32(40)) + float32(-20)))
+	s_Accel_Y = float32(float32(float32(float32(float64(c11)*0.00025)*float32(40)) + float32(-20)))
 	c12 := r.ReadBits(12)
 	if c12 > 4000 {
 		return false
 	}
-	s.Accel.Z = float32(float32(float32(float32(float64(c12)*0.00025)*float32(40)) + float32(-20)))
-	s.Rot = r.ReadQuat(&bitpackQ0)
+	s_Accel_Z = float32(float32(float32(float32(float64(c12)*0.00025)*float32(40)) + float32(-20)))
+	s_Rot = r.ReadQuat(&bitpackQ0)
 	c13 := r.ReadBits(12)
 	if c13 > 3600 {
 		return false
 	}
-	s.Aim[0] = float32(float32(float32(float32(float64(c13)*0.0002777777777777778)*float32(180)) + float32(-90)))
+	s_Aim[0] = float32(float32(float32(float32(float64(c13)*0.0002777777777777778)*float32(180)) + float32(-90)))
 	c14 := r.ReadBits(12)
 	if c14 > 3600 {
 		return false
 	}
-	s.Aim[1] = float32(float32(float32(float32(float64(c14)*0.0002777777777777778)*float32(180)) + float32(-90)))
-	s.Name = r.ReadStringBytes(23)
+	s_Aim[1] = float32(float32(float32(float32(float64(c14)*0.0002777777777777778)*float32(180)) + float32(-90)))
+	s_Name = r.ReadStringBytes(23)
 	if r.ReadBits(1) != 0 {
-		s.Weapon.set = true
+		s_Weapon_set = true
 		c15 := r.ReadBits(6)
-		s.Weapon.v.ID = uint8(c15)
+		s_Weapon_v.ID = uint8(c15)
 		c16 := r.ReadBits(10)
 		if c16 > 999 {
 			return false
 		}
-		s.Weapon.v.Ammo = uint16(c16)
+		s_Weapon_v.Ammo = uint16(c16)
 		c17 := r.ReadBits(6)
 		if c17 > 60 {
 			return false
 		}
-		s.Weapon.v.Clip = uint8(c17)
+		s_Weapon_v.Clip = uint8(c17)
 		c18 := r.ReadBits(8)
 		if c18 > 150 {
 			return false
 		}
-		s.Weapon.v.Heat = float32(float32(float32(float32(float64(c18)*0.006666666666666667)*float32(1.5)) + float32(0)))
-		s.Weapon.v.Reloading = bool(r.ReadBits(1) != 0)
+		s_Weapon_v.Heat = float32(float32(float32(float32(float64(c18)*0.006666666666666667)*float32(1.5)) + float32(0)))
+		s_Weapon_v.Reloading = bool(r.ReadBits(1) != 0)
 		c19 := r.ReadBits(2)
 		if c19 > 2 {
 			return false
 		}
-		s.Weapon.v.Mode = uint8(c19)
+		s_Weapon_v.Mode = uint8(c19)
 	}
 	if r.ReadBits(1) != 0 {
-		s.Anim.set = true
+		s_Anim_set = true
 		c20 := r.ReadBits(9)
-		s.Anim.v.Seq = uint16(c20)
+		s_Anim_v.Seq = uint16(c20)
 		c21 := r.ReadBits(11)
 		if c21 > 1500 {
 			return false
 		}
-		s.Anim.v.Phase = float32(float32(float32(float32(float64(c21)*0.0006666666666666666)*float32(3)) + float32(0)))
+		s_Anim_v.Phase = float32(float32(float32(float32(float64(c21)*0.0006666666666666666)*float32(3)) + float32(0)))
 		c22 := r.ReadBits(7)
 		if c22 > 121 {
 			return false
 		}
-		s.Anim.v.Blend = float32(float32(float32(float32(float64(c22)*0.008264462809917356)*float32(1.2)) + float32(0)))
+		s_Anim_v.Blend = float32(float32(float32(float32(float64(c22)*0.008264462809917356)*float32(1.2)) + float32(0)))
 		c23 := r.ReadBits(3)
-		s.Anim.v.Layer = uint8(c23)
+		s_Anim_v.Layer = uint8(c23)
 	}
 	if r.ReadBits(1) != 0 {
-		s.Vehicle.set = true
+		s_Vehicle_set = true
 		c24 := r.ReadBits(12)
-		s.Vehicle.v.ID = uint16(c24)
+		s_Vehicle_v.ID = uint16(c24)
 		c25 := r.ReadBits(3)
-		s.Vehicle.v.Seat = uint8(c25)
+		s_Vehicle_v.Seat = uint8(c25)
 		c26 := r.ReadBits(12)
 		if c26 > 4000 {
 			return false
 		}
-		s.Vehicle.v.Speed = float32(float32(float32(float32(float64(c26)*0.00025)*float32(400)) + float32(-100)))
+		s_Vehicle_v.Speed = float32(float32(float32(float32(float64(c26)*0.00025)*float32(400)) + float32(-100)))
 		c27 := r.ReadBits(10)
 		if c27 > 600 {
 			return false
 		}
-		s.Vehicle.v.Steer = float32(float32(float32(float32(float64(c27)*0.0016666666666666668)*float32(3)) + float32(-1.5)))
+		s_Vehicle_v.Steer = float32(float32(float32(float32(float64(c27)*0.0016666666666666668)*float32(3)) + float32(-1.5)))
 		c28 := r.ReadBits(8)
-		s.Vehicle.v.Throttle = uint8(c28)
+		s_Vehicle_v.Throttle = uint8(c28)
 		c29 := r.ReadBits(10)
 		if c29 > 1000 {
 			return false
 		}
-		s.Vehicle.v.Fuel = uint16(c29)
+		s_Vehicle_v.Fuel = uint16(c29)
 	}
 	if r.ReadBits(1) != 0 {
-		s.Stats.set = true
+		s_Stats_set = true
 		c30 := r.ReadBits(11)
 		if c30 > 1100 {
 			return false
 		}
-		s.Stats.v.Health = int16(int64((c30 + 0xffffffffffffff9c)))
+		s_Stats_v.Health = int16(int64((c30 + 0xffffffffffffff9c)))
 		c31 := r.ReadBits(11)
 		if c31 > 2000 {
 			return false
 		}
-		s.Stats.v.Armor = uint16(c31)
+		s_Stats_v.Armor = uint16(c31)
 		c32 := r.ReadBits(10)
 		if c32 > 1000 {
 			return false
 		}
-		s.Stats.v.Stamina = uint16(c32)
+		s_Stats_v.Stamina = uint16(c32)
 		c33 := r.ReadBits(10)
 		if c33 > 999 {
 			return false
 		}
-		s.Stats.v.Kills = uint16(c33)
+		s_Stats_v.Kills = uint16(c33)
 		c34 := r.ReadBits(10)
 		if c34 > 999 {
 			return false
 		}
-		s.Stats.v.Deaths = uint16(c34)
+		s_Stats_v.Deaths = uint16(c34)
 		c35 := r.ReadBits(18)
 		if c35 > 0x30d40 {
 			return false
 		}
-		s.Stats.v.Score = int32(int64((c35 + 0xfffffffffffe7960)))
+		s_Stats_v.Score = int32(int64((c35 + 0xfffffffffffe7960)))
 		c36 := r.ReadBits(10)
-		s.Stats.v.Ping = uint16(c36)
+		s_Stats_v.Ping = uint16(c36)
 		c37 := r.ReadBits(2)
-		s.Stats.v.Team = uint8(c37)
+		s_Stats_v.Team = uint8(c37)
 	}
 	r.Align()
-	s.Inputs = r.BitsRead()
+	s_Inputs = r.BitsRead()
 	r.Skip(256)
-	bitio.ReadUints(&r, s.Seen[:10], 32)
+	bitio.ReadUints(&r, s_Seen[:10], 32)
 	n38 := r.ReadBits(5)
 	if n38 > 16 {
 		return false
 	}
-	s.Events.n = int(n38)
-	bitio.ReadUints(&r, s.Events.e[:n38], 32)
+	s_Events_n = int(n38)
+	bitio.ReadUints(&r, s_Events_e[:n38], 32)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Tick = s.Tick
-	(*v).Entity = s.Entity
-	(*v).Stance = s.Stance
-	(*v).Flags = s.Flags
-	(*v).Grounded = s.Grounded
-	(*v).Firing = s.Firing
-	(*v).Pos.X = s.Pos.X
-	(*v).Pos.Y = s.Pos.Y
-	(*v).Pos.Z = s.Pos.Z
-	(*v).Vel.X = s.Vel.X
-	(*v).Vel.Y = s.Vel.Y
-	(*v).Vel.Z = s.Vel.Z
-	(*v).Accel.X = s.Accel.X
-	(*v).Accel.Y = s.Accel.Y
-	(*v).Accel.Z = s.Accel.Z
-	(*v).Rot.X = float32(s.Rot[0])
-	(*v).Rot.Y = float32(s.Rot[1])
-	(*v).Rot.Z = float32(s.Rot[2])
-	(*v).Rot.W = float32(s.Rot[3])
-	(*v).Aim = s.Aim
-	if string((*v).Name) != string(s.Name) {
-		(*v).Name = string(s.Name)
+	(*v).Tick = s_Tick
+	(*v).Entity = s_Entity
+	(*v).Stance = s_Stance
+	(*v).Flags = s_Flags
+	(*v).Grounded = s_Grounded
+	(*v).Firing = s_Firing
+	(*v).Pos.X = s_Pos_X
+	(*v).Pos.Y = s_Pos_Y
+	(*v).Pos.Z = s_Pos_Z
+	(*v).Vel.X = s_Vel_X
+	(*v).Vel.Y = s_Vel_Y
+	(*v).Vel.Z = s_Vel_Z
+	(*v).Accel.X = s_Accel_X
+	(*v).Accel.Y = s_Accel_Y
+	(*v).Accel.Z = s_Accel_Z
+	(*v).Rot.X = float32(s_Rot[0])
+	(*v).Rot.Y = float32(s_Rot[1])
+	(*v).Rot.Z = float32(s_Rot[2])
+	(*v).Rot.W = float32(s_Rot[3])
+	(*v).Aim = s_Aim
+	if string((*v).Name) != string(s_Name) {
+		(*v).Name = string(s_Name)
 	}
-	if s.Weapon.set {
+	if s_Weapon_set {
 		p39 := (*v).Weapon
 		if p39 == nil {
 			p39 = new(gpWeapon)
 			(*v).Weapon = p39
 		}
-		(*p39) = s.Weapon.v
+		(*p39) = s_Weapon_v
 	} else {
 		(*v).Weapon = nil
 	}
-	if s.Anim.set {
+	if s_Anim_set {
 		p40 := (*v).Anim
 		if p40 == nil {
 			p40 = new(gpAnim)
 			(*v).Anim = p40
 		}
-		(*p40) = s.Anim.v
+		(*p40) = s_Anim_v
 	} else {
 		(*v).Anim = nil
 	}
-	if s.Vehicle.set {
+	if s_Vehicle_set {
 		p41 := (*v).Vehicle
 		if p41 == nil {
 			p41 = new(gpVehicle)
 			(*v).Vehicle = p41
 		}
-		(*p41) = s.Vehicle.v
+		(*p41) = s_Vehicle_v
 	} else {
 		(*v).Vehicle = nil
 	}
-	if s.Stats.set {
+	if s_Stats_set {
 		p42 := (*v).Stats
 		if p42 == nil {
 			p42 = new(gpStats)
 			(*v).Stats = p42
 		}
-		(*p42) = s.Stats.v
+		(*p42) = s_Stats_v
 	} else {
 		(*v).Stats = nil
 	}
-	copy((*v).Inputs[:], data[s.Inputs>>3:])
-	(*v).Seen = s.Seen
-	if n43 := s.Events.n; n43 <= cap((*v).Events) {
+	copy((*v).Inputs[:], data[s_Inputs>>3:])
+	(*v).Seen = s_Seen
+	if n43 := s_Events_n; n43 <= cap((*v).Events) {
 		(*v).Events = (*v).Events[:n43]
 	} else {
 		g44 := make([]uint32, n43)
 		copy(g44, (*v).Events[:cap((*v).Events)])
 		(*v).Events = g44
 	}
-	copy((*v).Events, s.Events.e[:])
+	copy((*v).Events, s_Events_e[:])
 	return true
 }
 
@@ -758,133 +742,131 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Sequence    uint64
-		Position    [3]float32
-		Orientation [4]float32
-		Health      int32
-		Weapon      uint32
-		Ammo        [8]int32
-		Firing      bool
-		EventIDs    struct {
-			n int
-			e [16]uint32
-		}
-		Payload int
-	}
+	var (
+		s_Sequence    uint64
+		s_Position    [3]float32
+		s_Orientation [4]float32
+		s_Health      int32
+		s_Weapon      uint32
+		s_Ammo        [8]int32
+		s_Firing      bool
+		s_EventIDs_n  int
+		s_EventIDs_e  [16]uint32
+		s_Payload     int
+	)
 	c0 := r.ReadBits(64)
-	s.Sequence = uint64(c0)
+	s_Sequence = uint64(c0)
 	c1 := r.ReadBits(18)
 	if c1 > 204800 {
 		return false
 	}
-	s.Position[0] = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	s_Position[0] = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c2 := r.ReadBits(18)
 	if c2 > 204800 {
 		return false
 	}
-	s.Position[1] = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	s_Position[1] = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c3 := r.ReadBits(18)
 	if c3 > 204800 {
 		return false
 	}
-	s.Position[2] = float32(float32(float32(float32(float64(c3)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	s_Position[2] = float32(float32(float32(float32(float64(c3)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c4 := r.ReadBits(15)
 	if c4 > 20000 {
 		return false
 	}
-	s.Orientation[0] = float32(float32(float32(float32(float64(c4)*5e-05)*float32(2)) + float32(-1)))
+	s_Orientation[0] = float32(float32(float32(float32(float64(c4)*5e-05)*float32(2)) + float32(-1)))
 	c5 := r.ReadBits(15)
 	if c5 > 20000 {
 		return false
 	}
-	s.Orientation[1] = float32(float32(float32(float32(float64(c5)*5e-05)*float32(2)) + float32(-1)))
+	s_Orientation[1] = float32(float32(float32(float32(float64(c5)*5e-05)*float32(2)) + float32(-1)))
 	c6 := r.ReadBits(15)
 	if c6 > 20000 {
 		return false
 	}
-	s.Orientation[2] = float32(float32(float32(float32(float64(c6)*5e-05)*float32(2)) + float32(-1)))
+	s_Orientation[2] = float32(float32(float32(float32(float64(c6)*5e-05)*float32(2)) + float32(-1)))
 	c7 := r.ReadBits(15)
 	if c7 > 20000 {
 		return false
 	}
-	s.Orientation[3] = float32(float32(float32(float32(float64(c7)*5e-05)*float32(2)) + float32(-1)))
+	s_Orientation[3] = float32(float32(float32(float32(float64(c7)*5e-05)*float32(2)) + float32(-1)))
 	c8 := r.ReadBits(10)
 	if c8 > 1000 {
 		return false
 	}
-	s.Health = int32(int64(c8))
+	s_Health = int32(int64(c8))
 	c9 := r.ReadBits(4)
-	s.Weapon = uint32(c9)
+	s_Weapon = uint32(c9)
 	c10 := r.ReadBits(8)
 	if c10 > 200 {
 		return false
 	}
-	s.Ammo[0] = int32(int64(c10))
+	s_Ammo[0] = int32(int64(c10))
 	c11 := r.ReadBits(8)
 	if c11 > 200 {
 		return false
 	}
-	s.Ammo[1] = int32(int64(c11))
+	s_Ammo[1] = int32(int64(c11))
 	c12 := r.ReadBits(8)
 	if c12 > 200 {
 		return false
 	}
-	s.Ammo[2] = int32(int64(c12))
+	s_Ammo[2] = int32(int64(c12))
 	c13 := r.ReadBits(8)
 	if c13 > 200 {
 		return false
 	}
-	s.Ammo[3] = int32(int64(c13))
+	s_Ammo[3] = int32(int64(c13))
 	c14 := r.ReadBits(8)
 	if c14 > 200 {
 		return false
 	}
-	s.Ammo[4] = int32(int64(c14))
+	s_Ammo[4] = int32(int64(c14))
 	c15 := r.ReadBits(8)
 	if c15 > 200 {
 		return false
 	}
-	s.Ammo[5] = int32(int64(c15))
+	s_Ammo[5] = int32(int64(c15))
 	c16 := r.ReadBits(8)
 	if c16 > 200 {
 		return false
 	}
-	s.Ammo[6] = int32(int64(c16))
+	s_Ammo[6] = int32(int64(c16))
 	c17 := r.ReadBits(8)
 	if c17 > 200 {
 		return false
 	}
-	s.Ammo[7] = int32(int64(c17))
-	s.Firing = bool(r.ReadBits(1) != 0)
+	s_Ammo[7] = int32(int64(c17))
+	s_Firing = bool(r.ReadBits(1) != 0)
 	n18 := r.ReadBits(5)
 	if n18 > 16 {
 		return false
 	}
-	s.EventIDs.n = int(n18)
-	bitio.ReadUints(&r, s.EventIDs.e[:n18], 32)
+	s_EventIDs_n = int(n18)
+	bitio.ReadUints(&r, s_EventIDs_e[:n18], 32)
 	r.Align()
-	s.Payload = r.BitsRead()
+	s_Payload = r.BitsRead()
 	r.Skip(512)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Sequence = s.Sequence
-	(*v).Position = s.Position
-	(*v).Orientation = s.Orientation
-	(*v).Health = s.Health
-	(*v).Weapon = s.Weapon
-	(*v).Ammo = s.Ammo
-	(*v).Firing = s.Firing
-	if n19 := s.EventIDs.n; n19 <= cap((*v).EventIDs) {
+	(*v).Sequence = s_Sequence
+	(*v).Position = s_Position
+	(*v).Orientation = s_Orientation
+	(*v).Health = s_Health
+	(*v).Weapon = s_Weapon
+	(*v).Ammo = s_Ammo
+	(*v).Firing = s_Firing
+	if n19 := s_EventIDs_n; n19 <= cap((*v).EventIDs) {
 		(*v).EventIDs = (*v).EventIDs[:n19]
 	} else {
 		g20 := make([]uint32, n19)
 		copy(g20, (*v).EventIDs[:cap((*v).EventIDs)])
 		(*v).EventIDs = g20
 	}
-	copy((*v).EventIDs, s.EventIDs.e[:])
-	copy((*v).Payload[:], data[s.Payload>>3:])
+	copy((*v).EventIDs, s_EventIDs_e[:])
+	copy((*v).Payload[:], data[s_Payload>>3:])
 	return true
 }
 

@@ -60,7 +60,9 @@ type goEmitter struct {
 	quantizers       []string          // package-level quantizer declarations
 	quantByKey       map[string]string
 	helpers          map[string]bool // helper functions the file uses
-	funcs            bytes.Buffer    // the functions, unformatted
+	funcs            *bytes.Buffer   // the functions, unformatted
+	decls            []string        // the shadow variables of the function being rendered
+	declared         map[string]bool
 	inits            []string        // RegisterGenerated calls
 	locals           int             // locals declared in the current function
 	rootType         reflect.Type    // the type being rendered, for messages
@@ -68,7 +70,7 @@ type goEmitter struct {
 }
 
 func newGoEmitter(m *Model, opts Options) (*goEmitter, error) {
-	e := &goEmitter{imports: map[string]string{}, quantByKey: map[string]string{}, helpers: map[string]bool{}}
+	e := &goEmitter{imports: map[string]string{}, quantByKey: map[string]string{}, helpers: map[string]bool{}, funcs: &bytes.Buffer{}}
 	for _, t := range m.Roots {
 		p := t.Go.PkgPath()
 		if p == "" {
@@ -95,7 +97,7 @@ func (e *goEmitter) local(prefix string) string {
 	return prefix + strconv.Itoa(e.locals-1)
 }
 
-func (e *goEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.funcs, format+"\n", args...) }
+func (e *goEmitter) printf(format string, args ...any) { fmt.Fprintf(e.funcs, format+"\n", args...) }
 
 // fail records the first value Go cannot generate.
 func (e *goEmitter) fail(v *Value, format string, args ...any) {
@@ -147,8 +149,13 @@ func (e *goEmitter) root(t *Type) error {
 	e.printf("func bitpackUnmarshal%s(data []byte, v *%s) bool {", name, typ)
 	e.printf("var r bitio.Reader")
 	e.printf("r.Reset(data)")
-	e.printf("var s %s", e.shadowType(v, true))
+	e.decls, e.declared = nil, map[string]bool{}
+	out, body := e.funcs, &bytes.Buffer{}
+	e.funcs = body
 	e.read(v, "s", 1, true)
+	e.funcs = out
+	e.printf("var (\n%s\n)", strings.Join(e.decls, "\n"))
+	e.funcs.Write(body.Bytes())
 	e.printf("if r.Err() != nil || r.BitsRemaining() >= 8 {\nreturn false\n}")
 	e.commit(v, "(*v)", "s", true)
 	e.printf("return true")

@@ -10,13 +10,17 @@ import (
 )
 
 // Reading is atomic, as the plan's decode is: the packet is read into a
-// shadow value on the stack (shadowType), and only once all of it, to the
+// shadow of the value in local variables, and only once all of it, to the
 // trailing-bytes check, has been accepted is the shadow committed into
 // the caller's value, filling what it holds in place as the plan's commit
 // does (commit.go): a slice with the capacity, a pointer that is not nil.
 // A value of fixed-width fields only is its own shadow; a string is the
 // packet's bytes until commit; a slice, []byte or pointer is its elements
-// in an array of maxlen, or its pointee, with its length or presence.
+// in an array of maxlen, or its pointee, with its length or presence; a
+// byte array at a fixed place is where it starts in the packet. At a
+// fixed place (reached from the root through struct fields and pointers,
+// not inside a loop) each part is a variable of its own, which costs no
+// zeroing and no copy through memory the compiler cannot see through.
 
 const goReject = "return false"
 
@@ -58,14 +62,10 @@ func goDeferred(v *Value, fixed bool) bool {
 	return false
 }
 
-// shadowType is the Go type that holds v between read and commit.
-func (e *goEmitter) shadowType(v *Value, fixed bool) string {
-	if goDeferred(v, fixed) {
-		if v.Kind == bitpack.KindSlice {
-			return "struct {\nn, at int\n}"
-		}
-		return "int"
-	}
+// shadowType is the Go type that holds v between read and commit inside
+// a loop (a slice's or an array's element), where a value's shadow is
+// one Go value.
+func (e *goEmitter) shadowType(v *Value) string {
 	if goFlat(v) {
 		return e.typeExpr(v.Go)
 	}
@@ -77,15 +77,15 @@ func (e *goEmitter) shadowType(v *Value, fixed bool) string {
 	case bitpack.KindBytes:
 		return fmt.Sprintf("struct {\nn int\nb [%d]byte\n}", v.MaxLen)
 	case bitpack.KindArray:
-		return fmt.Sprintf("[%d]%s", v.Len, e.shadowType(v.Elem, false))
+		return fmt.Sprintf("[%d]%s", v.Len, e.shadowType(v.Elem))
 	case bitpack.KindSlice:
-		return fmt.Sprintf("struct {\nn int\ne [%d]%s\n}", v.MaxLen, e.shadowType(v.Elem, false))
+		return fmt.Sprintf("struct {\nn int\ne [%d]%s\n}", v.MaxLen, e.shadowType(v.Elem))
 	case bitpack.KindPointer:
-		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem, false))
+		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem))
 	case bitpack.KindStruct:
 		s := "struct {\n"
 		for _, u := range fieldUses(v) {
-			s += u.Member.Name + " " + e.shadowType(u.Value, fixed) + "\n"
+			s += u.Member.Name + " " + e.shadowType(u.Value) + "\n"
 		}
 		return s + "}"
 	}
@@ -93,12 +93,50 @@ func (e *goEmitter) shadowType(v *Value, fixed bool) string {
 	return "struct{}"
 }
 
-// read renders the statements that read v into its shadow, the
-// addressable expression s.
+// goContainer reports whether v's shadow has parts: a struct that is not
+// flat, a pointer, a slice, a []byte. At a fixed place each part is a
+// variable of its own (see sub); every other value's shadow is one.
+func goContainer(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindPointer, bitpack.KindSlice, bitpack.KindBytes:
+		return true
+	case bitpack.KindStruct:
+		return !goFlat(v)
+	}
+	return false
+}
+
+// sub names part f of the shadow s: at a fixed place a variable of its own
+// (s_f), which the compiler keeps in a register or a stack slot it need
+// not zero; inside a loop a field of s's struct (s.f).
+func sub(s, f string, fixed bool) string {
+	if fixed {
+		return s + "_" + f
+	}
+	return s + "." + f
+}
+
+// declare adds a shadow variable to the function being rendered.
+func (e *goEmitter) declare(v *Value, name, typ string) {
+	if e.declared[name] {
+		e.fail(v, "two fields make the same name %s in the generated code: rename one", name)
+	}
+	e.declared[name] = true
+	e.decls = append(e.decls, name+" "+typ)
+}
+
+// read renders the statements that read v into its shadow s (a variable
+// name or prefix at a fixed place, else an addressable expression).
 func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 	if goDeferred(v, fixed) {
-		e.readDeferred(v, s)
+		e.declare(v, s, "int")
+		e.printf("r.Align()")
+		e.printf("%s = r.BitsRead()", s)
+		e.printf("r.Skip(%d)", 8*v.Len)
 		return
+	}
+	if fixed && !goContainer(v) {
+		e.declare(v, s, e.shadowType(v))
 	}
 	switch v.Kind {
 	case bitpack.KindBool:
@@ -109,57 +147,79 @@ func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 		e.imports["math"] = "math"
 		e.printf("%s = %s(math.Float%dfrombits(uint%d(r.ReadBits(%d))))", s, e.typeExpr(v.Go), v.FloatBits, v.FloatBits, v.FloatBits)
 	case bitpack.KindCompressedFloat:
-		c := e.local("c")
-		e.printf("%s := r.ReadBits(%d)", c, v.Bits)
-		e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
-		if v.FloatBits == 64 {
-			e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, e.typeExpr(v.Go), e.quantizer(v), c)
-			break
-		}
-		// quant.Float.Dequantize, with immediates.
-		k := float32Params(v)
-		ratio := fmt.Sprintf("float32(float32(%s) / %s)", c, goFloat32(k.steps))
-		if k.fastInv {
-			ratio = fmt.Sprintf("float32(float64(%s) * %s)", c, strconv.FormatFloat(k.inv, 'g', -1, 64))
-		}
-		e.printf("%s = %s(float32(float32(%s*%s) + %s))", s, e.typeExpr(v.Go), ratio, goFloat32(k.delta), goFloat32(k.min))
+		e.readCompressed(v, s)
 	case bitpack.KindQuat:
 		e.printf("%s = r.ReadQuat(&%s)", s, e.quatQuantizer(v.Bits))
 	case bitpack.KindString:
 		e.printf("%s = r.ReadStringBytes(%d)", s, v.MaxLen)
 	case bitpack.KindBytes:
+		if fixed {
+			e.declare(v, sub(s, "n", true), "int")
+			e.declare(v, sub(s, "b", true), fmt.Sprintf("[%d]byte", v.MaxLen))
+		}
 		n := e.local("n")
 		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
 		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
 		e.printf("r.Align()")
-		e.printf("%s.n = int(%s)", s, n)
-		e.printf("r.ReadBytes(%s.b[:%s])", s, n)
+		e.printf("%s = int(%s)", sub(s, "n", fixed), n)
+		e.printf("r.ReadBytes(%s[:%s])", sub(s, "b", fixed), n)
 	case bitpack.KindByteArray:
 		e.printf("r.ReadBytes(%s[:])", s)
 	case bitpack.KindArray:
 		e.readElems(v, s, strconv.Itoa(v.Len), depth)
 	case bitpack.KindSlice:
+		if fixed {
+			e.declare(v, sub(s, "n", true), "int")
+			e.declare(v, sub(s, "e", true), fmt.Sprintf("[%d]%s", v.MaxLen, e.shadowType(v.Elem)))
+		}
 		n := e.local("n")
 		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
 		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
-		e.printf("%s.n = int(%s)", s, n)
-		e.readElems(v, s+".e", n, depth)
+		e.printf("%s = int(%s)", sub(s, "n", fixed), n)
+		e.readElems(v, sub(s, "e", fixed), n, depth)
 	case bitpack.KindPointer:
+		if fixed {
+			e.declare(v, sub(s, "set", true), "bool")
+		}
 		e.printf("if r.ReadBits(1) != 0 {")
-		e.printf("%s.set = true", s)
-		e.read(v.Elem, s+".v", depth+goLevel(v.Elem), false)
+		e.printf("%s = true", sub(s, "set", fixed))
+		e.read(v.Elem, sub(s, "v", fixed), depth+goLevel(v.Elem), fixed)
 		e.printf("}")
 	case bitpack.KindStruct:
 		if depth > bitpack.MaxDepth {
 			e.fail(v, "nested deeper than bitpack.MaxDepth")
 			return
 		}
+		if goFlat(v) {
+			for _, u := range fieldUses(v) {
+				e.read(u.Value, s+"."+u.Member.Name, depth+goLevel(u.Value), false)
+			}
+			return
+		}
 		for _, u := range fieldUses(v) {
-			e.read(u.Value, s+"."+u.Member.Name, depth+goLevel(u.Value), fixed)
+			e.read(u.Value, sub(s, u.Member.Name, fixed), depth+goLevel(u.Value), fixed)
 		}
 	default:
 		e.unsupported(v)
 	}
+}
+
+// readCompressed reads a compressed float: its code, refused above M,
+// dequantized as quant.Float.Dequantize does, with immediates.
+func (e *goEmitter) readCompressed(v *Value, s string) {
+	c := e.local("c")
+	e.printf("%s := r.ReadBits(%d)", c, v.Bits)
+	e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
+	if v.FloatBits == 64 {
+		e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, e.typeExpr(v.Go), e.quantizer(v), c)
+		return
+	}
+	k := float32Params(v)
+	ratio := fmt.Sprintf("float32(float32(%s) / %s)", c, goFloat32(k.steps))
+	if k.fastInv {
+		ratio = fmt.Sprintf("float32(float64(%s) * %s)", c, strconv.FormatFloat(k.inv, 'g', -1, 64))
+	}
+	e.printf("%s = %s(float32(float32(%s*%s) + %s))", s, e.typeExpr(v.Go), ratio, goFloat32(k.delta), goFloat32(k.min))
 }
 
 // readElems reads the first n elements of the array s (n a Go
@@ -179,26 +239,6 @@ func (e *goEmitter) readElems(v *Value, s, n string, depth int) {
 		e.printf("for %s := range %s[:%s] {", i, s, n)
 		e.read(v.Elem, s+"["+i+"]", depth+goLevel(v.Elem), false)
 		e.printf("}")
-	}
-}
-
-// readDeferred skips a deferred value (see goDeferred), keeping where it
-// starts in its shadow s.
-func (e *goEmitter) readDeferred(v *Value, s string) {
-	switch v.Kind {
-	case bitpack.KindByteArray:
-		e.printf("r.Align()")
-		e.printf("%s = r.BitsRead()", s)
-		e.printf("r.Skip(%d)", 8*v.Len)
-	case bitpack.KindArray:
-		e.printf("%s = r.BitsRead()", s)
-		e.printf("r.Skip(%d)", v.Len*v.Elem.Bits)
-	case bitpack.KindSlice:
-		n := e.local("n")
-		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
-		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
-		e.printf("%s.n, %s.at = int(%s), r.BitsRead()", s, s, n)
-		e.printf("r.Skip(int(%s) * %d)", n, v.Elem.Bits)
 	}
 }
 
@@ -244,20 +284,10 @@ func (e *goEmitter) readInt(v *Value, s string) {
 }
 
 // commit renders the statements that store the shadow s of v into the
-// addressable d. Deferred values are read now, from the accepted packet.
+// addressable d. Deferred values are copied now, from the accepted packet.
 func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
 	if goDeferred(v, fixed) {
-		switch v.Kind {
-		case bitpack.KindByteArray:
-			e.printf("copy(%s[:], data[%s>>3:])", d, s)
-		case bitpack.KindArray:
-			e.printf("r.Rewind(0)\nr.Skip(%s)", s) // Rewind goes back only
-			e.printf("bitio.ReadUints(&r, %s[:], %d)", d, v.Elem.Bits)
-		case bitpack.KindSlice:
-			e.resize(v, d, s+".n")
-			e.printf("r.Rewind(0)\nr.Skip(%s.at)", s)
-			e.printf("bitio.ReadUints(&r, %s, %d)", d, v.Elem.Bits)
-		}
+		e.printf("copy(%s[:], data[%s>>3:])", d, s)
 		return
 	}
 	if goFlat(v) {
@@ -273,32 +303,32 @@ func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
 	case bitpack.KindString:
 		e.printf("if string(%s) != string(%s) {\n%s = %s(%s)\n}", d, s, d, e.typeExpr(v.Go), s)
 	case bitpack.KindBytes:
-		e.printf("%s = append(%s[:0], %s.b[:%s.n]...)", d, d, s, s)
+		e.printf("%s = append(%s[:0], %s[:%s]...)", d, d, sub(s, "b", fixed), sub(s, "n", fixed))
 	case bitpack.KindArray:
 		i := e.local("i")
 		e.printf("for %s := range %s {", i, d)
 		e.commit(v.Elem, d+"["+i+"]", s+"["+i+"]", false)
 		e.printf("}")
 	case bitpack.KindSlice:
-		e.resize(v, d, s+".n")
+		e.resize(v, d, sub(s, "n", fixed))
 		if goFlat(v.Elem) {
-			e.printf("copy(%s, %s.e[:])", d, s)
+			e.printf("copy(%s, %s[:])", d, sub(s, "e", fixed))
 			return
 		}
 		i := e.local("i")
 		e.printf("for %s := range %s {", i, d)
-		e.commit(v.Elem, d+"["+i+"]", s+".e["+i+"]", false)
+		e.commit(v.Elem, d+"["+i+"]", sub(s, "e", fixed)+"["+i+"]", false)
 		e.printf("}")
 	case bitpack.KindPointer:
 		p := e.local("p")
-		e.printf("if %s.set {", s)
+		e.printf("if %s {", sub(s, "set", fixed))
 		e.printf("%s := %s", p, d)
 		e.printf("if %s == nil {\n%s = new(%s)\n%s = %s\n}", p, p, e.typeExpr(v.Elem.Go), d, p)
-		e.commit(v.Elem, "(*"+p+")", s+".v", false)
+		e.commit(v.Elem, "(*"+p+")", sub(s, "v", fixed), fixed)
 		e.printf("} else {\n%s = nil\n}", d)
 	case bitpack.KindStruct:
 		for _, u := range fieldUses(v) {
-			e.commit(u.Value, d+"."+u.Member.Name, s+"."+u.Member.Name, fixed)
+			e.commit(u.Value, d+"."+u.Member.Name, sub(s, u.Member.Name, fixed), fixed)
 		}
 	}
 }

@@ -102,7 +102,9 @@ func bitpackAppendScalars(dst []byte, v *Scalars) ([]byte, bool) {
 func bitpackUnmarshalScalars(data []byte, v *Scalars) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s Scalars
+	var (
+		s Scalars
+	)
 	s.B = bool(r.ReadBits(1) != 0)
 	c0 := r.ReadBits(8)
 	s.I8 = int8(int64(((c0 ^ 128) + 0xffffffffffffff80)))
@@ -229,7 +231,9 @@ func bitpackAppendRanges(dst []byte, v *Ranges) ([]byte, bool) {
 func bitpackUnmarshalRanges(data []byte, v *Ranges) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s Ranges
+	var (
+		s Ranges
+	)
 	c0 := r.ReadBits(10)
 	if c0 > 1000 {
 		return false
@@ -374,7 +378,9 @@ func bitpackAppendBits(dst []byte, v *Bits) ([]byte, bool) {
 func bitpackUnmarshalBits(data []byte, v *Bits) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s Bits
+	var (
+		s Bits
+	)
 	c0 := r.ReadBits(4)
 	s.Weapon = uint32(c0)
 	c1 := r.ReadBits(3)
@@ -541,112 +547,108 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 func bitpackUnmarshalFloats(data []byte, v *Floats) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Pos struct {
-			X float32
-			Y float32
-			Z float32
-		}
-		Vel struct {
-			X float32
-			Y float32
-			Z float32
-		}
-		Raw    Vec3
-		Angle  float32
-		Odd    float32
-		Dist   float64
-		Unit   float64
-		Orient [4]float32
-	}
+	var (
+		s_Pos_X  float32
+		s_Pos_Y  float32
+		s_Pos_Z  float32
+		s_Vel_X  float32
+		s_Vel_Y  float32
+		s_Vel_Z  float32
+		s_Raw    Vec3
+		s_Angle  float32
+		s_Odd    float32
+		s_Dist   float64
+		s_Unit   float64
+		s_Orient [4]float32
+	)
 	c0 := r.ReadBits(18)
 	if c0 > 204800 {
 		return false
 	}
-	s.Pos.X = float32(float32(float32(float32(float64(c0)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	s_Pos_X = float32(float32(float32(float32(float64(c0)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c1 := r.ReadBits(18)
 	if c1 > 204800 {
 		return false
 	}
-	s.Pos.Y = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	s_Pos_Y = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c2 := r.ReadBits(18)
 	if c2 > 204800 {
 		return false
 	}
-	s.Pos.Z = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	s_Pos_Z = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 	c3 := r.ReadBits(11)
 	if c3 > 1024 {
 		return false
 	}
-	s.Vel.X = float32(float32(float32(float32(float64(c3)*0.0009765625)*float32(128)) + float32(-64)))
+	s_Vel_X = float32(float32(float32(float32(float64(c3)*0.0009765625)*float32(128)) + float32(-64)))
 	c4 := r.ReadBits(11)
 	if c4 > 1024 {
 		return false
 	}
-	s.Vel.Y = float32(float32(float32(float32(float64(c4)*0.0009765625)*float32(128)) + float32(-64)))
+	s_Vel_Y = float32(float32(float32(float32(float64(c4)*0.0009765625)*float32(128)) + float32(-64)))
 	c5 := r.ReadBits(11)
 	if c5 > 1024 {
 		return false
 	}
-	s.Vel.Z = float32(float32(float32(float32(float64(c5)*0.0009765625)*float32(128)) + float32(-64)))
-	s.Raw.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-	s.Raw.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-	s.Raw.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
+	s_Vel_Z = float32(float32(float32(float32(float64(c5)*0.0009765625)*float32(128)) + float32(-64)))
+	s_Raw.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
+	s_Raw.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
+	s_Raw.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
 	c6 := r.ReadBits(13)
 	if c6 > 6284 {
 		return false
 	}
-	s.Angle = float32(float32(float32(float32(float64(c6)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
+	s_Angle = float32(float32(float32(float32(float64(c6)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
 	c7 := r.ReadBits(2)
 	if c7 > 2 {
 		return false
 	}
-	s.Odd = float32(float32(float32(float32(float64(c7)*0.5)*float32(0.59999996)) + float32(0.1)))
+	s_Odd = float32(float32(float32(float32(float64(c7)*0.5)*float32(0.59999996)) + float32(0.1)))
 	c8 := r.ReadBits(27)
 	if c8 > 100000000 {
 		return false
 	}
-	s.Dist = float64(bitpackQ1.Dequantize(uint32(c8)))
+	s_Dist = float64(bitpackQ1.Dequantize(uint32(c8)))
 	c9 := r.ReadBits(21)
 	if c9 > 2000000 {
 		return false
 	}
-	s.Unit = float64(bitpackQ2.Dequantize(uint32(c9)))
+	s_Unit = float64(bitpackQ2.Dequantize(uint32(c9)))
 	c10 := r.ReadBits(15)
 	if c10 > 20000 {
 		return false
 	}
-	s.Orient[0] = float32(float32(float32(float32(float64(c10)*5e-05)*float32(2)) + float32(-1)))
+	s_Orient[0] = float32(float32(float32(float32(float64(c10)*5e-05)*float32(2)) + float32(-1)))
 	c11 := r.ReadBits(15)
 	if c11 > 20000 {
 		return false
 	}
-	s.Orient[1] = float32(float32(float32(float32(float64(c11)*5e-05)*float32(2)) + float32(-1)))
+	s_Orient[1] = float32(float32(float32(float32(float64(c11)*5e-05)*float32(2)) + float32(-1)))
 	c12 := r.ReadBits(15)
 	if c12 > 20000 {
 		return false
 	}
-	s.Orient[2] = float32(float32(float32(float32(float64(c12)*5e-05)*float32(2)) + float32(-1)))
+	s_Orient[2] = float32(float32(float32(float32(float64(c12)*5e-05)*float32(2)) + float32(-1)))
 	c13 := r.ReadBits(15)
 	if c13 > 20000 {
 		return false
 	}
-	s.Orient[3] = float32(float32(float32(float32(float64(c13)*5e-05)*float32(2)) + float32(-1)))
+	s_Orient[3] = float32(float32(float32(float32(float64(c13)*5e-05)*float32(2)) + float32(-1)))
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Pos.X = s.Pos.X
-	(*v).Pos.Y = s.Pos.Y
-	(*v).Pos.Z = s.Pos.Z
-	(*v).Vel.X = s.Vel.X
-	(*v).Vel.Y = s.Vel.Y
-	(*v).Vel.Z = s.Vel.Z
-	(*v).Raw = s.Raw
-	(*v).Angle = s.Angle
-	(*v).Odd = s.Odd
-	(*v).Dist = s.Dist
-	(*v).Unit = s.Unit
-	(*v).Orient = s.Orient
+	(*v).Pos.X = s_Pos_X
+	(*v).Pos.Y = s_Pos_Y
+	(*v).Pos.Z = s_Pos_Z
+	(*v).Vel.X = s_Vel_X
+	(*v).Vel.Y = s_Vel_Y
+	(*v).Vel.Z = s_Vel_Z
+	(*v).Raw = s_Raw
+	(*v).Angle = s_Angle
+	(*v).Odd = s_Odd
+	(*v).Dist = s_Dist
+	(*v).Unit = s_Unit
+	(*v).Orient = s_Orient
 	return true
 }
 
@@ -688,7 +690,9 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 func bitpackUnmarshalPinned(data []byte, v *Pinned) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s Pinned
+	var (
+		s Pinned
+	)
 	c0 := r.ReadBits(10)
 	if c0 > 1000 {
 		return false
@@ -782,94 +786,88 @@ func bitpackAppendText(dst []byte, v *Text) ([]byte, bool) {
 func bitpackUnmarshalText(data []byte, v *Text) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Name  []byte
-		Empty []byte
-		Note  []byte
-		Blob  struct {
-			n int
-			b [40]byte
-		}
-		None struct {
-			n int
-			b [0]byte
-		}
-		Key   int
-		Zero  int
-		Codes struct {
-			n int
-			e [5]uint8
-		}
-		Nib [4]uint8
-	}
-	s.Name = r.ReadStringBytes(15)
-	s.Empty = r.ReadStringBytes(0)
-	s.Note = r.ReadStringBytes(40)
+	var (
+		s_Name    []byte
+		s_Empty   []byte
+		s_Note    []byte
+		s_Blob_n  int
+		s_Blob_b  [40]byte
+		s_None_n  int
+		s_None_b  [0]byte
+		s_Key     int
+		s_Zero    int
+		s_Codes_n int
+		s_Codes_e [5]uint8
+		s_Nib     [4]uint8
+	)
+	s_Name = r.ReadStringBytes(15)
+	s_Empty = r.ReadStringBytes(0)
+	s_Note = r.ReadStringBytes(40)
 	n0 := r.ReadBits(6)
 	if n0 > 40 {
 		return false
 	}
 	r.Align()
-	s.Blob.n = int(n0)
-	r.ReadBytes(s.Blob.b[:n0])
+	s_Blob_n = int(n0)
+	r.ReadBytes(s_Blob_b[:n0])
 	n1 := r.ReadBits(0)
 	if n1 > 0 {
 		return false
 	}
 	r.Align()
-	s.None.n = int(n1)
-	r.ReadBytes(s.None.b[:n1])
+	s_None_n = int(n1)
+	r.ReadBytes(s_None_b[:n1])
 	r.Align()
-	s.Key = r.BitsRead()
+	s_Key = r.BitsRead()
 	r.Skip(128)
 	r.Align()
-	s.Zero = r.BitsRead()
+	s_Zero = r.BitsRead()
 	r.Skip(0)
 	n2 := r.ReadBits(3)
 	if n2 > 5 {
 		return false
 	}
-	s.Codes.n = int(n2)
-	for i3 := range s.Codes.e[:n2] {
+	s_Codes_n = int(n2)
+	for i3 := range s_Codes_e[:n2] {
 		c4 := r.ReadBits(8)
 		if c4 > 199 {
 			return false
 		}
-		s.Codes.e[i3] = uint8((c4 + 1))
+		s_Codes_e[i3] = uint8((c4 + 1))
 	}
 	c5 := r.ReadBits(4)
-	s.Nib[0] = uint8(c5)
+	s_Nib[0] = uint8(c5)
 	c6 := r.ReadBits(4)
-	s.Nib[1] = uint8(c6)
+	s_Nib[1] = uint8(c6)
 	c7 := r.ReadBits(4)
-	s.Nib[2] = uint8(c7)
+	s_Nib[2] = uint8(c7)
 	c8 := r.ReadBits(4)
-	s.Nib[3] = uint8(c8)
+	s_Nib[3] = uint8(c8)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	if string((*v).Name) != string(s.Name) {
-		(*v).Name = string(s.Name)
+	if string((*v).Name) != string(s_Name) {
+		(*v).Name = string(s_Name)
 	}
-	if string((*v).Empty) != string(s.Empty) {
-		(*v).Empty = string(s.Empty)
+	if string((*v).Empty) != string(s_Empty) {
+		(*v).Empty = string(s_Empty)
 	}
-	if string((*v).Note) != string(s.Note) {
-		(*v).Note = string(s.Note)
+	if string((*v).Note) != string(s_Note) {
+		(*v).Note = string(s_Note)
 	}
-	(*v).Blob = append((*v).Blob[:0], s.Blob.b[:s.Blob.n]...)
-	(*v).None = append((*v).None[:0], s.None.b[:s.None.n]...)
-	copy((*v).Key[:], data[s.Key>>3:])
-	copy((*v).Zero[:], data[s.Zero>>3:])
-	if n9 := s.Codes.n; n9 <= cap((*v).Codes) {
+	(*v).Blob = append((*v).Blob[:0], s_Blob_b[:s_Blob_n]...)
+	(*v).None = append((*v).None[:0], s_None_b[:s_None_n]...)
+	copy((*v).Key[:], data[s_Key>>3:])
+	copy((*v).Zero[:], data[s_Zero>>3:])
+	if n9 := s_Codes_n; n9 <= cap((*v).Codes) {
 		(*v).Codes = (*v).Codes[:n9]
 	} else {
 		g10 := make([]uint8, n9)
 		copy(g10, (*v).Codes[:cap((*v).Codes)])
 		(*v).Codes = g10
 	}
-	copy((*v).Codes, s.Codes.e[:])
-	(*v).Nib = s.Nib
+	copy((*v).Codes, s_Codes_e[:])
+	(*v).Nib = s_Nib
 	return true
 }
 
@@ -1116,214 +1114,194 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Ammo [8]int32
-		Grid [3][2]uint16
-		IDs  struct {
-			n int
-			e [16]uint32
-		}
-		Opt struct {
-			set bool
-			v   int32
-		}
-		OptVec struct {
-			set bool
-			v   struct {
+	var (
+		s_Ammo       [8]int32
+		s_Grid       [3][2]uint16
+		s_IDs_n      int
+		s_IDs_e      [16]uint32
+		s_Opt_set    bool
+		s_Opt_v      int32
+		s_OptVec_set bool
+		s_OptVec_v_X float32
+		s_OptVec_v_Y float32
+		s_OptVec_v_Z float32
+		s_Players_n  int
+		s_Players_e  [4]struct {
+			Health int32
+			Pos    struct {
 				X float32
 				Y float32
 				Z float32
 			}
+			Name  []byte
+			Alive bool
 		}
-		Players struct {
-			n int
-			e [4]struct {
-				Health int32
-				Pos    struct {
-					X float32
-					Y float32
-					Z float32
-				}
-				Name  []byte
-				Alive bool
-			}
-		}
-		Labels [2]struct {
+		s_Labels [2]struct {
 			Text []byte
 		}
-		PP struct {
-			set bool
-			v   struct {
-				set bool
-				v   uint8
-			}
-		}
-		Lists [2]struct {
+		s_PP_set   bool
+		s_PP_v_set bool
+		s_PP_v_v   uint8
+		s_Lists    [2]struct {
 			n int
 			b [3]byte
 		}
-		Nested struct {
-			n int
-			e [2]struct {
-				set bool
-				v   [2]int8
-			}
+		s_Nested_n int
+		s_Nested_e [2]struct {
+			set bool
+			v   [2]int8
 		}
-		Empty struct {
-			n int
-			e [0]uint16
-		}
-		Anon struct {
+		s_Empty_n int
+		s_Empty_e [0]uint16
+		s_Anon    struct {
 			A uint8 "bits:\"range=0..3\""
 			B bool
 		}
-		Lines struct {
-			n int
-			e [2]struct {
-				Text []byte
-			}
+		s_Lines_n int
+		s_Lines_e [2]struct {
+			Text []byte
 		}
-	}
+	)
 	c0 := r.ReadBits(8)
 	if c0 > 200 {
 		return false
 	}
-	s.Ammo[0] = int32(int64(c0))
+	s_Ammo[0] = int32(int64(c0))
 	c1 := r.ReadBits(8)
 	if c1 > 200 {
 		return false
 	}
-	s.Ammo[1] = int32(int64(c1))
+	s_Ammo[1] = int32(int64(c1))
 	c2 := r.ReadBits(8)
 	if c2 > 200 {
 		return false
 	}
-	s.Ammo[2] = int32(int64(c2))
+	s_Ammo[2] = int32(int64(c2))
 	c3 := r.ReadBits(8)
 	if c3 > 200 {
 		return false
 	}
-	s.Ammo[3] = int32(int64(c3))
+	s_Ammo[3] = int32(int64(c3))
 	c4 := r.ReadBits(8)
 	if c4 > 200 {
 		return false
 	}
-	s.Ammo[4] = int32(int64(c4))
+	s_Ammo[4] = int32(int64(c4))
 	c5 := r.ReadBits(8)
 	if c5 > 200 {
 		return false
 	}
-	s.Ammo[5] = int32(int64(c5))
+	s_Ammo[5] = int32(int64(c5))
 	c6 := r.ReadBits(8)
 	if c6 > 200 {
 		return false
 	}
-	s.Ammo[6] = int32(int64(c6))
+	s_Ammo[6] = int32(int64(c6))
 	c7 := r.ReadBits(8)
 	if c7 > 200 {
 		return false
 	}
-	s.Ammo[7] = int32(int64(c7))
+	s_Ammo[7] = int32(int64(c7))
 	c8 := r.ReadBits(10)
 	if c8 > 999 {
 		return false
 	}
-	s.Grid[0][0] = uint16(c8)
+	s_Grid[0][0] = uint16(c8)
 	c9 := r.ReadBits(10)
 	if c9 > 999 {
 		return false
 	}
-	s.Grid[0][1] = uint16(c9)
+	s_Grid[0][1] = uint16(c9)
 	c10 := r.ReadBits(10)
 	if c10 > 999 {
 		return false
 	}
-	s.Grid[1][0] = uint16(c10)
+	s_Grid[1][0] = uint16(c10)
 	c11 := r.ReadBits(10)
 	if c11 > 999 {
 		return false
 	}
-	s.Grid[1][1] = uint16(c11)
+	s_Grid[1][1] = uint16(c11)
 	c12 := r.ReadBits(10)
 	if c12 > 999 {
 		return false
 	}
-	s.Grid[2][0] = uint16(c12)
+	s_Grid[2][0] = uint16(c12)
 	c13 := r.ReadBits(10)
 	if c13 > 999 {
 		return false
 	}
-	s.Grid[2][1] = uint16(c13)
+	s_Grid[2][1] = uint16(c13)
 	n14 := r.ReadBits(5)
 	if n14 > 16 {
 		return false
 	}
-	s.IDs.n = int(n14)
-	bitio.ReadUints(&r, s.IDs.e[:n14], 32)
+	s_IDs_n = int(n14)
+	bitio.ReadUints(&r, s_IDs_e[:n14], 32)
 	if r.ReadBits(1) != 0 {
-		s.Opt.set = true
+		s_Opt_set = true
 		c15 := r.ReadBits(4)
 		if c15 > 10 {
 			return false
 		}
-		s.Opt.v = int32(int64((c15 + 0xfffffffffffffffb)))
+		s_Opt_v = int32(int64((c15 + 0xfffffffffffffffb)))
 	}
 	if r.ReadBits(1) != 0 {
-		s.OptVec.set = true
+		s_OptVec_set = true
 		c16 := r.ReadBits(8)
 		if c16 > 200 {
 			return false
 		}
-		s.OptVec.v.X = float32(float32(float32(float32(float64(c16)*0.005)*float32(2)) + float32(-1)))
+		s_OptVec_v_X = float32(float32(float32(float32(float64(c16)*0.005)*float32(2)) + float32(-1)))
 		c17 := r.ReadBits(8)
 		if c17 > 200 {
 			return false
 		}
-		s.OptVec.v.Y = float32(float32(float32(float32(float64(c17)*0.005)*float32(2)) + float32(-1)))
+		s_OptVec_v_Y = float32(float32(float32(float32(float64(c17)*0.005)*float32(2)) + float32(-1)))
 		c18 := r.ReadBits(8)
 		if c18 > 200 {
 			return false
 		}
-		s.OptVec.v.Z = float32(float32(float32(float32(float64(c18)*0.005)*float32(2)) + float32(-1)))
+		s_OptVec_v_Z = float32(float32(float32(float32(float64(c18)*0.005)*float32(2)) + float32(-1)))
 	}
 	n19 := r.ReadBits(3)
 	if n19 > 4 {
 		return false
 	}
-	s.Players.n = int(n19)
-	for i20 := range s.Players.e[:n19] {
+	s_Players_n = int(n19)
+	for i20 := range s_Players_e[:n19] {
 		c21 := r.ReadBits(10)
 		if c21 > 1000 {
 			return false
 		}
-		s.Players.e[i20].Health = int32(int64(c21))
+		s_Players_e[i20].Health = int32(int64(c21))
 		c22 := r.ReadBits(18)
 		if c22 > 204800 {
 			return false
 		}
-		s.Players.e[i20].Pos.X = float32(float32(float32(float32(float64(c22)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+		s_Players_e[i20].Pos.X = float32(float32(float32(float32(float64(c22)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 		c23 := r.ReadBits(18)
 		if c23 > 204800 {
 			return false
 		}
-		s.Players.e[i20].Pos.Y = float32(float32(float32(float32(float64(c23)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+		s_Players_e[i20].Pos.Y = float32(float32(float32(float32(float64(c23)*4.8828125e-06)*float32(2048)) + float32(-1024)))
 		c24 := r.ReadBits(18)
 		if c24 > 204800 {
 			return false
 		}
-		s.Players.e[i20].Pos.Z = float32(float32(float32(float32(float64(c24)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-		s.Players.e[i20].Name = r.ReadStringBytes(15)
-		s.Players.e[i20].Alive = bool(r.ReadBits(1) != 0)
+		s_Players_e[i20].Pos.Z = float32(float32(float32(float32(float64(c24)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+		s_Players_e[i20].Name = r.ReadStringBytes(15)
+		s_Players_e[i20].Alive = bool(r.ReadBits(1) != 0)
 	}
-	for i25 := range s.Labels[:2] {
-		s.Labels[i25].Text = r.ReadStringBytes(7)
+	for i25 := range s_Labels[:2] {
+		s_Labels[i25].Text = r.ReadStringBytes(7)
 	}
 	if r.ReadBits(1) != 0 {
-		s.PP.set = true
+		s_PP_set = true
 		if r.ReadBits(1) != 0 {
-			s.PP.v.set = true
+			s_PP_v_set = true
 			c26 := r.ReadBits(8)
-			s.PP.v.v = uint8(c26)
+			s_PP_v_v = uint8(c26)
 		}
 	}
 	n27 := r.ReadBits(2)
@@ -1331,82 +1309,82 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		return false
 	}
 	r.Align()
-	s.Lists[0].n = int(n27)
-	r.ReadBytes(s.Lists[0].b[:n27])
+	s_Lists[0].n = int(n27)
+	r.ReadBytes(s_Lists[0].b[:n27])
 	n28 := r.ReadBits(2)
 	if n28 > 3 {
 		return false
 	}
 	r.Align()
-	s.Lists[1].n = int(n28)
-	r.ReadBytes(s.Lists[1].b[:n28])
+	s_Lists[1].n = int(n28)
+	r.ReadBytes(s_Lists[1].b[:n28])
 	n29 := r.ReadBits(2)
 	if n29 > 2 {
 		return false
 	}
-	s.Nested.n = int(n29)
-	for i30 := range s.Nested.e[:n29] {
+	s_Nested_n = int(n29)
+	for i30 := range s_Nested_e[:n29] {
 		if r.ReadBits(1) != 0 {
-			s.Nested.e[i30].set = true
+			s_Nested_e[i30].set = true
 			c31 := r.ReadBits(8)
-			s.Nested.e[i30].v[0] = int8(int64(((c31 ^ 128) + 0xffffffffffffff80)))
+			s_Nested_e[i30].v[0] = int8(int64(((c31 ^ 128) + 0xffffffffffffff80)))
 			c32 := r.ReadBits(8)
-			s.Nested.e[i30].v[1] = int8(int64(((c32 ^ 128) + 0xffffffffffffff80)))
+			s_Nested_e[i30].v[1] = int8(int64(((c32 ^ 128) + 0xffffffffffffff80)))
 		}
 	}
 	n33 := r.ReadBits(0)
 	if n33 > 0 {
 		return false
 	}
-	s.Empty.n = int(n33)
-	bitio.ReadUints(&r, s.Empty.e[:n33], 16)
+	s_Empty_n = int(n33)
+	bitio.ReadUints(&r, s_Empty_e[:n33], 16)
 	c34 := r.ReadBits(2)
-	s.Anon.A = uint8(c34)
-	s.Anon.B = bool(r.ReadBits(1) != 0)
+	s_Anon.A = uint8(c34)
+	s_Anon.B = bool(r.ReadBits(1) != 0)
 	n35 := r.ReadBits(2)
 	if n35 > 2 {
 		return false
 	}
-	s.Lines.n = int(n35)
-	for i36 := range s.Lines.e[:n35] {
-		s.Lines.e[i36].Text = r.ReadStringBytes(7)
+	s_Lines_n = int(n35)
+	for i36 := range s_Lines_e[:n35] {
+		s_Lines_e[i36].Text = r.ReadStringBytes(7)
 	}
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Ammo = s.Ammo
-	(*v).Grid = s.Grid
-	if n37 := s.IDs.n; n37 <= cap((*v).IDs) {
+	(*v).Ammo = s_Ammo
+	(*v).Grid = s_Grid
+	if n37 := s_IDs_n; n37 <= cap((*v).IDs) {
 		(*v).IDs = (*v).IDs[:n37]
 	} else {
 		g38 := make([]uint32, n37)
 		copy(g38, (*v).IDs[:cap((*v).IDs)])
 		(*v).IDs = g38
 	}
-	copy((*v).IDs, s.IDs.e[:])
-	if s.Opt.set {
+	copy((*v).IDs, s_IDs_e[:])
+	if s_Opt_set {
 		p39 := (*v).Opt
 		if p39 == nil {
 			p39 = new(int32)
 			(*v).Opt = p39
 		}
-		(*p39) = s.Opt.v
+		(*p39) = s_Opt_v
 	} else {
 		(*v).Opt = nil
 	}
-	if s.OptVec.set {
+	if s_OptVec_set {
 		p40 := (*v).OptVec
 		if p40 == nil {
 			p40 = new(Vec3)
 			(*v).OptVec = p40
 		}
-		(*p40).X = s.OptVec.v.X
-		(*p40).Y = s.OptVec.v.Y
-		(*p40).Z = s.OptVec.v.Z
+		(*p40).X = s_OptVec_v_X
+		(*p40).Y = s_OptVec_v_Y
+		(*p40).Z = s_OptVec_v_Z
 	} else {
 		(*v).OptVec = nil
 	}
-	if n41 := s.Players.n; n41 <= cap((*v).Players) {
+	if n41 := s_Players_n; n41 <= cap((*v).Players) {
 		(*v).Players = (*v).Players[:n41]
 	} else {
 		g42 := make([]Player, n41)
@@ -1414,33 +1392,33 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		(*v).Players = g42
 	}
 	for i43 := range (*v).Players {
-		(*v).Players[i43].Health = s.Players.e[i43].Health
-		(*v).Players[i43].Pos.X = s.Players.e[i43].Pos.X
-		(*v).Players[i43].Pos.Y = s.Players.e[i43].Pos.Y
-		(*v).Players[i43].Pos.Z = s.Players.e[i43].Pos.Z
-		if string((*v).Players[i43].Name) != string(s.Players.e[i43].Name) {
-			(*v).Players[i43].Name = string(s.Players.e[i43].Name)
+		(*v).Players[i43].Health = s_Players_e[i43].Health
+		(*v).Players[i43].Pos.X = s_Players_e[i43].Pos.X
+		(*v).Players[i43].Pos.Y = s_Players_e[i43].Pos.Y
+		(*v).Players[i43].Pos.Z = s_Players_e[i43].Pos.Z
+		if string((*v).Players[i43].Name) != string(s_Players_e[i43].Name) {
+			(*v).Players[i43].Name = string(s_Players_e[i43].Name)
 		}
-		(*v).Players[i43].Alive = s.Players.e[i43].Alive
+		(*v).Players[i43].Alive = s_Players_e[i43].Alive
 	}
 	for i44 := range (*v).Labels {
-		if string((*v).Labels[i44].Text) != string(s.Labels[i44].Text) {
-			(*v).Labels[i44].Text = string(s.Labels[i44].Text)
+		if string((*v).Labels[i44].Text) != string(s_Labels[i44].Text) {
+			(*v).Labels[i44].Text = string(s_Labels[i44].Text)
 		}
 	}
-	if s.PP.set {
+	if s_PP_set {
 		p45 := (*v).PP
 		if p45 == nil {
 			p45 = new(*uint8)
 			(*v).PP = p45
 		}
-		if s.PP.v.set {
+		if s_PP_v_set {
 			p46 := (*p45)
 			if p46 == nil {
 				p46 = new(uint8)
 				(*p45) = p46
 			}
-			(*p46) = s.PP.v.v
+			(*p46) = s_PP_v_v
 		} else {
 			(*p45) = nil
 		}
@@ -1448,9 +1426,9 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		(*v).PP = nil
 	}
 	for i47 := range (*v).Lists {
-		(*v).Lists[i47] = append((*v).Lists[i47][:0], s.Lists[i47].b[:s.Lists[i47].n]...)
+		(*v).Lists[i47] = append((*v).Lists[i47][:0], s_Lists[i47].b[:s_Lists[i47].n]...)
 	}
-	if n48 := s.Nested.n; n48 <= cap((*v).Nested) {
+	if n48 := s_Nested_n; n48 <= cap((*v).Nested) {
 		(*v).Nested = (*v).Nested[:n48]
 	} else {
 		g49 := make([]*[2]int8, n48)
@@ -1458,27 +1436,27 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		(*v).Nested = g49
 	}
 	for i50 := range (*v).Nested {
-		if s.Nested.e[i50].set {
+		if s_Nested_e[i50].set {
 			p51 := (*v).Nested[i50]
 			if p51 == nil {
 				p51 = new([2]int8)
 				(*v).Nested[i50] = p51
 			}
-			(*p51) = s.Nested.e[i50].v
+			(*p51) = s_Nested_e[i50].v
 		} else {
 			(*v).Nested[i50] = nil
 		}
 	}
-	if n52 := s.Empty.n; n52 <= cap((*v).Empty) {
+	if n52 := s_Empty_n; n52 <= cap((*v).Empty) {
 		(*v).Empty = (*v).Empty[:n52]
 	} else {
 		g53 := make([]uint16, n52)
 		copy(g53, (*v).Empty[:cap((*v).Empty)])
 		(*v).Empty = g53
 	}
-	copy((*v).Empty, s.Empty.e[:])
-	(*v).Anon = s.Anon
-	if n54 := s.Lines.n; n54 <= cap((*v).Lines) {
+	copy((*v).Empty, s_Empty_e[:])
+	(*v).Anon = s_Anon
+	if n54 := s_Lines_n; n54 <= cap((*v).Lines) {
 		(*v).Lines = (*v).Lines[:n54]
 	} else {
 		g55 := make([]struct {
@@ -1488,8 +1466,8 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		(*v).Lines = g55
 	}
 	for i56 := range (*v).Lines {
-		if string((*v).Lines[i56].Text) != string(s.Lines.e[i56].Text) {
-			(*v).Lines[i56].Text = string(s.Lines.e[i56].Text)
+		if string((*v).Lines[i56].Text) != string(s_Lines_e[i56].Text) {
+			(*v).Lines[i56].Text = string(s_Lines_e[i56].Text)
 		}
 	}
 	return true
@@ -1527,31 +1505,29 @@ func bitpackAppendEmbeds(dst []byte, v *Embeds) ([]byte, bool) {
 func bitpackUnmarshalEmbeds(data []byte, v *Embeds) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Base struct {
-			ID uint16
-		}
-		X     int8
-		inner inner
-		Tail  bool
-	}
+	var (
+		s_Base_ID uint16
+		s_X       int8
+		s_inner   inner
+		s_Tail    bool
+	)
 	c0 := r.ReadBits(16)
-	s.Base.ID = uint16(c0)
+	s_Base_ID = uint16(c0)
 	c1 := r.ReadBits(2)
 	if c1 > 2 {
 		return false
 	}
-	s.X = int8(int64((c1 + 0xffffffffffffffff)))
+	s_X = int8(int64((c1 + 0xffffffffffffffff)))
 	c2 := r.ReadBits(3)
-	s.inner.Secret = uint8(c2)
-	s.Tail = bool(r.ReadBits(1) != 0)
+	s_inner.Secret = uint8(c2)
+	s_Tail = bool(r.ReadBits(1) != 0)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Base.ID = s.Base.ID
-	(*v).X = s.X
-	(*v).inner = s.inner
-	(*v).Tail = s.Tail
+	(*v).Base.ID = s_Base_ID
+	(*v).X = s_X
+	(*v).inner = s_inner
+	(*v).Tail = s_Tail
 	return true
 }
 
@@ -1677,182 +1653,166 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		O struct {
-			P struct {
-				set bool
-				v   float32
-			}
-			Q [2]struct {
-				set bool
-				v   float32
-			}
-		}
-		PP struct {
+	var (
+		s_O_P_set bool
+		s_O_P_v   float32
+		s_O_Q     [2]struct {
 			set bool
-			v   struct {
-				set bool
-				v   Vec3
-			}
+			v   float32
 		}
-		PPT struct {
+		s_PP_set    bool
+		s_PP_v_set  bool
+		s_PP_v_v    Vec3
+		s_PPT_set   bool
+		s_PPT_v_set bool
+		s_PPT_v_v_X float32
+		s_PPT_v_v_Y float32
+		s_PPT_v_v_Z float32
+		s_L_n       int
+		s_L_e       [2]struct {
 			set bool
 			v   struct {
 				set bool
 				v   struct {
-					X float32
-					Y float32
-					Z float32
+					Text []byte
 				}
 			}
 		}
-		L struct {
-			n int
-			e [2]struct {
-				set bool
-				v   struct {
-					set bool
-					v   struct {
-						Text []byte
-					}
-				}
-			}
-		}
-	}
+	)
 	if r.ReadBits(1) != 0 {
-		s.O.P.set = true
+		s_O_P_set = true
 		c0 := r.ReadBits(3)
 		if c0 > 4 {
 			return false
 		}
-		s.O.P.v = float32(float32(float32(float32(float64(c0)*0.25)*float32(1)) + float32(0)))
+		s_O_P_v = float32(float32(float32(float32(float64(c0)*0.25)*float32(1)) + float32(0)))
 	}
 	if r.ReadBits(1) != 0 {
-		s.O.Q[0].set = true
+		s_O_Q[0].set = true
 		c1 := r.ReadBits(3)
 		if c1 > 4 {
 			return false
 		}
-		s.O.Q[0].v = float32(float32(float32(float32(float64(c1)*0.25)*float32(1)) + float32(0)))
+		s_O_Q[0].v = float32(float32(float32(float32(float64(c1)*0.25)*float32(1)) + float32(0)))
 	}
 	if r.ReadBits(1) != 0 {
-		s.O.Q[1].set = true
+		s_O_Q[1].set = true
 		c2 := r.ReadBits(3)
 		if c2 > 4 {
 			return false
 		}
-		s.O.Q[1].v = float32(float32(float32(float32(float64(c2)*0.25)*float32(1)) + float32(0)))
+		s_O_Q[1].v = float32(float32(float32(float32(float64(c2)*0.25)*float32(1)) + float32(0)))
 	}
 	if r.ReadBits(1) != 0 {
-		s.PP.set = true
+		s_PP_set = true
 		if r.ReadBits(1) != 0 {
-			s.PP.v.set = true
-			s.PP.v.v.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-			s.PP.v.v.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-			s.PP.v.v.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
+			s_PP_v_set = true
+			s_PP_v_v.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
+			s_PP_v_v.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
+			s_PP_v_v.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
 		}
 	}
 	if r.ReadBits(1) != 0 {
-		s.PPT.set = true
+		s_PPT_set = true
 		if r.ReadBits(1) != 0 {
-			s.PPT.v.set = true
+			s_PPT_v_set = true
 			c3 := r.ReadBits(2)
 			if c3 > 2 {
 				return false
 			}
-			s.PPT.v.v.X = float32(float32(float32(float32(float64(c3)*0.5)*float32(1)) + float32(0)))
+			s_PPT_v_v_X = float32(float32(float32(float32(float64(c3)*0.5)*float32(1)) + float32(0)))
 			c4 := r.ReadBits(2)
 			if c4 > 2 {
 				return false
 			}
-			s.PPT.v.v.Y = float32(float32(float32(float32(float64(c4)*0.5)*float32(1)) + float32(0)))
+			s_PPT_v_v_Y = float32(float32(float32(float32(float64(c4)*0.5)*float32(1)) + float32(0)))
 			c5 := r.ReadBits(2)
 			if c5 > 2 {
 				return false
 			}
-			s.PPT.v.v.Z = float32(float32(float32(float32(float64(c5)*0.5)*float32(1)) + float32(0)))
+			s_PPT_v_v_Z = float32(float32(float32(float32(float64(c5)*0.5)*float32(1)) + float32(0)))
 		}
 	}
 	n6 := r.ReadBits(2)
 	if n6 > 2 {
 		return false
 	}
-	s.L.n = int(n6)
-	for i7 := range s.L.e[:n6] {
+	s_L_n = int(n6)
+	for i7 := range s_L_e[:n6] {
 		if r.ReadBits(1) != 0 {
-			s.L.e[i7].set = true
+			s_L_e[i7].set = true
 			if r.ReadBits(1) != 0 {
-				s.L.e[i7].v.set = true
-				s.L.e[i7].v.v.Text = r.ReadStringBytes(7)
+				s_L_e[i7].v.set = true
+				s_L_e[i7].v.v.Text = r.ReadStringBytes(7)
 			}
 		}
 	}
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	if s.O.P.set {
+	if s_O_P_set {
 		p8 := (*v).O.P
 		if p8 == nil {
 			p8 = new(float32)
 			(*v).O.P = p8
 		}
-		(*p8) = s.O.P.v
+		(*p8) = s_O_P_v
 	} else {
 		(*v).O.P = nil
 	}
 	for i9 := range (*v).O.Q {
-		if s.O.Q[i9].set {
+		if s_O_Q[i9].set {
 			p10 := (*v).O.Q[i9]
 			if p10 == nil {
 				p10 = new(float32)
 				(*v).O.Q[i9] = p10
 			}
-			(*p10) = s.O.Q[i9].v
+			(*p10) = s_O_Q[i9].v
 		} else {
 			(*v).O.Q[i9] = nil
 		}
 	}
-	if s.PP.set {
+	if s_PP_set {
 		p11 := (*v).PP
 		if p11 == nil {
 			p11 = new(*Vec3)
 			(*v).PP = p11
 		}
-		if s.PP.v.set {
+		if s_PP_v_set {
 			p12 := (*p11)
 			if p12 == nil {
 				p12 = new(Vec3)
 				(*p11) = p12
 			}
-			(*p12) = s.PP.v.v
+			(*p12) = s_PP_v_v
 		} else {
 			(*p11) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	if s.PPT.set {
+	if s_PPT_set {
 		p13 := (*v).PPT
 		if p13 == nil {
 			p13 = new(*Vec3)
 			(*v).PPT = p13
 		}
-		if s.PPT.v.set {
+		if s_PPT_v_set {
 			p14 := (*p13)
 			if p14 == nil {
 				p14 = new(Vec3)
 				(*p13) = p14
 			}
-			(*p14).X = s.PPT.v.v.X
-			(*p14).Y = s.PPT.v.v.Y
-			(*p14).Z = s.PPT.v.v.Z
+			(*p14).X = s_PPT_v_v_X
+			(*p14).Y = s_PPT_v_v_Y
+			(*p14).Z = s_PPT_v_v_Z
 		} else {
 			(*p13) = nil
 		}
 	} else {
 		(*v).PPT = nil
 	}
-	if n15 := s.L.n; n15 <= cap((*v).L) {
+	if n15 := s_L_n; n15 <= cap((*v).L) {
 		(*v).L = (*v).L[:n15]
 	} else {
 		g16 := make([]**Label, n15)
@@ -1860,20 +1820,20 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 		(*v).L = g16
 	}
 	for i17 := range (*v).L {
-		if s.L.e[i17].set {
+		if s_L_e[i17].set {
 			p18 := (*v).L[i17]
 			if p18 == nil {
 				p18 = new(*Label)
 				(*v).L[i17] = p18
 			}
-			if s.L.e[i17].v.set {
+			if s_L_e[i17].v.set {
 				p19 := (*p18)
 				if p19 == nil {
 					p19 = new(Label)
 					(*p18) = p19
 				}
-				if string((*p19).Text) != string(s.L.e[i17].v.v.Text) {
-					(*p19).Text = string(s.L.e[i17].v.v.Text)
+				if string((*p19).Text) != string(s_L_e[i17].v.v.Text) {
+					(*p19).Text = string(s_L_e[i17].v.v.Text)
 				}
 			} else {
 				(*p18) = nil
@@ -2037,111 +1997,105 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Arr   [4]float32
-		ArrW  [4]float32
-		Arr64 [4]float32
-		Named [4]float32
-		Plain [4]float32
-		Gonum [4]float32
-		Order [4]float32
-		GL    [4]float32
-		Vec   [4]float32
-		Wide  [4]float32
-		Opt   struct {
-			set bool
-			v   [4]float32
-		}
-		List struct {
-			n int
-			e [3][4]float32
-		}
-		Pose struct {
-			A [4]float32
-			B [4]float32
-		}
-	}
-	s.Arr = r.ReadQuat(&bitpackQ4)
-	s.ArrW = r.ReadQuat(&bitpackQ5)
-	s.Arr64 = r.ReadQuat(&bitpackQ6)
-	s.Named = r.ReadQuat(&bitpackQ7)
-	s.Plain = r.ReadQuat(&bitpackQ8)
-	s.Gonum = r.ReadQuat(&bitpackQ9)
-	s.Order = r.ReadQuat(&bitpackQ9)
-	s.GL = r.ReadQuat(&bitpackQ10)
-	s.Vec = r.ReadQuat(&bitpackQ11)
-	s.Wide = r.ReadQuat(&bitpackQ12)
+	var (
+		s_Arr     [4]float32
+		s_ArrW    [4]float32
+		s_Arr64   [4]float32
+		s_Named   [4]float32
+		s_Plain   [4]float32
+		s_Gonum   [4]float32
+		s_Order   [4]float32
+		s_GL      [4]float32
+		s_Vec     [4]float32
+		s_Wide    [4]float32
+		s_Opt_set bool
+		s_Opt_v   [4]float32
+		s_List_n  int
+		s_List_e  [3][4]float32
+		s_Pose_A  [4]float32
+		s_Pose_B  [4]float32
+	)
+	s_Arr = r.ReadQuat(&bitpackQ4)
+	s_ArrW = r.ReadQuat(&bitpackQ5)
+	s_Arr64 = r.ReadQuat(&bitpackQ6)
+	s_Named = r.ReadQuat(&bitpackQ7)
+	s_Plain = r.ReadQuat(&bitpackQ8)
+	s_Gonum = r.ReadQuat(&bitpackQ9)
+	s_Order = r.ReadQuat(&bitpackQ9)
+	s_GL = r.ReadQuat(&bitpackQ10)
+	s_Vec = r.ReadQuat(&bitpackQ11)
+	s_Wide = r.ReadQuat(&bitpackQ12)
 	if r.ReadBits(1) != 0 {
-		s.Opt.set = true
-		s.Opt.v = r.ReadQuat(&bitpackQ4)
+		s_Opt_set = true
+		s_Opt_v = r.ReadQuat(&bitpackQ4)
 	}
 	n0 := r.ReadBits(2)
 	if n0 > 3 {
 		return false
 	}
-	s.List.n = int(n0)
-	for i1 := range s.List.e[:n0] {
-		s.List.e[i1] = r.ReadQuat(&bitpackQ4)
+	s_List_n = int(n0)
+	for i1 := range s_List_e[:n0] {
+		s_List_e[i1] = r.ReadQuat(&bitpackQ4)
 	}
-	s.Pose.A = r.ReadQuat(&bitpackQ13)
-	s.Pose.B = r.ReadQuat(&bitpackQ13)
+	s_Pose_A = r.ReadQuat(&bitpackQ13)
+	s_Pose_B = r.ReadQuat(&bitpackQ13)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Arr[0] = float32(s.Arr[0])
-	(*v).Arr[1] = float32(s.Arr[1])
-	(*v).Arr[2] = float32(s.Arr[2])
-	(*v).Arr[3] = float32(s.Arr[3])
-	(*v).ArrW[1] = float32(s.ArrW[0])
-	(*v).ArrW[2] = float32(s.ArrW[1])
-	(*v).ArrW[3] = float32(s.ArrW[2])
-	(*v).ArrW[0] = float32(s.ArrW[3])
-	(*v).Arr64[0] = float64(s.Arr64[0])
-	(*v).Arr64[1] = float64(s.Arr64[1])
-	(*v).Arr64[2] = float64(s.Arr64[2])
-	(*v).Arr64[3] = float64(s.Arr64[3])
-	(*v).Named.X = float32(s.Named[0])
-	(*v).Named.Y = float32(s.Named[1])
-	(*v).Named.Z = float32(s.Named[2])
-	(*v).Named.W = float32(s.Named[3])
-	(*v).Plain.X = float32(s.Plain[0])
-	(*v).Plain.Y = float32(s.Plain[1])
-	(*v).Plain.Z = float32(s.Plain[2])
-	(*v).Plain.W = float32(s.Plain[3])
-	(*v).Gonum.B = float32(s.Gonum[0])
-	(*v).Gonum.C = float32(s.Gonum[1])
-	(*v).Gonum.D = float32(s.Gonum[2])
-	(*v).Gonum.A = float32(s.Gonum[3])
-	(*v).Order.A = float32(s.Order[0])
-	(*v).Order.B = float32(s.Order[1])
-	(*v).Order.C = float32(s.Order[2])
-	(*v).Order.D = float32(s.Order[3])
-	(*v).GL.V[0] = float32(s.GL[0])
-	(*v).GL.V[1] = float32(s.GL[1])
-	(*v).GL.V[2] = float32(s.GL[2])
-	(*v).GL.W = float32(s.GL[3])
-	(*v).Vec.V.X = float32(s.Vec[0])
-	(*v).Vec.V.Y = float32(s.Vec[1])
-	(*v).Vec.V.Z = float32(s.Vec[2])
-	(*v).Vec.W = float32(s.Vec[3])
-	(*v).Wide.X = float64(s.Wide[0])
-	(*v).Wide.Y = float64(s.Wide[1])
-	(*v).Wide.Z = float64(s.Wide[2])
-	(*v).Wide.W = float64(s.Wide[3])
-	if s.Opt.set {
+	(*v).Arr[0] = float32(s_Arr[0])
+	(*v).Arr[1] = float32(s_Arr[1])
+	(*v).Arr[2] = float32(s_Arr[2])
+	(*v).Arr[3] = float32(s_Arr[3])
+	(*v).ArrW[1] = float32(s_ArrW[0])
+	(*v).ArrW[2] = float32(s_ArrW[1])
+	(*v).ArrW[3] = float32(s_ArrW[2])
+	(*v).ArrW[0] = float32(s_ArrW[3])
+	(*v).Arr64[0] = float64(s_Arr64[0])
+	(*v).Arr64[1] = float64(s_Arr64[1])
+	(*v).Arr64[2] = float64(s_Arr64[2])
+	(*v).Arr64[3] = float64(s_Arr64[3])
+	(*v).Named.X = float32(s_Named[0])
+	(*v).Named.Y = float32(s_Named[1])
+	(*v).Named.Z = float32(s_Named[2])
+	(*v).Named.W = float32(s_Named[3])
+	(*v).Plain.X = float32(s_Plain[0])
+	(*v).Plain.Y = float32(s_Plain[1])
+	(*v).Plain.Z = float32(s_Plain[2])
+	(*v).Plain.W = float32(s_Plain[3])
+	(*v).Gonum.B = float32(s_Gonum[0])
+	(*v).Gonum.C = float32(s_Gonum[1])
+	(*v).Gonum.D = float32(s_Gonum[2])
+	(*v).Gonum.A = float32(s_Gonum[3])
+	(*v).Order.A = float32(s_Order[0])
+	(*v).Order.B = float32(s_Order[1])
+	(*v).Order.C = float32(s_Order[2])
+	(*v).Order.D = float32(s_Order[3])
+	(*v).GL.V[0] = float32(s_GL[0])
+	(*v).GL.V[1] = float32(s_GL[1])
+	(*v).GL.V[2] = float32(s_GL[2])
+	(*v).GL.W = float32(s_GL[3])
+	(*v).Vec.V.X = float32(s_Vec[0])
+	(*v).Vec.V.Y = float32(s_Vec[1])
+	(*v).Vec.V.Z = float32(s_Vec[2])
+	(*v).Vec.W = float32(s_Vec[3])
+	(*v).Wide.X = float64(s_Wide[0])
+	(*v).Wide.Y = float64(s_Wide[1])
+	(*v).Wide.Z = float64(s_Wide[2])
+	(*v).Wide.W = float64(s_Wide[3])
+	if s_Opt_set {
 		p2 := (*v).Opt
 		if p2 == nil {
 			p2 = new(QuatXYZW)
 			(*v).Opt = p2
 		}
-		(*p2).X = float32(s.Opt.v[0])
-		(*p2).Y = float32(s.Opt.v[1])
-		(*p2).Z = float32(s.Opt.v[2])
-		(*p2).W = float32(s.Opt.v[3])
+		(*p2).X = float32(s_Opt_v[0])
+		(*p2).Y = float32(s_Opt_v[1])
+		(*p2).Z = float32(s_Opt_v[2])
+		(*p2).W = float32(s_Opt_v[3])
 	} else {
 		(*v).Opt = nil
 	}
-	if n3 := s.List.n; n3 <= cap((*v).List) {
+	if n3 := s_List_n; n3 <= cap((*v).List) {
 		(*v).List = (*v).List[:n3]
 	} else {
 		g4 := make([]QuatXYZW, n3)
@@ -2149,19 +2103,19 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 		(*v).List = g4
 	}
 	for i5 := range (*v).List {
-		(*v).List[i5].X = float32(s.List.e[i5][0])
-		(*v).List[i5].Y = float32(s.List.e[i5][1])
-		(*v).List[i5].Z = float32(s.List.e[i5][2])
-		(*v).List[i5].W = float32(s.List.e[i5][3])
+		(*v).List[i5].X = float32(s_List_e[i5][0])
+		(*v).List[i5].Y = float32(s_List_e[i5][1])
+		(*v).List[i5].Z = float32(s_List_e[i5][2])
+		(*v).List[i5].W = float32(s_List_e[i5][3])
 	}
-	(*v).Pose.A.X = float32(s.Pose.A[0])
-	(*v).Pose.A.Y = float32(s.Pose.A[1])
-	(*v).Pose.A.Z = float32(s.Pose.A[2])
-	(*v).Pose.A.W = float32(s.Pose.A[3])
-	(*v).Pose.B[0] = float32(s.Pose.B[0])
-	(*v).Pose.B[1] = float32(s.Pose.B[1])
-	(*v).Pose.B[2] = float32(s.Pose.B[2])
-	(*v).Pose.B[3] = float32(s.Pose.B[3])
+	(*v).Pose.A.X = float32(s_Pose_A[0])
+	(*v).Pose.A.Y = float32(s_Pose_A[1])
+	(*v).Pose.A.Z = float32(s_Pose_A[2])
+	(*v).Pose.A.W = float32(s_Pose_A[3])
+	(*v).Pose.B[0] = float32(s_Pose_B[0])
+	(*v).Pose.B[1] = float32(s_Pose_B[1])
+	(*v).Pose.B[2] = float32(s_Pose_B[2])
+	(*v).Pose.B[3] = float32(s_Pose_B[3])
 	return true
 }
 
@@ -2287,101 +2241,99 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 func bitpackUnmarshalUnits(data []byte, v *Units) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		Timeout bptime.Duration
-		Delay   bptime.Duration
-		Neg     int32
-		Raw     int64
-		Big     uint64
-		UBits   uint16
-		HP      int16
-		Lvl     uint8
-		Tilt    int8
-		Count   uint32
-		Wide    int64
-		Slow    bptime.Duration
-		Ticks   struct {
-			n int
-			e [3]int32
-		}
-	}
+	var (
+		s_Timeout bptime.Duration
+		s_Delay   bptime.Duration
+		s_Neg     int32
+		s_Raw     int64
+		s_Big     uint64
+		s_UBits   uint16
+		s_HP      int16
+		s_Lvl     uint8
+		s_Tilt    int8
+		s_Count   uint32
+		s_Wide    int64
+		s_Slow    bptime.Duration
+		s_Ticks_n int
+		s_Ticks_e [3]int32
+	)
 	c0 := r.ReadBits(16)
 	if c0 > 60000 {
 		return false
 	}
-	s.Timeout = bptime.Duration(int64((c0 * 1000000)))
+	s_Timeout = bptime.Duration(int64((c0 * 1000000)))
 	c1 := r.ReadBits(12)
-	s.Delay = bptime.Duration(int64((((c1 ^ 2048) + 0xfffffffffffff800) * 50000)))
+	s_Delay = bptime.Duration(int64((((c1 ^ 2048) + 0xfffffffffffff800) * 50000)))
 	c2 := r.ReadBits(8)
 	if c2 > 200 {
 		return false
 	}
-	s.Neg = int32(int64(((c2 + 0xffffffffffffff9c) * 10)))
+	s_Neg = int32(int64(((c2 + 0xffffffffffffff9c) * 10)))
 	c3 := r.ReadBits(20)
-	s.Raw = int64(int64((((c3 ^ 0x80000) + 0xfffffffffff80000) * 1000)))
+	s_Raw = int64(int64((((c3 ^ 0x80000) + 0xfffffffffff80000) * 1000)))
 	c4 := r.ReadBits(20)
 	if c4 > 0xf4240 {
 		return false
 	}
-	s.Big = uint64((c4 * 3))
+	s_Big = uint64((c4 * 3))
 	c5 := r.ReadBits(8)
-	s.UBits = uint16((c5 * 2))
+	s_UBits = uint16((c5 * 2))
 	c6 := r.ReadBits(7)
 	if c6 > 100 {
 		return false
 	}
-	s.HP = int16(int64(c6))
+	s_HP = int16(int64(c6))
 	c7 := r.ReadBits(6)
 	if c7 > 59 {
 		return false
 	}
-	s.Lvl = uint8((c7 + 1))
+	s_Lvl = uint8((c7 + 1))
 	c8 := r.ReadBits(3)
-	s.Tilt = int8(int64(((c8 ^ 4) + 0xfffffffffffffffc)))
+	s_Tilt = int8(int64(((c8 ^ 4) + 0xfffffffffffffffc)))
 	c9 := r.ReadBits(5)
-	s.Count = uint32(c9)
+	s_Count = uint32(c9)
 	c10 := r.ReadBits(34)
 	if c10 > 0x2540be400 {
 		return false
 	}
-	s.Wide = int64(int64((c10 + 0xfffffffed5fa0e00)))
+	s_Wide = int64(int64((c10 + 0xfffffffed5fa0e00)))
 	c11 := r.ReadBits(5)
 	if c11 > 20 {
 		return false
 	}
-	s.Slow = bptime.Duration(int64(((c11 + 0xfffffffffffffff6) * 1000000000)))
+	s_Slow = bptime.Duration(int64(((c11 + 0xfffffffffffffff6) * 1000000000)))
 	n12 := r.ReadBits(2)
 	if n12 > 3 {
 		return false
 	}
-	s.Ticks.n = int(n12)
-	for i13 := range s.Ticks.e[:n12] {
+	s_Ticks_n = int(n12)
+	for i13 := range s_Ticks_e[:n12] {
 		c14 := r.ReadBits(8)
-		s.Ticks.e[i13] = int32(int64((c14 * 16)))
+		s_Ticks_e[i13] = int32(int64((c14 * 16)))
 	}
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).Timeout = s.Timeout
-	(*v).Delay = s.Delay
-	(*v).Neg = s.Neg
-	(*v).Raw = s.Raw
-	(*v).Big = s.Big
-	(*v).UBits = s.UBits
-	(*v).HP = s.HP
-	(*v).Lvl = s.Lvl
-	(*v).Tilt = s.Tilt
-	(*v).Count = s.Count
-	(*v).Wide = s.Wide
-	(*v).Slow = s.Slow
-	if n15 := s.Ticks.n; n15 <= cap((*v).Ticks) {
+	(*v).Timeout = s_Timeout
+	(*v).Delay = s_Delay
+	(*v).Neg = s_Neg
+	(*v).Raw = s_Raw
+	(*v).Big = s_Big
+	(*v).UBits = s_UBits
+	(*v).HP = s_HP
+	(*v).Lvl = s_Lvl
+	(*v).Tilt = s_Tilt
+	(*v).Count = s_Count
+	(*v).Wide = s_Wide
+	(*v).Slow = s_Slow
+	if n15 := s_Ticks_n; n15 <= cap((*v).Ticks) {
 		(*v).Ticks = (*v).Ticks[:n15]
 	} else {
 		g16 := make([]int32, n15)
 		copy(g16, (*v).Ticks[:cap((*v).Ticks)])
 		(*v).Ticks = g16
 	}
-	copy((*v).Ticks, s.Ticks.e[:])
+	copy((*v).Ticks, s_Ticks_e[:])
 	return true
 }
 
@@ -2428,29 +2380,29 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 func bitpackUnmarshalQuatProbe(data []byte, v *QuatProbe) bool {
 	var r bitio.Reader
 	r.Reset(data)
-	var s struct {
-		A [4]float32
-		B [4]float32
-		C [4]float32
-	}
-	s.A = r.ReadQuat(&bitpackQ7)
-	s.B = r.ReadQuat(&bitpackQ4)
-	s.C = r.ReadQuat(&bitpackQ14)
+	var (
+		s_A [4]float32
+		s_B [4]float32
+		s_C [4]float32
+	)
+	s_A = r.ReadQuat(&bitpackQ7)
+	s_B = r.ReadQuat(&bitpackQ4)
+	s_C = r.ReadQuat(&bitpackQ14)
 	if r.Err() != nil || r.BitsRemaining() >= 8 {
 		return false
 	}
-	(*v).A[0] = float32(s.A[0])
-	(*v).A[1] = float32(s.A[1])
-	(*v).A[2] = float32(s.A[2])
-	(*v).A[3] = float32(s.A[3])
-	(*v).B[0] = float32(s.B[0])
-	(*v).B[1] = float32(s.B[1])
-	(*v).B[2] = float32(s.B[2])
-	(*v).B[3] = float32(s.B[3])
-	(*v).C[0] = float64(s.C[0])
-	(*v).C[1] = float64(s.C[1])
-	(*v).C[2] = float64(s.C[2])
-	(*v).C[3] = float64(s.C[3])
+	(*v).A[0] = float32(s_A[0])
+	(*v).A[1] = float32(s_A[1])
+	(*v).A[2] = float32(s_A[2])
+	(*v).A[3] = float32(s_A[3])
+	(*v).B[0] = float32(s_B[0])
+	(*v).B[1] = float32(s_B[1])
+	(*v).B[2] = float32(s_B[2])
+	(*v).B[3] = float32(s_B[3])
+	(*v).C[0] = float64(s_C[0])
+	(*v).C[1] = float64(s_C[1])
+	(*v).C[2] = float64(s_C[2])
+	(*v).C[3] = float64(s_C[3])
 	return true
 }
 
