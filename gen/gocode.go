@@ -63,10 +63,10 @@ type goEmitter struct {
 	funcs            *bytes.Buffer   // the functions, unformatted
 	decls            []string        // the shadow variables of the function being rendered
 	declared         map[string]bool
-	inits            []string        // RegisterGenerated calls
-	locals           int             // locals declared in the current function
-	rootType         reflect.Type    // the type being rendered, for messages
-	err              error           // the first unsupported value found
+	inits            []string     // RegisterGenerated calls
+	locals           int          // locals declared in the current function
+	rootType         reflect.Type // the type being rendered, for messages
+	err              error        // the first unsupported value found
 }
 
 func newGoEmitter(m *Model, opts Options) (*goEmitter, error) {

@@ -263,4 +263,3 @@ func FuzzGo(f *testing.F) {
 		}
 	})
 }
-
