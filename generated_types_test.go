@@ -3,10 +3,13 @@
 package bitpack_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/quant"
 	"math"
+	"unicode/utf8"
 )
 
 func init() {
@@ -314,8 +317,10 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 // bitpackUnmarshalgameplayGen decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 218 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Tick        uint32
 		s_Entity      uint16
@@ -348,191 +353,331 @@ func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
 		s_Events_n    int
 		s_Events_e    [16]uint32
 	)
-	c0 := r.ReadBits(24)
-	s_Tick = uint32(c0)
-	c1 := r.ReadBits(12)
-	s_Entity = uint16(c1)
-	c2 := r.ReadBits(3)
-	if c2 > 5 {
+	if end-pos < 47 {
 		return false
 	}
-	s_Stance = Stance(c2)
-	c3 := r.ReadBits(6)
-	s_Flags = uint8(c3)
-	s_Grounded = bool(r.ReadBits(1) != 0)
-	s_Firing = bool(r.ReadBits(1) != 0)
-	c4 := r.ReadBits(19)
-	if c4 > 300000 {
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xffffff
+	s_Tick = uint32(c1)
+	c2 := w0 >> 24 & 0xfff
+	s_Entity = uint16(c2)
+	c3 := w0 >> 36 & 0x7
+	if c3 > 5 {
 		return false
 	}
-	s_Pos_X = float32(float32(float32(float32(float64(c4)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
-	c5 := r.ReadBits(19)
-	if c5 > 300000 {
+	s_Stance = Stance(c3)
+	c4 := w0 >> 39 & 0x3f
+	s_Flags = uint8(c4)
+	c5 := w0 >> 45 & 0x1
+	s_Grounded = bool(c5 != 0)
+	c6 := w0 >> 46 & 0x1
+	s_Firing = bool(c6 != 0)
+	pos += 47
+	if end-pos < 57 {
 		return false
 	}
-	s_Pos_Y = float32(float32(float32(float32(float64(c5)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
-	c6 := r.ReadBits(19)
-	if c6 > 300000 {
+	w7 := bitpackWord(data, pos)
+	c8 := w7 >> 0 & 0x7ffff
+	if c8 > 300000 {
 		return false
 	}
-	s_Pos_Z = float32(float32(float32(float32(float64(c6)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
-	c7 := r.ReadBits(14)
-	if c7 > 12000 {
+	s_Pos_X = float32(float32(float32(float32(float64(c8)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
+	c9 := w7 >> 19 & 0x7ffff
+	if c9 > 300000 {
 		return false
 	}
-	s_Vel_X = float32(float32(float32(float32(float64(c7)*8.333333333333333e-05)*float32(120)) + float32(-60)))
-	c8 := r.ReadBits(14)
-	if c8 > 12000 {
+	s_Pos_Y = float32(float32(float32(float32(float64(c9)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
+	c10 := w7 >> 38 & 0x7ffff
+	if c10 > 300000 {
 		return false
 	}
-	s_Vel_Y = float32(float32(float32(float32(float64(c8)*8.333333333333333e-05)*float32(120)) + float32(-60)))
-	c9 := r.ReadBits(14)
-	if c9 > 12000 {
+	s_Pos_Z = float32(float32(float32(float32(float64(c10)*3.3333333333333333e-06)*float32(6000)) + float32(-3000)))
+	pos += 57
+	if end-pos < 54 {
 		return false
 	}
-	s_Vel_Z = float32(float32(float32(float32(float64(c9)*8.333333333333333e-05)*float32(120)) + float32(-60)))
-	c10 := r.ReadBits(12)
-	if c10 > 4000 {
+	w11 := bitpackWord(data, pos)
+	c12 := w11 >> 0 & 0x3fff
+	if c12 > 12000 {
 		return false
 	}
-	s_Accel_X = float32(float32(float32(float32(float64(c10)*0.00025)*float32(40)) + float32(-20)))
-	c11 := r.ReadBits(12)
-	if c11 > 4000 {
+	s_Vel_X = float32(float32(float32(float32(float64(c12)*8.333333333333333e-05)*float32(120)) + float32(-60)))
+	c13 := w11 >> 14 & 0x3fff
+	if c13 > 12000 {
 		return false
 	}
-	s_Accel_Y = float32(float32(float32(float32(float64(c11)*0.00025)*float32(40)) + float32(-20)))
-	c12 := r.ReadBits(12)
-	if c12 > 4000 {
+	s_Vel_Y = float32(float32(float32(float32(float64(c13)*8.333333333333333e-05)*float32(120)) + float32(-60)))
+	c14 := w11 >> 28 & 0x3fff
+	if c14 > 12000 {
 		return false
 	}
-	s_Accel_Z = float32(float32(float32(float32(float64(c12)*0.00025)*float32(40)) + float32(-20)))
-	s_Rot = r.ReadQuat(&bitpackQ0)
-	c13 := r.ReadBits(12)
-	if c13 > 3600 {
+	s_Vel_Z = float32(float32(float32(float32(float64(c14)*8.333333333333333e-05)*float32(120)) + float32(-60)))
+	c15 := w11 >> 42 & 0xfff
+	if c15 > 4000 {
 		return false
 	}
-	s_Aim[0] = float32(float32(float32(float32(float64(c13)*0.0002777777777777778)*float32(180)) + float32(-90)))
-	c14 := r.ReadBits(12)
-	if c14 > 3600 {
+	s_Accel_X = float32(float32(float32(float32(float64(c15)*0.00025)*float32(40)) + float32(-20)))
+	pos += 54
+	var l16, q17, q18, q19 uint32
+	if end-pos < 48 {
 		return false
 	}
-	s_Aim[1] = float32(float32(float32(float32(float64(c14)*0.0002777777777777778)*float32(180)) + float32(-90)))
-	s_Name = r.ReadStringBytes(23)
-	if r.ReadBits(1) != 0 {
-		s_Weapon_set = true
-		c15 := r.ReadBits(6)
-		s_Weapon_v.ID = uint8(c15)
-		c16 := r.ReadBits(10)
-		if c16 > 999 {
-			return false
-		}
-		s_Weapon_v.Ammo = uint16(c16)
-		c17 := r.ReadBits(6)
-		if c17 > 60 {
-			return false
-		}
-		s_Weapon_v.Clip = uint8(c17)
-		c18 := r.ReadBits(8)
-		if c18 > 150 {
-			return false
-		}
-		s_Weapon_v.Heat = float32(float32(float32(float32(float64(c18)*0.006666666666666667)*float32(1.5)) + float32(0)))
-		s_Weapon_v.Reloading = bool(r.ReadBits(1) != 0)
-		c19 := r.ReadBits(2)
-		if c19 > 2 {
-			return false
-		}
-		s_Weapon_v.Mode = uint8(c19)
-	}
-	if r.ReadBits(1) != 0 {
-		s_Anim_set = true
-		c20 := r.ReadBits(9)
-		s_Anim_v.Seq = uint16(c20)
-		c21 := r.ReadBits(11)
-		if c21 > 1500 {
-			return false
-		}
-		s_Anim_v.Phase = float32(float32(float32(float32(float64(c21)*0.0006666666666666666)*float32(3)) + float32(0)))
-		c22 := r.ReadBits(7)
-		if c22 > 121 {
-			return false
-		}
-		s_Anim_v.Blend = float32(float32(float32(float32(float64(c22)*0.008264462809917356)*float32(1.2)) + float32(0)))
-		c23 := r.ReadBits(3)
-		s_Anim_v.Layer = uint8(c23)
-	}
-	if r.ReadBits(1) != 0 {
-		s_Vehicle_set = true
-		c24 := r.ReadBits(12)
-		s_Vehicle_v.ID = uint16(c24)
-		c25 := r.ReadBits(3)
-		s_Vehicle_v.Seat = uint8(c25)
-		c26 := r.ReadBits(12)
-		if c26 > 4000 {
-			return false
-		}
-		s_Vehicle_v.Speed = float32(float32(float32(float32(float64(c26)*0.00025)*float32(400)) + float32(-100)))
-		c27 := r.ReadBits(10)
-		if c27 > 600 {
-			return false
-		}
-		s_Vehicle_v.Steer = float32(float32(float32(float32(float64(c27)*0.0016666666666666668)*float32(3)) + float32(-1.5)))
-		c28 := r.ReadBits(8)
-		s_Vehicle_v.Throttle = uint8(c28)
-		c29 := r.ReadBits(10)
-		if c29 > 1000 {
-			return false
-		}
-		s_Vehicle_v.Fuel = uint16(c29)
-	}
-	if r.ReadBits(1) != 0 {
-		s_Stats_set = true
-		c30 := r.ReadBits(11)
-		if c30 > 1100 {
-			return false
-		}
-		s_Stats_v.Health = int16(int64((c30 + 0xffffffffffffff9c)))
-		c31 := r.ReadBits(11)
-		if c31 > 2000 {
-			return false
-		}
-		s_Stats_v.Armor = uint16(c31)
-		c32 := r.ReadBits(10)
-		if c32 > 1000 {
-			return false
-		}
-		s_Stats_v.Stamina = uint16(c32)
-		c33 := r.ReadBits(10)
-		if c33 > 999 {
-			return false
-		}
-		s_Stats_v.Kills = uint16(c33)
-		c34 := r.ReadBits(10)
-		if c34 > 999 {
-			return false
-		}
-		s_Stats_v.Deaths = uint16(c34)
-		c35 := r.ReadBits(18)
-		if c35 > 0x30d40 {
-			return false
-		}
-		s_Stats_v.Score = int32(int64((c35 + 0xfffffffffffe7960)))
-		c36 := r.ReadBits(10)
-		s_Stats_v.Ping = uint16(c36)
-		c37 := r.ReadBits(2)
-		s_Stats_v.Team = uint8(c37)
-	}
-	r.Align()
-	s_Inputs = r.BitsRead()
-	r.Skip(256)
-	bitio.ReadUints(&r, s_Seen[:10], 32)
-	n38 := r.ReadBits(5)
-	if n38 > 16 {
+	w20 := bitpackWord(data, pos)
+	c21 := w20 >> 0 & 0xfff
+	if c21 > 4000 {
 		return false
 	}
-	s_Events_n = int(n38)
-	bitio.ReadUints(&r, s_Events_e[:n38], 32)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	s_Accel_Y = float32(float32(float32(float32(float64(c21)*0.00025)*float32(40)) + float32(-20)))
+	c22 := w20 >> 12 & 0xfff
+	if c22 > 4000 {
+		return false
+	}
+	s_Accel_Z = float32(float32(float32(float32(float64(c22)*0.00025)*float32(40)) + float32(-20)))
+	c23 := w20 >> 24 & 0x3
+	l16 = uint32(c23)
+	c24 := w20 >> 26 & 0x7ff
+	q17 = uint32(c24)
+	c25 := w20 >> 37 & 0x7ff
+	q18 = uint32(c25)
+	pos += 48
+	if end-pos < 11 {
+		return false
+	}
+	w26 := bitpackWord(data, pos)
+	c27 := w26 >> 0 & 0x7ff
+	q19 = uint32(c27)
+	pos += 11
+	var err28 error
+	if s_Rot, err28 = bitpackQ0.Decode(l16, [3]uint32{q17, q18, q19}); err28 != nil {
+		return false
+	}
+	var n29 int
+	if end-pos < 29 {
+		return false
+	}
+	w30 := bitpackWord(data, pos)
+	c31 := w30 >> 0 & 0xfff
+	if c31 > 3600 {
+		return false
+	}
+	s_Aim[0] = float32(float32(float32(float32(float64(c31)*0.0002777777777777778)*float32(180)) + float32(-90)))
+	c32 := w30 >> 12 & 0xfff
+	if c32 > 3600 {
+		return false
+	}
+	s_Aim[1] = float32(float32(float32(float32(float64(c32)*0.0002777777777777778)*float32(180)) + float32(-90)))
+	c33 := w30 >> 24 & 0x1f
+	if c33 > 23 {
+		return false
+	}
+	n29 = int(c33)
+	pos += 29
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n29 {
+		return false
+	}
+	s_Name = data[pos>>3 : pos>>3+n29 : pos>>3+n29]
+	if !bitpackText(s_Name) {
+		return false
+	}
+	pos += 8 * n29
+	if end-pos < 1 {
+		return false
+	}
+	w34 := bitpackWord(data, pos)
+	c35 := w34 >> 0 & 0x1
+	s_Weapon_set = c35 != 0
+	pos += 1
+	if s_Weapon_set {
+		if end-pos < 33 {
+			return false
+		}
+		w36 := bitpackWord(data, pos)
+		c37 := w36 >> 0 & 0x3f
+		s_Weapon_v.ID = uint8(c37)
+		c38 := w36 >> 6 & 0x3ff
+		if c38 > 999 {
+			return false
+		}
+		s_Weapon_v.Ammo = uint16(c38)
+		c39 := w36 >> 16 & 0x3f
+		if c39 > 60 {
+			return false
+		}
+		s_Weapon_v.Clip = uint8(c39)
+		c40 := w36 >> 22 & 0xff
+		if c40 > 150 {
+			return false
+		}
+		s_Weapon_v.Heat = float32(float32(float32(float32(float64(c40)*0.006666666666666667)*float32(1.5)) + float32(0)))
+		c41 := w36 >> 30 & 0x1
+		s_Weapon_v.Reloading = bool(c41 != 0)
+		c42 := w36 >> 31 & 0x3
+		if c42 > 2 {
+			return false
+		}
+		s_Weapon_v.Mode = uint8(c42)
+		pos += 33
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w43 := bitpackWord(data, pos)
+	c44 := w43 >> 0 & 0x1
+	s_Anim_set = c44 != 0
+	pos += 1
+	if s_Anim_set {
+		if end-pos < 30 {
+			return false
+		}
+		w45 := bitpackWord(data, pos)
+		c46 := w45 >> 0 & 0x1ff
+		s_Anim_v.Seq = uint16(c46)
+		c47 := w45 >> 9 & 0x7ff
+		if c47 > 1500 {
+			return false
+		}
+		s_Anim_v.Phase = float32(float32(float32(float32(float64(c47)*0.0006666666666666666)*float32(3)) + float32(0)))
+		c48 := w45 >> 20 & 0x7f
+		if c48 > 121 {
+			return false
+		}
+		s_Anim_v.Blend = float32(float32(float32(float32(float64(c48)*0.008264462809917356)*float32(1.2)) + float32(0)))
+		c49 := w45 >> 27 & 0x7
+		s_Anim_v.Layer = uint8(c49)
+		pos += 30
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w50 := bitpackWord(data, pos)
+	c51 := w50 >> 0 & 0x1
+	s_Vehicle_set = c51 != 0
+	pos += 1
+	if s_Vehicle_set {
+		if end-pos < 55 {
+			return false
+		}
+		w52 := bitpackWord(data, pos)
+		c53 := w52 >> 0 & 0xfff
+		s_Vehicle_v.ID = uint16(c53)
+		c54 := w52 >> 12 & 0x7
+		s_Vehicle_v.Seat = uint8(c54)
+		c55 := w52 >> 15 & 0xfff
+		if c55 > 4000 {
+			return false
+		}
+		s_Vehicle_v.Speed = float32(float32(float32(float32(float64(c55)*0.00025)*float32(400)) + float32(-100)))
+		c56 := w52 >> 27 & 0x3ff
+		if c56 > 600 {
+			return false
+		}
+		s_Vehicle_v.Steer = float32(float32(float32(float32(float64(c56)*0.0016666666666666668)*float32(3)) + float32(-1.5)))
+		c57 := w52 >> 37 & 0xff
+		s_Vehicle_v.Throttle = uint8(c57)
+		c58 := w52 >> 45 & 0x3ff
+		if c58 > 1000 {
+			return false
+		}
+		s_Vehicle_v.Fuel = uint16(c58)
+		pos += 55
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w59 := bitpackWord(data, pos)
+	c60 := w59 >> 0 & 0x1
+	s_Stats_set = c60 != 0
+	pos += 1
+	if s_Stats_set {
+		if end-pos < 52 {
+			return false
+		}
+		w61 := bitpackWord(data, pos)
+		c62 := w61 >> 0 & 0x7ff
+		if c62 > 1100 {
+			return false
+		}
+		s_Stats_v.Health = int16(int64((c62 + 0xffffffffffffff9c)))
+		c63 := w61 >> 11 & 0x7ff
+		if c63 > 2000 {
+			return false
+		}
+		s_Stats_v.Armor = uint16(c63)
+		c64 := w61 >> 22 & 0x3ff
+		if c64 > 1000 {
+			return false
+		}
+		s_Stats_v.Stamina = uint16(c64)
+		c65 := w61 >> 32 & 0x3ff
+		if c65 > 999 {
+			return false
+		}
+		s_Stats_v.Kills = uint16(c65)
+		c66 := w61 >> 42 & 0x3ff
+		if c66 > 999 {
+			return false
+		}
+		s_Stats_v.Deaths = uint16(c66)
+		pos += 52
+		if end-pos < 30 {
+			return false
+		}
+		w67 := bitpackWord(data, pos)
+		c68 := w67 >> 0 & 0x3ffff
+		if c68 > 0x30d40 {
+			return false
+		}
+		s_Stats_v.Score = int32(int64((c68 + 0xfffffffffffe7960)))
+		c69 := w67 >> 18 & 0x3ff
+		s_Stats_v.Ping = uint16(c69)
+		c70 := w67 >> 28 & 0x3
+		s_Stats_v.Team = uint8(c70)
+		pos += 30
+	}
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < 32 {
+		return false
+	}
+	s_Inputs = pos >> 3
+	pos += 256
+	if (end-pos)/32 < 10 {
+		return false
+	}
+	for i71 := range s_Seen[:10] {
+		s_Seen[i71] = uint32(bitpackWord(data, pos) & 0xffffffff)
+		pos += 32
+	}
+	var n72 int
+	if end-pos < 5 {
+		return false
+	}
+	w73 := bitpackWord(data, pos)
+	c74 := w73 >> 0 & 0x1f
+	if c74 > 16 {
+		return false
+	}
+	n72 = int(c74)
+	pos += 5
+	s_Events_n = n72
+	if (end-pos)/32 < n72 {
+		return false
+	}
+	for i75 := range s_Events_e[:n72] {
+		s_Events_e[i75] = uint32(bitpackWord(data, pos) & 0xffffffff)
+		pos += 32
+	}
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Tick = s_Tick
@@ -559,53 +704,53 @@ func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
 		(*v).Name = string(s_Name)
 	}
 	if s_Weapon_set {
-		p39 := (*v).Weapon
-		if p39 == nil {
-			p39 = new(gpWeapon)
-			(*v).Weapon = p39
+		p76 := (*v).Weapon
+		if p76 == nil {
+			p76 = new(gpWeapon)
+			(*v).Weapon = p76
 		}
-		(*p39) = s_Weapon_v
+		(*p76) = s_Weapon_v
 	} else {
 		(*v).Weapon = nil
 	}
 	if s_Anim_set {
-		p40 := (*v).Anim
-		if p40 == nil {
-			p40 = new(gpAnim)
-			(*v).Anim = p40
+		p77 := (*v).Anim
+		if p77 == nil {
+			p77 = new(gpAnim)
+			(*v).Anim = p77
 		}
-		(*p40) = s_Anim_v
+		(*p77) = s_Anim_v
 	} else {
 		(*v).Anim = nil
 	}
 	if s_Vehicle_set {
-		p41 := (*v).Vehicle
-		if p41 == nil {
-			p41 = new(gpVehicle)
-			(*v).Vehicle = p41
+		p78 := (*v).Vehicle
+		if p78 == nil {
+			p78 = new(gpVehicle)
+			(*v).Vehicle = p78
 		}
-		(*p41) = s_Vehicle_v
+		(*p78) = s_Vehicle_v
 	} else {
 		(*v).Vehicle = nil
 	}
 	if s_Stats_set {
-		p42 := (*v).Stats
-		if p42 == nil {
-			p42 = new(gpStats)
-			(*v).Stats = p42
+		p79 := (*v).Stats
+		if p79 == nil {
+			p79 = new(gpStats)
+			(*v).Stats = p79
 		}
-		(*p42) = s_Stats_v
+		(*p79) = s_Stats_v
 	} else {
 		(*v).Stats = nil
 	}
-	copy((*v).Inputs[:], data[s_Inputs>>3:])
+	copy((*v).Inputs[:], data[s_Inputs:])
 	(*v).Seen = s_Seen
-	if n43 := s_Events_n; n43 <= cap((*v).Events) {
-		(*v).Events = (*v).Events[:n43]
+	if n80 := s_Events_n; n80 <= cap((*v).Events) {
+		(*v).Events = (*v).Events[:n80]
 	} else {
-		g44 := make([]uint32, n43)
-		copy(g44, (*v).Events[:cap((*v).Events)])
-		(*v).Events = g44
+		g81 := make([]uint32, n80)
+		copy(g81, (*v).Events[:cap((*v).Events)])
+		(*v).Events = g81
 	}
 	copy((*v).Events, s_Events_e[:])
 	return true
@@ -740,8 +885,10 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 // bitpackUnmarshalpacketGen decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 162 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Sequence    uint64
 		s_Position    [3]float32
@@ -754,101 +901,150 @@ func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
 		s_EventIDs_e  [16]uint32
 		s_Payload     int
 	)
-	c0 := r.ReadBits(64)
-	s_Sequence = uint64(c0)
-	c1 := r.ReadBits(18)
-	if c1 > 204800 {
+	if end-pos < 32 {
 		return false
 	}
-	s_Position[0] = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-	c2 := r.ReadBits(18)
-	if c2 > 204800 {
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0xffffffff
+	lo0 := c2
+	pos += 32
+	if end-pos < 50 {
 		return false
 	}
-	s_Position[1] = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-	c3 := r.ReadBits(18)
-	if c3 > 204800 {
+	w3 := bitpackWord(data, pos)
+	c4 := w3 >> 0 & 0xffffffff
+	s_Sequence = uint64((lo0 | c4<<32))
+	c5 := w3 >> 32 & 0x3ffff
+	if c5 > 204800 {
 		return false
 	}
-	s_Position[2] = float32(float32(float32(float32(float64(c3)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-	c4 := r.ReadBits(15)
-	if c4 > 20000 {
+	s_Position[0] = float32(float32(float32(float32(float64(c5)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	pos += 50
+	if end-pos < 51 {
 		return false
 	}
-	s_Orientation[0] = float32(float32(float32(float32(float64(c4)*5e-05)*float32(2)) + float32(-1)))
-	c5 := r.ReadBits(15)
-	if c5 > 20000 {
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0x3ffff
+	if c7 > 204800 {
 		return false
 	}
-	s_Orientation[1] = float32(float32(float32(float32(float64(c5)*5e-05)*float32(2)) + float32(-1)))
-	c6 := r.ReadBits(15)
-	if c6 > 20000 {
+	s_Position[1] = float32(float32(float32(float32(float64(c7)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	c8 := w6 >> 18 & 0x3ffff
+	if c8 > 204800 {
 		return false
 	}
-	s_Orientation[2] = float32(float32(float32(float32(float64(c6)*5e-05)*float32(2)) + float32(-1)))
-	c7 := r.ReadBits(15)
-	if c7 > 20000 {
+	s_Position[2] = float32(float32(float32(float32(float64(c8)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	c9 := w6 >> 36 & 0x7fff
+	if c9 > 20000 {
 		return false
 	}
-	s_Orientation[3] = float32(float32(float32(float32(float64(c7)*5e-05)*float32(2)) + float32(-1)))
-	c8 := r.ReadBits(10)
-	if c8 > 1000 {
+	s_Orientation[0] = float32(float32(float32(float32(float64(c9)*5e-05)*float32(2)) + float32(-1)))
+	pos += 51
+	if end-pos < 55 {
 		return false
 	}
-	s_Health = int32(int64(c8))
-	c9 := r.ReadBits(4)
-	s_Weapon = uint32(c9)
-	c10 := r.ReadBits(8)
-	if c10 > 200 {
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0x7fff
+	if c11 > 20000 {
 		return false
 	}
-	s_Ammo[0] = int32(int64(c10))
-	c11 := r.ReadBits(8)
-	if c11 > 200 {
+	s_Orientation[1] = float32(float32(float32(float32(float64(c11)*5e-05)*float32(2)) + float32(-1)))
+	c12 := w10 >> 15 & 0x7fff
+	if c12 > 20000 {
 		return false
 	}
-	s_Ammo[1] = int32(int64(c11))
-	c12 := r.ReadBits(8)
-	if c12 > 200 {
+	s_Orientation[2] = float32(float32(float32(float32(float64(c12)*5e-05)*float32(2)) + float32(-1)))
+	c13 := w10 >> 30 & 0x7fff
+	if c13 > 20000 {
 		return false
 	}
-	s_Ammo[2] = int32(int64(c12))
-	c13 := r.ReadBits(8)
-	if c13 > 200 {
+	s_Orientation[3] = float32(float32(float32(float32(float64(c13)*5e-05)*float32(2)) + float32(-1)))
+	c14 := w10 >> 45 & 0x3ff
+	if c14 > 1000 {
 		return false
 	}
-	s_Ammo[3] = int32(int64(c13))
-	c14 := r.ReadBits(8)
-	if c14 > 200 {
+	s_Health = int32(int64(c14))
+	pos += 55
+	if end-pos < 52 {
 		return false
 	}
-	s_Ammo[4] = int32(int64(c14))
-	c15 := r.ReadBits(8)
-	if c15 > 200 {
-		return false
-	}
-	s_Ammo[5] = int32(int64(c15))
-	c16 := r.ReadBits(8)
-	if c16 > 200 {
-		return false
-	}
-	s_Ammo[6] = int32(int64(c16))
-	c17 := r.ReadBits(8)
+	w15 := bitpackWord(data, pos)
+	c16 := w15 >> 0 & 0xf
+	s_Weapon = uint32(c16)
+	c17 := w15 >> 4 & 0xff
 	if c17 > 200 {
 		return false
 	}
-	s_Ammo[7] = int32(int64(c17))
-	s_Firing = bool(r.ReadBits(1) != 0)
-	n18 := r.ReadBits(5)
-	if n18 > 16 {
+	s_Ammo[0] = int32(int64(c17))
+	c18 := w15 >> 12 & 0xff
+	if c18 > 200 {
 		return false
 	}
-	s_EventIDs_n = int(n18)
-	bitio.ReadUints(&r, s_EventIDs_e[:n18], 32)
-	r.Align()
-	s_Payload = r.BitsRead()
-	r.Skip(512)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	s_Ammo[1] = int32(int64(c18))
+	c19 := w15 >> 20 & 0xff
+	if c19 > 200 {
+		return false
+	}
+	s_Ammo[2] = int32(int64(c19))
+	c20 := w15 >> 28 & 0xff
+	if c20 > 200 {
+		return false
+	}
+	s_Ammo[3] = int32(int64(c20))
+	c21 := w15 >> 36 & 0xff
+	if c21 > 200 {
+		return false
+	}
+	s_Ammo[4] = int32(int64(c21))
+	c22 := w15 >> 44 & 0xff
+	if c22 > 200 {
+		return false
+	}
+	s_Ammo[5] = int32(int64(c22))
+	pos += 52
+	var n23 int
+	if end-pos < 22 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0xff
+	if c25 > 200 {
+		return false
+	}
+	s_Ammo[6] = int32(int64(c25))
+	c26 := w24 >> 8 & 0xff
+	if c26 > 200 {
+		return false
+	}
+	s_Ammo[7] = int32(int64(c26))
+	c27 := w24 >> 16 & 0x1
+	s_Firing = bool(c27 != 0)
+	c28 := w24 >> 17 & 0x1f
+	if c28 > 16 {
+		return false
+	}
+	n23 = int(c28)
+	pos += 22
+	s_EventIDs_n = n23
+	if (end-pos)/32 < n23 {
+		return false
+	}
+	for i29 := range s_EventIDs_e[:n23] {
+		s_EventIDs_e[i29] = uint32(bitpackWord(data, pos) & 0xffffffff)
+		pos += 32
+	}
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < 64 {
+		return false
+	}
+	s_Payload = pos >> 3
+	pos += 512
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Sequence = s_Sequence
@@ -858,15 +1054,15 @@ func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
 	(*v).Weapon = s_Weapon
 	(*v).Ammo = s_Ammo
 	(*v).Firing = s_Firing
-	if n19 := s_EventIDs_n; n19 <= cap((*v).EventIDs) {
-		(*v).EventIDs = (*v).EventIDs[:n19]
+	if n30 := s_EventIDs_n; n30 <= cap((*v).EventIDs) {
+		(*v).EventIDs = (*v).EventIDs[:n30]
 	} else {
-		g20 := make([]uint32, n19)
-		copy(g20, (*v).EventIDs[:cap((*v).EventIDs)])
-		(*v).EventIDs = g20
+		g31 := make([]uint32, n30)
+		copy(g31, (*v).EventIDs[:cap((*v).EventIDs)])
+		(*v).EventIDs = g31
 	}
 	copy((*v).EventIDs, s_EventIDs_e[:])
-	copy((*v).Payload[:], data[s_Payload>>3:])
+	copy((*v).Payload[:], data[s_Payload:])
 	return true
 }
 
@@ -897,6 +1093,12 @@ func bitpackQuatOK(x, y, z, w float32) bool {
 	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
 }
 
+// bitpackText reports whether a string's bytes are valid UTF-8 without a
+// NUL byte, as bitpack's strings must be.
+func bitpackText(b []byte) bool {
+	return bytes.IndexByte(b, 0) < 0 && utf8.Valid(b)
+}
+
 // bitpackTrunc is the code of a scaled value s in [0.5, 2^32]: floor(s),
 // at most max (package quant's truncCode).
 func bitpackTrunc(s float32, max uint32) uint32 {
@@ -904,4 +1106,20 @@ func bitpackTrunc(s float32, max uint32) uint32 {
 		return uint32(c)
 	}
 	return max
+}
+
+// bitpackWord is the 64 bits of data from bit pos on, shifted down so that
+// bit pos is bit 0 (at least 57 of them are data's; past its end, zeros).
+func bitpackWord(data []byte, pos int) uint64 {
+	if i := pos >> 3; i+8 <= len(data) {
+		return binary.LittleEndian.Uint64(data[i:]) >> (pos & 7)
+	}
+	return bitpackTail(data, pos)
+}
+
+// bitpackTail is bitpackWord for the packet's last 7 bytes.
+func bitpackTail(data []byte, pos int) uint64 {
+	var b [8]byte
+	copy(b[:], data[pos>>3:])
+	return binary.LittleEndian.Uint64(b[:]) >> (pos & 7)
 }

@@ -62,6 +62,8 @@ type goEmitter struct {
 	helpers          map[string]bool // helper functions the file uses
 	funcs            *bytes.Buffer   // the functions, unformatted
 	decls            []string        // the shadow variables of the function being rendered
+	pending          []goField       // fields of the group being read (see field)
+	pendingBits      int
 	declared         map[string]bool
 	inits            []string     // RegisterGenerated calls
 	locals           int          // locals declared in the current function
@@ -147,16 +149,21 @@ func (e *goEmitter) root(t *Type) error {
 	e.printf("// bitpackUnmarshal%s decodes the whole packet data into v, or reports", name)
 	e.printf("// false (v untouched) for a packet the plan must word the refusal of.")
 	e.printf("func bitpackUnmarshal%s(data []byte, v *%s) bool {", name, typ)
-	e.printf("var r bitio.Reader")
-	e.printf("r.Reset(data)")
+	maxBytes := 1 << 28 // keeps 8*len(data) inside a 32-bit int
+	if t.MaxBits >= 0 {
+		maxBytes = (t.MaxBits + 7) / 8 // longer is trailing bytes
+	}
+	e.printf("if len(data) > %d {\n%s\n}", maxBytes, goReject)
+	e.printf("end, pos := 8*len(data), 0")
 	e.decls, e.declared = nil, map[string]bool{}
 	out, body := e.funcs, &bytes.Buffer{}
 	e.funcs = body
 	e.read(v, "s", 1, true)
+	e.flush()
 	e.funcs = out
 	e.printf("var (\n%s\n)", strings.Join(e.decls, "\n"))
 	e.funcs.Write(body.Bytes())
-	e.printf("if r.Err() != nil || r.BitsRemaining() >= 8 {\nreturn false\n}")
+	e.printf("if end-pos >= 8 {\n%s\n}", goReject)
 	e.commit(v, "(*v)", "s", true)
 	e.printf("return true")
 	e.printf("}\n")
@@ -387,6 +394,28 @@ func bitpackTrunc(s float32, max uint32) uint32 {
 		return uint32(c)
 	}
 	return max
+}
+`,
+	"word": `// bitpackWord is the 64 bits of data from bit pos on, shifted down so that
+// bit pos is bit 0 (at least 57 of them are data's; past its end, zeros).
+func bitpackWord(data []byte, pos int) uint64 {
+	if i := pos >> 3; i+8 <= len(data) {
+		return binary.LittleEndian.Uint64(data[i:]) >> (pos & 7)
+	}
+	return bitpackTail(data, pos)
+}
+
+// bitpackTail is bitpackWord for the packet's last 7 bytes.
+func bitpackTail(data []byte, pos int) uint64 {
+	var b [8]byte
+	copy(b[:], data[pos>>3:])
+	return binary.LittleEndian.Uint64(b[:]) >> (pos & 7)
+}
+`,
+	"text": `// bitpackText reports whether a string's bytes are valid UTF-8 without a
+// NUL byte, as bitpack's strings must be.
+func bitpackText(b []byte) bool {
+	return bytes.IndexByte(b, 0) < 0 && utf8.Valid(b)
 }
 `,
 	"must": `func bitpackMust[Q any](q Q, err error) Q {

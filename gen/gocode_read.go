@@ -125,14 +125,95 @@ func (e *goEmitter) declare(v *Value, name, typ string) {
 	e.decls = append(e.decls, name+" "+typ)
 }
 
+// The decoder reads the packet itself, not through a bitio.Reader: pos is
+// the bit position, end the packet's bits, and fields are read in groups
+// of up to 57 bits with one length check and one 64-bit load each (see
+// field and flush). A group ends where control flow does (a presence bit,
+// a length) or where it would pass 57 bits.
+
+// goMaxGroup is the most bits one load yields: a 64-bit load from the
+// byte holding pos, shifted down by up to 7.
+const goMaxGroup = 57
+
+// goField is a pending field: its width, and what stores its code c.
+type goField struct {
+	bits  int
+	store func(c string)
+}
+
+// field queues a field of bits bits (at most 64); store renders what is
+// done with its code, a uint64 expression, once its group is read.
+func (e *goEmitter) field(bits int, store func(c string)) {
+	if bits == 0 { // a variable: a constant code would make the value a constant, which may overflow its conversion
+		c := e.local("c")
+		e.printf("var %s uint64", c)
+		store(c)
+		return
+	}
+	if bits > goMaxGroup { // a wide raw number: its low and high halves
+		lo := e.local("lo")
+		e.field(32, func(c string) { e.printf("%s := %s", lo, c) })
+		e.field(bits-32, func(c string) { store(fmt.Sprintf("(%s | %s<<32)", lo, c)) })
+		return
+	}
+	if e.pendingBits+bits > goMaxGroup {
+		e.flush()
+	}
+	e.pending = append(e.pending, goField{bits, store})
+	e.pendingBits += bits
+}
+
+// flush reads the pending group: its length check, one load, then each
+// field's code masked out of the word and stored.
+func (e *goEmitter) flush() {
+	if len(e.pending) == 0 {
+		return
+	}
+	fields, total := e.pending, e.pendingBits
+	e.pending, e.pendingBits = nil, 0
+	e.helpers["word"] = true
+	e.imports["encoding/binary"] = "binary"
+	w := e.local("w")
+	e.printf("if end-pos < %d {\n%s\n}", total, goReject)
+	e.printf("%s := bitpackWord(data, pos)", w)
+	shift := 0
+	for _, f := range fields {
+		c := e.local("c")
+		e.printf("%s := %s>>%d&%#x", c, w, shift, uint64(1)<<f.bits-1)
+		f.store(c)
+		shift += f.bits
+	}
+	e.printf("pos += %d", total)
+}
+
+// align skips to the next byte boundary, refusing padding that is not
+// zero.
+func (e *goEmitter) align() {
+	e.flush()
+	e.helpers["word"] = true
+	e.imports["encoding/binary"] = "binary"
+	e.printf("if pad := -pos & 7; pad != 0 {")
+	e.printf("if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {\n%s\n}", goReject)
+	e.printf("pos += pad")
+	e.printf("}")
+}
+
+// bytesAt renders the checks that n bytes (an int expression) follow the
+// aligned pos, and returns the expression of the byte offset they start
+// at.
+func (e *goEmitter) bytesAt(n string) string {
+	e.align()
+	e.printf("if (end-pos)/8 < %s {\n%s\n}", n, goReject)
+	return "pos>>3"
+}
+
 // read renders the statements that read v into its shadow s (a variable
 // name or prefix at a fixed place, else an addressable expression).
 func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 	if goDeferred(v, fixed) {
 		e.declare(v, s, "int")
-		e.printf("r.Align()")
-		e.printf("%s = r.BitsRead()", s)
-		e.printf("r.Skip(%d)", 8*v.Len)
+		e.printf("%s = %s", s, e.bytesAt(strconv.Itoa(v.Len)))
+		e.printf("pos += %d", 8*v.Len)
 		return
 	}
 	if fixed && !goContainer(v) {
@@ -140,31 +221,41 @@ func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 	}
 	switch v.Kind {
 	case bitpack.KindBool:
-		e.printf("%s = %s(r.ReadBits(1) != 0)", s, e.typeExpr(v.Go))
+		t := e.typeExpr(v.Go)
+		e.field(1, func(c string) { e.printf("%s = %s(%s != 0)", s, t, c) })
 	case bitpack.KindInt, bitpack.KindUint:
 		e.readInt(v, s)
 	case bitpack.KindFloat:
 		e.imports["math"] = "math"
-		e.printf("%s = %s(math.Float%dfrombits(uint%d(r.ReadBits(%d))))", s, e.typeExpr(v.Go), v.FloatBits, v.FloatBits, v.FloatBits)
+		t := e.typeExpr(v.Go)
+		e.field(v.FloatBits, func(c string) {
+			e.printf("%s = %s(math.Float%dfrombits(uint%d(%s)))", s, t, v.FloatBits, v.FloatBits, c)
+		})
 	case bitpack.KindCompressedFloat:
 		e.readCompressed(v, s)
 	case bitpack.KindQuat:
-		e.printf("%s = r.ReadQuat(&%s)", s, e.quatQuantizer(v.Bits))
+		e.readQuat(v, s)
 	case bitpack.KindString:
-		e.printf("%s = r.ReadStringBytes(%d)", s, v.MaxLen)
+		n := e.readLength(v)
+		at := e.bytesAt(n)
+		e.helpers["text"] = true
+		e.imports["bytes"], e.imports["unicode/utf8"] = "bytes", "utf8"
+		e.printf("%s = data[%s : %s+%s : %s+%s]", s, at, at, n, at, n)
+		e.printf("if !bitpackText(%s) {\n%s\n}", s, goReject)
+		e.printf("pos += 8 * %s", n)
 	case bitpack.KindBytes:
 		if fixed {
 			e.declare(v, sub(s, "n", true), "int")
 			e.declare(v, sub(s, "b", true), fmt.Sprintf("[%d]byte", v.MaxLen))
 		}
-		n := e.local("n")
-		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
-		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
-		e.printf("r.Align()")
-		e.printf("%s = int(%s)", sub(s, "n", fixed), n)
-		e.printf("r.ReadBytes(%s[:%s])", sub(s, "b", fixed), n)
+		n := e.readLength(v)
+		at := e.bytesAt(n)
+		e.printf("%s = copy(%s[:%s], data[%s:])", sub(s, "n", fixed), sub(s, "b", fixed), n, at)
+		e.printf("pos += 8 * %s", n)
 	case bitpack.KindByteArray:
-		e.printf("r.ReadBytes(%s[:])", s)
+		at := e.bytesAt(strconv.Itoa(v.Len))
+		e.printf("copy(%s[:], data[%s:])", s, at)
+		e.printf("pos += %d", 8*v.Len)
 	case bitpack.KindArray:
 		e.readElems(v, s, strconv.Itoa(v.Len), depth)
 	case bitpack.KindSlice:
@@ -172,18 +263,19 @@ func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 			e.declare(v, sub(s, "n", true), "int")
 			e.declare(v, sub(s, "e", true), fmt.Sprintf("[%d]%s", v.MaxLen, e.shadowType(v.Elem)))
 		}
-		n := e.local("n")
-		e.printf("%s := r.ReadBits(%d)", n, lengthBits(v.MaxLen))
-		e.printf("if %s > %d {\n%s\n}", n, v.MaxLen, goReject)
-		e.printf("%s = int(%s)", sub(s, "n", fixed), n)
+		n := e.readLength(v)
+		e.printf("%s = %s", sub(s, "n", fixed), n)
 		e.readElems(v, sub(s, "e", fixed), n, depth)
 	case bitpack.KindPointer:
 		if fixed {
 			e.declare(v, sub(s, "set", true), "bool")
 		}
-		e.printf("if r.ReadBits(1) != 0 {")
-		e.printf("%s = true", sub(s, "set", fixed))
+		set := sub(s, "set", fixed)
+		e.field(1, func(c string) { e.printf("%s = %s != 0", set, c) })
+		e.flush()
+		e.printf("if %s {", set)
 		e.read(v.Elem, sub(s, "v", fixed), depth+goLevel(v.Elem), fixed)
+		e.flush()
 		e.printf("}")
 	case bitpack.KindStruct:
 		if depth > bitpack.MaxDepth {
@@ -204,90 +296,136 @@ func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 	}
 }
 
+// readLength reads the length of a string, []byte or slice, refusing one
+// above maxlen, into a new int local it returns.
+func (e *goEmitter) readLength(v *Value) string {
+	n := e.local("n")
+	e.printf("var %s int", n)
+	e.field(lengthBits(v.MaxLen), func(c string) {
+		e.printf("if %s > %d {\n%s\n}", c, v.MaxLen, goReject)
+		e.printf("%s = int(%s)", n, c)
+	})
+	e.flush()
+	return n
+}
+
+// readQuat reads a quaternion's index and three codes and decodes them as
+// package quant does, refusing codes that are not canonical.
+func (e *goEmitter) readQuat(v *Value, s string) {
+	q := e.quatQuantizer(v.Bits)
+	l, c := e.local("l"), [3]string{e.local("q"), e.local("q"), e.local("q")}
+	e.printf("var %s, %s, %s, %s uint32", l, c[0], c[1], c[2])
+	e.field(2, func(x string) { e.printf("%s = uint32(%s)", l, x) })
+	for k := range c {
+		e.field(v.Bits, func(x string) { e.printf("%s = uint32(%s)", c[k], x) })
+	}
+	e.flush()
+	err := e.local("err")
+	e.printf("var %s error", err)
+	e.printf("if %s, %s = %s.Decode(%s, [3]uint32{%s, %s, %s}); %s != nil {\n%s\n}", s, err, q, l, c[0], c[1], c[2], err, goReject)
+}
+
 // readCompressed reads a compressed float: its code, refused above M,
 // dequantized as quant.Float.Dequantize does, with immediates.
 func (e *goEmitter) readCompressed(v *Value, s string) {
-	c := e.local("c")
-	e.printf("%s := r.ReadBits(%d)", c, v.Bits)
-	e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
+	t := e.typeExpr(v.Go)
 	if v.FloatBits == 64 {
-		e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, e.typeExpr(v.Go), e.quantizer(v), c)
+		q := e.quantizer(v)
+		e.field(v.Bits, func(c string) {
+			e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
+			e.printf("%s = %s(%s.Dequantize(uint32(%s)))", s, t, q, c)
+		})
 		return
 	}
 	k := float32Params(v)
-	ratio := fmt.Sprintf("float32(float32(%s) / %s)", c, goFloat32(k.steps))
-	if k.fastInv {
-		ratio = fmt.Sprintf("float32(float64(%s) * %s)", c, strconv.FormatFloat(k.inv, 'g', -1, 64))
-	}
-	e.printf("%s = %s(float32(float32(%s*%s) + %s))", s, e.typeExpr(v.Go), ratio, goFloat32(k.delta), goFloat32(k.min))
+	e.field(v.Bits, func(c string) {
+		e.printf("if %s > %d {\n%s\n}", c, v.Steps, goReject)
+		ratio := fmt.Sprintf("float32(float32(%s) / %s)", c, goFloat32(k.steps))
+		if k.fastInv {
+			ratio = fmt.Sprintf("float32(float64(%s) * %s)", c, strconv.FormatFloat(k.inv, 'g', -1, 64))
+		}
+		e.printf("%s = %s(float32(float32(%s*%s) + %s))", s, t, ratio, goFloat32(k.delta), goFloat32(k.min))
+	})
 }
 
 // readElems reads the first n elements of the array s (n a Go
 // expression) as v's elements.
 func (e *goEmitter) readElems(v *Value, s, n string, depth int) {
-	fixed, _ := strconv.Atoi(n)
-	isFixed := n == strconv.Itoa(fixed)
+	count, _ := strconv.Atoi(n)
+	constant := n == strconv.Itoa(count)
 	switch {
-	case rawUints(v.Elem):
-		e.printf("bitio.ReadUints(&r, %s[:%s], %d)", s, n, v.Elem.Bits)
-	case isFixed && fixed <= 8 && v.Elem.Kind != bitpack.KindStruct:
-		for i := 0; i < fixed; i++ {
+	case rawUints(v.Elem): // one length check for the run
+		e.flush()
+		e.helpers["word"] = true
+		e.imports["encoding/binary"] = "binary"
+		e.printf("if (end-pos)/%d < %s {\n%s\n}", v.Elem.Bits, n, goReject)
+		i := e.local("i")
+		t := e.typeExpr(v.Elem.Go)
+		e.printf("for %s := range %s[:%s] {", i, s, n)
+		if v.Elem.Bits <= goMaxGroup {
+			e.printf("%s[%s] = %s(bitpackWord(data, pos) & %#x)", s, i, t, uint64(1)<<v.Elem.Bits-1)
+		} else {
+			e.printf("%s[%s] = %s(bitpackWord(data, pos)&0xffffffff | bitpackWord(data, pos+32)&%#x<<32)", s, i, t, uint64(1)<<(v.Elem.Bits-32)-1)
+		}
+		e.printf("pos += %d", v.Elem.Bits)
+		e.printf("}")
+	case constant && count <= 8 && v.Elem.Kind != bitpack.KindStruct:
+		for i := 0; i < count; i++ {
 			e.read(v.Elem, s+"["+strconv.Itoa(i)+"]", depth, false)
 		}
 	default:
+		e.flush()
 		i := e.local("i")
 		e.printf("for %s := range %s[:%s] {", i, s, n)
 		e.read(v.Elem, s+"["+i+"]", depth+goLevel(v.Elem), false)
+		e.flush()
 		e.printf("}")
 	}
 }
 
 func (e *goEmitter) readInt(v *Value, s string) {
 	min, limit, flip, bits := intParams(v)
-	c := e.local("c")
-	if bits == 0 {
-		e.printf("var %s uint64", c)
-	} else {
-		e.printf("%s := r.ReadBits(%d)", c, bits)
-	}
-	if bits > 0 && limit != math.MaxUint64>>(64-bits) {
-		e.printf("if %s > %s {\n%s\n}", c, goUint(limit), goReject)
-	}
-	expr := c
-	if flip != 0 {
-		expr = fmt.Sprintf("(%s ^ %s)", expr, goUint(flip))
-	}
-	if min != 0 {
-		expr = fmt.Sprintf("(%s + %s)", expr, goUint(min))
-	}
-	if v.Unit > 1 {
-		expr = fmt.Sprintf("(%s * %d)", expr, v.Unit)
-	}
-	switch v.Go.Kind() {
-	case reflect.Int: // 64 bits on the wire, 32 in Go on 32-bit platforms
-		u := e.local("u")
-		e.printf("%s := int64(%s)", u, expr)
-		e.printf("if int64(int(%s)) != %s {\n%s\n}", u, u, goReject)
-		e.printf("%s = %s(%s)", s, e.typeExpr(v.Go), u)
-		return
-	case reflect.Uint:
-		u := e.local("u")
-		e.printf("%s := %s", u, expr)
-		e.printf("if uint64(uint(%s)) != %s {\n%s\n}", u, u, goReject)
-		e.printf("%s = %s(%s)", s, e.typeExpr(v.Go), u)
-		return
-	}
-	if v.Signed {
-		expr = "int64(" + expr + ")"
-	}
-	e.printf("%s = %s(%s)", s, e.typeExpr(v.Go), expr)
+	t := e.typeExpr(v.Go)
+	e.field(bits, func(c string) {
+		if bits > 0 && limit != math.MaxUint64>>(64-bits) {
+			e.printf("if %s > %s {\n%s\n}", c, goUint(limit), goReject)
+		}
+		expr := c
+		if flip != 0 {
+			expr = fmt.Sprintf("(%s ^ %s)", expr, goUint(flip))
+		}
+		if min != 0 {
+			expr = fmt.Sprintf("(%s + %s)", expr, goUint(min))
+		}
+		if v.Unit > 1 {
+			expr = fmt.Sprintf("(%s * %d)", expr, v.Unit)
+		}
+		switch v.Go.Kind() {
+		case reflect.Int: // 64 bits on the wire, 32 in Go on 32-bit platforms
+			u := e.local("u")
+			e.printf("%s := int64(%s)", u, expr)
+			e.printf("if int64(int(%s)) != %s {\n%s\n}", u, u, goReject)
+			e.printf("%s = %s(%s)", s, t, u)
+			return
+		case reflect.Uint:
+			u := e.local("u")
+			e.printf("%s := uint64(%s)", u, expr)
+			e.printf("if uint64(uint(%s)) != %s {\n%s\n}", u, u, goReject)
+			e.printf("%s = %s(%s)", s, t, u)
+			return
+		}
+		if v.Signed {
+			expr = "int64(" + expr + ")"
+		}
+		e.printf("%s = %s(%s)", s, t, expr)
+	})
 }
 
 // commit renders the statements that store the shadow s of v into the
 // addressable d. Deferred values are copied now, from the accepted packet.
 func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
 	if goDeferred(v, fixed) {
-		e.printf("copy(%s[:], data[%s>>3:])", d, s)
+		e.printf("copy(%s[:], data[%s:])", d, s)
 		return
 	}
 	if goFlat(v) {

@@ -3,11 +3,14 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/binary"
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/quant"
 	"math"
 	bptime "time"
+	"unicode/utf8"
 )
 
 func init() {
@@ -100,43 +103,123 @@ func bitpackAppendScalars(dst []byte, v *Scalars) ([]byte, bool) {
 // bitpackUnmarshalScalars decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalScalars(data []byte, v *Scalars) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 59 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s Scalars
 	)
-	s.B = bool(r.ReadBits(1) != 0)
-	c0 := r.ReadBits(8)
-	s.I8 = int8(int64(((c0 ^ 128) + 0xffffffffffffff80)))
-	c1 := r.ReadBits(16)
-	s.I16 = int16(int64(((c1 ^ 32768) + 0xffffffffffff8000)))
-	c2 := r.ReadBits(32)
-	s.I32 = int32(int64(((c2 ^ 0x80000000) + 0xffffffff80000000)))
-	c3 := r.ReadBits(64)
-	s.I64 = int64(int64(((c3 ^ 0x8000000000000000) + 0x8000000000000000)))
-	c4 := r.ReadBits(64)
-	u5 := int64(((c4 ^ 0x8000000000000000) + 0x8000000000000000))
-	if int64(int(u5)) != u5 {
+	if end-pos < 57 {
 		return false
 	}
-	s.I = int(u5)
-	c6 := r.ReadBits(8)
-	s.U8 = uint8(c6)
-	c7 := r.ReadBits(16)
-	s.U16 = uint16(c7)
-	c8 := r.ReadBits(32)
-	s.U32 = uint32(c8)
-	c9 := r.ReadBits(64)
-	s.U64 = uint64(c9)
-	c10 := r.ReadBits(64)
-	u11 := c10
-	if uint64(uint(u11)) != u11 {
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0x1
+	s.B = bool(c2 != 0)
+	c3 := w1 >> 1 & 0xff
+	s.I8 = int8(int64(((c3 ^ 128) + 0xffffffffffffff80)))
+	c4 := w1 >> 9 & 0xffff
+	s.I16 = int16(int64(((c4 ^ 32768) + 0xffffffffffff8000)))
+	c5 := w1 >> 25 & 0xffffffff
+	s.I32 = int32(int64(((c5 ^ 0x80000000) + 0xffffffff80000000)))
+	pos += 57
+	if end-pos < 32 {
 		return false
 	}
-	s.U = uint(u11)
-	s.F32 = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-	s.F64 = float64(math.Float64frombits(uint64(r.ReadBits(64))))
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0xffffffff
+	lo0 := c7
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w9 := bitpackWord(data, pos)
+	c10 := w9 >> 0 & 0xffffffff
+	s.I64 = int64(int64((((lo0 | c10<<32) ^ 0x8000000000000000) + 0x8000000000000000)))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w11 := bitpackWord(data, pos)
+	c12 := w11 >> 0 & 0xffffffff
+	lo8 := c12
+	pos += 32
+	if end-pos < 56 {
+		return false
+	}
+	w13 := bitpackWord(data, pos)
+	c14 := w13 >> 0 & 0xffffffff
+	u15 := int64((((lo8 | c14<<32) ^ 0x8000000000000000) + 0x8000000000000000))
+	if int64(int(u15)) != u15 {
+		return false
+	}
+	s.I = int(u15)
+	c16 := w13 >> 32 & 0xff
+	s.U8 = uint8(c16)
+	c17 := w13 >> 40 & 0xffff
+	s.U16 = uint16(c17)
+	pos += 56
+	if end-pos < 32 {
+		return false
+	}
+	w19 := bitpackWord(data, pos)
+	c20 := w19 >> 0 & 0xffffffff
+	s.U32 = uint32(c20)
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w21 := bitpackWord(data, pos)
+	c22 := w21 >> 0 & 0xffffffff
+	lo18 := c22
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0xffffffff
+	s.U64 = uint64((lo18 | c25<<32))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w26 := bitpackWord(data, pos)
+	c27 := w26 >> 0 & 0xffffffff
+	lo23 := c27
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w28 := bitpackWord(data, pos)
+	c29 := w28 >> 0 & 0xffffffff
+	u30 := uint64((lo23 | c29<<32))
+	if uint64(uint(u30)) != u30 {
+		return false
+	}
+	s.U = uint(u30)
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w32 := bitpackWord(data, pos)
+	c33 := w32 >> 0 & 0xffffffff
+	s.F32 = float32(math.Float32frombits(uint32(c33)))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w34 := bitpackWord(data, pos)
+	c35 := w34 >> 0 & 0xffffffff
+	lo31 := c35
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w36 := bitpackWord(data, pos)
+	c37 := w36 >> 0 & 0xffffffff
+	s.F64 = float64(math.Float64frombits(uint64((lo31 | c37<<32))))
+	pos += 32
+	if end-pos >= 8 {
 		return false
 	}
 	(*v) = s
@@ -229,74 +312,108 @@ func bitpackAppendRanges(dst []byte, v *Ranges) ([]byte, bool) {
 // bitpackUnmarshalRanges decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalRanges(data []byte, v *Ranges) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 32 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s Ranges
 	)
-	c0 := r.ReadBits(10)
-	if c0 > 1000 {
+	var c0 uint64
+	s.Fixed = uint8((c0 + 5))
+	var c1 uint64
+	s.NegOne = int8(int64((c1 + 0xffffffffffffffff)))
+	if end-pos < 56 {
 		return false
 	}
-	s.Health = int32(int64(c0))
-	c1 := r.ReadBits(7)
-	if c1 > 125 {
+	w2 := bitpackWord(data, pos)
+	c3 := w2 >> 0 & 0x3ff
+	if c3 > 1000 {
 		return false
 	}
-	s.Temp = int16(int64((c1 + 0xffffffffffffffd8)))
-	var c2 uint64
-	s.Fixed = uint8((c2 + 5))
-	var c3 uint64
-	s.NegOne = int8(int64((c3 + 0xffffffffffffffff)))
-	c4 := r.ReadBits(32)
-	s.Wide = uint32(c4)
-	c5 := r.ReadBits(7)
-	if c5 > 100 {
+	s.Health = int32(int64(c3))
+	c4 := w2 >> 10 & 0x7f
+	if c4 > 125 {
 		return false
 	}
-	s.Upper = uint32((c5 + 0xb2d05e00))
-	c6 := r.ReadBits(34)
-	if c6 > 0x2540be400 {
+	s.Temp = int16(int64((c4 + 0xffffffffffffffd8)))
+	c5 := w2 >> 17 & 0xffffffff
+	s.Wide = uint32(c5)
+	c6 := w2 >> 49 & 0x7f
+	if c6 > 100 {
 		return false
 	}
-	s.Big = int64(int64((c6 + 0xfffffffed5fa0e00)))
-	c7 := r.ReadBits(64)
-	s.Full = uint64(c7)
-	c8 := r.ReadBits(10)
-	if c8 > 615 {
+	s.Upper = uint32((c6 + 0xb2d05e00))
+	pos += 56
+	if end-pos < 34 {
 		return false
 	}
-	s.High = uint64((c8 + 0xfffffffffffffd98))
-	c9 := r.ReadBits(32)
-	s.I32Full = int32(int64((c9 + 0xffffffff80000000)))
-	c10 := r.ReadBits(10)
-	if c10 > 808 {
+	w8 := bitpackWord(data, pos)
+	c9 := w8 >> 0 & 0x3ffffffff
+	if c9 > 0x2540be400 {
 		return false
 	}
-	s.Low = int64(int64((c10 + 0x8000000000000000)))
-	c11 := r.ReadBits(3)
-	if c11 > 6 {
+	s.Big = int64(int64((c9 + 0xfffffffed5fa0e00)))
+	pos += 34
+	if end-pos < 32 {
 		return false
 	}
-	u12 := int64((c11 + 0xfffffffffffffffd))
-	if int64(int(u12)) != u12 {
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0xffffffff
+	lo7 := c11
+	pos += 32
+	if end-pos < 42 {
 		return false
 	}
-	s.IntR = int(u12)
-	c13 := r.ReadBits(7)
-	if c13 > 100 {
+	w12 := bitpackWord(data, pos)
+	c13 := w12 >> 0 & 0xffffffff
+	s.Full = uint64((lo7 | c13<<32))
+	c14 := w12 >> 32 & 0x3ff
+	if c14 > 615 {
 		return false
 	}
-	u14 := (c13 + 100)
-	if uint64(uint(u14)) != u14 {
+	s.High = uint64((c14 + 0xfffffffffffffd98))
+	pos += 42
+	if end-pos < 52 {
 		return false
 	}
-	s.UintR = uint(u14)
-	c15 := r.ReadBits(8)
-	s.Byte = uint8(c15)
-	c16 := r.ReadBits(31)
-	s.Span31 = int64(int64((c16 + 0xffffffffc0000000)))
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	w15 := bitpackWord(data, pos)
+	c16 := w15 >> 0 & 0xffffffff
+	s.I32Full = int32(int64((c16 + 0xffffffff80000000)))
+	c17 := w15 >> 32 & 0x3ff
+	if c17 > 808 {
+		return false
+	}
+	s.Low = int64(int64((c17 + 0x8000000000000000)))
+	c18 := w15 >> 42 & 0x7
+	if c18 > 6 {
+		return false
+	}
+	u19 := int64((c18 + 0xfffffffffffffffd))
+	if int64(int(u19)) != u19 {
+		return false
+	}
+	s.IntR = int(u19)
+	c20 := w15 >> 45 & 0x7f
+	if c20 > 100 {
+		return false
+	}
+	u21 := uint64((c20 + 100))
+	if uint64(uint(u21)) != u21 {
+		return false
+	}
+	s.UintR = uint(u21)
+	pos += 52
+	if end-pos < 39 {
+		return false
+	}
+	w22 := bitpackWord(data, pos)
+	c23 := w22 >> 0 & 0xff
+	s.Byte = uint8(c23)
+	c24 := w22 >> 8 & 0x7fffffff
+	s.Span31 = int64(int64((c24 + 0xffffffffc0000000)))
+	pos += 39
+	if end-pos >= 8 {
 		return false
 	}
 	(*v) = s
@@ -376,38 +493,84 @@ func bitpackAppendBits(dst []byte, v *Bits) ([]byte, bool) {
 // bitpackUnmarshalBits decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalBits(data []byte, v *Bits) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 37 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s Bits
 	)
-	c0 := r.ReadBits(4)
-	s.Weapon = uint32(c0)
-	c1 := r.ReadBits(3)
-	s.Delta = int8(int64(((c1 ^ 4) + 0xfffffffffffffffc)))
-	c2 := r.ReadBits(40)
-	s.S40 = int64(int64(((c2 ^ 0x8000000000) + 0xffffff8000000000)))
-	c3 := r.ReadBits(40)
-	s.U40 = uint64(c3)
-	c4 := r.ReadBits(1)
-	s.U1 = uint16(c4)
-	c5 := r.ReadBits(1)
-	s.I1 = int32(int64(((c5 ^ 1) + 0xffffffffffffffff)))
-	c6 := r.ReadBits(64)
-	s.U64 = uint64(c6)
-	c7 := r.ReadBits(64)
-	s.I64 = int64(int64(((c7 ^ 0x8000000000000000) + 0x8000000000000000)))
-	c8 := r.ReadBits(32)
-	s.U32 = uint32(c8)
-	c9 := r.ReadBits(32)
-	s.I32 = int32(int64(((c9 ^ 0x80000000) + 0xffffffff80000000)))
-	c10 := r.ReadBits(5)
-	s.Flags[0] = uint8(c10)
-	c11 := r.ReadBits(5)
-	s.Flags[1] = uint8(c11)
-	c12 := r.ReadBits(5)
-	s.Flags[2] = uint8(c12)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	if end-pos < 47 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xf
+	s.Weapon = uint32(c1)
+	c2 := w0 >> 4 & 0x7
+	s.Delta = int8(int64(((c2 ^ 4) + 0xfffffffffffffffc)))
+	c3 := w0 >> 7 & 0xffffffffff
+	s.S40 = int64(int64(((c3 ^ 0x8000000000) + 0xffffff8000000000)))
+	pos += 47
+	if end-pos < 42 {
+		return false
+	}
+	w5 := bitpackWord(data, pos)
+	c6 := w5 >> 0 & 0xffffffffff
+	s.U40 = uint64(c6)
+	c7 := w5 >> 40 & 0x1
+	s.U1 = uint16(c7)
+	c8 := w5 >> 41 & 0x1
+	s.I1 = int32(int64(((c8 ^ 1) + 0xffffffffffffffff)))
+	pos += 42
+	if end-pos < 32 {
+		return false
+	}
+	w9 := bitpackWord(data, pos)
+	c10 := w9 >> 0 & 0xffffffff
+	lo4 := c10
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w12 := bitpackWord(data, pos)
+	c13 := w12 >> 0 & 0xffffffff
+	s.U64 = uint64((lo4 | c13<<32))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w14 := bitpackWord(data, pos)
+	c15 := w14 >> 0 & 0xffffffff
+	lo11 := c15
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w16 := bitpackWord(data, pos)
+	c17 := w16 >> 0 & 0xffffffff
+	s.I64 = int64(int64((((lo11 | c17<<32) ^ 0x8000000000000000) + 0x8000000000000000)))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w18 := bitpackWord(data, pos)
+	c19 := w18 >> 0 & 0xffffffff
+	s.U32 = uint32(c19)
+	pos += 32
+	if end-pos < 47 {
+		return false
+	}
+	w20 := bitpackWord(data, pos)
+	c21 := w20 >> 0 & 0xffffffff
+	s.I32 = int32(int64(((c21 ^ 0x80000000) + 0xffffffff80000000)))
+	c22 := w20 >> 32 & 0x1f
+	s.Flags[0] = uint8(c22)
+	c23 := w20 >> 37 & 0x1f
+	s.Flags[1] = uint8(c23)
+	c24 := w20 >> 42 & 0x1f
+	s.Flags[2] = uint8(c24)
+	pos += 47
+	if end-pos >= 8 {
 		return false
 	}
 	(*v) = s
@@ -545,8 +708,10 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 // bitpackUnmarshalFloats decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalFloats(data []byte, v *Floats) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 39 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Pos_X  float32
 		s_Pos_Y  float32
@@ -561,80 +726,123 @@ func bitpackUnmarshalFloats(data []byte, v *Floats) bool {
 		s_Unit   float64
 		s_Orient [4]float32
 	)
-	c0 := r.ReadBits(18)
-	if c0 > 204800 {
+	if end-pos < 54 {
 		return false
 	}
-	s_Pos_X = float32(float32(float32(float32(float64(c0)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-	c1 := r.ReadBits(18)
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x3ffff
 	if c1 > 204800 {
 		return false
 	}
-	s_Pos_Y = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-	c2 := r.ReadBits(18)
+	s_Pos_X = float32(float32(float32(float32(float64(c1)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	c2 := w0 >> 18 & 0x3ffff
 	if c2 > 204800 {
 		return false
 	}
-	s_Pos_Z = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-	c3 := r.ReadBits(11)
-	if c3 > 1024 {
+	s_Pos_Y = float32(float32(float32(float32(float64(c2)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	c3 := w0 >> 36 & 0x3ffff
+	if c3 > 204800 {
 		return false
 	}
-	s_Vel_X = float32(float32(float32(float32(float64(c3)*0.0009765625)*float32(128)) + float32(-64)))
-	c4 := r.ReadBits(11)
-	if c4 > 1024 {
+	s_Pos_Z = float32(float32(float32(float32(float64(c3)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+	pos += 54
+	if end-pos < 33 {
 		return false
 	}
-	s_Vel_Y = float32(float32(float32(float32(float64(c4)*0.0009765625)*float32(128)) + float32(-64)))
-	c5 := r.ReadBits(11)
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0x7ff
 	if c5 > 1024 {
 		return false
 	}
-	s_Vel_Z = float32(float32(float32(float32(float64(c5)*0.0009765625)*float32(128)) + float32(-64)))
-	s_Raw.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-	s_Raw.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-	s_Raw.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-	c6 := r.ReadBits(13)
-	if c6 > 6284 {
+	s_Vel_X = float32(float32(float32(float32(float64(c5)*0.0009765625)*float32(128)) + float32(-64)))
+	c6 := w4 >> 11 & 0x7ff
+	if c6 > 1024 {
 		return false
 	}
-	s_Angle = float32(float32(float32(float32(float64(c6)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
-	c7 := r.ReadBits(2)
-	if c7 > 2 {
+	s_Vel_Y = float32(float32(float32(float32(float64(c6)*0.0009765625)*float32(128)) + float32(-64)))
+	c7 := w4 >> 22 & 0x7ff
+	if c7 > 1024 {
 		return false
 	}
-	s_Odd = float32(float32(float32(float32(float64(c7)*0.5)*float32(0.59999996)) + float32(0.1)))
-	c8 := r.ReadBits(27)
-	if c8 > 100000000 {
+	s_Vel_Z = float32(float32(float32(float32(float64(c7)*0.0009765625)*float32(128)) + float32(-64)))
+	pos += 33
+	if end-pos < 32 {
 		return false
 	}
-	s_Dist = float64(bitpackQ1.Dequantize(uint32(c8)))
-	c9 := r.ReadBits(21)
-	if c9 > 2000000 {
+	w8 := bitpackWord(data, pos)
+	c9 := w8 >> 0 & 0xffffffff
+	s_Raw.X = float32(math.Float32frombits(uint32(c9)))
+	pos += 32
+	if end-pos < 32 {
 		return false
 	}
-	s_Unit = float64(bitpackQ2.Dequantize(uint32(c9)))
-	c10 := r.ReadBits(15)
-	if c10 > 20000 {
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0xffffffff
+	s_Raw.Y = float32(math.Float32frombits(uint32(c11)))
+	pos += 32
+	if end-pos < 47 {
 		return false
 	}
-	s_Orient[0] = float32(float32(float32(float32(float64(c10)*5e-05)*float32(2)) + float32(-1)))
-	c11 := r.ReadBits(15)
-	if c11 > 20000 {
+	w12 := bitpackWord(data, pos)
+	c13 := w12 >> 0 & 0xffffffff
+	s_Raw.Z = float32(math.Float32frombits(uint32(c13)))
+	c14 := w12 >> 32 & 0x1fff
+	if c14 > 6284 {
 		return false
 	}
-	s_Orient[1] = float32(float32(float32(float32(float64(c11)*5e-05)*float32(2)) + float32(-1)))
-	c12 := r.ReadBits(15)
-	if c12 > 20000 {
+	s_Angle = float32(float32(float32(float32(float64(c14)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
+	c15 := w12 >> 45 & 0x3
+	if c15 > 2 {
 		return false
 	}
-	s_Orient[2] = float32(float32(float32(float32(float64(c12)*5e-05)*float32(2)) + float32(-1)))
-	c13 := r.ReadBits(15)
-	if c13 > 20000 {
+	s_Odd = float32(float32(float32(float32(float64(c15)*0.5)*float32(0.59999996)) + float32(0.1)))
+	pos += 47
+	if end-pos < 48 {
 		return false
 	}
-	s_Orient[3] = float32(float32(float32(float32(float64(c13)*5e-05)*float32(2)) + float32(-1)))
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	w16 := bitpackWord(data, pos)
+	c17 := w16 >> 0 & 0x7ffffff
+	if c17 > 100000000 {
+		return false
+	}
+	s_Dist = float64(bitpackQ1.Dequantize(uint32(c17)))
+	c18 := w16 >> 27 & 0x1fffff
+	if c18 > 2000000 {
+		return false
+	}
+	s_Unit = float64(bitpackQ2.Dequantize(uint32(c18)))
+	pos += 48
+	if end-pos < 45 {
+		return false
+	}
+	w19 := bitpackWord(data, pos)
+	c20 := w19 >> 0 & 0x7fff
+	if c20 > 20000 {
+		return false
+	}
+	s_Orient[0] = float32(float32(float32(float32(float64(c20)*5e-05)*float32(2)) + float32(-1)))
+	c21 := w19 >> 15 & 0x7fff
+	if c21 > 20000 {
+		return false
+	}
+	s_Orient[1] = float32(float32(float32(float32(float64(c21)*5e-05)*float32(2)) + float32(-1)))
+	c22 := w19 >> 30 & 0x7fff
+	if c22 > 20000 {
+		return false
+	}
+	s_Orient[2] = float32(float32(float32(float32(float64(c22)*5e-05)*float32(2)) + float32(-1)))
+	pos += 45
+	if end-pos < 15 {
+		return false
+	}
+	w23 := bitpackWord(data, pos)
+	c24 := w23 >> 0 & 0x7fff
+	if c24 > 20000 {
+		return false
+	}
+	s_Orient[3] = float32(float32(float32(float32(float64(c24)*5e-05)*float32(2)) + float32(-1)))
+	pos += 15
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Pos.X = s_Pos_X
@@ -688,27 +896,34 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 // bitpackUnmarshalPinned decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalPinned(data []byte, v *Pinned) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 5 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s Pinned
 	)
-	c0 := r.ReadBits(10)
-	if c0 > 1000 {
+	if end-pos < 36 {
 		return false
 	}
-	s.V = float32(float32(float32(float32(float64(c0)*0.001)*float32(10)) + float32(0)))
-	c1 := r.ReadBits(13)
-	if c1 > 6284 {
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x3ff
+	if c1 > 1000 {
 		return false
 	}
-	s.A = float32(float32(float32(float32(float64(c1)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
-	c2 := r.ReadBits(13)
-	if c2 > 5000 {
+	s.V = float32(float32(float32(float32(float64(c1)*0.001)*float32(10)) + float32(0)))
+	c2 := w0 >> 10 & 0x1fff
+	if c2 > 6284 {
 		return false
 	}
-	s.W = float64(bitpackQ3.Dequantize(uint32(c2)))
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	s.A = float32(float32(float32(float32(float64(c2)*0.00015913430935709738)*float32(6.2831855)) + float32(-3.1415927)))
+	c3 := w0 >> 23 & 0x1fff
+	if c3 > 5000 {
+		return false
+	}
+	s.W = float64(bitpackQ3.Dequantize(uint32(c3)))
+	pos += 36
+	if end-pos >= 8 {
 		return false
 	}
 	(*v) = s
@@ -784,8 +999,10 @@ func bitpackAppendText(dst []byte, v *Text) ([]byte, bool) {
 // bitpackUnmarshalText decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalText(data []byte, v *Text) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 127 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Name    []byte
 		s_Empty   []byte
@@ -800,50 +1017,175 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 		s_Codes_e [5]uint8
 		s_Nib     [4]uint8
 	)
-	s_Name = r.ReadStringBytes(15)
-	s_Empty = r.ReadStringBytes(0)
-	s_Note = r.ReadStringBytes(40)
-	n0 := r.ReadBits(6)
-	if n0 > 40 {
+	var n0 int
+	if end-pos < 4 {
 		return false
 	}
-	r.Align()
-	s_Blob_n = int(n0)
-	r.ReadBytes(s_Blob_b[:n0])
-	n1 := r.ReadBits(0)
-	if n1 > 0 {
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0xf
+	if c2 > 15 {
 		return false
 	}
-	r.Align()
-	s_None_n = int(n1)
-	r.ReadBytes(s_None_b[:n1])
-	r.Align()
-	s_Key = r.BitsRead()
-	r.Skip(128)
-	r.Align()
-	s_Zero = r.BitsRead()
-	r.Skip(0)
-	n2 := r.ReadBits(3)
-	if n2 > 5 {
-		return false
-	}
-	s_Codes_n = int(n2)
-	for i3 := range s_Codes_e[:n2] {
-		c4 := r.ReadBits(8)
-		if c4 > 199 {
+	n0 = int(c2)
+	pos += 4
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
 			return false
 		}
-		s_Codes_e[i3] = uint8((c4 + 1))
+		pos += pad
 	}
-	c5 := r.ReadBits(4)
-	s_Nib[0] = uint8(c5)
-	c6 := r.ReadBits(4)
-	s_Nib[1] = uint8(c6)
-	c7 := r.ReadBits(4)
-	s_Nib[2] = uint8(c7)
-	c8 := r.ReadBits(4)
-	s_Nib[3] = uint8(c8)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	if (end-pos)/8 < n0 {
+		return false
+	}
+	s_Name = data[pos>>3 : pos>>3+n0 : pos>>3+n0]
+	if !bitpackText(s_Name) {
+		return false
+	}
+	pos += 8 * n0
+	var n3 int
+	var c4 uint64
+	if c4 > 0 {
+		return false
+	}
+	n3 = int(c4)
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n3 {
+		return false
+	}
+	s_Empty = data[pos>>3 : pos>>3+n3 : pos>>3+n3]
+	if !bitpackText(s_Empty) {
+		return false
+	}
+	pos += 8 * n3
+	var n5 int
+	if end-pos < 6 {
+		return false
+	}
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0x3f
+	if c7 > 40 {
+		return false
+	}
+	n5 = int(c7)
+	pos += 6
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n5 {
+		return false
+	}
+	s_Note = data[pos>>3 : pos>>3+n5 : pos>>3+n5]
+	if !bitpackText(s_Note) {
+		return false
+	}
+	pos += 8 * n5
+	var n8 int
+	if end-pos < 6 {
+		return false
+	}
+	w9 := bitpackWord(data, pos)
+	c10 := w9 >> 0 & 0x3f
+	if c10 > 40 {
+		return false
+	}
+	n8 = int(c10)
+	pos += 6
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n8 {
+		return false
+	}
+	s_Blob_n = copy(s_Blob_b[:n8], data[pos>>3:])
+	pos += 8 * n8
+	var n11 int
+	var c12 uint64
+	if c12 > 0 {
+		return false
+	}
+	n11 = int(c12)
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n11 {
+		return false
+	}
+	s_None_n = copy(s_None_b[:n11], data[pos>>3:])
+	pos += 8 * n11
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < 16 {
+		return false
+	}
+	s_Key = pos >> 3
+	pos += 128
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < 0 {
+		return false
+	}
+	s_Zero = pos >> 3
+	pos += 0
+	var n13 int
+	if end-pos < 3 {
+		return false
+	}
+	w14 := bitpackWord(data, pos)
+	c15 := w14 >> 0 & 0x7
+	if c15 > 5 {
+		return false
+	}
+	n13 = int(c15)
+	pos += 3
+	s_Codes_n = n13
+	for i16 := range s_Codes_e[:n13] {
+		if end-pos < 8 {
+			return false
+		}
+		w17 := bitpackWord(data, pos)
+		c18 := w17 >> 0 & 0xff
+		if c18 > 199 {
+			return false
+		}
+		s_Codes_e[i16] = uint8((c18 + 1))
+		pos += 8
+	}
+	if end-pos < 16 {
+		return false
+	}
+	w19 := bitpackWord(data, pos)
+	c20 := w19 >> 0 & 0xf
+	s_Nib[0] = uint8(c20)
+	c21 := w19 >> 4 & 0xf
+	s_Nib[1] = uint8(c21)
+	c22 := w19 >> 8 & 0xf
+	s_Nib[2] = uint8(c22)
+	c23 := w19 >> 12 & 0xf
+	s_Nib[3] = uint8(c23)
+	pos += 16
+	if end-pos >= 8 {
 		return false
 	}
 	if string((*v).Name) != string(s_Name) {
@@ -857,14 +1199,14 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	}
 	(*v).Blob = append((*v).Blob[:0], s_Blob_b[:s_Blob_n]...)
 	(*v).None = append((*v).None[:0], s_None_b[:s_None_n]...)
-	copy((*v).Key[:], data[s_Key>>3:])
-	copy((*v).Zero[:], data[s_Zero>>3:])
-	if n9 := s_Codes_n; n9 <= cap((*v).Codes) {
-		(*v).Codes = (*v).Codes[:n9]
+	copy((*v).Key[:], data[s_Key:])
+	copy((*v).Zero[:], data[s_Zero:])
+	if n24 := s_Codes_n; n24 <= cap((*v).Codes) {
+		(*v).Codes = (*v).Codes[:n24]
 	} else {
-		g10 := make([]uint8, n9)
-		copy(g10, (*v).Codes[:cap((*v).Codes)])
-		(*v).Codes = g10
+		g25 := make([]uint8, n24)
+		copy(g25, (*v).Codes[:cap((*v).Codes)])
+		(*v).Codes = g25
 	}
 	copy((*v).Codes, s_Codes_e[:])
 	(*v).Nib = s_Nib
@@ -1112,8 +1454,10 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 // bitpackUnmarshalContainers decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 230 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Ammo       [8]int32
 		s_Grid       [3][2]uint16
@@ -1162,312 +1506,528 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 			Text []byte
 		}
 	)
-	c0 := r.ReadBits(8)
-	if c0 > 200 {
+	if end-pos < 56 {
 		return false
 	}
-	s_Ammo[0] = int32(int64(c0))
-	c1 := r.ReadBits(8)
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xff
 	if c1 > 200 {
 		return false
 	}
-	s_Ammo[1] = int32(int64(c1))
-	c2 := r.ReadBits(8)
+	s_Ammo[0] = int32(int64(c1))
+	c2 := w0 >> 8 & 0xff
 	if c2 > 200 {
 		return false
 	}
-	s_Ammo[2] = int32(int64(c2))
-	c3 := r.ReadBits(8)
+	s_Ammo[1] = int32(int64(c2))
+	c3 := w0 >> 16 & 0xff
 	if c3 > 200 {
 		return false
 	}
-	s_Ammo[3] = int32(int64(c3))
-	c4 := r.ReadBits(8)
+	s_Ammo[2] = int32(int64(c3))
+	c4 := w0 >> 24 & 0xff
 	if c4 > 200 {
 		return false
 	}
-	s_Ammo[4] = int32(int64(c4))
-	c5 := r.ReadBits(8)
+	s_Ammo[3] = int32(int64(c4))
+	c5 := w0 >> 32 & 0xff
 	if c5 > 200 {
 		return false
 	}
-	s_Ammo[5] = int32(int64(c5))
-	c6 := r.ReadBits(8)
+	s_Ammo[4] = int32(int64(c5))
+	c6 := w0 >> 40 & 0xff
 	if c6 > 200 {
 		return false
 	}
-	s_Ammo[6] = int32(int64(c6))
-	c7 := r.ReadBits(8)
+	s_Ammo[5] = int32(int64(c6))
+	c7 := w0 >> 48 & 0xff
 	if c7 > 200 {
 		return false
 	}
-	s_Ammo[7] = int32(int64(c7))
-	c8 := r.ReadBits(10)
-	if c8 > 999 {
+	s_Ammo[6] = int32(int64(c7))
+	pos += 56
+	if end-pos < 48 {
 		return false
 	}
-	s_Grid[0][0] = uint16(c8)
-	c9 := r.ReadBits(10)
-	if c9 > 999 {
+	w8 := bitpackWord(data, pos)
+	c9 := w8 >> 0 & 0xff
+	if c9 > 200 {
 		return false
 	}
-	s_Grid[0][1] = uint16(c9)
-	c10 := r.ReadBits(10)
+	s_Ammo[7] = int32(int64(c9))
+	c10 := w8 >> 8 & 0x3ff
 	if c10 > 999 {
 		return false
 	}
-	s_Grid[1][0] = uint16(c10)
-	c11 := r.ReadBits(10)
+	s_Grid[0][0] = uint16(c10)
+	c11 := w8 >> 18 & 0x3ff
 	if c11 > 999 {
 		return false
 	}
-	s_Grid[1][1] = uint16(c11)
-	c12 := r.ReadBits(10)
+	s_Grid[0][1] = uint16(c11)
+	c12 := w8 >> 28 & 0x3ff
 	if c12 > 999 {
 		return false
 	}
-	s_Grid[2][0] = uint16(c12)
-	c13 := r.ReadBits(10)
+	s_Grid[1][0] = uint16(c12)
+	c13 := w8 >> 38 & 0x3ff
 	if c13 > 999 {
 		return false
 	}
-	s_Grid[2][1] = uint16(c13)
-	n14 := r.ReadBits(5)
-	if n14 > 16 {
+	s_Grid[1][1] = uint16(c13)
+	pos += 48
+	var n14 int
+	if end-pos < 25 {
 		return false
 	}
-	s_IDs_n = int(n14)
-	bitio.ReadUints(&r, s_IDs_e[:n14], 32)
-	if r.ReadBits(1) != 0 {
-		s_Opt_set = true
-		c15 := r.ReadBits(4)
-		if c15 > 10 {
-			return false
-		}
-		s_Opt_v = int32(int64((c15 + 0xfffffffffffffffb)))
-	}
-	if r.ReadBits(1) != 0 {
-		s_OptVec_set = true
-		c16 := r.ReadBits(8)
-		if c16 > 200 {
-			return false
-		}
-		s_OptVec_v_X = float32(float32(float32(float32(float64(c16)*0.005)*float32(2)) + float32(-1)))
-		c17 := r.ReadBits(8)
-		if c17 > 200 {
-			return false
-		}
-		s_OptVec_v_Y = float32(float32(float32(float32(float64(c17)*0.005)*float32(2)) + float32(-1)))
-		c18 := r.ReadBits(8)
-		if c18 > 200 {
-			return false
-		}
-		s_OptVec_v_Z = float32(float32(float32(float32(float64(c18)*0.005)*float32(2)) + float32(-1)))
-	}
-	n19 := r.ReadBits(3)
-	if n19 > 4 {
+	w15 := bitpackWord(data, pos)
+	c16 := w15 >> 0 & 0x3ff
+	if c16 > 999 {
 		return false
 	}
-	s_Players_n = int(n19)
-	for i20 := range s_Players_e[:n19] {
-		c21 := r.ReadBits(10)
-		if c21 > 1000 {
+	s_Grid[2][0] = uint16(c16)
+	c17 := w15 >> 10 & 0x3ff
+	if c17 > 999 {
+		return false
+	}
+	s_Grid[2][1] = uint16(c17)
+	c18 := w15 >> 20 & 0x1f
+	if c18 > 16 {
+		return false
+	}
+	n14 = int(c18)
+	pos += 25
+	s_IDs_n = n14
+	if (end-pos)/32 < n14 {
+		return false
+	}
+	for i19 := range s_IDs_e[:n14] {
+		s_IDs_e[i19] = uint32(bitpackWord(data, pos) & 0xffffffff)
+		pos += 32
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w20 := bitpackWord(data, pos)
+	c21 := w20 >> 0 & 0x1
+	s_Opt_set = c21 != 0
+	pos += 1
+	if s_Opt_set {
+		if end-pos < 4 {
 			return false
 		}
-		s_Players_e[i20].Health = int32(int64(c21))
-		c22 := r.ReadBits(18)
-		if c22 > 204800 {
+		w22 := bitpackWord(data, pos)
+		c23 := w22 >> 0 & 0xf
+		if c23 > 10 {
 			return false
 		}
-		s_Players_e[i20].Pos.X = float32(float32(float32(float32(float64(c22)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-		c23 := r.ReadBits(18)
-		if c23 > 204800 {
+		s_Opt_v = int32(int64((c23 + 0xfffffffffffffffb)))
+		pos += 4
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0x1
+	s_OptVec_set = c25 != 0
+	pos += 1
+	if s_OptVec_set {
+		if end-pos < 24 {
 			return false
 		}
-		s_Players_e[i20].Pos.Y = float32(float32(float32(float32(float64(c23)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-		c24 := r.ReadBits(18)
-		if c24 > 204800 {
+		w26 := bitpackWord(data, pos)
+		c27 := w26 >> 0 & 0xff
+		if c27 > 200 {
 			return false
 		}
-		s_Players_e[i20].Pos.Z = float32(float32(float32(float32(float64(c24)*4.8828125e-06)*float32(2048)) + float32(-1024)))
-		s_Players_e[i20].Name = r.ReadStringBytes(15)
-		s_Players_e[i20].Alive = bool(r.ReadBits(1) != 0)
+		s_OptVec_v_X = float32(float32(float32(float32(float64(c27)*0.005)*float32(2)) + float32(-1)))
+		c28 := w26 >> 8 & 0xff
+		if c28 > 200 {
+			return false
+		}
+		s_OptVec_v_Y = float32(float32(float32(float32(float64(c28)*0.005)*float32(2)) + float32(-1)))
+		c29 := w26 >> 16 & 0xff
+		if c29 > 200 {
+			return false
+		}
+		s_OptVec_v_Z = float32(float32(float32(float32(float64(c29)*0.005)*float32(2)) + float32(-1)))
+		pos += 24
 	}
-	for i25 := range s_Labels[:2] {
-		s_Labels[i25].Text = r.ReadStringBytes(7)
+	var n30 int
+	if end-pos < 3 {
+		return false
 	}
-	if r.ReadBits(1) != 0 {
-		s_PP_set = true
-		if r.ReadBits(1) != 0 {
-			s_PP_v_set = true
-			c26 := r.ReadBits(8)
-			s_PP_v_v = uint8(c26)
+	w31 := bitpackWord(data, pos)
+	c32 := w31 >> 0 & 0x7
+	if c32 > 4 {
+		return false
+	}
+	n30 = int(c32)
+	pos += 3
+	s_Players_n = n30
+	for i33 := range s_Players_e[:n30] {
+		if end-pos < 46 {
+			return false
+		}
+		w34 := bitpackWord(data, pos)
+		c35 := w34 >> 0 & 0x3ff
+		if c35 > 1000 {
+			return false
+		}
+		s_Players_e[i33].Health = int32(int64(c35))
+		c36 := w34 >> 10 & 0x3ffff
+		if c36 > 204800 {
+			return false
+		}
+		s_Players_e[i33].Pos.X = float32(float32(float32(float32(float64(c36)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+		c37 := w34 >> 28 & 0x3ffff
+		if c37 > 204800 {
+			return false
+		}
+		s_Players_e[i33].Pos.Y = float32(float32(float32(float32(float64(c37)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+		pos += 46
+		var n38 int
+		if end-pos < 22 {
+			return false
+		}
+		w39 := bitpackWord(data, pos)
+		c40 := w39 >> 0 & 0x3ffff
+		if c40 > 204800 {
+			return false
+		}
+		s_Players_e[i33].Pos.Z = float32(float32(float32(float32(float64(c40)*4.8828125e-06)*float32(2048)) + float32(-1024)))
+		c41 := w39 >> 18 & 0xf
+		if c41 > 15 {
+			return false
+		}
+		n38 = int(c41)
+		pos += 22
+		if pad := -pos & 7; pad != 0 {
+			if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+				return false
+			}
+			pos += pad
+		}
+		if (end-pos)/8 < n38 {
+			return false
+		}
+		s_Players_e[i33].Name = data[pos>>3 : pos>>3+n38 : pos>>3+n38]
+		if !bitpackText(s_Players_e[i33].Name) {
+			return false
+		}
+		pos += 8 * n38
+		if end-pos < 1 {
+			return false
+		}
+		w42 := bitpackWord(data, pos)
+		c43 := w42 >> 0 & 0x1
+		s_Players_e[i33].Alive = bool(c43 != 0)
+		pos += 1
+	}
+	for i44 := range s_Labels[:2] {
+		var n45 int
+		if end-pos < 3 {
+			return false
+		}
+		w46 := bitpackWord(data, pos)
+		c47 := w46 >> 0 & 0x7
+		if c47 > 7 {
+			return false
+		}
+		n45 = int(c47)
+		pos += 3
+		if pad := -pos & 7; pad != 0 {
+			if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+				return false
+			}
+			pos += pad
+		}
+		if (end-pos)/8 < n45 {
+			return false
+		}
+		s_Labels[i44].Text = data[pos>>3 : pos>>3+n45 : pos>>3+n45]
+		if !bitpackText(s_Labels[i44].Text) {
+			return false
+		}
+		pos += 8 * n45
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w48 := bitpackWord(data, pos)
+	c49 := w48 >> 0 & 0x1
+	s_PP_set = c49 != 0
+	pos += 1
+	if s_PP_set {
+		if end-pos < 1 {
+			return false
+		}
+		w50 := bitpackWord(data, pos)
+		c51 := w50 >> 0 & 0x1
+		s_PP_v_set = c51 != 0
+		pos += 1
+		if s_PP_v_set {
+			if end-pos < 8 {
+				return false
+			}
+			w52 := bitpackWord(data, pos)
+			c53 := w52 >> 0 & 0xff
+			s_PP_v_v = uint8(c53)
+			pos += 8
 		}
 	}
-	n27 := r.ReadBits(2)
-	if n27 > 3 {
+	var n54 int
+	if end-pos < 2 {
 		return false
 	}
-	r.Align()
-	s_Lists[0].n = int(n27)
-	r.ReadBytes(s_Lists[0].b[:n27])
-	n28 := r.ReadBits(2)
-	if n28 > 3 {
+	w55 := bitpackWord(data, pos)
+	c56 := w55 >> 0 & 0x3
+	if c56 > 3 {
 		return false
 	}
-	r.Align()
-	s_Lists[1].n = int(n28)
-	r.ReadBytes(s_Lists[1].b[:n28])
-	n29 := r.ReadBits(2)
-	if n29 > 2 {
+	n54 = int(c56)
+	pos += 2
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n54 {
 		return false
 	}
-	s_Nested_n = int(n29)
-	for i30 := range s_Nested_e[:n29] {
-		if r.ReadBits(1) != 0 {
-			s_Nested_e[i30].set = true
-			c31 := r.ReadBits(8)
-			s_Nested_e[i30].v[0] = int8(int64(((c31 ^ 128) + 0xffffffffffffff80)))
-			c32 := r.ReadBits(8)
-			s_Nested_e[i30].v[1] = int8(int64(((c32 ^ 128) + 0xffffffffffffff80)))
+	s_Lists[0].n = copy(s_Lists[0].b[:n54], data[pos>>3:])
+	pos += 8 * n54
+	var n57 int
+	if end-pos < 2 {
+		return false
+	}
+	w58 := bitpackWord(data, pos)
+	c59 := w58 >> 0 & 0x3
+	if c59 > 3 {
+		return false
+	}
+	n57 = int(c59)
+	pos += 2
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n57 {
+		return false
+	}
+	s_Lists[1].n = copy(s_Lists[1].b[:n57], data[pos>>3:])
+	pos += 8 * n57
+	var n60 int
+	if end-pos < 2 {
+		return false
+	}
+	w61 := bitpackWord(data, pos)
+	c62 := w61 >> 0 & 0x3
+	if c62 > 2 {
+		return false
+	}
+	n60 = int(c62)
+	pos += 2
+	s_Nested_n = n60
+	for i63 := range s_Nested_e[:n60] {
+		if end-pos < 1 {
+			return false
+		}
+		w64 := bitpackWord(data, pos)
+		c65 := w64 >> 0 & 0x1
+		s_Nested_e[i63].set = c65 != 0
+		pos += 1
+		if s_Nested_e[i63].set {
+			if end-pos < 16 {
+				return false
+			}
+			w66 := bitpackWord(data, pos)
+			c67 := w66 >> 0 & 0xff
+			s_Nested_e[i63].v[0] = int8(int64(((c67 ^ 128) + 0xffffffffffffff80)))
+			c68 := w66 >> 8 & 0xff
+			s_Nested_e[i63].v[1] = int8(int64(((c68 ^ 128) + 0xffffffffffffff80)))
+			pos += 16
 		}
 	}
-	n33 := r.ReadBits(0)
-	if n33 > 0 {
+	var n69 int
+	var c70 uint64
+	if c70 > 0 {
 		return false
 	}
-	s_Empty_n = int(n33)
-	bitio.ReadUints(&r, s_Empty_e[:n33], 16)
-	c34 := r.ReadBits(2)
-	s_Anon.A = uint8(c34)
-	s_Anon.B = bool(r.ReadBits(1) != 0)
-	n35 := r.ReadBits(2)
-	if n35 > 2 {
+	n69 = int(c70)
+	s_Empty_n = n69
+	if (end-pos)/16 < n69 {
 		return false
 	}
-	s_Lines_n = int(n35)
-	for i36 := range s_Lines_e[:n35] {
-		s_Lines_e[i36].Text = r.ReadStringBytes(7)
+	for i71 := range s_Empty_e[:n69] {
+		s_Empty_e[i71] = uint16(bitpackWord(data, pos) & 0xffff)
+		pos += 16
 	}
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	var n72 int
+	if end-pos < 5 {
+		return false
+	}
+	w73 := bitpackWord(data, pos)
+	c74 := w73 >> 0 & 0x3
+	s_Anon.A = uint8(c74)
+	c75 := w73 >> 2 & 0x1
+	s_Anon.B = bool(c75 != 0)
+	c76 := w73 >> 3 & 0x3
+	if c76 > 2 {
+		return false
+	}
+	n72 = int(c76)
+	pos += 5
+	s_Lines_n = n72
+	for i77 := range s_Lines_e[:n72] {
+		var n78 int
+		if end-pos < 3 {
+			return false
+		}
+		w79 := bitpackWord(data, pos)
+		c80 := w79 >> 0 & 0x7
+		if c80 > 7 {
+			return false
+		}
+		n78 = int(c80)
+		pos += 3
+		if pad := -pos & 7; pad != 0 {
+			if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+				return false
+			}
+			pos += pad
+		}
+		if (end-pos)/8 < n78 {
+			return false
+		}
+		s_Lines_e[i77].Text = data[pos>>3 : pos>>3+n78 : pos>>3+n78]
+		if !bitpackText(s_Lines_e[i77].Text) {
+			return false
+		}
+		pos += 8 * n78
+	}
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Ammo = s_Ammo
 	(*v).Grid = s_Grid
-	if n37 := s_IDs_n; n37 <= cap((*v).IDs) {
-		(*v).IDs = (*v).IDs[:n37]
+	if n81 := s_IDs_n; n81 <= cap((*v).IDs) {
+		(*v).IDs = (*v).IDs[:n81]
 	} else {
-		g38 := make([]uint32, n37)
-		copy(g38, (*v).IDs[:cap((*v).IDs)])
-		(*v).IDs = g38
+		g82 := make([]uint32, n81)
+		copy(g82, (*v).IDs[:cap((*v).IDs)])
+		(*v).IDs = g82
 	}
 	copy((*v).IDs, s_IDs_e[:])
 	if s_Opt_set {
-		p39 := (*v).Opt
-		if p39 == nil {
-			p39 = new(int32)
-			(*v).Opt = p39
+		p83 := (*v).Opt
+		if p83 == nil {
+			p83 = new(int32)
+			(*v).Opt = p83
 		}
-		(*p39) = s_Opt_v
+		(*p83) = s_Opt_v
 	} else {
 		(*v).Opt = nil
 	}
 	if s_OptVec_set {
-		p40 := (*v).OptVec
-		if p40 == nil {
-			p40 = new(Vec3)
-			(*v).OptVec = p40
+		p84 := (*v).OptVec
+		if p84 == nil {
+			p84 = new(Vec3)
+			(*v).OptVec = p84
 		}
-		(*p40).X = s_OptVec_v_X
-		(*p40).Y = s_OptVec_v_Y
-		(*p40).Z = s_OptVec_v_Z
+		(*p84).X = s_OptVec_v_X
+		(*p84).Y = s_OptVec_v_Y
+		(*p84).Z = s_OptVec_v_Z
 	} else {
 		(*v).OptVec = nil
 	}
-	if n41 := s_Players_n; n41 <= cap((*v).Players) {
-		(*v).Players = (*v).Players[:n41]
+	if n85 := s_Players_n; n85 <= cap((*v).Players) {
+		(*v).Players = (*v).Players[:n85]
 	} else {
-		g42 := make([]Player, n41)
-		copy(g42, (*v).Players[:cap((*v).Players)])
-		(*v).Players = g42
+		g86 := make([]Player, n85)
+		copy(g86, (*v).Players[:cap((*v).Players)])
+		(*v).Players = g86
 	}
-	for i43 := range (*v).Players {
-		(*v).Players[i43].Health = s_Players_e[i43].Health
-		(*v).Players[i43].Pos.X = s_Players_e[i43].Pos.X
-		(*v).Players[i43].Pos.Y = s_Players_e[i43].Pos.Y
-		(*v).Players[i43].Pos.Z = s_Players_e[i43].Pos.Z
-		if string((*v).Players[i43].Name) != string(s_Players_e[i43].Name) {
-			(*v).Players[i43].Name = string(s_Players_e[i43].Name)
+	for i87 := range (*v).Players {
+		(*v).Players[i87].Health = s_Players_e[i87].Health
+		(*v).Players[i87].Pos.X = s_Players_e[i87].Pos.X
+		(*v).Players[i87].Pos.Y = s_Players_e[i87].Pos.Y
+		(*v).Players[i87].Pos.Z = s_Players_e[i87].Pos.Z
+		if string((*v).Players[i87].Name) != string(s_Players_e[i87].Name) {
+			(*v).Players[i87].Name = string(s_Players_e[i87].Name)
 		}
-		(*v).Players[i43].Alive = s_Players_e[i43].Alive
+		(*v).Players[i87].Alive = s_Players_e[i87].Alive
 	}
-	for i44 := range (*v).Labels {
-		if string((*v).Labels[i44].Text) != string(s_Labels[i44].Text) {
-			(*v).Labels[i44].Text = string(s_Labels[i44].Text)
+	for i88 := range (*v).Labels {
+		if string((*v).Labels[i88].Text) != string(s_Labels[i88].Text) {
+			(*v).Labels[i88].Text = string(s_Labels[i88].Text)
 		}
 	}
 	if s_PP_set {
-		p45 := (*v).PP
-		if p45 == nil {
-			p45 = new(*uint8)
-			(*v).PP = p45
+		p89 := (*v).PP
+		if p89 == nil {
+			p89 = new(*uint8)
+			(*v).PP = p89
 		}
 		if s_PP_v_set {
-			p46 := (*p45)
-			if p46 == nil {
-				p46 = new(uint8)
-				(*p45) = p46
+			p90 := (*p89)
+			if p90 == nil {
+				p90 = new(uint8)
+				(*p89) = p90
 			}
-			(*p46) = s_PP_v_v
+			(*p90) = s_PP_v_v
 		} else {
-			(*p45) = nil
+			(*p89) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	for i47 := range (*v).Lists {
-		(*v).Lists[i47] = append((*v).Lists[i47][:0], s_Lists[i47].b[:s_Lists[i47].n]...)
+	for i91 := range (*v).Lists {
+		(*v).Lists[i91] = append((*v).Lists[i91][:0], s_Lists[i91].b[:s_Lists[i91].n]...)
 	}
-	if n48 := s_Nested_n; n48 <= cap((*v).Nested) {
-		(*v).Nested = (*v).Nested[:n48]
+	if n92 := s_Nested_n; n92 <= cap((*v).Nested) {
+		(*v).Nested = (*v).Nested[:n92]
 	} else {
-		g49 := make([]*[2]int8, n48)
-		copy(g49, (*v).Nested[:cap((*v).Nested)])
-		(*v).Nested = g49
+		g93 := make([]*[2]int8, n92)
+		copy(g93, (*v).Nested[:cap((*v).Nested)])
+		(*v).Nested = g93
 	}
-	for i50 := range (*v).Nested {
-		if s_Nested_e[i50].set {
-			p51 := (*v).Nested[i50]
-			if p51 == nil {
-				p51 = new([2]int8)
-				(*v).Nested[i50] = p51
+	for i94 := range (*v).Nested {
+		if s_Nested_e[i94].set {
+			p95 := (*v).Nested[i94]
+			if p95 == nil {
+				p95 = new([2]int8)
+				(*v).Nested[i94] = p95
 			}
-			(*p51) = s_Nested_e[i50].v
+			(*p95) = s_Nested_e[i94].v
 		} else {
-			(*v).Nested[i50] = nil
+			(*v).Nested[i94] = nil
 		}
 	}
-	if n52 := s_Empty_n; n52 <= cap((*v).Empty) {
-		(*v).Empty = (*v).Empty[:n52]
+	if n96 := s_Empty_n; n96 <= cap((*v).Empty) {
+		(*v).Empty = (*v).Empty[:n96]
 	} else {
-		g53 := make([]uint16, n52)
-		copy(g53, (*v).Empty[:cap((*v).Empty)])
-		(*v).Empty = g53
+		g97 := make([]uint16, n96)
+		copy(g97, (*v).Empty[:cap((*v).Empty)])
+		(*v).Empty = g97
 	}
 	copy((*v).Empty, s_Empty_e[:])
 	(*v).Anon = s_Anon
-	if n54 := s_Lines_n; n54 <= cap((*v).Lines) {
-		(*v).Lines = (*v).Lines[:n54]
+	if n98 := s_Lines_n; n98 <= cap((*v).Lines) {
+		(*v).Lines = (*v).Lines[:n98]
 	} else {
-		g55 := make([]struct {
+		g99 := make([]struct {
 			Text string "bits:\"maxlen=7\""
-		}, n54)
-		copy(g55, (*v).Lines[:cap((*v).Lines)])
-		(*v).Lines = g55
+		}, n98)
+		copy(g99, (*v).Lines[:cap((*v).Lines)])
+		(*v).Lines = g99
 	}
-	for i56 := range (*v).Lines {
-		if string((*v).Lines[i56].Text) != string(s_Lines_e[i56].Text) {
-			(*v).Lines[i56].Text = string(s_Lines_e[i56].Text)
+	for i100 := range (*v).Lines {
+		if string((*v).Lines[i100].Text) != string(s_Lines_e[i100].Text) {
+			(*v).Lines[i100].Text = string(s_Lines_e[i100].Text)
 		}
 	}
 	return true
@@ -1503,25 +2063,33 @@ func bitpackAppendEmbeds(dst []byte, v *Embeds) ([]byte, bool) {
 // bitpackUnmarshalEmbeds decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalEmbeds(data []byte, v *Embeds) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 3 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Base_ID uint16
 		s_X       int8
 		s_inner   inner
 		s_Tail    bool
 	)
-	c0 := r.ReadBits(16)
-	s_Base_ID = uint16(c0)
-	c1 := r.ReadBits(2)
-	if c1 > 2 {
+	if end-pos < 22 {
 		return false
 	}
-	s_X = int8(int64((c1 + 0xffffffffffffffff)))
-	c2 := r.ReadBits(3)
-	s_inner.Secret = uint8(c2)
-	s_Tail = bool(r.ReadBits(1) != 0)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xffff
+	s_Base_ID = uint16(c1)
+	c2 := w0 >> 16 & 0x3
+	if c2 > 2 {
+		return false
+	}
+	s_X = int8(int64((c2 + 0xffffffffffffffff)))
+	c3 := w0 >> 18 & 0x7
+	s_inner.Secret = uint8(c3)
+	c4 := w0 >> 21 & 0x1
+	s_Tail = bool(c4 != 0)
+	pos += 22
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Base.ID = s_Base_ID
@@ -1651,8 +2219,10 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 // bitpackUnmarshalDeep decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 32 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_O_P_set bool
 		s_O_P_v   float32
@@ -1679,167 +2249,290 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 			}
 		}
 	)
-	if r.ReadBits(1) != 0 {
-		s_O_P_set = true
-		c0 := r.ReadBits(3)
-		if c0 > 4 {
-			return false
-		}
-		s_O_P_v = float32(float32(float32(float32(float64(c0)*0.25)*float32(1)) + float32(0)))
-	}
-	if r.ReadBits(1) != 0 {
-		s_O_Q[0].set = true
-		c1 := r.ReadBits(3)
-		if c1 > 4 {
-			return false
-		}
-		s_O_Q[0].v = float32(float32(float32(float32(float64(c1)*0.25)*float32(1)) + float32(0)))
-	}
-	if r.ReadBits(1) != 0 {
-		s_O_Q[1].set = true
-		c2 := r.ReadBits(3)
-		if c2 > 4 {
-			return false
-		}
-		s_O_Q[1].v = float32(float32(float32(float32(float64(c2)*0.25)*float32(1)) + float32(0)))
-	}
-	if r.ReadBits(1) != 0 {
-		s_PP_set = true
-		if r.ReadBits(1) != 0 {
-			s_PP_v_set = true
-			s_PP_v_v.X = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-			s_PP_v_v.Y = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-			s_PP_v_v.Z = float32(math.Float32frombits(uint32(r.ReadBits(32))))
-		}
-	}
-	if r.ReadBits(1) != 0 {
-		s_PPT_set = true
-		if r.ReadBits(1) != 0 {
-			s_PPT_v_set = true
-			c3 := r.ReadBits(2)
-			if c3 > 2 {
-				return false
-			}
-			s_PPT_v_v_X = float32(float32(float32(float32(float64(c3)*0.5)*float32(1)) + float32(0)))
-			c4 := r.ReadBits(2)
-			if c4 > 2 {
-				return false
-			}
-			s_PPT_v_v_Y = float32(float32(float32(float32(float64(c4)*0.5)*float32(1)) + float32(0)))
-			c5 := r.ReadBits(2)
-			if c5 > 2 {
-				return false
-			}
-			s_PPT_v_v_Z = float32(float32(float32(float32(float64(c5)*0.5)*float32(1)) + float32(0)))
-		}
-	}
-	n6 := r.ReadBits(2)
-	if n6 > 2 {
+	if end-pos < 1 {
 		return false
 	}
-	s_L_n = int(n6)
-	for i7 := range s_L_e[:n6] {
-		if r.ReadBits(1) != 0 {
-			s_L_e[i7].set = true
-			if r.ReadBits(1) != 0 {
-				s_L_e[i7].v.set = true
-				s_L_e[i7].v.v.Text = r.ReadStringBytes(7)
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x1
+	s_O_P_set = c1 != 0
+	pos += 1
+	if s_O_P_set {
+		if end-pos < 3 {
+			return false
+		}
+		w2 := bitpackWord(data, pos)
+		c3 := w2 >> 0 & 0x7
+		if c3 > 4 {
+			return false
+		}
+		s_O_P_v = float32(float32(float32(float32(float64(c3)*0.25)*float32(1)) + float32(0)))
+		pos += 3
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0x1
+	s_O_Q[0].set = c5 != 0
+	pos += 1
+	if s_O_Q[0].set {
+		if end-pos < 3 {
+			return false
+		}
+		w6 := bitpackWord(data, pos)
+		c7 := w6 >> 0 & 0x7
+		if c7 > 4 {
+			return false
+		}
+		s_O_Q[0].v = float32(float32(float32(float32(float64(c7)*0.25)*float32(1)) + float32(0)))
+		pos += 3
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w8 := bitpackWord(data, pos)
+	c9 := w8 >> 0 & 0x1
+	s_O_Q[1].set = c9 != 0
+	pos += 1
+	if s_O_Q[1].set {
+		if end-pos < 3 {
+			return false
+		}
+		w10 := bitpackWord(data, pos)
+		c11 := w10 >> 0 & 0x7
+		if c11 > 4 {
+			return false
+		}
+		s_O_Q[1].v = float32(float32(float32(float32(float64(c11)*0.25)*float32(1)) + float32(0)))
+		pos += 3
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w12 := bitpackWord(data, pos)
+	c13 := w12 >> 0 & 0x1
+	s_PP_set = c13 != 0
+	pos += 1
+	if s_PP_set {
+		if end-pos < 1 {
+			return false
+		}
+		w14 := bitpackWord(data, pos)
+		c15 := w14 >> 0 & 0x1
+		s_PP_v_set = c15 != 0
+		pos += 1
+		if s_PP_v_set {
+			if end-pos < 32 {
+				return false
+			}
+			w16 := bitpackWord(data, pos)
+			c17 := w16 >> 0 & 0xffffffff
+			s_PP_v_v.X = float32(math.Float32frombits(uint32(c17)))
+			pos += 32
+			if end-pos < 32 {
+				return false
+			}
+			w18 := bitpackWord(data, pos)
+			c19 := w18 >> 0 & 0xffffffff
+			s_PP_v_v.Y = float32(math.Float32frombits(uint32(c19)))
+			pos += 32
+			if end-pos < 32 {
+				return false
+			}
+			w20 := bitpackWord(data, pos)
+			c21 := w20 >> 0 & 0xffffffff
+			s_PP_v_v.Z = float32(math.Float32frombits(uint32(c21)))
+			pos += 32
+		}
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w22 := bitpackWord(data, pos)
+	c23 := w22 >> 0 & 0x1
+	s_PPT_set = c23 != 0
+	pos += 1
+	if s_PPT_set {
+		if end-pos < 1 {
+			return false
+		}
+		w24 := bitpackWord(data, pos)
+		c25 := w24 >> 0 & 0x1
+		s_PPT_v_set = c25 != 0
+		pos += 1
+		if s_PPT_v_set {
+			if end-pos < 6 {
+				return false
+			}
+			w26 := bitpackWord(data, pos)
+			c27 := w26 >> 0 & 0x3
+			if c27 > 2 {
+				return false
+			}
+			s_PPT_v_v_X = float32(float32(float32(float32(float64(c27)*0.5)*float32(1)) + float32(0)))
+			c28 := w26 >> 2 & 0x3
+			if c28 > 2 {
+				return false
+			}
+			s_PPT_v_v_Y = float32(float32(float32(float32(float64(c28)*0.5)*float32(1)) + float32(0)))
+			c29 := w26 >> 4 & 0x3
+			if c29 > 2 {
+				return false
+			}
+			s_PPT_v_v_Z = float32(float32(float32(float32(float64(c29)*0.5)*float32(1)) + float32(0)))
+			pos += 6
+		}
+	}
+	var n30 int
+	if end-pos < 2 {
+		return false
+	}
+	w31 := bitpackWord(data, pos)
+	c32 := w31 >> 0 & 0x3
+	if c32 > 2 {
+		return false
+	}
+	n30 = int(c32)
+	pos += 2
+	s_L_n = n30
+	for i33 := range s_L_e[:n30] {
+		if end-pos < 1 {
+			return false
+		}
+		w34 := bitpackWord(data, pos)
+		c35 := w34 >> 0 & 0x1
+		s_L_e[i33].set = c35 != 0
+		pos += 1
+		if s_L_e[i33].set {
+			if end-pos < 1 {
+				return false
+			}
+			w36 := bitpackWord(data, pos)
+			c37 := w36 >> 0 & 0x1
+			s_L_e[i33].v.set = c37 != 0
+			pos += 1
+			if s_L_e[i33].v.set {
+				var n38 int
+				if end-pos < 3 {
+					return false
+				}
+				w39 := bitpackWord(data, pos)
+				c40 := w39 >> 0 & 0x7
+				if c40 > 7 {
+					return false
+				}
+				n38 = int(c40)
+				pos += 3
+				if pad := -pos & 7; pad != 0 {
+					if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+						return false
+					}
+					pos += pad
+				}
+				if (end-pos)/8 < n38 {
+					return false
+				}
+				s_L_e[i33].v.v.Text = data[pos>>3 : pos>>3+n38 : pos>>3+n38]
+				if !bitpackText(s_L_e[i33].v.v.Text) {
+					return false
+				}
+				pos += 8 * n38
 			}
 		}
 	}
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	if end-pos >= 8 {
 		return false
 	}
 	if s_O_P_set {
-		p8 := (*v).O.P
-		if p8 == nil {
-			p8 = new(float32)
-			(*v).O.P = p8
+		p41 := (*v).O.P
+		if p41 == nil {
+			p41 = new(float32)
+			(*v).O.P = p41
 		}
-		(*p8) = s_O_P_v
+		(*p41) = s_O_P_v
 	} else {
 		(*v).O.P = nil
 	}
-	for i9 := range (*v).O.Q {
-		if s_O_Q[i9].set {
-			p10 := (*v).O.Q[i9]
-			if p10 == nil {
-				p10 = new(float32)
-				(*v).O.Q[i9] = p10
+	for i42 := range (*v).O.Q {
+		if s_O_Q[i42].set {
+			p43 := (*v).O.Q[i42]
+			if p43 == nil {
+				p43 = new(float32)
+				(*v).O.Q[i42] = p43
 			}
-			(*p10) = s_O_Q[i9].v
+			(*p43) = s_O_Q[i42].v
 		} else {
-			(*v).O.Q[i9] = nil
+			(*v).O.Q[i42] = nil
 		}
 	}
 	if s_PP_set {
-		p11 := (*v).PP
-		if p11 == nil {
-			p11 = new(*Vec3)
-			(*v).PP = p11
+		p44 := (*v).PP
+		if p44 == nil {
+			p44 = new(*Vec3)
+			(*v).PP = p44
 		}
 		if s_PP_v_set {
-			p12 := (*p11)
-			if p12 == nil {
-				p12 = new(Vec3)
-				(*p11) = p12
+			p45 := (*p44)
+			if p45 == nil {
+				p45 = new(Vec3)
+				(*p44) = p45
 			}
-			(*p12) = s_PP_v_v
+			(*p45) = s_PP_v_v
 		} else {
-			(*p11) = nil
+			(*p44) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
 	if s_PPT_set {
-		p13 := (*v).PPT
-		if p13 == nil {
-			p13 = new(*Vec3)
-			(*v).PPT = p13
+		p46 := (*v).PPT
+		if p46 == nil {
+			p46 = new(*Vec3)
+			(*v).PPT = p46
 		}
 		if s_PPT_v_set {
-			p14 := (*p13)
-			if p14 == nil {
-				p14 = new(Vec3)
-				(*p13) = p14
+			p47 := (*p46)
+			if p47 == nil {
+				p47 = new(Vec3)
+				(*p46) = p47
 			}
-			(*p14).X = s_PPT_v_v_X
-			(*p14).Y = s_PPT_v_v_Y
-			(*p14).Z = s_PPT_v_v_Z
+			(*p47).X = s_PPT_v_v_X
+			(*p47).Y = s_PPT_v_v_Y
+			(*p47).Z = s_PPT_v_v_Z
 		} else {
-			(*p13) = nil
+			(*p46) = nil
 		}
 	} else {
 		(*v).PPT = nil
 	}
-	if n15 := s_L_n; n15 <= cap((*v).L) {
-		(*v).L = (*v).L[:n15]
+	if n48 := s_L_n; n48 <= cap((*v).L) {
+		(*v).L = (*v).L[:n48]
 	} else {
-		g16 := make([]**Label, n15)
-		copy(g16, (*v).L[:cap((*v).L)])
-		(*v).L = g16
+		g49 := make([]**Label, n48)
+		copy(g49, (*v).L[:cap((*v).L)])
+		(*v).L = g49
 	}
-	for i17 := range (*v).L {
-		if s_L_e[i17].set {
-			p18 := (*v).L[i17]
-			if p18 == nil {
-				p18 = new(*Label)
-				(*v).L[i17] = p18
+	for i50 := range (*v).L {
+		if s_L_e[i50].set {
+			p51 := (*v).L[i50]
+			if p51 == nil {
+				p51 = new(*Label)
+				(*v).L[i50] = p51
 			}
-			if s_L_e[i17].v.set {
-				p19 := (*p18)
-				if p19 == nil {
-					p19 = new(Label)
-					(*p18) = p19
+			if s_L_e[i50].v.set {
+				p52 := (*p51)
+				if p52 == nil {
+					p52 = new(Label)
+					(*p51) = p52
 				}
-				if string((*p19).Text) != string(s_L_e[i17].v.v.Text) {
-					(*p19).Text = string(s_L_e[i17].v.v.Text)
+				if string((*p52).Text) != string(s_L_e[i50].v.v.Text) {
+					(*p52).Text = string(s_L_e[i50].v.v.Text)
 				}
 			} else {
-				(*p18) = nil
+				(*p51) = nil
 			}
 		} else {
-			(*v).L[i17] = nil
+			(*v).L[i50] = nil
 		}
 	}
 	return true
@@ -1995,8 +2688,10 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 // bitpackUnmarshalRotations decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 63 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Arr     [4]float32
 		s_ArrW    [4]float32
@@ -2015,31 +2710,287 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 		s_Pose_A  [4]float32
 		s_Pose_B  [4]float32
 	)
-	s_Arr = r.ReadQuat(&bitpackQ4)
-	s_ArrW = r.ReadQuat(&bitpackQ5)
-	s_Arr64 = r.ReadQuat(&bitpackQ6)
-	s_Named = r.ReadQuat(&bitpackQ7)
-	s_Plain = r.ReadQuat(&bitpackQ8)
-	s_Gonum = r.ReadQuat(&bitpackQ9)
-	s_Order = r.ReadQuat(&bitpackQ9)
-	s_GL = r.ReadQuat(&bitpackQ10)
-	s_Vec = r.ReadQuat(&bitpackQ11)
-	s_Wide = r.ReadQuat(&bitpackQ12)
-	if r.ReadBits(1) != 0 {
-		s_Opt_set = true
-		s_Opt_v = r.ReadQuat(&bitpackQ4)
-	}
-	n0 := r.ReadBits(2)
-	if n0 > 3 {
+	var l0, q1, q2, q3 uint32
+	if end-pos < 29 {
 		return false
 	}
-	s_List_n = int(n0)
-	for i1 := range s_List_e[:n0] {
-		s_List_e[i1] = r.ReadQuat(&bitpackQ4)
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0x3
+	l0 = uint32(c5)
+	c6 := w4 >> 2 & 0x1ff
+	q1 = uint32(c6)
+	c7 := w4 >> 11 & 0x1ff
+	q2 = uint32(c7)
+	c8 := w4 >> 20 & 0x1ff
+	q3 = uint32(c8)
+	pos += 29
+	var err9 error
+	if s_Arr, err9 = bitpackQ4.Decode(l0, [3]uint32{q1, q2, q3}); err9 != nil {
+		return false
 	}
-	s_Pose_A = r.ReadQuat(&bitpackQ13)
-	s_Pose_B = r.ReadQuat(&bitpackQ13)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	var l10, q11, q12, q13 uint32
+	if end-pos < 32 {
+		return false
+	}
+	w14 := bitpackWord(data, pos)
+	c15 := w14 >> 0 & 0x3
+	l10 = uint32(c15)
+	c16 := w14 >> 2 & 0x3ff
+	q11 = uint32(c16)
+	c17 := w14 >> 12 & 0x3ff
+	q12 = uint32(c17)
+	c18 := w14 >> 22 & 0x3ff
+	q13 = uint32(c18)
+	pos += 32
+	var err19 error
+	if s_ArrW, err19 = bitpackQ5.Decode(l10, [3]uint32{q11, q12, q13}); err19 != nil {
+		return false
+	}
+	var l20, q21, q22, q23 uint32
+	if end-pos < 38 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0x3
+	l20 = uint32(c25)
+	c26 := w24 >> 2 & 0xfff
+	q21 = uint32(c26)
+	c27 := w24 >> 14 & 0xfff
+	q22 = uint32(c27)
+	c28 := w24 >> 26 & 0xfff
+	q23 = uint32(c28)
+	pos += 38
+	var err29 error
+	if s_Arr64, err29 = bitpackQ6.Decode(l20, [3]uint32{q21, q22, q23}); err29 != nil {
+		return false
+	}
+	var l30, q31, q32, q33 uint32
+	if end-pos < 14 {
+		return false
+	}
+	w34 := bitpackWord(data, pos)
+	c35 := w34 >> 0 & 0x3
+	l30 = uint32(c35)
+	c36 := w34 >> 2 & 0xf
+	q31 = uint32(c36)
+	c37 := w34 >> 6 & 0xf
+	q32 = uint32(c37)
+	c38 := w34 >> 10 & 0xf
+	q33 = uint32(c38)
+	pos += 14
+	var err39 error
+	if s_Named, err39 = bitpackQ7.Decode(l30, [3]uint32{q31, q32, q33}); err39 != nil {
+		return false
+	}
+	var l40, q41, q42, q43 uint32
+	if end-pos < 46 {
+		return false
+	}
+	w44 := bitpackWord(data, pos)
+	c45 := w44 >> 0 & 0x3
+	l40 = uint32(c45)
+	c46 := w44 >> 2 & 0x3fffff
+	q41 = uint32(c46)
+	c47 := w44 >> 24 & 0x3fffff
+	q42 = uint32(c47)
+	pos += 46
+	if end-pos < 22 {
+		return false
+	}
+	w48 := bitpackWord(data, pos)
+	c49 := w48 >> 0 & 0x3fffff
+	q43 = uint32(c49)
+	pos += 22
+	var err50 error
+	if s_Plain, err50 = bitpackQ8.Decode(l40, [3]uint32{q41, q42, q43}); err50 != nil {
+		return false
+	}
+	var l51, q52, q53, q54 uint32
+	if end-pos < 26 {
+		return false
+	}
+	w55 := bitpackWord(data, pos)
+	c56 := w55 >> 0 & 0x3
+	l51 = uint32(c56)
+	c57 := w55 >> 2 & 0xff
+	q52 = uint32(c57)
+	c58 := w55 >> 10 & 0xff
+	q53 = uint32(c58)
+	c59 := w55 >> 18 & 0xff
+	q54 = uint32(c59)
+	pos += 26
+	var err60 error
+	if s_Gonum, err60 = bitpackQ9.Decode(l51, [3]uint32{q52, q53, q54}); err60 != nil {
+		return false
+	}
+	var l61, q62, q63, q64 uint32
+	if end-pos < 26 {
+		return false
+	}
+	w65 := bitpackWord(data, pos)
+	c66 := w65 >> 0 & 0x3
+	l61 = uint32(c66)
+	c67 := w65 >> 2 & 0xff
+	q62 = uint32(c67)
+	c68 := w65 >> 10 & 0xff
+	q63 = uint32(c68)
+	c69 := w65 >> 18 & 0xff
+	q64 = uint32(c69)
+	pos += 26
+	var err70 error
+	if s_Order, err70 = bitpackQ9.Decode(l61, [3]uint32{q62, q63, q64}); err70 != nil {
+		return false
+	}
+	var l71, q72, q73, q74 uint32
+	if end-pos < 35 {
+		return false
+	}
+	w75 := bitpackWord(data, pos)
+	c76 := w75 >> 0 & 0x3
+	l71 = uint32(c76)
+	c77 := w75 >> 2 & 0x7ff
+	q72 = uint32(c77)
+	c78 := w75 >> 13 & 0x7ff
+	q73 = uint32(c78)
+	c79 := w75 >> 24 & 0x7ff
+	q74 = uint32(c79)
+	pos += 35
+	var err80 error
+	if s_GL, err80 = bitpackQ10.Decode(l71, [3]uint32{q72, q73, q74}); err80 != nil {
+		return false
+	}
+	var l81, q82, q83, q84 uint32
+	if end-pos < 23 {
+		return false
+	}
+	w85 := bitpackWord(data, pos)
+	c86 := w85 >> 0 & 0x3
+	l81 = uint32(c86)
+	c87 := w85 >> 2 & 0x7f
+	q82 = uint32(c87)
+	c88 := w85 >> 9 & 0x7f
+	q83 = uint32(c88)
+	c89 := w85 >> 16 & 0x7f
+	q84 = uint32(c89)
+	pos += 23
+	var err90 error
+	if s_Vec, err90 = bitpackQ11.Decode(l81, [3]uint32{q82, q83, q84}); err90 != nil {
+		return false
+	}
+	var l91, q92, q93, q94 uint32
+	if end-pos < 50 {
+		return false
+	}
+	w95 := bitpackWord(data, pos)
+	c96 := w95 >> 0 & 0x3
+	l91 = uint32(c96)
+	c97 := w95 >> 2 & 0xffff
+	q92 = uint32(c97)
+	c98 := w95 >> 18 & 0xffff
+	q93 = uint32(c98)
+	c99 := w95 >> 34 & 0xffff
+	q94 = uint32(c99)
+	pos += 50
+	var err100 error
+	if s_Wide, err100 = bitpackQ12.Decode(l91, [3]uint32{q92, q93, q94}); err100 != nil {
+		return false
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w101 := bitpackWord(data, pos)
+	c102 := w101 >> 0 & 0x1
+	s_Opt_set = c102 != 0
+	pos += 1
+	if s_Opt_set {
+		var l103, q104, q105, q106 uint32
+		if end-pos < 29 {
+			return false
+		}
+		w107 := bitpackWord(data, pos)
+		c108 := w107 >> 0 & 0x3
+		l103 = uint32(c108)
+		c109 := w107 >> 2 & 0x1ff
+		q104 = uint32(c109)
+		c110 := w107 >> 11 & 0x1ff
+		q105 = uint32(c110)
+		c111 := w107 >> 20 & 0x1ff
+		q106 = uint32(c111)
+		pos += 29
+		var err112 error
+		if s_Opt_v, err112 = bitpackQ4.Decode(l103, [3]uint32{q104, q105, q106}); err112 != nil {
+			return false
+		}
+	}
+	var n113 int
+	if end-pos < 2 {
+		return false
+	}
+	w114 := bitpackWord(data, pos)
+	c115 := w114 >> 0 & 0x3
+	if c115 > 3 {
+		return false
+	}
+	n113 = int(c115)
+	pos += 2
+	s_List_n = n113
+	for i116 := range s_List_e[:n113] {
+		var l117, q118, q119, q120 uint32
+		if end-pos < 29 {
+			return false
+		}
+		w121 := bitpackWord(data, pos)
+		c122 := w121 >> 0 & 0x3
+		l117 = uint32(c122)
+		c123 := w121 >> 2 & 0x1ff
+		q118 = uint32(c123)
+		c124 := w121 >> 11 & 0x1ff
+		q119 = uint32(c124)
+		c125 := w121 >> 20 & 0x1ff
+		q120 = uint32(c125)
+		pos += 29
+		var err126 error
+		if s_List_e[i116], err126 = bitpackQ4.Decode(l117, [3]uint32{q118, q119, q120}); err126 != nil {
+			return false
+		}
+	}
+	var l127, q128, q129, q130 uint32
+	if end-pos < 20 {
+		return false
+	}
+	w131 := bitpackWord(data, pos)
+	c132 := w131 >> 0 & 0x3
+	l127 = uint32(c132)
+	c133 := w131 >> 2 & 0x3f
+	q128 = uint32(c133)
+	c134 := w131 >> 8 & 0x3f
+	q129 = uint32(c134)
+	c135 := w131 >> 14 & 0x3f
+	q130 = uint32(c135)
+	pos += 20
+	var err136 error
+	if s_Pose_A, err136 = bitpackQ13.Decode(l127, [3]uint32{q128, q129, q130}); err136 != nil {
+		return false
+	}
+	var l137, q138, q139, q140 uint32
+	if end-pos < 20 {
+		return false
+	}
+	w141 := bitpackWord(data, pos)
+	c142 := w141 >> 0 & 0x3
+	l137 = uint32(c142)
+	c143 := w141 >> 2 & 0x3f
+	q138 = uint32(c143)
+	c144 := w141 >> 8 & 0x3f
+	q139 = uint32(c144)
+	c145 := w141 >> 14 & 0x3f
+	q140 = uint32(c145)
+	pos += 20
+	var err146 error
+	if s_Pose_B, err146 = bitpackQ13.Decode(l137, [3]uint32{q138, q139, q140}); err146 != nil {
+		return false
+	}
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Arr[0] = float32(s_Arr[0])
@@ -2083,30 +3034,30 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 	(*v).Wide.Z = float64(s_Wide[2])
 	(*v).Wide.W = float64(s_Wide[3])
 	if s_Opt_set {
-		p2 := (*v).Opt
-		if p2 == nil {
-			p2 = new(QuatXYZW)
-			(*v).Opt = p2
+		p147 := (*v).Opt
+		if p147 == nil {
+			p147 = new(QuatXYZW)
+			(*v).Opt = p147
 		}
-		(*p2).X = float32(s_Opt_v[0])
-		(*p2).Y = float32(s_Opt_v[1])
-		(*p2).Z = float32(s_Opt_v[2])
-		(*p2).W = float32(s_Opt_v[3])
+		(*p147).X = float32(s_Opt_v[0])
+		(*p147).Y = float32(s_Opt_v[1])
+		(*p147).Z = float32(s_Opt_v[2])
+		(*p147).W = float32(s_Opt_v[3])
 	} else {
 		(*v).Opt = nil
 	}
-	if n3 := s_List_n; n3 <= cap((*v).List) {
-		(*v).List = (*v).List[:n3]
+	if n148 := s_List_n; n148 <= cap((*v).List) {
+		(*v).List = (*v).List[:n148]
 	} else {
-		g4 := make([]QuatXYZW, n3)
-		copy(g4, (*v).List[:cap((*v).List)])
-		(*v).List = g4
+		g149 := make([]QuatXYZW, n148)
+		copy(g149, (*v).List[:cap((*v).List)])
+		(*v).List = g149
 	}
-	for i5 := range (*v).List {
-		(*v).List[i5].X = float32(s_List_e[i5][0])
-		(*v).List[i5].Y = float32(s_List_e[i5][1])
-		(*v).List[i5].Z = float32(s_List_e[i5][2])
-		(*v).List[i5].W = float32(s_List_e[i5][3])
+	for i150 := range (*v).List {
+		(*v).List[i150].X = float32(s_List_e[i150][0])
+		(*v).List[i150].Y = float32(s_List_e[i150][1])
+		(*v).List[i150].Z = float32(s_List_e[i150][2])
+		(*v).List[i150].W = float32(s_List_e[i150][3])
 	}
 	(*v).Pose.A.X = float32(s_Pose_A[0])
 	(*v).Pose.A.Y = float32(s_Pose_A[1])
@@ -2239,8 +3190,10 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 // bitpackUnmarshalUnits decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalUnits(data []byte, v *Units) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 22 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_Timeout bptime.Duration
 		s_Delay   bptime.Duration
@@ -2257,61 +3210,83 @@ func bitpackUnmarshalUnits(data []byte, v *Units) bool {
 		s_Ticks_n int
 		s_Ticks_e [3]int32
 	)
-	c0 := r.ReadBits(16)
-	if c0 > 60000 {
+	if end-pos < 56 {
 		return false
 	}
-	s_Timeout = bptime.Duration(int64((c0 * 1000000)))
-	c1 := r.ReadBits(12)
-	s_Delay = bptime.Duration(int64((((c1 ^ 2048) + 0xfffffffffffff800) * 50000)))
-	c2 := r.ReadBits(8)
-	if c2 > 200 {
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xffff
+	if c1 > 60000 {
 		return false
 	}
-	s_Neg = int32(int64(((c2 + 0xffffffffffffff9c) * 10)))
-	c3 := r.ReadBits(20)
-	s_Raw = int64(int64((((c3 ^ 0x80000) + 0xfffffffffff80000) * 1000)))
-	c4 := r.ReadBits(20)
-	if c4 > 0xf4240 {
+	s_Timeout = bptime.Duration(int64((c1 * 1000000)))
+	c2 := w0 >> 16 & 0xfff
+	s_Delay = bptime.Duration(int64((((c2 ^ 2048) + 0xfffffffffffff800) * 50000)))
+	c3 := w0 >> 28 & 0xff
+	if c3 > 200 {
 		return false
 	}
-	s_Big = uint64((c4 * 3))
-	c5 := r.ReadBits(8)
-	s_UBits = uint16((c5 * 2))
-	c6 := r.ReadBits(7)
-	if c6 > 100 {
+	s_Neg = int32(int64(((c3 + 0xffffffffffffff9c) * 10)))
+	c4 := w0 >> 36 & 0xfffff
+	s_Raw = int64(int64((((c4 ^ 0x80000) + 0xfffffffffff80000) * 1000)))
+	pos += 56
+	if end-pos < 49 {
 		return false
 	}
-	s_HP = int16(int64(c6))
-	c7 := r.ReadBits(6)
-	if c7 > 59 {
+	w5 := bitpackWord(data, pos)
+	c6 := w5 >> 0 & 0xfffff
+	if c6 > 0xf4240 {
 		return false
 	}
-	s_Lvl = uint8((c7 + 1))
-	c8 := r.ReadBits(3)
-	s_Tilt = int8(int64(((c8 ^ 4) + 0xfffffffffffffffc)))
-	c9 := r.ReadBits(5)
-	s_Count = uint32(c9)
-	c10 := r.ReadBits(34)
-	if c10 > 0x2540be400 {
+	s_Big = uint64((c6 * 3))
+	c7 := w5 >> 20 & 0xff
+	s_UBits = uint16((c7 * 2))
+	c8 := w5 >> 28 & 0x7f
+	if c8 > 100 {
 		return false
 	}
-	s_Wide = int64(int64((c10 + 0xfffffffed5fa0e00)))
-	c11 := r.ReadBits(5)
-	if c11 > 20 {
+	s_HP = int16(int64(c8))
+	c9 := w5 >> 35 & 0x3f
+	if c9 > 59 {
 		return false
 	}
-	s_Slow = bptime.Duration(int64(((c11 + 0xfffffffffffffff6) * 1000000000)))
-	n12 := r.ReadBits(2)
-	if n12 > 3 {
+	s_Lvl = uint8((c9 + 1))
+	c10 := w5 >> 41 & 0x7
+	s_Tilt = int8(int64(((c10 ^ 4) + 0xfffffffffffffffc)))
+	c11 := w5 >> 44 & 0x1f
+	s_Count = uint32(c11)
+	pos += 49
+	var n12 int
+	if end-pos < 41 {
 		return false
 	}
-	s_Ticks_n = int(n12)
-	for i13 := range s_Ticks_e[:n12] {
-		c14 := r.ReadBits(8)
-		s_Ticks_e[i13] = int32(int64((c14 * 16)))
+	w13 := bitpackWord(data, pos)
+	c14 := w13 >> 0 & 0x3ffffffff
+	if c14 > 0x2540be400 {
+		return false
 	}
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	s_Wide = int64(int64((c14 + 0xfffffffed5fa0e00)))
+	c15 := w13 >> 34 & 0x1f
+	if c15 > 20 {
+		return false
+	}
+	s_Slow = bptime.Duration(int64(((c15 + 0xfffffffffffffff6) * 1000000000)))
+	c16 := w13 >> 39 & 0x3
+	if c16 > 3 {
+		return false
+	}
+	n12 = int(c16)
+	pos += 41
+	s_Ticks_n = n12
+	for i17 := range s_Ticks_e[:n12] {
+		if end-pos < 8 {
+			return false
+		}
+		w18 := bitpackWord(data, pos)
+		c19 := w18 >> 0 & 0xff
+		s_Ticks_e[i17] = int32(int64((c19 * 16)))
+		pos += 8
+	}
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).Timeout = s_Timeout
@@ -2326,12 +3301,12 @@ func bitpackUnmarshalUnits(data []byte, v *Units) bool {
 	(*v).Count = s_Count
 	(*v).Wide = s_Wide
 	(*v).Slow = s_Slow
-	if n15 := s_Ticks_n; n15 <= cap((*v).Ticks) {
-		(*v).Ticks = (*v).Ticks[:n15]
+	if n20 := s_Ticks_n; n20 <= cap((*v).Ticks) {
+		(*v).Ticks = (*v).Ticks[:n20]
 	} else {
-		g16 := make([]int32, n15)
-		copy(g16, (*v).Ticks[:cap((*v).Ticks)])
-		(*v).Ticks = g16
+		g21 := make([]int32, n20)
+		copy(g21, (*v).Ticks[:cap((*v).Ticks)])
+		(*v).Ticks = g21
 	}
 	copy((*v).Ticks, s_Ticks_e[:])
 	return true
@@ -2378,17 +3353,70 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 // bitpackUnmarshalQuatProbe decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalQuatProbe(data []byte, v *QuatProbe) bool {
-	var r bitio.Reader
-	r.Reset(data)
+	if len(data) > 11 {
+		return false
+	}
+	end, pos := 8*len(data), 0
 	var (
 		s_A [4]float32
 		s_B [4]float32
 		s_C [4]float32
 	)
-	s_A = r.ReadQuat(&bitpackQ7)
-	s_B = r.ReadQuat(&bitpackQ4)
-	s_C = r.ReadQuat(&bitpackQ14)
-	if r.Err() != nil || r.BitsRemaining() >= 8 {
+	var l0, q1, q2, q3 uint32
+	if end-pos < 14 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0x3
+	l0 = uint32(c5)
+	c6 := w4 >> 2 & 0xf
+	q1 = uint32(c6)
+	c7 := w4 >> 6 & 0xf
+	q2 = uint32(c7)
+	c8 := w4 >> 10 & 0xf
+	q3 = uint32(c8)
+	pos += 14
+	var err9 error
+	if s_A, err9 = bitpackQ7.Decode(l0, [3]uint32{q1, q2, q3}); err9 != nil {
+		return false
+	}
+	var l10, q11, q12, q13 uint32
+	if end-pos < 29 {
+		return false
+	}
+	w14 := bitpackWord(data, pos)
+	c15 := w14 >> 0 & 0x3
+	l10 = uint32(c15)
+	c16 := w14 >> 2 & 0x1ff
+	q11 = uint32(c16)
+	c17 := w14 >> 11 & 0x1ff
+	q12 = uint32(c17)
+	c18 := w14 >> 20 & 0x1ff
+	q13 = uint32(c18)
+	pos += 29
+	var err19 error
+	if s_B, err19 = bitpackQ4.Decode(l10, [3]uint32{q11, q12, q13}); err19 != nil {
+		return false
+	}
+	var l20, q21, q22, q23 uint32
+	if end-pos < 41 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0x3
+	l20 = uint32(c25)
+	c26 := w24 >> 2 & 0x1fff
+	q21 = uint32(c26)
+	c27 := w24 >> 15 & 0x1fff
+	q22 = uint32(c27)
+	c28 := w24 >> 28 & 0x1fff
+	q23 = uint32(c28)
+	pos += 41
+	var err29 error
+	if s_C, err29 = bitpackQ14.Decode(l20, [3]uint32{q21, q22, q23}); err29 != nil {
+		return false
+	}
+	if end-pos >= 8 {
 		return false
 	}
 	(*v).A[0] = float32(s_A[0])
@@ -2433,6 +3461,12 @@ func bitpackQuatOK(x, y, z, w float32) bool {
 	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
 }
 
+// bitpackText reports whether a string's bytes are valid UTF-8 without a
+// NUL byte, as bitpack's strings must be.
+func bitpackText(b []byte) bool {
+	return bytes.IndexByte(b, 0) < 0 && utf8.Valid(b)
+}
+
 // bitpackTrunc is the code of a scaled value s in [0.5, 2^32]: floor(s),
 // at most max (package quant's truncCode).
 func bitpackTrunc(s float32, max uint32) uint32 {
@@ -2467,4 +3501,20 @@ func bitpackUnitsUnsigned(v, u uint64) uint64 {
 		q++
 	}
 	return q
+}
+
+// bitpackWord is the 64 bits of data from bit pos on, shifted down so that
+// bit pos is bit 0 (at least 57 of them are data's; past its end, zeros).
+func bitpackWord(data []byte, pos int) uint64 {
+	if i := pos >> 3; i+8 <= len(data) {
+		return binary.LittleEndian.Uint64(data[i:]) >> (pos & 7)
+	}
+	return bitpackTail(data, pos)
+}
+
+// bitpackTail is bitpackWord for the packet's last 7 bytes.
+func bitpackTail(data []byte, pos int) uint64 {
+	var b [8]byte
+	copy(b[:], data[pos>>3:])
+	return binary.LittleEndian.Uint64(b[:]) >> (pos & 7)
 }
