@@ -31,24 +31,18 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	if c0 > 0xffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0, 24)
 	c1 := uint64((*v).Entity)
 	if c1 > 4095 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1, 12)
 	c2 := uint64((*v).Stance)
 	if c2 > 5 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2, 3)
 	c3 := uint64((*v).Flags)
 	if c3 > 63 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c3, 6)
-	w.WriteBitsUnchecked(bitpackBit((*v).Grounded), 1)
-	w.WriteBitsUnchecked(bitpackBit((*v).Firing), 1)
 	f4 := float32((*v).Pos.X)
 	var c5 uint32
 	if f4 >= float32(-3000) && f4 <= float32(3000) {
@@ -56,7 +50,7 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c5), 19)
+	w.WriteBitsUnchecked(c0|c1<<24|c2<<36|c3<<39|bitpackBit((*v).Grounded)<<45|bitpackBit((*v).Firing)<<46, 47)
 	f6 := float32((*v).Pos.Y)
 	var c7 uint32
 	if f6 >= float32(-3000) && f6 <= float32(3000) {
@@ -64,7 +58,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c7), 19)
 	f8 := float32((*v).Pos.Z)
 	var c9 uint32
 	if f8 >= float32(-3000) && f8 <= float32(3000) {
@@ -72,7 +65,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c9), 19)
 	f10 := float32((*v).Vel.X)
 	var c11 uint32
 	if f10 >= float32(-60) && f10 <= float32(60) {
@@ -80,7 +72,7 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c11), 14)
+	w.WriteBitsUnchecked(uint64(c5)|uint64(c7)<<19|uint64(c9)<<38, 57)
 	f12 := float32((*v).Vel.Y)
 	var c13 uint32
 	if f12 >= float32(-60) && f12 <= float32(60) {
@@ -88,7 +80,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c13), 14)
 	f14 := float32((*v).Vel.Z)
 	var c15 uint32
 	if f14 >= float32(-60) && f14 <= float32(60) {
@@ -96,7 +87,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c15), 14)
 	f16 := float32((*v).Accel.X)
 	var c17 uint32
 	if f16 >= float32(-20) && f16 <= float32(20) {
@@ -104,7 +94,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c17), 12)
 	f18 := float32((*v).Accel.Y)
 	var c19 uint32
 	if f18 >= float32(-20) && f18 <= float32(20) {
@@ -112,7 +101,7 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c19), 12)
+	w.WriteBitsUnchecked(uint64(c11)|uint64(c13)<<14|uint64(c15)<<28|uint64(c17)<<42, 54)
 	f20 := float32((*v).Accel.Z)
 	var c21 uint32
 	if f20 >= float32(-20) && f20 <= float32(20) {
@@ -120,7 +109,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c21), 12)
 	q22 := float32((*v).Rot.X)
 	q23 := float32((*v).Rot.Y)
 	q24 := float32((*v).Rot.Z)
@@ -129,7 +117,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 		return dst, false
 	}
 	word26, _ := bitpackQ0.EncodeWord(q22, q23, q24, q25)
-	w.WriteBitsUnchecked(word26, 35)
 	f27 := float32((*v).Aim[0])
 	var c28 uint32
 	if f27 >= float32(-90) && f27 <= float32(90) {
@@ -137,7 +124,7 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c28), 12)
+	w.WriteBitsUnchecked(uint64(c19)|uint64(c21)<<12|word26<<24, 59)
 	f29 := float32((*v).Aim[1])
 	var c30 uint32
 	if f29 >= float32(-90) && f29 <= float32(90) {
@@ -145,28 +132,25 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c30), 12)
 	if len((*v).Name) > 23 {
 		return dst, false
 	}
+	w.WriteBitsUnchecked(uint64(c28)|uint64(c30)<<12, 24)
 	w.WriteString(string((*v).Name), 23)
+	w.WriteBitsUnchecked(bitpackBit((*v).Weapon != nil), 1)
 	if p31 := (*v).Weapon; p31 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		c32 := uint64((*p31).ID)
 		if c32 > 63 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c32, 6)
 		c33 := uint64((*p31).Ammo)
 		if c33 > 999 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c33, 10)
 		c34 := uint64((*p31).Clip)
 		if c34 > 60 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c34, 6)
 		f35 := float32((*p31).Heat)
 		var c36 uint32
 		if f35 >= float32(0) && f35 <= float32(1.5) {
@@ -174,23 +158,18 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c36), 8)
-		w.WriteBitsUnchecked(bitpackBit((*p31).Reloading), 1)
 		c37 := uint64((*p31).Mode)
 		if c37 > 2 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c37, 2)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
+		w.WriteBitsUnchecked(c32|c33<<6|c34<<16|uint64(c36)<<22|bitpackBit((*p31).Reloading)<<30|c37<<31, 33)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).Anim != nil), 1)
 	if p38 := (*v).Anim; p38 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		c39 := uint64((*p38).Seq)
 		if c39 > 511 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c39, 9)
 		f40 := float32((*p38).Phase)
 		var c41 uint32
 		if f40 >= float32(0) && f40 <= float32(3) {
@@ -198,7 +177,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c41), 11)
 		f42 := float32((*p38).Blend)
 		var c43 uint32
 		if f42 >= float32(0) && f42 <= float32(1.2) {
@@ -206,27 +184,22 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c43), 7)
 		c44 := uint64((*p38).Layer)
 		if c44 > 7 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c44, 3)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
+		w.WriteBitsUnchecked(c39|uint64(c41)<<9|uint64(c43)<<20|c44<<27, 30)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).Vehicle != nil), 1)
 	if p45 := (*v).Vehicle; p45 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		c46 := uint64((*p45).ID)
 		if c46 > 4095 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c46, 12)
 		c47 := uint64((*p45).Seat)
 		if c47 > 7 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c47, 3)
 		f48 := float32((*p45).Speed)
 		var c49 uint32
 		if f48 >= float32(-100) && f48 <= float32(300) {
@@ -234,7 +207,6 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c49), 12)
 		f50 := float32((*p45).Steer)
 		var c51 uint32
 		if f50 >= float32(-1.5) && f50 <= float32(1.5) {
@@ -242,64 +214,52 @@ func bitpackAppendgameplayGen(dst []byte, v *gameplayGen) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c51), 10)
 		c52 := uint64((*p45).Throttle)
 		if c52 > 255 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c52, 8)
 		c53 := uint64((*p45).Fuel)
 		if c53 > 1000 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c53, 10)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
+		w.WriteBitsUnchecked(c46|c47<<12|uint64(c49)<<15|uint64(c51)<<27|c52<<37|c53<<45, 55)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).Stats != nil), 1)
 	if p54 := (*v).Stats; p54 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		c55 := uint64(int64((*p54).Health)) - 0xffffffffffffff9c
 		if c55 > 1100 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c55, 11)
 		c56 := uint64((*p54).Armor)
 		if c56 > 2000 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c56, 11)
 		c57 := uint64((*p54).Stamina)
 		if c57 > 1000 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c57, 10)
 		c58 := uint64((*p54).Kills)
 		if c58 > 999 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c58, 10)
 		c59 := uint64((*p54).Deaths)
 		if c59 > 999 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c59, 10)
 		c60 := uint64(int64((*p54).Score)) - 0xfffffffffffe7960
 		if c60 > 0x30d40 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c60, 18)
+		w.WriteBitsUnchecked(c55|c56<<11|c57<<22|c58<<32|c59<<42, 52)
 		c61 := uint64((*p54).Ping)
 		if c61 > 1023 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c61, 10)
 		c62 := uint64((*p54).Team)
 		if c62 > 3 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c62, 2)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
+		w.WriteBitsUnchecked(c60|c61<<18|c62<<28, 30)
 	}
 	w.WriteBytes((*v).Inputs[:])
 	bitio.WriteUints(&w, (*v).Seen[:], 32)
@@ -762,7 +722,6 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	var w bitio.Writer
 	w.Reset(dst)
 	c0 := uint64((*v).Sequence)
-	w.WriteBitsUnchecked(c0, 64)
 	f1 := float32((*v).Position[0])
 	var c2 uint32
 	if f1 >= float32(-1024) && f1 <= float32(1024) {
@@ -770,7 +729,7 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c2), 18)
+	w.WriteBitsUnchecked(c0, 64)
 	f3 := float32((*v).Position[1])
 	var c4 uint32
 	if f3 >= float32(-1024) && f3 <= float32(1024) {
@@ -778,7 +737,6 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c4), 18)
 	f5 := float32((*v).Position[2])
 	var c6 uint32
 	if f5 >= float32(-1024) && f5 <= float32(1024) {
@@ -786,7 +744,6 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c6), 18)
 	f7 := float32((*v).Orientation[0])
 	var c8 uint32
 	if f7 >= float32(-1) && f7 <= float32(1) {
@@ -794,7 +751,7 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c8), 15)
+	w.WriteBitsUnchecked(uint64(c2)|uint64(c4)<<18|uint64(c6)<<36, 54)
 	f9 := float32((*v).Orientation[1])
 	var c10 uint32
 	if f9 >= float32(-1) && f9 <= float32(1) {
@@ -802,7 +759,6 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c10), 15)
 	f11 := float32((*v).Orientation[2])
 	var c12 uint32
 	if f11 >= float32(-1) && f11 <= float32(1) {
@@ -810,7 +766,6 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c12), 15)
 	f13 := float32((*v).Orientation[3])
 	var c14 uint32
 	if f13 >= float32(-1) && f13 <= float32(1) {
@@ -818,62 +773,52 @@ func bitpackAppendpacketGen(dst []byte, v *packetGen) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c14), 15)
 	c15 := uint64(int64((*v).Health))
 	if c15 > 1000 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c15, 10)
+	w.WriteBitsUnchecked(uint64(c8)|uint64(c10)<<15|uint64(c12)<<30|uint64(c14)<<45, 60)
 	c16 := uint64((*v).Weapon)
 	if c16 > 15 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c16, 4)
 	c17 := uint64(int64((*v).Ammo[0]))
 	if c17 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c17, 8)
 	c18 := uint64(int64((*v).Ammo[1]))
 	if c18 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c18, 8)
 	c19 := uint64(int64((*v).Ammo[2]))
 	if c19 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c19, 8)
 	c20 := uint64(int64((*v).Ammo[3]))
 	if c20 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c20, 8)
 	c21 := uint64(int64((*v).Ammo[4]))
 	if c21 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c21, 8)
 	c22 := uint64(int64((*v).Ammo[5]))
 	if c22 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c22, 8)
 	c23 := uint64(int64((*v).Ammo[6]))
 	if c23 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c23, 8)
+	w.WriteBitsUnchecked(c15|c16<<10|c17<<14|c18<<22|c19<<30|c20<<38|c21<<46|c22<<54, 62)
 	c24 := uint64(int64((*v).Ammo[7]))
 	if c24 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c24, 8)
-	w.WriteBitsUnchecked(bitpackBit((*v).Firing), 1)
 	if len((*v).EventIDs) > 16 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(len((*v).EventIDs)), 5)
+	w.WriteBitsUnchecked(c23|c24<<8|bitpackBit((*v).Firing)<<16|uint64(len((*v).EventIDs))<<17, 22)
 	bitio.WriteUints(&w, (*v).EventIDs, 32)
 	w.WriteBytes((*v).Payload[:])
 	if w.Err() != nil {

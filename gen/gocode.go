@@ -64,6 +64,8 @@ type goEmitter struct {
 	decls            []string        // the shadow variables of the function being rendered
 	pending          []goField       // fields of the group being read (see field)
 	pendingBits      int
+	wExpr            string // the word being written (see put)
+	wBits            int
 	declared         map[string]bool
 	inits            []string     // RegisterGenerated calls
 	locals           int          // locals declared in the current function
@@ -141,6 +143,7 @@ func (e *goEmitter) root(t *Type) error {
 	e.printf("var w bitio.Writer")
 	e.printf("w.Reset(dst)")
 	e.write(v, "(*v)", 1)
+	e.wflush()
 	e.printf("if w.Err() != nil {\nreturn dst, false\n}")
 	e.printf("return w.Bytes(), true")
 	e.printf("}\n")

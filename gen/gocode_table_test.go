@@ -53,44 +53,39 @@ var (
 func bitpackAppendScalars(dst []byte, v *Scalars) ([]byte, bool) {
 	var w bitio.Writer
 	w.Reset(dst)
-	w.WriteBitsUnchecked(bitpackBit((*v).B), 1)
 	c0 := uint64(int64((*v).I8)) - 0xffffffffffffff80
 	if c0 > 255 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0^128, 8)
 	c1 := uint64(int64((*v).I16)) - 0xffffffffffff8000
 	if c1 > 65535 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1^32768, 16)
 	c2 := uint64(int64((*v).I32)) - 0xffffffff80000000
 	if c2 > 0xffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2^0x80000000, 32)
 	c3 := uint64(int64((*v).I64)) - 0x8000000000000000
-	w.WriteBitsUnchecked(c3^0x8000000000000000, 64)
+	w.WriteBitsUnchecked(bitpackBit((*v).B)|(c0^128)<<1|(c1^32768)<<9|(c2^0x80000000)<<25, 57)
 	c4 := uint64(int64((*v).I)) - 0x8000000000000000
-	w.WriteBitsUnchecked(c4^0x8000000000000000, 64)
+	w.WriteBitsUnchecked((c3 ^ 0x8000000000000000), 64)
 	c5 := uint64((*v).U8)
 	if c5 > 255 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c5, 8)
+	w.WriteBitsUnchecked((c4 ^ 0x8000000000000000), 64)
 	c6 := uint64((*v).U16)
 	if c6 > 65535 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c6, 16)
 	c7 := uint64((*v).U32)
 	if c7 > 0xffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c7, 32)
 	c8 := uint64((*v).U64)
-	w.WriteBitsUnchecked(c8, 64)
+	w.WriteBitsUnchecked(c5|c6<<8|c7<<24, 56)
 	c9 := uint64((*v).U)
+	w.WriteBitsUnchecked(c8, 64)
 	w.WriteBitsUnchecked(c9, 64)
 	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).F32))), 32)
 	w.WriteBitsUnchecked(uint64(math.Float64bits(float64((*v).F64))), 64)
@@ -235,12 +230,10 @@ func bitpackAppendRanges(dst []byte, v *Ranges) ([]byte, bool) {
 	if c0 > 1000 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0, 10)
 	c1 := uint64(int64((*v).Temp)) - 0xffffffffffffffd8
 	if c1 > 125 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1, 7)
 	c2 := uint64((*v).Fixed) - 5
 	if c2 > 0 {
 		return dst, false
@@ -255,54 +248,48 @@ func bitpackAppendRanges(dst []byte, v *Ranges) ([]byte, bool) {
 	if c4 > 0xffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c4, 32)
 	c5 := uint64((*v).Upper) - 0xb2d05e00
 	if c5 > 100 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c5, 7)
 	c6 := uint64(int64((*v).Big)) - 0xfffffffed5fa0e00
 	if c6 > 0x2540be400 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c6, 34)
+	w.WriteBitsUnchecked(c0|c1<<10|c4<<17|c5<<49, 56)
 	c7 := uint64((*v).Full)
-	w.WriteBitsUnchecked(c7, 64)
+	w.WriteBitsUnchecked(c6, 34)
 	c8 := uint64((*v).High) - 0xfffffffffffffd98
 	if c8 > 615 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c8, 10)
+	w.WriteBitsUnchecked(c7, 64)
 	c9 := uint64(int64((*v).I32Full)) - 0xffffffff80000000
 	if c9 > 0xffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c9, 32)
 	c10 := uint64(int64((*v).Low)) - 0x8000000000000000
 	if c10 > 808 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c10, 10)
 	c11 := uint64(int64((*v).IntR)) - 0xfffffffffffffffd
 	if c11 > 6 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c11, 3)
 	c12 := uint64((*v).UintR) - 100
 	if c12 > 100 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c12, 7)
 	c13 := uint64((*v).Byte)
 	if c13 > 255 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c13, 8)
+	w.WriteBitsUnchecked(c8|c9<<10|c10<<42|c11<<52|c12<<55, 62)
 	c14 := uint64(int64((*v).Span31)) - 0xffffffffc0000000
 	if c14 > 0x7fffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c14, 31)
+	w.WriteBitsUnchecked(c13|c14<<8, 39)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -429,61 +416,54 @@ func bitpackAppendBits(dst []byte, v *Bits) ([]byte, bool) {
 	if c0 > 15 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0, 4)
 	c1 := uint64(int64((*v).Delta)) - 0xfffffffffffffffc
 	if c1 > 7 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1^4, 3)
 	c2 := uint64(int64((*v).S40)) - 0xffffff8000000000
 	if c2 > 0xffffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2^0x8000000000, 40)
 	c3 := uint64((*v).U40)
 	if c3 > 0xffffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c3, 40)
+	w.WriteBitsUnchecked(c0|(c1^4)<<4|(c2^0x8000000000)<<7, 47)
 	c4 := uint64((*v).U1)
 	if c4 > 1 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c4, 1)
 	c5 := uint64(int64((*v).I1)) - 0xffffffffffffffff
 	if c5 > 1 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c5^1, 1)
 	c6 := uint64((*v).U64)
-	w.WriteBitsUnchecked(c6, 64)
+	w.WriteBitsUnchecked(c3|c4<<40|(c5^1)<<41, 42)
 	c7 := uint64(int64((*v).I64)) - 0x8000000000000000
-	w.WriteBitsUnchecked(c7^0x8000000000000000, 64)
+	w.WriteBitsUnchecked(c6, 64)
 	c8 := uint64((*v).U32)
 	if c8 > 0xffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c8, 32)
+	w.WriteBitsUnchecked((c7 ^ 0x8000000000000000), 64)
 	c9 := uint64(int64((*v).I32)) - 0xffffffff80000000
 	if c9 > 0xffffffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c9^0x80000000, 32)
 	c10 := uint64((*v).Flags[0])
 	if c10 > 31 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c10, 5)
+	w.WriteBitsUnchecked(c8|(c9^0x80000000)<<32, 64)
 	c11 := uint64((*v).Flags[1])
 	if c11 > 31 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c11, 5)
 	c12 := uint64((*v).Flags[2])
 	if c12 > 31 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c12, 5)
+	w.WriteBitsUnchecked(c10|c11<<5|c12<<10, 15)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -589,7 +569,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c1), 18)
 	f2 := float32((*v).Pos.Y)
 	var c3 uint32
 	if f2 >= float32(-1024) && f2 <= float32(1024) {
@@ -597,7 +576,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c3), 18)
 	f4 := float32((*v).Pos.Z)
 	var c5 uint32
 	if f4 >= float32(-1024) && f4 <= float32(1024) {
@@ -605,7 +583,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c5), 18)
 	f6 := float32((*v).Vel.X)
 	var c7 uint32
 	if f6 >= float32(-64) && f6 <= float32(64) {
@@ -615,7 +592,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c7), 11)
+	w.WriteBitsUnchecked(uint64(c1)|uint64(c3)<<18|uint64(c5)<<36, 54)
 	f8 := float32((*v).Vel.Y)
 	var c9 uint32
 	if f8 >= float32(-64) && f8 <= float32(64) {
@@ -625,7 +602,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c9), 11)
 	f10 := float32((*v).Vel.Z)
 	var c11 uint32
 	if f10 >= float32(-64) && f10 <= float32(64) {
@@ -635,10 +611,8 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c11), 11)
-	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).Raw.X))), 32)
-	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).Raw.Y))), 32)
-	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).Raw.Z))), 32)
+	w.WriteBitsUnchecked(uint64(c7)|uint64(c9)<<11|uint64(c11)<<22, 33)
+	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).Raw.X)))|uint64(math.Float32bits(float32((*v).Raw.Y)))<<32, 64)
 	f12 := float32((*v).Angle)
 	var c13 uint32
 	if f12 >= float32(-3.1415927) && f12 <= float32(3.1415927) {
@@ -646,7 +620,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c13), 13)
 	f14 := float32((*v).Odd)
 	var c15 uint32
 	if f14 >= float32(0.1) && f14 <= float32(0.7) {
@@ -654,19 +627,17 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c15), 2)
 	f16 := float64((*v).Dist)
 	if !(f16 >= float64(0) && f16 <= float64(100000)) {
 		return dst, false
 	}
 	c17 := bitpackQ1.Quantize(f16)
-	w.WriteBitsUnchecked(uint64(c17), 27)
+	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).Raw.Z)))|uint64(c13)<<32|uint64(c15)<<45, 47)
 	f18 := float64((*v).Unit)
 	if !(f18 >= float64(-1) && f18 <= float64(1)) && f18-f18 != 0 {
 		return dst, false
 	}
 	c19 := bitpackQ2.Quantize(f18)
-	w.WriteBitsUnchecked(uint64(c19), 21)
 	f20 := float32((*v).Orient[0])
 	var c21 uint32
 	if f20 >= float32(-1) && f20 <= float32(1) {
@@ -674,7 +645,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c21), 15)
 	f22 := float32((*v).Orient[1])
 	var c23 uint32
 	if f22 >= float32(-1) && f22 <= float32(1) {
@@ -682,7 +652,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c23), 15)
+	w.WriteBitsUnchecked(uint64(c17)|uint64(c19)<<27|uint64(c21)<<48, 63)
 	f24 := float32((*v).Orient[2])
 	var c25 uint32
 	if f24 >= float32(-1) && f24 <= float32(1) {
@@ -690,7 +660,6 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c25), 15)
 	f26 := float32((*v).Orient[3])
 	var c27 uint32
 	if f26 >= float32(-1) && f26 <= float32(1) {
@@ -698,7 +667,7 @@ func bitpackAppendFloats(dst []byte, v *Floats) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c27), 15)
+	w.WriteBitsUnchecked(uint64(c23)|uint64(c25)<<15|uint64(c27)<<30, 45)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -872,7 +841,6 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c1), 10)
 	f2 := float32((*v).A)
 	var c3 uint32
 	if f2 >= float32(-3.1415927) && f2 <= float32(3.1415927) {
@@ -880,13 +848,12 @@ func bitpackAppendPinned(dst []byte, v *Pinned) ([]byte, bool) {
 	} else {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(c3), 13)
 	f4 := float64((*v).W)
 	if !(f4 >= float64(-0.3) && f4 <= float64(4.7)) {
 		return dst, false
 	}
 	c5 := bitpackQ3.Quantize(f4)
-	w.WriteBitsUnchecked(uint64(c5), 13)
+	w.WriteBitsUnchecked(uint64(c1)|uint64(c3)<<10|uint64(c5)<<23, 36)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -950,12 +917,11 @@ func bitpackAppendText(dst []byte, v *Text) ([]byte, bool) {
 	if len((*v).Blob) > 40 {
 		return dst, false
 	}
-	w.WriteBits(uint64(len((*v).Blob)), 6)
+	w.WriteBitsUnchecked(uint64(len((*v).Blob)), 6)
 	w.WriteBytes((*v).Blob)
 	if len((*v).None) > 0 {
 		return dst, false
 	}
-	w.WriteBits(uint64(len((*v).None)), 0)
 	w.WriteBytes((*v).None)
 	w.WriteBytes((*v).Key[:])
 	w.WriteBytes((*v).Zero[:])
@@ -974,22 +940,19 @@ func bitpackAppendText(dst []byte, v *Text) ([]byte, bool) {
 	if c2 > 15 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2, 4)
 	c3 := uint64((*v).Nib[1])
 	if c3 > 15 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c3, 4)
 	c4 := uint64((*v).Nib[2])
 	if c4 > 15 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c4, 4)
 	c5 := uint64((*v).Nib[3])
 	if c5 > 15 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c5, 4)
+	w.WriteBitsUnchecked(c2|c3<<4|c4<<8|c5<<12, 16)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -1222,89 +1185,75 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 	if c0 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0, 8)
 	c1 := uint64(int64((*v).Ammo[1]))
 	if c1 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1, 8)
 	c2 := uint64(int64((*v).Ammo[2]))
 	if c2 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2, 8)
 	c3 := uint64(int64((*v).Ammo[3]))
 	if c3 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c3, 8)
 	c4 := uint64(int64((*v).Ammo[4]))
 	if c4 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c4, 8)
 	c5 := uint64(int64((*v).Ammo[5]))
 	if c5 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c5, 8)
 	c6 := uint64(int64((*v).Ammo[6]))
 	if c6 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c6, 8)
 	c7 := uint64(int64((*v).Ammo[7]))
 	if c7 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c7, 8)
 	c8 := uint64((*v).Grid[0][0])
 	if c8 > 999 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c8, 10)
+	w.WriteBitsUnchecked(c0|c1<<8|c2<<16|c3<<24|c4<<32|c5<<40|c6<<48|c7<<56, 64)
 	c9 := uint64((*v).Grid[0][1])
 	if c9 > 999 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c9, 10)
 	c10 := uint64((*v).Grid[1][0])
 	if c10 > 999 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c10, 10)
 	c11 := uint64((*v).Grid[1][1])
 	if c11 > 999 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c11, 10)
 	c12 := uint64((*v).Grid[2][0])
 	if c12 > 999 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c12, 10)
 	c13 := uint64((*v).Grid[2][1])
 	if c13 > 999 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c13, 10)
 	if len((*v).IDs) > 16 {
 		return dst, false
 	}
+	w.WriteBitsUnchecked(c8|c9<<10|c10<<20|c11<<30|c12<<40|c13<<50, 60)
 	w.WriteBitsUnchecked(uint64(len((*v).IDs)), 5)
 	bitio.WriteUints(&w, (*v).IDs, 32)
+	w.WriteBitsUnchecked(bitpackBit((*v).Opt != nil), 1)
 	if p14 := (*v).Opt; p14 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		c15 := uint64(int64((*p14))) - 0xfffffffffffffffb
 		if c15 > 10 {
 			return dst, false
 		}
 		w.WriteBitsUnchecked(c15, 4)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).OptVec != nil), 1)
 	if p16 := (*v).OptVec; p16 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		f17 := float32((*p16).X)
 		var c18 uint32
 		if f17 >= float32(-1) && f17 <= float32(1) {
@@ -1312,7 +1261,6 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c18), 8)
 		f19 := float32((*p16).Y)
 		var c20 uint32
 		if f19 >= float32(-1) && f19 <= float32(1) {
@@ -1320,7 +1268,6 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c20), 8)
 		f21 := float32((*p16).Z)
 		var c22 uint32
 		if f21 >= float32(-1) && f21 <= float32(1) {
@@ -1328,9 +1275,7 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c22), 8)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
+		w.WriteBitsUnchecked(uint64(c18)|uint64(c20)<<8|uint64(c22)<<16, 24)
 	}
 	if len((*v).Players) > 4 {
 		return dst, false
@@ -1341,7 +1286,6 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		if c24 > 1000 {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(c24, 10)
 		f25 := float32((*v).Players[i23].Pos.X)
 		var c26 uint32
 		if f25 >= float32(-1024) && f25 <= float32(1024) {
@@ -1349,7 +1293,6 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c26), 18)
 		f27 := float32((*v).Players[i23].Pos.Y)
 		var c28 uint32
 		if f27 >= float32(-1024) && f27 <= float32(1024) {
@@ -1357,7 +1300,6 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c28), 18)
 		f29 := float32((*v).Players[i23].Pos.Z)
 		var c30 uint32
 		if f29 >= float32(-1024) && f29 <= float32(1024) {
@@ -1365,10 +1307,10 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		} else {
 			return dst, false
 		}
-		w.WriteBitsUnchecked(uint64(c30), 18)
 		if len((*v).Players[i23].Name) > 15 {
 			return dst, false
 		}
+		w.WriteBitsUnchecked(c24|uint64(c26)<<10|uint64(c28)<<28|uint64(c30)<<46, 64)
 		w.WriteString(string((*v).Players[i23].Name), 15)
 		w.WriteBitsUnchecked(bitpackBit((*v).Players[i23].Alive), 1)
 	}
@@ -1378,67 +1320,57 @@ func bitpackAppendContainers(dst []byte, v *Containers) ([]byte, bool) {
 		}
 		w.WriteString(string((*v).Labels[i31].Text), 7)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).PP != nil), 1)
 	if p32 := (*v).PP; p32 != nil {
-		w.WriteBitsUnchecked(1, 1)
+		w.WriteBitsUnchecked(bitpackBit((*p32) != nil), 1)
 		if p33 := (*p32); p33 != nil {
-			w.WriteBitsUnchecked(1, 1)
 			c34 := uint64((*p33))
 			if c34 > 255 {
 				return dst, false
 			}
 			w.WriteBitsUnchecked(c34, 8)
-		} else {
-			w.WriteBitsUnchecked(0, 1)
 		}
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
 	if len((*v).Lists[0]) > 3 {
 		return dst, false
 	}
-	w.WriteBits(uint64(len((*v).Lists[0])), 2)
+	w.WriteBitsUnchecked(uint64(len((*v).Lists[0])), 2)
 	w.WriteBytes((*v).Lists[0])
 	if len((*v).Lists[1]) > 3 {
 		return dst, false
 	}
-	w.WriteBits(uint64(len((*v).Lists[1])), 2)
+	w.WriteBitsUnchecked(uint64(len((*v).Lists[1])), 2)
 	w.WriteBytes((*v).Lists[1])
 	if len((*v).Nested) > 2 {
 		return dst, false
 	}
 	w.WriteBitsUnchecked(uint64(len((*v).Nested)), 2)
 	for i35 := range (*v).Nested {
+		w.WriteBitsUnchecked(bitpackBit((*v).Nested[i35] != nil), 1)
 		if p36 := (*v).Nested[i35]; p36 != nil {
-			w.WriteBitsUnchecked(1, 1)
 			c37 := uint64(int64((*p36)[0])) - 0xffffffffffffff80
 			if c37 > 255 {
 				return dst, false
 			}
-			w.WriteBitsUnchecked(c37^128, 8)
 			c38 := uint64(int64((*p36)[1])) - 0xffffffffffffff80
 			if c38 > 255 {
 				return dst, false
 			}
-			w.WriteBitsUnchecked(c38^128, 8)
-		} else {
-			w.WriteBitsUnchecked(0, 1)
+			w.WriteBitsUnchecked((c37^128)|(c38^128)<<8, 16)
 		}
 	}
 	if len((*v).Empty) > 0 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(len((*v).Empty)), 0)
 	bitio.WriteUints(&w, (*v).Empty, 16)
 	c39 := uint64((*v).Anon.A)
 	if c39 > 3 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c39, 2)
-	w.WriteBitsUnchecked(bitpackBit((*v).Anon.B), 1)
 	if len((*v).Lines) > 2 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(len((*v).Lines)), 2)
+	w.WriteBitsUnchecked(c39|bitpackBit((*v).Anon.B)<<2|uint64(len((*v).Lines))<<3, 5)
 	for i40 := range (*v).Lines {
 		if len((*v).Lines[i40].Text) > 7 {
 			return dst, false
@@ -2042,18 +1974,15 @@ func bitpackAppendEmbeds(dst []byte, v *Embeds) ([]byte, bool) {
 	if c0 > 65535 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0, 16)
 	c1 := uint64(int64((*v).X)) - 0xffffffffffffffff
 	if c1 > 2 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1, 2)
 	c2 := uint64((*v).inner.Secret)
 	if c2 > 7 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2, 3)
-	w.WriteBitsUnchecked(bitpackBit((*v).Tail), 1)
+	w.WriteBitsUnchecked(c0|c1<<16|c2<<18|bitpackBit((*v).Tail)<<21, 22)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -2104,8 +2033,8 @@ func bitpackUnmarshalEmbeds(data []byte, v *Embeds) bool {
 func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 	var w bitio.Writer
 	w.Reset(dst)
+	w.WriteBitsUnchecked(bitpackBit((*v).O.P != nil), 1)
 	if p0 := (*v).O.P; p0 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		f1 := float32((*p0))
 		var c2 uint32
 		if f1 >= float32(0) && f1 <= float32(1) {
@@ -2114,11 +2043,9 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			return dst, false
 		}
 		w.WriteBitsUnchecked(uint64(c2), 3)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).O.Q[0] != nil), 1)
 	if p3 := (*v).O.Q[0]; p3 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		f4 := float32((*p3))
 		var c5 uint32
 		if f4 >= float32(0) && f4 <= float32(1) {
@@ -2127,11 +2054,9 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			return dst, false
 		}
 		w.WriteBitsUnchecked(uint64(c5), 3)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).O.Q[1] != nil), 1)
 	if p6 := (*v).O.Q[1]; p6 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		f7 := float32((*p6))
 		var c8 uint32
 		if f7 >= float32(0) && f7 <= float32(1) {
@@ -2140,26 +2065,19 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			return dst, false
 		}
 		w.WriteBitsUnchecked(uint64(c8), 3)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).PP != nil), 1)
 	if p9 := (*v).PP; p9 != nil {
-		w.WriteBitsUnchecked(1, 1)
+		w.WriteBitsUnchecked(bitpackBit((*p9) != nil), 1)
 		if p10 := (*p9); p10 != nil {
-			w.WriteBitsUnchecked(1, 1)
-			w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*p10).X))), 32)
-			w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*p10).Y))), 32)
+			w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*p10).X)))|uint64(math.Float32bits(float32((*p10).Y)))<<32, 64)
 			w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*p10).Z))), 32)
-		} else {
-			w.WriteBitsUnchecked(0, 1)
 		}
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
+	w.WriteBitsUnchecked(bitpackBit((*v).PPT != nil), 1)
 	if p11 := (*v).PPT; p11 != nil {
-		w.WriteBitsUnchecked(1, 1)
+		w.WriteBitsUnchecked(bitpackBit((*p11) != nil), 1)
 		if p12 := (*p11); p12 != nil {
-			w.WriteBitsUnchecked(1, 1)
 			f13 := float32((*p12).X)
 			var c14 uint32
 			if f13 >= float32(0) && f13 <= float32(1) {
@@ -2167,7 +2085,6 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			} else {
 				return dst, false
 			}
-			w.WriteBitsUnchecked(uint64(c14), 2)
 			f15 := float32((*p12).Y)
 			var c16 uint32
 			if f15 >= float32(0) && f15 <= float32(1) {
@@ -2175,7 +2092,6 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			} else {
 				return dst, false
 			}
-			w.WriteBitsUnchecked(uint64(c16), 2)
 			f17 := float32((*p12).Z)
 			var c18 uint32
 			if f17 >= float32(0) && f17 <= float32(1) {
@@ -2183,31 +2099,23 @@ func bitpackAppendDeep(dst []byte, v *Deep) ([]byte, bool) {
 			} else {
 				return dst, false
 			}
-			w.WriteBitsUnchecked(uint64(c18), 2)
-		} else {
-			w.WriteBitsUnchecked(0, 1)
+			w.WriteBitsUnchecked(uint64(c14)|uint64(c16)<<2|uint64(c18)<<4, 6)
 		}
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
 	if len((*v).L) > 2 {
 		return dst, false
 	}
 	w.WriteBitsUnchecked(uint64(len((*v).L)), 2)
 	for i19 := range (*v).L {
+		w.WriteBitsUnchecked(bitpackBit((*v).L[i19] != nil), 1)
 		if p20 := (*v).L[i19]; p20 != nil {
-			w.WriteBitsUnchecked(1, 1)
+			w.WriteBitsUnchecked(bitpackBit((*p20) != nil), 1)
 			if p21 := (*p20); p21 != nil {
-				w.WriteBitsUnchecked(1, 1)
 				if len((*p21).Text) > 7 {
 					return dst, false
 				}
 				w.WriteString(string((*p21).Text), 7)
-			} else {
-				w.WriteBitsUnchecked(0, 1)
 			}
-		} else {
-			w.WriteBitsUnchecked(0, 1)
 		}
 	}
 	if w.Err() != nil {
@@ -2551,7 +2459,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word4, _ := bitpackQ4.EncodeWord(q0, q1, q2, q3)
-	w.WriteBitsUnchecked(word4, 29)
 	q5 := float32((*v).ArrW[1])
 	q6 := float32((*v).ArrW[2])
 	q7 := float32((*v).ArrW[3])
@@ -2560,7 +2467,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word9, _ := bitpackQ5.EncodeWord(q5, q6, q7, q8)
-	w.WriteBitsUnchecked(word9, 32)
 	q10 := float32((*v).Arr64[0])
 	q11 := float32((*v).Arr64[1])
 	q12 := float32((*v).Arr64[2])
@@ -2569,7 +2475,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word14, _ := bitpackQ6.EncodeWord(q10, q11, q12, q13)
-	w.WriteBitsUnchecked(word14, 38)
+	w.WriteBitsUnchecked(word4|word9<<29, 61)
 	q15 := float32((*v).Named.X)
 	q16 := float32((*v).Named.Y)
 	q17 := float32((*v).Named.Z)
@@ -2578,7 +2484,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word19, _ := bitpackQ7.EncodeWord(q15, q16, q17, q18)
-	w.WriteBitsUnchecked(word19, 14)
 	q20 := float32((*v).Plain.X)
 	q21 := float32((*v).Plain.Y)
 	q22 := float32((*v).Plain.Z)
@@ -2586,6 +2491,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 	if !bitpackQuatOK(q20, q21, q22, q23) {
 		return dst, false
 	}
+	w.WriteBitsUnchecked(word14|word19<<38, 52)
 	w.WriteQuat(&bitpackQ8, [4]float32{q20, q21, q22, q23})
 	q24 := float32((*v).Gonum.B)
 	q25 := float32((*v).Gonum.C)
@@ -2595,7 +2501,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word28, _ := bitpackQ9.EncodeWord(q24, q25, q26, q27)
-	w.WriteBitsUnchecked(word28, 26)
 	q29 := float32((*v).Order.A)
 	q30 := float32((*v).Order.B)
 	q31 := float32((*v).Order.C)
@@ -2604,7 +2509,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word33, _ := bitpackQ9.EncodeWord(q29, q30, q31, q32)
-	w.WriteBitsUnchecked(word33, 26)
 	q34 := float32((*v).GL.V[0])
 	q35 := float32((*v).GL.V[1])
 	q36 := float32((*v).GL.V[2])
@@ -2613,7 +2517,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word38, _ := bitpackQ10.EncodeWord(q34, q35, q36, q37)
-	w.WriteBitsUnchecked(word38, 35)
+	w.WriteBitsUnchecked(word28|word33<<26, 52)
 	q39 := float32((*v).Vec.V.X)
 	q40 := float32((*v).Vec.V.Y)
 	q41 := float32((*v).Vec.V.Z)
@@ -2622,7 +2526,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word43, _ := bitpackQ11.EncodeWord(q39, q40, q41, q42)
-	w.WriteBitsUnchecked(word43, 23)
 	q44 := float32((*v).Wide.X)
 	q45 := float32((*v).Wide.Y)
 	q46 := float32((*v).Wide.Z)
@@ -2631,9 +2534,9 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word48, _ := bitpackQ12.EncodeWord(q44, q45, q46, q47)
-	w.WriteBitsUnchecked(word48, 50)
+	w.WriteBitsUnchecked(word38|word43<<35, 58)
+	w.WriteBitsUnchecked(word48|bitpackBit((*v).Opt != nil)<<50, 51)
 	if p49 := (*v).Opt; p49 != nil {
-		w.WriteBitsUnchecked(1, 1)
 		q50 := float32((*p49).X)
 		q51 := float32((*p49).Y)
 		q52 := float32((*p49).Z)
@@ -2643,8 +2546,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		}
 		word54, _ := bitpackQ4.EncodeWord(q50, q51, q52, q53)
 		w.WriteBitsUnchecked(word54, 29)
-	} else {
-		w.WriteBitsUnchecked(0, 1)
 	}
 	if len((*v).List) > 3 {
 		return dst, false
@@ -2669,7 +2570,6 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word65, _ := bitpackQ13.EncodeWord(q61, q62, q63, q64)
-	w.WriteBitsUnchecked(word65, 20)
 	q66 := float32((*v).Pose.B[0])
 	q67 := float32((*v).Pose.B[1])
 	q68 := float32((*v).Pose.B[2])
@@ -2678,7 +2578,7 @@ func bitpackAppendRotations(dst []byte, v *Rotations) ([]byte, bool) {
 		return dst, false
 	}
 	word70, _ := bitpackQ13.EncodeWord(q66, q67, q68, q69)
-	w.WriteBitsUnchecked(word70, 20)
+	w.WriteBitsUnchecked(word65|word70<<20, 40)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -3079,32 +2979,27 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 	if c0 > 60000 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c0, 16)
 	c1 := bitpackUnitsSigned(int64((*v).Delay), 50000) - 0xfffffffffffff800
 	if c1 > 4095 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c1^2048, 12)
 	c2 := bitpackUnitsSigned(int64((*v).Neg), 10) - 0xffffffffffffff9c
 	if c2 > 200 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c2, 8)
 	c3 := bitpackUnitsSigned(int64((*v).Raw), 1000) - 0xfffffffffff80000
 	if c3 > 0xfffff {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c3^0x80000, 20)
 	c4 := bitpackUnitsUnsigned(uint64((*v).Big), 3)
 	if c4 > 0xf4240 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c4, 20)
+	w.WriteBitsUnchecked(c0|(c1^2048)<<16|c2<<28|(c3^0x80000)<<36, 56)
 	c5 := bitpackUnitsUnsigned(uint64((*v).UBits), 2)
 	if c5 > 255 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(c5, 8)
 	u7 := uint64(int64((*v).HP))
 	c6 := u7 - 0
 	if c6 > 100 {
@@ -3114,7 +3009,6 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 			c6 = 100
 		}
 	}
-	w.WriteBitsUnchecked(c6, 7)
 	u9 := uint64((*v).Lvl)
 	c8 := u9 - 1
 	if c8 > 59 {
@@ -3124,7 +3018,6 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 			c8 = 59
 		}
 	}
-	w.WriteBitsUnchecked(c8, 6)
 	u11 := uint64(int64((*v).Tilt))
 	c10 := u11 - 0xfffffffffffffffc
 	if c10 > 7 {
@@ -3134,7 +3027,6 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 			c10 = 7
 		}
 	}
-	w.WriteBitsUnchecked(c10^4, 3)
 	u13 := uint64((*v).Count)
 	c12 := u13 - 0
 	if c12 > 31 {
@@ -3144,7 +3036,6 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 			c12 = 31
 		}
 	}
-	w.WriteBitsUnchecked(c12, 5)
 	u15 := uint64(int64((*v).Wide))
 	c14 := u15 - 0xfffffffed5fa0e00
 	if c14 > 0x2540be400 {
@@ -3154,7 +3045,7 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 			c14 = 0x2540be400
 		}
 	}
-	w.WriteBitsUnchecked(c14, 34)
+	w.WriteBitsUnchecked(c4|c5<<20|c6<<28|c8<<35|(c10^4)<<41|c12<<44, 49)
 	u17 := bitpackUnitsSigned(int64((*v).Slow), 1000000000)
 	c16 := u17 - 0xfffffffffffffff6
 	if c16 > 20 {
@@ -3164,11 +3055,10 @@ func bitpackAppendUnits(dst []byte, v *Units) ([]byte, bool) {
 			c16 = 20
 		}
 	}
-	w.WriteBitsUnchecked(c16, 5)
 	if len((*v).Ticks) > 3 {
 		return dst, false
 	}
-	w.WriteBitsUnchecked(uint64(len((*v).Ticks)), 2)
+	w.WriteBitsUnchecked(c14|c16<<34|uint64(len((*v).Ticks))<<39, 41)
 	for i18 := range (*v).Ticks {
 		u20 := bitpackUnitsSigned(int64((*v).Ticks[i18]), 16)
 		c19 := u20 - 0
@@ -3325,7 +3215,6 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 		return dst, false
 	}
 	word4, _ := bitpackQ7.EncodeWord(q0, q1, q2, q3)
-	w.WriteBitsUnchecked(word4, 14)
 	q5 := float32((*v).B[0])
 	q6 := float32((*v).B[1])
 	q7 := float32((*v).B[2])
@@ -3334,7 +3223,6 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 		return dst, false
 	}
 	word9, _ := bitpackQ4.EncodeWord(q5, q6, q7, q8)
-	w.WriteBitsUnchecked(word9, 29)
 	q10 := float32((*v).C[0])
 	q11 := float32((*v).C[1])
 	q12 := float32((*v).C[2])
@@ -3343,6 +3231,7 @@ func bitpackAppendQuatProbe(dst []byte, v *QuatProbe) ([]byte, bool) {
 		return dst, false
 	}
 	word14, _ := bitpackQ14.EncodeWord(q10, q11, q12, q13)
+	w.WriteBitsUnchecked(word4|word9<<14, 43)
 	w.WriteBitsUnchecked(word14, 41)
 	if w.Err() != nil {
 		return dst, false

@@ -10,8 +10,8 @@ import (
 	"github.com/bitpack-go/bitpack/quant"
 )
 
-// Writing: each value is checked as the plan checks it and written with
-// WriteBitsUnchecked; anything the plan would refuse returns false, and
+// Writing: each value is checked as the plan checks it and packed with
+// its neighbours into words written with WriteBitsUnchecked (see put); anything the plan would refuse returns false, and
 // the Codec asks the plan, which words the refusal. Strings and byte
 // slices are written by bitio, whose own refusals fail the Writer: the
 // function's last check.
@@ -27,37 +27,43 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		if v.Go.Kind() == reflect.Bool && v.Go.Name() != "bool" {
 			x = "bool(" + x + ")"
 		}
-		e.printf("w.WriteBitsUnchecked(bitpackBit(%s), 1)", x)
+		e.put("bitpackBit("+x+")", 1)
 	case bitpack.KindInt, bitpack.KindUint:
 		e.writeInt(v, x)
 	case bitpack.KindFloat:
 		e.imports["math"] = "math"
-		e.printf("w.WriteBitsUnchecked(uint64(math.Float%dbits(float%d(%s))), %d)", v.FloatBits, v.FloatBits, x, v.FloatBits)
+		e.put(fmt.Sprintf("uint64(math.Float%dbits(float%d(%s)))", v.FloatBits, v.FloatBits, x), v.FloatBits)
 	case bitpack.KindCompressedFloat:
 		e.writeCompressed(v, x)
 	case bitpack.KindQuat:
 		e.writeQuat(v, x)
 	case bitpack.KindString:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
+		e.wflush()
 		e.printf("w.WriteString(string(%s), %d)", x, v.MaxLen)
 	case bitpack.KindBytes:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
-		e.printf("w.WriteBits(uint64(len(%s)), %d)", x, lengthBits(v.MaxLen))
+		e.put("uint64(len("+x+"))", lengthBits(v.MaxLen))
+		e.wflush()
 		e.printf("w.WriteBytes(%s)", x)
 	case bitpack.KindByteArray:
+		e.wflush()
 		e.printf("w.WriteBytes(%s[:])", x)
 	case bitpack.KindArray:
 		e.writeElems(v, x, v.Len, depth)
 	case bitpack.KindSlice:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
-		e.printf("w.WriteBitsUnchecked(uint64(len(%s)), %d)", x, lengthBits(v.MaxLen))
+		e.put("uint64(len("+x+"))", lengthBits(v.MaxLen))
 		e.writeElems(v, x, -1, depth)
 	case bitpack.KindPointer:
 		p := e.local("p")
+		e.put("bitpackBit("+x+" != nil)", 1)
+		e.helpers["bit"] = true
+		e.wflush()
 		e.printf("if %s := %s; %s != nil {", p, x, p)
-		e.printf("w.WriteBitsUnchecked(1, 1)")
 		e.write(v.Elem, "(*"+p+")", depth+goLevel(v.Elem))
-		e.printf("} else {\nw.WriteBitsUnchecked(0, 1)\n}")
+		e.wflush()
+		e.printf("}")
 	case bitpack.KindStruct:
 		if depth > bitpack.MaxDepth {
 			e.fail(v, "nested deeper than bitpack.MaxDepth")
@@ -68,6 +74,33 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		}
 	default:
 		e.unsupported(v)
+	}
+}
+
+// put queues the code c (an expression below 2^bits) for the word being
+// written: fields are packed at constant shifts into words of up to 64
+// bits, each written with one WriteBitsUnchecked (see wflush).
+func (e *goEmitter) put(c string, bits int) {
+	if bits == 0 {
+		return
+	}
+	if e.wBits+bits > 64 {
+		e.wflush()
+	}
+	if e.wBits == 0 {
+		e.wExpr = c
+	} else {
+		e.wExpr += fmt.Sprintf(" | %s<<%d", c, e.wBits)
+	}
+	e.wBits += bits
+}
+
+// wflush writes the queued word: before anything written otherwise, and
+// before a block ends (the codes are its locals).
+func (e *goEmitter) wflush() {
+	if e.wBits > 0 {
+		e.printf("w.WriteBitsUnchecked(%s, %d)", e.wExpr, e.wBits)
+		e.wExpr, e.wBits = "", 0
 	}
 }
 
@@ -95,6 +128,7 @@ func (e *goEmitter) writeElems(v *Value, x string, n, depth int) {
 		if n > 0 {
 			x += "[:]"
 		}
+		e.wflush()
 		e.printf("bitio.WriteUints(&w, %s, %d)", x, v.Elem.Bits)
 	case n >= 0 && n <= 8 && v.Elem.Kind != bitpack.KindStruct:
 		for i := 0; i < n; i++ {
@@ -102,8 +136,10 @@ func (e *goEmitter) writeElems(v *Value, x string, n, depth int) {
 		}
 	default:
 		i := e.local("i")
+		e.wflush()
 		e.printf("for %s := range %s {", i, x)
 		e.write(v.Elem, x+"["+i+"]", depth+goLevel(v.Elem))
+		e.wflush()
 		e.printf("}")
 	}
 }
@@ -169,10 +205,10 @@ func (e *goEmitter) writeInt(v *Value, x string) {
 		return
 	}
 	if flip != 0 {
-		e.printf("w.WriteBitsUnchecked(%s^%s, %d)", c, goUint(flip), bits)
+		e.put("("+c+"^"+goUint(flip)+")", bits)
 		return
 	}
-	e.printf("w.WriteBitsUnchecked(%s, %d)", c, bits)
+	e.put(c, bits)
 }
 
 // goFloat32 is a float32 constant as Go source: the shortest decimal that
@@ -281,7 +317,7 @@ func (e *goEmitter) writeCompressed(v *Value, x string) {
 		e.printf("if %s {\n%s\n}", cond, goRefuse)
 		e.printf("%s := %s.Quantize(%s)", c, q, f)
 	}
-	e.printf("w.WriteBitsUnchecked(uint64(%s), %d)", c, v.Bits)
+	e.put("uint64("+c+")", v.Bits)
 }
 
 // quatQuantizer returns the package-level quaternion parameters for b
@@ -337,8 +373,9 @@ func (e *goEmitter) writeQuat(v *Value, x string) {
 	if 2+3*v.Bits <= 64 {
 		word := e.local("word")
 		e.printf("%s, _ := %s.EncodeWord(%s, %s, %s, %s)", word, q, c[0], c[1], c[2], c[3])
-		e.printf("w.WriteBitsUnchecked(%s, %d)", word, 2+3*v.Bits)
+		e.put(word, 2+3*v.Bits)
 		return
 	}
+	e.wflush()
 	e.printf("w.WriteQuat(&%s, [4]float32{%s, %s, %s, %s})", q, c[0], c[1], c[2], c[3])
 }
