@@ -23,7 +23,11 @@ func NewCodec[T any]() (*Codec[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Codec[T]{plan: p, typ: t, gen: slotOf[T]()}, nil
+	slot := slotOf[T]()
+	if stale := slot.stale.Load(); stale != nil {
+		return nil, *stale
+	}
+	return &Codec[T]{plan: p, typ: t, gen: slot}, nil
 }
 
 var (

@@ -36,8 +36,11 @@ type Generated[T any] struct {
 // generatedSlot is where a type's generated functions are found: made by
 // whichever of RegisterGenerated and NewCodec comes first, so a Codec made
 // before the generated file's init ran (in a package-level variable) finds
-// them too.
-type generatedSlot[T any] struct{ fns atomic.Pointer[Generated[T]] }
+// them too. stale holds the refusal of a registration for another layout.
+type generatedSlot[T any] struct {
+	fns   atomic.Pointer[Generated[T]]
+	stale atomic.Pointer[error]
+}
 
 var generatedSlots sync.Map // reflect.Type -> *generatedSlot[T]
 
@@ -51,27 +54,27 @@ func slotOf[T any]() *generatedSlot[T] {
 }
 
 // RegisterGenerated is called by the init function of a file package gen
-// wrote; it is not meant to be called by hand. It panics when g was
-// generated for another layout of T (a tag changed since: run go generate
-// again) or when T's plan does not compile: both are build mistakes that
-// would otherwise put different bits on the wire.
+// wrote; it is not meant to be called by hand. Code generated for another
+// layout of T (a tag changed since, and go generate did not run) is not
+// used: NewCodec[T] then fails, saying so, rather than put different bits
+// on the wire; Marshal and Unmarshal, and the generator itself, work on.
+// It panics when a function is missing.
 func RegisterGenerated[T any](g Generated[T]) {
 	t := reflect.TypeFor[T]()
+	if g.Append == nil || g.Unmarshal == nil {
+		panic(fmt.Sprintf("bitpack: RegisterGenerated for %v without its functions", t))
+	}
+	slot := slotOf[T]()
 	p, err := planOf(t)
 	if err != nil {
-		panic(fmt.Sprintf("bitpack: generated code for %v: %v", t, err))
+		return // NewCodec reports the plan's own error
 	}
-	h, err := layoutHash(p)
-	if err != nil {
-		panic(fmt.Sprintf("bitpack: generated code for %v: %v", t, err))
+	if h, err := layoutHash(p); err != nil || h != g.Layout {
+		stale := fmt.Errorf("bitpack: the generated code for %v was made for another layout of it (hash %#x, now %#x): generate it again", t, g.Layout, h)
+		slot.stale.Store(&stale)
+		return
 	}
-	if h != g.Layout {
-		panic(fmt.Sprintf("bitpack: the generated code for %v was made for another layout of it (hash %#x, now %#x): generate it again", t, g.Layout, h))
-	}
-	if g.Append == nil || g.Unmarshal == nil {
-		panic(fmt.Sprintf("bitpack: generated code for %v without its functions", t))
-	}
-	slotOf[T]().fns.Store(&g)
+	slot.fns.Store(&g)
 }
 
 // Hash is a 64-bit FNV-1a hash of String: it changes with anything about

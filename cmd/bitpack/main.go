@@ -4,11 +4,13 @@
 //	bitpack gen -lang cpp [-o net.h] [-namespace game] [-include serialize.h] ./path/to/pkg TypeA [TypeB ...]
 //	bitpack gen -lang cs [-o Net.cs] [-namespace Game.Net] ./path/to/pkg TypeA [TypeB ...]
 //	bitpack gen -lang ts [-o net.ts] ./path/to/pkg TypeA [TypeB ...]
+//	bitpack gen -lang go [-o bitpack_gen.go] ./path/to/pkg TypeA [TypeB ...]
 //
 // writes one C++11 header with a serialize Serialize function for each
 // named type and every type it reaches, one C# file (Unity) or one
-// TypeScript module (the browser) reading and writing them (see package
-// gen). Run it inside the Go module that holds the package (go run
+// TypeScript module (the browser) reading and writing them, or a Go file
+// for the package itself whose straight-line code its Codecs then run
+// (see package gen). Run it inside the Go module that holds the package (go run
 // github.com/bitpack-go/bitpack/cmd/bitpack uses the bitpack version of
 // that module's go.mod). It works the way reflect-mode generators do: it
 // writes a small Go program into a temporary directory of the module,
@@ -46,12 +48,14 @@ func main() {
 	}
 }
 
-const usage = `usage: bitpack gen -lang cpp|cs|ts [-o file] [-namespace ns] [-include header] package Type [Type ...]
+const usage = `usage: bitpack gen -lang cpp|cs|ts|go [-o file] [-namespace ns] [-include header] package Type [Type ...]
 
 Generates client code for the named Go types of package (an import path,
 or a directory such as ./net), and every type they reach: a C++11 header of
-serialize functions (cpp), a C# file for Unity (cs) or a TypeScript module
-for the browser (ts). Run it inside the Go module that holds the package.
+serialize functions (cpp), a C# file for Unity (cs), a TypeScript module
+for the browser (ts), or a Go file for package itself with straight-line
+encode and decode functions that its bitpack Codecs run (go). Run it inside
+the Go module that holds the package.
 `
 
 // languages maps -lang to the gen function that writes it and the options
@@ -63,6 +67,7 @@ var languages = map[string]struct {
 	"cpp": {"CPP", true, true},
 	"cs":  {"CSharp", true, false},
 	"ts":  {"TypeScript", false, false},
+	"go":  {"Go", false, false},
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -73,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bitpack gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	lang := fs.String("lang", "", "the language to generate: cpp, cs or ts")
+	lang := fs.String("lang", "", "the language to generate: cpp, cs, ts or go")
 	out := fs.String("o", "", "the file to write (default: standard output)")
 	namespace := fs.String("namespace", "", "cpp: the C++ namespace of the generated code (a::b allowed); cs: the C# namespace (A.B allowed)")
 	include := fs.String("include", "", `cpp: the serialize header to #include (default "serialize.h")`)
@@ -82,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	l, ok := languages[*lang]
 	if !ok {
-		return fmt.Errorf("-lang %q: the languages are cpp, cs and ts", *lang)
+		return fmt.Errorf("-lang %q: the languages are cpp, cs, ts and go", *lang)
 	}
 	if *namespace != "" && !l.namespace {
 		return fmt.Errorf("-namespace does not apply to -lang %s", *lang)
@@ -108,7 +113,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src := program(target.importPath, fn, *namespace, *include, types)
+	opts := fmt.Sprintf("gen.Options{Namespace: %q, Include: %q}", *namespace, *include)
+	if *lang == "go" {
+		opts = fmt.Sprintf("gen.Options{Package: %q}", target.name)
+		if *out != "" {
+			// The package is built with the file being replaced out of
+			// the way: code generated before a field was renamed would
+			// not compile.
+			restore, err := setAside(*out)
+			if err != nil {
+				return err
+			}
+			defer restore()
+		}
+	}
+	src := program(target.importPath, fn, opts, types)
 	code, err := runProgram(target.moduleDir, src, stderr)
 	if err != nil {
 		return err
@@ -123,6 +142,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 // target is the package to generate from.
 type target struct {
 	importPath string
+	name       string // the package's name
 	moduleDir  string // the main module's root, where the program is built
 }
 
@@ -150,11 +170,11 @@ func locate(pkg, fn string) (target, error) {
 	if gomod == "" || gomod == os.DevNull {
 		return target{}, errors.New("not inside a Go module: run bitpack gen inside the module that holds the package")
 	}
-	return target{importPath: fields[0], moduleDir: filepath.Dir(gomod)}, nil
+	return target{importPath: fields[0], name: fields[1], moduleDir: filepath.Dir(gomod)}, nil
 }
 
 // program is the source of the generator program.
-func program(importPath, fn, namespace, include string, types []string) string {
+func program(importPath, fn, opts string, types []string) string {
 	var values []string
 	for _, t := range types {
 		values = append(values, "(*pkg."+t+")(nil)")
@@ -174,13 +194,13 @@ import (
 
 func main() {
 	var b bytes.Buffer
-	if err := gen.%s(&b, gen.Options{Namespace: %s, Include: %s}, %s); err != nil {
+	if err := gen.%s(&b, %s, %s); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	os.Stdout.Write(b.Bytes())
 }
-`, strconv.Quote(importPath), fn, strconv.Quote(namespace), strconv.Quote(include), strings.Join(values, ", "))
+`, strconv.Quote(importPath), fn, opts, strings.Join(values, ", "))
 }
 
 // runProgram writes the program into a temporary directory of the module
@@ -210,6 +230,25 @@ func runProgram(moduleDir, src string, stderr io.Writer) ([]byte, error) {
 		return nil, fmt.Errorf("generating failed: %v", err)
 	}
 	return code, nil
+}
+
+// setAside renames path, if it exists, to a name the Go tool ignores, and
+// returns what puts it back unless a new file took its place.
+func setAside(path string) (func(), error) {
+	hidden := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".old")
+	if err := os.Rename(path, hidden); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return func() {}, nil
+		}
+		return nil, err
+	}
+	return func() {
+		if _, err := os.Stat(path); err == nil {
+			os.Remove(hidden)
+			return
+		}
+		os.Rename(hidden, path)
+	}, nil
 }
 
 // writeFile replaces path with data only once data is complete.
