@@ -3,9 +3,10 @@
 // compiles for them (read through bitpack.Describe and
 // bitpack.Fingerprint) is the single source of truth for every generated
 // line. CPP writes C++ for serialize, CSharp C# for Unity, TypeScript a
-// module for the browser; the command
+// module for the browser, and Go straight-line code for the package of the
+// types, which bitpack's Codecs then run (see Go); the command
 // github.com/bitpack-go/bitpack/cmd/bitpack runs them on a package
-// (bitpack gen -lang cpp|cs|ts -o net.h ./net Snapshot).
+// (bitpack gen -lang cpp|cs|ts|go -o net.h ./net Snapshot).
 //
 // # Design
 //
@@ -29,6 +30,27 @@
 // TypeScript's readTDelta/writeTDelta in ts_delta.go, ts_delta_read.go,
 // ts_delta_write.go and ts_delta.ts, which apply a delta to a copy of the
 // base and write AppendDelta's bytes.
+//
+// # Go
+//
+// gocode.go, gocode_write.go and gocode_read.go render the same model as
+// Go for the types' own package. The encoder checks each field as the
+// plan does and queues its code (put); neighbours are packed at constant
+// shifts into words of up to 64 bits, each written with one
+// bitio.Writer.WriteBitsUnchecked (wflush), and strings, byte arrays and
+// raw runs go through bitio. The decoder does not use a bitio.Reader: pos
+// and end count bits, fields are queued (field) and read in groups of up
+// to 57 bits with one length check and one 64-bit load (flush); a group
+// ends where control flow does. Values go into a shadow — a variable per
+// part at a fixed place, a Go value per element inside loops — committed
+// into the target only when the whole packet is accepted, as the plan's
+// commit (commit.go) does. Both functions only say whether they did the
+// job: bitpack.Codec runs the plan for anything they refuse, so the
+// generated code needs no error messages, and refusing more than the plan
+// would only cost time. Types the generated code cannot be proven equal
+// for (maps, unions, hooks, sparse arrays, checks, values that could
+// reach the decode allowances) are refused by name (goCost bounds the
+// allowances).
 //
 // # C++
 //
