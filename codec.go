@@ -94,6 +94,16 @@ func (c *Codec[T]) Marshal(v *T) ([]byte, error) {
 	if err := c.check(v); err != nil {
 		return nil, err
 	}
+	if g := c.gen.fns.Load(); g != nil {
+		bp := scratchBuffers.Get().(*[]byte)
+		if buf, ok := g.Append((*bp)[:0], v); ok {
+			out := make([]byte, len(buf))
+			copy(out, buf)
+			putScratchBuffer(bp, buf)
+			return out, nil
+		}
+		scratchBuffers.Put(bp)
+	}
 	return marshalPlan(c.plan, c.typ, pointerTo(v))
 }
 

@@ -260,7 +260,7 @@
 // For the hottest messages, package gen's Go function (bitpack gen -lang
 // go) writes straight-line append and decode functions into the types'
 // own package, which register themselves (RegisterGenerated). A Codec of
-// such a type runs them in Append and Unmarshal — two to four times
+// such a type runs them in Append, Marshal and Unmarshal — two to four times
 // faster than the plan on typical game messages — and runs the plan for
 // anything they refuse, so every error, every refusal and every byte is
 // the plan's: the generated code is only ever a faster way to the same

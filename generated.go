@@ -19,8 +19,8 @@ import (
 // would cost time, never a wrong answer; one that accepted too much is
 // what gen's differential fuzz target looks for.
 //
-// Only Append and Unmarshal (whole packets) use them; Marshal, Encode,
-// Decode and the deltas run the plan.
+// Only Append, Marshal and Unmarshal (whole packets) use them; Encode,
+// Decode, the deltas and the any-typed functions run the plan.
 
 // Generated holds the functions package gen's Go output registers for T.
 // Layout is the Hash of T's layout when the code was generated; Append

@@ -165,7 +165,7 @@ func mustUnmarshal(t *testing.T, p []byte, v any) {
 }
 
 // TestGeneratedCodec: a Codec of a type with generated code runs it
-// (allocating nothing), and answers what the generated code refuses with
+// (allocating nothing but Marshal's result), and answers what the generated code refuses with
 // the plan's own error.
 func TestGeneratedCodec(t *testing.T) {
 	c, err := bitpack.NewCodec[gameplayGen]()
@@ -190,6 +190,16 @@ func TestGeneratedCodec(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Append and Unmarshal allocate %v times", n)
 	}
+	if plan, err := bitpack.Marshal(&m); err != nil || !bytes.Equal(p, plan) {
+		t.Fatalf("Codec.Marshal % x, the plan % x (%v)", p, plan, err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := c.Marshal(&m); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 1 {
+		t.Errorf("Marshal allocates %v times, want 1 (the result)", n)
+	}
 	bad := append([]byte(nil), p...)
 	bad[4] |= 0x70 // the stance: 7
 	err = c.Unmarshal(bad, &back)
@@ -202,6 +212,9 @@ func TestGeneratedCodec(t *testing.T) {
 	const wantEnc = "bitpack: encode bitpack_test.gameplayGen: field Weapon.Mode: value 3 out of range [0, 2]"
 	if err == nil || err.Error() != wantEnc {
 		t.Errorf("Append of a bad value: %v, want %s", err, wantEnc)
+	}
+	if _, err = c.Marshal(&m); err == nil || err.Error() != wantEnc {
+		t.Errorf("Marshal of a bad value: %v, want %s", err, wantEnc)
 	}
 }
 

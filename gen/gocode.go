@@ -20,7 +20,7 @@ import (
 // functions that append and decode it exactly as bitpack's plan does, with
 // every width, bound and quantizer an immediate, registered with
 // bitpack.RegisterGenerated from the file's init. A bitpack.Codec of the
-// type then runs them in Append and Unmarshal and falls back to the plan
+// type then runs them in Append, Marshal and Unmarshal and falls back to the plan
 // for anything they do not accept, so errors are the plan's. The plan
 // stays the reference: gen's differential fuzz target checks that the two
 // agree on bytes, values and verdicts.
