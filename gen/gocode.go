@@ -29,7 +29,7 @@ import (
 // takes the last element of the types' import path). The types must be
 // fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
 // nothing recursive, and a decoded value that cannot reach bitpack's
-// decode allowances (see goBounds). Anything else is an error naming the
+// decode allowances (about 4096 values or 512 KiB). Anything else is an error naming the
 // field; such types are left to the plan. Nothing is written on error.
 func Go(w io.Writer, opts Options, values ...any) error {
 	m, err := build(values)
