@@ -36,7 +36,7 @@ func TestDeltaUnitCode(t *testing.T) {
 // TestDeltaShortFormPast64Bits: a short form that takes a 64-bit field's
 // code below 0 is refused like any other change that leaves its codes
 // (the out-of-range code was once limit + 1, which wraps to 0 at 64 bits
-// and was accepted). A = 1 → short form 0 0000000 (d = -128): changed 1,
+// and was accepted). A = 1 → short form 0 00000000 (d = -128): changed 1,
 // A changed 1, short 0, e = 0, B changed 0: bits 1100 0000 0000 = 03 00.
 func TestDeltaShortFormPast64Bits(t *testing.T) {
 	type U struct {
@@ -46,7 +46,7 @@ func TestDeltaShortFormPast64Bits(t *testing.T) {
 	base := U{A: 1}
 	var got U
 	err := bitpack.UnmarshalDelta([]byte{0x03, 0x00}, &base, &got)
-	want := "bitpack: decode bitpack_test.U: field A at bit 1: the change leaves the range of codes [0, 18446744073709551615]"
+	want := "bitpack: decode bitpack_test.U: field A at bit 1: change -128 from code 1 leaves the range [0, 18446744073709551615]"
 	if err == nil || err.Error() != want || !errors.Is(err, bitpack.ErrRange) {
 		t.Errorf("UnmarshalDelta gives %+v, %v; want the error %q", got, err, want)
 	}

@@ -44,7 +44,7 @@ func TestDeltaShortFormOf64BitField(t *testing.T) {
 	err := bitpack.UnmarshalDelta([]byte{0xed, 0x01}, &base, &got)
 	var e *bitpack.Error
 	if !errors.As(err, &e) || !errors.Is(err, bitpack.ErrRange) || e.Path != "U" || e.Bit != 1 ||
-		e.Detail != "the change leaves the range of codes [0, 18446744073709551615]" {
+		e.Detail != "change -5 from code 3 leaves the range [0, 18446744073709551615]" {
 		t.Fatalf("UnmarshalDelta = %+v, %v; want the range refusal of U at bit 1", got, err)
 	}
 }

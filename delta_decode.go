@@ -174,14 +174,14 @@ func (st *dstep) apply(p *plan, at pointer, old uint64, long bool, v uint64, sta
 		case v >= h && old <= st.limit-(v-h+1):
 			c = old + (v - h + 1)
 		default: // out of range (st.limit + 1 would wrap for 64-bit codes)
-			return newFieldError(p.ops[st.op].path, start, ErrRange, "the change leaves the range of codes [0, %d]", st.limit)
+			return shortFormOutside(&p.ops[st.op], old, v, int(st.short), start)
 		}
 	}
 	switch {
 	case c == old:
 		return unchangedError(p.ops[st.op].path, start)
 	case c > st.limit:
-		return newFieldError(p.ops[st.op].path, start, ErrRange, "the change leaves the range of codes [0, %d]", st.limit)
+		return st.codeOutside(p, at, c, start)
 	}
 	if st.kind == accQ32 {
 		*at.float32() = st.q.Dequantize(uint32(c))
@@ -189,6 +189,16 @@ func (st *dstep) apply(p *plan, at pointer, old uint64, long bool, v uint64, sta
 		at.storeUint(uintptr(st.size), c+st.min)
 	}
 	return nil
+}
+
+// codeOutside refuses the long form's offset code c, above st.limit, as
+// the field's kind refuses it (storeScalar, which stores nothing then):
+// the same words as decodeScalarDelta's (see shortFormOutside). Out of
+// line: the error path of apply.
+//
+//go:noinline
+func (st *dstep) codeOutside(p *plan, at pointer, c uint64, start int) *fieldError {
+	return storeScalar(&p.ops[st.op], c^st.flip, at, start)
 }
 
 // deltaOp reads and applies the delta of one field, by its kind. With

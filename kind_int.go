@@ -555,6 +555,25 @@ func quickCode(o *op, at pointer) (uint64, bool) {
 	return intCode(loadInt(at, o.access), o.min, o.limit, o.flip)
 }
 
+// shortFormOutside refuses the short form (s bits, read as e) of the
+// fixed-width field o's delta that moves its offset code old out of
+// [0, o.limit], at bit start. Both of the delta decoder's paths word it
+// here, decodeScalarDelta and the inline one (dstep.apply, flatElem):
+// one refusal has one wording, with the change and the code it starts
+// from, whichever path decodes the field (they once said only "the change
+// leaves the range of codes"). A long form past o.limit is storeScalar's
+// refusal on both (see dstep.codeOutside). Out of line: it is the error
+// path of the inline decoder's loop.
+//
+//go:noinline
+func shortFormOutside(o *op, old, e uint64, s, start int) *fieldError {
+	h := uint64(1) << (s - 1)
+	if e < h {
+		return newFieldError(o.path, start, ErrRange, "change -%d from code %d leaves the range [0, %d]", h-e, old, o.limit)
+	}
+	return newFieldError(o.path, start, ErrRange, "change +%d from code %d leaves the range [0, %d]", e-h+1, old, o.limit)
+}
+
 // decodeScalarDelta reads the delta of the fixed-width field o and
 // stores the new value at at, which holds the base's.
 func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, *fieldError) {
@@ -579,16 +598,15 @@ func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 		c = r.ReadBits(o.bits) ^ o.flip
 	case r.ReadBits(1) == 0:
 		h, v := uint64(1)<<(s-1), r.ReadBits(s)
-		if v < h {
-			if d := h - v; old >= d {
-				c = old - d
-			} else {
-				return false, newFieldError(o.path, start, ErrRange, "change -%d from code %d leaves the range [0, %d]", d, old, o.limit)
-			}
-		} else if d := v - h + 1; old <= o.limit-d {
-			c = old + d
-		} else {
-			return false, newFieldError(o.path, start, ErrRange, "change +%d from code %d leaves the range [0, %d]", d, old, o.limit)
+		switch {
+		case r.Err() != nil: // the packet ends inside the short form: the Reader words it
+			return false, nil
+		case v < h && old >= h-v:
+			c = old - (h - v)
+		case v >= h && old <= o.limit-(v-h+1):
+			c = old + (v - h + 1)
+		default:
+			return false, shortFormOutside(o, old, v, s, start)
 		}
 	default:
 		c = r.ReadBits(o.bits) ^ o.flip

@@ -46,6 +46,7 @@ func buildDeltaCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 			n = 3 // big values: a few go a long way
 		}
 		c.deltas(k, typ, entry.sample(int64(k)+1001, n), rng)
+		c.deltaCrafted(k, typ)
 	}
 }
 

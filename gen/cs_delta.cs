@@ -9,15 +9,13 @@ public partial struct BitpackReader
     /// Reads the change of a fixed-width field of bits wire bits, whose
     /// base's offset code is old, codes 0..limit, flip the XOR from offset
     /// code to wire: the new offset code. It refuses the base's own code, a
-    /// long form the short form reaches, and a change that leaves the codes.
-    /// style words the refusals as bitpack does for the field (0: a field
-    /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-    /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
-    /// 3: a field of an array or slice element whose fields are all of
-    /// fixed width, which bitpack decodes inline when the packet holds the
-    /// longest form the field can take, else by its kind).
+    /// long form the short form reaches, and a change that leaves the codes,
+    /// in bitpack's words (one wording, whichever of its decoders runs the
+    /// field): a short form by the change and the code it starts from, a
+    /// long form as the field's kind refuses a code past limit (kind 1, an
+    /// unsigned integer from min; 2, a signed one; 3, a compressed float).
     /// </summary>
-    public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+    public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int kind, ulong min, out ulong code)
     {
         code = old;
         if (bits == 1)
@@ -26,11 +24,6 @@ public partial struct BitpackReader
             return true;
         }
         int s = Bitpack.ShortBits(bits);
-        if (style >= 8)
-        {
-            int need = 1 + (s > bits ? s : bits);
-            style = need <= 56 && end - pos >= need ? 0 : style - 8;
-        }
         uint form = 1;
         if (s > 0 && !ReadBits(1, out form))
             return false;
@@ -54,31 +47,24 @@ public partial struct BitpackReader
             if (v < h)
             {
                 ulong d = h - v;
-                if (old >= d)
-                    c = old - d;
-                else if (style == 0)
-                    return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                else
+                if (old < d)
                     return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                c = old - d;
             }
             else
             {
                 ulong d = v - h + 1;
-                if (old <= limit - d)
-                    c = old + d;
-                else if (style == 0)
-                    return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                else
+                if (old > limit - d)
                     return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                c = old + d;
             }
         }
         if (c == old)
             return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
         if (c > limit)
         {
-            switch (style)
+            switch (kind)
             {
-                case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
                 case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
                 case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
                 default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");

@@ -20,32 +20,29 @@ import (
 // that is not a struct (structs' fields are items in their place). set is
 // where a read stores the item's new value, get the value (the base's, in
 // a read), base the base's value in a write; idx are the loop variables
-// of its path. rel, inside an element of an array bitpack unrolls, is
-// that element's path: bitpack decodes such items by their kinds, never
-// with its window of a flat list (see flatItems).
+// of its path.
 type csItem struct {
 	v              *Value
 	set, get, base string
 	idx            []string
-	rel            string
 	objs           []csItem // the structs whose first item this is: a write refuses them null first
 }
 
 // csItems returns the delta items of v (a struct's fields in its place,
 // recursively), in wire order; none for a value that holds one value
 // only (see itemCount).
-func csItems(e *csEmitter, v *Value, set, get, base string, idx []string, rel string) []csItem {
+func csItems(e *csEmitter, v *Value, set, get, base string, idx []string) []csItem {
 	if v.Kind == bitpack.KindStruct {
 		var out []csItem
 		if v.Fields == nil {
 			for _, m := range v.Type.Fields {
 				n := "." + e.members[m]
-				out = append(out, csItems(e, prefixValue(m.Value, v.Path), get+n, get+n, base+n, idx, rel)...)
+				out = append(out, csItems(e, prefixValue(m.Value, v.Path), get+n, get+n, base+n, idx)...)
 			}
 		} else {
 			for _, u := range v.Fields {
 				n := "." + e.members[u.Member]
-				out = append(out, csItems(e, u.Value, get+n, get+n, base+n, idx, rel)...)
+				out = append(out, csItems(e, u.Value, get+n, get+n, base+n, idx)...)
 			}
 		}
 		if len(out) > 0 {
@@ -56,7 +53,7 @@ func csItems(e *csEmitter, v *Value, set, get, base string, idx []string, rel st
 	if itemCount(v) == 0 {
 		return nil
 	}
-	return []csItem{{v: v, set: set, get: get, base: base, idx: idx, rel: rel}}
+	return []csItem{{v: v, set: set, get: get, base: base, idx: idx}}
 }
 
 // typeItems are a struct type's own items, on this and on b.
@@ -64,7 +61,7 @@ func (e *csEmitter) typeItems(t *Type) []csItem {
 	var out []csItem
 	for _, m := range t.Fields {
 		n := e.members[m]
-		out = append(out, csItems(e, m.Value, "this."+n, "this."+n, "b."+n, nil, "")...)
+		out = append(out, csItems(e, m.Value, "this."+n, "this."+n, "b."+n, nil)...)
 	}
 	return out
 }
@@ -113,12 +110,9 @@ func csRet(side, p string) string { return "return " + side + ".At(" + p + ");" 
 func (e *csEmitter) deltaMethods(t *Type) []byte {
 	name, goName := e.typeNames[t], csString(t.Go.String())
 	items := e.typeItems(t)
-	bit, ctx := strconv.FormatBool(countItems(items) > 1), "false"
-	if flatItems(items) {
-		ctx = "listed"
-	}
+	bit := strconv.FormatBool(countItems(items) > 1)
 	rc := &body{indent: 2, temps: make([]bool, csTempCount)}
-	e.dReadItems(rc, items, bit, ctx, "changed")
+	e.dReadItems(rc, items, bit, "changed")
 	wc := &body{indent: 2}
 	e.dWriteItems(wc, items, bit, "changed")
 	var b strings.Builder
@@ -182,7 +176,7 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
         if (changed)
         {
             bool any;
-            if (!v.ReadDeltaBody(ref r, false, out any))
+            if (!v.ReadDeltaBody(ref r, out any))
                 return false;
             if (!any)
                 return r.Unchanged(start);
@@ -213,10 +207,9 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
     /// Reads a delta body (of a changed value, element, pointee or member of
     /// this type: its items, each after its changed bit when it has two or
     /// more) and applies it to this value, a copy of the base; changed says
-    /// whether it changed anything (a body must). listed: an element of an
-    /// array or slice (bitpack words some refusals there otherwise).
+    /// whether it changed anything (a body must).
     /// </summary>
-    public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+    public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
     {
         changed = false;
 %[3]s%[4]s        return true;
@@ -237,51 +230,17 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
 // ---------------------------------------------------------------------------
 // Fixed-width fields' codes.
 
-// scalarStyle is how bitpack words a fixed-width field's refusals (see
-// ReadScalarDelta): by its delta steps (0), unless it sits in an unrolled
-// array or its kind decodes it (unit=, float64 compressed floats): then by
-// its kind; in an element of a list whose fields are all inline ones
-// (ctx "flat", or "listed": ReadDeltaBody's parameter says), by either,
-// as the bits left say.
-func scalarStyle(v *Value, ctx string) string {
-	kind := 1
-	switch {
-	case v.Kind == bitpack.KindCompressedFloat:
-		kind = 3
-	case v.Kind == bitpack.KindInt:
-		kind = 2
+// scalarKind says how ReadScalarDelta words a code past a fixed-width
+// field's limit, as bitpack's kinds do: 1, an unsigned integer from min;
+// 2, a signed one; 3, a compressed float's code.
+func scalarKind(v *Value) string {
+	switch v.Kind {
+	case bitpack.KindCompressedFloat:
+		return "3"
+	case bitpack.KindInt:
+		return "2"
 	}
-	switch {
-	case v.Unit > 1 || v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64 || ctx == "true":
-		return strconv.Itoa(kind)
-	case ctx == "flat":
-		return strconv.Itoa(8 + kind)
-	case ctx == "listed":
-		return fmt.Sprintf("(listed ? %d : 0)", 8+kind)
-	}
-	return "0"
-}
-
-// flatItems reports whether items are what bitpack calls a flat plan: 1
-// to 63 fixed-width fields it codes inline (no unit=, no float64
-// compressed float, none in an unrolled array), whose list elements it
-// decodes from a window of bits.
-func flatItems(items []csItem) bool {
-	if len(items) == 0 || len(items) >= 64 {
-		return false
-	}
-	for _, it := range items {
-		v := it.v
-		switch v.Kind {
-		case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
-		default:
-			return false
-		}
-		if it.rel != "" || v.Unit > 1 || v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64 {
-			return false
-		}
-	}
-	return true
+	return "1"
 }
 
 // oldCode is the C# expression of the offset code of x, a value of v

@@ -14,16 +14,15 @@ import (
 // and its refusals are bitpack's, word for word.
 
 // dReadItems renders the reads of items: bit ("true" or "false") says
-// whether each has a changed bit, unrolled whether they sit in an element
-// of an array bitpack unrolls (see scalarStyle); changed names the bool
-// set when an item changed.
-func (e *csEmitter) dReadItems(c *body, items []csItem, bit, unrolled, changed string) {
+// whether each has a changed bit; changed names the bool set when an item
+// changed.
+func (e *csEmitter) dReadItems(c *body, items []csItem, bit, changed string) {
 	for _, it := range items {
-		e.dReadItem(c, it, bit, unrolled, changed)
+		e.dReadItem(c, it, bit, changed)
 	}
 }
 
-func (e *csEmitter) dReadItem(c *body, it csItem, bit, unrolled, changed string) {
+func (e *csEmitter) dReadItem(c *body, it csItem, bit, changed string) {
 	v := it.v
 	p := pathExpr(v.Path, it.idx)
 	ret := csRet("r", p)
@@ -38,7 +37,7 @@ func (e *csEmitter) dReadItem(c *body, it csItem, bit, unrolled, changed string)
 		c.line("if (%s)", f)
 		c.open()
 	}
-	e.dReadPart(c, it, start, unrolled, p, ret)
+	e.dReadPart(c, it, start, p, ret)
 	c.line("%s = true;", changed)
 	if bit == "true" {
 		c.close()
@@ -48,7 +47,7 @@ func (e *csEmitter) dReadItem(c *body, it csItem, bit, unrolled, changed string)
 
 // dReadPart renders the read of a changed item's part, which starts (its
 // changed bit included) at the bit in start.
-func (e *csEmitter) dReadPart(c *body, it csItem, start, unrolled, p, ret string) {
+func (e *csEmitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	v := it.v
 	refuse := func(cond, bitAt, msg string) {
 		c.line("if (%s)", cond)
@@ -62,7 +61,7 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, unrolled, p, ret string
 		limit, flip, lo := scalarCodes(v)
 		code := c.local("d")
 		c.line("ulong %s;", code)
-		c.line("if (!r.ReadScalarDelta(%s, %d, %s, %s, %s, %s, %s, out %s))", start, v.Bits, e.oldCode(v, it.get), csUlong(limit), csUlong(flip), scalarStyle(v, unrolled), csUlong(lo), code)
+		c.line("if (!r.ReadScalarDelta(%s, %d, %s, %s, %s, %s, %s, out %s))", start, v.Bits, e.oldCode(v, it.get), csUlong(limit), csUlong(flip), scalarKind(v), csUlong(lo), code)
 		c.line("    %s", ret)
 		c.line("%s = %s;", it.set, e.fromCode(v, code))
 	case bitpack.KindQuat:
@@ -154,28 +153,24 @@ func (e *csEmitter) dReadOptional(c *body, ev *Value, set, get string, idx []str
 	if ev.Kind == bitpack.KindPointer {
 		eset = eget
 	}
-	e.dReadSub(c, ev, eset, eget, idx, false)
+	e.dReadSub(c, ev, eset, eget, idx)
 	c.close()
 }
 
 // dReadSub reads the body of a value that is a delta of its own (an
 // element, a pointee, a union member, a map value), which must change it;
 // its refusals name its path.
-func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string, listed bool) {
+func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string) {
 	p := pathExpr(v.Path, idx)
 	bs, ch := c.local("d"), c.local("d")
 	c.line("int %s = r.BitsRead;", bs)
 	c.line("bool %s = false;", ch)
 	if v.Kind == bitpack.KindStruct && v.Fields == nil {
-		c.line("if (!%s.ReadDeltaBody(ref r, %t, out %s))", get, listed, ch)
+		c.line("if (!%s.ReadDeltaBody(ref r, out %s))", get, ch)
 		c.line("    %s", csRet("r", p))
 	} else {
-		items := csItems(e, v, set, get, "", idx, "")
-		ctx := "false"
-		if listed && flatItems(items) {
-			ctx = "flat"
-		}
-		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), ctx, ch)
+		items := csItems(e, v, set, get, "", idx)
+		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), ch)
 	}
 	c.line("if (!%s)", ch)
 	c.line("    return r.Unchanged(%s) || r.At(%s);", bs, p)
@@ -184,9 +179,9 @@ func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string, l
 // dReadList reads the list of changed elements among the first m of an
 // array or slice (each index as int_relative from the previous, its
 // body; the end marker m), applying each to its element. It returns the
-// variable holding the last index listed (-1: none). unrolled: an array
-// bitpack unrolls into its parent's ops, whose elements' fields its
-// kinds decode.
+// variable holding the last index listed (-1: none). unrolledArray: an
+// array bitpack unrolls into its parent's ops, which refuses an element
+// that does not change at its index.
 func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, ret string) string {
 	v := it.v
 	prev, q, i := c.local("d"), c.local("d"), c.local("d")
@@ -208,12 +203,12 @@ func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, 
 	if unrolledArray {
 		ch := c.local("d")
 		c.line("bool %s = false;", ch)
-		items := csItems(e, v.Elem, eget, eget, "", idx, v.Elem.Path)
-		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), "true", ch)
+		items := csItems(e, v.Elem, eget, eget, "", idx)
+		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), ch)
 		c.line("if (!%s)", ch)
 		c.line("    return r.Unchanged(%s) || r.At(%s + \"[\" + %s + \"]\");", q, pathExpr(v.Path, it.idx), i)
 	} else {
-		e.dReadSub(c, v.Elem, eget, eget, idx, true)
+		e.dReadSub(c, v.Elem, eget, eget, idx)
 	}
 	c.line("%s = %s;", prev, i)
 	c.close()
@@ -361,7 +356,7 @@ func (e *csEmitter) dReadUnion(c *body, it csItem, p, ret string) {
 		bs, ch := c.local("d"), c.local("d")
 		c.line("int %s = r.BitsRead;", bs)
 		c.line("bool %s;", ch)
-		c.line("if (!%s.ReadDeltaBody(ref r, false, out %s))", m, ch)
+		c.line("if (!%s.ReadDeltaBody(ref r, out %s))", m, ch)
 		c.line("    %s", ret)
 		c.line("if (!%s)", ch)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", bs, p)
@@ -419,7 +414,7 @@ func (e *csEmitter) dReadMap(c *body, it csItem, start, p, ret string, refuse fu
 	c.line("    %s.Remove(%s);", it.get, key)
 	c.line("else")
 	c.open()
-	e.dReadSub(c, v.Elem, cur, cur, idx, false)
+	e.dReadSub(c, v.Elem, cur, cur, idx)
 	c.line("%s[%s] = %s;", it.get, key, cur)
 	c.close()
 	c.close()

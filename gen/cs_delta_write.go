@@ -248,7 +248,7 @@ func (e *csEmitter) dWriteSub(c *body, v *Value, g, b string, idx []string) stri
 		c.line("    %s", csRet("w", p))
 		return ch
 	}
-	items := csItems(e, v, g, g, b, idx, "")
+	items := csItems(e, v, g, g, b, idx)
 	e.dWriteItems(c, items, strconv.FormatBool(countItems(items) > 1), ch)
 	return ch
 }

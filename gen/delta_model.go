@@ -4,9 +4,10 @@ import "github.com/bitpack-go/bitpack"
 
 // The delta wire's language-neutral decisions (docs/wire.md, Delta
 // encoding), in one place for the three renderers: which values are
-// items, how bitpack unrolls arrays (its refusals inside an unrolled array
-// are worded by the element's kind, and the clients word them alike), the
-// width of a number's short form and the range of its codes.
+// items, how bitpack unrolls arrays (it refuses an unrolled array's
+// element that changes nothing at its index, and the clients place that
+// refusal alike), the width of a number's short form and the range of its
+// codes.
 
 // fieldUses are the fields a struct value sends, in wire order: this
 // use's, or its type's own.

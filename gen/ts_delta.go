@@ -20,56 +20,10 @@ import (
 // a changed bit when bit is set, and say whether any changed. A read
 // applies the delta to cloneT(base), a copy of its own, so base is never
 // touched and a refusal throws before anything is returned.
-//
-// bitpack words some refusals by which of its decoders runs a field (see
-// readDeltaCode): mode is 0 for a value's own items, 1 inside an array
-// its compiler unrolls, 2 in the element of a list whose elements are
-// fixed-width fields only. Those are decisions of bitpack's compiler,
-// mirrored here from the model: unrollLimit and the ops it counts.
 
 // typeItems counts a struct type's items in its own form.
 func typeItems(t *Type) int {
 	return len(deltaItems(&Value{Kind: bitpack.KindStruct, Type: t}))
-}
-
-func isScalar(v *Value) bool {
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
-		return true
-	}
-	return false
-}
-
-// inlineStep reports whether bitpack's delta program codes the scalar v
-// inline (no unit=, no float64 compressed float).
-func inlineStep(v *Value) bool {
-	return isScalar(v) && v.Unit <= 1 && !(v.Kind == bitpack.KindCompressedFloat && v.FloatBits == 64)
-}
-
-// flatElem reports whether a list of elements v runs bitpack's flat
-// element decoder: 1 to 63 items, all coded inline.
-func flatElem(v *Value) bool {
-	items := deltaItems(v)
-	if len(items) == 0 || len(items) > 63 {
-		return false
-	}
-	for _, it := range items {
-		if !inlineStep(it) {
-			return false
-		}
-	}
-	return true
-}
-
-// listMode is the mode of a list's elements.
-func listMode(v *Value) string {
-	switch {
-	case unrolledArray(v):
-		return "1"
-	case flatElem(v.Elem):
-		return "2"
-	}
-	return "0"
 }
 
 // scalarBits is a fixed-width field's wire width.
@@ -139,10 +93,9 @@ func codeArgs(v *Value) (n, s int, limit, flip string, big bool) {
 }
 
 // dctx is where an item is read or written: its changed bit ("bit",
-// "true" or "false"), the mode of its scalars, and the variable that
-// records a change.
+// "true" or "false") and the variable that records a change.
 type dctx struct {
-	bit, mode, ch string
+	bit, ch string
 }
 
 // deltaStruct renders T's delta functions.
@@ -172,7 +125,7 @@ func (e *tsEmitter) deltaStruct(t *Type) {
 export function read%[1]sDelta(packet: Uint8Array, base: %[1]s): %[1]s {
   const r = new BitReader(packet);
   const v = clone%[1]s(base);
-  if (r.readBits(1) === 1 && !read%[1]sDeltaFrom(r, v, %[3]t, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !read%[1]sDeltaFrom(r, v, %[3]t) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -203,12 +156,12 @@ export function write%[1]sDelta(base: %[1]s, value: %[1]s): Uint8Array {
 
 `, n, goName, root)
 	c := &body{indent: 1, ts: true}
-	d := dctx{bit: "bit", mode: "mode", ch: "changed"}
+	d := dctx{bit: "bit", ch: "changed"}
 	for _, f := range structFields(self) {
 		e.dItems(c, d, f, "v."+fieldName(t, f), nil)
 	}
 	e.printf("/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */\n")
-	e.printf("export function read%sDeltaFrom(r: BitReader, v: %s, bit: boolean, mode: number): boolean {\n", n, n)
+	e.printf("export function read%sDeltaFrom(r: BitReader, v: %s, bit: boolean): boolean {\n", n, n)
 	e.printf("  let changed = false;\n%s  return changed;\n}\n\n", c.b.String())
 	c = &body{indent: 1, ts: true}
 	for _, f := range structFields(self) {

@@ -54,12 +54,11 @@ function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
 // from offset code old: n = 1, the other code; no short form (s = 0), the
 // new code whole; else a 0 bit and the difference in s bits, or a 1 bit
 // and the new code whole. It returns the new offset code, or -1 when
-// refused. bitpack words a change out of the codes' range in two ways,
-// depending on which of its decoders runs the field (mode 0: its inline
-// one; 1: the field's kind; 2: a flat list element's, inline while the
-// packet holds the field's widest form), and so does this.
-function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+// refused: a short form out of the codes' range in bitpack's words (the
+// change and the code it starts from, whichever of its decoders runs the
+// field). A long form's code past limit is returned: the full reader
+// refuses it as bitpack's kind does.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number): number {
   let c = 0;
   if (n === 1) {
     c = old ^ 1;
@@ -82,8 +81,7 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     const d = e < h ? e - h : e - h + 1;
     c = old + d;
     if (c < 0 || c > limit) {
-      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1;
     }
   }
@@ -91,16 +89,11 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     deltaUnchanged(r, start);
     return -1;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1;
-  }
   return c; // above limit, the full reader refuses it as bitpack's kind does
 }
 
 /** readDeltaCode for fields of more than 32 bits: -1n when refused. */
-function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number): bigint {
   let c = 0n;
   if (s === 0 || r.readBits(1) === 1) {
     c = r.readBig(n) ^ flip;
@@ -122,8 +115,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     const d = e < h ? e - h : e - h + 1n;
     c = old + d;
     if (c < 0n || c > limit) {
-      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1n;
     }
   }
@@ -131,11 +123,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     deltaUnchanged(r, start);
     return -1n;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1n;
-  }
-  return c;
+  return c; // as readDeltaCode's
 }
 
 /** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */

@@ -18,7 +18,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 			return
 		}
 		if v.Fields == nil {
-			c.line("if (read%sDeltaFrom(r, %s, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.mode, d.ch)
+			c.line("if (read%sDeltaFrom(r, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.ch)
 			c.line("if (r.failed) return r.at(%s);", pathExpr(v.Path, idx))
 			return
 		}
@@ -46,7 +46,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 		c.line("} else {")
 		c.indent++
 	}
-	e.dPart(c, d.mode, v, x, x, idx, start)
+	e.dPart(c, v, x, x, idx, start)
 	c.line("%s = true;", d.ch)
 	c.close()
 }
@@ -54,13 +54,13 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 // dPart renders the part of item v, its changed bit read: x is where the
 // new value goes, cur the value it holds (the base's), start the bit
 // where the item began.
-func (e *tsEmitter) dPart(c *body, mode string, v *Value, x, cur string, idx []string, start string) {
+func (e *tsEmitter) dPart(c *body, v *Value, x, cur string, idx []string, start string) {
 	p := pathExpr(v.Path, idx)
 	switch v.Kind {
 	case bitpack.KindBool:
 		c.line("%s = !%s;", x, cur)
 	case bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
-		e.dScalar(c, mode, v, x, cur, p, start)
+		e.dScalar(c, v, x, cur, p, start)
 	case bitpack.KindString:
 		s := c.local("s")
 		c.line("const %s = r.readString(%d, %d);", s, lengthBits(v.MaxLen), v.MaxLen)
@@ -113,7 +113,7 @@ func (e *tsEmitter) dPart(c *body, mode string, v *Value, x, cur string, idx []s
 		c.line("  %s = null;", x)
 		c.line("} else {")
 		c.indent++
-		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "0", "")
+		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "")
 		c.close()
 	case bitpack.KindSparse:
 		e.dSparse(c, v, cur, idx, p, start)
@@ -137,16 +137,13 @@ func (e *tsEmitter) presentTarget(v *Value, x, l string) string {
 
 // dScalar renders a fixed-width field's change: the base's code, the
 // new one read, the new value read back from it by the full reader.
-func (e *tsEmitter) dScalar(c *body, mode string, v *Value, x, cur, p, start string) {
+func (e *tsEmitter) dScalar(c *body, v *Value, x, cur, p, start string) {
 	n, s, limit, flip, big := codeArgs(v)
-	if !inlineStep(v) {
-		mode = "1"
-	}
 	w, k, q := c.local("w"), c.local("c"), c.local("q")
 	c.line("const %s = deltaCodes();", w)
 	c.line("if (!%s) return deltaBaseRefusal(r, %s, %s) || r.at(%s);", e.scalarWrite(v, cur, w), w, start, p)
 	if big {
-		c.line("const %s = readDeltaCodeBig(r, %s.codeBig() ^ %s, %d, %d, %s, %s, %s, %s);", k, w, flip, n, s, limit, flip, start, mode)
+		c.line("const %s = readDeltaCodeBig(r, %s.codeBig() ^ %s, %d, %d, %s, %s, %s);", k, w, flip, n, s, limit, flip, start)
 		c.line("if (%s < 0n) return r.at(%s);", k, p)
 		c.line("const %s = deltaCodeReader(%s ^ %s, %d);", q, k, flip, n)
 	} else {
@@ -154,7 +151,7 @@ func (e *tsEmitter) dScalar(c *body, mode string, v *Value, x, cur, p, start str
 		if flip != "0" {
 			old, code = fmt.Sprintf("(%s ^ %s) >>> 0", old, flip), fmt.Sprintf("(%s ^ %s) >>> 0", k, flip)
 		}
-		c.line("const %s = readDeltaCode(r, %s, %d, %d, %s, %s, %s, %s);", k, old, n, s, limit, flip, start, mode)
+		c.line("const %s = readDeltaCode(r, %s, %d, %d, %s, %s, %s);", k, old, n, s, limit, flip, start)
 		c.line("if (%s < 0) return r.at(%s);", k, p)
 		c.line("const %s = deltaCodeReader(%s, %d);", q, code, n)
 	}
@@ -189,17 +186,17 @@ func (e *tsEmitter) dQuat(c *body, v *Value, x, cur, p, start string) {
 // dBody renders the body of a value (an element, a pointee, a member, a
 // map value) at x (cur: its value now), which must change; unchangedAt
 // is where bitpack places that refusal, when not at the body's start.
-func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, mode, unchangedAt string) {
+func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, unchangedAt string) {
 	p := pathExpr(v.Path, idx)
 	y, ch := c.local("y"), c.local("c")
 	c.line("const %s = r.bitsRead;", y)
 	c.line("let %s = false;", ch)
-	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), mode: mode, ch: ch}
+	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), ch: ch}
 	if v.Kind == bitpack.KindStruct {
 		e.dItems(c, d, v, cur, idx)
 	} else if len(deltaItems(v)) > 0 {
 		c.open()
-		e.dPart(c, mode, v, x, cur, idx, y)
+		e.dPart(c, v, x, cur, idx, y)
 		c.line("%s = true;", ch)
 		c.close()
 	}
@@ -228,7 +225,7 @@ func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string
 	if unrolledArray(v) {
 		at = pos // bitpack places an unrolled element's refusal at its index
 	}
-	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), listMode(v), at)
+	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), at)
 	c.line("%s = %s;", prev, k)
 	c.close()
 	c.loops--
@@ -320,7 +317,7 @@ func (e *tsEmitter) dSparse(c *body, v *Value, cur string, idx []string, p, star
 	c.line("  %s[%s] = null;", a, k)
 	c.line("} else {")
 	c.indent++
-	e.dBody(c, v.Elem, e.presentTarget(v.Elem, a+"["+k+"]", l), e.present(v.Elem, l), withIdx(idx, k), "0", "")
+	e.dBody(c, v.Elem, e.presentTarget(v.Elem, a+"["+k+"]", l), e.present(v.Elem, l), withIdx(idx, k), "")
 	c.close()
 	c.line("%s = %s;", prev, k)
 	c.close()
@@ -360,7 +357,7 @@ func (e *tsEmitter) dUnion(c *body, v *Value, x, cur, p string) {
 		c.indent++
 		y, ch := c.local("y"), c.local("c")
 		c.line("const %s = r.bitsRead;", y)
-		c.line("const %s = read%sDeltaFrom(r, %s.value, %t, 0);", ch, n, h, typeItems(mt) > 1)
+		c.line("const %s = read%sDeltaFrom(r, %s.value, %t);", ch, n, h, typeItems(mt) > 1)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (!%s) return deltaUnchanged(r, %s) || r.at(%s);", ch, y, p)
 		c.indent--
@@ -421,7 +418,7 @@ func (e *tsEmitter) dMap(c *body, v *Value, cur string, idx []string, p, start s
 	c.line("} else {")
 	c.indent++
 	c.line("let %s = %s.get(%s) as %s;", val, m, key, e.tsType(v.Elem))
-	e.dBody(c, v.Elem, val, val, at, "0", "")
+	e.dBody(c, v.Elem, val, val, at, "")
 	c.line("%s.set(%s, %s);", m, key, val)
 	c.close()
 	c.line("%s = %s;", prev, key)

@@ -1492,15 +1492,13 @@ namespace Game.Net
         /// Reads the change of a fixed-width field of bits wire bits, whose
         /// base's offset code is old, codes 0..limit, flip the XOR from offset
         /// code to wire: the new offset code. It refuses the base's own code, a
-        /// long form the short form reaches, and a change that leaves the codes.
-        /// style words the refusals as bitpack does for the field (0: a field
-        /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-        /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
-        /// 3: a field of an array or slice element whose fields are all of
-        /// fixed width, which bitpack decodes inline when the packet holds the
-        /// longest form the field can take, else by its kind).
+        /// long form the short form reaches, and a change that leaves the codes,
+        /// in bitpack's words (one wording, whichever of its decoders runs the
+        /// field): a short form by the change and the code it starts from, a
+        /// long form as the field's kind refuses a code past limit (kind 1, an
+        /// unsigned integer from min; 2, a signed one; 3, a compressed float).
         /// </summary>
-        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int kind, ulong min, out ulong code)
         {
             code = old;
             if (bits == 1)
@@ -1509,11 +1507,6 @@ namespace Game.Net
                 return true;
             }
             int s = Bitpack.ShortBits(bits);
-            if (style >= 8)
-            {
-                int need = 1 + (s > bits ? s : bits);
-                style = need <= 56 && end - pos >= need ? 0 : style - 8;
-            }
             uint form = 1;
             if (s > 0 && !ReadBits(1, out form))
                 return false;
@@ -1537,31 +1530,24 @@ namespace Game.Net
                 if (v < h)
                 {
                     ulong d = h - v;
-                    if (old >= d)
-                        c = old - d;
-                    else if (style == 0)
-                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                    else
+                    if (old < d)
                         return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                    c = old - d;
                 }
                 else
                 {
                     ulong d = v - h + 1;
-                    if (old <= limit - d)
-                        c = old + d;
-                    else if (style == 0)
-                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                    else
+                    if (old > limit - d)
                         return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                    c = old + d;
                 }
             }
             if (c == old)
                 return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
             if (c > limit)
             {
-                switch (style)
+                switch (kind)
                 {
-                    case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
                     case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
                     case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
                     default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");
@@ -2053,7 +2039,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2084,10 +2070,9 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -2098,7 +2083,7 @@ namespace Game.Net
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, 1, 0UL, out d2))
                         return r.At("X");
                     this.X = Bitpack.Float32FromBits((uint)d2);
                     changed = true;
@@ -2112,7 +2097,7 @@ namespace Game.Net
                 if (d4)
                 {
                     ulong d5;
-                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d5))
+                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, 1, 0UL, out d5))
                         return r.At("Y");
                     this.Y = Bitpack.Float32FromBits((uint)d5);
                     changed = true;
@@ -2126,7 +2111,7 @@ namespace Game.Net
                 if (d7)
                 {
                     ulong d8;
-                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d8))
+                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, 1, 0UL, out d8))
                         return r.At("Z");
                     this.Z = Bitpack.Float32FromBits((uint)d8);
                     changed = true;
@@ -2360,7 +2345,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2391,10 +2376,9 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -2405,7 +2389,7 @@ namespace Game.Net
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 10, ((ulong)this.ID - 0UL), 999UL, 0UL, 0, 0UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 10, ((ulong)this.ID - 0UL), 999UL, 0UL, 1, 0UL, out d2))
                         return r.At("ID");
                     this.ID = (ushort)(d2 + 0UL);
                     changed = true;
@@ -2419,7 +2403,7 @@ namespace Game.Net
                 if (d4)
                 {
                     ulong d5;
-                    if (!r.ReadScalarDelta(d3, 10, ((ulong)(long)this.Health - 0UL), 1000UL, 0UL, 0, 0UL, out d5))
+                    if (!r.ReadScalarDelta(d3, 10, ((ulong)(long)this.Health - 0UL), 1000UL, 0UL, 2, 0UL, out d5))
                         return r.At("Health");
                     this.Health = (int)(long)(d5 + 0UL);
                     changed = true;
@@ -2433,7 +2417,7 @@ namespace Game.Net
                 if (d7)
                 {
                     ulong d8;
-                    if (!r.ReadScalarDelta(d6, 18, Bitpack.Quantize32(this.Pos.X, k0, k1, 204800u), 204800UL, 0UL, 0, 0UL, out d8))
+                    if (!r.ReadScalarDelta(d6, 18, Bitpack.Quantize32(this.Pos.X, k0, k1, 204800u), 204800UL, 0UL, 3, 0UL, out d8))
                         return r.At("Pos.X");
                     this.Pos.X = Bitpack.Dequantize32(d8, 204800u, k1, k0);
                     changed = true;
@@ -2447,7 +2431,7 @@ namespace Game.Net
                 if (d10)
                 {
                     ulong d11;
-                    if (!r.ReadScalarDelta(d9, 18, Bitpack.Quantize32(this.Pos.Y, k0, k1, 204800u), 204800UL, 0UL, 0, 0UL, out d11))
+                    if (!r.ReadScalarDelta(d9, 18, Bitpack.Quantize32(this.Pos.Y, k0, k1, 204800u), 204800UL, 0UL, 3, 0UL, out d11))
                         return r.At("Pos.Y");
                     this.Pos.Y = Bitpack.Dequantize32(d11, 204800u, k1, k0);
                     changed = true;
@@ -2461,7 +2445,7 @@ namespace Game.Net
                 if (d13)
                 {
                     ulong d14;
-                    if (!r.ReadScalarDelta(d12, 18, Bitpack.Quantize32(this.Pos.Z, k0, k1, 204800u), 204800UL, 0UL, 0, 0UL, out d14))
+                    if (!r.ReadScalarDelta(d12, 18, Bitpack.Quantize32(this.Pos.Z, k0, k1, 204800u), 204800UL, 0UL, 3, 0UL, out d14))
                         return r.At("Pos.Z");
                     this.Pos.Z = Bitpack.Dequantize32(d14, 204800u, k1, k0);
                     changed = true;
@@ -2491,7 +2475,7 @@ namespace Game.Net
                 if (d19)
                 {
                     ulong d20;
-                    if (!r.ReadScalarDelta(d18, 1, (this.Alive ? 1UL : 0UL), 1UL, 0UL, 0, 0UL, out d20))
+                    if (!r.ReadScalarDelta(d18, 1, (this.Alive ? 1UL : 0UL), 1UL, 0UL, 1, 0UL, out d20))
                         return r.At("Alive");
                     this.Alive = d20 != 0;
                     changed = true;
@@ -2778,7 +2762,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2809,10 +2793,9 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -2823,7 +2806,7 @@ namespace Game.Net
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 32, ((ulong)this.Tick - 0UL), 4294967295UL, 0UL, 0, 0UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 32, ((ulong)this.Tick - 0UL), 4294967295UL, 0UL, 1, 0UL, out d2))
                         return r.At("Tick");
                     this.Tick = (uint)(d2 + 0UL);
                     changed = true;
@@ -2874,7 +2857,7 @@ namespace Game.Net
                             break;
                         int d14 = r.BitsRead;
                         bool d15 = false;
-                        if (!this.Players[d13].ReadDeltaBody(ref r, true, out d15))
+                        if (!this.Players[d13].ReadDeltaBody(ref r, out d15))
                             return r.At("Players[" + d13 + "]");
                         if (!d15)
                             return r.Unchanged(d14) || r.At("Players[" + d13 + "]");

@@ -1547,12 +1547,11 @@ function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
 // from offset code old: n = 1, the other code; no short form (s = 0), the
 // new code whole; else a 0 bit and the difference in s bits, or a 1 bit
 // and the new code whole. It returns the new offset code, or -1 when
-// refused. bitpack words a change out of the codes' range in two ways,
-// depending on which of its decoders runs the field (mode 0: its inline
-// one; 1: the field's kind; 2: a flat list element's, inline while the
-// packet holds the field's widest form), and so does this.
-function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+// refused: a short form out of the codes' range in bitpack's words (the
+// change and the code it starts from, whichever of its decoders runs the
+// field). A long form's code past limit is returned: the full reader
+// refuses it as bitpack's kind does.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number): number {
   let c = 0;
   if (n === 1) {
     c = old ^ 1;
@@ -1575,8 +1574,7 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     const d = e < h ? e - h : e - h + 1;
     c = old + d;
     if (c < 0 || c > limit) {
-      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1;
     }
   }
@@ -1584,16 +1582,11 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     deltaUnchanged(r, start);
     return -1;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1;
-  }
   return c; // above limit, the full reader refuses it as bitpack's kind does
 }
 
 /** readDeltaCode for fields of more than 32 bits: -1n when refused. */
-function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number): bigint {
   let c = 0n;
   if (s === 0 || r.readBits(1) === 1) {
     c = r.readBig(n) ^ flip;
@@ -1615,8 +1608,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     const d = e < h ? e - h : e - h + 1n;
     c = old + d;
     if (c < 0n || c > limit) {
-      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1n;
     }
   }
@@ -1624,11 +1616,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     deltaUnchanged(r, start);
     return -1n;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1n;
-  }
-  return c;
+  return c; // as readDeltaCode's
 }
 
 /** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */
@@ -1802,7 +1790,7 @@ export function cloneVec3(v: Vec3): Vec3 {
 export function readVec3Delta(packet: Uint8Array, base: Vec3): Vec3 {
   const r = new BitReader(packet);
   const v = cloneVec3(base);
-  if (r.readBits(1) === 1 && !readVec3DeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readVec3DeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -1832,7 +1820,7 @@ export function writeVec3Delta(base: Vec3, value: Vec3): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean, mode: number): boolean {
+export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1840,7 +1828,7 @@ export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean, mode: num
   } else {
     const w1 = deltaCodes();
     if (!w1.writeFloat32(v.X)) return deltaBaseRefusal(r, w1, x0) || r.at("X");
-    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0);
     if (c2 < 0) return r.at("X");
     const q3 = deltaCodeReader(c2, 32);
     v.X = q3.readFloat32();
@@ -1853,7 +1841,7 @@ export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean, mode: num
   } else {
     const w5 = deltaCodes();
     if (!w5.writeFloat32(v.Y)) return deltaBaseRefusal(r, w5, x4) || r.at("Y");
-    const c6 = readDeltaCode(r, w5.codeWord(), 32, 8, 4294967295, 0, x4, mode);
+    const c6 = readDeltaCode(r, w5.codeWord(), 32, 8, 4294967295, 0, x4);
     if (c6 < 0) return r.at("Y");
     const q7 = deltaCodeReader(c6, 32);
     v.Y = q7.readFloat32();
@@ -1866,7 +1854,7 @@ export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean, mode: num
   } else {
     const w9 = deltaCodes();
     if (!w9.writeFloat32(v.Z)) return deltaBaseRefusal(r, w9, x8) || r.at("Z");
-    const c10 = readDeltaCode(r, w9.codeWord(), 32, 8, 4294967295, 0, x8, mode);
+    const c10 = readDeltaCode(r, w9.codeWord(), 32, 8, 4294967295, 0, x8);
     if (c10 < 0) return r.at("Z");
     const q11 = deltaCodeReader(c10, 32);
     v.Z = q11.readFloat32();
@@ -2023,7 +2011,7 @@ export function clonePlayer(v: Player): Player {
 export function readPlayerDelta(packet: Uint8Array, base: Player): Player {
   const r = new BitReader(packet);
   const v = clonePlayer(base);
-  if (r.readBits(1) === 1 && !readPlayerDeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readPlayerDeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2053,7 +2041,7 @@ export function writePlayerDelta(base: Player, value: Player): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode: number): boolean {
+export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2061,7 +2049,7 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode:
   } else {
     const w1 = deltaCodes();
     if (!w1.writeRange(v.ID, 0, 999, 10)) return deltaBaseRefusal(r, w1, x0) || r.at("ID");
-    const c2 = readDeltaCode(r, w1.codeWord(), 10, 5, 999, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 10, 5, 999, 0, x0);
     if (c2 < 0) return r.at("ID");
     const q3 = deltaCodeReader(c2, 10);
     v.ID = q3.readRange(10, 0, 999);
@@ -2074,7 +2062,7 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode:
   } else {
     const w5 = deltaCodes();
     if (!w5.writeRange(v.Health, 0, 1000, 10)) return deltaBaseRefusal(r, w5, x4) || r.at("Health");
-    const c6 = readDeltaCode(r, w5.codeWord(), 10, 5, 1000, 0, x4, mode);
+    const c6 = readDeltaCode(r, w5.codeWord(), 10, 5, 1000, 0, x4);
     if (c6 < 0) return r.at("Health");
     const q7 = deltaCodeReader(c6, 10);
     v.Health = q7.readRange(10, 0, 1000);
@@ -2087,7 +2075,7 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode:
   } else {
     const w9 = deltaCodes();
     if (!w9.writeCompressed32(v.Pos.X, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaBaseRefusal(r, w9, x8) || r.at("Pos.X");
-    const c10 = readDeltaCode(r, w9.codeWord(), 18, 8, 204800, 0, x8, mode);
+    const c10 = readDeltaCode(r, w9.codeWord(), 18, 8, 204800, 0, x8);
     if (c10 < 0) return r.at("Pos.X");
     const q11 = deltaCodeReader(c10, 18);
     v.Pos.X = q11.readCompressed32(18, 204800, 2048, -1024);
@@ -2100,7 +2088,7 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode:
   } else {
     const w13 = deltaCodes();
     if (!w13.writeCompressed32(v.Pos.Y, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaBaseRefusal(r, w13, x12) || r.at("Pos.Y");
-    const c14 = readDeltaCode(r, w13.codeWord(), 18, 8, 204800, 0, x12, mode);
+    const c14 = readDeltaCode(r, w13.codeWord(), 18, 8, 204800, 0, x12);
     if (c14 < 0) return r.at("Pos.Y");
     const q15 = deltaCodeReader(c14, 18);
     v.Pos.Y = q15.readCompressed32(18, 204800, 2048, -1024);
@@ -2113,7 +2101,7 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean, mode:
   } else {
     const w17 = deltaCodes();
     if (!w17.writeCompressed32(v.Pos.Z, -1024, 2048, 204800, 18, -1024, 1024, false, "[-1024, 1024]")) return deltaBaseRefusal(r, w17, x16) || r.at("Pos.Z");
-    const c18 = readDeltaCode(r, w17.codeWord(), 18, 8, 204800, 0, x16, mode);
+    const c18 = readDeltaCode(r, w17.codeWord(), 18, 8, 204800, 0, x16);
     if (c18 < 0) return r.at("Pos.Z");
     const q19 = deltaCodeReader(c18, 18);
     v.Pos.Z = q19.readCompressed32(18, 204800, 2048, -1024);
@@ -2347,7 +2335,7 @@ export function cloneSnapshot(v: Snapshot): Snapshot {
 export function readSnapshotDelta(packet: Uint8Array, base: Snapshot): Snapshot {
   const r = new BitReader(packet);
   const v = cloneSnapshot(base);
-  if (r.readBits(1) === 1 && !readSnapshotDeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readSnapshotDeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2377,7 +2365,7 @@ export function writeSnapshotDelta(base: Snapshot, value: Snapshot): Uint8Array 
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readSnapshotDeltaFrom(r: BitReader, v: Snapshot, bit: boolean, mode: number): boolean {
+export function readSnapshotDeltaFrom(r: BitReader, v: Snapshot, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2385,7 +2373,7 @@ export function readSnapshotDeltaFrom(r: BitReader, v: Snapshot, bit: boolean, m
   } else {
     const w1 = deltaCodes();
     if (!w1.writeUnsigned(v.Tick, 32)) return deltaBaseRefusal(r, w1, x0) || r.at("Tick");
-    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0);
     if (c2 < 0) return r.at("Tick");
     const q3 = deltaCodeReader(c2, 32);
     v.Tick = q3.readBits(32);
@@ -2419,7 +2407,7 @@ export function readSnapshotDeltaFrom(r: BitReader, v: Snapshot, bit: boolean, m
       if (k0 === m11) break;
       const y14 = r.bitsRead;
       let c15 = false;
-      if (readPlayerDeltaFrom(r, a5[k0], true, 0)) c15 = true;
+      if (readPlayerDeltaFrom(r, a5[k0], true)) c15 = true;
       if (r.failed) return r.at("Players[" + k0 + "]");
       if (!c15) return deltaUnchanged(r, y14) || r.at("Players[" + k0 + "]");
       p12 = k0;

@@ -1492,15 +1492,13 @@ namespace Game.Net
         /// Reads the change of a fixed-width field of bits wire bits, whose
         /// base's offset code is old, codes 0..limit, flip the XOR from offset
         /// code to wire: the new offset code. It refuses the base's own code, a
-        /// long form the short form reaches, and a change that leaves the codes.
-        /// style words the refusals as bitpack does for the field (0: a field
-        /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-        /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
-        /// 3: a field of an array or slice element whose fields are all of
-        /// fixed width, which bitpack decodes inline when the packet holds the
-        /// longest form the field can take, else by its kind).
+        /// long form the short form reaches, and a change that leaves the codes,
+        /// in bitpack's words (one wording, whichever of its decoders runs the
+        /// field): a short form by the change and the code it starts from, a
+        /// long form as the field's kind refuses a code past limit (kind 1, an
+        /// unsigned integer from min; 2, a signed one; 3, a compressed float).
         /// </summary>
-        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int kind, ulong min, out ulong code)
         {
             code = old;
             if (bits == 1)
@@ -1509,11 +1507,6 @@ namespace Game.Net
                 return true;
             }
             int s = Bitpack.ShortBits(bits);
-            if (style >= 8)
-            {
-                int need = 1 + (s > bits ? s : bits);
-                style = need <= 56 && end - pos >= need ? 0 : style - 8;
-            }
             uint form = 1;
             if (s > 0 && !ReadBits(1, out form))
                 return false;
@@ -1537,31 +1530,24 @@ namespace Game.Net
                 if (v < h)
                 {
                     ulong d = h - v;
-                    if (old >= d)
-                        c = old - d;
-                    else if (style == 0)
-                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                    else
+                    if (old < d)
                         return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                    c = old - d;
                 }
                 else
                 {
                     ulong d = v - h + 1;
-                    if (old <= limit - d)
-                        c = old + d;
-                    else if (style == 0)
-                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                    else
+                    if (old > limit - d)
                         return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                    c = old + d;
                 }
             }
             if (c == old)
                 return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
             if (c > limit)
             {
-                switch (style)
+                switch (kind)
                 {
-                    case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
                     case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
                     case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
                     default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");
@@ -2054,7 +2040,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2085,10 +2071,9 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -2099,7 +2084,7 @@ namespace Game.Net
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 4, ((ulong)(long)this.DX - 18446744073709551608UL), 15UL, 0UL, (listed ? 10 : 0), 18446744073709551608UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 4, ((ulong)(long)this.DX - 18446744073709551608UL), 15UL, 0UL, 2, 18446744073709551608UL, out d2))
                         return r.At("DX");
                     this.DX = (sbyte)(long)(d2 + 18446744073709551608UL);
                     changed = true;
@@ -2113,7 +2098,7 @@ namespace Game.Net
                 if (d4)
                 {
                     ulong d5;
-                    if (!r.ReadScalarDelta(d3, 4, ((ulong)(long)this.DY - 18446744073709551608UL), 15UL, 0UL, (listed ? 10 : 0), 18446744073709551608UL, out d5))
+                    if (!r.ReadScalarDelta(d3, 4, ((ulong)(long)this.DY - 18446744073709551608UL), 15UL, 0UL, 2, 18446744073709551608UL, out d5))
                         return r.At("DY");
                     this.DY = (sbyte)(long)(d5 + 18446744073709551608UL);
                     changed = true;
@@ -2298,7 +2283,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2329,16 +2314,15 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 2, ((ulong)this.Power - 0UL), 3UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 2, ((ulong)this.Power - 0UL), 3UL, 0UL, 1, 0UL, out d1))
                     return r.At("Power");
                 this.Power = (byte)(d1 + 0UL);
                 changed = true;
@@ -2507,7 +2491,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2538,10 +2522,9 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -2719,7 +2702,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2750,16 +2733,15 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 16, ((ulong)this.Seq - 0UL), 65535UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 16, ((ulong)this.Seq - 0UL), 65535UL, 0UL, 1, 0UL, out d1))
                     return r.At("Seq");
                 this.Seq = (ushort)(d1 + 0UL);
                 changed = true;
@@ -3091,7 +3073,7 @@ namespace Game.Net
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -3122,10 +3104,9 @@ namespace Game.Net
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             int t7;
@@ -3148,7 +3129,7 @@ namespace Game.Net
                             {
                                 int d5 = r.BitsRead;
                                 bool d6;
-                                if (!d4.ReadDeltaBody(ref r, false, out d6))
+                                if (!d4.ReadDeltaBody(ref r, out d6))
                                     return r.At("First");
                                 if (!d6)
                                     return r.Unchanged(d5) || r.At("First");
@@ -3168,7 +3149,7 @@ namespace Game.Net
                             {
                                 int d8 = r.BitsRead;
                                 bool d9;
-                                if (!d7.ReadDeltaBody(ref r, false, out d9))
+                                if (!d7.ReadDeltaBody(ref r, out d9))
                                     return r.At("First");
                                 if (!d9)
                                     return r.Unchanged(d8) || r.At("First");
@@ -3188,7 +3169,7 @@ namespace Game.Net
                             {
                                 int d11 = r.BitsRead;
                                 bool d12;
-                                if (!d10.ReadDeltaBody(ref r, false, out d12))
+                                if (!d10.ReadDeltaBody(ref r, out d12))
                                     return r.At("First");
                                 if (!d12)
                                     return r.Unchanged(d11) || r.At("First");
@@ -3264,7 +3245,7 @@ namespace Game.Net
                                     {
                                         int d30 = r.BitsRead;
                                         bool d31;
-                                        if (!d29.ReadDeltaBody(ref r, false, out d31))
+                                        if (!d29.ReadDeltaBody(ref r, out d31))
                                             return r.At("Rest[" + d23 + "]");
                                         if (!d31)
                                             return r.Unchanged(d30) || r.At("Rest[" + d23 + "]");
@@ -3284,7 +3265,7 @@ namespace Game.Net
                                     {
                                         int d33 = r.BitsRead;
                                         bool d34;
-                                        if (!d32.ReadDeltaBody(ref r, false, out d34))
+                                        if (!d32.ReadDeltaBody(ref r, out d34))
                                             return r.At("Rest[" + d23 + "]");
                                         if (!d34)
                                             return r.Unchanged(d33) || r.At("Rest[" + d23 + "]");
@@ -3304,7 +3285,7 @@ namespace Game.Net
                                     {
                                         int d36 = r.BitsRead;
                                         bool d37;
-                                        if (!d35.ReadDeltaBody(ref r, false, out d37))
+                                        if (!d35.ReadDeltaBody(ref r, out d37))
                                             return r.At("Rest[" + d23 + "]");
                                         if (!d37)
                                             return r.Unchanged(d36) || r.At("Rest[" + d23 + "]");
@@ -3392,7 +3373,7 @@ namespace Game.Net
                             {
                                 int d44 = r.BitsRead;
                                 bool d45;
-                                if (!d43.ReadDeltaBody(ref r, false, out d45))
+                                if (!d43.ReadDeltaBody(ref r, out d45))
                                     return r.At("Solo");
                                 if (!d45)
                                     return r.Unchanged(d44) || r.At("Solo");

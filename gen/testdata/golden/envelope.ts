@@ -1547,12 +1547,11 @@ function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
 // from offset code old: n = 1, the other code; no short form (s = 0), the
 // new code whole; else a 0 bit and the difference in s bits, or a 1 bit
 // and the new code whole. It returns the new offset code, or -1 when
-// refused. bitpack words a change out of the codes' range in two ways,
-// depending on which of its decoders runs the field (mode 0: its inline
-// one; 1: the field's kind; 2: a flat list element's, inline while the
-// packet holds the field's widest form), and so does this.
-function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+// refused: a short form out of the codes' range in bitpack's words (the
+// change and the code it starts from, whichever of its decoders runs the
+// field). A long form's code past limit is returned: the full reader
+// refuses it as bitpack's kind does.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number): number {
   let c = 0;
   if (n === 1) {
     c = old ^ 1;
@@ -1575,8 +1574,7 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     const d = e < h ? e - h : e - h + 1;
     c = old + d;
     if (c < 0 || c > limit) {
-      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1;
     }
   }
@@ -1584,16 +1582,11 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     deltaUnchanged(r, start);
     return -1;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1;
-  }
   return c; // above limit, the full reader refuses it as bitpack's kind does
 }
 
 /** readDeltaCode for fields of more than 32 bits: -1n when refused. */
-function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number): bigint {
   let c = 0n;
   if (s === 0 || r.readBits(1) === 1) {
     c = r.readBig(n) ^ flip;
@@ -1615,8 +1608,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     const d = e < h ? e - h : e - h + 1n;
     c = old + d;
     if (c < 0n || c > limit) {
-      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1n;
     }
   }
@@ -1624,11 +1616,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     deltaUnchanged(r, start);
     return -1n;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1n;
-  }
-  return c;
+  return c; // as readDeltaCode's
 }
 
 /** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */
@@ -1796,7 +1784,7 @@ export function cloneMove(v: Move): Move {
 export function readMoveDelta(packet: Uint8Array, base: Move): Move {
   const r = new BitReader(packet);
   const v = cloneMove(base);
-  if (r.readBits(1) === 1 && !readMoveDeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readMoveDeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -1826,7 +1814,7 @@ export function writeMoveDelta(base: Move, value: Move): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean, mode: number): boolean {
+export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1834,7 +1822,7 @@ export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean, mode: num
   } else {
     const w1 = deltaCodes();
     if (!w1.writeRange(v.DX, -8, 15, 4)) return deltaBaseRefusal(r, w1, x0) || r.at("DX");
-    const c2 = readDeltaCode(r, w1.codeWord(), 4, 2, 15, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 4, 2, 15, 0, x0);
     if (c2 < 0) return r.at("DX");
     const q3 = deltaCodeReader(c2, 4);
     v.DX = q3.readRange(4, -8, 15);
@@ -1847,7 +1835,7 @@ export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean, mode: num
   } else {
     const w5 = deltaCodes();
     if (!w5.writeRange(v.DY, -8, 15, 4)) return deltaBaseRefusal(r, w5, x4) || r.at("DY");
-    const c6 = readDeltaCode(r, w5.codeWord(), 4, 2, 15, 0, x4, mode);
+    const c6 = readDeltaCode(r, w5.codeWord(), 4, 2, 15, 0, x4);
     if (c6 < 0) return r.at("DY");
     const q7 = deltaCodeReader(c6, 4);
     v.DY = q7.readRange(4, -8, 15);
@@ -1966,7 +1954,7 @@ export function cloneFire(v: Fire): Fire {
 export function readFireDelta(packet: Uint8Array, base: Fire): Fire {
   const r = new BitReader(packet);
   const v = cloneFire(base);
-  if (r.readBits(1) === 1 && !readFireDeltaFrom(r, v, false, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readFireDeltaFrom(r, v, false) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -1996,7 +1984,7 @@ export function writeFireDelta(base: Fire, value: Fire): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean, mode: number): boolean {
+export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2004,7 +1992,7 @@ export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean, mode: num
   } else {
     const w1 = deltaCodes();
     if (!w1.writeRange(v.Power, 0, 3, 2)) return deltaBaseRefusal(r, w1, x0) || r.at("Power");
-    const c2 = readDeltaCode(r, w1.codeWord(), 2, 0, 3, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 2, 0, 3, 0, x0);
     if (c2 < 0) return r.at("Power");
     const q3 = deltaCodeReader(c2, 2);
     v.Power = q3.readRange(2, 0, 3);
@@ -2105,7 +2093,7 @@ export function cloneChat(v: Chat): Chat {
 export function readChatDelta(packet: Uint8Array, base: Chat): Chat {
   const r = new BitReader(packet);
   const v = cloneChat(base);
-  if (r.readBits(1) === 1 && !readChatDeltaFrom(r, v, false, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readChatDeltaFrom(r, v, false) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2135,7 +2123,7 @@ export function writeChatDelta(base: Chat, value: Chat): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean, mode: number): boolean {
+export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2251,7 +2239,7 @@ export function clonePing(v: Ping): Ping {
 export function readPingDelta(packet: Uint8Array, base: Ping): Ping {
   const r = new BitReader(packet);
   const v = clonePing(base);
-  if (r.readBits(1) === 1 && !readPingDeltaFrom(r, v, false, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readPingDeltaFrom(r, v, false) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2281,7 +2269,7 @@ export function writePingDelta(base: Ping, value: Ping): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean, mode: number): boolean {
+export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2289,7 +2277,7 @@ export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean, mode: num
   } else {
     const w1 = deltaCodes();
     if (!w1.writeUnsigned(v.Seq, 16)) return deltaBaseRefusal(r, w1, x0) || r.at("Seq");
-    const c2 = readDeltaCode(r, w1.codeWord(), 16, 8, 65535, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 16, 8, 65535, 0, x0);
     if (c2 < 0) return r.at("Seq");
     const q3 = deltaCodeReader(c2, 16);
     v.Seq = q3.readBits(16);
@@ -2527,7 +2515,7 @@ export function cloneEnvelope(v: Envelope): Envelope {
 export function readEnvelopeDelta(packet: Uint8Array, base: Envelope): Envelope {
   const r = new BitReader(packet);
   const v = cloneEnvelope(base);
-  if (r.readBits(1) === 1 && !readEnvelopeDeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readEnvelopeDeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2557,7 +2545,7 @@ export function writeEnvelopeDelta(base: Envelope, value: Envelope): Uint8Array 
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, mode: number): boolean {
+export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2569,7 +2557,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
         const h2 = v.First;
         if (h2.type === "Move") {
           const y4 = r.bitsRead;
-          const c5 = readMoveDeltaFrom(r, h2.value, true, 0);
+          const c5 = readMoveDeltaFrom(r, h2.value, true);
           if (r.failed) return r.at("First");
           if (!c5) return deltaUnchanged(r, y4) || r.at("First");
         } else {
@@ -2583,7 +2571,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
         const h6 = v.First;
         if (h6.type === "Fire") {
           const y8 = r.bitsRead;
-          const c9 = readFireDeltaFrom(r, h6.value, false, 0);
+          const c9 = readFireDeltaFrom(r, h6.value, false);
           if (r.failed) return r.at("First");
           if (!c9) return deltaUnchanged(r, y8) || r.at("First");
         } else {
@@ -2597,7 +2585,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
         const h10 = v.First;
         if (h10.type === "Chat") {
           const y12 = r.bitsRead;
-          const c13 = readChatDeltaFrom(r, h10.value, false, 0);
+          const c13 = readChatDeltaFrom(r, h10.value, false);
           if (r.failed) return r.at("First");
           if (!c13) return deltaUnchanged(r, y12) || r.at("First");
         } else {
@@ -2646,7 +2634,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
             const h27 = a15[k0];
             if (h27.type === "Move") {
               const y29 = r.bitsRead;
-              const c30 = readMoveDeltaFrom(r, h27.value, true, 0);
+              const c30 = readMoveDeltaFrom(r, h27.value, true);
               if (r.failed) return r.at("Rest[" + k0 + "]");
               if (!c30) return deltaUnchanged(r, y29) || r.at("Rest[" + k0 + "]");
             } else {
@@ -2660,7 +2648,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
             const h31 = a15[k0];
             if (h31.type === "Fire") {
               const y33 = r.bitsRead;
-              const c34 = readFireDeltaFrom(r, h31.value, false, 0);
+              const c34 = readFireDeltaFrom(r, h31.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
               if (!c34) return deltaUnchanged(r, y33) || r.at("Rest[" + k0 + "]");
             } else {
@@ -2674,7 +2662,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
             const h35 = a15[k0];
             if (h35.type === "Chat") {
               const y37 = r.bitsRead;
-              const c38 = readChatDeltaFrom(r, h35.value, false, 0);
+              const c38 = readChatDeltaFrom(r, h35.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
               if (!c38) return deltaUnchanged(r, y37) || r.at("Rest[" + k0 + "]");
             } else {
@@ -2733,7 +2721,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean, m
         const h44 = v.Solo;
         if (h44.type === "Ping") {
           const y46 = r.bitsRead;
-          const c47 = readPingDeltaFrom(r, h44.value, false, 0);
+          const c47 = readPingDeltaFrom(r, h44.value, false);
           if (r.failed) return r.at("Solo");
           if (!c47) return deltaUnchanged(r, y46) || r.at("Solo");
         } else {

@@ -1492,15 +1492,13 @@ namespace Game.Loadout
         /// Reads the change of a fixed-width field of bits wire bits, whose
         /// base's offset code is old, codes 0..limit, flip the XOR from offset
         /// code to wire: the new offset code. It refuses the base's own code, a
-        /// long form the short form reaches, and a change that leaves the codes.
-        /// style words the refusals as bitpack does for the field (0: a field
-        /// its delta steps code inline; 1, 2, 3: a field its kind decodes, an
-        /// unsigned or signed integer from min, or a compressed float; 8 + 1, 2,
-        /// 3: a field of an array or slice element whose fields are all of
-        /// fixed width, which bitpack decodes inline when the packet holds the
-        /// longest form the field can take, else by its kind).
+        /// long form the short form reaches, and a change that leaves the codes,
+        /// in bitpack's words (one wording, whichever of its decoders runs the
+        /// field): a short form by the change and the code it starts from, a
+        /// long form as the field's kind refuses a code past limit (kind 1, an
+        /// unsigned integer from min; 2, a signed one; 3, a compressed float).
         /// </summary>
-        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int style, ulong min, out ulong code)
+        public bool ReadScalarDelta(int start, int bits, ulong old, ulong limit, ulong flip, int kind, ulong min, out ulong code)
         {
             code = old;
             if (bits == 1)
@@ -1509,11 +1507,6 @@ namespace Game.Loadout
                 return true;
             }
             int s = Bitpack.ShortBits(bits);
-            if (style >= 8)
-            {
-                int need = 1 + (s > bits ? s : bits);
-                style = need <= 56 && end - pos >= need ? 0 : style - 8;
-            }
             uint form = 1;
             if (s > 0 && !ReadBits(1, out form))
                 return false;
@@ -1537,31 +1530,24 @@ namespace Game.Loadout
                 if (v < h)
                 {
                     ulong d = h - v;
-                    if (old >= d)
-                        c = old - d;
-                    else if (style == 0)
-                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                    else
+                    if (old < d)
                         return Fail(BitpackErrorKind.Range, start, "change -" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                    c = old - d;
                 }
                 else
                 {
                     ulong d = v - h + 1;
-                    if (old <= limit - d)
-                        c = old + d;
-                    else if (style == 0)
-                        return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
-                    else
+                    if (old > limit - d)
                         return Fail(BitpackErrorKind.Range, start, "change +" + d + " from code " + old + " leaves the range [0, " + limit + "]");
+                    c = old + d;
                 }
             }
             if (c == old)
                 return Fail(BitpackErrorKind.Range, start, Bitpack.Unchanged);
             if (c > limit)
             {
-                switch (style)
+                switch (kind)
                 {
-                    case 0: return Fail(BitpackErrorKind.Range, start, "the change leaves the range of codes [0, " + limit + "]");
                     case 1: return Fail(BitpackErrorKind.Range, start, "value " + (min + c) + " out of range [" + min + ", " + (min + limit) + "]");
                     case 2: return Fail(BitpackErrorKind.Range, start, "value " + (long)(min + c) + " out of range [" + (long)min + ", " + (long)(min + limit) + "]");
                     default: return Fail(BitpackErrorKind.Range, start, "compressed float code " + c + " out of range [0, " + limit + "]");
@@ -2057,7 +2043,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2088,10 +2074,9 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -2102,7 +2087,7 @@ namespace Game.Loadout
                 if (d1)
                 {
                     ulong d2;
-                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d2))
+                    if (!r.ReadScalarDelta(d0, 32, (ulong)Bitpack.Float32Bits(this.X), 4294967295UL, 0UL, 1, 0UL, out d2))
                         return r.At("X");
                     this.X = Bitpack.Float32FromBits((uint)d2);
                     changed = true;
@@ -2116,7 +2101,7 @@ namespace Game.Loadout
                 if (d4)
                 {
                     ulong d5;
-                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d5))
+                    if (!r.ReadScalarDelta(d3, 32, (ulong)Bitpack.Float32Bits(this.Y), 4294967295UL, 0UL, 1, 0UL, out d5))
                         return r.At("Y");
                     this.Y = Bitpack.Float32FromBits((uint)d5);
                     changed = true;
@@ -2130,7 +2115,7 @@ namespace Game.Loadout
                 if (d7)
                 {
                     ulong d8;
-                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d8))
+                    if (!r.ReadScalarDelta(d6, 32, (ulong)Bitpack.Float32Bits(this.Z), 4294967295UL, 0UL, 1, 0UL, out d8))
                         return r.At("Z");
                     this.Z = Bitpack.Float32FromBits((uint)d8);
                     changed = true;
@@ -2144,7 +2129,7 @@ namespace Game.Loadout
                 if (d10)
                 {
                     ulong d11;
-                    if (!r.ReadScalarDelta(d9, 32, (ulong)Bitpack.Float32Bits(this.W), 4294967295UL, 0UL, (listed ? 9 : 0), 0UL, out d11))
+                    if (!r.ReadScalarDelta(d9, 32, (ulong)Bitpack.Float32Bits(this.W), 4294967295UL, 0UL, 1, 0UL, out d11))
                         return r.At("W");
                     this.W = Bitpack.Float32FromBits((uint)d11);
                     changed = true;
@@ -2349,7 +2334,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2380,16 +2365,15 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 4, ((ulong)this.H - 0UL), 15UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 4, ((ulong)this.H - 0UL), 15UL, 0UL, 1, 0UL, out d1))
                     return r.At("H");
                 this.H = (byte)(d1 + 0UL);
                 changed = true;
@@ -2556,7 +2540,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2587,16 +2571,15 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
                 int d0 = r.BitsRead;
                 ulong d1;
-                if (!r.ReadScalarDelta(d0, 1, (this.Low ? 1UL : 0UL), 1UL, 0UL, (listed ? 9 : 0), 0UL, out d1))
+                if (!r.ReadScalarDelta(d0, 1, (this.Low ? 1UL : 0UL), 1UL, 0UL, 1, 0UL, out d1))
                     return r.At("Low");
                 this.Low = d1 != 0;
                 changed = true;
@@ -2763,7 +2746,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -2794,10 +2777,9 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             {
@@ -3123,7 +3105,7 @@ namespace Game.Loadout
             if (changed)
             {
                 bool any;
-                if (!v.ReadDeltaBody(ref r, false, out any))
+                if (!v.ReadDeltaBody(ref r, out any))
                     return false;
                 if (!any)
                     return r.Unchanged(start);
@@ -3154,10 +3136,9 @@ namespace Game.Loadout
         /// Reads a delta body (of a changed value, element, pointee or member of
         /// this type: its items, each after its changed bit when it has two or
         /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must). listed: an element of an
-        /// array or slice (bitpack words some refusals there otherwise).
+        /// whether it changed anything (a body must).
         /// </summary>
-        public bool ReadDeltaBody(ref BitpackReader r, bool listed, out bool changed)
+        public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
             uint t1;
@@ -3239,7 +3220,7 @@ namespace Game.Loadout
                                 {
                                     int d15 = r.BitsRead;
                                     ulong d16;
-                                    if (!r.ReadScalarDelta(d15, 10, ((ulong)d11 - 0UL), 999UL, 0UL, 0, 0UL, out d16))
+                                    if (!r.ReadScalarDelta(d15, 10, ((ulong)d11 - 0UL), 999UL, 0UL, 1, 0UL, out d16))
                                         return r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
                                     d11 = (ushort)(d16 + 0UL);
                                     d14 = true;
@@ -3276,7 +3257,7 @@ namespace Game.Loadout
                 if (d21)
                 {
                     ulong d22;
-                    if (!r.ReadScalarDelta(d20, 9, ((ulong)(long)this.Ping - 0UL), 500UL, 0UL, 0, 0UL, out d22))
+                    if (!r.ReadScalarDelta(d20, 9, ((ulong)(long)this.Ping - 0UL), 500UL, 0UL, 2, 0UL, out d22))
                         return r.At("Ping");
                     this.Ping = (short)(long)(d22 + 0UL);
                     changed = true;
@@ -3311,7 +3292,7 @@ namespace Game.Loadout
                             {
                                 int d29 = r.BitsRead;
                                 bool d30;
-                                if (!d28.ReadDeltaBody(ref r, false, out d30))
+                                if (!d28.ReadDeltaBody(ref r, out d30))
                                     return r.At("Next");
                                 if (!d30)
                                     return r.Unchanged(d29) || r.At("Next");
@@ -3331,7 +3312,7 @@ namespace Game.Loadout
                             {
                                 int d32 = r.BitsRead;
                                 bool d33;
-                                if (!d31.ReadDeltaBody(ref r, false, out d33))
+                                if (!d31.ReadDeltaBody(ref r, out d33))
                                     return r.At("Next");
                                 if (!d33)
                                     return r.Unchanged(d32) || r.At("Next");
@@ -3351,7 +3332,7 @@ namespace Game.Loadout
                             {
                                 int d35 = r.BitsRead;
                                 bool d36;
-                                if (!d34.ReadDeltaBody(ref r, false, out d36))
+                                if (!d34.ReadDeltaBody(ref r, out d36))
                                     return r.At("Next");
                                 if (!d36)
                                     return r.Unchanged(d35) || r.At("Next");

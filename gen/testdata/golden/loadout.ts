@@ -1547,12 +1547,11 @@ function deltaAdopt(w: BitWriter, s: BitWriter, prefix: string): false {
 // from offset code old: n = 1, the other code; no short form (s = 0), the
 // new code whole; else a 0 bit and the difference in s bits, or a 1 bit
 // and the new code whole. It returns the new offset code, or -1 when
-// refused. bitpack words a change out of the codes' range in two ways,
-// depending on which of its decoders runs the field (mode 0: its inline
-// one; 1: the field's kind; 2: a flat list element's, inline while the
-// packet holds the field's widest form), and so does this.
-function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number, mode: number): number {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+// refused: a short form out of the codes' range in bitpack's words (the
+// change and the code it starts from, whichever of its decoders runs the
+// field). A long form's code past limit is returned: the full reader
+// refuses it as bitpack's kind does.
+function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: number, flip: number, start: number): number {
   let c = 0;
   if (n === 1) {
     c = old ^ 1;
@@ -1575,8 +1574,7 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     const d = e < h ? e - h : e - h + 1;
     c = old + d;
     if (c < 0 || c > limit) {
-      const change = (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0 ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1;
     }
   }
@@ -1584,16 +1582,11 @@ function readDeltaCode(r: BitReader, old: number, n: number, s: number, limit: n
     deltaUnchanged(r, start);
     return -1;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1;
-  }
   return c; // above limit, the full reader refuses it as bitpack's kind does
 }
 
 /** readDeltaCode for fields of more than 32 bits: -1n when refused. */
-function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number, mode: number): bigint {
-  const inline = mode === 0 || (mode === 2 && n + 1 <= 56 && r.bitsRemaining >= n + 1);
+function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit: bigint, flip: bigint, start: number): bigint {
   let c = 0n;
   if (s === 0 || r.readBits(1) === 1) {
     c = r.readBig(n) ^ flip;
@@ -1615,8 +1608,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     const d = e < h ? e - h : e - h + 1n;
     c = old + d;
     if (c < 0n || c > limit) {
-      const change = (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]";
-      r.fail("Range", start, inline ? "the change leaves the range of codes [0, " + limit + "]" : change);
+      r.fail("Range", start, (d < 0n ? "change -" + -d : "change +" + d) + " from code " + old + " leaves the range [0, " + limit + "]");
       return -1n;
     }
   }
@@ -1624,11 +1616,7 @@ function readDeltaCodeBig(r: BitReader, old: bigint, n: number, s: number, limit
     deltaUnchanged(r, start);
     return -1n;
   }
-  if (inline && c > limit) {
-    r.fail("Range", start, "the change leaves the range of codes [0, " + limit + "]");
-    return -1n;
-  }
-  return c;
+  return c; // as readDeltaCode's
 }
 
 /** Writes a fixed-width field's change from wire code cb to cv (cv !== cb), after its changed bit when bit. */
@@ -1808,7 +1796,7 @@ export function cloneQuatXYZW(v: QuatXYZW): QuatXYZW {
 export function readQuatXYZWDelta(packet: Uint8Array, base: QuatXYZW): QuatXYZW {
   const r = new BitReader(packet);
   const v = cloneQuatXYZW(base);
-  if (r.readBits(1) === 1 && !readQuatXYZWDeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readQuatXYZWDeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -1838,7 +1826,7 @@ export function writeQuatXYZWDelta(base: QuatXYZW, value: QuatXYZW): Uint8Array 
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean, mode: number): boolean {
+export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1846,7 +1834,7 @@ export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean, m
   } else {
     const w1 = deltaCodes();
     if (!w1.writeFloat32(v.X)) return deltaBaseRefusal(r, w1, x0) || r.at("X");
-    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 32, 8, 4294967295, 0, x0);
     if (c2 < 0) return r.at("X");
     const q3 = deltaCodeReader(c2, 32);
     v.X = q3.readFloat32();
@@ -1859,7 +1847,7 @@ export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean, m
   } else {
     const w5 = deltaCodes();
     if (!w5.writeFloat32(v.Y)) return deltaBaseRefusal(r, w5, x4) || r.at("Y");
-    const c6 = readDeltaCode(r, w5.codeWord(), 32, 8, 4294967295, 0, x4, mode);
+    const c6 = readDeltaCode(r, w5.codeWord(), 32, 8, 4294967295, 0, x4);
     if (c6 < 0) return r.at("Y");
     const q7 = deltaCodeReader(c6, 32);
     v.Y = q7.readFloat32();
@@ -1872,7 +1860,7 @@ export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean, m
   } else {
     const w9 = deltaCodes();
     if (!w9.writeFloat32(v.Z)) return deltaBaseRefusal(r, w9, x8) || r.at("Z");
-    const c10 = readDeltaCode(r, w9.codeWord(), 32, 8, 4294967295, 0, x8, mode);
+    const c10 = readDeltaCode(r, w9.codeWord(), 32, 8, 4294967295, 0, x8);
     if (c10 < 0) return r.at("Z");
     const q11 = deltaCodeReader(c10, 32);
     v.Z = q11.readFloat32();
@@ -1885,7 +1873,7 @@ export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean, m
   } else {
     const w13 = deltaCodes();
     if (!w13.writeFloat32(v.W)) return deltaBaseRefusal(r, w13, x12) || r.at("W");
-    const c14 = readDeltaCode(r, w13.codeWord(), 32, 8, 4294967295, 0, x12, mode);
+    const c14 = readDeltaCode(r, w13.codeWord(), 32, 8, 4294967295, 0, x12);
     if (c14 < 0) return r.at("W");
     const q15 = deltaCodeReader(c14, 32);
     v.W = q15.readFloat32();
@@ -2024,7 +2012,7 @@ export function cloneJump(v: Jump): Jump {
 export function readJumpDelta(packet: Uint8Array, base: Jump): Jump {
   const r = new BitReader(packet);
   const v = cloneJump(base);
-  if (r.readBits(1) === 1 && !readJumpDeltaFrom(r, v, false, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readJumpDeltaFrom(r, v, false) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2054,7 +2042,7 @@ export function writeJumpDelta(base: Jump, value: Jump): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readJumpDeltaFrom(r: BitReader, v: Jump, bit: boolean, mode: number): boolean {
+export function readJumpDeltaFrom(r: BitReader, v: Jump, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2062,7 +2050,7 @@ export function readJumpDeltaFrom(r: BitReader, v: Jump, bit: boolean, mode: num
   } else {
     const w1 = deltaCodes();
     if (!w1.writeRange(v.H, 0, 15, 4)) return deltaBaseRefusal(r, w1, x0) || r.at("H");
-    const c2 = readDeltaCode(r, w1.codeWord(), 4, 2, 15, 0, x0, mode);
+    const c2 = readDeltaCode(r, w1.codeWord(), 4, 2, 15, 0, x0);
     if (c2 < 0) return r.at("H");
     const q3 = deltaCodeReader(c2, 4);
     v.H = q3.readRange(4, 0, 15);
@@ -2163,7 +2151,7 @@ export function cloneDuck(v: Duck): Duck {
 export function readDuckDelta(packet: Uint8Array, base: Duck): Duck {
   const r = new BitReader(packet);
   const v = cloneDuck(base);
-  if (r.readBits(1) === 1 && !readDuckDeltaFrom(r, v, false, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readDuckDeltaFrom(r, v, false) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2193,7 +2181,7 @@ export function writeDuckDelta(base: Duck, value: Duck): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readDuckDeltaFrom(r: BitReader, v: Duck, bit: boolean, mode: number): boolean {
+export function readDuckDeltaFrom(r: BitReader, v: Duck, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2296,7 +2284,7 @@ export function cloneSay(v: Say): Say {
 export function readSayDelta(packet: Uint8Array, base: Say): Say {
   const r = new BitReader(packet);
   const v = cloneSay(base);
-  if (r.readBits(1) === 1 && !readSayDeltaFrom(r, v, false, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readSayDeltaFrom(r, v, false) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2326,7 +2314,7 @@ export function writeSayDelta(base: Say, value: Say): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readSayDeltaFrom(r: BitReader, v: Say, bit: boolean, mode: number): boolean {
+export function readSayDeltaFrom(r: BitReader, v: Say, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2542,7 +2530,7 @@ export function cloneLoadout(v: Loadout): Loadout {
 export function readLoadoutDelta(packet: Uint8Array, base: Loadout): Loadout {
   const r = new BitReader(packet);
   const v = cloneLoadout(base);
-  if (r.readBits(1) === 1 && !readLoadoutDeltaFrom(r, v, true, 0) && !r.failed) {
+  if (r.readBits(1) === 1 && !readLoadoutDeltaFrom(r, v, true) && !r.failed) {
     deltaUnchanged(r, 0);
   }
   if (r.failed || !r.finish()) {
@@ -2572,7 +2560,7 @@ export function writeLoadoutDelta(base: Loadout, value: Loadout): Uint8Array {
 }
 
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mode: number): boolean {
+export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2630,7 +2618,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mod
         {
           const w13 = deltaCodes();
           if (!w13.writeRange(e10, 0, 999, 10)) return deltaBaseRefusal(r, w13, y11) || r.at("Ammo[" + String(y8) + "]");
-          const c14 = readDeltaCode(r, w13.codeWord(), 10, 5, 999, 0, y11, 0);
+          const c14 = readDeltaCode(r, w13.codeWord(), 10, 5, 999, 0, y11);
           if (c14 < 0) return r.at("Ammo[" + String(y8) + "]");
           const q15 = deltaCodeReader(c14, 10);
           e10 = q15.readRange(10, 0, 999);
@@ -2650,7 +2638,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mod
   } else {
     const w17 = deltaCodes();
     if (!w17.writeUnitsBig(v.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaBaseRefusal(r, w17, x16) || r.at("Respawn");
-    const c18 = readDeltaCode(r, w17.codeWord(), 14, 7, 10000, 0, x16, 1);
+    const c18 = readDeltaCode(r, w17.codeWord(), 14, 7, 10000, 0, x16);
     if (c18 < 0) return r.at("Respawn");
     const q19 = deltaCodeReader(c18, 14);
     v.Respawn = q19.readRangeBig(14, 0n, 10000n, true) * 1000000n;
@@ -2663,7 +2651,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mod
   } else {
     const w21 = deltaCodes();
     if (!w21.writeUnits(v.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return deltaBaseRefusal(r, w21, x20) || r.at("Ping");
-    const c22 = readDeltaCode(r, w21.codeWord(), 9, 5, 500, 0, x20, mode);
+    const c22 = readDeltaCode(r, w21.codeWord(), 9, 5, 500, 0, x20);
     if (c22 < 0) return r.at("Ping");
     const q23 = deltaCodeReader(c22, 9);
     v.Ping = q23.readRange(9, 0, 500);
@@ -2682,7 +2670,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mod
         const h27 = v.Next;
         if (h27.type === "Jump") {
           const y29 = r.bitsRead;
-          const c30 = readJumpDeltaFrom(r, h27.value, false, 0);
+          const c30 = readJumpDeltaFrom(r, h27.value, false);
           if (r.failed) return r.at("Next");
           if (!c30) return deltaUnchanged(r, y29) || r.at("Next");
         } else {
@@ -2696,7 +2684,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mod
         const h31 = v.Next;
         if (h31.type === "Duck") {
           const y33 = r.bitsRead;
-          const c34 = readDuckDeltaFrom(r, h31.value, false, 0);
+          const c34 = readDuckDeltaFrom(r, h31.value, false);
           if (r.failed) return r.at("Next");
           if (!c34) return deltaUnchanged(r, y33) || r.at("Next");
         } else {
@@ -2710,7 +2698,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean, mod
         const h35 = v.Next;
         if (h35.type === "Say") {
           const y37 = r.bitsRead;
-          const c38 = readSayDeltaFrom(r, h35.value, false, 0);
+          const c38 = readSayDeltaFrom(r, h35.value, false);
           if (r.failed) return r.at("Next");
           if (!c38) return deltaUnchanged(r, y37) || r.at("Next");
         } else {

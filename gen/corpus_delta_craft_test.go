@@ -1,0 +1,103 @@
+package gen
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+// Deltas built by hand for the delta corpus: a fixed-width field's change
+// out of its codes' range, on each of bitpack's decoders — inline (a
+// value's own fields, a flat list's element while the packet holds its
+// widest form) and the field's kind (unit= fields, an unrolled array's
+// elements, a flat list's element near the packet's end) — which word it
+// one way. The clients are compared with Go's words on each, and
+// TestDeltaCrafts checks that Go gives the refusal each was built for.
+
+type deltaCraft struct {
+	name   string
+	base   any   // a pointer to a value of a table type
+	bits   []int // the delta: value, width pairs
+	pad    int   // the packet's bytes (zeros after the bits)
+	path   string
+	bit    int
+	detail string
+}
+
+func deltaCrafts() []deltaCraft {
+	ranges := &Ranges{Health: 3, Fixed: 5, NegOne: -1, Upper: 3000000000, High: 18446744073709551000, Low: math.MinInt64, UintR: 100}
+	units := &Units{Lvl: 1}
+	low := &Containers{IDs: []uint32{5}}
+	low.Ammo[0] = 3
+	high := &Containers{IDs: []uint32{4294967290}}
+	// Containers' IDs[0]: the root's changed bit, Ammo and Grid unchanged,
+	// IDs changed, not resized, element 0 (int_relative from -1: 1), then
+	// at bit 6 the short form (0) with e in 8 bits (h = 128).
+	ids := func(e int) []int { return []int{1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, e, 8} }
+	const idsBelow = "change -128 from code 5 leaves the range [0, 4294967295]"
+	const idsAbove = "change +128 from code 4294967290 leaves the range [0, 4294967295]"
+	return []deltaCraft{
+		// Root, Health changed, then its short form (h = 16) or long form.
+		{"Ranges.Health: short form below 0 (inline)", ranges, []int{1, 1, 1, 1, 0, 1, 0, 5}, 2,
+			"Health", 1, "change -16 from code 3 leaves the range [0, 1000]"},
+		{"Ranges.Health: long form past the limit (inline)", ranges, []int{1, 1, 1, 1, 1, 1, 1013, 10}, 2,
+			"Health", 1, "value 1013 out of range [0, 1000]"},
+		// Root, Timeout changed (16 bits of milliseconds: h = 128).
+		{"Units.Timeout: short form below 0 (its kind: unit=)", units, []int{1, 1, 1, 1, 0, 1, 0, 8}, 2,
+			"Timeout", 1, "change -128 from code 0 leaves the range [0, 60000]"},
+		{"Units.Timeout: long form past the limit (its kind: unit=)", units, []int{1, 1, 1, 1, 1, 1, 65535, 16}, 3,
+			"Timeout", 1, "value 65535 out of range [0, 60000]"},
+		// Root, Ammo changed, element 0 (1), at bit 3 its 8 bits' short
+		// form (h = 8) or long form.
+		{"Containers.Ammo[0]: short form below 0 (unrolled: its kind)", low, []int{1, 1, 1, 1, 1, 1, 0, 1, 0, 4}, 2,
+			"Ammo[0]", 3, "change -8 from code 3 leaves the range [0, 200]"},
+		{"Containers.Ammo[0]: long form past the limit (unrolled: its kind)", low, []int{1, 1, 1, 1, 1, 1, 1, 1, 255, 8}, 2,
+			"Ammo[0]", 3, "value 255 out of range [0, 200]"},
+		// 10 bits after the element's start: fewer than its long form's 33.
+		{"Containers.IDs[0]: short form below 0 near the end (its kind)", low, ids(0), 2, "IDs[0]", 6, idsBelow},
+		{"Containers.IDs[0]: short form below 0 (inline)", low, ids(0), 8, "IDs[0]", 6, idsBelow},
+		{"Containers.IDs[0]: short form past the limit near the end (its kind)", high, ids(255), 2, "IDs[0]", 6, idsAbove},
+		{"Containers.IDs[0]: short form past the limit (inline)", high, ids(255), 8, "IDs[0]", 6, idsAbove},
+	}
+}
+
+// packet is the craft's delta.
+func (cr deltaCraft) packet() []byte {
+	var w bitio.Writer
+	for i := 0; i < len(cr.bits); i += 2 {
+		w.WriteBits(uint64(cr.bits[i]), cr.bits[i+1])
+	}
+	for w.BitsWritten() < 8*cr.pad {
+		w.WriteBits(0, 1)
+	}
+	if err := w.Err(); err != nil {
+		panic(cr.name + ": " + err.Error())
+	}
+	return w.Bytes()
+}
+
+// deltaCrafted adds the D commands of the crafts against a value of table
+// type k.
+func (c *corpus) deltaCrafted(k int, typ reflect.Type) {
+	for _, cr := range deltaCrafts() {
+		if reflect.TypeOf(cr.base).Elem() == typ {
+			c.deltaRead(k, typ, mustMarshal(cr.base), cr.packet(), "crafted: "+cr.name)
+		}
+	}
+}
+
+func TestDeltaCrafts(t *testing.T) {
+	for _, cr := range deltaCrafts() {
+		typ := reflect.TypeOf(cr.base).Elem()
+		base := decodeFresh(typ, mustMarshal(cr.base))
+		err := bitpack.UnmarshalDelta(cr.packet(), base.Interface(), reflect.New(typ).Interface())
+		var e *bitpack.Error
+		if !errors.As(err, &e) || !errors.Is(err, bitpack.ErrRange) || e.Path != cr.path || e.Bit != cr.bit || e.Detail != cr.detail {
+			t.Errorf("%s: UnmarshalDelta(% x) = %v; want the range refusal of %s at bit %d: %s", cr.name, cr.packet(), err, cr.path, cr.bit, cr.detail)
+		}
+	}
+}
