@@ -142,7 +142,11 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		case KindSlice:
 			err = decodeSlice(d, o, at, start, depth)
 		case KindPointer:
-			err = decodePointer(d, o, at, start, depth)
+			if e := o.elem; e.fixedOnly && e.minBits < r.BitsRemaining() && depth+o.level+e.levels <= MaxDepth {
+				err = d.flatPointee(o, at, start) // decodePointer's first case, without its call
+			} else {
+				err = decodePointer(d, o, at, start, depth)
+			}
 		case KindQuat:
 			err = decodeQuat(d, o, at, start, depth)
 		case KindCustom:
