@@ -142,7 +142,11 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		case KindSlice:
 			err = decodeSlice(d, o, at, start, depth)
 		case KindPointer:
-			err = decodePointer(d, o, at, start, depth)
+			if e := o.elem; e.fixedOnly && e.minBits < r.BitsRemaining() && depth+o.level+e.levels <= MaxDepth {
+				err = d.flatPointee(o, at, start) // decodePointer's first case, without its call
+			} else {
+				err = decodePointer(d, o, at, start, depth)
+			}
 		case KindQuat:
 			err = decodeQuat(d, o, at, start, depth)
 		case KindCustom:
@@ -210,101 +214,108 @@ func (d *decoder) shortRun(p *plan, i int, base pointer) *fieldError {
 }
 
 // storeWord checks and stores the fields of the run headed by o from the
-// word acc, read at bit start.
+// word acc, read at bit start. Its loop makes no call (a call would make
+// the compiler keep its state on the stack for every field): a field out
+// of its range or one its kind stores ends it, and storeSlow does that
+// entry and the rest.
 func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError {
-	for k := o.sLo; k < o.sHi; k++ {
-		sc := &p.scalars[k]
+	scs := p.scalars[o.sLo:o.sHi]
+	k := 0
+	for ; k < len(scs); k++ {
+		sc := &scs[k]
 		at := base.field(sc.offset)
 		c := acc >> (sc.shift & 63) & sc.mask
-		ok := c <= sc.limit
-		v := c ^ sc.flip + sc.min
+		if c > sc.limit {
+			goto slow
+		}
 		switch sc.dec {
 		case decU8:
-			if ok {
-				*at.u8() = uint8(v)
-				continue
-			}
+			*at.u8() = uint8(c ^ sc.flip + sc.min)
 		case decU16:
-			if ok {
-				*at.u16() = uint16(v)
-				continue
-			}
+			*at.u16() = uint16(c ^ sc.flip + sc.min)
 		case decU32:
-			if ok {
-				*at.u32() = uint32(v)
-				continue
-			}
+			*at.u32() = uint32(c ^ sc.flip + sc.min)
 		case decU64:
-			if ok {
-				*at.u64() = v
-				continue
-			}
+			*at.u64() = c ^ sc.flip + sc.min
+		case decU8z:
+			*at.u8() = uint8(c)
+		case decU16z:
+			*at.u16() = uint16(c)
+		case decU32z:
+			*at.u32() = uint32(c)
 		case decQ32:
-			if ok {
-				*at.float32() = sc.q32.Dequantize(uint32(c))
-				continue
-			}
-		case decRun:
-			// Several like fields (never slow ones): one loop. When one is
-			// over its limit (rare), the entry is done again a field at a
-			// time, as lone fields are: decodeScalar words the refusal.
-			if storeRun(sc, at, acc) >= 0 {
-				for j := range int(sc.count) {
-					shift := uint64(sc.shift) + uint64(j)*uint64(sc.width)
-					if err := decodeScalar(&p.ops[sc.op+int32(j)], acc>>(shift&63)&sc.mask, base, start+int(shift)); err != nil {
-						return err
+			*at.float32() = sc.q32.Dequantize(uint32(c))
+		case decRunQ32:
+			// Like fields side by side (a Vec3): one loop. The first's
+			// code is c, checked.
+			q, shift := &sc.q32, sc.shift
+			for j := range int(sc.count) {
+				if j > 0 {
+					if c = acc >> (shift & 63) & sc.mask; c > sc.limit {
+						goto slow
 					}
 				}
+				*at.index(j, 4).float32() = q.Dequantize(uint32(c))
+				shift += sc.width
 			}
-			continue
+		case decRunU8:
+			if !storeInts[uint8](sc, at, acc) {
+				goto slow
+			}
+		case decRunU16:
+			if !storeInts[uint16](sc, at, acc) {
+				goto slow
+			}
+		case decRunU32:
+			if !storeInts[uint32](sc, at, acc) {
+				goto slow
+			}
+		case decRunU64:
+			if !storeInts[uint64](sc, at, acc) {
+				goto slow
+			}
+		default:
+			goto slow
 		}
-		// Out of its range (decodeScalar words the refusal), or a field its
-		// kind stores (decSlow).
-		if err := decodeScalar(&p.ops[sc.op], c, base, start+int(sc.shift)); err != nil {
-			return err
+	}
+	return nil
+slow:
+	return storeSlow(p, scs[k:], base, acc, start)
+}
+
+// storeSlow is storeWord from the entry scs[0] on, a field at a time, as
+// its kind decodes it (decodeScalar: the same values, and the refusal
+// worded): for an entry with a field out of its range (the fields of a
+// run before it are stored again, alike), or one its kind stores (decSlow).
+//
+//go:noinline
+func storeSlow(p *plan, scs []scalar, base pointer, acc uint64, start int) *fieldError {
+	for k := range scs {
+		sc := &scs[k]
+		for j := range int(sc.count) {
+			shift := uint64(sc.shift) + uint64(j)*uint64(sc.width)
+			if err := decodeScalar(&p.ops[sc.op+int32(j)], acc>>(shift&63)&sc.mask, base, start+int(shift)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// storeRun stores the sc.count like fields sc stands for from their codes
-// in acc, and returns the index of the first whose code is over the limit
-// (it stores nothing from there on), or -1. (Compressed float64 fields do
-// not join: see scalar.joins.)
-func storeRun(sc *scalar, at pointer, acc uint64) int {
-	switch sc.access {
-	case accQ32:
-		q, shift := &sc.q32, sc.shift
-		for j := range int(sc.count) {
-			c := acc >> (shift & 63) & sc.mask
-			if c > sc.limit {
-				return j
-			}
-			*at.index(j, 4).float32() = q.Dequantize(uint32(c))
-			shift += sc.width
-		}
-		return -1
-	case accU8, accI8:
-		return storeInts[uint8](sc, at, acc)
-	case accU16, accI16:
-		return storeInts[uint16](sc, at, acc)
-	case accU32, accI32:
-		return storeInts[uint32](sc, at, acc)
-	}
-	return storeInts[uint64](sc, at, acc)
-}
-
-func storeInts[T uint8 | uint16 | uint32 | uint64](sc *scalar, at pointer, acc uint64) int {
+// storeInts stores the sc.count like integer fields sc stands for from
+// their codes in acc, and reports whether all were in range (it stores
+// nothing from the first that is not).
+func storeInts[T uint8 | uint16 | uint32 | uint64](sc *scalar, at pointer, acc uint64) bool {
 	shift := sc.shift
 	for j := range int(sc.count) {
 		c := acc >> (shift & 63) & sc.mask
 		if c > sc.limit {
-			return j
+			return false
 		}
 		storeIndex(at, j, T(c^sc.flip+sc.min))
 		shift += sc.width
 	}
-	return -1
+	return true
 }
 
 // fitsIn reports whether n values of each bits fit in rest bits (all three

@@ -353,9 +353,22 @@ func encodeQuat(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
 	return nil
 }
 
-func decodeQuat(d *decoder, o *op, at pointer, _, _ int) *fieldError {
-	v := d.r.ReadQuat(o.qq) // refuses codes that are not canonical
-	if d.r.Err() != nil {
+func decodeQuat(d *decoder, o *op, at pointer, start, _ int) *fieldError {
+	r := d.r
+	if o.bits <= fuseBits && o.bits <= r.BitsRemaining() {
+		// The whole code in one read (what ReadQuat reads in four: the
+		// index, then the three codes), split here.
+		w, b := r.ReadBits(o.bits), o.qq.ComponentBits()
+		m := uint64(1)<<b - 1
+		v, err := o.qq.Decode(uint32(w&3), [3]uint32{uint32(w >> 2 & m), uint32(w >> (2 + b) & m), uint32(w >> (2 + 2*b) & m)})
+		if err == nil {
+			storeQuat(o, at, v)
+			return nil
+		}
+		r.Rewind(start) // ReadQuat words the refusal
+	}
+	v := r.ReadQuat(o.qq) // refuses codes that are not canonical
+	if r.Err() != nil {
 		return nil
 	}
 	storeQuat(o, at, v)
@@ -363,12 +376,14 @@ func decodeQuat(d *decoder, o *op, at pointer, _, _ int) *fieldError {
 }
 
 func storeQuat(o *op, at pointer, v [4]float32) {
-	for i, off := range o.offs {
-		if o.f64 {
-			*at.field(off).float64() = float64(v[i])
-		} else {
+	if !o.f64 {
+		for i, off := range o.offs {
 			*at.field(off).float32() = v[i]
 		}
+		return
+	}
+	for i, off := range o.offs {
+		*at.field(off).float64() = float64(v[i])
 	}
 }
 

@@ -390,6 +390,12 @@ func (d *decoder) elemsAt(o *op, first pointer, n int, stride uintptr, depth, k0
 // readRaw reads n unsigned integers of size bytes each, full width, into
 // first.
 func readRaw(r *bitio.Reader, first pointer, n int, size uintptr) {
+	if nativeLittleEndian && r.BitsRead()&7 == 0 && fitsIn(n, 8*int(size), r.BitsRemaining()) {
+		// At a byte boundary the packet holds the elements as they are in
+		// memory (little-endian): one copy, as ReadUints would read them.
+		r.ReadBytes(first.byteArray(n * int(size)))
+		return
+	}
 	switch size {
 	case 1:
 		bitio.ReadUints(r, first.uint8s(n), 8)

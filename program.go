@@ -79,7 +79,7 @@ func (p *plan) fuse() {
 			// or array of counters.
 			if last := len(p.scalars) - 1; k > i && p.scalars[last].joins(&sc, o.size) {
 				p.scalars[last].count++
-				p.scalars[last].dec = decRun
+				p.scalars[last].dec = runDec(sc.access)
 			} else {
 				p.scalars = append(p.scalars, sc)
 			}
@@ -352,13 +352,16 @@ func scalarOf(o *op, k int) scalar {
 		sc.dec, sc.q32 = decQ32, o.qp.q32
 	default:
 		sc.dec = [...]uint8{accU8: decU8, accU16: decU16, accU32: decU32, accU64: decU64, accI8: decU8, accI16: decU16, accI32: decU32, accI64: decU64}[o.access]
+		if sc.min == 0 && sc.flip == 0 && sc.dec < decU64 {
+			sc.dec += decU8z - decU8
+		}
 	}
 	return sc
 }
 
 // How storeWord stores a scalar entry: the store of its Go size (signed
 // integers are stored as their low bytes), a compressed float32, a run of
-// like fields (count > 1: storeRun), or decodeScalar, its kind's own
+// like fields (count > 1: one loop), or decodeScalar, its kind's own
 // (integers with unit=, a 32-bit platform's int and uint, compressed
 // float64).
 const (
@@ -366,10 +369,32 @@ const (
 	decU16
 	decU32
 	decU64
+	decU8z // decU8 ... decU32 with min and flip 0: the code is the value
+	decU16z
+	decU32z
 	decQ32
-	decRun
+	decRunU8 // a run of like integer fields of 1 ... 8 bytes
+	decRunU16
+	decRunU32
+	decRunU64
+	decRunQ32 // a run of like compressed float32 fields
 	decSlow
 )
+
+// runDec is how storeWord stores a run of like fields of access acc.
+func runDec(acc uint8) uint8 {
+	switch acc {
+	case accQ32:
+		return decRunQ32
+	case accU8, accI8:
+		return decRunU8
+	case accU16, accI16:
+		return decRunU16
+	case accU32, accI32:
+		return decRunU32
+	}
+	return decRunU64
+}
 
 // scalar is the compact form of a fixed-width field in a decoder's fused
 // run: what the store pass touches, the quantizer included (a copy: no
@@ -395,7 +420,7 @@ type scalar struct {
 // joins reports whether next is the field right after the ones sc stands
 // for, of the same access and decoded and checked alike, so that sc can
 // take it as one more element (each size bytes in Go). Compressed float64
-// fields never join (rare in a game's packets; storeRun has no loop for
+// fields never join (rare in a game's packets; storeWord has no loop for
 // them).
 func (sc *scalar) joins(next *scalar, size uintptr) bool {
 	return sc.access == next.access && sc.access != accQ64 && sc.q == next.q && sc.min == next.min && sc.limit == next.limit &&

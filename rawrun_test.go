@@ -44,3 +44,34 @@ func TestRawRuns(t *testing.T) {
 		t.Fatalf("short in B: %v (%+v)", err, e)
 	}
 }
+
+type rawAlignedMsg struct {
+	A uint8
+	S []uint32 `bits:"maxlen=255"`
+	B []uint16 `bits:"maxlen=255"`
+}
+
+// TestRawAligned: raw elements that start at a byte boundary are read with
+// one copy of their bytes (readRaw): the same values as read one by one,
+// and a packet that cannot hold them refused as before.
+func TestRawAligned(t *testing.T) {
+	v := rawAlignedMsg{A: 7, S: []uint32{0x01020304, 0xfffffffe, 0x80000001}, B: []uint16{0xbeef, 1}}
+	want := bitsOf(f{7, 8}, f{3, 8}, f{0x01020304, 32}, f{0xfffffffe, 32}, f{0x80000001, 32}, f{2, 8}, f{0xbeef, 16}, f{1, 16})
+	got, err := bitpack.Marshal(&v)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("Marshal = %x, %v; want %x", got, err, want)
+	}
+	back := rawAlignedMsg{S: make([]uint32, 1, 8)}
+	if err := bitpack.Unmarshal(want, &back); err != nil || back.A != 7 || len(back.S) != 3 || back.S[0] != 0x01020304 || back.S[1] != 0xfffffffe || back.S[2] != 0x80000001 ||
+		len(back.B) != 2 || back.B[0] != 0xbeef || back.B[1] != 1 {
+		t.Fatalf("Unmarshal = %+v, %v; want %+v", back, err, v)
+	}
+	// 10 bytes: A, the length 3, and 64 of the 96 bits S needs.
+	var e *bitpack.Error
+	if err := bitpack.Unmarshal(want[:10], &back); !errors.As(err, &e) || e.Path != "S" || e.Bit != 16 || !errors.Is(err, bitpack.ErrOverflow) || e.Detail != "3 elements need 96 bits, 64 remain" {
+		t.Fatalf("short in S: %v (%+v)", err, e)
+	}
+	if back.S[2] != 0x80000001 || len(back.B) != 2 {
+		t.Fatalf("a failed decode changed the value: %+v", back)
+	}
+}

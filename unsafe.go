@@ -16,6 +16,10 @@ import (
 	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
+// nativeLittleEndian reports whether the machine stores integers
+// little-endian, as the wire holds whole-byte fields at a byte boundary.
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 // pointer is the address of a Go value whose type the plan knows. The zero
 // pointer stands for "no value": decoding in validation mode runs the plan
 // with it and stores nothing.
