@@ -193,7 +193,7 @@ func specialFloats() []any {
 	f64 := []uint64{0x7ff0000000000001, 0xfff8000000abcdef, 0x8000000000000000, 0x0000000000000001, 0x800fffffffffffff, 0x7ff0000000000000, 0xfff0000000000000}
 	var out []any
 	for i := range f32 {
-		out = append(out, Scalars{F32: math.Float32frombits(f32[i]), F64: math.Float64frombits(f64[i]), I: -1, U: math.MaxUint64})
+		out = append(out, Scalars{F32: math.Float32frombits(f32[i]), F64: math.Float64frombits(f64[i]), I: -1, U: ^uint(0)})
 	}
 	return out
 }
