@@ -748,9 +748,7 @@ func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
 	if n80 := s_Events_n; n80 <= cap((*v).Events) {
 		(*v).Events = (*v).Events[:n80]
 	} else {
-		g81 := make([]uint32, n80)
-		copy(g81, (*v).Events[:cap((*v).Events)])
-		(*v).Events = g81
+		(*v).Events = make([]uint32, n80)
 	}
 	copy((*v).Events, s_Events_e[:])
 	return true
@@ -1057,9 +1055,7 @@ func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
 	if n30 := s_EventIDs_n; n30 <= cap((*v).EventIDs) {
 		(*v).EventIDs = (*v).EventIDs[:n30]
 	} else {
-		g31 := make([]uint32, n30)
-		copy(g31, (*v).EventIDs[:cap((*v).EventIDs)])
-		(*v).EventIDs = g31
+		(*v).EventIDs = make([]uint32, n30)
 	}
 	copy((*v).EventIDs, s_EventIDs_e[:])
 	copy((*v).Payload[:], data[s_Payload:])

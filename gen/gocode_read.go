@@ -472,16 +472,46 @@ func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
 }
 
 // resize sets the slice d to length n (a Go expression) as the plan's
-// commit does: within its capacity in place, else grown into a new array
-// that keeps its elements (fields off the wire keep their values).
+// commit does (commitSlice): within its capacity in place; else, for
+// elements a decode writes whole (goComplete), a new array of zero
+// elements, as the plan hands over its scratch slice and lets go of the
+// old elements, pointees and all; else grown into a new array that keeps
+// its elements (fields off the wire keep their values).
 func (e *goEmitter) resize(v *Value, d, n string) {
 	m := e.local("n")
 	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
 	e.printf("%s = %s[:%s]", d, d, m)
 	e.printf("} else {")
+	if goComplete(v.Elem) {
+		e.printf("%s = make(%s, %s)", d, e.typeExpr(v.Go), m)
+		e.printf("}")
+		return
+	}
 	g := e.local("g")
 	e.printf("%s := make(%s, %s)", g, e.typeExpr(v.Go), m)
 	e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
 	e.printf("%s = %s", d, g)
 	e.printf("}")
+}
+
+// goComplete reports whether a decode writes every field of v, through
+// structs and arrays (a pointer, slice or string is written as a whole):
+// nothing of v is kept off the wire. It is the plan's isComplete
+// (commit.go).
+func goComplete(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindArray:
+		return goComplete(v.Elem)
+	case bitpack.KindStruct:
+		uses := fieldUses(v)
+		if len(uses) != v.Go.NumField() {
+			return false
+		}
+		for _, u := range uses {
+			if !goComplete(u.Value) {
+				return false
+			}
+		}
+	}
+	return true
 }
