@@ -29,6 +29,7 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		}
 		e.printf("w.WriteBitsUnchecked(bitpackBit(%s), 1)", x)
 	case bitpack.KindInt, bitpack.KindUint:
+		e.portable(v)
 		e.writeInt(v, x)
 	case bitpack.KindFloat:
 		e.imports["math"] = "math"
@@ -64,10 +65,26 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 			return
 		}
 		for _, u := range fieldUses(v) {
+			if f := v.Go.Field(u.Member.Index); f.PkgPath != "" && f.PkgPath != e.pkgPath {
+				e.fail(u.Value, "%v's field %s is unexported in package %s: code in package %s cannot reach it (leave %v to the plan)", v.Go, f.Name, f.PkgPath, e.pkgPath, e.rootType)
+			}
 			e.write(u.Value, x+"."+u.Member.Name, depth+goLevel(u.Value))
 		}
 	default:
 		e.unsupported(v)
+	}
+}
+
+// portable refuses an int or uint field whose range goes past 32 bits:
+// on a 32-bit platform bitpack's layout of it holds the range cut to what
+// the Go type holds there, so its hash, which the generated code
+// registers with, differs and the registration would panic.
+func (e *goEmitter) portable(v *Value) {
+	if !v.Ranged || v.Go.Kind() != reflect.Int && v.Go.Kind() != reflect.Uint {
+		return
+	}
+	if v.Signed && (v.IntMin < math.MinInt32 || v.IntMax > math.MaxInt32) || !v.Signed && v.UintMax > math.MaxUint32 {
+		e.fail(v, "%v with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave %v to the plan, or use int64 or uint64)", v.Go, e.rootType)
 	}
 }
 
