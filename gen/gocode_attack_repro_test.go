@@ -1,0 +1,160 @@
+package gen_test
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Reproducers of what the attack tests found, with exact packets.
+
+// TestGoGrowHandsOver: a slice of pointers that outgrows the target's
+// capacity. The plan's commit hands over its scratch slice (the elements
+// are written whole: commitSlice), so the target's old pointees, and the
+// fields off the wire they held, are let go of; within capacity it fills
+// the old pointees in place, keeping those fields. gen.Go's commit kept
+// the old pointees in both cases (a different value than the plan's).
+func TestGoGrowHandsOver(t *testing.T) {
+	// L = [&{A: 3}, &{A: 5}]: length 2 in 2 bits (0, 1), then for each a
+	// presence bit (1) and A in 3 bits: 3 = 1, 1, 0 and 5 = 1, 0, 1; bits
+	// from the low end of each byte: 0111 1011, 01 -> de 02.
+	packet := []byte{0xde, 0x02}
+	want := AtkGrow{L: []*AtkKeep{{A: 3}, {A: 5}}}
+	if p, err := bitpack.Marshal(&want); err != nil || !bytes.Equal(p, packet) {
+		t.Fatalf("the plan writes % x, %v; want % x", p, err, packet)
+	}
+	decoders := map[string]func(v *AtkGrow) bool{
+		"plan":      func(v *AtkGrow) bool { return bitpack.Unmarshal(packet, v) == nil },
+		"generated": func(v *AtkGrow) bool { return bitpackUnmarshalAtkGrow(packet, v) },
+	}
+	for name, decode := range decoders {
+		// Capacity 1: grown, old pointee let go of.
+		v := AtkGrow{L: []*AtkKeep{{A: 1, Note: "mine"}}}
+		old := v.L[0]
+		if !decode(&v) {
+			t.Fatalf("%s refuses % x", name, packet)
+		}
+		if d := cmp.Diff(want, v); d != "" {
+			t.Errorf("%s, grown (-want +got):\n%s", name, d)
+		}
+		if v.L[0] == old {
+			t.Errorf("%s, grown: kept the old pointee", name)
+		}
+		// Capacity 2: filled in place, Notes kept.
+		v = AtkGrow{L: append(make([]*AtkKeep, 0, 2), &AtkKeep{A: 1, Note: "mine"})}
+		stale := &AtkKeep{A: 7, Note: "stale"}
+		v.L[:2][1] = stale
+		old = v.L[0]
+		if !decode(&v) {
+			t.Fatalf("%s refuses % x", name, packet)
+		}
+		inPlace := AtkGrow{L: []*AtkKeep{{A: 3, Note: "mine"}, {A: 5, Note: "stale"}}}
+		if d := cmp.Diff(inPlace, v); d != "" {
+			t.Errorf("%s, in place (-want +got):\n%s", name, d)
+		}
+		if v.L[0] != old || v.L[1] != stale {
+			t.Errorf("%s, in place: did not fill the old pointees", name)
+		}
+	}
+}
+
+// TestGoIntOn32Bit: an int or uint is 64 bits on the wire; a 32-bit
+// platform's holds 32. The packet's I is 1<<32 (bit 32 of 128 set).
+func TestGoIntOn32Bit(t *testing.T) {
+	for _, c := range []struct {
+		packet []byte
+		i      int64
+		u      uint64
+		err    string
+	}{
+		{[]byte{0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1 << 32, 0, "value 4294967296 does not fit a 32-bit int"},
+		{[]byte{0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0}, -1 << 63, 1 << 32, "value -9223372036854775808 does not fit a 32-bit int"},
+		{[]byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 1<<31 - 1, 1 << 32, "value 4294967296 does not fit a 32-bit uint"},
+		{[]byte{0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}, -1 << 31, 1<<32 - 1, ""},
+	} {
+		var g, b AtkInt
+		ok := bitpackUnmarshalAtkInt(c.packet, &g)
+		err := bitpack.Unmarshal(c.packet, &b)
+		if strconv.IntSize == 64 || c.err == "" {
+			if !ok || err != nil || int64(g.I) != c.i || uint64(g.U) != c.u || g != b {
+				t.Errorf("% x: generated %v %+v, the plan %v %+v; want {I:%d U:%d}", c.packet, ok, g, err, b, c.i, c.u)
+			}
+			continue
+		}
+		if ok || err == nil || !strings.Contains(err.Error(), c.err) || g != (AtkInt{}) {
+			t.Errorf("% x on %d bits: generated %v %+v, the plan %v; want both to refuse: %s", c.packet, strconv.IntSize, ok, g, err, c.err)
+		}
+	}
+}
+
+// TestGoAttackRefusals: what gen.Go cannot generate it refuses, naming
+// the field, before writing anything.
+func TestGoAttackRefusals(t *testing.T) {
+	for _, c := range []struct {
+		proto any
+		err   string
+	}{
+		// On a 32-bit host the first two are generated, and wrong: the
+		// layout gen reads there is cut to 32 bits (kind_int.go, base.fit).
+		{AtkIntRange{}, "gen: Go: gen_test.AtkIntRange field IR: int with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave gen_test.AtkIntRange to the plan, or use int64 or uint64)"},
+		{AtkUintRange{}, "gen: Go: gen_test.AtkUintRange field L[]: uint with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave gen_test.AtkUintRange to the plan, or use int64 or uint64)"},
+		{AtkOtherHidden{}, "gen: Go: gen_test.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen_test cannot reach it (leave gen_test.AtkOtherHidden to the plan)"},
+	} {
+		if strconv.IntSize == 32 && strings.Contains(c.err, "32-bit platforms") {
+			continue
+		}
+		var out bytes.Buffer
+		err := gen.Go(&out, gen.Options{}, c.proto)
+		if err == nil || err.Error() != c.err {
+			t.Errorf("gen.Go(%T) = %v\nwant %s", c.proto, err, c.err)
+		}
+		if out.Len() != 0 {
+			t.Errorf("gen.Go(%T) wrote %d bytes with its error", c.proto, out.Len())
+		}
+	}
+}
+
+// AtkBB is a slice of byte slices, whose elements the plan's commit hands
+// over when the slice grows.
+type AtkBB struct {
+	BB [][]byte `bits:"maxlen=2,elem.maxlen=3"`
+}
+
+// TestPlanNilOrEmpty: the plan decodes one packet into two zero values
+// and gives a nil element one time, an empty one the other, depending on
+// what its scratch value kept from earlier packets: a grown slice's
+// elements are the scratch value's, and an empty []byte decoded into
+// one with capacity is empty, not nil. The attack tests therefore let
+// nil and empty differ in a decoded value (atkDecodeAgrees counts them).
+func TestPlanNilOrEmpty(t *testing.T) {
+	t.Skip("the plan's nondeterminism, reported to the lead; remove this line to reproduce it")
+	// BB = [[1 2]]: length 1 in 2 bits (1, 0), the element's length 2 in
+	// 2 bits (0, 1), aligned, its two bytes: 09 01 02. BB = [[]]: 01.
+	full, empty := []byte{0x09, 0x01, 0x02}, []byte{0x01}
+	for v, p := range map[*AtkBB][]byte{{BB: [][]byte{{1, 2}}}: full, {BB: [][]byte{{}}}: empty} {
+		if q, err := bitpack.Marshal(v); err != nil || !bytes.Equal(q, p) {
+			t.Fatalf("the plan writes % x, %v; want % x", q, err, p)
+		}
+	}
+	var a AtkBB
+	for range 2 { // the second decode commits by copying: the scratch value keeps its [][]byte
+		if err := bitpack.Unmarshal(full, &a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first, second AtkBB
+	if err := bitpack.Unmarshal(empty, &first); err != nil {
+		t.Fatal(err)
+	}
+	if err := bitpack.Unmarshal(empty, &second); err != nil {
+		t.Fatal(err)
+	}
+	if (first.BB[0] == nil) != (second.BB[0] == nil) {
+		t.Errorf("one packet, two zero targets: BB[0] nil %v, then nil %v", first.BB[0] == nil, second.BB[0] == nil)
+	}
+}
