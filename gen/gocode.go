@@ -28,9 +28,13 @@ import (
 // The file belongs in the package of the types (opts.Package names it; ""
 // takes the last element of the types' import path). The types must be
 // fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
-// nothing recursive, and a decoded value that cannot reach bitpack's
-// decode allowances (see goBounds). Anything else is an error naming the
-// field; such types are left to the plan. Nothing is written on error.
+// nothing recursive, a decoded value that cannot reach bitpack's decode
+// allowances and needs at most 16 KiB of locals to decode into (see
+// goBounds), fields the package can reach (none unexported in another),
+// and no int or uint ranged past 32 bits (see portable). Anything else is
+// an error naming the field; such types are left to the plan. Nothing is
+// written on error. One package holds one file gen.Go wrote: the
+// helpers of two would collide.
 func Go(w io.Writer, opts Options, values ...any) error {
 	m, err := build(values)
 	if err != nil {
@@ -306,7 +310,50 @@ func goBounds(v *Value) error {
 	if work > 4096 || mem > 1<<19 {
 		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
 	}
+	if n := goShadow(v, true); n > goShadowLimit {
+		return fmt.Errorf("gen: Go: %v needs %.0f bytes of locals to decode into (over %d, zeroed on every call however short the packet), so its decode is left to the plan", v.Go, n, goShadowLimit)
+	}
 	return nil
+}
+
+// goShadowLimit bounds the bytes of a decode's shadow (see gocode_read.go):
+// local variables the generated function zeroes on every call, however
+// short the packet, where the plan's decode reuses a scratch value. A
+// hostile packet of one byte would cost the zeroing of all of it (of a
+// struct holding [3][4 << 20]byte, 12 MiB allocated and 6.7 ms on every
+// call; of a slice of maxlen 2000 of [128]byte, 256 KiB and 0.37 ms).
+const goShadowLimit = 16 << 10
+
+// goShadow is the size in bytes of v's shadow, at a fixed place or not,
+// as read declares it.
+func goShadow(v *Value, fixed bool) float64 {
+	switch {
+	case goDeferred(v, fixed):
+		return 8
+	case goFlat(v):
+		return float64(v.Go.Size())
+	}
+	switch v.Kind {
+	case bitpack.KindQuat:
+		return 16
+	case bitpack.KindString:
+		return 24
+	case bitpack.KindBytes:
+		return 8 + float64(v.MaxLen)
+	case bitpack.KindArray:
+		return float64(v.Len) * goShadow(v.Elem, false)
+	case bitpack.KindSlice:
+		return 8 + float64(v.MaxLen)*goShadow(v.Elem, false)
+	case bitpack.KindPointer:
+		return 8 + goShadow(v.Elem, fixed)
+	case bitpack.KindStruct:
+		var n float64
+		for _, u := range fieldUses(v) {
+			n += goShadow(u.Value, fixed)
+		}
+		return n
+	}
+	return 0
 }
 
 // goCost bounds the values a decode of v visits and the bytes it
