@@ -264,6 +264,19 @@ type (
 	}
 )
 
+// AtkHuge and AtkWideSlice hold more than gen.Go's 16 KiB of shadow,
+// which its decode zeroes on every call (AtkHuge's byte arrays in an
+// array, so not read in place): gen.Go refuses them.
+type (
+	AtkHuge struct {
+		N uint8
+		X [2][16 << 10]byte
+	}
+	AtkWideSlice struct {
+		L []struct{ K [128]byte } `bits:"maxlen=200"`
+	}
+)
+
 // AtkOtherHidden embeds, through another package's type, an unexported
 // struct, and AtkOtherPrivate an anonymous struct with an unexported
 // field: code in package gen cannot name either.
