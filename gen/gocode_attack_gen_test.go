@@ -29,6 +29,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange32]{Layout: 0x2b73d5a9432af840, Append: bitpackAppendAtkIntRange32, Unmarshal: bitpackUnmarshalAtkIntRange32})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkGrow]{Layout: 0x1ced4a7d2e92fdad, Append: bitpackAppendAtkGrow, Unmarshal: bitpackUnmarshalAtkGrow})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0x69f35a2f5cae9350, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0x64b8f3ad14ef15ee, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -463,23 +464,23 @@ func bitpackUnmarshalAtkWide(data []byte, v *AtkWide) bool {
 	(*v).N = s_N
 	(*v).Top = s_Top
 	(*v).Raw = s_Raw
+	(*v).Raw58 = s_Raw58
+	(*v).RawF = s_RawF
+	(*v).I = s_I
+	(*v).U = s_U
+	(*v).Last = s_Last
 	if n90 := s_RawS_n; n90 <= cap((*v).RawS) {
 		(*v).RawS = (*v).RawS[:n90]
 	} else {
 		(*v).RawS = make([]uint64, n90)
 	}
 	copy((*v).RawS, s_RawS_e[:])
-	(*v).Raw58 = s_Raw58
-	(*v).RawF = s_RawF
-	(*v).I = s_I
-	(*v).U = s_U
 	if n91 := s_Ints_n; n91 <= cap((*v).Ints) {
 		(*v).Ints = (*v).Ints[:n91]
 	} else {
 		(*v).Ints = make([]int, n91)
 	}
 	copy((*v).Ints, s_Ints_e[:])
-	(*v).Last = s_Last
 	return true
 }
 
@@ -654,6 +655,7 @@ func bitpackUnmarshalAtkZero(data []byte, v *AtkZero) bool {
 	(*v).Min = s_Min
 	(*v).Max = s_Max
 	(*v).Arr = s_Arr
+	(*v).Dur = s_Dur
 	if n16 := s_S_n; n16 <= cap((*v).S) {
 		(*v).S = (*v).S[:n16]
 	} else {
@@ -664,7 +666,6 @@ func bitpackUnmarshalAtkZero(data []byte, v *AtkZero) bool {
 		(*v).Str = string(s_Str)
 	}
 	(*v).B = append((*v).B[:0], s_B_b[:s_B_n]...)
-	(*v).Dur = s_Dur
 	if string((*v).Tail) != string(s_Tail) {
 		(*v).Tail = string(s_Tail)
 	}
@@ -1259,12 +1260,19 @@ func bitpackUnmarshalAtkNamed(data []byte, v *AtkNamed) bool {
 	(*v).F = s_F
 	(*v).CF = s_CF
 	(*v).D = s_D
+	(*v).A = s_A
+	copy((*v).K[:], data[s_K:])
+	(*v).Q[0] = float32(s_Q[0])
+	(*v).Q[1] = float32(s_Q[1])
+	(*v).Q[2] = float32(s_Q[2])
+	(*v).Q[3] = float32(s_Q[3])
+	(*v).T = s_T
+	(*v).St = s_St
+	(*v).R = s_R
 	if string((*v).S) != string(s_S) {
 		(*v).S = NStr(s_S)
 	}
 	(*v).Bs = append((*v).Bs[:0], s_Bs_b[:s_Bs_n]...)
-	(*v).A = s_A
-	copy((*v).K[:], data[s_K:])
 	if n54 := s_L_n; n54 <= cap((*v).L) {
 		(*v).L = (*v).L[:n54]
 	} else {
@@ -1281,12 +1289,6 @@ func bitpackUnmarshalAtkNamed(data []byte, v *AtkNamed) bool {
 	} else {
 		(*v).P = nil
 	}
-	(*v).Q[0] = float32(s_Q[0])
-	(*v).Q[1] = float32(s_Q[1])
-	(*v).Q[2] = float32(s_Q[2])
-	(*v).Q[3] = float32(s_Q[3])
-	(*v).T = s_T
-	(*v).St = s_St
 	if n56 := s_SP_n; n56 <= cap((*v).SP) {
 		(*v).SP = (*v).SP[:n56]
 	} else {
@@ -1304,7 +1306,6 @@ func bitpackUnmarshalAtkNamed(data []byte, v *AtkNamed) bool {
 			(*v).SP[i57] = nil
 		}
 	}
-	(*v).R = s_R
 	return true
 }
 
@@ -1666,6 +1667,7 @@ func bitpackUnmarshalAtkQuat(data []byte, v *AtkQuat) bool {
 		(*v).Arr[i97][2] = float32(s_Arr[i97][2])
 		(*v).Arr[i97][3] = float32(s_Arr[i97][3])
 	}
+	(*v).Tail = s_Tail
 	if s_P_set {
 		p98 := (*v).P
 		if p98 == nil {
@@ -1703,7 +1705,6 @@ func bitpackUnmarshalAtkQuat(data []byte, v *AtkQuat) bool {
 	} else {
 		(*v).GL = nil
 	}
-	(*v).Tail = s_Tail
 	return true
 }
 
@@ -2061,6 +2062,8 @@ func bitpackUnmarshalAtkBytes(data []byte, v *AtkBytes) bool {
 		return false
 	}
 	(*v).B = s_B
+	(*v).AK = s_AK
+	(*v).Big = s_Big
 	(*v).Bs = append((*v).Bs[:0], s_Bs_b[:s_Bs_n]...)
 	if s_P_set {
 		p34 := (*v).P
@@ -2078,7 +2081,6 @@ func bitpackUnmarshalAtkBytes(data []byte, v *AtkBytes) bool {
 		(*v).Ks = make([][2]uint8, n35)
 	}
 	copy((*v).Ks, s_Ks_e[:])
-	(*v).AK = s_AK
 	if n36 := s_Ps_n; n36 <= cap((*v).Ps) {
 		(*v).Ps = (*v).Ps[:n36]
 	} else {
@@ -2125,7 +2127,6 @@ func bitpackUnmarshalAtkBytes(data []byte, v *AtkBytes) bool {
 	for i42 := range (*v).BB {
 		(*v).BB[i42] = append((*v).BB[i42][:0], s_BB_e[i42].b[:s_BB_e[i42].n]...)
 	}
-	(*v).Big = s_Big
 	if string((*v).S) != string(s_S) {
 		(*v).S = string(s_S)
 	}
@@ -3103,35 +3104,36 @@ func bitpackUnmarshalAtkNest(data []byte, v *AtkNest) bool {
 	(*v).AtkBase = s_AtkBase
 	(*v).AtkEmb = s_AtkEmb
 	(*v).Anon.In.X = s_Anon_In_X
-	if n59 := s_Anon_In_S_n; n59 <= cap((*v).Anon.In.S) {
-		(*v).Anon.In.S = (*v).Anon.In.S[:n59]
+	(*v).Big = s_Big
+	for i59 := range (*v).Bigs {
+		(*v).Bigs[i59].X = s_Bigs[i59].X
+		(*v).Bigs[i59].Y = s_Bigs[i59].Y
+		(*v).Bigs[i59].Z = s_Bigs[i59].Z
+	}
+	(*v).Mat = s_Mat
+	if n60 := s_Anon_In_S_n; n60 <= cap((*v).Anon.In.S) {
+		(*v).Anon.In.S = (*v).Anon.In.S[:n60]
 	} else {
 		(*v).Anon.In.S = make([]struct {
 			Y uint8 "bits:\"bits=2\""
 			Z *bool
-		}, n59)
+		}, n60)
 	}
-	for i60 := range (*v).Anon.In.S {
-		(*v).Anon.In.S[i60].Y = s_Anon_In_S_e[i60].Y
-		if s_Anon_In_S_e[i60].Z.set {
-			p61 := (*v).Anon.In.S[i60].Z
-			if p61 == nil {
-				p61 = new(bool)
-				(*v).Anon.In.S[i60].Z = p61
+	for i61 := range (*v).Anon.In.S {
+		(*v).Anon.In.S[i61].Y = s_Anon_In_S_e[i61].Y
+		if s_Anon_In_S_e[i61].Z.set {
+			p62 := (*v).Anon.In.S[i61].Z
+			if p62 == nil {
+				p62 = new(bool)
+				(*v).Anon.In.S[i61].Z = p62
 			}
-			(*p61) = s_Anon_In_S_e[i60].Z.v
+			(*p62) = s_Anon_In_S_e[i61].Z.v
 		} else {
-			(*v).Anon.In.S[i60].Z = nil
+			(*v).Anon.In.S[i61].Z = nil
 		}
 	}
 	if string((*v).Anon.T) != string(s_Anon_T) {
 		(*v).Anon.T = string(s_Anon_T)
-	}
-	(*v).Big = s_Big
-	for i62 := range (*v).Bigs {
-		(*v).Bigs[i62].X = s_Bigs[i62].X
-		(*v).Bigs[i62].Y = s_Bigs[i62].Y
-		(*v).Bigs[i62].Z = s_Bigs[i62].Z
 	}
 	if s_PPP_set {
 		p63 := (*v).PPP
@@ -3161,7 +3163,6 @@ func bitpackUnmarshalAtkNest(data []byte, v *AtkNest) bool {
 	} else {
 		(*v).PPP = nil
 	}
-	(*v).Mat = s_Mat
 	if n66 := s_SS_n; n66 <= cap((*v).SS) {
 		(*v).SS = (*v).SS[:n66]
 	} else {
@@ -3560,6 +3561,7 @@ func bitpackUnmarshalAtkOther(data []byte, v *AtkOther) bool {
 		return false
 	}
 	(*v).P = s_P
+	(*v).K = s_K
 	if n16 := s_T_n; n16 <= cap((*v).T) {
 		(*v).T = (*v).T[:n16]
 	} else {
@@ -3573,7 +3575,6 @@ func bitpackUnmarshalAtkOther(data []byte, v *AtkOther) bool {
 			(*v).T[i18].Note = string(s_T_e[i18].Note)
 		}
 	}
-	(*v).K = s_K
 	if s_PP_set {
 		p19 := (*v).PP
 		if p19 == nil {
@@ -3846,6 +3847,133 @@ func bitpackUnmarshalAtkInt(data []byte, v *AtkInt) bool {
 		return false
 	}
 	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkAlias appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkAlias(dst []byte, v *AtkAlias) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if p0 := (*v).P; p0 != nil {
+		w.WriteBitsUnchecked(1, 1)
+		c1 := uint64(int64((*p0))) - 0xffffffffffff8000
+		if c1 > 65535 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c1^32768, 16)
+	} else {
+		w.WriteBitsUnchecked(0, 1)
+	}
+	c2 := uint64(int64((*v).X)) - 0xffffffffffff8000
+	if c2 > 65535 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c2^32768, 16)
+	if len((*v).S) > 2 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(len((*v).S)), 2)
+	for i3 := range (*v).S {
+		c4 := uint64(int64((*v).S[i3])) - 0xffffffffffff8000
+		if c4 > 65535 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c4^32768, 16)
+	}
+	c5 := uint64(int64((*v).Y)) - 0xffffffffffff8000
+	if c5 > 65535 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c5^32768, 16)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkAlias decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkAlias(data []byte, v *AtkAlias) bool {
+	if len(data) > 11 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_P_set bool
+		s_P_v   int16
+		s_X     int16
+		s_S_n   int
+		s_S_e   [2]int16
+		s_Y     int16
+	)
+	if end-pos < 1 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x1
+	s_P_set = c1 != 0
+	pos += 1
+	if s_P_set {
+		if end-pos < 16 {
+			return false
+		}
+		w2 := bitpackWord(data, pos)
+		c3 := w2 >> 0 & 0xffff
+		s_P_v = int16(int64(((c3 ^ 32768) + 0xffffffffffff8000)))
+		pos += 16
+	}
+	var n4 int
+	if end-pos < 18 {
+		return false
+	}
+	w5 := bitpackWord(data, pos)
+	c6 := w5 >> 0 & 0xffff
+	s_X = int16(int64(((c6 ^ 32768) + 0xffffffffffff8000)))
+	c7 := w5 >> 16 & 0x3
+	if c7 > 2 {
+		return false
+	}
+	n4 = int(c7)
+	pos += 18
+	s_S_n = n4
+	for i8 := range s_S_e[:n4] {
+		if end-pos < 16 {
+			return false
+		}
+		w9 := bitpackWord(data, pos)
+		c10 := w9 >> 0 & 0xffff
+		s_S_e[i8] = int16(int64(((c10 ^ 32768) + 0xffffffffffff8000)))
+		pos += 16
+	}
+	if end-pos < 16 {
+		return false
+	}
+	w11 := bitpackWord(data, pos)
+	c12 := w11 >> 0 & 0xffff
+	s_Y = int16(int64(((c12 ^ 32768) + 0xffffffffffff8000)))
+	pos += 16
+	if end-pos >= 8 {
+		return false
+	}
+	(*v).X = s_X
+	(*v).Y = s_Y
+	if s_P_set {
+		p13 := (*v).P
+		if p13 == nil {
+			p13 = new(int16)
+			(*v).P = p13
+		}
+		(*p13) = s_P_v
+	} else {
+		(*v).P = nil
+	}
+	if n14 := s_S_n; n14 <= cap((*v).S) {
+		(*v).S = (*v).S[:n14]
+	} else {
+		(*v).S = make([]int16, n14)
+	}
+	copy((*v).S, s_S_e[:])
 	return true
 }
 

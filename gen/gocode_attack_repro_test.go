@@ -160,3 +160,31 @@ func TestPlanNilOrEmpty(t *testing.T) {
 		t.Errorf("one packet, two zero targets: BB[0] nil %v, then nil %v", first.BB[0] == nil, second.BB[0] == nil)
 	}
 }
+
+// TestGoCommitOrder: a target whose pointer P points at its own field X.
+// The plan's commit copies the fixed-width fields first (X = 9), then
+// fills P's pointee in place (*P = 7, so X = 7); gen.Go's commit went in
+// field order (*P = 7, then X = 9).
+func TestGoCommitOrder(t *testing.T) {
+	// P = &7, X = 9, S = [1 2], Y = 4: a presence bit and 16 bits, 16, a
+	// length of 2 bits and 2 x 16, 16; 83 bits.
+	packet := []byte{0x0f, 0x00, 0x12, 0x00, 0x0c, 0x00, 0x10, 0x00, 0x20, 0x00, 0x00}
+	seven := int16(7)
+	if p, err := bitpack.Marshal(&AtkAlias{P: &seven, X: 9, S: []int16{1, 2}, Y: 4}); err != nil || !bytes.Equal(p, packet) {
+		t.Fatalf("the plan writes % x, %v; want % x", p, err, packet)
+	}
+	decoders := map[string]func(v *AtkAlias) bool{
+		"plan":      func(v *AtkAlias) bool { return bitpack.Unmarshal(packet, v) == nil },
+		"generated": func(v *AtkAlias) bool { return bitpackUnmarshalAtkAlias(packet, v) },
+	}
+	for name, decode := range decoders {
+		var v AtkAlias
+		v.P = &v.X
+		if !decode(&v) {
+			t.Fatalf("%s refuses % x", name, packet)
+		}
+		if v.P != &v.X || v.X != 7 || v.Y != 4 || len(v.S) != 2 || v.S[0] != 1 || v.S[1] != 2 {
+			t.Errorf("%s: P %p (&X %p), X %d, S %v, Y %d; want P = &X, X 7, S [1 2], Y 4", name, v.P, &v.X, v.X, v.S, v.Y)
+		}
+	}
+}

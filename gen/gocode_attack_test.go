@@ -59,6 +59,7 @@ var attackGenerated = map[reflect.Type]atkFn{
 	reflect.TypeFor[AtkIntRange32]():   atkPair(bitpackAppendAtkIntRange32, bitpackUnmarshalAtkIntRange32),
 	reflect.TypeFor[AtkGrow]():         atkPair(bitpackAppendAtkGrow, bitpackUnmarshalAtkGrow),
 	reflect.TypeFor[AtkInt]():          atkPair(bitpackAppendAtkInt, bitpackUnmarshalAtkInt),
+	reflect.TypeFor[AtkAlias]():        atkPair(bitpackAppendAtkAlias, bitpackUnmarshalAtkAlias),
 }
 
 // TestGoGoldenAttack regenerates gocode_attack_gen_test.go and compares.
@@ -316,6 +317,7 @@ func attackGens() map[reflect.Type]gopter.Gen {
 		reflect.TypeFor[AtkIntRange32]():   bitpacktest.Gen[AtkIntRange32](m),
 		reflect.TypeFor[AtkGrow]():         bitpacktest.Gen[AtkGrow](m),
 		reflect.TypeFor[AtkInt]():          bitpacktest.Gen[AtkInt](m),
+		reflect.TypeFor[AtkAlias]():        bitpacktest.Gen[AtkAlias](m),
 	}
 }
 

@@ -242,6 +242,16 @@ type (
 	}
 )
 
+// AtkAlias is decoded into a value whose pointer points at its own
+// field: the plan's commit copies the fixed-width fields first, then fills
+// pointees.
+type AtkAlias struct {
+	P *int16
+	X int16
+	S []int16 `bits:"maxlen=2"`
+	Y int16
+}
+
 // AtkInt is an int and a uint, 64 bits on the wire, 32 in Go on 386.
 type AtkInt struct {
 	I int
@@ -288,5 +298,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}}
 }

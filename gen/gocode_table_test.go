@@ -1188,6 +1188,9 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	if end-pos >= 8 {
 		return false
 	}
+	copy((*v).Key[:], data[s_Key:])
+	copy((*v).Zero[:], data[s_Zero:])
+	(*v).Nib = s_Nib
 	if string((*v).Name) != string(s_Name) {
 		(*v).Name = string(s_Name)
 	}
@@ -1199,15 +1202,12 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	}
 	(*v).Blob = append((*v).Blob[:0], s_Blob_b[:s_Blob_n]...)
 	(*v).None = append((*v).None[:0], s_None_b[:s_None_n]...)
-	copy((*v).Key[:], data[s_Key:])
-	copy((*v).Zero[:], data[s_Zero:])
 	if n24 := s_Codes_n; n24 <= cap((*v).Codes) {
 		(*v).Codes = (*v).Codes[:n24]
 	} else {
 		(*v).Codes = make([]uint8, n24)
 	}
 	copy((*v).Codes, s_Codes_e[:])
-	(*v).Nib = s_Nib
 	return true
 }
 
@@ -1912,6 +1912,7 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 	}
 	(*v).Ammo = s_Ammo
 	(*v).Grid = s_Grid
+	(*v).Anon = s_Anon
 	if n81 := s_IDs_n; n81 <= cap((*v).IDs) {
 		(*v).IDs = (*v).IDs[:n81]
 	} else {
@@ -1950,10 +1951,10 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		(*v).Players[i85].Pos.X = s_Players_e[i85].Pos.X
 		(*v).Players[i85].Pos.Y = s_Players_e[i85].Pos.Y
 		(*v).Players[i85].Pos.Z = s_Players_e[i85].Pos.Z
+		(*v).Players[i85].Alive = s_Players_e[i85].Alive
 		if string((*v).Players[i85].Name) != string(s_Players_e[i85].Name) {
 			(*v).Players[i85].Name = string(s_Players_e[i85].Name)
 		}
-		(*v).Players[i85].Alive = s_Players_e[i85].Alive
 	}
 	for i86 := range (*v).Labels {
 		if string((*v).Labels[i86].Text) != string(s_Labels[i86].Text) {
@@ -2005,7 +2006,6 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 		(*v).Empty = make([]uint16, n93)
 	}
 	copy((*v).Empty, s_Empty_e[:])
-	(*v).Anon = s_Anon
 	if n94 := s_Lines_n; n94 <= cap((*v).Lines) {
 		(*v).Lines = (*v).Lines[:n94]
 	} else {
@@ -3019,6 +3019,14 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 	(*v).Wide.Y = float64(s_Wide[1])
 	(*v).Wide.Z = float64(s_Wide[2])
 	(*v).Wide.W = float64(s_Wide[3])
+	(*v).Pose.A.X = float32(s_Pose_A[0])
+	(*v).Pose.A.Y = float32(s_Pose_A[1])
+	(*v).Pose.A.Z = float32(s_Pose_A[2])
+	(*v).Pose.A.W = float32(s_Pose_A[3])
+	(*v).Pose.B[0] = float32(s_Pose_B[0])
+	(*v).Pose.B[1] = float32(s_Pose_B[1])
+	(*v).Pose.B[2] = float32(s_Pose_B[2])
+	(*v).Pose.B[3] = float32(s_Pose_B[3])
 	if s_Opt_set {
 		p147 := (*v).Opt
 		if p147 == nil {
@@ -3043,14 +3051,6 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 		(*v).List[i149].Z = float32(s_List_e[i149][2])
 		(*v).List[i149].W = float32(s_List_e[i149][3])
 	}
-	(*v).Pose.A.X = float32(s_Pose_A[0])
-	(*v).Pose.A.Y = float32(s_Pose_A[1])
-	(*v).Pose.A.Z = float32(s_Pose_A[2])
-	(*v).Pose.A.W = float32(s_Pose_A[3])
-	(*v).Pose.B[0] = float32(s_Pose_B[0])
-	(*v).Pose.B[1] = float32(s_Pose_B[1])
-	(*v).Pose.B[2] = float32(s_Pose_B[2])
-	(*v).Pose.B[3] = float32(s_Pose_B[3])
 	return true
 }
 
