@@ -30,6 +30,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkGrow]{Layout: 0x1ced4a7d2e92fdad, Append: bitpackAppendAtkGrow, Unmarshal: bitpackUnmarshalAtkGrow})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0x69f35a2f5cae9350, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0x64b8f3ad14ef15ee, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkStr]{Layout: 0x903608e19e9060c2, Append: bitpackAppendAtkStr, Unmarshal: bitpackUnmarshalAtkStr})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -3974,6 +3975,65 @@ func bitpackUnmarshalAtkAlias(data []byte, v *AtkAlias) bool {
 		(*v).S = make([]int16, n14)
 	}
 	copy((*v).S, s_S_e[:])
+	return true
+}
+
+// bitpackAppendAtkStr appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkStr(dst []byte, v *AtkStr) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if len((*v).S) > 8 {
+		return dst, false
+	}
+	w.WriteString(string((*v).S), 8)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkStr decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkStr(data []byte, v *AtkStr) bool {
+	if len(data) > 10 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_S []byte
+	)
+	var n0 int
+	if end-pos < 4 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0xf
+	if c2 > 8 {
+		return false
+	}
+	n0 = int(c2)
+	pos += 4
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n0 {
+		return false
+	}
+	s_S = data[pos>>3 : pos>>3+n0 : pos>>3+n0]
+	if !bitpackText(s_S) {
+		return false
+	}
+	pos += 8 * n0
+	if end-pos >= 8 {
+		return false
+	}
+	if string((*v).S) != string(s_S) {
+		(*v).S = string(s_S)
+	}
 	return true
 }
 

@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"math/rand"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,4 +188,56 @@ func TestGoCommitOrder(t *testing.T) {
 			t.Errorf("%s: P %p (&X %p), X %d, S %v, Y %d; want P = &X, X 7, S [1 2], Y 4", name, v.P, &v.X, v.X, v.S, v.Y)
 		}
 	}
+}
+
+// TestGoStringBytes decodes strings of every one and two bytes, the
+// three- and four-byte sequences at the edges of UTF-8 (surrogates,
+// overlong forms, past U+10FFFF, noncharacters, truncations) and random
+// ones, with and without a NUL, by the generated code and the plan: the
+// same verdicts, the same strings.
+func TestGoStringBytes(t *testing.T) {
+	var cases [][]byte
+	for a := 0; a < 256; a++ {
+		cases = append(cases, []byte{byte(a)})
+		for b := 0; b < 256; b++ {
+			cases = append(cases, []byte{byte(a), byte(b)})
+		}
+	}
+	for _, s := range []string{
+		"\xed\xa0\x80", "\xed\xbf\xbf", "\xed\x9f\xbf", "\xee\x80\x80", // surrogates and their neighbours
+		"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xe0\xa0\x80", "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf0\x90\x80\x80", // overlong forms
+		"\xf4\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80", "\xff\xfe", // around U+10FFFF
+		"\xef\xbf\xbe", "\xef\xbf\xbf", "\xef\xbb\xbf", "\xef\xbf\xbd", // U+FFFE, U+FFFF, BOM, U+FFFD
+		"\xe2\x82", "\xf0\x9f\x98", "\xe2\x82\xac\x00", "a\x00b", "\x00", "😀😀", "€€\xe2",
+	} {
+		cases = append(cases, []byte(s))
+	}
+	rng := rand.New(rand.NewSource(73))
+	for i := 0; i < 100000; i++ {
+		b := make([]byte, 3+rng.Intn(6))
+		for k := range b {
+			b[k] = byte(0x80 + rng.Intn(0x78)) // mostly continuation and lead bytes
+			if rng.Intn(4) == 0 {
+				b[k] = byte(rng.Intn(256))
+			}
+		}
+		cases = append(cases, b)
+	}
+	accepted := 0
+	for _, c := range cases {
+		packet := append([]byte{byte(len(c))}, c...)
+		var g, b AtkStr
+		ok := bitpackUnmarshalAtkStr(packet, &g)
+		err := bitpack.Unmarshal(packet, &b)
+		if ok != (err == nil) || g != b {
+			t.Fatalf("% x: generated %v %q, the plan %v %q", packet, ok, g.S, err, b.S)
+		}
+		if ok {
+			accepted++
+			if g.S != string(c) {
+				t.Fatalf("% x: decoded %q", packet, g.S)
+			}
+		}
+	}
+	t.Logf("%d strings, %d accepted", len(cases), accepted)
 }

@@ -60,6 +60,7 @@ var attackGenerated = map[reflect.Type]atkFn{
 	reflect.TypeFor[AtkGrow]():         atkPair(bitpackAppendAtkGrow, bitpackUnmarshalAtkGrow),
 	reflect.TypeFor[AtkInt]():          atkPair(bitpackAppendAtkInt, bitpackUnmarshalAtkInt),
 	reflect.TypeFor[AtkAlias]():        atkPair(bitpackAppendAtkAlias, bitpackUnmarshalAtkAlias),
+	reflect.TypeFor[AtkStr]():          atkPair(bitpackAppendAtkStr, bitpackUnmarshalAtkStr),
 }
 
 // TestGoGoldenAttack regenerates gocode_attack_gen_test.go and compares.
@@ -318,6 +319,7 @@ func attackGens() map[reflect.Type]gopter.Gen {
 		reflect.TypeFor[AtkGrow]():         bitpacktest.Gen[AtkGrow](m),
 		reflect.TypeFor[AtkInt]():          bitpacktest.Gen[AtkInt](m),
 		reflect.TypeFor[AtkAlias]():        bitpacktest.Gen[AtkAlias](m),
+		reflect.TypeFor[AtkStr]():          bitpacktest.Gen[AtkStr](m),
 	}
 }
 

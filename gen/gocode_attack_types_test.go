@@ -252,6 +252,11 @@ type AtkAlias struct {
 	Y int16
 }
 
+// AtkStr is a string alone: its packet is its length, then its bytes.
+type AtkStr struct {
+	S string `bits:"maxlen=8"`
+}
+
 // AtkInt is an int and a uint, 64 bits on the wire, 32 in Go on 386.
 type AtkInt struct {
 	I int
@@ -298,5 +303,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}}
 }
