@@ -31,6 +31,10 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0x69f35a2f5cae9350, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0x64b8f3ad14ef15ee, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkStr]{Layout: 0x903608e19e9060c2, Append: bitpackAppendAtkStr, Unmarshal: bitpackUnmarshalAtkStr})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF1]{Layout: 0x988723818ed620fe, Append: bitpackAppendAtkCF1, Unmarshal: bitpackUnmarshalAtkCF1})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF2]{Layout: 0x3234493d61071491, Append: bitpackAppendAtkCF2, Unmarshal: bitpackUnmarshalAtkCF2})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0xa279fc2f60e87c11, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x13187a16e974123c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -53,6 +57,7 @@ var (
 	bitpackQ12 = bitpackMust(quant.NewFloat(float32(-0.3), float32(0.7), float32(0.001)))
 	_          = bitpackQ12.VerifyReciprocal()
 	bitpackQ13 = bitpackMust(quant.NewFloat64(float64(-2), float64(2), float64(0.5)))
+	bitpackQ14 = bitpackMust(quant.NewFloat64(float64(-3.7), float64(12.1), float64(1e-05)))
 )
 
 // bitpackAppendAtkWide appends v's encoding to dst, or reports false (and
@@ -4034,6 +4039,188 @@ func bitpackUnmarshalAtkStr(data []byte, v *AtkStr) bool {
 	if string((*v).S) != string(s_S) {
 		(*v).S = string(s_S)
 	}
+	return true
+}
+
+// bitpackAppendAtkCF1 appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkCF1(dst []byte, v *AtkCF1) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	f0 := float32((*v).F)
+	var c1 uint32
+	if f0 >= float32(-0.3) && f0 <= float32(0.7) {
+		c1 = bitpackTrunc(float32(float32(float32(float32(f0-float32(-0.3))*float32(1))*float32(10000))+0.5), 10000)
+	} else {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(c1), 14)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkCF1 decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkCF1(data []byte, v *AtkCF1) bool {
+	if len(data) > 2 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkCF1
+	)
+	if end-pos < 14 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x3fff
+	if c1 > 10000 {
+		return false
+	}
+	s.F = float32(float32(float32(float32(float64(c1)*0.0001)*float32(1)) + float32(-0.3)))
+	pos += 14
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkCF2 appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkCF2(dst []byte, v *AtkCF2) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	f0 := float32((*v).F)
+	var c1 uint32
+	if f0 >= float32(-512) && f0 <= float32(512) {
+		c1 = bitpackTrunc(float32(float32(float32(float32(f0-float32(-512))*float32(0.0009765625))*float32(4096))+0.5), 4096)
+	} else {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(c1), 13)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkCF2 decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkCF2(data []byte, v *AtkCF2) bool {
+	if len(data) > 2 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkCF2
+	)
+	if end-pos < 13 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x1fff
+	if c1 > 4096 {
+		return false
+	}
+	s.F = float32(float32(float32(float32(float64(c1)*0.000244140625)*float32(1024)) + float32(-512)))
+	pos += 13
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkCF3 appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkCF3(dst []byte, v *AtkCF3) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	f0 := float32((*v).F)
+	var c1 uint32
+	if f0 >= float32(-1000) && f0 <= float32(1000) {
+		c1 = bitpackTrunc(float32(float32(float32(float32(f0-float32(-1000))/float32(2000))*float32(2e+06))+0.5), 2000000)
+	} else {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(c1), 21)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkCF3 decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkCF3(data []byte, v *AtkCF3) bool {
+	if len(data) > 3 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkCF3
+	)
+	if end-pos < 21 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x1fffff
+	if c1 > 2000000 {
+		return false
+	}
+	s.F = float32(float32(float32(float32(float64(c1)*5e-07)*float32(2000)) + float32(-1000)))
+	pos += 21
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkCF4 appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkCF4(dst []byte, v *AtkCF4) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	f0 := float64((*v).F)
+	if !(f0 >= float64(-3.7) && f0 <= float64(12.100000000000001)) {
+		return dst, false
+	}
+	c1 := bitpackQ14.Quantize(f0)
+	w.WriteBitsUnchecked(uint64(c1), 21)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkCF4 decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkCF4(data []byte, v *AtkCF4) bool {
+	if len(data) > 3 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkCF4
+	)
+	if end-pos < 21 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x1fffff
+	if c1 > 1580000 {
+		return false
+	}
+	s.F = float64(bitpackQ14.Dequantize(uint32(c1)))
+	pos += 21
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
 	return true
 }
 

@@ -2,6 +2,9 @@ package gen_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -240,4 +243,56 @@ func TestGoStringBytes(t *testing.T) {
 		}
 	}
 	t.Logf("%d strings, %d accepted", len(cases), accepted)
+}
+
+// TestGoEveryCode decodes every code of four compressed floats (and the
+// codes past M up to the next power of two) by the generated code and the
+// plan, compares the values bit for bit, and encodes each back by both:
+// the packet again.
+func TestGoEveryCode(t *testing.T) {
+	check := func(name string, bits int, maxCode uint32, decode func(p []byte) (uint64, bool, uint64, error), encode func(p []byte) (string, bool)) {
+		n := (bits + 7) / 8
+		for c := uint32(0); c < 1<<bits; c++ {
+			var w [4]byte
+			binary.LittleEndian.PutUint32(w[:], c)
+			p := w[:n]
+			g, ok, b, err := decode(p)
+			if ok != (err == nil) || ok != (c <= maxCode) || g != b {
+				t.Fatalf("%s code %d: generated %#x %v, the plan %#x %v", name, c, g, ok, b, err)
+			}
+			if ok {
+				if msg, same := encode(p); !same {
+					t.Fatalf("%s code %d: %s", name, c, msg)
+				}
+			}
+		}
+	}
+	check("AtkCF1", 14, 10000, cfDecode(bitpackUnmarshalAtkCF1, func(v AtkCF1) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(bitpackAppendAtkCF1))
+	check("AtkCF2", 13, 4096, cfDecode(bitpackUnmarshalAtkCF2, func(v AtkCF2) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(bitpackAppendAtkCF2))
+	check("AtkCF3", 21, 2000000, cfDecode(bitpackUnmarshalAtkCF3, func(v AtkCF3) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(bitpackAppendAtkCF3))
+	check("AtkCF4", 21, 1580000, cfDecode(bitpackUnmarshalAtkCF4, func(v AtkCF4) uint64 { return math.Float64bits(v.F) }), cfEncode(bitpackAppendAtkCF4))
+}
+
+func cfDecode[T any](gen func([]byte, *T) bool, bits func(T) uint64) func(p []byte) (uint64, bool, uint64, error) {
+	return func(p []byte) (uint64, bool, uint64, error) {
+		var g, b T
+		ok := gen(p, &g)
+		err := bitpack.Unmarshal(p, &b)
+		return bits(g), ok, bits(b), err
+	}
+}
+
+func cfEncode[T any](gen func([]byte, *T) ([]byte, bool)) func(p []byte) (string, bool) {
+	return func(p []byte) (string, bool) {
+		var v T
+		if err := bitpack.Unmarshal(p, &v); err != nil {
+			return err.Error(), false
+		}
+		g, ok := gen(nil, &v)
+		b, err := bitpack.Marshal(&v)
+		if !ok || err != nil || !bytes.Equal(g, p) || !bytes.Equal(b, p) {
+			return fmt.Sprintf("re-encoded: generated % x %v, the plan % x %v; want % x", g, ok, b, err, p), false
+		}
+		return "", true
+	}
 }

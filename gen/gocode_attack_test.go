@@ -61,6 +61,10 @@ var attackGenerated = map[reflect.Type]atkFn{
 	reflect.TypeFor[AtkInt]():          atkPair(bitpackAppendAtkInt, bitpackUnmarshalAtkInt),
 	reflect.TypeFor[AtkAlias]():        atkPair(bitpackAppendAtkAlias, bitpackUnmarshalAtkAlias),
 	reflect.TypeFor[AtkStr]():          atkPair(bitpackAppendAtkStr, bitpackUnmarshalAtkStr),
+	reflect.TypeFor[AtkCF1]():          atkPair(bitpackAppendAtkCF1, bitpackUnmarshalAtkCF1),
+	reflect.TypeFor[AtkCF2]():          atkPair(bitpackAppendAtkCF2, bitpackUnmarshalAtkCF2),
+	reflect.TypeFor[AtkCF3]():          atkPair(bitpackAppendAtkCF3, bitpackUnmarshalAtkCF3),
+	reflect.TypeFor[AtkCF4]():          atkPair(bitpackAppendAtkCF4, bitpackUnmarshalAtkCF4),
 }
 
 // TestGoGoldenAttack regenerates gocode_attack_gen_test.go and compares.
@@ -320,6 +324,10 @@ func attackGens() map[reflect.Type]gopter.Gen {
 		reflect.TypeFor[AtkInt]():          bitpacktest.Gen[AtkInt](m),
 		reflect.TypeFor[AtkAlias]():        bitpacktest.Gen[AtkAlias](m),
 		reflect.TypeFor[AtkStr]():          bitpacktest.Gen[AtkStr](m),
+		reflect.TypeFor[AtkCF1]():          bitpacktest.Gen[AtkCF1](m),
+		reflect.TypeFor[AtkCF2]():          bitpacktest.Gen[AtkCF2](m),
+		reflect.TypeFor[AtkCF3]():          bitpacktest.Gen[AtkCF3](m),
+		reflect.TypeFor[AtkCF4]():          bitpacktest.Gen[AtkCF4](m),
 	}
 }
 

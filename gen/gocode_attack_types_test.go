@@ -257,6 +257,23 @@ type AtkStr struct {
 	S string `bits:"maxlen=8"`
 }
 
+// Compressed floats alone, for decodes of every code: a span not a
+// power of two, a power of two, a wide float32 and a float64.
+type (
+	AtkCF1 struct {
+		F float32 `bits:"float,min=-0.3,max=0.7,res=0.0001"`
+	}
+	AtkCF2 struct {
+		F float32 `bits:"float,min=-512,max=512,res=0.25"`
+	}
+	AtkCF3 struct {
+		F float32 `bits:"float,min=-1000,max=1000,res=0.001"`
+	}
+	AtkCF4 struct {
+		F float64 `bits:"float,min=-3.7,max=12.1,res=0.00001"`
+	}
+)
+
 // AtkInt is an int and a uint, 64 bits on the wire, 32 in Go on 386.
 type AtkInt struct {
 	I int
@@ -303,5 +320,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}}
 }
