@@ -42,10 +42,12 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
 		e.printf("w.WriteString(string(%s), %d)", x, v.MaxLen)
 	case bitpack.KindBytes:
+		e.plainBytes(v)
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
 		e.printf("w.WriteBits(uint64(len(%s)), %d)", x, lengthBits(v.MaxLen))
 		e.printf("w.WriteBytes(%s)", x)
 	case bitpack.KindByteArray:
+		e.plainBytes(v)
 		e.printf("w.WriteBytes(%s[:])", x)
 	case bitpack.KindArray:
 		e.writeElems(v, x, v.Len, depth)
@@ -72,6 +74,15 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		}
 	default:
 		e.unsupported(v)
+	}
+}
+
+// plainBytes refuses a byte slice or array whose elements are of a named
+// type (type B uint8; []B): the generated code passes it as []byte and
+// copies into it from the packet, which Go allows for byte only.
+func (e *goEmitter) plainBytes(v *Value) {
+	if t := v.Go.Elem(); t != reflect.TypeFor[byte]() {
+		e.fail(v, "%v holds %v, not byte: the generated code could not copy the packet's bytes into it (leave %v to the plan)", v.Go, t, e.rootType)
 	}
 }
 
