@@ -109,6 +109,8 @@ func TestGoAttackRefusals(t *testing.T) {
 		{AtkUintRange{}, "gen: Go: gen_test.AtkUintRange field L[]: uint with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave gen_test.AtkUintRange to the plan, or use int64 or uint64)"},
 		{AtkHuge{}, "gen: Go: gen_test.AtkHuge needs 32769 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
 		{AtkWideSlice{}, "gen: Go: gen_test.AtkWideSlice needs 25608 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
+		{AtkNamedBytes{}, "gen: Go: gen_test.AtkNamedBytes field L: []gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedBytes to the plan)"},
+		{AtkNamedByteArray{}, "gen: Go: gen_test.AtkNamedByteArray field P: [2]gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedByteArray to the plan)"},
 		{AtkOtherHidden{}, "gen: Go: gen_test.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen_test cannot reach it (leave gen_test.AtkOtherHidden to the plan)"},
 	} {
 		if strconv.IntSize == 32 && strings.Contains(c.err, "32-bit platforms") {

@@ -309,6 +309,18 @@ type (
 	}
 )
 
+// AtkNamedBytes and AtkNamedByteArray hold bytes of a named type, which
+// Go will not copy []byte into: gen.Go refuses them.
+type (
+	NByte         uint8
+	AtkNamedBytes struct {
+		L []NByte `bits:"maxlen=3"`
+	}
+	AtkNamedByteArray struct {
+		P *[2]NByte
+	}
+)
+
 // AtkOtherHidden embeds, through another package's type, an unexported
 // struct, and AtkOtherPrivate an anonymous struct with an unexported
 // field: code in package gen cannot name either.
