@@ -229,6 +229,14 @@ func (e *goEmitter) file() ([]byte, error) {
 // typeExpr is the Go expression of type t in the generated file,
 // importing the packages it names.
 func (e *goEmitter) typeExpr(t reflect.Type) string {
+	if strings.Contains(t.Name(), "[") {
+		// reflect names a generic type's instance with its arguments'
+		// import paths, which is not Go source.
+		if e.err == nil {
+			e.err = fmt.Errorf("gen: Go: %v is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)", t)
+		}
+		return "struct{}"
+	}
 	if t.Name() != "" {
 		switch p := t.PkgPath(); p {
 		case "":
