@@ -35,6 +35,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF2]{Layout: 0x3234493d61071491, Append: bitpackAppendAtkCF2, Unmarshal: bitpackUnmarshalAtkCF2})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0xa279fc2f60e87c11, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x13187a16e974123c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0x26277d44a9252ecb, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -4217,6 +4218,60 @@ func bitpackUnmarshalAtkCF4(data []byte, v *AtkCF4) bool {
 	}
 	s.F = float64(bitpackQ14.Dequantize(uint32(c1)))
 	pos += 21
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkGenericFields appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkGenericFields(dst []byte, v *AtkGenericFields) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	c0 := uint64((*v).A.X)
+	if c0 > 255 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c0, 8)
+	c1 := uint64(int64((*v).B.X[0])) - 0xffffffffffffff80
+	if c1 > 255 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c1^128, 8)
+	c2 := uint64(int64((*v).B.X[1])) - 0xffffffffffffff80
+	if c2 > 255 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c2^128, 8)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkGenericFields decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkGenericFields(data []byte, v *AtkGenericFields) bool {
+	if len(data) > 3 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkGenericFields
+	)
+	if end-pos < 24 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xff
+	s.A.X = NByte(c1)
+	c2 := w0 >> 8 & 0xff
+	s.B.X[0] = int8(int64(((c2 ^ 128) + 0xffffffffffffff80)))
+	c3 := w0 >> 16 & 0xff
+	s.B.X[1] = int8(int64(((c3 ^ 128) + 0xffffffffffffff80)))
+	pos += 24
 	if end-pos >= 8 {
 		return false
 	}

@@ -111,6 +111,8 @@ func TestGoAttackRefusals(t *testing.T) {
 		{AtkWideSlice{}, "gen: Go: gen_test.AtkWideSlice needs 25608 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
 		{AtkNamedBytes{}, "gen: Go: gen_test.AtkNamedBytes field L: []gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedBytes to the plan)"},
 		{AtkNamedByteArray{}, "gen: Go: gen_test.AtkNamedByteArray field P: [2]gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedByteArray to the plan)"},
+		{AtkGeneric{}, "gen: Go: gen_test.AtkG[github.com/bitpack-go/bitpack/gen_test.NByte] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
+		{AtkG[uint16]{}, "gen: Go: gen_test.AtkG[uint16] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
 		{AtkOtherHidden{}, "gen: Go: gen_test.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen_test cannot reach it (leave gen_test.AtkOtherHidden to the plan)"},
 	} {
 		if strconv.IntSize == 32 && strings.Contains(c.err, "32-bit platforms") {

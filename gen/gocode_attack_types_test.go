@@ -321,6 +321,22 @@ type (
 	}
 )
 
+// AtkGeneric holds instances of a generic type, which reflect names with
+// their arguments' import paths: gen.Go refuses it where its code would
+// name one (a shadow of its own; AtkGenericFields, flat, is its own
+// shadow).
+type (
+	AtkG[T any] struct{ X T }
+	AtkGeneric  struct {
+		A AtkG[NByte]
+		L []AtkG[NByte] `bits:"maxlen=2"`
+	}
+	AtkGenericFields struct { // generated: flat, its shadow is itself, no instance named
+		A AtkG[NByte]
+		B AtkG[[2]int8]
+	}
+)
+
 // AtkOtherHidden embeds, through another package's type, an unexported
 // struct, and AtkOtherPrivate an anonymous struct with an unexported
 // field: code in package gen cannot name either.
@@ -332,5 +348,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}}
 }
