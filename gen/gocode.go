@@ -242,6 +242,9 @@ func (e *goEmitter) typeExpr(t reflect.Type) string {
 		case "":
 			return t.Name() // a predeclared type
 		case e.pkgPath:
+			if goReserved(t.Name()) && e.err == nil {
+				e.err = fmt.Errorf("gen: Go: type %v has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)", t)
+			}
 			return t.Name()
 		default:
 			n, ok := e.imports[p]
@@ -294,6 +297,24 @@ func (e *goEmitter) typeExpr(t reflect.Type) string {
 		return b.String()
 	}
 	return t.String()
+}
+
+// goReserved reports whether name, a type of the generated file's
+// package, is one the generated code declares and so would hide where it
+// names the type: a parameter or local (data, v, dst, w, end, pos, pad,
+// the shadow s and s_..., and the numbered ones local makes: c0, n1,
+// lo2, ...), an import or a helper (bitpack...).
+func goReserved(name string) bool {
+	switch name {
+	case "data", "v", "dst", "w", "end", "pos", "pad", "s",
+		"bitpack", "bitio", "quant", "binary", "bytes", "math", "utf8":
+		return true
+	}
+	if strings.HasPrefix(name, "s_") || strings.HasPrefix(name, "bitpack") {
+		return true
+	}
+	prefix := strings.TrimRight(name, "0123456789")
+	return prefix != name && strings.Contains(" c err f g i l lo n p q u w word ", " "+prefix+" ")
 }
 
 // goIdent makes a model name a Go identifier part.
