@@ -36,6 +36,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0xa279fc2f60e87c11, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x13187a16e974123c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0x26277d44a9252ecb, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0xd3d243b09c94a57c, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -4272,6 +4273,58 @@ func bitpackUnmarshalAtkGenericFields(data []byte, v *AtkGenericFields) bool {
 	c3 := w0 >> 16 & 0xff
 	s.B.X[1] = int8(int64(((c3 ^ 128) + 0xffffffffffffff80)))
 	pos += 24
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkLocals appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkLocals(dst []byte, v *AtkLocals) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).V.X))), 32)
+	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).V.Y))), 32)
+	w.WriteBitsUnchecked(uint64(math.Float32bits(float32((*v).V.Z))), 32)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkLocals decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkLocals(data []byte, v *AtkLocals) bool {
+	if len(data) > 12 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkLocals
+	)
+	if end-pos < 32 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0xffffffff
+	s.V.X = float32(math.Float32frombits(uint32(c1)))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w2 := bitpackWord(data, pos)
+	c3 := w2 >> 0 & 0xffffffff
+	s.V.Y = float32(math.Float32frombits(uint32(c3)))
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0xffffffff
+	s.V.Z = float32(math.Float32frombits(uint32(c5)))
+	pos += 32
 	if end-pos >= 8 {
 		return false
 	}

@@ -113,6 +113,9 @@ func TestGoAttackRefusals(t *testing.T) {
 		{AtkNamedByteArray{}, "gen: Go: gen_test.AtkNamedByteArray field P: [2]gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedByteArray to the plan)"},
 		{AtkGeneric{}, "gen: Go: gen_test.AtkG[github.com/bitpack-go/bitpack/gen_test.NByte] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
 		{AtkG[uint16]{}, "gen: Go: gen_test.AtkG[uint16] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
+		{AtkPos{}, "gen: Go: type gen_test.pos has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
+		{AtkEnd{}, "gen: Go: type gen_test.end has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
+		{AtkQ3{}, "gen: Go: type gen_test.q3 has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
 		{AtkOtherHidden{}, "gen: Go: gen_test.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen_test cannot reach it (leave gen_test.AtkOtherHidden to the plan)"},
 	} {
 		if strconv.IntSize == 32 && strings.Contains(c.err, "32-bit platforms") {

@@ -66,6 +66,7 @@ var attackGenerated = map[reflect.Type]atkFn{
 	reflect.TypeFor[AtkCF3]():           atkPair(bitpackAppendAtkCF3, bitpackUnmarshalAtkCF3),
 	reflect.TypeFor[AtkCF4]():           atkPair(bitpackAppendAtkCF4, bitpackUnmarshalAtkCF4),
 	reflect.TypeFor[AtkGenericFields](): atkPair(bitpackAppendAtkGenericFields, bitpackUnmarshalAtkGenericFields),
+	reflect.TypeFor[AtkLocals]():        atkPair(bitpackAppendAtkLocals, bitpackUnmarshalAtkLocals),
 }
 
 // TestGoGoldenAttack regenerates gocode_attack_gen_test.go and compares.
@@ -330,6 +331,7 @@ func attackGens() map[reflect.Type]gopter.Gen {
 		reflect.TypeFor[AtkCF3]():           bitpacktest.Gen[AtkCF3](m),
 		reflect.TypeFor[AtkCF4]():           bitpacktest.Gen[AtkCF4](m),
 		reflect.TypeFor[AtkGenericFields](): bitpacktest.Gen[AtkGenericFields](m),
+		reflect.TypeFor[AtkLocals]():        bitpacktest.Gen[AtkLocals](m),
 	}
 }
 

@@ -337,6 +337,27 @@ type (
 	}
 )
 
+// Types named as the generated code's own variables: gen.Go refuses the
+// types that hold them where its code names them. (A type named as an
+// import, math say, would do too, but would clash with these tests'
+// imports.)
+type (
+	pos    struct{ X, Y int16 }
+	end    uint8
+	q3     bool
+	AtkPos struct {
+		L []pos `bits:"maxlen=2"`
+	}
+	AtkEnd struct {
+		E end `bits:"range=0..9"`
+	}
+	AtkQ3     struct{ B q3 }
+	AtkLocals struct { // named like locals, but not as the code's: generated
+		V vec3
+	}
+	vec3 struct{ X, Y, Z float32 }
+)
+
 // AtkOtherHidden embeds, through another package's type, an unexported
 // struct, and AtkOtherPrivate an anonymous struct with an unexported
 // field: code in package gen cannot name either.
@@ -348,5 +369,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}}
 }
