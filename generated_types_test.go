@@ -660,6 +660,8 @@ func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
 	(*v).Rot.Z = float32(s_Rot[2])
 	(*v).Rot.W = float32(s_Rot[3])
 	(*v).Aim = s_Aim
+	copy((*v).Inputs[:], data[s_Inputs:])
+	(*v).Seen = s_Seen
 	if string((*v).Name) != string(s_Name) {
 		(*v).Name = string(s_Name)
 	}
@@ -703,14 +705,10 @@ func bitpackUnmarshalgameplayGen(data []byte, v *gameplayGen) bool {
 	} else {
 		(*v).Stats = nil
 	}
-	copy((*v).Inputs[:], data[s_Inputs:])
-	(*v).Seen = s_Seen
 	if n80 := s_Events_n; n80 <= cap((*v).Events) {
 		(*v).Events = (*v).Events[:n80]
 	} else {
-		g81 := make([]uint32, n80)
-		copy(g81, (*v).Events[:cap((*v).Events)])
-		(*v).Events = g81
+		(*v).Events = make([]uint32, n80)
 	}
 	copy((*v).Events, s_Events_e[:])
 	return true
@@ -999,15 +997,13 @@ func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
 	(*v).Weapon = s_Weapon
 	(*v).Ammo = s_Ammo
 	(*v).Firing = s_Firing
+	copy((*v).Payload[:], data[s_Payload:])
 	if n30 := s_EventIDs_n; n30 <= cap((*v).EventIDs) {
 		(*v).EventIDs = (*v).EventIDs[:n30]
 	} else {
-		g31 := make([]uint32, n30)
-		copy(g31, (*v).EventIDs[:cap((*v).EventIDs)])
-		(*v).EventIDs = g31
+		(*v).EventIDs = make([]uint32, n30)
 	}
 	copy((*v).EventIDs, s_EventIDs_e[:])
-	copy((*v).Payload[:], data[s_Payload:])
 	return true
 }
 

@@ -28,9 +28,13 @@ import (
 // The file belongs in the package of the types (opts.Package names it; ""
 // takes the last element of the types' import path). The types must be
 // fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
-// nothing recursive, and a decoded value that cannot reach bitpack's
-// decode allowances (about 4096 values or 512 KiB). Anything else is an error naming the
-// field; such types are left to the plan. Nothing is written on error.
+// nothing recursive, a decoded value that cannot reach bitpack's decode
+// allowances (about 4096 values or 512 KiB) and needs at most 16 KiB of
+// locals to decode into, fields the package can reach (none unexported in another),
+// and no int or uint ranged past 32 bits (see portable). Anything else is
+// an error naming the field; such types are left to the plan. Nothing is
+// written on error. One package holds one file gen.Go wrote: the
+// helpers of two would collide.
 func Go(w io.Writer, opts Options, values ...any) error {
 	m, err := build(values)
 	if err != nil {
@@ -228,11 +232,22 @@ func (e *goEmitter) file() ([]byte, error) {
 // typeExpr is the Go expression of type t in the generated file,
 // importing the packages it names.
 func (e *goEmitter) typeExpr(t reflect.Type) string {
+	if strings.Contains(t.Name(), "[") {
+		// reflect names a generic type's instance with its arguments'
+		// import paths, which is not Go source.
+		if e.err == nil {
+			e.err = fmt.Errorf("gen: Go: %v is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)", t)
+		}
+		return "struct{}"
+	}
 	if t.Name() != "" {
 		switch p := t.PkgPath(); p {
 		case "":
 			return t.Name() // a predeclared type
 		case e.pkgPath:
+			if goReserved(t.Name()) && e.err == nil {
+				e.err = fmt.Errorf("gen: Go: type %v has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)", t)
+			}
 			return t.Name()
 		default:
 			n, ok := e.imports[p]
@@ -287,6 +302,24 @@ func (e *goEmitter) typeExpr(t reflect.Type) string {
 	return t.String()
 }
 
+// goReserved reports whether name, a type of the generated file's
+// package, is one the generated code declares and so would hide where it
+// names the type: a parameter or local (data, v, dst, w, end, pos, pad,
+// the shadow s and s_..., and the numbered ones local makes: c0, n1,
+// lo2, ...), an import or a helper (bitpack...).
+func goReserved(name string) bool {
+	switch name {
+	case "data", "v", "dst", "w", "end", "pos", "pad", "s",
+		"bitpack", "bitio", "quant", "binary", "bytes", "math", "utf8":
+		return true
+	}
+	if strings.HasPrefix(name, "s_") || strings.HasPrefix(name, "bitpack") {
+		return true
+	}
+	prefix := strings.TrimRight(name, "0123456789")
+	return prefix != name && strings.Contains(" c err f g i l lo n p q u w word ", " "+prefix+" ")
+}
+
 // goIdent makes a model name a Go identifier part.
 func goIdent(n string) string {
 	return strings.Map(func(r rune) rune {
@@ -309,7 +342,50 @@ func goBounds(v *Value) error {
 	if work > 4096 || mem > 1<<19 {
 		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
 	}
+	if n := goShadow(v, true); n > goShadowLimit {
+		return fmt.Errorf("gen: Go: %v needs %.0f bytes of locals to decode into (over %d, zeroed on every call however short the packet), so its decode is left to the plan", v.Go, n, goShadowLimit)
+	}
 	return nil
+}
+
+// goShadowLimit bounds the bytes of a decode's shadow (see gocode_read.go):
+// local variables the generated function zeroes on every call, however
+// short the packet, where the plan's decode reuses a scratch value. A
+// hostile packet of one byte would cost the zeroing of all of it (of a
+// struct holding [3][4 << 20]byte, 12 MiB allocated and 6.7 ms on every
+// call; of a slice of maxlen 2000 of [128]byte, 256 KiB and 0.37 ms).
+const goShadowLimit = 16 << 10
+
+// goShadow is the size in bytes of v's shadow, at a fixed place or not,
+// as read declares it.
+func goShadow(v *Value, fixed bool) float64 {
+	switch {
+	case goDeferred(v, fixed):
+		return 8
+	case goFlat(v):
+		return float64(v.Go.Size())
+	}
+	switch v.Kind {
+	case bitpack.KindQuat:
+		return 16
+	case bitpack.KindString:
+		return 24
+	case bitpack.KindBytes:
+		return 8 + float64(v.MaxLen)
+	case bitpack.KindArray:
+		return float64(v.Len) * goShadow(v.Elem, false)
+	case bitpack.KindSlice:
+		return 8 + float64(v.MaxLen)*goShadow(v.Elem, false)
+	case bitpack.KindPointer:
+		return 8 + goShadow(v.Elem, fixed)
+	case bitpack.KindStruct:
+		var n float64
+		for _, u := range fieldUses(v) {
+			n += goShadow(u.Value, fixed)
+		}
+		return n
+	}
+	return 0
 }
 
 // goCost bounds the values a decode of v visits and the bytes it

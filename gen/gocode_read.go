@@ -465,23 +465,104 @@ func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
 		e.commit(v.Elem, "(*"+p+")", sub(s, "v", fixed), fixed)
 		e.printf("} else {\n%s = nil\n}", d)
 	case bitpack.KindStruct:
-		for _, u := range fieldUses(v) {
-			e.commit(u.Value, d+"."+u.Member.Name, sub(s, u.Member.Name, fixed), fixed)
+		e.commitFields(v, d, s, fixed, true)
+		e.commitFields(v, d, s, fixed, false)
+	}
+}
+
+// commitFields commits the fields of struct v (and of the structs in it)
+// that the plan's commit copies (copies true: goCopied), or the others.
+// The plan copies all of them first, then fills the others in field
+// order (commit.go): in a target whose pointer points at one of its own
+// fields, the pointee's value wins, so it must here too.
+func (e *goEmitter) commitFields(v *Value, d, s string, fixed, copies bool) {
+	for _, u := range fieldUses(v) {
+		dd, ss := d+"."+u.Member.Name, sub(s, u.Member.Name, fixed)
+		switch {
+		case u.Value.Kind == bitpack.KindStruct && !goFlat(u.Value):
+			e.commitFields(u.Value, dd, ss, fixed, copies)
+		case goCopied(u.Value) == copies:
+			e.commit(u.Value, dd, ss, fixed)
 		}
 	}
 }
 
+// goCopied reports whether the plan's commit copies v's bytes (a field
+// of its copies, commitRanges): a fixed-width value, a quaternion, a byte
+// array, or an array whose elements hold no pointer and nothing off the
+// wire.
+func goCopied(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
+		bitpack.KindQuat, bitpack.KindByteArray:
+		return true
+	case bitpack.KindArray:
+		return !goHasPointers(v.Elem.Go) && goComplete(v.Elem)
+	case bitpack.KindStruct: // goFlat: every field on the wire and copied
+		return goFlat(v)
+	}
+	return false
+}
+
+// goHasPointers reports whether a value of t holds a pointer (bitpack's
+// hasPointers, for the types gen.Go generates).
+func goHasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && goHasPointers(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if goHasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // resize sets the slice d to length n (a Go expression) as the plan's
-// commit does: within its capacity in place, else grown into a new array
-// that keeps its elements (fields off the wire keep their values).
+// commit does (commitSlice): within its capacity in place; else, for
+// elements a decode writes whole (goComplete), a new array of zero
+// elements, as the plan hands over its scratch slice and lets go of the
+// old elements, pointees and all; else grown into a new array that keeps
+// its elements (fields off the wire keep their values).
 func (e *goEmitter) resize(v *Value, d, n string) {
 	m := e.local("n")
 	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
 	e.printf("%s = %s[:%s]", d, d, m)
 	e.printf("} else {")
+	if goComplete(v.Elem) {
+		e.printf("%s = make(%s, %s)", d, e.typeExpr(v.Go), m)
+		e.printf("}")
+		return
+	}
 	g := e.local("g")
 	e.printf("%s := make(%s, %s)", g, e.typeExpr(v.Go), m)
 	e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
 	e.printf("%s = %s", d, g)
 	e.printf("}")
+}
+
+// goComplete reports whether a decode writes every field of v, through
+// structs and arrays (a pointer, slice or string is written as a whole):
+// nothing of v is kept off the wire. It is the plan's isComplete
+// (commit.go).
+func goComplete(v *Value) bool {
+	switch v.Kind {
+	case bitpack.KindArray:
+		return goComplete(v.Elem)
+	case bitpack.KindStruct:
+		uses := fieldUses(v)
+		if len(uses) != v.Go.NumField() {
+			return false
+		}
+		for _, u := range uses {
+			if !goComplete(u.Value) {
+				return false
+			}
+		}
+	}
+	return true
 }

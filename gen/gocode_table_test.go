@@ -1151,6 +1151,9 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	if end-pos >= 8 {
 		return false
 	}
+	copy((*v).Key[:], data[s_Key:])
+	copy((*v).Zero[:], data[s_Zero:])
+	(*v).Nib = s_Nib
 	if string((*v).Name) != string(s_Name) {
 		(*v).Name = string(s_Name)
 	}
@@ -1162,17 +1165,12 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	}
 	(*v).Blob = append((*v).Blob[:0], s_Blob_b[:s_Blob_n]...)
 	(*v).None = append((*v).None[:0], s_None_b[:s_None_n]...)
-	copy((*v).Key[:], data[s_Key:])
-	copy((*v).Zero[:], data[s_Zero:])
 	if n24 := s_Codes_n; n24 <= cap((*v).Codes) {
 		(*v).Codes = (*v).Codes[:n24]
 	} else {
-		g25 := make([]uint8, n24)
-		copy(g25, (*v).Codes[:cap((*v).Codes)])
-		(*v).Codes = g25
+		(*v).Codes = make([]uint8, n24)
 	}
 	copy((*v).Codes, s_Codes_e[:])
-	(*v).Nib = s_Nib
 	return true
 }
 
@@ -1846,120 +1844,110 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 	}
 	(*v).Ammo = s_Ammo
 	(*v).Grid = s_Grid
+	(*v).Anon = s_Anon
 	if n81 := s_IDs_n; n81 <= cap((*v).IDs) {
 		(*v).IDs = (*v).IDs[:n81]
 	} else {
-		g82 := make([]uint32, n81)
-		copy(g82, (*v).IDs[:cap((*v).IDs)])
-		(*v).IDs = g82
+		(*v).IDs = make([]uint32, n81)
 	}
 	copy((*v).IDs, s_IDs_e[:])
 	if s_Opt_set {
-		p83 := (*v).Opt
-		if p83 == nil {
-			p83 = new(int32)
-			(*v).Opt = p83
+		p82 := (*v).Opt
+		if p82 == nil {
+			p82 = new(int32)
+			(*v).Opt = p82
 		}
-		(*p83) = s_Opt_v
+		(*p82) = s_Opt_v
 	} else {
 		(*v).Opt = nil
 	}
 	if s_OptVec_set {
-		p84 := (*v).OptVec
-		if p84 == nil {
-			p84 = new(Vec3)
-			(*v).OptVec = p84
+		p83 := (*v).OptVec
+		if p83 == nil {
+			p83 = new(Vec3)
+			(*v).OptVec = p83
 		}
-		(*p84).X = s_OptVec_v_X
-		(*p84).Y = s_OptVec_v_Y
-		(*p84).Z = s_OptVec_v_Z
+		(*p83).X = s_OptVec_v_X
+		(*p83).Y = s_OptVec_v_Y
+		(*p83).Z = s_OptVec_v_Z
 	} else {
 		(*v).OptVec = nil
 	}
-	if n85 := s_Players_n; n85 <= cap((*v).Players) {
-		(*v).Players = (*v).Players[:n85]
+	if n84 := s_Players_n; n84 <= cap((*v).Players) {
+		(*v).Players = (*v).Players[:n84]
 	} else {
-		g86 := make([]Player, n85)
-		copy(g86, (*v).Players[:cap((*v).Players)])
-		(*v).Players = g86
+		(*v).Players = make([]Player, n84)
 	}
-	for i87 := range (*v).Players {
-		(*v).Players[i87].Health = s_Players_e[i87].Health
-		(*v).Players[i87].Pos.X = s_Players_e[i87].Pos.X
-		(*v).Players[i87].Pos.Y = s_Players_e[i87].Pos.Y
-		(*v).Players[i87].Pos.Z = s_Players_e[i87].Pos.Z
-		if string((*v).Players[i87].Name) != string(s_Players_e[i87].Name) {
-			(*v).Players[i87].Name = string(s_Players_e[i87].Name)
+	for i85 := range (*v).Players {
+		(*v).Players[i85].Health = s_Players_e[i85].Health
+		(*v).Players[i85].Pos.X = s_Players_e[i85].Pos.X
+		(*v).Players[i85].Pos.Y = s_Players_e[i85].Pos.Y
+		(*v).Players[i85].Pos.Z = s_Players_e[i85].Pos.Z
+		(*v).Players[i85].Alive = s_Players_e[i85].Alive
+		if string((*v).Players[i85].Name) != string(s_Players_e[i85].Name) {
+			(*v).Players[i85].Name = string(s_Players_e[i85].Name)
 		}
-		(*v).Players[i87].Alive = s_Players_e[i87].Alive
 	}
-	for i88 := range (*v).Labels {
-		if string((*v).Labels[i88].Text) != string(s_Labels[i88].Text) {
-			(*v).Labels[i88].Text = string(s_Labels[i88].Text)
+	for i86 := range (*v).Labels {
+		if string((*v).Labels[i86].Text) != string(s_Labels[i86].Text) {
+			(*v).Labels[i86].Text = string(s_Labels[i86].Text)
 		}
 	}
 	if s_PP_set {
-		p89 := (*v).PP
-		if p89 == nil {
-			p89 = new(*uint8)
-			(*v).PP = p89
+		p87 := (*v).PP
+		if p87 == nil {
+			p87 = new(*uint8)
+			(*v).PP = p87
 		}
 		if s_PP_v_set {
-			p90 := (*p89)
-			if p90 == nil {
-				p90 = new(uint8)
-				(*p89) = p90
+			p88 := (*p87)
+			if p88 == nil {
+				p88 = new(uint8)
+				(*p87) = p88
 			}
-			(*p90) = s_PP_v_v
+			(*p88) = s_PP_v_v
 		} else {
-			(*p89) = nil
+			(*p87) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	for i91 := range (*v).Lists {
-		(*v).Lists[i91] = append((*v).Lists[i91][:0], s_Lists[i91].b[:s_Lists[i91].n]...)
+	for i89 := range (*v).Lists {
+		(*v).Lists[i89] = append((*v).Lists[i89][:0], s_Lists[i89].b[:s_Lists[i89].n]...)
 	}
-	if n92 := s_Nested_n; n92 <= cap((*v).Nested) {
-		(*v).Nested = (*v).Nested[:n92]
+	if n90 := s_Nested_n; n90 <= cap((*v).Nested) {
+		(*v).Nested = (*v).Nested[:n90]
 	} else {
-		g93 := make([]*[2]int8, n92)
-		copy(g93, (*v).Nested[:cap((*v).Nested)])
-		(*v).Nested = g93
+		(*v).Nested = make([]*[2]int8, n90)
 	}
-	for i94 := range (*v).Nested {
-		if s_Nested_e[i94].set {
-			p95 := (*v).Nested[i94]
-			if p95 == nil {
-				p95 = new([2]int8)
-				(*v).Nested[i94] = p95
+	for i91 := range (*v).Nested {
+		if s_Nested_e[i91].set {
+			p92 := (*v).Nested[i91]
+			if p92 == nil {
+				p92 = new([2]int8)
+				(*v).Nested[i91] = p92
 			}
-			(*p95) = s_Nested_e[i94].v
+			(*p92) = s_Nested_e[i91].v
 		} else {
-			(*v).Nested[i94] = nil
+			(*v).Nested[i91] = nil
 		}
 	}
-	if n96 := s_Empty_n; n96 <= cap((*v).Empty) {
-		(*v).Empty = (*v).Empty[:n96]
+	if n93 := s_Empty_n; n93 <= cap((*v).Empty) {
+		(*v).Empty = (*v).Empty[:n93]
 	} else {
-		g97 := make([]uint16, n96)
-		copy(g97, (*v).Empty[:cap((*v).Empty)])
-		(*v).Empty = g97
+		(*v).Empty = make([]uint16, n93)
 	}
 	copy((*v).Empty, s_Empty_e[:])
-	(*v).Anon = s_Anon
-	if n98 := s_Lines_n; n98 <= cap((*v).Lines) {
-		(*v).Lines = (*v).Lines[:n98]
+	if n94 := s_Lines_n; n94 <= cap((*v).Lines) {
+		(*v).Lines = (*v).Lines[:n94]
 	} else {
-		g99 := make([]struct {
+		(*v).Lines = make([]struct {
 			Text string "bits:\"maxlen=7\""
-		}, n98)
-		copy(g99, (*v).Lines[:cap((*v).Lines)])
-		(*v).Lines = g99
+		}, n94)
 	}
-	for i100 := range (*v).Lines {
-		if string((*v).Lines[i100].Text) != string(s_Lines_e[i100].Text) {
-			(*v).Lines[i100].Text = string(s_Lines_e[i100].Text)
+	for i95 := range (*v).Lines {
+		if string((*v).Lines[i95].Text) != string(s_Lines_e[i95].Text) {
+			(*v).Lines[i95].Text = string(s_Lines_e[i95].Text)
 		}
 	}
 	return true
@@ -2416,31 +2404,29 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 	if n48 := s_L_n; n48 <= cap((*v).L) {
 		(*v).L = (*v).L[:n48]
 	} else {
-		g49 := make([]**Label, n48)
-		copy(g49, (*v).L[:cap((*v).L)])
-		(*v).L = g49
+		(*v).L = make([]**Label, n48)
 	}
-	for i50 := range (*v).L {
-		if s_L_e[i50].set {
-			p51 := (*v).L[i50]
-			if p51 == nil {
-				p51 = new(*Label)
-				(*v).L[i50] = p51
+	for i49 := range (*v).L {
+		if s_L_e[i49].set {
+			p50 := (*v).L[i49]
+			if p50 == nil {
+				p50 = new(*Label)
+				(*v).L[i49] = p50
 			}
-			if s_L_e[i50].v.set {
-				p52 := (*p51)
-				if p52 == nil {
-					p52 = new(Label)
-					(*p51) = p52
+			if s_L_e[i49].v.set {
+				p51 := (*p50)
+				if p51 == nil {
+					p51 = new(Label)
+					(*p50) = p51
 				}
-				if string((*p52).Text) != string(s_L_e[i50].v.v.Text) {
-					(*p52).Text = string(s_L_e[i50].v.v.Text)
+				if string((*p51).Text) != string(s_L_e[i49].v.v.Text) {
+					(*p51).Text = string(s_L_e[i49].v.v.Text)
 				}
 			} else {
-				(*p51) = nil
+				(*p50) = nil
 			}
 		} else {
-			(*v).L[i50] = nil
+			(*v).L[i49] = nil
 		}
 	}
 	return true
@@ -2933,6 +2919,14 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 	(*v).Wide.Y = float64(s_Wide[1])
 	(*v).Wide.Z = float64(s_Wide[2])
 	(*v).Wide.W = float64(s_Wide[3])
+	(*v).Pose.A.X = float32(s_Pose_A[0])
+	(*v).Pose.A.Y = float32(s_Pose_A[1])
+	(*v).Pose.A.Z = float32(s_Pose_A[2])
+	(*v).Pose.A.W = float32(s_Pose_A[3])
+	(*v).Pose.B[0] = float32(s_Pose_B[0])
+	(*v).Pose.B[1] = float32(s_Pose_B[1])
+	(*v).Pose.B[2] = float32(s_Pose_B[2])
+	(*v).Pose.B[3] = float32(s_Pose_B[3])
 	if s_Opt_set {
 		p147 := (*v).Opt
 		if p147 == nil {
@@ -2949,24 +2943,14 @@ func bitpackUnmarshalRotations(data []byte, v *Rotations) bool {
 	if n148 := s_List_n; n148 <= cap((*v).List) {
 		(*v).List = (*v).List[:n148]
 	} else {
-		g149 := make([]QuatXYZW, n148)
-		copy(g149, (*v).List[:cap((*v).List)])
-		(*v).List = g149
+		(*v).List = make([]QuatXYZW, n148)
 	}
-	for i150 := range (*v).List {
-		(*v).List[i150].X = float32(s_List_e[i150][0])
-		(*v).List[i150].Y = float32(s_List_e[i150][1])
-		(*v).List[i150].Z = float32(s_List_e[i150][2])
-		(*v).List[i150].W = float32(s_List_e[i150][3])
+	for i149 := range (*v).List {
+		(*v).List[i149].X = float32(s_List_e[i149][0])
+		(*v).List[i149].Y = float32(s_List_e[i149][1])
+		(*v).List[i149].Z = float32(s_List_e[i149][2])
+		(*v).List[i149].W = float32(s_List_e[i149][3])
 	}
-	(*v).Pose.A.X = float32(s_Pose_A[0])
-	(*v).Pose.A.Y = float32(s_Pose_A[1])
-	(*v).Pose.A.Z = float32(s_Pose_A[2])
-	(*v).Pose.A.W = float32(s_Pose_A[3])
-	(*v).Pose.B[0] = float32(s_Pose_B[0])
-	(*v).Pose.B[1] = float32(s_Pose_B[1])
-	(*v).Pose.B[2] = float32(s_Pose_B[2])
-	(*v).Pose.B[3] = float32(s_Pose_B[3])
 	return true
 }
 
@@ -3194,9 +3178,7 @@ func bitpackUnmarshalUnits(data []byte, v *Units) bool {
 	if n20 := s_Ticks_n; n20 <= cap((*v).Ticks) {
 		(*v).Ticks = (*v).Ticks[:n20]
 	} else {
-		g21 := make([]int32, n20)
-		copy(g21, (*v).Ticks[:cap((*v).Ticks)])
-		(*v).Ticks = g21
+		(*v).Ticks = make([]int32, n20)
 	}
 	copy((*v).Ticks, s_Ticks_e[:])
 	return true

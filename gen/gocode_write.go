@@ -29,6 +29,7 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		}
 		e.put("bitpackBit("+x+")", 1)
 	case bitpack.KindInt, bitpack.KindUint:
+		e.portable(v)
 		e.writeInt(v, x)
 	case bitpack.KindFloat:
 		e.imports["math"] = "math"
@@ -42,11 +43,13 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		e.wflush()
 		e.printf("w.WriteString(string(%s), %d)", x, v.MaxLen)
 	case bitpack.KindBytes:
+		e.plainBytes(v)
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
 		e.put("uint64(len("+x+"))", lengthBits(v.MaxLen))
 		e.wflush()
 		e.printf("w.WriteBytes(%s)", x)
 	case bitpack.KindByteArray:
+		e.plainBytes(v)
 		e.wflush()
 		e.printf("w.WriteBytes(%s[:])", x)
 	case bitpack.KindArray:
@@ -70,6 +73,9 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 			return
 		}
 		for _, u := range fieldUses(v) {
+			if f := v.Go.Field(u.Member.Index); f.PkgPath != "" && f.PkgPath != e.pkgPath {
+				e.fail(u.Value, "%v's field %s is unexported in package %s: code in package %s cannot reach it (leave %v to the plan)", v.Go, f.Name, f.PkgPath, e.pkgPath, e.rootType)
+			}
 			e.write(u.Value, x+"."+u.Member.Name, depth+goLevel(u.Value))
 		}
 	default:
@@ -101,6 +107,28 @@ func (e *goEmitter) wflush() {
 	if e.wBits > 0 {
 		e.printf("w.WriteBitsUnchecked(%s, %d)", e.wExpr, e.wBits)
 		e.wExpr, e.wBits = "", 0
+	}
+}
+
+// plainBytes refuses a byte slice or array whose elements are of a named
+// type (type B uint8; []B): the generated code passes it as []byte and
+// copies into it from the packet, which Go allows for byte only.
+func (e *goEmitter) plainBytes(v *Value) {
+	if t := v.Go.Elem(); t != reflect.TypeFor[byte]() {
+		e.fail(v, "%v holds %v, not byte: the generated code could not copy the packet's bytes into it (leave %v to the plan)", v.Go, t, e.rootType)
+	}
+}
+
+// portable refuses an int or uint field whose range goes past 32 bits:
+// on a 32-bit platform bitpack's layout of it holds the range cut to what
+// the Go type holds there, so its hash, which the generated code
+// registers with, differs and the registration would panic.
+func (e *goEmitter) portable(v *Value) {
+	if !v.Ranged || v.Go.Kind() != reflect.Int && v.Go.Kind() != reflect.Uint {
+		return
+	}
+	if v.Signed && (v.IntMin < math.MinInt32 || v.IntMax > math.MaxInt32) || !v.Signed && v.UintMax > math.MaxUint32 {
+		e.fail(v, "%v with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave %v to the plan, or use int64 or uint64)", v.Go, e.rootType)
 	}
 }
 

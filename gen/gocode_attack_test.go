@@ -1,0 +1,450 @@
+package gen_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitpacktest"
+	"github.com/bitpack-go/bitpack/gen"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/leanovate/gopter"
+)
+
+// The attack types' generated code is gocode_attack_gen_test.go
+// (TestGoGoldenAttack keeps it current; go test ./gen -run TestGoGolden
+// -update rewrites it with the table's). These tests hold it to the plan
+// as TestGoAgrees does the table's, and decode into values whose fields
+// off the wire hold values and whose slices have spare capacity holding
+// stale elements: what the plan's commit keeps, the generated commit must
+// keep.
+
+const attackFile = "gocode_attack_gen_test.go"
+
+// atkFn is a type's generated pair, called through any.
+type atkFn struct {
+	append    func(dst []byte, v any) ([]byte, bool)
+	unmarshal func(data []byte, v any) bool
+}
+
+func atkPair[T any](a func([]byte, *T) ([]byte, bool), u func([]byte, *T) bool) atkFn {
+	return atkFn{
+		append:    func(dst []byte, v any) ([]byte, bool) { return a(dst, v.(*T)) },
+		unmarshal: func(data []byte, v any) bool { return u(data, v.(*T)) },
+	}
+}
+
+var attackGenerated = map[reflect.Type]atkFn{
+	reflect.TypeFor[AtkWide]():          atkPair(bitpackAppendAtkWide, bitpackUnmarshalAtkWide),
+	reflect.TypeFor[AtkZero]():          atkPair(bitpackAppendAtkZero, bitpackUnmarshalAtkZero),
+	reflect.TypeFor[AtkUnits]():         atkPair(bitpackAppendAtkUnits, bitpackUnmarshalAtkUnits),
+	reflect.TypeFor[AtkNamed]():         atkPair(bitpackAppendAtkNamed, bitpackUnmarshalAtkNamed),
+	reflect.TypeFor[AtkQuat]():          atkPair(bitpackAppendAtkQuat, bitpackUnmarshalAtkQuat),
+	reflect.TypeFor[AtkBytes]():         atkPair(bitpackAppendAtkBytes, bitpackUnmarshalAtkBytes),
+	reflect.TypeFor[AtkOff]():           atkPair(bitpackAppendAtkOff, bitpackUnmarshalAtkOff),
+	reflect.TypeFor[AtkNest]():          atkPair(bitpackAppendAtkNest, bitpackUnmarshalAtkNest),
+	reflect.TypeFor[AtkFloat]():         atkPair(bitpackAppendAtkFloat, bitpackUnmarshalAtkFloat),
+	reflect.TypeFor[AtkOther]():         atkPair(bitpackAppendAtkOther, bitpackUnmarshalAtkOther),
+	reflect.TypeFor[AtkOtherPrivate]():  atkPair(bitpackAppendAtkOtherPrivate, bitpackUnmarshalAtkOtherPrivate),
+	reflect.TypeFor[AtkIntRange32]():    atkPair(bitpackAppendAtkIntRange32, bitpackUnmarshalAtkIntRange32),
+	reflect.TypeFor[AtkGrow]():          atkPair(bitpackAppendAtkGrow, bitpackUnmarshalAtkGrow),
+	reflect.TypeFor[AtkInt]():           atkPair(bitpackAppendAtkInt, bitpackUnmarshalAtkInt),
+	reflect.TypeFor[AtkAlias]():         atkPair(bitpackAppendAtkAlias, bitpackUnmarshalAtkAlias),
+	reflect.TypeFor[AtkStr]():           atkPair(bitpackAppendAtkStr, bitpackUnmarshalAtkStr),
+	reflect.TypeFor[AtkCF1]():           atkPair(bitpackAppendAtkCF1, bitpackUnmarshalAtkCF1),
+	reflect.TypeFor[AtkCF2]():           atkPair(bitpackAppendAtkCF2, bitpackUnmarshalAtkCF2),
+	reflect.TypeFor[AtkCF3]():           atkPair(bitpackAppendAtkCF3, bitpackUnmarshalAtkCF3),
+	reflect.TypeFor[AtkCF4]():           atkPair(bitpackAppendAtkCF4, bitpackUnmarshalAtkCF4),
+	reflect.TypeFor[AtkGenericFields](): atkPair(bitpackAppendAtkGenericFields, bitpackUnmarshalAtkGenericFields),
+	reflect.TypeFor[AtkLocals]():        atkPair(bitpackAppendAtkLocals, bitpackUnmarshalAtkLocals),
+}
+
+// TestGoGoldenAttack regenerates gocode_attack_gen_test.go and compares.
+func TestGoGoldenAttack(t *testing.T) {
+	var out bytes.Buffer
+	if err := gen.Go(&out, gen.Options{Package: "gen_test"}, attackProtos()...); err != nil {
+		t.Fatal(err)
+	}
+	if *gen.Update {
+		if err := os.WriteFile(attackFile, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	have, err := os.ReadFile(attackFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, out.Bytes()) {
+		t.Errorf("%s is not what gen.Go writes now: go test ./gen -run TestGoGolden -update", attackFile)
+	}
+}
+
+// atkCmp compares floats bit for bit (NaN payloads, -0), named ones too.
+var atkCmp = []cmp.Option{
+	cmp.Exporter(func(reflect.Type) bool { return true }),
+	cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }),
+	cmp.Comparer(func(a, b NF32) bool { return math.Float32bits(float32(a)) == math.Float32bits(float32(b)) }),
+	cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
+	cmp.Comparer(func(a, b NF64) bool { return math.Float64bits(float64(a)) == math.Float64bits(float64(b)) }),
+}
+
+// atkPrior makes a target to decode into, the same each call for the same
+// arguments: the zero value (p nil), the value p decodes to, or that value
+// dirtied from seed (seed not 0; see dirty). The value is made once and
+// deep-copied: what the plan's decode yields for p may depend on what its
+// scratch value held (see TestPlanNilOrEmpty).
+func atkPrior(typ reflect.Type, p []byte, seed int64) reflect.Value {
+	v := reflect.New(typ)
+	if p == nil {
+		return v
+	}
+	key := atkPriorKey{typ, string(p), seed}
+	if m, ok := atkPriors.Load(key); ok {
+		return deepCopy(m.(reflect.Value))
+	}
+	if err := bitpack.Unmarshal(p, v.Interface()); err != nil {
+		panic(fmt.Sprintf("%v: a packet the plan wrote does not decode: %v", typ, err))
+	}
+	if seed != 0 {
+		dirty(v.Elem(), rand.New(rand.NewSource(seed)), 0)
+	}
+	atkPriors.Store(key, v)
+	return deepCopy(v)
+}
+
+type atkPriorKey struct {
+	typ  reflect.Type
+	p    string
+	seed int64
+}
+
+var atkPriors sync.Map
+
+// deepCopy copies v (a pointer) and all it reaches, keeping nil apart
+// from empty and slices' capacity and what lies in it.
+func deepCopy(v reflect.Value) reflect.Value {
+	c := reflect.New(v.Type()).Elem()
+	copyInto(c, v)
+	return c
+}
+
+func copyInto(d, s reflect.Value) {
+	switch s.Kind() {
+	case reflect.Pointer:
+		if !s.IsNil() {
+			p := reflect.New(s.Type().Elem())
+			copyInto(p.Elem(), s.Elem())
+			d.Set(p)
+		}
+	case reflect.Slice:
+		if !s.IsNil() {
+			n := reflect.MakeSlice(s.Type(), s.Len(), s.Cap())
+			full, sfull := n.Slice(0, s.Cap()), s.Slice(0, s.Cap())
+			for k := 0; k < s.Cap(); k++ {
+				copyInto(full.Index(k), sfull.Index(k))
+			}
+			d.Set(n)
+		}
+	case reflect.Array:
+		for k := 0; k < s.Len(); k++ {
+			copyInto(d.Index(k), s.Index(k))
+		}
+	case reflect.Struct:
+		for i := 0; i < s.NumField(); i++ {
+			copyInto(settable(d.Field(i)), settable(s.Field(i)))
+		}
+	default:
+		d.Set(s)
+	}
+}
+
+// settable makes a field reached through unexported ones settable.
+func settable(rv reflect.Value) reflect.Value {
+	if rv.CanSet() || !rv.CanAddr() {
+		return rv
+	}
+	return reflect.NewAt(rv.Type(), unsafe.Pointer(rv.UnsafeAddr())).Elem()
+}
+
+// offWire reports whether bitpack leaves struct field f off the wire.
+func offWire(f reflect.StructField) bool {
+	return f.Tag.Get("bits") == "-" || !f.IsExported() && !f.Anonymous
+}
+
+// dirty fills the fields off the wire of the value rv with values of
+// their own, and gives some of its slices spare capacity holding stale
+// elements (random, pointers and all).
+func dirty(rv reflect.Value, rng *rand.Rand, depth int) {
+	switch rv.Kind() {
+	case reflect.Struct:
+		for i := 0; i < rv.NumField(); i++ {
+			f := settable(rv.Field(i))
+			if offWire(rv.Type().Field(i)) {
+				fillRandom(f, rng, depth)
+			} else {
+				dirty(f, rng, depth)
+			}
+		}
+	case reflect.Pointer:
+		if !rv.IsNil() {
+			dirty(rv.Elem(), rng, depth)
+		}
+	case reflect.Array:
+		for k := 0; k < rv.Len(); k++ {
+			dirty(rv.Index(k), rng, depth)
+		}
+	case reflect.Slice:
+		for k := 0; k < rv.Len(); k++ {
+			dirty(rv.Index(k), rng, depth)
+		}
+		if rng.Intn(2) == 0 {
+			n := rv.Len()
+			grown := reflect.MakeSlice(rv.Type(), n, n+1+rng.Intn(3))
+			reflect.Copy(grown, rv)
+			full := grown.Slice(0, grown.Cap())
+			for k := n; k < full.Len(); k++ {
+				fillRandom(full.Index(k), rng, depth+1)
+			}
+			rv.Set(grown)
+		}
+	}
+}
+
+// fillRandom sets rv, whatever it is, to a random value.
+func fillRandom(rv reflect.Value, rng *rand.Rand, depth int) {
+	switch rv.Kind() {
+	case reflect.Bool:
+		rv.SetBool(rng.Intn(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		rv.SetInt(int64(int8(rng.Int())))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		rv.SetUint(uint64(uint8(rng.Int())))
+	case reflect.Float32, reflect.Float64:
+		rv.SetFloat(rng.Float64())
+	case reflect.String:
+		rv.SetString("kept" + strconv.Itoa(rng.Intn(100)))
+	case reflect.Slice:
+		if depth < 3 {
+			n := 1 + rng.Intn(2)
+			s := reflect.MakeSlice(rv.Type(), n, n)
+			for k := 0; k < n; k++ {
+				fillRandom(s.Index(k), rng, depth+1)
+			}
+			rv.Set(s)
+		}
+	case reflect.Array:
+		for k := 0; k < rv.Len(); k++ {
+			fillRandom(rv.Index(k), rng, depth)
+		}
+	case reflect.Pointer:
+		if depth < 3 {
+			p := reflect.New(rv.Type().Elem())
+			fillRandom(p.Elem(), rng, depth+1)
+			rv.Set(p)
+		}
+	case reflect.Struct:
+		for i := 0; i < rv.NumField(); i++ {
+			fillRandom(settable(rv.Field(i)), rng, depth)
+		}
+	}
+}
+
+// atkDecodeAgrees decodes p with the generated function and the plan,
+// each into its own target made by prior, and reports how they differ.
+func atkDecodeAgrees(fn atkFn, p []byte, prior func() reflect.Value) string {
+	g, b, before := prior(), prior(), prior()
+	ok := fn.unmarshal(p, g.Interface())
+	err := bitpack.Unmarshal(p, b.Interface())
+	switch {
+	case ok != (err == nil):
+		return fmt.Sprintf("generated accepts: %v, the plan: %v", ok, err)
+	case !ok:
+		if d := cmp.Diff(before.Interface(), g.Interface(), atkCmp...); d != "" {
+			return "a refused packet changed the target (-before +after):\n" + d
+		}
+	default:
+		if d := cmp.Diff(b.Interface(), g.Interface(), atkCmp...); d != "" {
+			if cmp.Equal(b.Interface(), g.Interface(), append(atkCmp, cmpopts.EquateEmpty())...) {
+				atkNilOrEmpty.Add(1)
+				return "" // the plan's own nondeterminism: see TestPlanNilOrEmpty
+			}
+			return "values differ (-plan +generated):\n" + d
+		}
+	}
+	return ""
+}
+
+// atkNilOrEmpty counts the decodes whose values differed only in a slice
+// nil on one side and empty on the other.
+var atkNilOrEmpty atomic.Int64
+
+// atkEncodeAgrees appends v with the generated function and the plan after
+// the same prefix.
+func atkEncodeAgrees(fn atkFn, v any) string {
+	prefix := []byte{0xa5}
+	g, ok := fn.append(prefix, v)
+	b, err := bitpack.Append(prefix, v)
+	switch {
+	case ok != (err == nil):
+		return fmt.Sprintf("generated writes: %v, the plan: %v", ok, err)
+	case ok && !bytes.Equal(g, b):
+		return fmt.Sprintf("generated % x, the plan % x", g, b)
+	case !ok && !bytes.Equal(g, prefix):
+		return fmt.Sprintf("a refused value returned % x", g)
+	}
+	return ""
+}
+
+// attackGens are generators of valid values of the attack types.
+func attackGens() map[reflect.Type]gopter.Gen {
+	m := bitpacktest.MaxElems(4)
+	return map[reflect.Type]gopter.Gen{
+		reflect.TypeFor[AtkWide]():          bitpacktest.Gen[AtkWide](m),
+		reflect.TypeFor[AtkZero]():          bitpacktest.Gen[AtkZero](m),
+		reflect.TypeFor[AtkUnits]():         bitpacktest.Gen[AtkUnits](m),
+		reflect.TypeFor[AtkNamed]():         bitpacktest.Gen[AtkNamed](m),
+		reflect.TypeFor[AtkQuat]():          bitpacktest.Gen[AtkQuat](m),
+		reflect.TypeFor[AtkBytes]():         bitpacktest.Gen[AtkBytes](m),
+		reflect.TypeFor[AtkOff]():           bitpacktest.Gen[AtkOff](m),
+		reflect.TypeFor[AtkNest]():          bitpacktest.Gen[AtkNest](m),
+		reflect.TypeFor[AtkFloat]():         bitpacktest.Gen[AtkFloat](m),
+		reflect.TypeFor[AtkOther]():         bitpacktest.Gen[AtkOther](m),
+		reflect.TypeFor[AtkOtherPrivate]():  bitpacktest.Gen[AtkOtherPrivate](m),
+		reflect.TypeFor[AtkIntRange32]():    bitpacktest.Gen[AtkIntRange32](m),
+		reflect.TypeFor[AtkGrow]():          bitpacktest.Gen[AtkGrow](m),
+		reflect.TypeFor[AtkInt]():           bitpacktest.Gen[AtkInt](m),
+		reflect.TypeFor[AtkAlias]():         bitpacktest.Gen[AtkAlias](m),
+		reflect.TypeFor[AtkStr]():           bitpacktest.Gen[AtkStr](m),
+		reflect.TypeFor[AtkCF1]():           bitpacktest.Gen[AtkCF1](m),
+		reflect.TypeFor[AtkCF2]():           bitpacktest.Gen[AtkCF2](m),
+		reflect.TypeFor[AtkCF3]():           bitpacktest.Gen[AtkCF3](m),
+		reflect.TypeFor[AtkCF4]():           bitpacktest.Gen[AtkCF4](m),
+		reflect.TypeFor[AtkGenericFields](): bitpacktest.Gen[AtkGenericFields](m),
+		reflect.TypeFor[AtkLocals]():        bitpacktest.Gen[AtkLocals](m),
+	}
+}
+
+// atkSamples are n packets of valid values of typ drawn from seed.
+func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
+	g := attackGens()[typ]
+	params := gopter.DefaultGenParameters()
+	params.Rng = rand.New(rand.NewSource(seed))
+	var out [][]byte
+	for len(out) < n {
+		v, ok := g(params).Retrieve()
+		if !ok {
+			continue
+		}
+		rv := reflect.New(typ)
+		rv.Elem().Set(reflect.ValueOf(v))
+		p, err := bitpack.Marshal(rv.Interface())
+		if err != nil {
+			panic(fmt.Sprintf("%v: a generated value does not encode: %v", typ, err))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestGoAttackAgrees runs the generated code and the plan on samples of
+// the attack types: encodes of the samples and of their spoiled copies;
+// decodes of their packets, damaged and random ones into the zero value,
+// into another sample and into that sample dirtied.
+func TestGoAttackAgrees(t *testing.T) {
+	rng := rand.New(rand.NewSource(61))
+	for k, proto := range attackProtos() {
+		typ := reflect.TypeOf(proto)
+		fn := attackGenerated[typ]
+		packets := atkSamples(typ, int64(k)+100, 24)
+		checks, spoiled := 0, 0
+		for i, p := range packets {
+			if msg := atkEncodeAgrees(fn, atkPrior(typ, p, 0).Interface()); msg != "" {
+				t.Fatalf("%v encoding the value of % x: %s", typ, p, msg)
+			}
+			other := packets[(i+1)%len(packets)]
+			try := func(q []byte, how string) {
+				checks++
+				for _, prior := range []func() reflect.Value{
+					func() reflect.Value { return atkPrior(typ, nil, 0) },
+					func() reflect.Value { return atkPrior(typ, other, 0) },
+					func() reflect.Value { return atkPrior(typ, other, int64(i)+1) },
+				} {
+					if msg := atkDecodeAgrees(fn, q, prior); msg != "" {
+						t.Fatalf("%v packet %d %s (% x), prior % x: %s", typ, i, how, q, other, msg)
+					}
+				}
+			}
+			try(p, "as written")
+			if i < 6 {
+				gen.Damaged(p, rng, try)
+			}
+			for j := 0; j < 40; j++ {
+				q := make([]byte, rng.Intn(len(p)+2))
+				rng.Read(q)
+				try(q, "random")
+			}
+			if i < 4 {
+				err := gen.Spoiled(proto, p, func(v reflect.Value, what string) {
+					spoiled++
+					if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {
+						t.Fatalf("%v sample %d with %s: %s", typ, i, what, msg)
+					}
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		t.Logf("%v: %d samples, %d packets decoded (3 targets each), %d spoiled values; %d decodes nil against empty", typ, len(packets), checks, spoiled, atkNilOrEmpty.Swap(0))
+	}
+}
+
+// FuzzGoAttack holds the attack types' generated decoders to the plan on
+// any packet: the first byte picks the type, the second the target (0 the
+// zero value, else a sample dirtied from it), the rest is the packet; an
+// accepted packet is re-encoded by both.
+func FuzzGoAttack(f *testing.F) {
+	protos := attackProtos()
+	samples := make([][]byte, len(protos))
+	for k, proto := range protos {
+		ps := atkSamples(reflect.TypeOf(proto), int64(k)+7, 3)
+		samples[k] = ps[0]
+		for j, p := range ps {
+			f.Add(append([]byte{byte(k), byte(j)}, p...))
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) < 2 {
+			return
+		}
+		k := int(in[0]) % len(protos)
+		typ, seed, p := reflect.TypeOf(protos[k]), int64(in[1]), in[2:]
+		fn := attackGenerated[typ]
+		prior := func() reflect.Value {
+			if seed == 0 {
+				return atkPrior(typ, nil, 0)
+			}
+			return atkPrior(typ, samples[k], seed)
+		}
+		if msg := atkDecodeAgrees(fn, p, prior); msg != "" {
+			t.Fatalf("%v packet % x, target seed %d: %s", typ, p, seed, msg)
+		}
+		v := reflect.New(typ)
+		if bitpack.Unmarshal(p, v.Interface()) == nil {
+			if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {
+				t.Fatalf("%v re-encoding % x: %s", typ, p, msg)
+			}
+		}
+	})
+}
