@@ -415,8 +415,13 @@ func commitSlice(o *op, d, s pointer) {
 	switch {
 	case n <= d.sliceCap():
 		d.setSliceLen(o.typ, n)
-	case o.elem.complete:
-		d.moveSlice(s) // every byte of the elements is the packet's
+	case o.elem.complete: // every byte of the elements is the packet's
+		if o.elem.empties { // the caller held none of them
+			for k := 0; k < n; k++ {
+				settle(o.elem, s.sliceElem(k, o.stride))
+			}
+		}
+		d.moveSlice(s)
 		return
 	default:
 		// Elements with fields off the wire keep theirs: grow in place.

@@ -183,6 +183,11 @@ func commitSparse(o *op, d, s pointer) {
 	if o.slice {
 		n = s.sliceLen()
 		if n > d.sliceCap() {
+			for k := 0; k < n; k++ { // the caller held none of them
+				if e := sparseSlot(o, s, k).elem(); !e.isNil() {
+					settle(o.elem, e)
+				}
+			}
 			d.moveSlice(s)
 			return
 		}

@@ -37,6 +37,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x13187a16e974123c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0x26277d44a9252ecb, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0xd3d243b09c94a57c, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x8a92a68c21010b5e, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -4233,6 +4234,92 @@ func bitpackUnmarshalAtkLocals(data []byte, v *AtkLocals) bool {
 		return false
 	}
 	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkBB appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkBB(dst []byte, v *AtkBB) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if len((*v).BB) > 2 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(len((*v).BB)), 2)
+	for i0 := range (*v).BB {
+		if len((*v).BB[i0]) > 3 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(uint64(len((*v).BB[i0])), 2)
+		w.WriteBytes((*v).BB[i0])
+	}
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkBB decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkBB(data []byte, v *AtkBB) bool {
+	if len(data) > 9 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_BB_n int
+		s_BB_e [2]struct {
+			n int
+			b [3]byte
+		}
+	)
+	var n0 int
+	if end-pos < 2 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0x3
+	if c2 > 2 {
+		return false
+	}
+	n0 = int(c2)
+	pos += 2
+	s_BB_n = n0
+	for i3 := range s_BB_e[:n0] {
+		var n4 int
+		if end-pos < 2 {
+			return false
+		}
+		w5 := bitpackWord(data, pos)
+		c6 := w5 >> 0 & 0x3
+		if c6 > 3 {
+			return false
+		}
+		n4 = int(c6)
+		pos += 2
+		if pad := -pos & 7; pad != 0 {
+			if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+				return false
+			}
+			pos += pad
+		}
+		if (end-pos)/8 < n4 {
+			return false
+		}
+		s_BB_e[i3].n = copy(s_BB_e[i3].b[:n4], data[pos>>3:])
+		pos += 8 * n4
+	}
+	if end-pos >= 8 {
+		return false
+	}
+	if n7 := s_BB_n; n7 <= cap((*v).BB) {
+		(*v).BB = (*v).BB[:n7]
+	} else {
+		(*v).BB = make([][]uint8, n7)
+	}
+	for i8 := range (*v).BB {
+		(*v).BB[i8] = append((*v).BB[i8][:0], s_BB_e[i8].b[:s_BB_e[i8].n]...)
+	}
 	return true
 }
 

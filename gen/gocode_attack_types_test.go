@@ -242,6 +242,12 @@ type (
 	}
 )
 
+// AtkBB is a slice of byte slices: an element the packet leaves empty is
+// nil or the target's own, cut to length 0 (see TestPlanNilOrEmpty).
+type AtkBB struct {
+	BB [][]byte `bits:"maxlen=2,elem.maxlen=3"`
+}
+
 // AtkAlias is decoded into a value whose pointer points at its own
 // field: the plan's commit copies the fixed-width fields first, then fills
 // pointees.
@@ -369,5 +375,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}}
 }
