@@ -17,13 +17,12 @@ import (
 
 // Reproducers of what the attack tests found, with exact packets.
 
-// TestGoGrowHandsOver: a slice of pointers that outgrows the target's
-// capacity. The plan's commit hands over its scratch slice (the elements
-// are written whole: commitSlice), so the target's old pointees, and the
-// fields off the wire they held, are let go of; within capacity it fills
-// the old pointees in place, keeping those fields. gen.Go's commit kept
-// the old pointees in both cases (a different value than the plan's).
-func TestGoGrowHandsOver(t *testing.T) {
+// TestGoGrowReuses: a slice of pointers that outgrows the target's
+// capacity keeps the target's old pointees, filled in place (their fields
+// off the wire kept), as within capacity; the elements past its capacity
+// get new pointees. The plan once handed over its scratch slice whole
+// (old pointees let go of), and gen.Go's commit had to copy that.
+func TestGoGrowReuses(t *testing.T) {
 	// L = [&{A: 3}, &{A: 5}]: length 2 in 2 bits (0, 1), then for each a
 	// presence bit (1) and A in 3 bits: 3 = 1, 1, 0 and 5 = 1, 0, 1; bits
 	// from the low end of each byte: 0111 1011, 01 -> de 02.
@@ -37,32 +36,41 @@ func TestGoGrowHandsOver(t *testing.T) {
 		"generated": func(v *AtkGrow) bool { return bitpackUnmarshalAtkGrow(packet, v) },
 	}
 	for name, decode := range decoders {
-		// Capacity 1: grown, old pointee let go of.
-		v := AtkGrow{L: []*AtkKeep{{A: 1, Note: "mine"}}}
-		old := v.L[0]
-		if !decode(&v) {
-			t.Fatalf("%s refuses % x", name, packet)
-		}
-		if d := cmp.Diff(want, v); d != "" {
-			t.Errorf("%s, grown (-want +got):\n%s", name, d)
-		}
-		if v.L[0] == old {
-			t.Errorf("%s, grown: kept the old pointee", name)
-		}
-		// Capacity 2: filled in place, Notes kept.
-		v = AtkGrow{L: append(make([]*AtkKeep, 0, 2), &AtkKeep{A: 1, Note: "mine"})}
-		stale := &AtkKeep{A: 7, Note: "stale"}
-		v.L[:2][1] = stale
-		old = v.L[0]
-		if !decode(&v) {
-			t.Fatalf("%s refuses % x", name, packet)
-		}
-		inPlace := AtkGrow{L: []*AtkKeep{{A: 3, Note: "mine"}, {A: 5, Note: "stale"}}}
-		if d := cmp.Diff(inPlace, v); d != "" {
-			t.Errorf("%s, in place (-want +got):\n%s", name, d)
-		}
-		if v.L[0] != old || v.L[1] != stale {
-			t.Errorf("%s, in place: did not fill the old pointees", name)
+		for _, c := range []struct {
+			name   string
+			target func() AtkGrow
+			want   AtkGrow
+			reused int // the target's pointees (to its capacity) the result holds
+		}{
+			{"capacity 0", func() AtkGrow { return AtkGrow{} }, want, 0},
+			{"capacity 1, grown", func() AtkGrow { return AtkGrow{L: []*AtkKeep{{A: 1, Note: "mine"}}} },
+				AtkGrow{L: []*AtkKeep{{A: 3, Note: "mine"}, {A: 5}}}, 1},
+			{"capacity 1 past length 0, grown", func() AtkGrow {
+				return AtkGrow{L: []*AtkKeep{{A: 1, Note: "stale"}}[:0]}
+			}, AtkGrow{L: []*AtkKeep{{A: 3, Note: "stale"}, {A: 5}}}, 1},
+			{"capacity 2 past length 1, in place", func() AtkGrow {
+				return AtkGrow{L: []*AtkKeep{{A: 1, Note: "mine"}, {A: 7, Note: "stale"}}[:1]}
+			}, AtkGrow{L: []*AtkKeep{{A: 3, Note: "mine"}, {A: 5, Note: "stale"}}}, 2},
+			{"capacity 2, a nil pointer, in place", func() AtkGrow { return AtkGrow{L: []*AtkKeep{nil, {A: 7, Note: "mine"}}} },
+				AtkGrow{L: []*AtkKeep{{A: 3}, {A: 5, Note: "mine"}}}, 1},
+		} {
+			v := c.target()
+			old := append([]*AtkKeep(nil), v.L[:cap(v.L)]...) // the pointers, before the decode writes over them
+			if !decode(&v) {
+				t.Fatalf("%s, %s: refuses % x", name, c.name, packet)
+			}
+			if d := cmp.Diff(c.want, v); d != "" {
+				t.Errorf("%s, %s (-want +got):\n%s", name, c.name, d)
+			}
+			reused := 0
+			for k := range min(len(old), len(v.L)) {
+				if old[k] != nil && v.L[k] == old[k] {
+					reused++
+				}
+			}
+			if reused != c.reused {
+				t.Errorf("%s, %s: %d of the target's pointees reused, want %d", name, c.name, reused, c.reused)
+			}
 		}
 	}
 }

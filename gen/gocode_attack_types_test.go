@@ -229,9 +229,9 @@ type AtkOther struct {
 	PP *othertypes.Pos
 }
 
-// AtkGrow is the smallest type whose decode's commit hands over a grown
-// slice of pointers: the plan lets go of the old pointees, and of what
-// their fields off the wire held.
+// AtkGrow is the smallest type whose decode grows a slice of pointers
+// whose pointees keep a field off the wire: the old pointees are reused
+// (filled in place, their Notes kept), the new ones are new.
 type (
 	AtkKeep struct {
 		A    uint8  `bits:"range=0..7"`
