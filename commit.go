@@ -8,11 +8,13 @@ import "reflect"
 // has (a slice with the capacity, a non-nil pointer, the member a union
 // field already holds) is filled in place, so steady-state decodes
 // allocate nothing; anything else is handed over: the caller's value takes
-// the scratch value's slice or pointee, and the scratch value lets go of
-// it (it allocates again, paid for, when a later packet needs it). Commit
-// itself never allocates — but for the elements of a slice that keep
-// fields off the wire, which must keep the values they had: those grow
-// in place, and their decode is charged twice (see elemsCharge).
+// the scratch value's slice or pointee, settled (see settle) — a grown
+// slice's array with the caller's old elements moved in, filled in place
+// (see commitGrown) — and the scratch value lets go of it (it allocates
+// again, paid for, when a later packet needs it). Commit itself never
+// allocates — but for the elements of a slice that keep fields off the
+// wire, which must keep the values they had: those grow in place, and
+// their decode is charged twice (see elemsCharge).
 
 // commit stores into dst what a decode of p stored into src.
 func commit(p *plan, dst, src pointer) {
