@@ -8,11 +8,13 @@ import "reflect"
 // has (a slice with the capacity, a non-nil pointer, the member a union
 // field already holds) is filled in place, so steady-state decodes
 // allocate nothing; anything else is handed over: the caller's value takes
-// the scratch value's slice or pointee, and the scratch value lets go of
-// it (it allocates again, paid for, when a later packet needs it). Commit
-// itself never allocates — but for the elements of a slice that keep
-// fields off the wire, which must keep the values they had: those grow
-// in place, and their decode is charged twice (see elemsCharge).
+// the scratch value's slice or pointee, settled (see settle) — a grown
+// slice's array with the caller's old elements moved in, filled in place
+// (see commitGrown) — and the scratch value lets go of it (it allocates
+// again, paid for, when a later packet needs it). Commit itself never
+// allocates — but for the elements of a slice that keep fields off the
+// wire, which must keep the values they had: those grow in place, and
+// their decode is charged twice (see elemsCharge).
 
 // commit stores into dst what a decode of p stored into src.
 func commit(p *plan, dst, src pointer) {
@@ -217,4 +219,117 @@ func release(p *plan, base pointer) {
 			}
 		}
 	}
+}
+
+// Empty slices. What a decode leaves in the caller's value is a function
+// of the packet and of that value alone: a slice, []byte or map the
+// packet leaves empty is the caller's own, cut to length 0 (a map:
+// cleared), where the caller's value held a non-nil one, and nil where it
+// held nil or nothing at all — an element past its slice's capacity, the
+// pointee of a nil pointer, a union member of another type. The scratch
+// value cannot say which: it keeps the capacity earlier packets gave its
+// slices, so a place of it that the packet leaves empty may be nil or
+// not. Commit decides from the caller's value (see commitBytes,
+// commitSlice, commitMap), and what it hands over to a place where the
+// caller's value held nothing it settles first.
+
+// settle makes the value of p at at, which commit hands over from the
+// scratch value to a place the caller's value held nothing in, what a
+// decode into a zero value makes it: every empty slice, []byte and map in
+// it nil.
+func settle(p *plan, at pointer) {
+	if !p.empties {
+		return
+	}
+	for _, i := range p.others {
+		o := &p.ops[i]
+		f := at.field(o.offset)
+		switch o.kind {
+		case KindBytes:
+			if f.sliceLen() == 0 {
+				f.clearSlice()
+			}
+		case KindSlice:
+			n := f.sliceLen()
+			if n == 0 {
+				f.clearSlice()
+				continue
+			}
+			if o.elem.empties {
+				for k := 0; k < n; k++ {
+					settle(o.elem, f.sliceElem(k, o.stride))
+				}
+			}
+		case KindArray:
+			if o.elem.empties {
+				for k := 0; k < o.n; k++ {
+					settle(o.elem, f.index(k, o.stride))
+				}
+			}
+		case KindPointer:
+			if e := f.elem(); !e.isNil() {
+				settle(o.elem, e)
+			}
+		case KindSparse:
+			settleSparse(o, f)
+		case KindUnion:
+			if k, v, ok := heldMember(o, f); ok {
+				if mp, err := o.union.member(k); err == nil {
+					settle(mp, v)
+				}
+			}
+		case KindMap:
+			if m := f.value(o.typ).Elem(); m.Len() == 0 {
+				m.SetZero() // a map's entries are new values: nothing else to settle
+			}
+		}
+	}
+}
+
+// settleSparse settles a sparse field o at at (see settle).
+func settleSparse(o *op, at pointer) {
+	n := o.n
+	if o.slice {
+		if n = at.sliceLen(); n == 0 {
+			at.clearSlice()
+			return
+		}
+	}
+	if !o.elem.empties {
+		return
+	}
+	for k := 0; k < n; k++ {
+		if e := sparseSlot(o, at, k).elem(); !e.isNil() {
+			settle(o.elem, e)
+		}
+	}
+}
+
+// holdsEmpties reports whether a value of p can hold what settle changes:
+// a slice, []byte or map, directly or through its arrays, elements and
+// pointees, or a union member (whose plan is known only when it is
+// decoded). A plan reached again while it is being examined adds
+// nothing: its other ops decide.
+func holdsEmpties(p *plan, visiting map[*plan]bool) bool {
+	if visiting[p] {
+		return false
+	}
+	visiting[p] = true
+	defer delete(visiting, p)
+	for i := range p.ops {
+		o := &p.ops[i]
+		switch o.kind {
+		case KindBytes, KindSlice, KindMap, KindUnion:
+			return true
+		case KindSparse:
+			if o.slice || holdsEmpties(o.elem, visiting) {
+				return true
+			}
+		case KindArray, KindPointer:
+			if holdsEmpties(o.elem, visiting) {
+				return true
+			}
+		}
+	}
+	return false
 }

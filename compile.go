@@ -51,6 +51,7 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 			return nil, err
 		}
 		q.paid = paidFor(q, map[*plan]bool{})
+		q.empties = holdsEmpties(q, map[*plan]bool{})
 		q.counted = !q.paid || q.work > workValuesPerBit*int64(q.minBits)
 	}
 	return p, nil

@@ -18,7 +18,8 @@ import (
 // caller's value (commit.go): copied into that value's own slices and
 // pointers where they have room, or handed over (the scratch value lets go
 // of them) where they do not. Nothing of the caller's value is written
-// before, and the two never share memory after.
+// before, and the two never share memory after; nor does what the scratch
+// value kept from earlier packets show in the result (see settle).
 //
 // A length prefix is checked against maxlen, and against the bits left in
 // the packet (at the elements' minimum size) before anything is allocated

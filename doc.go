@@ -189,6 +189,11 @@
 //   - Atomic: a failed Unmarshal or Decode leaves the value exactly as it
 //     was. Every decode lands in a scratch value and is committed into
 //     yours only once the whole packet is accepted.
+//   - Deterministic: what a decode leaves in your value depends only on
+//     the packet and on what the value held, never on earlier decodes;
+//     Unmarshal says what is reused (elements to a slice's capacity, even
+//     one that grows; non-nil pointees) and when an empty slice, []byte or
+//     map is nil (where your value held nil or nothing there).
 //   - Whole packets: Unmarshal refuses whole bytes left over (ErrTrailing).
 //   - Encoding refuses values outside their tags — out-of-range integers
 //     (unless clamp), too-long or invalid strings, NaN and infinite

@@ -162,13 +162,14 @@ func (d *decoder) flatPointee(o *op, at pointer, start int) *fieldError {
 func commitPointer(o *op, d, s pointer) { commitPointee(o.elem, d, s) }
 
 // commitPointee commits a pointer to a value of plan p: into the pointee d
-// has, or by handing over the one s has.
+// has, or by handing over the one s has, settled (the caller had none).
 func commitPointee(p *plan, d, s pointer) {
 	se := s.elem()
 	switch de := d.elem(); {
 	case se.isNil():
 		d.setNil()
 	case de.isNil():
+		settle(p, se)
 		d.setElem(se)
 		s.setNil()
 	case p.dense: // commit's first case, without the call

@@ -409,14 +409,15 @@ func readRaw(r *bitio.Reader, first pointer, n int, size uintptr) {
 }
 
 // commitSlice commits a slice field o: into the caller's slice when it
-// has the room, else by handing the scratch value's over (see commit.go).
+// has the room, else into the scratch value's, handed over (see
+// commitGrown and commit.go).
 func commitSlice(o *op, d, s pointer) {
 	n := s.sliceLen()
 	switch {
 	case n <= d.sliceCap():
 		d.setSliceLen(o.typ, n)
 	case o.elem.complete:
-		d.moveSlice(s) // every byte of the elements is the packet's
+		commitGrown(o, d, s) // every byte of the elements is the packet's
 		return
 	default:
 		// Elements with fields off the wire keep theirs: grow in place.
@@ -432,6 +433,29 @@ func commitSlice(o *op, d, s pointer) {
 	for k := 0; k < n; k++ {
 		commit(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride))
 	}
+}
+
+// commitGrown commits a slice field o of complete elements that outgrew
+// the caller's capacity, m, by handing the scratch value's array over —
+// the one allocation the decode made, paid for — with the caller's m
+// elements in its first m places, filled in place as within capacity
+// (their pointees, slices and members reused, as growing the caller's
+// slice would keep them), and the elements past them settled: the
+// caller's value held nothing there.
+func commitGrown(o *op, d, s pointer) {
+	n, m := s.sliceLen(), d.sliceCap()
+	if m > 0 && !o.elem.pointerFree { // pointer-free elements: nothing of theirs to reuse
+		for k := 0; k < m; k++ {
+			commit(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride))
+		}
+		s.copyElems(d, o.typ, m)
+	}
+	if o.elem.empties {
+		for k := m; k < n; k++ {
+			settle(o.elem, s.sliceElem(k, o.stride))
+		}
+	}
+	d.moveSlice(s)
 }
 
 // Deltas. An array lists its changed elements (see deltaEncoder.list):

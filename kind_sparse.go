@@ -177,12 +177,25 @@ func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	}
 }
 
-// commitSparse commits a sparse field o: its slots are pointers.
+// commitSparse commits a sparse field o: its slots are pointers. A sparse
+// slice that outgrew the caller's capacity is committed as commitGrown
+// commits a slice: into the scratch value's slots, handed over, the first
+// ones holding the caller's pointees.
 func commitSparse(o *op, d, s pointer) {
 	n := o.n
 	if o.slice {
 		n = s.sliceLen()
-		if n > d.sliceCap() {
+		if m := d.sliceCap(); n > m {
+			for k := 0; k < m; k++ {
+				dk, sk := sparseSlot(o, d, k), sparseSlot(o, s, k)
+				commitPointee(o.elem, dk, sk)
+				sk.setElem(dk.elem())
+			}
+			for k := m; k < n; k++ {
+				if e := sparseSlot(o, s, k).elem(); !e.isNil() {
+					settle(o.elem, e)
+				}
+			}
 			d.moveSlice(s)
 			return
 		}

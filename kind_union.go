@@ -149,16 +149,20 @@ func decodeMember(d *decoder, o *op, at pointer, pos, start, depth int) *fieldEr
 
 // commitUnion commits an interface field o: into the *T d holds when s
 // holds a member of that type in pointer form, else by handing over s's
-// value.
+// value, settled (the caller held no member it could fill).
 func commitUnion(o *op, d, s pointer) {
 	for i := range o.ifaces {
 		sv, ok := s.ifaceHolds(o.ifaces[i])
 		if !ok {
 			continue
 		}
+		mp := o.union.members[i].plan.Load()
 		if dv, same := d.ifaceHolds(o.ifaces[i]); same && o.union.members[i].pointer {
-			commit(o.union.members[i].plan.Load(), dv, sv)
+			commit(mp, dv, sv)
 			return
+		}
+		if v, ok := s.ifaceValue(o.ifaces[i]); ok && mp != nil {
+			settle(mp, v)
 		}
 		break
 	}

@@ -13,9 +13,35 @@ import (
 // be consumed: after the value only the padding bits of the last byte may
 // remain. On any error *v is left exactly as it was.
 //
-// Fields not on the wire (bits:"-", unexported) keep their values; slices
-// reuse their capacity; pointers are reused when non-nil and allocated when
-// nil; a zero-length slice is set to length 0 (nil stays nil).
+// Decoding into a value that holds data reuses what it holds, and what it
+// leaves there depends only on the packet and on that value, never on
+// earlier decodes (Decode, Codec.Unmarshal, UnmarshalDelta and the code
+// gen.Go generates decode alike):
+//
+//   - Fields not on the wire (bits:"-", unexported) keep their values.
+//   - A slice keeps its backing array when its capacity holds the
+//     packet's length, and otherwise gets a new one (of a capacity left
+//     unspecified) holding its old elements, to its old capacity, first.
+//     Either way its elements up to its capacity are decoded into in
+//     place, like the value itself; the elements past them start from the
+//     zero value.
+//   - A non-nil pointer's pointee is decoded into in place; a nil pointer
+//     gets a new pointee. The same holds for a sparse field's slots.
+//   - An interface field that holds a member of the packet's type,
+//     registered as a pointer, has that member decoded into in place;
+//     otherwise it gets a new member.
+//   - A map is cleared and refilled (a nil one is made when the packet has
+//     entries); its entries' values are new.
+//   - A type with UnmarshalBits gets a new value (see Unmarshaler).
+//   - An empty slice, []byte or map (the wire does not tell nil from empty)
+//     is the value's own, cut to length 0 or cleared, where the value held
+//     a non-nil one, and nil where it held nil or nothing (an element past
+//     the old capacity, a new pointee or member, a map's entry). A zero
+//     value therefore decodes every empty one as nil.
+//
+// Decoding into the previous packet's value therefore allocates only for
+// slices that grow, pointees and members that are new, maps, and strings
+// that changed (see the package doc's Allocations).
 func Unmarshal(data []byte, v any) error {
 	if p, base, ok := planOfPointer(v); ok {
 		return unmarshalPlan(data, p, p.typ, base)

@@ -193,6 +193,15 @@ func (p pointer) setSliceLen(t reflect.Type, n int) {
 	v.Set(grown)
 }
 
+// copyElems copies the first m elements of the slice at src, whose
+// capacity is at least m, over the first m of the slice at p, whose length
+// is at least m (both of type t), as typed values: the garbage collector
+// sees the pointers they hold move. src's length becomes m.
+func (p pointer) copyElems(src pointer, t reflect.Type, m int) {
+	(*sliceHeader)(src.p).len = m
+	reflect.Copy(reflect.NewAt(t, p.p).Elem(), reflect.NewAt(t, src.p).Elem())
+}
+
 // elem returns the pointer stored at p (for a *T field).
 func (p pointer) elem() pointer { return pointer{*(*unsafe.Pointer)(p.p)} }
 

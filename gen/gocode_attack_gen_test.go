@@ -37,6 +37,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x13187a16e974123c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0x26277d44a9252ecb, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0xd3d243b09c94a57c, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x8a92a68c21010b5e, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -1275,18 +1276,20 @@ func bitpackUnmarshalAtkNamed(data []byte, v *AtkNamed) bool {
 	if n56 := s_SP_n; n56 <= cap((*v).SP) {
 		(*v).SP = (*v).SP[:n56]
 	} else {
-		(*v).SP = make([]*NStruct, n56)
+		g57 := make([]*NStruct, n56)
+		copy(g57, (*v).SP[:cap((*v).SP)])
+		(*v).SP = g57
 	}
-	for i57 := range (*v).SP {
-		if s_SP_e[i57].set {
-			p58 := (*v).SP[i57]
-			if p58 == nil {
-				p58 = new(NStruct)
-				(*v).SP[i57] = p58
+	for i58 := range (*v).SP {
+		if s_SP_e[i58].set {
+			p59 := (*v).SP[i58]
+			if p59 == nil {
+				p59 = new(NStruct)
+				(*v).SP[i58] = p59
 			}
-			(*p58) = s_SP_e[i57].v
+			(*p59) = s_SP_e[i58].v
 		} else {
-			(*v).SP[i57] = nil
+			(*v).SP[i58] = nil
 		}
 	}
 	return true
@@ -2054,48 +2057,52 @@ func bitpackUnmarshalAtkBytes(data []byte, v *AtkBytes) bool {
 	if n36 := s_Ps_n; n36 <= cap((*v).Ps) {
 		(*v).Ps = (*v).Ps[:n36]
 	} else {
-		(*v).Ps = make([]*[4]uint8, n36)
+		g37 := make([]*[4]uint8, n36)
+		copy(g37, (*v).Ps[:cap((*v).Ps)])
+		(*v).Ps = g37
 	}
-	for i37 := range (*v).Ps {
-		if s_Ps_e[i37].set {
-			p38 := (*v).Ps[i37]
-			if p38 == nil {
-				p38 = new([4]uint8)
-				(*v).Ps[i37] = p38
+	for i38 := range (*v).Ps {
+		if s_Ps_e[i38].set {
+			p39 := (*v).Ps[i38]
+			if p39 == nil {
+				p39 = new([4]uint8)
+				(*v).Ps[i38] = p39
 			}
-			(*p38) = s_Ps_e[i37].v
+			(*p39) = s_Ps_e[i38].v
 		} else {
-			(*v).Ps[i37] = nil
+			(*v).Ps[i38] = nil
 		}
 	}
 	if s_PP_set {
-		p39 := (*v).PP
-		if p39 == nil {
-			p39 = new(*string)
-			(*v).PP = p39
+		p40 := (*v).PP
+		if p40 == nil {
+			p40 = new(*string)
+			(*v).PP = p40
 		}
 		if s_PP_v_set {
-			p40 := (*p39)
-			if p40 == nil {
-				p40 = new(string)
-				(*p39) = p40
+			p41 := (*p40)
+			if p41 == nil {
+				p41 = new(string)
+				(*p40) = p41
 			}
-			if string((*p40)) != string(s_PP_v_v) {
-				(*p40) = string(s_PP_v_v)
+			if string((*p41)) != string(s_PP_v_v) {
+				(*p41) = string(s_PP_v_v)
 			}
 		} else {
-			(*p39) = nil
+			(*p40) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	if n41 := s_BB_n; n41 <= cap((*v).BB) {
-		(*v).BB = (*v).BB[:n41]
+	if n42 := s_BB_n; n42 <= cap((*v).BB) {
+		(*v).BB = (*v).BB[:n42]
 	} else {
-		(*v).BB = make([][]uint8, n41)
+		g43 := make([][]uint8, n42)
+		copy(g43, (*v).BB[:cap((*v).BB)])
+		(*v).BB = g43
 	}
-	for i42 := range (*v).BB {
-		(*v).BB[i42] = append((*v).BB[i42][:0], s_BB_e[i42].b[:s_BB_e[i42].n]...)
+	for i44 := range (*v).BB {
+		(*v).BB[i44] = append((*v).BB[i44][:0], s_BB_e[i44].b[:s_BB_e[i44].n]...)
 	}
 	if string((*v).S) != string(s_S) {
 		(*v).S = string(s_S)
@@ -2568,86 +2575,92 @@ func bitpackUnmarshalAtkOff(data []byte, v *AtkOff) bool {
 	if n70 := s_Ptrs_n; n70 <= cap((*v).Ptrs) {
 		(*v).Ptrs = (*v).Ptrs[:n70]
 	} else {
-		(*v).Ptrs = make([]*AtkInner, n70)
+		g71 := make([]*AtkInner, n70)
+		copy(g71, (*v).Ptrs[:cap((*v).Ptrs)])
+		(*v).Ptrs = g71
 	}
-	for i71 := range (*v).Ptrs {
-		if s_Ptrs_e[i71].set {
-			p72 := (*v).Ptrs[i71]
-			if p72 == nil {
-				p72 = new(AtkInner)
-				(*v).Ptrs[i71] = p72
+	for i72 := range (*v).Ptrs {
+		if s_Ptrs_e[i72].set {
+			p73 := (*v).Ptrs[i72]
+			if p73 == nil {
+				p73 = new(AtkInner)
+				(*v).Ptrs[i72] = p73
 			}
-			(*p72).A = s_Ptrs_e[i71].v.A
-			(*p72).B = s_Ptrs_e[i71].v.B
+			(*p73).A = s_Ptrs_e[i72].v.A
+			(*p73).B = s_Ptrs_e[i72].v.B
 		} else {
-			(*v).Ptrs[i71] = nil
+			(*v).Ptrs[i72] = nil
 		}
 	}
 	if s_PI_set {
-		p73 := (*v).PI
-		if p73 == nil {
-			p73 = new(AtkInner)
-			(*v).PI = p73
+		p74 := (*v).PI
+		if p74 == nil {
+			p74 = new(AtkInner)
+			(*v).PI = p74
 		}
-		(*p73).A = s_PI_v_A
-		(*p73).B = s_PI_v_B
+		(*p74).A = s_PI_v_A
+		(*p74).B = s_PI_v_B
 	} else {
 		(*v).PI = nil
 	}
-	for i74 := range (*v).Arr {
-		(*v).Arr[i74].A = s_Arr[i74].A
-		(*v).Arr[i74].B = s_Arr[i74].B
+	for i75 := range (*v).Arr {
+		(*v).Arr[i75].A = s_Arr[i75].A
+		(*v).Arr[i75].B = s_Arr[i75].B
 	}
-	if n75 := s_Nest_n; n75 <= cap((*v).Nest) {
-		(*v).Nest = (*v).Nest[:n75]
+	if n76 := s_Nest_n; n76 <= cap((*v).Nest) {
+		(*v).Nest = (*v).Nest[:n76]
 	} else {
-		(*v).Nest = make([][]AtkInner, n75)
+		g77 := make([][]AtkInner, n76)
+		copy(g77, (*v).Nest[:cap((*v).Nest)])
+		(*v).Nest = g77
 	}
-	for i76 := range (*v).Nest {
-		if n77 := s_Nest_e[i76].n; n77 <= cap((*v).Nest[i76]) {
-			(*v).Nest[i76] = (*v).Nest[i76][:n77]
+	for i78 := range (*v).Nest {
+		if n79 := s_Nest_e[i78].n; n79 <= cap((*v).Nest[i78]) {
+			(*v).Nest[i78] = (*v).Nest[i78][:n79]
 		} else {
-			g78 := make([]AtkInner, n77)
-			copy(g78, (*v).Nest[i76][:cap((*v).Nest[i76])])
-			(*v).Nest[i76] = g78
+			g80 := make([]AtkInner, n79)
+			copy(g80, (*v).Nest[i78][:cap((*v).Nest[i78])])
+			(*v).Nest[i78] = g80
 		}
-		for i79 := range (*v).Nest[i76] {
-			(*v).Nest[i76][i79].A = s_Nest_e[i76].e[i79].A
-			(*v).Nest[i76][i79].B = s_Nest_e[i76].e[i79].B
+		for i81 := range (*v).Nest[i78] {
+			(*v).Nest[i78][i81].A = s_Nest_e[i78].e[i81].A
+			(*v).Nest[i78][i81].B = s_Nest_e[i78].e[i81].B
 		}
 	}
-	if n80 := s_Flat_n; n80 <= cap((*v).Flat) {
-		(*v).Flat = (*v).Flat[:n80]
+	if n82 := s_Flat_n; n82 <= cap((*v).Flat) {
+		(*v).Flat = (*v).Flat[:n82]
 	} else {
-		g81 := make([]AtkInner, n80)
-		copy(g81, (*v).Flat[:cap((*v).Flat)])
-		(*v).Flat = g81
+		g83 := make([]AtkInner, n82)
+		copy(g83, (*v).Flat[:cap((*v).Flat)])
+		(*v).Flat = g83
 	}
-	for i82 := range (*v).Flat {
-		(*v).Flat[i82].A = s_Flat_e[i82].A
-		(*v).Flat[i82].B = s_Flat_e[i82].B
+	for i84 := range (*v).Flat {
+		(*v).Flat[i84].A = s_Flat_e[i84].A
+		(*v).Flat[i84].B = s_Flat_e[i84].B
 	}
 	if s_PA_set {
-		p83 := (*v).PA
-		if p83 == nil {
-			p83 = new([2]AtkInner)
-			(*v).PA = p83
+		p85 := (*v).PA
+		if p85 == nil {
+			p85 = new([2]AtkInner)
+			(*v).PA = p85
 		}
-		for i84 := range *p83 {
-			(*p83)[i84].A = s_PA_v[i84].A
-			(*p83)[i84].B = s_PA_v[i84].B
+		for i86 := range *p85 {
+			(*p85)[i86].A = s_PA_v[i86].A
+			(*p85)[i86].B = s_PA_v[i86].B
 		}
 	} else {
 		(*v).PA = nil
 	}
-	if n85 := s_Strs_n; n85 <= cap((*v).Strs) {
-		(*v).Strs = (*v).Strs[:n85]
+	if n87 := s_Strs_n; n87 <= cap((*v).Strs) {
+		(*v).Strs = (*v).Strs[:n87]
 	} else {
-		(*v).Strs = make([]string, n85)
+		g88 := make([]string, n87)
+		copy(g88, (*v).Strs[:cap((*v).Strs)])
+		(*v).Strs = g88
 	}
-	for i86 := range (*v).Strs {
-		if string((*v).Strs[i86]) != string(s_Strs_e[i86]) {
-			(*v).Strs[i86] = string(s_Strs_e[i86])
+	for i89 := range (*v).Strs {
+		if string((*v).Strs[i89]) != string(s_Strs_e[i89]) {
+			(*v).Strs[i89] = string(s_Strs_e[i89])
 		}
 	}
 	return true
@@ -3049,59 +3062,61 @@ func bitpackUnmarshalAtkNest(data []byte, v *AtkNest) bool {
 	if n60 := s_Anon_In_S_n; n60 <= cap((*v).Anon.In.S) {
 		(*v).Anon.In.S = (*v).Anon.In.S[:n60]
 	} else {
-		(*v).Anon.In.S = make([]struct {
+		g61 := make([]struct {
 			Y uint8 "bits:\"bits=2\""
 			Z *bool
 		}, n60)
+		copy(g61, (*v).Anon.In.S[:cap((*v).Anon.In.S)])
+		(*v).Anon.In.S = g61
 	}
-	for i61 := range (*v).Anon.In.S {
-		(*v).Anon.In.S[i61].Y = s_Anon_In_S_e[i61].Y
-		if s_Anon_In_S_e[i61].Z.set {
-			p62 := (*v).Anon.In.S[i61].Z
-			if p62 == nil {
-				p62 = new(bool)
-				(*v).Anon.In.S[i61].Z = p62
+	for i62 := range (*v).Anon.In.S {
+		(*v).Anon.In.S[i62].Y = s_Anon_In_S_e[i62].Y
+		if s_Anon_In_S_e[i62].Z.set {
+			p63 := (*v).Anon.In.S[i62].Z
+			if p63 == nil {
+				p63 = new(bool)
+				(*v).Anon.In.S[i62].Z = p63
 			}
-			(*p62) = s_Anon_In_S_e[i61].Z.v
+			(*p63) = s_Anon_In_S_e[i62].Z.v
 		} else {
-			(*v).Anon.In.S[i61].Z = nil
+			(*v).Anon.In.S[i62].Z = nil
 		}
 	}
 	if string((*v).Anon.T) != string(s_Anon_T) {
 		(*v).Anon.T = string(s_Anon_T)
 	}
 	if s_PPP_set {
-		p63 := (*v).PPP
-		if p63 == nil {
-			p63 = new(**int8)
-			(*v).PPP = p63
+		p64 := (*v).PPP
+		if p64 == nil {
+			p64 = new(**int8)
+			(*v).PPP = p64
 		}
 		if s_PPP_v_set {
-			p64 := (*p63)
-			if p64 == nil {
-				p64 = new(*int8)
-				(*p63) = p64
+			p65 := (*p64)
+			if p65 == nil {
+				p65 = new(*int8)
+				(*p64) = p65
 			}
 			if s_PPP_v_v_set {
-				p65 := (*p64)
-				if p65 == nil {
-					p65 = new(int8)
-					(*p64) = p65
+				p66 := (*p65)
+				if p66 == nil {
+					p66 = new(int8)
+					(*p65) = p66
 				}
-				(*p65) = s_PPP_v_v_v
+				(*p66) = s_PPP_v_v_v
 			} else {
-				(*p64) = nil
+				(*p65) = nil
 			}
 		} else {
-			(*p63) = nil
+			(*p64) = nil
 		}
 	} else {
 		(*v).PPP = nil
 	}
-	if n66 := s_SS_n; n66 <= cap((*v).SS) {
-		(*v).SS = (*v).SS[:n66]
+	if n67 := s_SS_n; n67 <= cap((*v).SS) {
+		(*v).SS = (*v).SS[:n67]
 	} else {
-		(*v).SS = make([][9]uint16, n66)
+		(*v).SS = make([][9]uint16, n67)
 	}
 	copy((*v).SS, s_SS_e[:])
 	return true
@@ -3683,18 +3698,20 @@ func bitpackUnmarshalAtkGrow(data []byte, v *AtkGrow) bool {
 	if n8 := s_L_n; n8 <= cap((*v).L) {
 		(*v).L = (*v).L[:n8]
 	} else {
-		(*v).L = make([]*AtkKeep, n8)
+		g9 := make([]*AtkKeep, n8)
+		copy(g9, (*v).L[:cap((*v).L)])
+		(*v).L = g9
 	}
-	for i9 := range (*v).L {
-		if s_L_e[i9].set {
-			p10 := (*v).L[i9]
-			if p10 == nil {
-				p10 = new(AtkKeep)
-				(*v).L[i9] = p10
+	for i10 := range (*v).L {
+		if s_L_e[i10].set {
+			p11 := (*v).L[i10]
+			if p11 == nil {
+				p11 = new(AtkKeep)
+				(*v).L[i10] = p11
 			}
-			(*p10).A = s_L_e[i9].v.A
+			(*p11).A = s_L_e[i10].v.A
 		} else {
-			(*v).L[i9] = nil
+			(*v).L[i10] = nil
 		}
 	}
 	return true
@@ -4233,6 +4250,94 @@ func bitpackUnmarshalAtkLocals(data []byte, v *AtkLocals) bool {
 		return false
 	}
 	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkBB appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkBB(dst []byte, v *AtkBB) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if len((*v).BB) > 2 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(len((*v).BB)), 2)
+	for i0 := range (*v).BB {
+		if len((*v).BB[i0]) > 3 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(uint64(len((*v).BB[i0])), 2)
+		w.WriteBytes((*v).BB[i0])
+	}
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkBB decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkBB(data []byte, v *AtkBB) bool {
+	if len(data) > 9 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_BB_n int
+		s_BB_e [2]struct {
+			n int
+			b [3]byte
+		}
+	)
+	var n0 int
+	if end-pos < 2 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0x3
+	if c2 > 2 {
+		return false
+	}
+	n0 = int(c2)
+	pos += 2
+	s_BB_n = n0
+	for i3 := range s_BB_e[:n0] {
+		var n4 int
+		if end-pos < 2 {
+			return false
+		}
+		w5 := bitpackWord(data, pos)
+		c6 := w5 >> 0 & 0x3
+		if c6 > 3 {
+			return false
+		}
+		n4 = int(c6)
+		pos += 2
+		if pad := -pos & 7; pad != 0 {
+			if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+				return false
+			}
+			pos += pad
+		}
+		if (end-pos)/8 < n4 {
+			return false
+		}
+		s_BB_e[i3].n = copy(s_BB_e[i3].b[:n4], data[pos>>3:])
+		pos += 8 * n4
+	}
+	if end-pos >= 8 {
+		return false
+	}
+	if n7 := s_BB_n; n7 <= cap((*v).BB) {
+		(*v).BB = (*v).BB[:n7]
+	} else {
+		g8 := make([][]uint8, n7)
+		copy(g8, (*v).BB[:cap((*v).BB)])
+		(*v).BB = g8
+	}
+	for i9 := range (*v).BB {
+		(*v).BB[i9] = append((*v).BB[i9][:0], s_BB_e[i9].b[:s_BB_e[i9].n]...)
+	}
 	return true
 }
 

@@ -229,9 +229,9 @@ type AtkOther struct {
 	PP *othertypes.Pos
 }
 
-// AtkGrow is the smallest type whose decode's commit hands over a grown
-// slice of pointers: the plan lets go of the old pointees, and of what
-// their fields off the wire held.
+// AtkGrow is the smallest type whose decode grows a slice of pointers
+// whose pointees keep a field off the wire: the old pointees are reused
+// (filled in place, their Notes kept), the new ones are new.
 type (
 	AtkKeep struct {
 		A    uint8  `bits:"range=0..7"`
@@ -241,6 +241,12 @@ type (
 		L []*AtkKeep `bits:"maxlen=2"`
 	}
 )
+
+// AtkBB is a slice of byte slices: an element the packet leaves empty is
+// nil or the target's own, cut to length 0 (see TestPlanNilOrEmpty).
+type AtkBB struct {
+	BB [][]byte `bits:"maxlen=2,elem.maxlen=3"`
+}
 
 // AtkAlias is decoded into a value whose pointer points at its own
 // field: the plan's commit copies the fixed-width fields first, then fills
@@ -369,5 +375,5 @@ type (
 // attackProtos are the types gocode_attack_gen_test.go holds the
 // generated code of.
 func attackProtos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}}
 }

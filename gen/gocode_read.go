@@ -523,17 +523,18 @@ func goHasPointers(t reflect.Type) bool {
 }
 
 // resize sets the slice d to length n (a Go expression) as the plan's
-// commit does (commitSlice): within its capacity in place; else, for
-// elements a decode writes whole (goComplete), a new array of zero
-// elements, as the plan hands over its scratch slice and lets go of the
-// old elements, pointees and all; else grown into a new array that keeps
-// its elements (fields off the wire keep their values).
+// commit does (commitSlice, commitGrown): within its capacity in place;
+// else grown into a new array that keeps its elements to its capacity,
+// which commit then fills in place (their pointees and slices reused,
+// fields off the wire kept) — but for elements with no pointer that a
+// decode writes whole (goComplete), a new array of zero elements: there
+// is nothing of theirs to keep.
 func (e *goEmitter) resize(v *Value, d, n string) {
 	m := e.local("n")
 	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
 	e.printf("%s = %s[:%s]", d, d, m)
 	e.printf("} else {")
-	if goComplete(v.Elem) {
+	if goComplete(v.Elem) && !goHasPointers(v.Elem.Go) {
 		e.printf("%s = make(%s, %s)", d, e.typeExpr(v.Go), m)
 		e.printf("}")
 		return

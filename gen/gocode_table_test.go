@@ -1876,78 +1876,84 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 	if n84 := s_Players_n; n84 <= cap((*v).Players) {
 		(*v).Players = (*v).Players[:n84]
 	} else {
-		(*v).Players = make([]Player, n84)
+		g85 := make([]Player, n84)
+		copy(g85, (*v).Players[:cap((*v).Players)])
+		(*v).Players = g85
 	}
-	for i85 := range (*v).Players {
-		(*v).Players[i85].Health = s_Players_e[i85].Health
-		(*v).Players[i85].Pos.X = s_Players_e[i85].Pos.X
-		(*v).Players[i85].Pos.Y = s_Players_e[i85].Pos.Y
-		(*v).Players[i85].Pos.Z = s_Players_e[i85].Pos.Z
-		(*v).Players[i85].Alive = s_Players_e[i85].Alive
-		if string((*v).Players[i85].Name) != string(s_Players_e[i85].Name) {
-			(*v).Players[i85].Name = string(s_Players_e[i85].Name)
+	for i86 := range (*v).Players {
+		(*v).Players[i86].Health = s_Players_e[i86].Health
+		(*v).Players[i86].Pos.X = s_Players_e[i86].Pos.X
+		(*v).Players[i86].Pos.Y = s_Players_e[i86].Pos.Y
+		(*v).Players[i86].Pos.Z = s_Players_e[i86].Pos.Z
+		(*v).Players[i86].Alive = s_Players_e[i86].Alive
+		if string((*v).Players[i86].Name) != string(s_Players_e[i86].Name) {
+			(*v).Players[i86].Name = string(s_Players_e[i86].Name)
 		}
 	}
-	for i86 := range (*v).Labels {
-		if string((*v).Labels[i86].Text) != string(s_Labels[i86].Text) {
-			(*v).Labels[i86].Text = string(s_Labels[i86].Text)
+	for i87 := range (*v).Labels {
+		if string((*v).Labels[i87].Text) != string(s_Labels[i87].Text) {
+			(*v).Labels[i87].Text = string(s_Labels[i87].Text)
 		}
 	}
 	if s_PP_set {
-		p87 := (*v).PP
-		if p87 == nil {
-			p87 = new(*uint8)
-			(*v).PP = p87
+		p88 := (*v).PP
+		if p88 == nil {
+			p88 = new(*uint8)
+			(*v).PP = p88
 		}
 		if s_PP_v_set {
-			p88 := (*p87)
-			if p88 == nil {
-				p88 = new(uint8)
-				(*p87) = p88
+			p89 := (*p88)
+			if p89 == nil {
+				p89 = new(uint8)
+				(*p88) = p89
 			}
-			(*p88) = s_PP_v_v
+			(*p89) = s_PP_v_v
 		} else {
-			(*p87) = nil
+			(*p88) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	for i89 := range (*v).Lists {
-		(*v).Lists[i89] = append((*v).Lists[i89][:0], s_Lists[i89].b[:s_Lists[i89].n]...)
+	for i90 := range (*v).Lists {
+		(*v).Lists[i90] = append((*v).Lists[i90][:0], s_Lists[i90].b[:s_Lists[i90].n]...)
 	}
-	if n90 := s_Nested_n; n90 <= cap((*v).Nested) {
-		(*v).Nested = (*v).Nested[:n90]
+	if n91 := s_Nested_n; n91 <= cap((*v).Nested) {
+		(*v).Nested = (*v).Nested[:n91]
 	} else {
-		(*v).Nested = make([]*[2]int8, n90)
+		g92 := make([]*[2]int8, n91)
+		copy(g92, (*v).Nested[:cap((*v).Nested)])
+		(*v).Nested = g92
 	}
-	for i91 := range (*v).Nested {
-		if s_Nested_e[i91].set {
-			p92 := (*v).Nested[i91]
-			if p92 == nil {
-				p92 = new([2]int8)
-				(*v).Nested[i91] = p92
+	for i93 := range (*v).Nested {
+		if s_Nested_e[i93].set {
+			p94 := (*v).Nested[i93]
+			if p94 == nil {
+				p94 = new([2]int8)
+				(*v).Nested[i93] = p94
 			}
-			(*p92) = s_Nested_e[i91].v
+			(*p94) = s_Nested_e[i93].v
 		} else {
-			(*v).Nested[i91] = nil
+			(*v).Nested[i93] = nil
 		}
 	}
-	if n93 := s_Empty_n; n93 <= cap((*v).Empty) {
-		(*v).Empty = (*v).Empty[:n93]
+	if n95 := s_Empty_n; n95 <= cap((*v).Empty) {
+		(*v).Empty = (*v).Empty[:n95]
 	} else {
-		(*v).Empty = make([]uint16, n93)
+		(*v).Empty = make([]uint16, n95)
 	}
 	copy((*v).Empty, s_Empty_e[:])
-	if n94 := s_Lines_n; n94 <= cap((*v).Lines) {
-		(*v).Lines = (*v).Lines[:n94]
+	if n96 := s_Lines_n; n96 <= cap((*v).Lines) {
+		(*v).Lines = (*v).Lines[:n96]
 	} else {
-		(*v).Lines = make([]struct {
+		g97 := make([]struct {
 			Text string "bits:\"maxlen=7\""
-		}, n94)
+		}, n96)
+		copy(g97, (*v).Lines[:cap((*v).Lines)])
+		(*v).Lines = g97
 	}
-	for i95 := range (*v).Lines {
-		if string((*v).Lines[i95].Text) != string(s_Lines_e[i95].Text) {
-			(*v).Lines[i95].Text = string(s_Lines_e[i95].Text)
+	for i98 := range (*v).Lines {
+		if string((*v).Lines[i98].Text) != string(s_Lines_e[i98].Text) {
+			(*v).Lines[i98].Text = string(s_Lines_e[i98].Text)
 		}
 	}
 	return true
@@ -2404,29 +2410,31 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 	if n48 := s_L_n; n48 <= cap((*v).L) {
 		(*v).L = (*v).L[:n48]
 	} else {
-		(*v).L = make([]**Label, n48)
+		g49 := make([]**Label, n48)
+		copy(g49, (*v).L[:cap((*v).L)])
+		(*v).L = g49
 	}
-	for i49 := range (*v).L {
-		if s_L_e[i49].set {
-			p50 := (*v).L[i49]
-			if p50 == nil {
-				p50 = new(*Label)
-				(*v).L[i49] = p50
+	for i50 := range (*v).L {
+		if s_L_e[i50].set {
+			p51 := (*v).L[i50]
+			if p51 == nil {
+				p51 = new(*Label)
+				(*v).L[i50] = p51
 			}
-			if s_L_e[i49].v.set {
-				p51 := (*p50)
-				if p51 == nil {
-					p51 = new(Label)
-					(*p50) = p51
+			if s_L_e[i50].v.set {
+				p52 := (*p51)
+				if p52 == nil {
+					p52 = new(Label)
+					(*p51) = p52
 				}
-				if string((*p51).Text) != string(s_L_e[i49].v.v.Text) {
-					(*p51).Text = string(s_L_e[i49].v.v.Text)
+				if string((*p52).Text) != string(s_L_e[i50].v.v.Text) {
+					(*p52).Text = string(s_L_e[i50].v.v.Text)
 				}
 			} else {
-				(*p50) = nil
+				(*p51) = nil
 			}
 		} else {
-			(*v).L[i49] = nil
+			(*v).L[i50] = nil
 		}
 	}
 	return true

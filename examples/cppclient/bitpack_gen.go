@@ -178,17 +178,19 @@ func bitpackUnmarshalSnapshot(data []byte, v *Snapshot) bool {
 	if n16 := s_Players_n; n16 <= cap((*v).Players) {
 		(*v).Players = (*v).Players[:n16]
 	} else {
-		(*v).Players = make([]Player, n16)
+		g17 := make([]Player, n16)
+		copy(g17, (*v).Players[:cap((*v).Players)])
+		(*v).Players = g17
 	}
-	for i17 := range (*v).Players {
-		(*v).Players[i17].ID = s_Players_e[i17].ID
-		(*v).Players[i17].Health = s_Players_e[i17].Health
-		(*v).Players[i17].Pos.X = s_Players_e[i17].Pos.X
-		(*v).Players[i17].Pos.Y = s_Players_e[i17].Pos.Y
-		(*v).Players[i17].Pos.Z = s_Players_e[i17].Pos.Z
-		(*v).Players[i17].Alive = s_Players_e[i17].Alive
-		if string((*v).Players[i17].Name) != string(s_Players_e[i17].Name) {
-			(*v).Players[i17].Name = string(s_Players_e[i17].Name)
+	for i18 := range (*v).Players {
+		(*v).Players[i18].ID = s_Players_e[i18].ID
+		(*v).Players[i18].Health = s_Players_e[i18].Health
+		(*v).Players[i18].Pos.X = s_Players_e[i18].Pos.X
+		(*v).Players[i18].Pos.Y = s_Players_e[i18].Pos.Y
+		(*v).Players[i18].Pos.Z = s_Players_e[i18].Pos.Z
+		(*v).Players[i18].Alive = s_Players_e[i18].Alive
+		if string((*v).Players[i18].Name) != string(s_Players_e[i18].Name) {
+			(*v).Players[i18].Name = string(s_Players_e[i18].Name)
 		}
 	}
 	return true
