@@ -271,7 +271,8 @@
 // the plan's: the generated code is only ever a faster way to the same
 // answer, tested against the plan by gen's differential tests and fuzz
 // target. Code generated for another layout of the type (a tag changed
-// since) is not used, and NewCodec reports it.
+// since), or by a bitpack whose rules the generated code repeats have
+// changed since, is not used, and NewCodec reports it.
 //
 // # Allocations
 //

@@ -98,3 +98,6 @@ func UnmarshalOffStack(data []byte, v any) error {
 	p.onStack = false
 	return unmarshalPlan(data, p, p.typ, pointerOf(rv))
 }
+
+// RulesVersion is rulesVersion (see Layout.Hash).
+const RulesVersion = rulesVersion

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"reflect"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -70,18 +71,35 @@ func RegisterGenerated[T any](g Generated[T]) {
 		return // NewCodec reports the plan's own error
 	}
 	if h, err := layoutHash(p); err != nil || h != g.Layout {
-		stale := fmt.Errorf("bitpack: the generated code for %v was made for another layout of it (hash %#x, now %#x): generate it again", t, g.Layout, h)
+		stale := fmt.Errorf("bitpack: the generated code for %v was made for another layout of it, or by a bitpack with other wire rules (hash %#x, now %#x): generate it again", t, g.Layout, h)
 		slot.stale.Store(&stale)
 		return
 	}
 	slot.fns.Store(&g)
 }
 
-// Hash is a 64-bit FNV-1a hash of String: it changes with anything about
-// how the type travels, what only the encoder sees (clamp) and the Go
-// field names included. Generated Go code records it (see Generated).
+// rulesVersion numbers the rules that generated code repeats in its own
+// words but that no layout shows: the arithmetic of compressed floats and
+// of the code clamp (package quant's Float, Float64 and truncCode),
+// quaternions' smallest three and their unit-norm tolerance (kind_quat.go,
+// quatNormTolerance), string validity (no NUL, valid UTF-8: package
+// bitio's stringProblem and bytesProblem), unit= rounding (kind_int.go,
+// toUnits), and every other rule of docs/wire.md. Change it when you
+// change one of them: it is folded into Layout.Hash, so every file gen.Go
+// wrote before is refused as stale (see RegisterGenerated) instead of
+// accepting or writing what the plan no longer does. (The C++, C# and
+// TypeScript clients register nowhere, so nothing refuses old ones:
+// generate them again too.)
+const rulesVersion = 1
+
+// Hash is a 64-bit FNV-1a hash of the line "bitpack wire rules N" (N the
+// version of the rules generated code repeats) and String: it changes with
+// anything about how the type travels, what only the encoder sees (clamp)
+// and the Go field names included, and with those rules. Generated Go code
+// records it (see Generated).
 func (l Layout) Hash() uint64 {
 	h := fnv.New64a()
+	h.Write([]byte("bitpack wire rules " + strconv.Itoa(rulesVersion) + "\n"))
 	h.Write([]byte(l.String()))
 	return h.Sum64()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"reflect"
@@ -225,7 +226,36 @@ type (
 	staleProbe struct {
 		A uint8 `bits:"range=0..9"`
 	}
+	staleRulesProbe struct {
+		A uint8 `bits:"range=0..9"`
+	}
 )
+
+// TestRulesVersionStale: code registered with the hash of the same layout
+// under other wire rules (the hash of String alone, as bitpack computed it
+// before it had a rules version) is stale: NewCodec refuses it.
+func TestRulesVersionStale(t *testing.T) {
+	l, err := bitpack.Describe(&staleRulesProbe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(l.String()))
+	old := h.Sum64()
+	if old == l.Hash() {
+		t.Fatalf("Hash = %#x, the hash of String alone", old)
+	}
+	bitpack.RegisterGenerated(bitpack.Generated[staleRulesProbe]{Layout: old,
+		Append:    func(dst []byte, v *staleRulesProbe) ([]byte, bool) { return append(dst, 0xee), true },
+		Unmarshal: func([]byte, *staleRulesProbe) bool { return true }})
+	want := fmt.Sprintf("bitpack: the generated code for bitpack_test.staleRulesProbe was made for another layout of it, or by a bitpack with other wire rules (hash %#x, now %#x): generate it again", old, l.Hash())
+	if _, err := bitpack.NewCodec[staleRulesProbe](); err == nil || err.Error() != want {
+		t.Errorf("NewCodec: %v, want %s", err, want)
+	}
+	if p, err := bitpack.Marshal(&staleRulesProbe{A: 3}); err != nil || !bytes.Equal(p, []byte{3}) {
+		t.Errorf("Marshal: % x, %v; want 03 (the plan's)", p, err)
+	}
+}
 
 // TestRegisterGenerated: a Codec made before the registration uses the
 // functions registered after it; code registered for another layout is
@@ -238,7 +268,7 @@ func TestRegisterGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("bitpack: the generated code for bitpack_test.staleProbe was made for another layout of it (hash 0x1, now %#x): generate it again", l.Hash())
+	want := fmt.Sprintf("bitpack: the generated code for bitpack_test.staleProbe was made for another layout of it, or by a bitpack with other wire rules (hash 0x1, now %#x): generate it again", l.Hash())
 	if _, err := bitpack.NewCodec[staleProbe](); err == nil || err.Error() != want {
 		t.Errorf("NewCodec after a stale registration: %v, want %s", err, want)
 	}

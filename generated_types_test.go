@@ -13,8 +13,8 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0x1b99ea0218a419ab, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
-	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0x77c115168917d781, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
+	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0x36b7ab72e12cb324, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
+	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0xd3e72078e818c6c, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
 }
 
 // The quantizers, built as bitpack builds them.

@@ -67,7 +67,12 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	signed := k >= reflect.Int && k <= reflect.Int64
 	width := t.Bits()
 	if k == reflect.Int || k == reflect.Uint {
-		width = 64 // int and uint are 64 bits on the wire on every platform
+		// int and uint are 64 bits on the wire on every platform, and the
+		// layout (ranges, widths, Hash) says so on every platform: the wire
+		// of a type must not depend on the host. On a 32-bit one, base.fit
+		// makes decoding refuse a value the Go type cannot hold (storeInt);
+		// encoding cannot meet one.
+		width = 64
 		base.fit = t.Bits() < 64
 	}
 	base.size = t.Size()
@@ -130,13 +135,6 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 			base.min, base.flip = uint64(int64(-1)<<(base.bits-1)), 1<<(base.bits-1)
 			node.IntMin, node.IntMax = -1<<(base.bits-1), 1<<(base.bits-1)-1
 			node.UintMax = 0
-		}
-	}
-	if base.fit { // the Go type is narrower than the wire on this platform
-		if signed {
-			node.IntMin, node.IntMax = max(node.IntMin, math.MinInt32), min(node.IntMax, math.MaxInt32)
-		} else {
-			node.UintMax = min(node.UintMax, math.MaxUint32)
 		}
 	}
 	node.Clamp = o.clamp
@@ -217,6 +215,8 @@ func unitText(u int64, t reflect.Type) string {
 
 // toUnits is v, a Go value of o, in o's units: rounded to the nearest,
 // half away from zero (a quantization, like a compressed float's).
+// Generated Go code repeats the rule (bitpackUnitsSigned, ...Unsigned):
+// change rulesVersion (generated.go) when you change it.
 func toUnits(o *op, v uint64) uint64 {
 	u := o.unit
 	if o.kind == KindInt {
@@ -312,12 +312,12 @@ func storeInt(o *op, c uint64, at pointer, bit int) *fieldError {
 	if o.unit > 1 {
 		v *= uint64(o.unit) // fits the Go type: see unitFits
 	}
-	if o.fit { // a 32-bit platform's int or uint
+	if o.fit { // a 32-bit platform's int or uint: the wire holds 64 bits
 		if s := int64(v); o.kind == KindInt && (s < math.MinInt32 || s > math.MaxInt32) {
-			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int", s)
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit int (range [%d, %d])", s, math.MinInt32, math.MaxInt32)
 		}
 		if o.kind == KindUint && v > math.MaxUint32 {
-			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint", v)
+			return newFieldError(o.path, bit, ErrRange, "value %d does not fit a 32-bit uint (range [0, %d])", v, uint32(math.MaxUint32))
 		}
 	}
 	at.storeUint(o.size, v)

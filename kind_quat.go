@@ -319,7 +319,8 @@ func quatNorm2(x, y, z, w float32) float64 {
 
 // quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions: loose
 // enough for float32 drift over many multiplications, tight enough to
-// catch unnormalised ones.
+// catch unnormalised ones. Generated Go code repeats it (bitpackQuatOK):
+// change rulesVersion (generated.go) when you change it.
 const quatNormTolerance = 0.01
 
 // minQuatBits and maxQuatBits bound the bits per component a quat tag may

@@ -527,13 +527,13 @@ func TestPlatformInts(t *testing.T) {
 		}
 		return
 	}
-	if !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), "field I at bit 0: value 1099511627776 does not fit a 32-bit int") {
+	if !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), "field I at bit 0: value 1099511627776 does not fit a 32-bit int (range [-2147483648, 2147483647])") {
 		t.Fatalf("32-bit platform: %v", err)
 	}
 	if v.I != -123 {
 		t.Fatal("failed decode changed the value")
 	}
-	if err := bitpack.Unmarshal(bitsOf(f{5, 64}, f{1 << 32, 33}), &v); !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), "field U at bit 64: value 4294967296 does not fit a 32-bit uint") {
+	if err := bitpack.Unmarshal(bitsOf(f{5, 64}, f{1 << 32, 33}), &v); !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), "field U at bit 64: value 4294967296 does not fit a 32-bit uint (range [0, 4294967295])") {
 		t.Fatalf("32-bit platform, uint: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,20 +105,26 @@ func TestAllocBoundMap(t *testing.T) {
 		M map[uint8]wideVal `bits:"maxlen=3"`
 	}
 	for _, tc := range []struct {
-		typ  reflect.Type
-		want int64
+		typ          reflect.Type
+		want, want32 int64 // on a 64-bit platform, and a 32-bit one
 	}{
 		// A slot is {uint16; string}, 24 bytes, and a control byte: 25;
 		// tables 2048 + (16 + 8×10)×25 = 4448; buffers 3×(2 + 16) + 512;
-		// strings 10×(20 + 64).
-		{reflect.TypeFor[strs](), 4448 + 566 + 840},
+		// strings 10×(20 + 64). On 32 bits a string is 8 bytes, aligned
+		// to 4: a slot 4 + 8 + 1 = 13, tables 2048 + 96×13 = 3296, buffers
+		// 3×(2 + 8) + 512.
+		{reflect.TypeFor[strs](), 4448 + 566 + 840, 3296 + 542 + 840},
 		// The 4097-byte value is stored apart (4097 + 1024 + 16 = 5137,
 		// in both maps): a slot is {uint8; *wideVal}, 16 bytes, and a
 		// control byte: 17; tables 2048 + (16 + 8×3)×17 = 2728; buffers
-		// 3×(1 + 4097) + 512.
-		{reflect.TypeFor[wide](), 2728 + 2*3*5137 + 12806},
+		// 3×(1 + 4097) + 512. On 32 bits the pointer is 4 bytes, aligned
+		// to 4: a slot 4 + 4 + 1 = 9, tables 2048 + 40×9 = 2408.
+		{reflect.TypeFor[wide](), 2728 + 2*3*5137 + 12806, 2408 + 2*3*5137 + 12806},
 	} {
 		fz := newTestFuzzer(t, tc.typ)
+		if strconv.IntSize == 32 {
+			tc.want = tc.want32
+		}
 		if fz.bound != tc.want+allocSlack {
 			t.Errorf("%s: bound %d, want %d", tc.typ, fz.bound-allocSlack, tc.want)
 		}

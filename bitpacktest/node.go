@@ -230,11 +230,18 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 	case bitpack.KindInt:
 		n.signed = true
 		n.lo, n.hi = ord(f.IntMin), ord(f.IntMax)
-		n.zero = ord(max(f.IntMin, min(f.IntMax, 0)))
 		n.unit = max(f.Unit, 1)
+		if err := n.fitGoType(); err != nil {
+			return nil, err
+		}
+		n.zero = ord(max(unord(n.lo), min(unord(n.hi), 0)))
 	case bitpack.KindUint:
-		n.lo, n.hi, n.zero = f.UintMin, f.UintMax, f.UintMin
+		n.lo, n.hi = f.UintMin, f.UintMax
 		n.unit = max(f.Unit, 1)
+		if err := n.fitGoType(); err != nil {
+			return nil, err
+		}
+		n.zero = n.lo
 	case bitpack.KindCompressedFloat:
 		n.fmin, n.fmax = f.FloatMin, f.FloatMax
 		if f.Type.Kind() == reflect.Float32 {
@@ -341,4 +348,18 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 		return nil, fmt.Errorf("bitpacktest: %s (%s): layout kind %v is not supported by this version of bitpacktest", path, f.Type, f.Kind)
 	}
 	return n, nil
+}
+
+// fitGoType narrows integer node n's range to what its Go type holds. The
+// layout gives the wire's range, the same on every platform; an int or
+// uint past 32 bits holds less of it on a 32-bit one (its decode refuses
+// the rest). Elsewhere the tags already keep the range within the type.
+func (n *node) fitGoType() error {
+	tmin, tmax := typeExtent(n)
+	lo, hi := max(n.lo, tmin), min(n.hi, tmax)
+	if lo > hi {
+		return fmt.Errorf("bitpacktest: %s (%s): no value of the range %s fits the Go type on this platform", n.path, n.typ, n.f.Encoding())
+	}
+	n.lo, n.hi = lo, hi
+	return nil
 }

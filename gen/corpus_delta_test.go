@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
@@ -120,8 +121,52 @@ func (c *corpus) deltaRead(k int, typ reflect.Type, basePacket, d []byte, what s
 		cmd.want = "OK " + hex.EncodeToString(again)
 		cmd.quiet = quietAnswers(c.m.Roots[k], got.Elem(), cmd.want)
 	}
+	if hostIntRefusal(err) {
+		c.twinAnswer(&cmd, k, typ, func(twin reflect.Type) (reflect.Value, error) {
+			w := reflect.New(twin)
+			return w, bitpack.UnmarshalDelta(d, decodeFresh(twin, basePacket).Interface(), w.Interface())
+		})
+		typ = wireTwins[typ]
+	}
+	cmd.quiet = append(cmd.quiet, quietDeltaAnswers(c.m.Roots[k], decodeFresh(typ, basePacket), d, cmd.want)...)
 	c.add(cmd)
 	c.reads++
+}
+
+// quietDeltaAnswers are the answers to the delta d against base (a *T)
+// with the signalling NaNs of its raw float32 fields quieted, of its
+// float64 fields, and of both: a runtime that quiets them reads another
+// base (a delta may then change a NaN to the quiet NaN the runtime already
+// holds, which it rightly refuses as no change). A refusal is written as
+// the drivers write one. None when base holds no signalling NaN.
+func quietDeltaAnswers(root *Type, base reflect.Value, d []byte, want string) []string {
+	var out []string
+	for _, widths := range []int{32, 64, 32 | 64} {
+		qb := reflect.New(base.Type().Elem())
+		qb.Elem().Set(base.Elem())
+		if !quietFields(root, nil, qb.Elem(), widths) {
+			continue
+		}
+		got := reflect.New(base.Type().Elem())
+		err := bitpack.UnmarshalDelta(d, qb.Interface(), got.Interface())
+		var answers []string
+		var e *bitpack.Error
+		switch {
+		case err == nil:
+			a := "OK " + hex.EncodeToString(mustMarshal(got.Interface()))
+			answers = append(quietAnswers(root, got.Elem(), a), a)
+		case errors.Is(err, bitpack.ErrTrailing):
+			answers = []string{"TRAILING"}
+		case errors.As(err, &e):
+			answers = []string{fmt.Sprintf("REFUSED\t%s\t%s\t%d\t%s", goKind(err), e.Path, e.Bit, err)}
+		}
+		for _, a := range answers {
+			if a != want && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // deltaWrite adds an E command, unless base or value holds a signalling

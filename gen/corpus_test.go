@@ -221,6 +221,12 @@ func (c *corpus) read(k int, typ reflect.Type, p []byte, what string) {
 		cmd.want = "OK " + hex.EncodeToString(again)
 		cmd.quiet = quietAnswers(c.m.Roots[k], v.Elem(), cmd.want)
 	}
+	if hostIntRefusal(err) {
+		c.twinAnswer(&cmd, k, typ, func(twin reflect.Type) (reflect.Value, error) {
+			w := reflect.New(twin)
+			return w, bitpack.Unmarshal(p, w.Interface())
+		})
+	}
 	c.add(cmd)
 	c.reads++
 }

@@ -30,9 +30,8 @@ import (
 // fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
 // nothing recursive, a decoded value that cannot reach bitpack's decode
 // allowances (about 4096 values or 512 KiB) and needs at most 16 KiB of
-// locals to decode into, fields the package can reach (none unexported in another),
-// and no int or uint ranged past 32 bits (see portable). Anything else is
-// an error naming the field; such types are left to the plan. Nothing is
+// locals to decode into, and fields the package can reach (none
+// unexported in another). Anything else is an error naming the field; such types are left to the plan. Nothing is
 // written on error. One package holds one file gen.Go wrote: the
 // helpers of two would collide.
 func Go(w io.Writer, opts Options, values ...any) error {
@@ -417,7 +416,12 @@ func goCost(v *Value) (work, mem float64) {
 }
 
 // The helpers a generated file may carry, by name: small functions the
-// compiler inlines. Each is a wire rule of docs/wire.md written in Go.
+// compiler inlines. Each is a wire rule of docs/wire.md written in Go,
+// repeating the plan's (unit= rounding, the quaternion norm tolerance, the
+// code clamp, string validity), as the inline float arithmetic repeats
+// package quant's. The layout hash a file registers with folds in
+// bitpack's rulesVersion, which changes with those rules: a file written
+// against other rules is refused as stale, never run.
 var goHelpers = map[string]string{
 	"bit": `// bitpackBit is a bool's wire bit.
 func bitpackBit(b bool) uint64 {

@@ -15,29 +15,31 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[AtkWide]{Layout: 0x1a432e66e35c717d, Append: bitpackAppendAtkWide, Unmarshal: bitpackUnmarshalAtkWide})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkZero]{Layout: 0x74c86ea3dce81a16, Append: bitpackAppendAtkZero, Unmarshal: bitpackUnmarshalAtkZero})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkUnits]{Layout: 0x1f6a3e469152144, Append: bitpackAppendAtkUnits, Unmarshal: bitpackUnmarshalAtkUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkNamed]{Layout: 0xe0f1d458e8aa7f0f, Append: bitpackAppendAtkNamed, Unmarshal: bitpackUnmarshalAtkNamed})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkQuat]{Layout: 0x365419c590bae5c1, Append: bitpackAppendAtkQuat, Unmarshal: bitpackUnmarshalAtkQuat})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkBytes]{Layout: 0x5f60bcdf2cc2cb2a, Append: bitpackAppendAtkBytes, Unmarshal: bitpackUnmarshalAtkBytes})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkOff]{Layout: 0xd164f59ade1bb7b3, Append: bitpackAppendAtkOff, Unmarshal: bitpackUnmarshalAtkOff})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkNest]{Layout: 0x612705187513a9c3, Append: bitpackAppendAtkNest, Unmarshal: bitpackUnmarshalAtkNest})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkFloat]{Layout: 0x120da7baba05b6dc, Append: bitpackAppendAtkFloat, Unmarshal: bitpackUnmarshalAtkFloat})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkOther]{Layout: 0xab9df149d3d0a244, Append: bitpackAppendAtkOther, Unmarshal: bitpackUnmarshalAtkOther})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkOtherPrivate]{Layout: 0xe518b45ea5ce0645, Append: bitpackAppendAtkOtherPrivate, Unmarshal: bitpackUnmarshalAtkOtherPrivate})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange32]{Layout: 0x2b73d5a9432af840, Append: bitpackAppendAtkIntRange32, Unmarshal: bitpackUnmarshalAtkIntRange32})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkGrow]{Layout: 0x1ced4a7d2e92fdad, Append: bitpackAppendAtkGrow, Unmarshal: bitpackUnmarshalAtkGrow})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0x69f35a2f5cae9350, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0x64b8f3ad14ef15ee, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkStr]{Layout: 0x903608e19e9060c2, Append: bitpackAppendAtkStr, Unmarshal: bitpackUnmarshalAtkStr})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF1]{Layout: 0x988723818ed620fe, Append: bitpackAppendAtkCF1, Unmarshal: bitpackUnmarshalAtkCF1})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF2]{Layout: 0x3234493d61071491, Append: bitpackAppendAtkCF2, Unmarshal: bitpackUnmarshalAtkCF2})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0xa279fc2f60e87c11, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x13187a16e974123c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0x26277d44a9252ecb, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0xd3d243b09c94a57c, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x8a92a68c21010b5e, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkWide]{Layout: 0x9aa0d6af43583a24, Append: bitpackAppendAtkWide, Unmarshal: bitpackUnmarshalAtkWide})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkZero]{Layout: 0x58f9401660c8c82b, Append: bitpackAppendAtkZero, Unmarshal: bitpackUnmarshalAtkZero})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkUnits]{Layout: 0x4e2ff23b055f4c5, Append: bitpackAppendAtkUnits, Unmarshal: bitpackUnmarshalAtkUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkNamed]{Layout: 0x62bfdb22e8cd0702, Append: bitpackAppendAtkNamed, Unmarshal: bitpackUnmarshalAtkNamed})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkQuat]{Layout: 0x51d7a3254ef141b4, Append: bitpackAppendAtkQuat, Unmarshal: bitpackUnmarshalAtkQuat})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkBytes]{Layout: 0xdb10159c1abfe959, Append: bitpackAppendAtkBytes, Unmarshal: bitpackUnmarshalAtkBytes})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOff]{Layout: 0x99c0f79eb7be01b0, Append: bitpackAppendAtkOff, Unmarshal: bitpackUnmarshalAtkOff})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkNest]{Layout: 0x36f28d0a5db8326e, Append: bitpackAppendAtkNest, Unmarshal: bitpackUnmarshalAtkNest})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkFloat]{Layout: 0xdeefe8deb0e8a2f9, Append: bitpackAppendAtkFloat, Unmarshal: bitpackUnmarshalAtkFloat})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOther]{Layout: 0xa3c4e7fb07ab8443, Append: bitpackAppendAtkOther, Unmarshal: bitpackUnmarshalAtkOther})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOtherPrivate]{Layout: 0xf29d10b48d17f480, Append: bitpackAppendAtkOtherPrivate, Unmarshal: bitpackUnmarshalAtkOtherPrivate})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange32]{Layout: 0x4055838c22361e55, Append: bitpackAppendAtkIntRange32, Unmarshal: bitpackUnmarshalAtkIntRange32})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange]{Layout: 0x87f840f750e9957f, Append: bitpackAppendAtkIntRange, Unmarshal: bitpackUnmarshalAtkIntRange})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkUintRange]{Layout: 0xf1a274559ee9bdab, Append: bitpackAppendAtkUintRange, Unmarshal: bitpackUnmarshalAtkUintRange})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkGrow]{Layout: 0xca3ec254d4445ba, Append: bitpackAppendAtkGrow, Unmarshal: bitpackUnmarshalAtkGrow})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0xde3f83232a1e43a9, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0x11b8416a884669ad, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkStr]{Layout: 0x2f60010ae9322015, Append: bitpackAppendAtkStr, Unmarshal: bitpackUnmarshalAtkStr})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF1]{Layout: 0xd2d4fa8804d34ecb, Append: bitpackAppendAtkCF1, Unmarshal: bitpackUnmarshalAtkCF1})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF2]{Layout: 0x8a5f6bd133b64020, Append: bitpackAppendAtkCF2, Unmarshal: bitpackUnmarshalAtkCF2})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0x1e8df7a8504df678, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0x7ec3a964cce5f7f9, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0xf27c2ef5ad77ad2a, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0x3444e0c73ee47a19, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x785bda708292b12f, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -3618,6 +3620,139 @@ func bitpackUnmarshalAtkIntRange32(data []byte, v *AtkIntRange32) bool {
 		return false
 	}
 	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkIntRange appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkIntRange(dst []byte, v *AtkIntRange) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	c0 := uint64(int64((*v).IR)) - 0xffffffff7fffffff
+	if c0 > 0x100000001 {
+		return dst, false
+	}
+	c1 := uint64((*v).UR) - 0xfffffffa
+	if c1 > 10 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c0|c1<<33, 37)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkIntRange decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkIntRange(data []byte, v *AtkIntRange) bool {
+	if len(data) > 5 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s AtkIntRange
+	)
+	if end-pos < 37 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x1ffffffff
+	if c1 > 0x100000001 {
+		return false
+	}
+	u2 := int64((c1 + 0xffffffff7fffffff))
+	if int64(int(u2)) != u2 {
+		return false
+	}
+	s.IR = int(u2)
+	c3 := w0 >> 33 & 0xf
+	if c3 > 10 {
+		return false
+	}
+	u4 := uint64((c3 + 0xfffffffa))
+	if uint64(uint(u4)) != u4 {
+		return false
+	}
+	s.UR = uint(u4)
+	pos += 37
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
+	return true
+}
+
+// bitpackAppendAtkUintRange appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkUintRange(dst []byte, v *AtkUintRange) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if len((*v).L) > 2 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(len((*v).L)), 2)
+	for i0 := range (*v).L {
+		c1 := uint64((*v).L[i0])
+		if c1 > 0x100000000 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c1, 33)
+	}
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkUintRange decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkUintRange(data []byte, v *AtkUintRange) bool {
+	if len(data) > 9 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_L_n int
+		s_L_e [2]uint
+	)
+	var n0 int
+	if end-pos < 2 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0x3
+	if c2 > 2 {
+		return false
+	}
+	n0 = int(c2)
+	pos += 2
+	s_L_n = n0
+	for i3 := range s_L_e[:n0] {
+		if end-pos < 33 {
+			return false
+		}
+		w4 := bitpackWord(data, pos)
+		c5 := w4 >> 0 & 0x1ffffffff
+		if c5 > 0x100000000 {
+			return false
+		}
+		u6 := uint64(c5)
+		if uint64(uint(u6)) != u6 {
+			return false
+		}
+		s_L_e[i3] = uint(u6)
+		pos += 33
+	}
+	if end-pos >= 8 {
+		return false
+	}
+	if n7 := s_L_n; n7 <= cap((*v).L) {
+		(*v).L = (*v).L[:n7]
+	} else {
+		(*v).L = make([]uint, n7)
+	}
+	copy((*v).L, s_L_e[:])
 	return true
 }
 

@@ -84,9 +84,9 @@ func TestGoIntOn32Bit(t *testing.T) {
 		u      uint64
 		err    string
 	}{
-		{[]byte{0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1 << 32, 0, "value 4294967296 does not fit a 32-bit int"},
-		{[]byte{0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0}, -1 << 63, 1 << 32, "value -9223372036854775808 does not fit a 32-bit int"},
-		{[]byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 1<<31 - 1, 1 << 32, "value 4294967296 does not fit a 32-bit uint"},
+		{[]byte{0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1 << 32, 0, "value 4294967296 does not fit a 32-bit int (range [-2147483648, 2147483647])"},
+		{[]byte{0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 1, 0, 0, 0}, -1 << 63, 1 << 32, "value -9223372036854775808 does not fit a 32-bit int (range [-2147483648, 2147483647])"},
+		{[]byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 1<<31 - 1, 1 << 32, "value 4294967296 does not fit a 32-bit uint (range [0, 4294967295])"},
 		{[]byte{0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}, -1 << 31, 1<<32 - 1, ""},
 	} {
 		var g, b AtkInt
@@ -104,6 +104,61 @@ func TestGoIntOn32Bit(t *testing.T) {
 	}
 }
 
+// TestGoIntRange: an int or uint ranged past 32 bits has the same layout,
+// so the same generated code, on every host. IR's code is 33 bits (its
+// lower bound -2147483649 is code 0), UR's 4 from bit 33 (4294967290 is
+// code 0); L's length is 2 bits, its element 33. A 64-bit host decodes
+// every packet, generated code and plan alike, and writes it back; a
+// 32-bit one refuses the values its int and uint cannot hold, the
+// generated code by handing the packet to the plan, which words it.
+func TestGoIntRange(t *testing.T) {
+	const (
+		intBound  = " does not fit a 32-bit int (range [-2147483648, 2147483647])"
+		uintBound = " does not fit a 32-bit uint (range [0, 4294967295])"
+	)
+	for _, c := range []struct {
+		packet []byte
+		ir     int64  // IR, or L[0]
+		ur     uint64 // UR
+		err32  string // "": decoded on a 32-bit host too
+	}{
+		{[]byte{0x01, 0, 0, 0, 0x0a}, -2147483648, 4294967295, ""},
+		{[]byte{0, 0, 0, 0, 0}, -2147483649, 4294967290, "field IR at bit 0: value -2147483649" + intBound},
+		{[]byte{0x01, 0, 0, 0, 0x0b}, 2147483648, 4294967295, "field IR at bit 0: value 2147483648" + intBound},
+		{[]byte{0x01, 0, 0, 0, 0x14}, -2147483648, 4294967300, "field UR at bit 33: value 4294967300" + uintBound},
+	} {
+		var g, b AtkIntRange
+		ok := bitpackUnmarshalAtkIntRange(c.packet, &g)
+		err := bitpack.Unmarshal(c.packet, &b)
+		if strconv.IntSize == 64 || c.err32 == "" {
+			if !ok || err != nil || int64(g.IR) != c.ir || uint64(g.UR) != c.ur || g != b {
+				t.Errorf("% x: generated %v %+v, the plan %v %+v; want {IR:%d UR:%d}", c.packet, ok, g, err, b, c.ir, c.ur)
+			}
+			if p, ok := bitpackAppendAtkIntRange(nil, &g); !ok || !bytes.Equal(p, c.packet) {
+				t.Errorf("% x: generated Append = % x, %v", c.packet, p, ok)
+			}
+			continue
+		}
+		if want := "bitpack: decode gen_test.AtkIntRange: " + c.err32; ok || err == nil || err.Error() != want || g != (AtkIntRange{}) || b != (AtkIntRange{}) {
+			t.Errorf("% x on 32 bits: generated %v %+v, the plan %v %+v; want both to refuse: %s", c.packet, ok, g, err, b, want)
+		}
+	}
+	// L = [4294967296]: length 1 (bits 0-1), the element's bit 32 at bit 34.
+	packet := []byte{0x01, 0, 0, 0, 0x04}
+	var g, b AtkUintRange
+	ok := bitpackUnmarshalAtkUintRange(packet, &g)
+	err := bitpack.Unmarshal(packet, &b)
+	if strconv.IntSize == 64 {
+		if !ok || err != nil || len(g.L) != 1 || uint64(g.L[0]) != 1<<32 || !cmp.Equal(g, b) {
+			t.Errorf("% x: generated %v %+v, the plan %v %+v; want {L:[4294967296]}", packet, ok, g, err, b)
+		}
+		return
+	}
+	if want := "bitpack: decode gen_test.AtkUintRange: field L[0] at bit 2: value 4294967296" + uintBound; ok || err == nil || err.Error() != want {
+		t.Errorf("% x on 32 bits: generated %v %+v, the plan %v; want both to refuse: %s", packet, ok, g, err, want)
+	}
+}
+
 // TestGoAttackRefusals: what gen.Go cannot generate it refuses, naming
 // the field, before writing anything.
 func TestGoAttackRefusals(t *testing.T) {
@@ -111,10 +166,6 @@ func TestGoAttackRefusals(t *testing.T) {
 		proto any
 		err   string
 	}{
-		// On a 32-bit host the first two are generated, and wrong: the
-		// layout gen reads there is cut to 32 bits (kind_int.go, base.fit).
-		{AtkIntRange{}, "gen: Go: gen_test.AtkIntRange field IR: int with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave gen_test.AtkIntRange to the plan, or use int64 or uint64)"},
-		{AtkUintRange{}, "gen: Go: gen_test.AtkUintRange field L[]: uint with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave gen_test.AtkUintRange to the plan, or use int64 or uint64)"},
 		{AtkHuge{}, "gen: Go: gen_test.AtkHuge needs 32769 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
 		{AtkWideSlice{}, "gen: Go: gen_test.AtkWideSlice needs 25608 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
 		{AtkNamedBytes{}, "gen: Go: gen_test.AtkNamedBytes field L: []gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedBytes to the plan)"},
@@ -126,9 +177,6 @@ func TestGoAttackRefusals(t *testing.T) {
 		{AtkQ3{}, "gen: Go: type gen_test.q3 has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
 		{AtkOtherHidden{}, "gen: Go: gen_test.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen_test cannot reach it (leave gen_test.AtkOtherHidden to the plan)"},
 	} {
-		if strconv.IntSize == 32 && strings.Contains(c.err, "32-bit platforms") {
-			continue
-		}
 		var out bytes.Buffer
 		err := gen.Go(&out, gen.Options{}, c.proto)
 		if err == nil || err.Error() != c.err {

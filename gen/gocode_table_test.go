@@ -14,18 +14,18 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0x1c2b2949eadcbe2f, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
-	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0x58a51c9c14d55313, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
-	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xfab1b269673ab5f7, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
-	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x743cb3e34292f911, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
-	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xa7a117fc855725fd, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
-	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0x81b5631abb75a77e, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
-	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0x8fce37f2b810afd, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
-	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x81e7e7972d821389, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
-	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0x8060d142fc9f3daf, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
-	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0xd57a2e6685a6760e, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
-	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xca5319fcbc762298, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0xc8dfa827a17747a3, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
+	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0xe3f93a3dd6313866, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
+	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0x607e35b83b99c884, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
+	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xa334867fd34cc7b6, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
+	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0xbdec4dc9e74d5698, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
+	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0x917e8b30bd6189ea, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
+	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0xbd7aae0c5525c5f7, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
+	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0x2b03f9366e4532b0, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
+	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x460f16ad01dfe6b2, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
+	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xea4a4ca617c5a7a2, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
+	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x727e843d306cbc65, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
+	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xeed3545c16639435, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x99c44b9f4072e84c, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 }
 
 // The quantizers, built as bitpack builds them.

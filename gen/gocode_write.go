@@ -29,7 +29,6 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		}
 		e.put("bitpackBit("+x+")", 1)
 	case bitpack.KindInt, bitpack.KindUint:
-		e.portable(v)
 		e.writeInt(v, x)
 	case bitpack.KindFloat:
 		e.imports["math"] = "math"
@@ -116,19 +115,6 @@ func (e *goEmitter) wflush() {
 func (e *goEmitter) plainBytes(v *Value) {
 	if t := v.Go.Elem(); t != reflect.TypeFor[byte]() {
 		e.fail(v, "%v holds %v, not byte: the generated code could not copy the packet's bytes into it (leave %v to the plan)", v.Go, t, e.rootType)
-	}
-}
-
-// portable refuses an int or uint field whose range goes past 32 bits:
-// on a 32-bit platform bitpack's layout of it holds the range cut to what
-// the Go type holds there, so its hash, which the generated code
-// registers with, differs and the registration would panic.
-func (e *goEmitter) portable(v *Value) {
-	if !v.Ranged || v.Go.Kind() != reflect.Int && v.Go.Kind() != reflect.Uint {
-		return
-	}
-	if v.Signed && (v.IntMin < math.MinInt32 || v.IntMax > math.MaxInt32) || !v.Signed && v.UintMax > math.MaxUint32 {
-		e.fail(v, "%v with a range past 32 bits: bitpack's layout of it differs on 32-bit platforms, where the generated code could not register (leave %v to the plan, or use int64 or uint64)", v.Go, e.rootType)
 	}
 }
 

@@ -207,7 +207,9 @@ func clampCode(f float64, max uint32) uint32 {
 // times at most 2^32 steps, plus one half). s is positive, so truncating is
 // flooring, and it fits an int64: one truncating conversion and an integer
 // compare do the work of math.Floor, a float64 compare and a conversion
-// (TestTruncCode checks every such s against the floor).
+// (TestTruncCode checks every such s against the floor). Generated Go code
+// repeats it (bitpackTrunc), and the arithmetic of Float and Float64: change
+// package bitpack's rulesVersion (generated.go) when you change them.
 func truncCode(s float32, max uint32) uint32 {
 	if c := uint64(int64(s)); c < uint64(max) {
 		return uint32(c)
