@@ -520,6 +520,7 @@ func (d *decoder) mapEntryDelta(o *op, m reflect.Value, buf *mapWork, pos, dd in
 		if err := d.plan(o.elem, buf.vp, dd); err != nil {
 			return err
 		}
+		settle(o.elem, buf.vp) // its pointees may be spares (see below)
 		if m.IsNil() {
 			m.Set(reflect.MakeMap(o.typ))
 		}
@@ -538,6 +539,12 @@ func (d *decoder) mapEntryDelta(o *op, m reflect.Value, buf *mapWork, pos, dd in
 	if err := d.deltaSub(o.elem, 0, buf.vp, dd, "", -1); err != nil {
 		return err
 	}
+	// An entry is a new value in the caller's map (commitMap copies or
+	// hands it over, settling nothing), so it must be what a packet's
+	// entry is, every empty slice and map in it nil (see settle) — not
+	// what the delta emptied in the base's copy, nor what a spare
+	// pointee held. cloneMap settles the entries the delta leaves alone.
+	settle(o.elem, buf.vp)
 	m.SetMapIndex(buf.key, buf.val)
 	return nil
 }
@@ -571,6 +578,7 @@ func cloneMap(o *op, d, s pointer, sc *scratch) {
 			src.Elem().SetIterValue(&it)
 			buf.val.SetZero() // a value of the entry's own
 			clone(o.elem, buf.vp, pointerOf(src), sc)
+			settle(o.elem, buf.vp) // its pointees may be spares: see mapEntryDelta
 		}
 		dm.SetMapIndex(buf.key, buf.val)
 	}
