@@ -308,25 +308,27 @@ func settleSparse(o *op, at pointer) {
 // holdsEmpties reports whether a value of p can hold what settle changes:
 // a slice, []byte or map, directly or through its arrays, elements and
 // pointees, or a union member (whose plan is known only when it is
-// decoded). A plan reached again while it is being examined adds
-// nothing: its other ops decide.
-func holdsEmpties(p *plan, visiting map[*plan]bool) bool {
-	if visiting[p] {
+// decoded). It asks whether such an op is reachable from p, so a plan
+// reached again (on a cycle, or by another path: type T struct{ A, B *U })
+// adds nothing: it is, or is being, examined. Marking plans for the whole
+// search, not just while on the path, keeps it linear in the type graph
+// rather than exponential in its depth.
+func holdsEmpties(p *plan, seen map[*plan]bool) bool {
+	if seen[p] {
 		return false
 	}
-	visiting[p] = true
-	defer delete(visiting, p)
+	seen[p] = true
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
 		case KindBytes, KindSlice, KindMap, KindUnion:
 			return true
 		case KindSparse:
-			if o.slice || holdsEmpties(o.elem, visiting) {
+			if o.slice || holdsEmpties(o.elem, seen) {
 				return true
 			}
 		case KindArray, KindPointer:
-			if holdsEmpties(o.elem, visiting) {
+			if holdsEmpties(o.elem, seen) {
 				return true
 			}
 		}
