@@ -124,6 +124,15 @@ func TestR20DecodeModelMembers(t *testing.T) {
 		if !reflect.DeepEqual(*target, want) {
 			t.Fatalf("packet %d:\n got %#v\nwant %#v", i, *target, want)
 		}
+		// An unchanged delta (the packet's value as its own base) gives
+		// the same: the base is cloned into the target.
+		u, err := bitpack.AppendDelta(nil, src, src)
+		reMust(t, err)
+		target = r20Gen{rand.New(rand.NewSource(seed))}.msg2()
+		reMust(t, bitpack.UnmarshalDelta(u, src, target))
+		if !reflect.DeepEqual(*target, want) {
+			t.Fatalf("unchanged delta %d:\n got %s %s\nwant %s %s", i, reShape(reflect.ValueOf(target).Elem()), r20Entries(target), reShape(reflect.ValueOf(want)), r20Entries(&want))
+		}
 		base := g.msg2()
 		d, err := bitpack.AppendDelta(nil, base, src)
 		if err != nil {

@@ -217,6 +217,15 @@ func TestR20DecodeModel(t *testing.T) {
 		if !reflect.DeepEqual(*target, want) {
 			t.Fatalf("packet %d:\n got %s\nwant %s", i, reShape(reflect.ValueOf(target).Elem()), reShape(reflect.ValueOf(want)))
 		}
+		// An unchanged delta (the packet's value as its own base) gives
+		// the same: the base is cloned into the target.
+		u, err := bitpack.AppendDelta(nil, src, src)
+		reMust(t, err)
+		target = r20Gen{rand.New(rand.NewSource(seed))}.msg()
+		reMust(t, bitpack.UnmarshalDelta(u, src, target))
+		if !reflect.DeepEqual(*target, want) {
+			t.Fatalf("unchanged delta %d:\n got %s\nwant %s", i, reShape(reflect.ValueOf(target).Elem()), reShape(reflect.ValueOf(want)))
+		}
 		// A delta from an unrelated base gives the same.
 		base := g.msg()
 		d, err := bitpack.AppendDelta(nil, base, src)
