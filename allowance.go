@@ -223,19 +223,21 @@ func planWork(p *plan) int64 {
 // then, as long as the plan's own work fits the base, no packet can take a
 // decode past its allowances, and Marshal need not count (checkAllowance).
 // Slices of elements that can take no bits, sparse slices (absent slots
-// are free), unions and hooks are not paid. A plan reached again while it
-// is being examined counts as paid: its other ops decide.
-func paidFor(p *plan, visiting map[*plan]bool) bool {
-	if visiting[p] {
+// are free), unions and hooks are not paid. A plan reached again counts as
+// paid: it is being examined (its other ops decide), or it was and was
+// paid, since an unpaid one ends the search. So plans stay marked for the
+// whole search, which is linear in the type graph (unmarking them on the
+// way out made a chain of structs with two pointers each exponential).
+func paidFor(p *plan, visited map[*plan]bool) bool {
+	if visited[p] {
 		return true
 	}
-	visiting[p] = true
-	defer delete(visiting, p)
+	visited[p] = true
 	// unit reports whether a value of elem costing bytes (at most, besides
 	// a rounding of 16) is paid by bits (its own and those before it).
 	unit := func(elem *plan, bytes int64, bits int) bool {
 		budget := int64(allocBytesPerBit) * int64(bits)
-		return bits >= 1 && elem.work <= int64(workValuesPerBit)*int64(bits) && 32+bytes <= budget && paidFor(elem, visiting)
+		return bits >= 1 && elem.work <= int64(workValuesPerBit)*int64(bits) && 32+bytes <= budget && paidFor(elem, visited)
 	}
 	for i := range p.ops {
 		o := &p.ops[i]
@@ -259,7 +261,7 @@ func paidFor(p *plan, visiting map[*plan]bool) bool {
 				return false
 			}
 		case KindArray:
-			if !paidFor(o.elem, visiting) {
+			if !paidFor(o.elem, visited) {
 				return false
 			}
 		}
