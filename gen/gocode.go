@@ -31,9 +31,9 @@ import (
 // nothing recursive, a decoded value that cannot reach bitpack's decode
 // allowances (about 4096 values or 512 KiB) and needs at most 16 KiB of
 // locals to decode into, and fields the package can reach (none
-// unexported in another). Anything else is an error naming the field; such types are left to the plan. Nothing is
-// written on error. One package holds one file gen.Go wrote: the
-// helpers of two would collide.
+// unexported in another). Anything else is an error naming the field;
+// such types are left to the plan. Nothing is written on error. One
+// package holds one file gen.Go wrote: the helpers of two would collide.
 func Go(w io.Writer, opts Options, values ...any) error {
 	m, err := build(values)
 	if err != nil {
