@@ -89,12 +89,22 @@ func budgetFor(inputBits int) budget {
 // allocated — n values of size bytes each, for the refusal's words — or
 // refuses them: the packet claims more than its bits pay for.
 func (b *budget) charge(work, bytes int64, n int, size uintptr, bit int) *fieldError {
-	if work > b.workLimit-b.work || bytes > b.bytesLimit-b.bytes {
+	if !b.take(work, bytes) {
 		return b.refusal(work, bytes, n, size, bit)
+	}
+	return nil
+}
+
+// take is charge without the refusal: it records work and bytes and
+// reports true, or changes nothing and reports false (a loop that must
+// make no call words the refusal elsewhere, by charge).
+func (b *budget) take(work, bytes int64) bool {
+	if work > b.workLimit-b.work || bytes > b.bytesLimit-b.bytes {
+		return false
 	}
 	b.work += work
 	b.bytes += bytes
-	return nil
+	return true
 }
 
 // refusal words charge's refusal (out of line: charge inlines).

@@ -42,6 +42,7 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 	}
 	for _, q := range c.memo {
 		q.buildRun() // with every level final (see finish)
+		q.buildRead()
 	}
 	for _, q := range c.memo {
 		if q.deltaErr != nil {

@@ -7,8 +7,9 @@ import (
 	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
-// The decoder: one checked pass over the packet into a scratch value;
-// fused runs are stored here, every other op by its kind.
+// The decoder: one checked pass over the packet into a scratch value,
+// following a plan's read program (read.go): fused runs are stored by it
+// and here, every other op by its kind.
 
 // A failed decode must leave the caller's value exactly as it was, even
 // though decoding reuses the value's slices and pointers. So every decode
@@ -36,6 +37,11 @@ type decoder struct {
 	// scratch: a delta's scratch value, whose spare pointees new ones come
 	// from (see takeSpare); nil otherwise.
 	scratch *scratch
+	// The flat pointee decoder.plan's last gate opened, and its pointer:
+	// where the pointee's run steps, which follow the gate, store. (Kept
+	// here, not in plan's registers; no other plan runs in between.)
+	pointee pointer
+	gate    *op
 }
 
 // enter starts a decode. With f, the frame of the Reader it reads (see
@@ -102,75 +108,6 @@ func (d *decoder) start(p *plan) *fieldError {
 	return d.charge(work, bytes, 1, p.size, d.r.BitsRead())
 }
 
-// plan reads a value following p, checks it and stores it at base. depth
-// is the number of struct levels above the plan's root.
-func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
-	r := d.r
-	ops := p.ops
-	for i := 0; i < len(ops); i++ {
-		o := &ops[i]
-		if o.group > 0 {
-			// A fused run of fixed-width fields: one word for all of them.
-			var err *fieldError
-			if o.groupBits <= r.BitsRemaining() {
-				if o.rawRun {
-					readRaw(r, base.field(o.offset), int(o.group), o.size)
-				} else {
-					start := r.BitsRead()
-					err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
-				}
-			} else {
-				err = d.shortRun(p, i, base)
-			}
-			if err != nil {
-				return err
-			}
-			i += int(o.group) - 1
-			continue
-		}
-		start := r.BitsRead()
-		at := base.field(o.offset)
-		var err *fieldError
-		switch o.kind {
-		case KindString:
-			err = decodeString(d, o, at, start, depth)
-		case KindBytes:
-			err = decodeBytes(d, o, at, start, depth)
-		case KindByteArray:
-			err = decodeByteArray(d, o, at, start, depth)
-		case KindArray:
-			err = decodeArray(d, o, at, start, depth)
-		case KindSlice:
-			err = decodeSlice(d, o, at, start, depth)
-		case KindPointer:
-			if e := o.elem; e.fixedOnly && e.minBits < r.BitsRemaining() && depth+o.level+e.levels <= MaxDepth {
-				err = d.flatPointee(o, at, start) // decodePointer's first case, without its call
-			} else {
-				err = decodePointer(d, o, at, start, depth)
-			}
-		case KindQuat:
-			err = decodeQuat(d, o, at, start, depth)
-		case KindCustom:
-			err = decodeHook(d, o, at, start, depth)
-		case KindSparse:
-			err = decodeSparse(d, o, at, start, depth)
-		case KindUnion:
-			err = decodeUnion(d, o, at, start, depth)
-		case KindCheck:
-			err = decodeCheck(d, o, at, start, depth)
-		case KindMap:
-			err = decodeMap(d, o, at, start, depth)
-		}
-		if err != nil {
-			return err
-		}
-		if err := r.Err(); err != nil {
-			return fromBitio(o.path, start, err)
-		}
-	}
-	return nil
-}
-
 // runs decodes a value of a flat plan (see plan.fixedOnly): its runs, nothing
 // else. It is plan for such plans, without the other kinds' calls, so
 // that base, which may be on the caller's stack, does not escape.
@@ -186,7 +123,7 @@ func (d *decoder) runs(p *plan, base pointer) *fieldError {
 			readRaw(r, base.field(o.offset), int(o.group), o.size)
 		default:
 			start := r.BitsRead()
-			err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+			err = storeWord(p, o.scs, base, r.ReadBits(o.groupBits), start)
 		}
 		if err != nil {
 			return err
@@ -214,13 +151,12 @@ func (d *decoder) shortRun(p *plan, i int, base pointer) *fieldError {
 	return nil // unreachable: the run did not fit, so a read failed
 }
 
-// storeWord checks and stores the fields of the run headed by o from the
+// storeWord checks and stores the fields scs of a run of plan p from the
 // word acc, read at bit start. Its loop makes no call (a call would make
 // the compiler keep its state on the stack for every field): a field out
 // of its range or one its kind stores ends it, and storeSlow does that
 // entry and the rest.
-func storeWord(p *plan, o *op, base pointer, acc uint64, start int) *fieldError {
-	scs := p.scalars[o.sLo:o.sHi]
+func storeWord(p *plan, scs []scalar, base pointer, acc uint64, start int) *fieldError {
 	k := 0
 	for ; k < len(scs); k++ {
 		sc := &scs[k]

@@ -61,9 +61,6 @@ func encodePointee(w *bitio.Writer, o *op, e pointer, depth int) *fieldError {
 // decodePointer reads a pointer field: its presence bit, then the pointee.
 func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	r := d.r
-	if e := o.elem; e.fixedOnly && e.minBits < r.BitsRemaining() && depth+o.level+e.levels <= MaxDepth {
-		return d.flatPointee(o, at, start)
-	}
 	if r.ReadBits(1) == 0 || r.Err() != nil {
 		if r.Err() == nil {
 			at.setNil()
@@ -100,61 +97,6 @@ func decodePointee(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 	}
 	if err := d.sub(o.elem, o.level, elem, depth); err != nil {
 		return err.withPrefix(o.path)
-	}
-	return nil
-}
-
-// flatPointee is decodePointer for a pointee of fixed size (a flat plan:
-// only runs) that the packet holds whole, and within MaxDepth: what
-// decodePointer and the sub-plan do, without their calls and checks. The
-// presence bit is read with the pointee's first run (and given back when
-// it is 0), the runs are stored straight from their words, and the
-// pointee is charged and allocated as decodePointer does — the same
-// errors, paths and bits.
-func (d *decoder) flatPointee(o *op, at pointer, start int) *fieldError {
-	r, e := d.r, o.elem
-	head := &e.ops[0]
-	first := !head.rawRun && 1+head.groupBits <= fuseBits
-	var word uint64
-	if first {
-		word = r.ReadBits(1 + head.groupBits)
-	} else {
-		word = r.ReadBits(1)
-	}
-	if word&1 == 0 {
-		if first {
-			r.Rewind(start + 1)
-		}
-		at.setNil()
-		return nil
-	}
-	work, bytes := pointeeCharge(o)
-	if err := d.charge(work, bytes, 1, e.size, start); err != nil {
-		return err.withPrefix(o.path)
-	}
-	elem := at.elem()
-	if elem.isNil() {
-		elem = at.setNew(e)
-		d.grow(1, o.typ.Size())
-	}
-	i := 0
-	if first {
-		if err := storeWord(e, head, elem, word>>1, start+1); err != nil {
-			return err.withPrefix(o.path)
-		}
-		i = int(head.group)
-	}
-	for i < len(e.ops) { // the other runs: all in the packet
-		h := &e.ops[i]
-		if h.rawRun {
-			readRaw(r, elem.field(h.offset), int(h.group), h.size)
-		} else {
-			bit := r.BitsRead()
-			if err := storeWord(e, h, elem, r.ReadBits(h.groupBits), bit); err != nil {
-				return err.withPrefix(o.path)
-			}
-		}
-		i += int(h.group)
 	}
 	return nil
 }

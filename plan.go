@@ -20,18 +20,18 @@ type op struct {
 	// holds the run's length and total width, so the run costs one
 	// ReadBits.
 	kind      Kind
-	fit       bool    // int/uint on a 32-bit platform: a decoded value must fit 32 bits
-	clamp     bool    // integers and compressed floats: clamp instead of refusing out-of-range values
-	ranged    bool    // integers: range=A..B (else raw)
-	unit      int64   // integers with unit=: the Go value of one unit on the wire (0: none)
-	access    uint8   // fixed-width kinds: how the Go value is loaded and stored (program.go)
-	group     uint16  // fixed-width kinds: ops in the fused run that starts here (0 inside a run)
-	rawRun    bool    // the run that starts here is a raw run (see fuse)
-	bits      int     // wire bits of a fixed-width field or of a length prefix
-	groupBits int     // fixed-width kinds: total wire bits of the run that starts here
-	sLo, sHi  int32   // fixed-width kinds: the run's fields in plan.scalars
-	offset    offset  // from the start of the plan's value
-	size      uintptr // Go size of the field (fixed-width fields are stored in size bytes)
+	fit       bool     // int/uint on a 32-bit platform: a decoded value must fit 32 bits
+	clamp     bool     // integers and compressed floats: clamp instead of refusing out-of-range values
+	ranged    bool     // integers: range=A..B (else raw)
+	unit      int64    // integers with unit=: the Go value of one unit on the wire (0: none)
+	access    uint8    // fixed-width kinds: how the Go value is loaded and stored (program.go)
+	group     uint16   // fixed-width kinds: ops in the fused run that starts here (0 inside a run)
+	rawRun    bool     // the run that starts here is a raw run (see fuse)
+	bits      int      // wire bits of a fixed-width field or of a length prefix
+	groupBits int      // fixed-width kinds: total wire bits of the run that starts here
+	scs       []scalar // fixed-width kinds: the run's fields (part of plan.scalars)
+	offset    offset   // from the start of the plan's value
+	size      uintptr  // Go size of the field (fixed-width fields are stored in size bytes)
 	// Fixed-width kinds: wire bits = (value - min) ^ flip, valid up to
 	// limit (see kind_int.go's intCode; for compressed floats, limit is
 	// the largest code).
@@ -104,6 +104,7 @@ type plan struct {
 	copies      []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
 	others      []int                   // the ops commit handles one by one (strings, slices, loops, ...)
 	scalars     []scalar                // fused runs' fields, in order
+	read        []rstep                 // the read program: runs, flat pointees, every other op (see decoder.plan)
 	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
 	run         []encStep               // enc with some pointees' steps spliced in: what encodeValues runs (see buildRun)
 	runOps      []op                    // the ops run's steps refer to: ops, then the spliced pointees' (see buildRun)
@@ -112,7 +113,7 @@ type plan struct {
 	scalar      *op                     // the only op, when the plan is one scalar at offset 0 (tight element loops)
 	root        *Field                  // layout: the plan's own tree (unions without their members; see plan.layout)
 	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
-	fixedOnly   bool                    // every op is fixed-width: a value is its runs and nothing else (see flatPointee)
+	fixedOnly   bool                    // every op is fixed-width: a value is its runs and nothing else (see gateSteps)
 	onStack     bool                    // a value decodes on the stack: runs, byte arrays, short raw slices (see stackPlan)
 	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use         usage                   // option kinds that reached a leaf inside (see usage)

@@ -43,6 +43,13 @@ const fuseBits = 56
 // straight into the value (see rawRunAt).
 func (p *plan) fuse() {
 	ops := p.ops
+	type span struct{ head, lo, hi int }
+	var spans []span // each run's entries in p.scalars, given to it once p.scalars is whole
+	defer func() {
+		for _, sp := range spans {
+			ops[sp.head].scs = p.scalars[sp.lo:sp.hi:sp.hi]
+		}
+	}()
 	for i := 0; i < len(ops); {
 		if !kinds[ops[i].kind].fixed {
 			i++
@@ -51,7 +58,6 @@ func (p *plan) fuse() {
 		if n := rawRunAt(ops, i); n > 0 {
 			head := &ops[i]
 			head.group, head.groupBits, head.rawRun = uint16(n), n*head.bits, true
-			head.sLo, head.sHi = int32(len(p.scalars)), int32(len(p.scalars))
 			for k := i + 1; k < i+n; k++ {
 				ops[k].group = 0
 			}
@@ -65,7 +71,7 @@ func (p *plan) fuse() {
 		}
 		head := &ops[i]
 		head.group, head.groupBits = uint16(j-i), total
-		head.sLo = int32(len(p.scalars))
+		lo := len(p.scalars)
 		shift := 0
 		for k := i; k < j; k++ {
 			o := &ops[k]
@@ -85,7 +91,7 @@ func (p *plan) fuse() {
 			}
 			shift += o.bits
 		}
-		head.sHi = int32(len(p.scalars))
+		spans = append(spans, span{i, lo, len(p.scalars)})
 		i = j
 	}
 }

@@ -102,7 +102,7 @@ func (d *decoder) stackRuns(p *plan, base pointer, slices *[stackSlicesMax]stack
 				readRaw(r, base.field(o.offset), int(o.group), o.size)
 			default:
 				start := r.BitsRead()
-				err = storeWord(p, o, base, r.ReadBits(o.groupBits), start)
+				err = storeWord(p, o.scs, base, r.ReadBits(o.groupBits), start)
 			}
 			if err != nil {
 				return k, err

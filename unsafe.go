@@ -336,3 +336,43 @@ func frameOfReader(r *bitio.Reader) *frame.Frame {
 func frameOfWriter(w *bitio.Writer) *frame.Frame {
 	return (*frame.Frame)(unsafe.Add(unsafe.Pointer(w), writerFrameOffset))
 }
+
+// The decoder's read loop (decoder.plan) keeps a Reader's position and
+// bytes in locals between the calls that read through the Reader; they are
+// unexported fields of bitio's, found by reflect once, as the frame is.
+var (
+	readerDataOffset = readerField("data", reflect.TypeFor[[]byte]())
+	readerPosOffset  = readerField("pos", reflect.TypeFor[int]())
+)
+
+func readerField(name string, t reflect.Type) uintptr {
+	f, ok := reflect.TypeFor[bitio.Reader]().FieldByName(name)
+	if !ok || f.Type != t {
+		panic("bitpack: bitio.Reader has no " + name + " field of type " + t.String()) // the module is inconsistent
+	}
+	return f.Offset
+}
+
+// packetWindow is a Reader's bytes as the decoder's read loop loads them: their
+// address, and the last byte a 64-bit load may start at (len - 8: negative
+// when there are fewer than 8 bytes, or none after an error).
+type packetWindow struct {
+	p    unsafe.Pointer
+	last int
+}
+
+// readerWindow returns r's window and position.
+func readerWindow(r *bitio.Reader) (packetWindow, int) {
+	data := *(*[]byte)(unsafe.Add(unsafe.Pointer(r), readerDataOffset))
+	return packetWindow{unsafe.Pointer(unsafe.SliceData(data)), len(data) - 8}, r.BitsRead()
+}
+
+// word returns the 64 bits from bit pos on, of which 57 or more are the
+// packet's; pos>>3 must be at most w.last.
+func (w packetWindow) word(pos int) uint64 { return load8(unsafe.Add(w.p, pos>>3)) >> (pos & 7) }
+
+// setReaderPos moves r to bit pos, which its bytes hold (a position the
+// decoder read up to from readerWindow's).
+func setReaderPos(r *bitio.Reader, pos int) {
+	*(*int)(unsafe.Add(unsafe.Pointer(r), readerPosOffset)) = pos
+}
