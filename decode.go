@@ -123,7 +123,10 @@ func (d *decoder) runs(p *plan, base pointer) *fieldError {
 			readRaw(r, base.field(o.offset), int(o.group), o.size)
 		default:
 			start := r.BitsRead()
-			err = storeWord(p, o.scs, base, r.ReadBits(o.groupBits), start)
+			acc := r.ReadBits(o.groupBits)
+			if k := storeFields(o.scs, base, acc); k < len(o.scs) {
+				err = storeSlow(p, o.scs[k:], base, acc, start)
+			}
 		}
 		if err != nil {
 			return err
@@ -152,18 +155,27 @@ func (d *decoder) shortRun(p *plan, i int, base pointer) *fieldError {
 }
 
 // storeWord checks and stores the fields scs of a run of plan p from the
-// word acc, read at bit start. Its loop makes no call (a call would make
-// the compiler keep its state on the stack for every field): a field out
-// of its range or one its kind stores ends it, and storeSlow does that
-// entry and the rest.
+// word acc, read at bit start.
 func storeWord(p *plan, scs []scalar, base pointer, acc uint64, start int) *fieldError {
+	if k := storeFields(scs, base, acc); k < len(scs) {
+		return storeSlow(p, scs[k:], base, acc, start)
+	}
+	return nil
+}
+
+// storeFields stores the fields scs of a run at base from their codes in
+// the word acc, and returns how many entries it stored: all, or up to one
+// with a field out of its range or one its kind stores (decSlow), for
+// storeSlow to do with the rest. Its loop makes no call (a call would make
+// the compiler keep its state on the stack for every field).
+func storeFields(scs []scalar, base pointer, acc uint64) int {
 	k := 0
 	for ; k < len(scs); k++ {
 		sc := &scs[k]
 		at := base.field(sc.offset)
 		c := acc >> (sc.shift & 63) & sc.mask
 		if c > sc.limit {
-			goto slow
+			return k
 		}
 		switch sc.dec {
 		case decU8:
@@ -189,7 +201,7 @@ func storeWord(p *plan, scs []scalar, base pointer, acc uint64, start int) *fiel
 			for j := range int(sc.count) {
 				if j > 0 {
 					if c = acc >> (shift & 63) & sc.mask; c > sc.limit {
-						goto slow
+						return k
 					}
 				}
 				*at.index(j, 4).float32() = q.Dequantize(uint32(c))
@@ -197,27 +209,25 @@ func storeWord(p *plan, scs []scalar, base pointer, acc uint64, start int) *fiel
 			}
 		case decRunU8:
 			if !storeInts[uint8](sc, at, acc) {
-				goto slow
+				return k
 			}
 		case decRunU16:
 			if !storeInts[uint16](sc, at, acc) {
-				goto slow
+				return k
 			}
 		case decRunU32:
 			if !storeInts[uint32](sc, at, acc) {
-				goto slow
+				return k
 			}
 		case decRunU64:
 			if !storeInts[uint64](sc, at, acc) {
-				goto slow
+				return k
 			}
 		default:
-			goto slow
+			return k
 		}
 	}
-	return nil
-slow:
-	return storeSlow(p, scs[k:], base, acc, start)
+	return k
 }
 
 // storeSlow is storeWord from the entry scs[0] on, a field at a time, as

@@ -102,7 +102,10 @@ func (d *decoder) stackRuns(p *plan, base pointer, slices *[stackSlicesMax]stack
 				readRaw(r, base.field(o.offset), int(o.group), o.size)
 			default:
 				start := r.BitsRead()
-				err = storeWord(p, o.scs, base, r.ReadBits(o.groupBits), start)
+				acc := r.ReadBits(o.groupBits)
+				if k := storeFields(o.scs, base, acc); k < len(o.scs) {
+					err = storeSlow(p, o.scs[k:], base, acc, start)
+				}
 			}
 			if err != nil {
 				return k, err

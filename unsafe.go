@@ -371,6 +371,12 @@ func readerWindow(r *bitio.Reader) (packetWindow, int) {
 // packet's; pos>>3 must be at most w.last.
 func (w packetWindow) word(pos int) uint64 { return load8(unsafe.Add(w.p, pos>>3)) >> (pos & 7) }
 
+// copyTo copies the n bytes from byte b on to dst; b+n must be at most
+// w.last+8, the bytes there are.
+func (w packetWindow) copyTo(dst pointer, b, n int) {
+	copy(unsafe.Slice((*byte)(dst.p), n), unsafe.Slice((*byte)(unsafe.Add(w.p, b)), n))
+}
+
 // setReaderPos moves r to bit pos, which its bytes hold (a position the
 // decoder read up to from readerWindow's).
 func setReaderPos(r *bitio.Reader, pos int) {
