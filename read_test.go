@@ -98,3 +98,33 @@ func TestReadLoopSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLoopPointeeRuns: a pointee of two runs (the first read with the
+// presence bit by the gate, the second a step of its own) decodes, and a
+// field out of range in the second is refused with the pointer's path,
+// its bit, and the target untouched.
+func TestReadLoopPointeeRuns(t *testing.T) {
+	type msg struct {
+		S *gpStats
+		Z uint8 `bits:"range=0..9"`
+	}
+	wire := func(score uint64) []byte {
+		return bitsOf(f{1, 1}, f{975, 11}, f{1500, 11}, f{620, 10}, f{12, 10}, f{3, 10}, f{score, 18}, f{48, 10}, f{2, 2}, f{4, 4})
+	}
+	want := msg{S: &gpStats{Health: 875, Armor: 1500, Stamina: 620, Kills: 12, Deaths: 3, Score: -4200, Ping: 48, Team: 2}, Z: 4}
+	for range 3 { // the first decode allocates the pointee, the others reuse it
+		var got msg
+		if err := bitpack.Unmarshal(wire(95800), &got); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("Unmarshal = %+v, %v", got, err)
+		}
+	}
+	keep := msg{Z: 1}
+	got := keep
+	var e *bitpack.Error
+	if err := bitpack.Unmarshal(wire(250000), &got); !errors.As(err, &e) || !errors.Is(err, bitpack.ErrRange) || e.Path != "S.Score" || e.Bit != 53 {
+		t.Fatalf("Score code 250000: %v; want a range error at S.Score, bit 53", err)
+	}
+	if !reflect.DeepEqual(got, keep) {
+		t.Errorf("the target changed: %+v", got)
+	}
+}
