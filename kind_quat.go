@@ -359,11 +359,7 @@ func decodeQuat(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 	if o.bits <= fuseBits && o.bits <= r.BitsRemaining() {
 		// The whole code in one read (what ReadQuat reads in four: the
 		// index, then the three codes), split here.
-		w, b := r.ReadBits(o.bits), o.qq.ComponentBits()
-		m := uint64(1)<<b - 1
-		v, err := o.qq.Decode(uint32(w&3), [3]uint32{uint32(w >> 2 & m), uint32(w >> (2 + b) & m), uint32(w >> (2 + 2*b) & m)})
-		if err == nil {
-			storeQuat(o, at, v)
+		if storeQuatWord(o, at, r.ReadBits(o.bits)) {
 			return nil
 		}
 		r.Rewind(start) // ReadQuat words the refusal
@@ -374,6 +370,20 @@ func decodeQuat(d *decoder, o *op, at pointer, start, _ int) *fieldError {
 	}
 	storeQuat(o, at, v)
 	return nil
+}
+
+// storeQuatWord stores the quaternion quat field o's wire code w (all of
+// its bits, read at once) stands for at at, and reports whether it did:
+// false for a code no encoder writes, which it leaves to ReadQuat to word.
+func storeQuatWord(o *op, at pointer, w uint64) bool {
+	b := o.qq.ComponentBits()
+	m := uint64(1)<<b - 1
+	v, err := o.qq.Decode(uint32(w&3), [3]uint32{uint32(w >> 2 & m), uint32(w >> (2 + b) & m), uint32(w >> (2 + 2*b) & m)})
+	if err != nil {
+		return false
+	}
+	storeQuat(o, at, v)
+	return true
 }
 
 func storeQuat(o *op, at pointer, v [4]float32) {

@@ -17,6 +17,7 @@ const (
 	stepWide               // a fused run of more bits (a 64-bit field): read through the Reader
 	stepRaw                // a raw run (see fuse): its bytes copied when at a byte boundary, else readRaw
 	stepBytes              // a [N]byte: its padding bits, then its bytes copied
+	stepQuat               // a quaternion of at most 56 bits: one window load (see storeQuatWord)
 	stepGate               // a pointer to a flat pointee: its presence bit, with the pointee's first run when it fits
 	stepOp                 // any other op: its kind decodes it (decodeOp)
 )
@@ -52,6 +53,9 @@ func (p *plan) buildRead() {
 		case o.group > 0:
 			p.read = append(p.read, runStepOf(p, i, false))
 			i += int(o.group)
+		case o.kind == KindQuat && o.bits <= fuseBits:
+			p.read = append(p.read, rstep{kind: stepQuat, op: int32(i), bits: uint8(o.bits), mask: 1<<o.bits - 1})
+			i++
 		case o.kind == KindByteArray:
 			p.read = append(p.read, rstep{kind: stepBytes, op: int32(i), off: o.offset, n: o.n, mask: 0xff})
 			i++
@@ -156,6 +160,12 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 					continue
 				}
 				goto through
+			case stepQuat:
+				if o := &p.ops[s.op]; storeQuatWord(o, at.field(o.offset), acc) {
+					pos += int(s.bits)
+					continue
+				}
+				goto through // a code no encoder writes: decodeQuat words the refusal
 			case stepGate:
 				o := &p.ops[s.op]
 				if s.minBits >= r.BitsRead()+r.BitsRemaining()-pos || depth+s.need > MaxDepth {
@@ -193,7 +203,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		setReaderPos(r, pos)
 		var err *fieldError
 		switch n := 1; {
-		case s.kind == stepOp, s.kind == stepBytes:
+		case s.kind == stepOp, s.kind == stepBytes, s.kind == stepQuat:
 			err = decodeOp(d, &p.ops[s.op], base, depth)
 		case s.kind == stepGate:
 			n, err = d.gateStep(p, s, base, depth)
