@@ -119,7 +119,7 @@ func gateSteps(o *op, i int) []rstep {
 // cannot run, or a field storeFields does not store, ends it, and the
 // step's own code (after through) or storeRest takes that over, through
 // the Reader. (Against the loop over ops it replaced, which called
-// ReadBits and a store function for each run: 6321 -> 5452 instructions
+// ReadBits and a store function for each run: 6321 -> 5355 instructions
 // per decode of the gameplay message; each call makes the compiler
 // reload the loop's state from the stack.)
 func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
