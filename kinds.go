@@ -11,14 +11,14 @@ package bitpack
 //
 // Adding a kind: its Kind constant (layout.go); a kind_*.go file with its
 // compilation (called from compile.go's appendValue), its encode, decode
-// and commit functions (one-line cases in encode.go's encodeOp, decode.go's
-// plan and commit.go's commit), its charges (allowance.go) and its row
+// and commit functions (one-line cases in encode.go's encodeOp, read.go's
+// decodeOp and commit.go's commit), its charges (allowance.go) and its row
 // here; its options in tags.go if it has new ones; its wire description in
 // docs/wire.md.
 //
 // The drivers run a kind's encode, decode, commit and fixed-width code and
-// store functions through switches with one-line cases (encodeOp, the
-// decoder's plan, commit, fieldCode, decodeScalar), not through function
+// store functions through switches with one-line cases (encodeOp,
+// decodeOp, commit, fieldCode, decodeScalar), not through function
 // values in this table: Go's escape analysis cannot see through an
 // indirect call, so one would move the caller's Writer, Reader, decoder
 // and value to the heap on every call. The table holds what is not on
