@@ -182,6 +182,13 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 					goto through // to allocate, or refused
 				}
 				at, d.pointee, d.gate = at.elem(), at.elem(), o
+			case stepOp:
+				setReaderPos(r, pos)
+				if err := decodeOp(d, &p.ops[s.op], base, depth); err != nil {
+					return err
+				}
+				w, pos = readerWindow(r)
+				continue
 			default:
 				goto through
 			}
