@@ -21,20 +21,24 @@ func commit(p *plan, dst, src pointer) {
 	if commitCopies(p, dst, src) {
 		return
 	}
-	for _, i := range p.others {
+	c := &p.commits
+	for _, off := range c.strings {
+		commitString(nil, dst.field(off), src.field(off))
+	}
+	if len(c.pointers) > 0 {
+		commitPointers(c.pointers, dst, src)
+	}
+	for _, o := range c.slices {
+		commitSlice(o, dst.field(o.offset), src.field(o.offset))
+	}
+	for _, i := range c.rest {
 		o := &p.ops[i]
 		d, s := dst.field(o.offset), src.field(o.offset)
 		switch o.kind {
-		case KindString:
-			commitString(o, d, s)
 		case KindBytes:
 			commitBytes(o, d, s)
 		case KindArray:
 			commitArray(o, d, s)
-		case KindSlice:
-			commitSlice(o, d, s)
-		case KindPointer:
-			commitPointer(o, d, s)
 		case KindSparse:
 			commitSparse(o, d, s)
 		case KindUnion:
@@ -47,19 +51,110 @@ func commit(p *plan, dst, src pointer) {
 	}
 }
 
+// commitSteps are the ops commit handles beyond the copies (p.others),
+// grouped by kind: each kind is one loop, without a dispatch per op.
+type commitSteps struct {
+	strings  []offset // shared: strings are immutable
+	pointers []pointerStep
+	slices   []*op
+	rest     []int // the other kinds, dispatched by kind
+}
+
+// pointerStep is a pointer field o for commit: its offset, and the size
+// of its pointee when that is dense and of blockMin to blockMax bytes (see
+// copyBlock), else 0.
+type pointerStep struct {
+	off   offset
+	small uintptr
+	o     *op
+}
+
+// commitStepsOf groups p's other ops by kind (see commitSteps). It needs
+// the plans of p's pointees finished (see compile).
+func commitStepsOf(p *plan) commitSteps {
+	var c commitSteps
+	for _, i := range p.others {
+		o := &p.ops[i]
+		switch o.kind {
+		case KindString:
+			c.strings = append(c.strings, o.offset)
+		case KindPointer:
+			st := pointerStep{off: o.offset, o: o}
+			if e := o.elem; e.dense && e.size >= blockMin && e.size <= blockMax {
+				st.small = e.size
+			}
+			c.pointers = append(c.pointers, st)
+		case KindSlice:
+			c.slices = append(c.slices, o)
+		default:
+			c.rest = append(c.rest, i)
+		}
+	}
+	return c
+}
+
+// commitPointers commits the pointer fields ptrs of the value at src into
+// the one at dst: a small dense pointee both hold (the steady state)
+// copied inline, in an inner loop without calls (with one in the loop, Go
+// reloads the loop's values from the stack on every turn), any other by
+// commitPointer.
+func commitPointers(ptrs []pointerStep, dst, src pointer) {
+	for i := 0; i < len(ptrs); i++ {
+		for ; i < len(ptrs); i++ {
+			st := &ptrs[i]
+			de, se := dst.field(st.off).elem(), src.field(st.off).elem()
+			if st.small == 0 || de.isNil() || se.isNil() {
+				break
+			}
+			de.copyBlock(se, st.small)
+		}
+		if i < len(ptrs) {
+			st := &ptrs[i]
+			commitPointer(st.o, dst.field(st.off), src.field(st.off))
+		}
+	}
+}
+
 // commitCopies copies into dst the bytes of the pointer-free data a
 // decode of p stored into src, and reports whether that is all there is
 // to commit (the plan is dense). It does not keep src or what it holds, so
 // a scratch value on the stack stays there (see decodeFlat).
 func commitCopies(p *plan, dst, src pointer) bool {
-	if p.dense {
-		dst.copyFrom(src, p.size)
-		return true
-	}
-	for _, c := range p.copies {
+	dst.copyBlocks(src, p.copies.blocks)
+	for _, c := range p.copies.spans {
 		dst.field(c.off).copyFrom(src.field(c.off), c.n)
 	}
-	return false
+	return p.dense
+}
+
+// byteCopies is how commit copies a plan's pointer-free bytes: a span of
+// blockMin to spanBlocksMax bytes in blocks of up to blockMax bytes, the
+// last one overlapping the one before (no call: most spans are a few
+// fields), any other span by copy.
+type byteCopies struct {
+	blocks []byteRange // blockMin to blockMax bytes each (see copyBlock)
+	spans  []byteRange // the rest
+}
+
+// spanBlocksMax is the longest span byteCopies copies in blocks: longer
+// ones copy faster by memmove.
+const spanBlocksMax = 256
+
+// byteCopiesOf lays out the copies of spans.
+func byteCopiesOf(spans []byteRange) byteCopies {
+	var c byteCopies
+	for _, sp := range spans {
+		if sp.n < blockMin || sp.n > spanBlocksMax {
+			c.spans = append(c.spans, sp)
+			continue
+		}
+		for k := uintptr(0); sp.n-k > blockMax; k += blockMax {
+			c.blocks = append(c.blocks, byteRange{sp.off.skip(k), blockMax})
+		}
+		last := min(sp.n, blockMax)
+		c.blocks = append(c.blocks, byteRange{sp.off.skip(sp.n - last), last})
+	}
+	return c
 }
 
 // isDense reports whether commit may copy p's value as one block: its copy
@@ -158,12 +253,15 @@ type byteRange struct {
 // commitRanges lists what commit copies for a flat plan: the byte spans of
 // scalars, byte arrays, quaternions and arrays of dense elements
 // (pointer-free, so copied raw — a dense array with its padding — and
-// merged when adjacent), and the ops that need more than a byte copy.
+// merged when only padding lies between: fewer, longer copies), and the
+// ops that need more than a byte copy.
 func commitRanges(p *plan) (copies []byteRange, others []int) {
 	add := func(off offset, n uintptr) {
-		if k := len(copies) - 1; k >= 0 && copies[k].off.skip(copies[k].n) == off {
-			copies[k].n += n
-			return
+		if k := len(copies) - 1; k >= 0 {
+			if end := copies[k].off.skip(copies[k].n); end.n <= off.n && paddingOnly(p.typ, end.n, off.n) {
+				copies[k].n = off.n + n - copies[k].off.n
+				return
+			}
 		}
 		copies = append(copies, byteRange{off, n})
 	}
@@ -182,6 +280,34 @@ func commitRanges(p *plan) (copies []byteRange, others []int) {
 		}
 	}
 	return copies, others
+}
+
+// paddingOnly reports whether bytes from to to of a value of type t are
+// padding, part of no field: copying them between two values changes
+// nothing.
+func paddingOnly(t reflect.Type, from, to uintptr) bool {
+	if from >= to || t.Size() == 0 {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if end := f.Offset + f.Type.Size(); f.Offset < to && from < end && !paddingOnly(f.Type, max(from, f.Offset)-f.Offset, min(to, end)-f.Offset) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		es := t.Elem().Size()
+		for k := from / es; k*es < to; k++ {
+			if !paddingOnly(t.Elem(), max(from, k*es)-k*es, min(to, (k+1)*es)-k*es) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // release lets go of what the scratch value at base holds beyond its own
