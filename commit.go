@@ -60,12 +60,13 @@ type commitSteps struct {
 	rest     []int // the other kinds, dispatched by kind
 }
 
-// pointerStep is a pointer field o for commit: its offset, and the size
-// of its pointee when that is dense and of blockMin to blockMax bytes (see
-// copyBlock), else 0.
+// pointerStep is a pointer field o for commit, at off; small when its
+// pointee is dense and of blockMin to blockMax bytes: one block, at 0 and
+// last (see block).
 type pointerStep struct {
 	off   offset
-	small uintptr
+	small bool
+	last  offset
 	o     *op
 }
 
@@ -81,7 +82,7 @@ func commitStepsOf(p *plan) commitSteps {
 		case KindPointer:
 			st := pointerStep{off: o.offset, o: o}
 			if e := o.elem; e.dense && e.size >= blockMin && e.size <= blockMax {
-				st.small = e.size
+				st.small, st.last = true, offset{e.size - 16}
 			}
 			c.pointers = append(c.pointers, st)
 		case KindSlice:
@@ -99,19 +100,22 @@ func commitStepsOf(p *plan) commitSteps {
 // reloads the loop's values from the stack on every turn), any other by
 // commitPointer.
 func commitPointers(ptrs []pointerStep, dst, src pointer) {
-	for i := 0; i < len(ptrs); i++ {
-		for ; i < len(ptrs); i++ {
-			st := &ptrs[i]
+	for len(ptrs) > 0 {
+		k := 0
+		for ; k < len(ptrs); k++ {
+			st := &ptrs[k]
 			de, se := dst.field(st.off).elem(), src.field(st.off).elem()
-			if st.small == 0 || de.isNil() || se.isNil() {
+			if !st.small || de.isNil() || se.isNil() {
 				break
 			}
-			de.copyBlock(se, st.small)
+			de.copyBlock(se, offset{}, st.last)
 		}
-		if i < len(ptrs) {
-			st := &ptrs[i]
-			commitPointer(st.o, dst.field(st.off), src.field(st.off))
+		if k == len(ptrs) {
+			return
 		}
+		st := &ptrs[k]
+		commitPointer(st.o, dst.field(st.off), src.field(st.off))
+		ptrs = ptrs[k+1:]
 	}
 }
 
@@ -120,7 +124,9 @@ func commitPointers(ptrs []pointerStep, dst, src pointer) {
 // to commit (the plan is dense). It does not keep src or what it holds, so
 // a scratch value on the stack stays there (see decodeFlat).
 func commitCopies(p *plan, dst, src pointer) bool {
-	dst.copyBlocks(src, p.copies.blocks)
+	for _, b := range p.copies.blocks {
+		dst.copyBlock(src, b.at, b.last)
+	}
 	for _, c := range p.copies.spans {
 		dst.field(c.off).copyFrom(src.field(c.off), c.n)
 	}
@@ -128,31 +134,40 @@ func commitCopies(p *plan, dst, src pointer) bool {
 }
 
 // byteCopies is how commit copies a plan's pointer-free bytes: a span of
-// blockMin to spanBlocksMax bytes in blocks of up to blockMax bytes, the
-// last one overlapping the one before (no call: most spans are a few
-// fields), any other span by copy.
+// blockMin to spanBlocksMax bytes in blocks, the last one overlapping the
+// one before; any other span by copy.
 type byteCopies struct {
-	blocks []byteRange // blockMin to blockMax bytes each (see copyBlock)
-	spans  []byteRange // the rest
+	blocks []block
+	spans  []byteRange
 }
 
-// spanBlocksMax is the longest span byteCopies copies in blocks: longer
-// ones copy faster by memmove.
-const spanBlocksMax = 256
+// A block is blockMin to blockMax bytes of pointer-free data that commit
+// copies inline, as two 16-byte moves, at its start and at last, 16 bytes
+// before its end (overlapping the first, or the same when it has 16):
+// most spans are a few fields, or a small pointee, and memmove's call, with
+// copy's checks before it, takes longer than the copy.
+type block struct{ at, last offset }
+
+const (
+	blockMin      = 16
+	blockMax      = 32
+	spanBlocksMax = 256 // longer spans copy faster by memmove
+)
 
 // byteCopiesOf lays out the copies of spans.
 func byteCopiesOf(spans []byteRange) byteCopies {
 	var c byteCopies
+	add := func(at offset, n uintptr) { c.blocks = append(c.blocks, block{at, at.skip(n - 16)}) }
 	for _, sp := range spans {
 		if sp.n < blockMin || sp.n > spanBlocksMax {
 			c.spans = append(c.spans, sp)
 			continue
 		}
 		for k := uintptr(0); sp.n-k > blockMax; k += blockMax {
-			c.blocks = append(c.blocks, byteRange{sp.off.skip(k), blockMax})
+			add(sp.off.skip(k), blockMax)
 		}
 		last := min(sp.n, blockMax)
-		c.blocks = append(c.blocks, byteRange{sp.off.skip(sp.n - last), last})
+		add(sp.off.skip(sp.n-last), last)
 	}
 	return c
 }

@@ -42,9 +42,10 @@ func TestPaddingOnly(t *testing.T) {
 }
 
 // TestCommitCopyLayout: commit copies across padding but never across a
-// field off the wire, and lays its copies out in blocks of 8 to 32 bytes
-// (the last one overlapping the one before), spans shorter than 8 or
-// longer than 256 bytes by copy. The offsets are worked out by hand.
+// field off the wire, and lays its copies out in blocks of 16 to 32 bytes
+// (two 16-byte moves; the last block overlapping the one before), spans
+// shorter than 16 or longer than 256 bytes by copy. The offsets are worked
+// out by hand.
 func TestCommitCopyLayout(t *testing.T) {
 	type padded struct {
 		A uint8  // 0
@@ -69,16 +70,18 @@ func TestCommitCopyLayout(t *testing.T) {
 		C [3]uint32
 	}
 	r := func(off, n uintptr) byteRange { return byteRange{offset{off}, n} }
+	b := func(at, last uintptr) block { return block{offset{at}, offset{last}} }
 	for _, c := range []struct {
-		typ           reflect.Type
-		blocks, spans []byteRange
+		typ    reflect.Type
+		blocks []block
+		spans  []byteRange
 	}{
-		// [0, 8), then [24, 80): 32 at 24, then the last 32 bytes.
-		{reflect.TypeFor[padded](), []byteRange{r(0, 8), r(24, 32), r(48, 32)}, nil},
+		// [0, 8), then [24, 80): 32 bytes at 24, then the last 32.
+		{reflect.TypeFor[padded](), []block{b(24, 40), b(48, 64)}, []byteRange{r(0, 8)}},
 		// [0, 1), [2, 8), [9, 310): none merged across Keep or keep.
 		{reflect.TypeFor[kept](), nil, []byteRange{r(0, 1), r(2, 6), r(9, 301)}},
 		// dense: the whole value, 32 bytes (padding 1..8 and 28..32 with it).
-		{reflect.TypeFor[dense](), []byteRange{r(0, 32)}, nil},
+		{reflect.TypeFor[dense](), []block{b(0, 16)}, nil},
 	} {
 		p, err := planOf(c.typ)
 		if err != nil {
@@ -104,7 +107,7 @@ func TestCommitCopyLayout(t *testing.T) {
 }
 
 // TestCommitBlocksExact: a decode writes exactly the bytes of the fields
-// it decodes, whatever their size around the block boundaries (8, 16, 32
+// it decodes, whatever their size around the block boundaries (16, 32, 256
 // bytes): not the field off the wire after a byte array of n bytes, nor
 // the neighbours of a pointee of n bytes that lives in the caller's array
 // (its pointer, set, is decoded into in place, as commit copies it).

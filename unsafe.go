@@ -55,8 +55,8 @@ func storeIndex[T any](p pointer, j int, v T) {
 // offset is where a field lies within the value its plan runs over, in
 // bytes. It is made only from reflect's own numbers — a struct field's
 // Offset, an element's index times its type's size — by the functions
-// below, and used only through pointer.field (and copyBlocks, which adds
-// it the same way): no address in this package comes from anything else.
+// below, and used only through pointer.field (and copyBlock, which adds it
+// the same way): no address in this package comes from anything else.
 type offset struct{ n uintptr }
 
 // fieldOffset is the offset of struct field sf within its struct.
@@ -156,35 +156,11 @@ func (p pointer) copyFrom(src pointer, n uintptr) {
 	copy(unsafe.Slice((*byte)(p.p), n), unsafe.Slice((*byte)(src.p), n))
 }
 
-// Small copies of pointer-free data, inline: a block of blockMin to
-// blockMax bytes is two moves of 16 bytes, or of 8 when shorter than 16,
-// the second overlapping the first — where memmove's call, and copy's
-// checks before it, take longer than the copy.
-const (
-	blockMin = 8
-	blockMax = 32
-)
-
-// copyBlock copies the n bytes at src to p, blockMin <= n <= blockMax.
-// The two must not overlap: the second move reads src after the first
-// wrote p.
-func (p pointer) copyBlock(src pointer, n uintptr) {
-	if n >= 16 {
-		*(*[16]byte)(p.p) = *(*[16]byte)(src.p)
-		*(*[16]byte)(unsafe.Add(p.p, n-16)) = *(*[16]byte)(unsafe.Add(src.p, n-16))
-		return
-	}
-	*(*[8]byte)(p.p) = *(*[8]byte)(src.p)
-	*(*[8]byte)(unsafe.Add(p.p, n-8)) = *(*[8]byte)(unsafe.Add(src.p, n-8))
-}
-
-// copyBlocks copies each block from the value at src to the one at p
-// (see copyBlock; written out with unsafe.Add rather than with field,
-// whose inlining leaves a no-op instruction in the loop).
-func (p pointer) copyBlocks(src pointer, blocks []byteRange) {
-	for _, b := range blocks {
-		pointer{unsafe.Add(p.p, b.off.n)}.copyBlock(pointer{unsafe.Add(src.p, b.off.n)}, b.n)
-	}
+// copyBlock copies the block (see block) at at, last from the value at
+// src to the one at p, which must not overlap: two 16-byte moves, no call.
+func (p pointer) copyBlock(src pointer, at, last offset) {
+	*(*[16]byte)(unsafe.Add(p.p, at.n)) = *(*[16]byte)(unsafe.Add(src.p, at.n))
+	*(*[16]byte)(unsafe.Add(p.p, last.n)) = *(*[16]byte)(unsafe.Add(src.p, last.n))
 }
 
 // sliceHeader mirrors the runtime layout of a slice.
