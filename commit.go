@@ -1,6 +1,9 @@
 package bitpack
 
-import "reflect"
+import (
+	"math/bits"
+	"reflect"
+)
 
 // Commit: what a decode stored in its scratch value goes into the caller's
 // value once the whole packet is accepted (see decode.go). Fixed-width
@@ -127,6 +130,9 @@ func commitCopies(p *plan, dst, src pointer) bool {
 	for _, b := range p.copies.blocks {
 		dst.copyBlock(src, b.at, b.last)
 	}
+	for _, b := range p.copies.smalls {
+		dst.copySmall(src, b.at, b.last, b.width)
+	}
 	for _, c := range p.copies.spans {
 		dst.field(c.off).copyFrom(src.field(c.off), c.n)
 	}
@@ -135,10 +141,19 @@ func commitCopies(p *plan, dst, src pointer) bool {
 
 // byteCopies is how commit copies a plan's pointer-free bytes: a span of
 // blockMin to spanBlocksMax bytes in blocks, the last one overlapping the
-// one before; any other span by copy.
+// one before; a shorter one as a small; a longer one by copy.
 type byteCopies struct {
 	blocks []block
+	smalls []small
 	spans  []byteRange
+}
+
+// A small is a span of 1 to blockMin-1 bytes that commit copies inline, as
+// two moves of width bytes, the largest power of two it holds: at its
+// start and at last, width bytes before its end.
+type small struct {
+	at, last offset
+	width    uintptr
 }
 
 // A block is blockMin to blockMax bytes of pointer-free data that commit
@@ -159,7 +174,14 @@ func byteCopiesOf(spans []byteRange) byteCopies {
 	var c byteCopies
 	add := func(at offset, n uintptr) { c.blocks = append(c.blocks, block{at, at.skip(n - 16)}) }
 	for _, sp := range spans {
-		if sp.n < blockMin || sp.n > spanBlocksMax {
+		switch {
+		case sp.n == 0:
+			continue
+		case sp.n < blockMin:
+			w := uintptr(1) << (bits.Len(uint(sp.n)) - 1)
+			c.smalls = append(c.smalls, small{sp.off, sp.off.skip(sp.n - w), w})
+			continue
+		case sp.n > spanBlocksMax:
 			c.spans = append(c.spans, sp)
 			continue
 		}

@@ -43,9 +43,9 @@ func TestPaddingOnly(t *testing.T) {
 
 // TestCommitCopyLayout: commit copies across padding but never across a
 // field off the wire, and lays its copies out in blocks of 16 to 32 bytes
-// (two 16-byte moves; the last block overlapping the one before), spans
-// shorter than 16 or longer than 256 bytes by copy. The offsets are worked
-// out by hand.
+// (two 16-byte moves; the last block overlapping the one before), shorter
+// spans as two moves of 1, 2, 4 or 8 bytes, longer ones than 256 bytes by
+// copy. The offsets are worked out by hand.
 func TestCommitCopyLayout(t *testing.T) {
 	type padded struct {
 		A uint8  // 0
@@ -71,24 +71,29 @@ func TestCommitCopyLayout(t *testing.T) {
 	}
 	r := func(off, n uintptr) byteRange { return byteRange{offset{off}, n} }
 	b := func(at, last uintptr) block { return block{offset{at}, offset{last}} }
+	sm := func(at, last, width uintptr) small { return small{offset{at}, offset{last}, width} }
 	for _, c := range []struct {
 		typ    reflect.Type
 		blocks []block
+		smalls []small
 		spans  []byteRange
 	}{
-		// [0, 8), then [24, 80): 32 bytes at 24, then the last 32.
-		{reflect.TypeFor[padded](), []block{b(24, 40), b(48, 64)}, []byteRange{r(0, 8)}},
-		// [0, 1), [2, 8), [9, 310): none merged across Keep or keep.
-		{reflect.TypeFor[kept](), nil, []byteRange{r(0, 1), r(2, 6), r(9, 301)}},
+		// [0, 8): two 8-byte moves, the same; then [24, 80): 32 bytes at
+		// 24, then the last 32.
+		{reflect.TypeFor[padded](), []block{b(24, 40), b(48, 64)}, []small{sm(0, 0, 8)}, nil},
+		// [0, 1), [2, 8), [9, 310): none merged across Keep or keep; 6
+		// bytes are two 4-byte moves.
+		{reflect.TypeFor[kept](), nil, []small{sm(0, 0, 1), sm(2, 4, 4)}, []byteRange{r(9, 301)}},
 		// dense: the whole value, 32 bytes (padding 1..8 and 28..32 with it).
-		{reflect.TypeFor[dense](), []block{b(0, 16)}, nil},
+		{reflect.TypeFor[dense](), []block{b(0, 16)}, nil, nil},
 	} {
 		p, err := planOf(c.typ)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(p.copies.blocks, c.blocks) || !slices.Equal(p.copies.spans, c.spans) {
-			t.Errorf("%v: blocks %v, spans %v; want %v, %v", c.typ, p.copies.blocks, p.copies.spans, c.blocks, c.spans)
+		got := p.copies
+		if !slices.Equal(got.blocks, c.blocks) || !slices.Equal(got.smalls, c.smalls) || !slices.Equal(got.spans, c.spans) {
+			t.Errorf("%v: blocks %v, smalls %v, spans %v; want %v, %v, %v", c.typ, got.blocks, got.smalls, got.spans, c.blocks, c.smalls, c.spans)
 		}
 	}
 
@@ -107,12 +112,12 @@ func TestCommitCopyLayout(t *testing.T) {
 }
 
 // TestCommitBlocksExact: a decode writes exactly the bytes of the fields
-// it decodes, whatever their size around the block boundaries (16, 32, 256
+// it decodes, whatever their size around the move sizes (1 to 16, 32, 256
 // bytes): not the field off the wire after a byte array of n bytes, nor
 // the neighbours of a pointee of n bytes that lives in the caller's array
 // (its pointer, set, is decoded into in place, as commit copies it).
 func TestCommitBlocksExact(t *testing.T) {
-	for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65, 255, 256, 257} {
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65, 255, 256, 257} {
 		arr := reflect.ArrayOf(n, reflect.TypeFor[byte]())
 		pointee := reflect.StructOf([]reflect.StructField{{Name: "B", Type: arr}})
 		typ := reflect.StructOf([]reflect.StructField{

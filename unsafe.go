@@ -163,6 +163,25 @@ func (p pointer) copyBlock(src pointer, at, last offset) {
 	*(*[16]byte)(unsafe.Add(p.p, last.n)) = *(*[16]byte)(unsafe.Add(src.p, last.n))
 }
 
+// copySmall copies the small (see small) at at, last, of moves of width
+// bytes, from the value at src to the one at p, which must not overlap.
+func (p pointer) copySmall(src pointer, at, last offset, width uintptr) {
+	d0, d1, s0, s1 := unsafe.Add(p.p, at.n), unsafe.Add(p.p, last.n), unsafe.Add(src.p, at.n), unsafe.Add(src.p, last.n)
+	switch width {
+	case 8:
+		*(*[8]byte)(d0) = *(*[8]byte)(s0)
+		*(*[8]byte)(d1) = *(*[8]byte)(s1)
+	case 4:
+		*(*[4]byte)(d0) = *(*[4]byte)(s0)
+		*(*[4]byte)(d1) = *(*[4]byte)(s1)
+	case 2:
+		*(*[2]byte)(d0) = *(*[2]byte)(s0)
+		*(*[2]byte)(d1) = *(*[2]byte)(s1)
+	default:
+		*(*byte)(d0) = *(*byte)(s0)
+	}
+}
+
 // sliceHeader mirrors the runtime layout of a slice.
 type sliceHeader struct {
 	data unsafe.Pointer
