@@ -133,10 +133,20 @@ func commitCopies(p *plan, dst, src pointer) bool {
 	for _, b := range p.copies.smalls {
 		dst.copySmall(src, b.at, b.last, b.width)
 	}
-	for _, c := range p.copies.spans {
-		dst.field(c.off).copyFrom(src.field(c.off), c.n)
+	if len(p.copies.spans) > 0 {
+		copySpans(p.copies.spans, dst, src)
 	}
 	return p.dense
+}
+
+// copySpans copies spans from the value at src to the one at dst. (A
+// function of its own: with its calls to memmove in commitCopies, Go
+// would save commitCopies' arguments on the stack even where there are no
+// spans, as in most plans.)
+func copySpans(spans []byteRange, dst, src pointer) {
+	for _, c := range spans {
+		dst.field(c.off).copyFrom(src.field(c.off), c.n)
+	}
 }
 
 // byteCopies is how commit copies a plan's pointer-free bytes: a span of
