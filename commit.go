@@ -63,14 +63,14 @@ type commitSteps struct {
 	rest     []int // the other kinds, dispatched by kind
 }
 
-// pointerStep is a pointer field o for commit, at off; small when its
+// pointerStep is a pointer field o for commit, at off; inline when its
 // pointee is dense and of blockMin to blockMax bytes: one block, at 0 and
 // last (see block).
 type pointerStep struct {
-	off   offset
-	small bool
-	last  offset
-	o     *op
+	off    offset
+	inline bool
+	last   offset
+	o      *op
 }
 
 // commitStepsOf groups p's other ops by kind (see commitSteps). It needs
@@ -85,7 +85,7 @@ func commitStepsOf(p *plan) commitSteps {
 		case KindPointer:
 			st := pointerStep{off: o.offset, o: o}
 			if e := o.elem; e.dense && e.size >= blockMin && e.size <= blockMax {
-				st.small, st.last = true, offset{e.size - 16}
+				st.inline, st.last = true, offset{e.size - 16}
 			}
 			c.pointers = append(c.pointers, st)
 		case KindSlice:
@@ -98,8 +98,8 @@ func commitStepsOf(p *plan) commitSteps {
 }
 
 // commitPointers commits the pointer fields ptrs of the value at src into
-// the one at dst: a small dense pointee both hold (the steady state)
-// copied inline, in an inner loop without calls (with one in the loop, Go
+// the one at dst: an inline pointee both hold (the steady state) copied
+// as its block, in an inner loop without calls (with one in the loop, Go
 // reloads the loop's values from the stack on every turn), any other by
 // commitPointer.
 func commitPointers(ptrs []pointerStep, dst, src pointer) {
@@ -108,7 +108,7 @@ func commitPointers(ptrs []pointerStep, dst, src pointer) {
 		for ; k < len(ptrs); k++ {
 			st := &ptrs[k]
 			de, se := dst.field(st.off).elem(), src.field(st.off).elem()
-			if !st.small || de.isNil() || se.isNil() {
+			if !st.inline || de.isNil() || se.isNil() {
 				break
 			}
 			de.copyBlock(se, offset{}, st.last)
@@ -204,7 +204,7 @@ func byteCopiesOf(spans []byteRange) byteCopies {
 	return c
 }
 
-// isDense reports whether commit may copy p's value as one block: its copy
+// isDense reports whether commit may copy p's value whole: its copy
 // ranges are all there is (no strings, slices or pointers to follow), and
 // the fields its ops write add up to every byte of every field of the type
 // (padding left out on both sides), so that nothing outside them but

@@ -55,8 +55,9 @@ func storeIndex[T any](p pointer, j int, v T) {
 // offset is where a field lies within the value its plan runs over, in
 // bytes. It is made only from reflect's own numbers — a struct field's
 // Offset, an element's index times its type's size — by the functions
-// below, and used only through pointer.field (and copyBlock, which adds it
-// the same way): no address in this package comes from anything else.
+// below, and used only through pointer.field (and copyBlock and copySmall,
+// which add it the same way): no address in this package comes from
+// anything else.
 type offset struct{ n uintptr }
 
 // fieldOffset is the offset of struct field sf within its struct.
