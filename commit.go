@@ -1,6 +1,9 @@
 package bitpack
 
-import "reflect"
+import (
+	"math/bits"
+	"reflect"
+)
 
 // Commit: what a decode stored in its scratch value goes into the caller's
 // value once the whole packet is accepted (see decode.go). Fixed-width
@@ -21,20 +24,24 @@ func commit(p *plan, dst, src pointer) {
 	if commitCopies(p, dst, src) {
 		return
 	}
-	for _, i := range p.others {
+	c := &p.commits
+	for _, off := range c.strings {
+		commitString(nil, dst.field(off), src.field(off))
+	}
+	if len(c.pointers) > 0 {
+		commitPointers(c.pointers, dst, src)
+	}
+	for _, o := range c.slices {
+		commitSlice(o, dst.field(o.offset), src.field(o.offset))
+	}
+	for _, i := range c.rest {
 		o := &p.ops[i]
 		d, s := dst.field(o.offset), src.field(o.offset)
 		switch o.kind {
-		case KindString:
-			commitString(o, d, s)
 		case KindBytes:
 			commitBytes(o, d, s)
 		case KindArray:
 			commitArray(o, d, s)
-		case KindSlice:
-			commitSlice(o, d, s)
-		case KindPointer:
-			commitPointer(o, d, s)
 		case KindSparse:
 			commitSparse(o, d, s)
 		case KindUnion:
@@ -47,22 +54,157 @@ func commit(p *plan, dst, src pointer) {
 	}
 }
 
+// commitSteps are the ops commit handles beyond the copies (p.others),
+// grouped by kind: each kind is one loop, without a dispatch per op.
+type commitSteps struct {
+	strings  []offset // shared: strings are immutable
+	pointers []pointerStep
+	slices   []*op
+	rest     []int // the other kinds, dispatched by kind
+}
+
+// pointerStep is a pointer field o for commit, at off; inline when its
+// pointee is dense and of blockMin to blockMax bytes: one block, at 0 and
+// last (see block).
+type pointerStep struct {
+	off    offset
+	inline bool
+	last   offset
+	o      *op
+}
+
+// commitStepsOf groups p's other ops by kind (see commitSteps). It needs
+// the plans of p's pointees finished (see compile).
+func commitStepsOf(p *plan) commitSteps {
+	var c commitSteps
+	for _, i := range p.others {
+		o := &p.ops[i]
+		switch o.kind {
+		case KindString:
+			c.strings = append(c.strings, o.offset)
+		case KindPointer:
+			st := pointerStep{off: o.offset, o: o}
+			if e := o.elem; e.dense && e.size >= blockMin && e.size <= blockMax {
+				st.inline, st.last = true, offset{e.size - 16}
+			}
+			c.pointers = append(c.pointers, st)
+		case KindSlice:
+			c.slices = append(c.slices, o)
+		default:
+			c.rest = append(c.rest, i)
+		}
+	}
+	return c
+}
+
+// commitPointers commits the pointer fields ptrs of the value at src into
+// the one at dst: an inline pointee both hold (the steady state) copied
+// as its block, in an inner loop without calls (with one in the loop, Go
+// reloads the loop's values from the stack on every turn), any other by
+// commitPointer.
+func commitPointers(ptrs []pointerStep, dst, src pointer) {
+	for len(ptrs) > 0 {
+		k := 0
+		for ; k < len(ptrs); k++ {
+			st := &ptrs[k]
+			de, se := dst.field(st.off).elem(), src.field(st.off).elem()
+			if !st.inline || de.isNil() || se.isNil() {
+				break
+			}
+			de.copyBlock(se, offset{}, st.last)
+		}
+		if k == len(ptrs) {
+			return
+		}
+		st := &ptrs[k]
+		commitPointer(st.o, dst.field(st.off), src.field(st.off))
+		ptrs = ptrs[k+1:]
+	}
+}
+
 // commitCopies copies into dst the bytes of the pointer-free data a
 // decode of p stored into src, and reports whether that is all there is
 // to commit (the plan is dense). It does not keep src or what it holds, so
 // a scratch value on the stack stays there (see decodeFlat).
 func commitCopies(p *plan, dst, src pointer) bool {
-	if p.dense {
-		dst.copyFrom(src, p.size)
-		return true
+	for _, b := range p.copies.blocks {
+		dst.copyBlock(src, b.at, b.last)
 	}
-	for _, c := range p.copies {
-		dst.field(c.off).copyFrom(src.field(c.off), c.n)
+	for _, b := range p.copies.smalls {
+		dst.copySmall(src, b.at, b.last, b.width)
 	}
-	return false
+	if len(p.copies.spans) > 0 {
+		copySpans(p.copies.spans, dst, src)
+	}
+	return p.dense
 }
 
-// isDense reports whether commit may copy p's value as one block: its copy
+// copySpans copies spans from the value at src to the one at dst. (A
+// function of its own: with its calls to memmove in commitCopies, Go
+// would save commitCopies' arguments on the stack even where there are no
+// spans, as in most plans.)
+func copySpans(spans []byteRange, dst, src pointer) {
+	for _, c := range spans {
+		dst.field(c.off).copyFrom(src.field(c.off), c.n)
+	}
+}
+
+// byteCopies is how commit copies a plan's pointer-free bytes: a span of
+// blockMin to spanBlocksMax bytes in blocks, the last one overlapping the
+// one before; a shorter one as a small; a longer one by copy.
+type byteCopies struct {
+	blocks []block
+	smalls []small
+	spans  []byteRange
+}
+
+// A small is a span of 1 to blockMin-1 bytes that commit copies inline, as
+// two moves of width bytes, the largest power of two it holds: at its
+// start and at last, width bytes before its end.
+type small struct {
+	at, last offset
+	width    uintptr
+}
+
+// A block is blockMin to blockMax bytes of pointer-free data that commit
+// copies inline, as two 16-byte moves, at its start and at last, 16 bytes
+// before its end (overlapping the first, or the same when it has 16):
+// most spans are a few fields, or a small pointee, and memmove's call, with
+// copy's checks before it, takes longer than the copy.
+type block struct{ at, last offset }
+
+const (
+	blockMin      = 16
+	blockMax      = 32
+	spanBlocksMax = 256 // longer spans copy faster by memmove
+)
+
+// byteCopiesOf lays out the copies of spans.
+func byteCopiesOf(spans []byteRange) byteCopies {
+	var c byteCopies
+	add := func(at offset, n uintptr) { c.blocks = append(c.blocks, block{at, at.skip(n - 16)}) }
+	for _, sp := range spans {
+		switch {
+		case sp.n == 0:
+			continue
+		case sp.n < blockMin:
+			w := uintptr(1) << (bits.Len(uint(sp.n)) - 1)
+			c.smalls = append(c.smalls, small{sp.off, sp.off.skip(sp.n - w), w})
+			continue
+		case sp.n > spanBlocksMax:
+			c.spans = append(c.spans, sp)
+			continue
+		}
+		for k := uintptr(0); sp.n-k > blockMax; k += blockMax {
+			add(sp.off.skip(k), blockMax)
+		}
+		last := min(sp.n, blockMax)
+		add(sp.off.skip(sp.n-last), last)
+	}
+	return c
+}
+
+// isDense reports whether commit may copy p's value whole: its copy
 // ranges are all there is (no strings, slices or pointers to follow), and
 // the fields its ops write add up to every byte of every field of the type
 // (padding left out on both sides), so that nothing outside them but
@@ -158,12 +300,15 @@ type byteRange struct {
 // commitRanges lists what commit copies for a flat plan: the byte spans of
 // scalars, byte arrays, quaternions and arrays of dense elements
 // (pointer-free, so copied raw — a dense array with its padding — and
-// merged when adjacent), and the ops that need more than a byte copy.
+// merged when only padding lies between: fewer, longer copies), and the
+// ops that need more than a byte copy.
 func commitRanges(p *plan) (copies []byteRange, others []int) {
 	add := func(off offset, n uintptr) {
-		if k := len(copies) - 1; k >= 0 && copies[k].off.skip(copies[k].n) == off {
-			copies[k].n += n
-			return
+		if k := len(copies) - 1; k >= 0 {
+			if end := copies[k].off.skip(copies[k].n); end.n <= off.n && paddingOnly(p.typ, end.n, off.n) {
+				copies[k].n = off.n + n - copies[k].off.n
+				return
+			}
 		}
 		copies = append(copies, byteRange{off, n})
 	}
@@ -182,6 +327,34 @@ func commitRanges(p *plan) (copies []byteRange, others []int) {
 		}
 	}
 	return copies, others
+}
+
+// paddingOnly reports whether bytes from to to of a value of type t are
+// padding, part of no field: copying them between two values changes
+// nothing.
+func paddingOnly(t reflect.Type, from, to uintptr) bool {
+	if from >= to || t.Size() == 0 {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if end := f.Offset + f.Type.Size(); f.Offset < to && from < end && !paddingOnly(f.Type, max(from, f.Offset)-f.Offset, min(to, end)-f.Offset) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		es := t.Elem().Size()
+		for k := from / es; k*es < to; k++ {
+			if !paddingOnly(t.Elem(), max(from, k*es)-k*es, min(to, (k+1)*es)-k*es) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // release lets go of what the scratch value at base holds beyond its own

@@ -43,6 +43,7 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 	for _, q := range c.memo {
 		q.buildRun() // with every level final (see finish)
 		q.buildRead()
+		q.commits = commitStepsOf(q)
 	}
 	for _, q := range c.memo {
 		if q.deltaErr != nil {
@@ -126,8 +127,12 @@ func finish(p *plan, finished map[*plan]bool) {
 			p.levels = max(p.levels, p.ops[i].level)
 		}
 	}
-	p.copies, p.others = commitRanges(p)
-	p.dense = isDense(p)
+	spans, others := commitRanges(p)
+	p.others = others
+	if p.dense = isDense(p); p.dense {
+		spans = []byteRange{{n: p.size}} // padding and all
+	}
+	p.copies = byteCopiesOf(spans)
 	p.complete = isComplete(p)
 	p.minBits = sizeInt(minsOf(p.root)[p.root])
 	p.work = planWork(p)

@@ -437,12 +437,8 @@ func opsOf(f *Field) int {
 // dst lets go of go to s's spares, and new ones come from there first (s
 // nil: no spares).
 func clone(p *plan, dst, src pointer, s *scratch) {
-	if p.dense {
-		dst.copyFrom(src, p.size)
+	if commitCopies(p, dst, src) {
 		return
-	}
-	for _, c := range p.copies {
-		dst.field(c.off).copyFrom(src.field(c.off), c.n)
 	}
 	for _, i := range p.others {
 		o := &p.ops[i]

@@ -415,7 +415,7 @@ func commitSlice(o *op, d, s pointer) {
 	n := s.sliceLen()
 	switch {
 	case n <= d.sliceCap():
-		d.setSliceLen(o.typ, n)
+		d.setSliceLenWithin(n)
 	case o.elem.complete:
 		commitGrown(o, d, s) // every byte of the elements is the packet's
 		return

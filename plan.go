@@ -101,8 +101,9 @@ type plan struct {
 	counted     bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)
 	spare       atomic.Pointer[scratch] // the last scratch value put back: no pool round trip when uncontended
 	pool        sync.Pool               // more scratch values, when goroutines decode the type at once
-	copies      []byteRange             // the pointer-free bytes a decode writes, coalesced (see commit)
+	copies      byteCopies              // the pointer-free bytes a decode writes, coalesced (see commitCopies)
 	others      []int                   // the ops commit handles one by one (strings, slices, loops, ...)
+	commits     commitSteps             // others, grouped by kind for commit
 	scalars     []scalar                // fused runs' fields, in order
 	read        []rstep                 // the read program: runs, flat pointees, every other op (see decoder.plan)
 	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits

@@ -220,6 +220,13 @@ func decodeFlat[B [8]uint64 | [32]uint64](r *bitio.Reader, p *plan, t reflect.Ty
 	case whole && r.BitsRemaining() >= 8:
 		return trailingError(t, r)
 	}
+	if p.dense {
+		// memmove, not commitCopies' inline moves: measured 4% faster on
+		// Shapes/small's read, perhaps because the moves' 16-byte loads
+		// come right after the decoder's narrow stores into buf.
+		base.copyFrom(tmp, p.size)
+		return nil
+	}
 	commitCopies(p, base, tmp) // all there is: a flat plan's ops are fixed-width
 	return nil
 }

@@ -55,8 +55,9 @@ func storeIndex[T any](p pointer, j int, v T) {
 // offset is where a field lies within the value its plan runs over, in
 // bytes. It is made only from reflect's own numbers — a struct field's
 // Offset, an element's index times its type's size — by the functions
-// below, and used only through pointer.field: no address in this package
-// comes from anything else.
+// below, and used only through pointer.field (and copyBlock and copySmall,
+// which add it the same way): no address in this package comes from
+// anything else.
 type offset struct{ n uintptr }
 
 // fieldOffset is the offset of struct field sf within its struct.
@@ -156,6 +157,32 @@ func (p pointer) copyFrom(src pointer, n uintptr) {
 	copy(unsafe.Slice((*byte)(p.p), n), unsafe.Slice((*byte)(src.p), n))
 }
 
+// copyBlock copies the block (see block) at at, last from the value at
+// src to the one at p, which must not overlap: two 16-byte moves, no call.
+func (p pointer) copyBlock(src pointer, at, last offset) {
+	*(*[16]byte)(unsafe.Add(p.p, at.n)) = *(*[16]byte)(unsafe.Add(src.p, at.n))
+	*(*[16]byte)(unsafe.Add(p.p, last.n)) = *(*[16]byte)(unsafe.Add(src.p, last.n))
+}
+
+// copySmall copies the small (see small) at at, last, of moves of width
+// bytes, from the value at src to the one at p, which must not overlap.
+func (p pointer) copySmall(src pointer, at, last offset, width uintptr) {
+	d0, d1, s0, s1 := unsafe.Add(p.p, at.n), unsafe.Add(p.p, last.n), unsafe.Add(src.p, at.n), unsafe.Add(src.p, last.n)
+	switch width {
+	case 8:
+		*(*[8]byte)(d0) = *(*[8]byte)(s0)
+		*(*[8]byte)(d1) = *(*[8]byte)(s1)
+	case 4:
+		*(*[4]byte)(d0) = *(*[4]byte)(s0)
+		*(*[4]byte)(d1) = *(*[4]byte)(s1)
+	case 2:
+		*(*[2]byte)(d0) = *(*[2]byte)(s0)
+		*(*[2]byte)(d1) = *(*[2]byte)(s1)
+	default:
+		*(*byte)(d0) = *(*byte)(s0)
+	}
+}
+
 // sliceHeader mirrors the runtime layout of a slice.
 type sliceHeader struct {
 	data unsafe.Pointer
@@ -192,6 +219,10 @@ func (p pointer) setSliceLen(t reflect.Type, n int) {
 	reflect.Copy(grown, v.Slice(0, v.Cap()))
 	v.Set(grown)
 }
+
+// setSliceLenWithin makes the slice at p hold n elements, n at most its
+// capacity: setSliceLen's common case, without the call.
+func (p pointer) setSliceLenWithin(n int) { (*sliceHeader)(p.p).len = n }
 
 // copyElems copies the first m elements of the slice at src, whose
 // capacity is at least m, over the first m of the slice at p, whose length
