@@ -82,52 +82,65 @@ func decodeStack(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole b
 	return nil
 }
 
-// stackRuns decodes a value of a stack plan into the buffer at base: runs
-// as runs does, byte arrays in place, raw slices' elements after the
-// value, listed in slices. It returns how many slices it listed.
+// stackRuns decodes a value of a stack plan into the buffer at base: its
+// read program's runs and byte arrays as decoder.plan's loop runs them
+// (a window load of the packet, the Reader's position set after: no call
+// but storeFields), raw slices' elements after the value, listed in
+// slices. It returns how many slices it listed.
 func (d *decoder) stackRuns(p *plan, base pointer, slices *[stackSlicesMax]stackSlice) (int, *fieldError) {
-	r, ops := d.r, p.ops
+	r, steps := d.r, p.read
 	k, used := 0, stackElems(p)
-	for i := 0; i < len(ops); {
-		o := &ops[i]
-		if o.group > 0 {
-			// The run step of decoder.runs, written out again: as a shared
-			// function it does not inline, and the call cost small
-			// packets' reads 5-8% (ReferencePacket/read, Shapes/small/read).
-			var err *fieldError
-			switch {
-			case o.groupBits > r.BitsRemaining():
-				err = d.shortRun(p, i, base)
-			case o.rawRun:
-				readRaw(r, base.field(o.offset), int(o.group), o.size)
-			default:
-				start := r.BitsRead()
-				acc := r.ReadBits(o.groupBits)
-				if k := storeFields(o.scs, base, acc); k < len(o.scs) {
-					err = storeSlow(p, o.scs[k:], base, acc, start)
+	for i := range steps {
+		s := &steps[i]
+		if w, pos := readerWindow(r); pos>>3 <= w.last {
+			acc := w.word(pos) & s.mask
+			switch s.kind {
+			case stepRun:
+				setReaderPos(r, pos+int(s.bits))
+				if n := storeFields(s.scs, base, acc); n < len(s.scs) {
+					if err := storeSlow(p, s.scs[n:], base, acc, pos); err != nil {
+						return k, err
+					}
+				}
+				continue
+			case stepBytes:
+				// After padding bits of 0, the bytes as they are: one copy.
+				if pad := -pos & 7; acc&(1<<pad-1) == 0 {
+					if b := (pos + pad) >> 3; b+s.n <= w.last+8 {
+						w.copyTo(base.field(s.off), b, s.n)
+						setReaderPos(r, 8*(b+s.n))
+						continue
+					}
 				}
 			}
+		}
+		// Through the Reader: the packet's last 8 bytes, a raw or 64-bit
+		// run, padding bits set, a raw slice.
+		o := &p.ops[s.op]
+		start := r.BitsRead()
+		switch s.kind {
+		case stepRun, stepWide, stepRaw:
+			if err := d.runSlow(p, s, base); err != nil {
+				return k, err
+			}
+			continue
+		case stepBytes:
+			r.ReadBytes(base.field(o.offset).byteArray(o.n))
+		default: // a raw slice: a stack plan has no other op (see stackPlan)
+			n, err := d.readLength(o, start, d.depth0)
 			if err != nil {
 				return k, err
 			}
-			i += int(o.group)
-			continue
-		}
-		start := r.BitsRead()
-		if o.kind == KindByteArray {
-			r.ReadBytes(base.field(o.offset).byteArray(o.n))
-		} else if n, err := d.readLength(o, start, d.depth0); err != nil {
-			return k, err
-		} else if r.Err() == nil { // sliceLen made sure the elements are there
-			readRaw(r, base.index(used, 1), n, o.stride)
-			slices[k] = stackSlice{op: i, n: n, at: used}
-			k++
-			used += o.n * int(o.stride)
+			if r.Err() == nil { // readLength made sure the elements are there
+				readRaw(r, base.index(used, 1), n, o.stride)
+				slices[k] = stackSlice{op: int(s.op), n: n, at: used}
+				k++
+				used += o.n * int(o.stride)
+			}
 		}
 		if err := r.Err(); err != nil {
 			return k, fromBitio(o.path, start, err)
 		}
-		i++
 	}
 	return k, nil
 }
