@@ -149,7 +149,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			case stepRaw, stepBytes:
 				// At a byte boundary, or after padding bits of 0, the
 				// bytes as they are in memory: one copy (raw runs as
-				// readRaw copies them).
+				// readRaw copies them). stackRuns has this case too.
 				pad := -pos & 7
 				if s.kind == stepRaw && (pad != 0 || !nativeLittleEndian) || acc&(1<<pad-1) != 0 {
 					goto through

@@ -105,6 +105,9 @@ func (d *decoder) stackRuns(p *plan, base pointer, slices *[stackSlicesMax]stack
 				continue
 			case stepBytes:
 				// After padding bits of 0, the bytes as they are: one copy.
+				// (decoder.plan's stepBytes case, written out again: as a
+				// function it does not inline, and its call costs each
+				// loop its reloads: +77 instructions a gameplay decode.)
 				if pad := -pos & 7; acc&(1<<pad-1) == 0 {
 					if b := (pos + pad) >> 3; b+s.n <= w.last+8 {
 						w.copyTo(base.field(s.off), b, s.n)
