@@ -347,14 +347,17 @@ func (p pointer) sameIface(q pointer) bool {
 // outside the module can change it; bitpack finds it by reflect, once,
 // and reaches it by its offset.
 var (
-	readerFrameOffset = frameField(reflect.TypeFor[bitio.Reader]())
-	writerFrameOffset = frameField(reflect.TypeFor[bitio.Writer]())
+	readerFrameOffset = fieldOffsetOf[bitio.Reader]("frame", reflect.TypeFor[frame.Frame]())
+	writerFrameOffset = fieldOffsetOf[bitio.Writer]("frame", reflect.TypeFor[frame.Frame]())
 )
 
-func frameField(t reflect.Type) uintptr {
-	f, ok := t.FieldByName("frame")
-	if !ok || f.Type != reflect.TypeFor[frame.Frame]() {
-		panic("bitpack: " + t.String() + " has no frame field of type frame.Frame") // the module is inconsistent
+// fieldOffsetOf is the offset of the unexported field name, of type ft, in
+// a T of package bitio: bitpack reaches it, bitio's users cannot.
+func fieldOffsetOf[T any](name string, ft reflect.Type) uintptr {
+	t := reflect.TypeFor[T]()
+	f, ok := t.FieldByName(name)
+	if !ok || f.Type != ft {
+		panic("bitpack: " + t.String() + " has no " + name + " field of type " + ft.String()) // the module is inconsistent
 	}
 	return f.Offset
 }
@@ -372,17 +375,9 @@ func frameOfWriter(w *bitio.Writer) *frame.Frame {
 // bytes in locals between the calls that read through the Reader; they are
 // unexported fields of bitio's, found by reflect once, as the frame is.
 var (
-	readerDataOffset = readerField("data", reflect.TypeFor[[]byte]())
-	readerPosOffset  = readerField("pos", reflect.TypeFor[int]())
+	readerDataOffset = fieldOffsetOf[bitio.Reader]("data", reflect.TypeFor[[]byte]())
+	readerPosOffset  = fieldOffsetOf[bitio.Reader]("pos", reflect.TypeFor[int]())
 )
-
-func readerField(name string, t reflect.Type) uintptr {
-	f, ok := reflect.TypeFor[bitio.Reader]().FieldByName(name)
-	if !ok || f.Type != t {
-		panic("bitpack: bitio.Reader has no " + name + " field of type " + t.String()) // the module is inconsistent
-	}
-	return f.Offset
-}
 
 // packetWindow is a Reader's bytes as the decoder's read loop loads them: their
 // address, and the last byte a 64-bit load may start at (len - 8: negative

@@ -17,6 +17,8 @@ import (
 // The zero Reader reads an empty packet. A Reader is not safe for
 // concurrent use.
 type Reader struct {
+	// bitpack's decoder reads data and pos in place (its unsafe.go,
+	// readerWindow): keep end == 8*len(data), and data nil after an error.
 	data []byte
 	pos  int // bits consumed
 	end  int // 8 * len(data)
