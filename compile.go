@@ -136,6 +136,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.complete = isComplete(p)
 	p.minBits = sizeInt(minsOf(p.root)[p.root])
 	p.work = planWork(p)
+	p.root.Charge = chargeOf(p)
 	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {
 		p.dsteps, p.flat = deltaSteps(p)
 	}
@@ -258,7 +259,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		}
 		return p, nil
 	}
-	p := &plan{typ: t, size: t.Size(), root: &Field{Type: t}, compiling: true, pointerFree: !hasPointers(t)}
+	p := &plan{typ: t, size: t.Size(), bytes: size64(t), root: &Field{Type: t}, compiling: true, pointerFree: !hasPointers(t)}
 	c.memo[key] = p
 	// Offsets and paths inside a sub-plan are relative to its element; an
 	// error's path is completed while the error travels up.

@@ -105,7 +105,7 @@ func (d *decoder) start(p *plan) *fieldError {
 		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
 	work, bytes := rootCharge(p, d.fresh)
-	return d.charge(work, bytes, 1, p.size, d.r.BitsRead())
+	return d.charge(work, bytes, 1, uintptr(p.bytes), d.r.BitsRead())
 }
 
 // runs decodes a value of a flat plan (see plan.fixedOnly): its runs, nothing

@@ -85,7 +85,7 @@ func decodePointee(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 		}
 	} else {
 		work, bytes := pointeeCharge(o)
-		if err := d.charge(work, bytes, 1, o.elem.size, start); err != nil {
+		if err := d.charge(work, bytes, 1, uintptr(o.elem.bytes), start); err != nil {
 			return err.withPrefix(o.path)
 		}
 		if elem = at.elem(); elem.isNil() {

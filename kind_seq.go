@@ -264,7 +264,7 @@ func (d *decoder) readLength(o *op, start, depth int) (int, *fieldError) {
 		return 0, d.shortElems(o, int(n), 0, depth)
 	}
 	work, bytes := elemsCharge(o, int(n), d.fresh)
-	if err := d.charge(work, bytes, int(n), o.stride, start); err != nil {
+	if err := d.charge(work, bytes, int(n), uintptr(o.elem.bytes), start); err != nil {
 		return 0, err.withPrefix(o.path)
 	}
 	return int(n), nil
@@ -305,7 +305,7 @@ func (d *decoder) spare(p *plan, bit int) (pointer, *fieldError) {
 	if size > spareBytes {
 		return pointer{}, newFieldError("", bit, ErrOverflow, "needs at least %d bits, %d remain", p.minBits, d.r.BitsRemaining())
 	}
-	if err := d.charge(p.work, roundAlloc(int64(size)), 1, size, bit); err != nil {
+	if err := d.charge(p.work, roundAlloc(p.bytes), 1, uintptr(p.bytes), bit); err != nil {
 		return pointer{}, err
 	}
 	return pointerOf(reflect.New(p.typ)), nil
@@ -624,7 +624,7 @@ func decodeSliceDelta(d *decoder, o *op, at pointer, start, depth int, bit bool)
 		return false, d.shortElems(o, n-nb, nb, depth)
 	}
 	work, bytes := elemsCharge(o, n-nb, false)
-	if err := d.charge(work, bytes, n-nb, o.stride, start); err != nil {
+	if err := d.charge(work, bytes, n-nb, uintptr(o.elem.bytes), start); err != nil {
 		return false, err.withPrefix(o.path)
 	}
 	if n > at.sliceCap() {

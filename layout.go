@@ -88,6 +88,14 @@ type Field struct {
 	// when unbounded (recursive types, custom hooks). Alignment padding is
 	// counted as 0..7 bits because it depends on where the field starts.
 	MinBits, MaxBits int
+
+	// Charge is what the Go decoder's allowances charge for a value of
+	// this node that it allocates or visits on its own (see Charge): set
+	// on the top-level value, the elements of slices and sparse fields,
+	// pointees, union members, map keys and values, and hooks; zero on
+	// struct fields and array elements otherwise, which are charged with
+	// the value that holds them.
+	Charge Charge
 }
 
 // Layout describes how a type travels on the wire: its field tree and the

@@ -90,6 +90,7 @@ func (p *plan) putScratch(s *scratch) {
 type plan struct {
 	typ         reflect.Type
 	size        uintptr // typ.Size()
+	bytes       int64   // size64(typ): what the allowances charge for a value (see Charge)
 	pointerFree bool    // typ holds no pointers: its values can come from newValue's untyped memory
 	ops         []op
 	dense       bool                    // all but padding is pointer-free wire data: commit copies the value whole

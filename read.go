@@ -267,7 +267,7 @@ func (d *decoder) gateStep(p *plan, s *rstep, base pointer, depth int) (int, *fi
 		at.setNil()
 		return skip, nil
 	}
-	if err := d.charge(s.work, s.bytes, 1, e.size, start); err != nil {
+	if err := d.charge(s.work, s.bytes, 1, uintptr(e.bytes), start); err != nil {
 		return 1, err.withPrefix(o.path)
 	}
 	elem := at.elem()
