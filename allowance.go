@@ -110,7 +110,7 @@ func (b *budget) take(work, bytes int64) bool {
 // refusal words charge's refusal (out of line: charge inlines).
 func (b *budget) refusal(work, bytes int64, n int, size uintptr, bit int) *fieldError {
 	if work > b.workLimit-b.work {
-		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", work, b.workLimit)
+		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", min(work, maxFigure), b.workLimit)
 	}
 	what := fmt.Sprintf("%d values of %d bytes", n, size)
 	if n == 1 {
@@ -250,9 +250,9 @@ func paidFor(p *plan, visited map[*plan]bool) bool {
 	visited[p] = true
 	// unit reports whether a value of elem costing bytes (at most, besides
 	// a rounding of 16) is paid by bits (its own and those before it).
-	unit := func(elem *plan, bytes int64, bits int) bool {
-		budget := int64(allocBytesPerBit) * int64(bits)
-		return bits >= 1 && elem.work <= int64(workValuesPerBit)*int64(bits) && 32+bytes <= budget && paidFor(elem, visited)
+	unit := func(elem *plan, bytes int64, bits int64) bool {
+		budget := satMul(allocBytesPerBit, bits)
+		return bits >= 1 && elem.work <= satMul(workValuesPerBit, bits) && 32+bytes <= budget && paidFor(elem, visited)
 	}
 	for i := range p.ops {
 		o := &p.ops[i]

@@ -169,7 +169,7 @@ func partial(t reflect.Type) bool {
 }
 
 func TestChargeFigures(t *testing.T) {
-	for _, v := range []any{chRoot{}, Snapshot{}, BenchPacket{}} {
+	for _, v := range []any{chRoot{}, Snapshot{}, BenchPacket{}, twArena{}, twMaps{}, twSparse{}, twUnions{}, twNest{}, twGate{}, twBigs{}} {
 		l, err := bitpack.Describe(v)
 		if err != nil {
 			t.Fatal(err)
@@ -187,6 +187,9 @@ func TestChargeFigures(t *testing.T) {
 			}
 			if unsafe.Sizeof(uintptr(0)) == 8 && c.Bytes != int64(f.Type.Size()) {
 				t.Errorf("%T%s: Charge.Bytes %d, the compiler's size %d", v, path, c.Bytes, f.Type.Size())
+			}
+			if f.CountBits != leastBits(f) {
+				t.Errorf("%T%s: CountBits %d, want %d", v, path, f.CountBits, leastBits(f))
 			}
 		})
 		if n < 2 {

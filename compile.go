@@ -54,7 +54,7 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		}
 		q.paid = paidFor(q, map[*plan]bool{})
 		q.empties = holdsEmpties(q, map[*plan]bool{})
-		q.counted = !q.paid || q.work > workValuesPerBit*int64(q.minBits)
+		q.counted = !q.paid || q.work > satMul(workValuesPerBit, q.minBits)
 	}
 	return p, nil
 }
@@ -134,7 +134,12 @@ func finish(p *plan, finished map[*plan]bool) {
 	}
 	p.copies = byteCopiesOf(spans)
 	p.complete = isComplete(p)
-	p.minBits = sizeInt(minsOf(p.root)[p.root])
+	// Every node of the plan's own tree (unions without their members)
+	// gets its count figure; the tree's nodes are this compile's alone.
+	for f, bits := range minsOf(p.root) {
+		f.CountBits = min(bits, maxFigure)
+	}
+	p.minBits = p.root.CountBits
 	p.work = planWork(p)
 	p.root.Charge = chargeOf(p)
 	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {

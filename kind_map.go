@@ -231,8 +231,8 @@ func decodeMap(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 		return newFieldError(o.path, start, ErrRange, "%d entries exceed maxlen %d", count, o.n)
 	}
 	n, mx := int(count), o.mapx
-	if each := mx.key.minBits + o.elem.minBits; !fitsIn(n, each, r.BitsRemaining()) {
-		return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d entries need at least %d bits, %d remain", n, int64(n)*int64(each), r.BitsRemaining())
+	if each, rest := min(mx.key.minBits+o.elem.minBits, maxFigure), r.BitsRemaining(); !fitsIn(n, each, rest) {
+		return countRefusal(o.path, r.BitsRead(), n, each, rest, "entry", "entries")
 	}
 	work, bytes := mapCharge(o, n, d.fresh)
 	if err := d.charge(work, bytes, n, uintptr(mx.slot), start); err != nil {
