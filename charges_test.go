@@ -34,7 +34,7 @@ type chWords struct {
 	F  [3]chPadded       //
 	Z  [0]uint64         //
 	I  int               //
-	sk [5]byte           // not on the wire: the elements of a slice of chWords are charged twice
+	sk [5]byte           //lint:ignore U1000 not on the wire: the elements of a slice of chWords are charged twice
 	Q  [2]*chTail        `bits:"sparse"`
 	X  map[string]chTail `bits:"maxlen=3,key.maxlen=2"`
 } // 16 + 24 + 8 + 8 + 16 + 8 + 72 + 0 + 8 + 5 (+3) + 16 + 8 = 192
@@ -45,7 +45,7 @@ type chOne struct{ A uint8 }
 
 type chTwo struct {
 	B []chVec `bits:"maxlen=3"`
-	c int32
+	c int32   //lint:ignore U1000 not on the wire: a member that keeps a field off it
 }
 
 func (chOne) isChMsg()  {}
@@ -73,7 +73,7 @@ type chVec struct{ X, Y int16 }
 // chHook encodes itself: charged per call.
 type chHook struct {
 	A, B uint32
-	skip bool
+	skip bool //lint:ignore U1000 in the hook's value, whose size is charged
 }
 
 func (h *chHook) MarshalBits(w *bitio.Writer) error   { w.WriteBits(uint64(h.A), 32); return nil }
