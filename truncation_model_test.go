@@ -150,33 +150,8 @@ func (m *truncModel) value(f *bitpack.Field, path string) *truncRefusal {
 				return ref
 			}
 		}
-	case bitpack.KindString:
-		start := r.BitsRead()
-		s := r.ReadStringBytes(f.MaxLen)
-		if r.Err() != nil {
-			return m.failed(path)
-		}
-		return m.charge(0, roundAllocModel(int64(len(s))), 1, int64(len(s)), path, start)
-	case bitpack.KindBytes:
-		start := r.BitsRead()
-		n, ref := m.read(lengthBits(f.MaxLen), path)
-		if ref != nil {
-			return ref
-		}
-		if r.Align(); r.Err() != nil {
-			return m.failed(path)
-		}
-		if rest := r.BitsRemaining() / 8; int(n) > rest {
-			return &truncRefusal{path: path, bit: start, detail: fmt.Sprintf("needs %d bytes, %d remain", n, rest)}
-		}
-		if ref := m.charge(0, roundAllocModel(int64(n)), 1, int64(n), path, start); ref != nil {
-			return ref
-		}
-		r.Skip(8 * int(n))
-	case bitpack.KindByteArray:
-		if r.ReadBytes(make([]byte, f.Len)); r.Err() != nil {
-			return m.failed(path)
-		}
+	case bitpack.KindString, bitpack.KindBytes, bitpack.KindByteArray:
+		return m.byteKinds(f, path)
 	case bitpack.KindArray:
 		for i := 0; i < f.Len; i++ {
 			if ref := m.value(f.Elem, path+"["+strconv.Itoa(i)+"]"); ref != nil {
@@ -184,27 +159,7 @@ func (m *truncModel) value(f *bitpack.Field, path string) *truncRefusal {
 			}
 		}
 	case bitpack.KindSlice:
-		start := r.BitsRead()
-		n, ref := m.read(lengthBits(f.MaxLen), path)
-		if ref != nil {
-			return ref
-		}
-		if ref := m.countRefusal(int(n), leastBits(f.Elem), "element", path); ref != nil {
-			return ref
-		}
-		e := f.Elem.Charge
-		bytes := roundAllocModel(int64(n) * e.Bytes)
-		if e.Partial && !m.fresh {
-			bytes *= 2
-		}
-		if ref := m.charge(int64(n)*e.Work, bytes, int(n), e.Bytes, path, start); ref != nil {
-			return ref
-		}
-		for i := 0; i < int(n); i++ {
-			if ref := m.value(f.Elem, path+"["+strconv.Itoa(i)+"]"); ref != nil {
-				return ref
-			}
-		}
+		return m.slice(f, path)
 	case bitpack.KindPointer:
 		start := r.BitsRead()
 		present, ref := m.read(1, path)
@@ -223,38 +178,7 @@ func (m *truncModel) value(f *bitpack.Field, path string) *truncRefusal {
 			}
 		}
 	case bitpack.KindSparse:
-		n := f.Len
-		if f.Type.Kind() == reflect.Slice {
-			start := r.BitsRead()
-			v, ref := m.read(lengthBits(f.MaxLen), path)
-			if ref != nil {
-				return ref
-			}
-			n = int(v)
-			if ref := m.charge((int64(n)+7)/8, roundAllocModel(8*int64(n)), n, 8, path, start); ref != nil {
-				return ref
-			}
-		}
-		prev := int32(-1)
-		for {
-			start := r.BitsRead()
-			idx := r.ReadIntRelative(prev)
-			if r.Err() != nil {
-				return m.failed(path)
-			}
-			if int(idx) == n {
-				return nil
-			}
-			elem := path + "[" + strconv.Itoa(int(idx)) + "]"
-			e := f.Elem.Charge
-			if ref := m.charge(e.Work, roundAllocModel(e.Bytes), 1, e.Bytes, elem, start); ref != nil {
-				return ref
-			}
-			if ref := m.value(f.Elem, elem); ref != nil {
-				return ref
-			}
-			prev = idx
-		}
+		return m.sparse(f, path)
 	case bitpack.KindUnion:
 		start := r.BitsRead()
 		idx, ref := m.read(f.Bits, path)
@@ -278,36 +202,140 @@ func (m *truncModel) value(f *bitpack.Field, path string) *truncRefusal {
 		_, ref := m.read(32, path)
 		return ref
 	case bitpack.KindMap:
-		start := r.BitsRead()
+		return m.mapValue(f, path)
+	default:
+		panic("model: no " + f.Kind.String())
+	}
+	return nil
+}
+
+// byteKinds reads a string, []byte or [N]byte.
+func (m *truncModel) byteKinds(f *bitpack.Field, path string) *truncRefusal {
+	r := m.r
+	start := r.BitsRead()
+	switch f.Kind {
+	case bitpack.KindString:
+		s := r.ReadStringBytes(f.MaxLen)
+		if r.Err() != nil {
+			return m.failed(path)
+		}
+		return m.charge(0, roundAllocModel(int64(len(s))), 1, int64(len(s)), path, start)
+	case bitpack.KindBytes:
 		n, ref := m.read(lengthBits(f.MaxLen), path)
 		if ref != nil {
 			return ref
 		}
-		if ref := m.countRefusal(int(n), leastBits(f.Key)+leastBits(f.Elem), "entry", path); ref != nil {
+		if r.Align(); r.Err() != nil {
+			return m.failed(path)
+		}
+		if rest := r.BitsRemaining() / 8; int(n) > rest {
+			return &truncRefusal{path: path, bit: start, detail: fmt.Sprintf("needs %d bytes, %d remain", n, rest)}
+		}
+		if ref := m.charge(0, roundAllocModel(int64(n)), 1, int64(n), path, start); ref != nil {
 			return ref
 		}
-		if n > 0 {
-			k, v := f.Key.Charge, f.Elem.Charge
-			slot := k.Bytes + v.Bytes + 1
-			bytes := roundAllocModel(256 + int64(n)*5*slot)
-			if !m.fresh {
-				bytes *= 2
-			}
-			if ref := m.charge(int64(n)*(k.Work+v.Work), bytes, int(n), slot, path, start); ref != nil {
-				return ref
-			}
-		}
-		for k := 0; k < int(n); k++ {
-			key, ref := m.key(f.Key, path+"[key "+strconv.Itoa(k)+"]")
-			if ref != nil {
-				return ref
-			}
-			if ref := m.value(f.Elem, path+"["+key+"]"); ref != nil {
-				return ref
-			}
-		}
+		r.Skip(8 * int(n))
 	default:
-		panic("model: no " + f.Kind.String())
+		if r.ReadBytes(make([]byte, f.Len)); r.Err() != nil {
+			return m.failed(path)
+		}
+	}
+	return nil
+}
+
+// slice reads a slice: its length, the count check, its charge, its
+// elements.
+func (m *truncModel) slice(f *bitpack.Field, path string) *truncRefusal {
+	start := m.r.BitsRead()
+	n, ref := m.read(lengthBits(f.MaxLen), path)
+	if ref != nil {
+		return ref
+	}
+	if ref := m.countRefusal(int(n), leastBits(f.Elem), "element", path); ref != nil {
+		return ref
+	}
+	e := f.Elem.Charge
+	bytes := roundAllocModel(int64(n) * e.Bytes)
+	if e.Partial && !m.fresh {
+		bytes *= 2
+	}
+	if ref := m.charge(int64(n)*e.Work, bytes, int(n), e.Bytes, path, start); ref != nil {
+		return ref
+	}
+	for i := 0; i < int(n); i++ {
+		if ref := m.value(f.Elem, path+"["+strconv.Itoa(i)+"]"); ref != nil {
+			return ref
+		}
+	}
+	return nil
+}
+
+// sparse reads a sparse array or slice.
+func (m *truncModel) sparse(f *bitpack.Field, path string) *truncRefusal {
+	r := m.r
+	n := f.Len
+	if f.Type.Kind() == reflect.Slice {
+		start := r.BitsRead()
+		v, ref := m.read(lengthBits(f.MaxLen), path)
+		if ref != nil {
+			return ref
+		}
+		n = int(v)
+		if ref := m.charge((int64(n)+7)/8, roundAllocModel(8*int64(n)), n, 8, path, start); ref != nil {
+			return ref
+		}
+	}
+	for prev := int32(-1); ; {
+		start := r.BitsRead()
+		idx := r.ReadIntRelative(prev)
+		if r.Err() != nil {
+			return m.failed(path)
+		}
+		if int(idx) == n {
+			return nil
+		}
+		elem := path + "[" + strconv.Itoa(int(idx)) + "]"
+		e := f.Elem.Charge
+		if ref := m.charge(e.Work, roundAllocModel(e.Bytes), 1, e.Bytes, elem, start); ref != nil {
+			return ref
+		}
+		if ref := m.value(f.Elem, elem); ref != nil {
+			return ref
+		}
+		prev = idx
+	}
+}
+
+// mapValue reads a map: its count, the count check, its charge, its
+// entries.
+func (m *truncModel) mapValue(f *bitpack.Field, path string) *truncRefusal {
+	start := m.r.BitsRead()
+	n, ref := m.read(lengthBits(f.MaxLen), path)
+	if ref != nil {
+		return ref
+	}
+	if ref := m.countRefusal(int(n), leastBits(f.Key)+leastBits(f.Elem), "entry", path); ref != nil {
+		return ref
+	}
+	if n > 0 {
+		k, v := f.Key.Charge, f.Elem.Charge
+		slot := k.Bytes + v.Bytes + 1
+		bytes := roundAllocModel(256 + int64(n)*5*slot)
+		if !m.fresh {
+			bytes *= 2
+		}
+		if ref := m.charge(int64(n)*(k.Work+v.Work), bytes, int(n), slot, path, start); ref != nil {
+			return ref
+		}
+	}
+	for k := 0; k < int(n); k++ {
+		key, ref := m.key(f.Key, path+"[key "+strconv.Itoa(k)+"]")
+		if ref != nil {
+			return ref
+		}
+		if ref := m.value(f.Elem, path+"["+key+"]"); ref != nil {
+			return ref
+		}
 	}
 	return nil
 }
