@@ -110,7 +110,7 @@ func (b *budget) take(work, bytes int64) bool {
 // refusal words charge's refusal (out of line: charge inlines).
 func (b *budget) refusal(work, bytes int64, n int, size uintptr, bit int) *fieldError {
 	if work > b.workLimit-b.work {
-		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", work, b.workLimit)
+		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", min(work, maxFigure), b.workLimit)
 	}
 	what := fmt.Sprintf("%d values of %d bytes", n, size)
 	if n == 1 {
@@ -129,7 +129,7 @@ func (b *budget) refusal(work, bytes int64, n int, size uintptr, bit int) *field
 // is charged once for all the decodes sharing an allowance.)
 func rootCharge(p *plan, fresh bool) (work, bytes int64) {
 	if fresh {
-		return p.work, roundAlloc(int64(p.size))
+		return p.work, roundAlloc(p.bytes)
 	}
 	return p.work, 0
 }
@@ -143,7 +143,7 @@ func elemsCharge(o *op, n int, fresh bool) (work, bytes int64) {
 	if o.kind == KindBytes {
 		return 0, roundAlloc(int64(n))
 	}
-	bytes = roundAlloc(satMul(int64(n), int64(o.stride)))
+	bytes = roundAlloc(satMul(int64(n), o.elem.bytes))
 	if !o.elem.complete && !fresh {
 		bytes = satMul(bytes, 2)
 	}
@@ -156,12 +156,12 @@ func stringCharge(n int) (work, bytes int64) { return 0, roundAlloc(int64(n)) }
 
 // pointeeCharge is the cost of the pointee of pointer op o.
 func pointeeCharge(o *op) (work, bytes int64) {
-	return o.elem.work, roundAlloc(int64(o.elem.size))
+	return o.elem.work, roundAlloc(o.elem.bytes)
 }
 
 // slotsCharge is the cost of a sparse slice's n slots.
 func slotsCharge(n int) (work, bytes int64) {
-	return slotsWork(n), roundAlloc(satMul(int64(n), ptrSize))
+	return slotsWork(n), roundAlloc(satMul(int64(n), slotBytes))
 }
 
 // slotsWork is the work of visiting n sparse slots: an absent slot is a
@@ -174,20 +174,25 @@ const slotsPerValue = 8
 
 // sparseElemCharge is the cost of one present element of sparse op o.
 func sparseElemCharge(o *op) (work, bytes int64) {
-	return o.elem.work, roundAlloc(int64(o.elem.size))
+	return o.elem.work, roundAlloc(o.elem.bytes)
 }
 
 // memberCharge is the cost of a union member of plan mp (one allocation,
 // in either form: see union).
-func memberCharge(mp *plan) (work, bytes int64) { return mp.work, roundAlloc(int64(mp.size)) }
+func memberCharge(mp *plan) (work, bytes int64) { return mp.work, roundAlloc(mp.bytes) }
 
 // hookCharge is the cost of one call of hook op o, before what the hook
-// decodes itself.
+// decodes itself (o.n: its value's size64).
 func hookCharge(o *op) (work, bytes int64) {
-	return 1, roundAlloc(int64(o.size)) + hookCallBytes
+	return 1, roundAlloc(int64(o.n)) + hookCallBytes
 }
 
-const ptrSize = 4 << (^uintptr(0) >> 63)
+// ptrSize is a pointer's size on this platform; slotBytes, on a 64-bit
+// one, is what the allowances charge for one (see size64).
+const (
+	ptrSize   = 4 << (^uintptr(0) >> 63)
+	slotBytes = 8
+)
 
 // roundAlloc returns at least what Go's allocator takes for n bytes: its
 // size classes are at most 50% apart up to 32 KiB (8, 16, 24, 32, 48, ...),
@@ -245,9 +250,9 @@ func paidFor(p *plan, visited map[*plan]bool) bool {
 	visited[p] = true
 	// unit reports whether a value of elem costing bytes (at most, besides
 	// a rounding of 16) is paid by bits (its own and those before it).
-	unit := func(elem *plan, bytes int64, bits int) bool {
-		budget := int64(allocBytesPerBit) * int64(bits)
-		return bits >= 1 && elem.work <= int64(workValuesPerBit)*int64(bits) && 32+bytes <= budget && paidFor(elem, visited)
+	unit := func(elem *plan, bytes int64, bits int64) bool {
+		budget := satMul(allocBytesPerBit, bits)
+		return bits >= 1 && elem.work <= satMul(workValuesPerBit, bits) && 32+bytes <= budget && paidFor(elem, visited)
 	}
 	for i := range p.ops {
 		o := &p.ops[i]
@@ -255,11 +260,11 @@ func paidFor(p *plan, visited map[*plan]bool) bool {
 		case KindCustom, KindUnion, KindMap:
 			return false
 		case KindSparse:
-			if o.slice || !unit(o.elem, 3*int64(o.elem.typ.Size())/2, 1+o.elem.minBits) {
+			if o.slice || !unit(o.elem, 3*o.elem.bytes/2, 1+o.elem.minBits) {
 				return false
 			}
 		case KindSlice:
-			perElem := 3 * int64(o.stride) / 2 // roundAlloc's at most 1.5×
+			perElem := 3 * o.elem.bytes / 2 // roundAlloc's at most 1.5×
 			if !o.elem.complete {
 				perElem *= 2
 			}
@@ -267,7 +272,7 @@ func paidFor(p *plan, visited map[*plan]bool) bool {
 				return false
 			}
 		case KindPointer:
-			if !unit(o.elem, 3*int64(o.typ.Size())/2, 1+o.elem.minBits) {
+			if !unit(o.elem, 3*o.elem.bytes/2, 1+o.elem.minBits) {
 				return false
 			}
 		case KindArray:
@@ -337,7 +342,7 @@ func endEncode(w *bitio.Writer, p *plan, base pointer, start int, whole, fresh b
 // Writer's frame (see marshalHook).
 func checkAllowance(c *allowanceCheck, p *plan, base pointer) *fieldError {
 	work, bytes := rootCharge(p, c.fresh)
-	if err := c.budget.charge(work, bytes, 1, p.size, -1); err != nil {
+	if err := c.budget.charge(work, bytes, 1, uintptr(p.bytes), -1); err != nil {
 		return err
 	}
 	return c.value(p, base, 0)
@@ -374,13 +379,13 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 		case KindSlice:
 			n := at.sliceLen()
 			work, bytes := elemsCharge(o, n, c.fresh)
-			if err = c.budget.charge(work, bytes, n, o.stride, -1); err == nil && n > 0 {
+			if err = c.budget.charge(work, bytes, n, uintptr(o.elem.bytes), -1); err == nil && n > 0 {
 				err = c.elems(o, at.sliceElem(0, 0), n, o.stride, depth)
 			}
 		case KindPointer:
 			if e := at.elem(); !e.isNil() {
 				work, bytes := pointeeCharge(o)
-				if err = c.budget.charge(work, bytes, 1, o.elem.size, -1); err == nil {
+				if err = c.budget.charge(work, bytes, 1, uintptr(o.elem.bytes), -1); err == nil {
 					err = c.value(o.elem, e, depth+1)
 				}
 			}
@@ -390,7 +395,7 @@ func (c *allowanceCheck) value(p *plan, base pointer, depth int) *fieldError {
 			err = c.union(o, at, depth)
 		case KindCustom:
 			work, bytes := hookCharge(o)
-			err = c.budget.charge(work, bytes, 1, o.size+hookCallBytes, -1)
+			err = c.budget.charge(work, bytes, 1, uintptr(o.n)+hookCallBytes, -1)
 		case KindMap:
 			err = c.mapEntries(o, at, depth)
 		}
@@ -418,7 +423,7 @@ func (c *allowanceCheck) sparse(o *op, at pointer, depth int) *fieldError {
 	if o.slice {
 		n = at.sliceLen()
 		work, bytes := slotsCharge(n)
-		if err := c.budget.charge(work, bytes, n, o.typ.Elem().Size(), -1); err != nil {
+		if err := c.budget.charge(work, bytes, n, slotBytes, -1); err != nil {
 			return err
 		}
 	}
@@ -428,7 +433,7 @@ func (c *allowanceCheck) sparse(o *op, at pointer, depth int) *fieldError {
 			continue
 		}
 		work, bytes := sparseElemCharge(o)
-		err := c.budget.charge(work, bytes, 1, o.elem.size, -1)
+		err := c.budget.charge(work, bytes, 1, uintptr(o.elem.bytes), -1)
 		if err == nil {
 			err = c.value(o.elem, e, depth+1)
 		}
@@ -453,7 +458,7 @@ func (c *allowanceCheck) union(o *op, at pointer, depth int) *fieldError {
 		return nil
 	}
 	work, bytes := memberCharge(mp)
-	if ferr := c.budget.charge(work, bytes, 1, mp.size, -1); ferr != nil {
+	if ferr := c.budget.charge(work, bytes, 1, uintptr(mp.bytes), -1); ferr != nil {
 		return ferr
 	}
 	return c.value(mp, base, depth+1)

@@ -54,7 +54,7 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		}
 		q.paid = paidFor(q, map[*plan]bool{})
 		q.empties = holdsEmpties(q, map[*plan]bool{})
-		q.counted = !q.paid || q.work > workValuesPerBit*int64(q.minBits)
+		q.counted = !q.paid || q.work > satMul(workValuesPerBit, q.minBits)
 	}
 	return p, nil
 }
@@ -134,8 +134,14 @@ func finish(p *plan, finished map[*plan]bool) {
 	}
 	p.copies = byteCopiesOf(spans)
 	p.complete = isComplete(p)
-	p.minBits = sizeInt(minsOf(p.root)[p.root])
+	// Every node of the plan's own tree (unions without their members)
+	// gets its count figure; the tree's nodes are this compile's alone.
+	for f, bits := range minsOf(p.root) {
+		f.CountBits = min(bits, maxFigure)
+	}
+	p.minBits = p.root.CountBits
 	p.work = planWork(p)
+	p.root.Charge = chargeOf(p)
 	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {
 		p.dsteps, p.flat = deltaSteps(p)
 	}
@@ -258,7 +264,7 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		}
 		return p, nil
 	}
-	p := &plan{typ: t, size: t.Size(), root: &Field{Type: t}, compiling: true, pointerFree: !hasPointers(t)}
+	p := &plan{typ: t, size: t.Size(), bytes: size64(t), root: &Field{Type: t}, compiling: true, pointerFree: !hasPointers(t)}
 	c.memo[key] = p
 	// Offsets and paths inside a sub-plan are relative to its element; an
 	// error's path is completed while the error travels up.

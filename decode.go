@@ -105,7 +105,7 @@ func (d *decoder) start(p *plan) *fieldError {
 		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
 	}
 	work, bytes := rootCharge(p, d.fresh)
-	return d.charge(work, bytes, 1, p.size, d.r.BitsRead())
+	return d.charge(work, bytes, 1, uintptr(p.bytes), d.r.BitsRead())
 }
 
 // runs decodes a value of a flat plan (see plan.fixedOnly): its runs, nothing
@@ -268,10 +268,31 @@ func storeInts[T uint8 | uint16 | uint32 | uint64](sc *scalar, at pointer, acc u
 // fitsIn reports whether n values of each bits fit in rest bits (all three
 // at least 0). It multiplies in 128 bits rather than divide: no overflow on
 // any platform, and a hardware division costs more than a whole field.
-func fitsIn(n, each, rest int) bool {
+func fitsIn(n int, each int64, rest int) bool {
 	hi, lo := bits.Mul64(uint64(n), uint64(each))
 	return hi == 0 && lo <= uint64(rest)
 }
+
+// countRefusal refuses a count, read just before bit, of n values (one
+// and many name them: "element", "elements") of at least each bits that
+// the rest bits left cannot hold. It is the one check a count gets before
+// its values are read (docs/wire.md, "Truncated packets"), so the refusal
+// depends neither on the values nor on the decoder's path or target: they
+// are never read.
+func countRefusal(path string, bit, n int, each int64, rest int, one, many string) *fieldError {
+	need := min(satMul(int64(n), each), maxFigure)
+	if n == 1 {
+		return newFieldError(path, bit, ErrOverflow, "1 %s needs at least %d bits, %d remain", one, need, rest)
+	}
+	return newFieldError(path, bit, ErrOverflow, "%d %s need at least %d bits, %d remain", n, many, need, rest)
+}
+
+// maxFigure caps the figures a refusal names (a count check's bits and
+// the minimum sizes it multiplies, an allowance's values): 2^53-1, the
+// largest integer a float64 holds exactly, so that a decoder computing
+// them in one (TypeScript) names the same. Every allowance is far below
+// it, so the cap changes no verdict.
+const maxFigure = 1<<53 - 1
 
 // decodeScalar checks the bits c read for a fixed-width field and stores
 // the value at base + o.offset. bit is where c started. Its kind decides.

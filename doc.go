@@ -155,18 +155,24 @@
 //     that reason.
 //   - Hostile input: no panic, no hang, no unbounded recursion (MaxDepth,
 //     64 levels), and a packet buys only the work and memory its bits pay
-//     for. A length prefix is checked against maxlen and against the bits
-//     left in the packet before anything is allocated, and so is a
-//     pointer's presence bit against its pointee's minimum size. Whatever
-//     the tags allow, one decode visits at most 4096 values plus 64 per bit
-//     of input (fields, elements, pointees, union members, hook calls, and
-//     sparse slots at an eighth of a value each) and allocates at most
-//     1 MiB plus 64 bytes per bit of input (every slice, string, pointee,
-//     union member and hook value, counted at Go's size class, and twice
-//     for the elements of a slice that keep fields off the wire, which a
-//     decode grows in its scratch value and again in yours), charged
-//     before anything is allocated or looped over; past either the packet
-//     is refused with ErrRange, naming the field. Values that are wide for
+//     for. A length prefix (a map's count) is checked against maxlen and
+//     against the bits left in the packet, at its elements' fewest bits,
+//     before anything is read or allocated for them: a packet too short
+//     for them is refused there, with ErrOverflow naming the slice ("6
+//     elements need at least 546 bits, 4 remain"), whatever its path and
+//     target (docs/wire.md, "Truncated packets"). Whatever the tags allow,
+//     one decode visits at most 4096 values plus 64 per bit of input
+//     (fields, elements, pointees, union members, hook calls, and sparse
+//     slots at an eighth of a value each) and allocates at most 1 MiB
+//     plus 64 bytes per bit of input (every slice, string, pointee, union
+//     member and hook value, counted at Go's size class for a 64-bit
+//     platform's sizes on every platform, and twice for the elements of a
+//     slice that keep fields off the wire, which a decode grows in its
+//     scratch value and again in yours), charged before anything is
+//     allocated or looped over; past either the packet is refused with
+//     ErrRange, naming the field. Layout exports the figures
+//     (Field.Charge, Field.CountBits) so that clients in other languages
+//     refuse exactly what Go refuses. Values that are wide for
 //     their bits or take none (a struct whose only field is range=5..5, an
 //     empty struct, skipped fields, a hook that reads nothing) therefore
 //     cannot multiply by nesting. Marshal refuses the same way a value its

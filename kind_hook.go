@@ -27,9 +27,10 @@ func (c *compiler) appendHook(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 	if !f.inherited && !o.isZero() {
 		return nil, f.tagged(o, "options do not apply to %s, which encodes itself with MarshalBits", t)
 	}
-	base.kind, base.typ = KindCustom, t
+	charge := Charge{Work: 1, Bytes: size64(t)}
+	base.kind, base.typ, base.n = KindCustom, t, int(min(charge.Bytes, 1<<31-1)) // n: see hookCharge
 	*ops = append(*ops, base)
-	return &Field{Type: t, Kind: KindCustom}, nil
+	return &Field{Type: t, Kind: KindCustom, Charge: charge}, nil
 }
 
 // commitHook hands the hook's new value over.
@@ -211,7 +212,7 @@ func decodeHook(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 	// The new value and the call's bookkeeping count against the
 	// allowances (a hook may read nothing at all), before either is made.
 	work, bytes := hookCharge(o)
-	if ferr := d.charge(work, bytes, 1, o.size+hookCallBytes, start); ferr != nil {
+	if ferr := d.charge(work, bytes, 1, uintptr(o.n)+hookCallBytes, start); ferr != nil {
 		return ferr.withPrefix(o.path)
 	}
 	target := reflect.New(o.typ)

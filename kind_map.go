@@ -46,7 +46,7 @@ var mapKind = kindFuncs{name: "map",
 type mapInfo struct {
 	key   *plan
 	kind  reflect.Kind // the keys' kind: how to order them
-	slot  int64        // bytes one entry takes in a Go map: key, value and a control byte
+	slot  int64        // bytes one entry takes in a Go map: key, value (their Charge.Bytes) and a control byte
 	works sync.Pool    // *mapWork
 }
 
@@ -88,8 +88,7 @@ func (c *compiler) appendMap(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	if err != nil {
 		return nil, err
 	}
-	slot := int64(kt.Size()) + int64(t.Elem().Size()) + 1
-	if uint64(o.maxlen) > uint64(maxSliceBytes)/uint64(slot) {
+	if slot := int64(kt.Size()) + int64(t.Elem().Size()) + 1; uint64(o.maxlen) > uint64(maxSliceBytes)/uint64(slot) {
 		return nil, f.tagged(o, "maxlen=%d of %s (%d bytes an entry) exceeds the %d bytes one decoded map may take", o.maxlen, t, slot, uint64(maxSliceBytes))
 	}
 	kf := f.element(t, "[key]")
@@ -103,7 +102,7 @@ func (c *compiler) appendMap(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 		return nil, err
 	}
 	base.kind, base.n, base.bits, base.elem, base.typ = KindMap, o.maxlen, bitio.BitsRequired(0, uint64(o.maxlen)), elem, t
-	base.mapx = &mapInfo{key: key, kind: kt.Kind(), slot: slot}
+	base.mapx = &mapInfo{key: key, kind: kt.Kind(), slot: key.bytes + elem.bytes + 1}
 	*ops = append(*ops, base)
 	return &Field{Type: t, Kind: KindMap, MaxLen: o.maxlen, Bits: base.bits, Key: key.root, Elem: elem.root}, nil
 }
@@ -232,8 +231,8 @@ func decodeMap(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 		return newFieldError(o.path, start, ErrRange, "%d entries exceed maxlen %d", count, o.n)
 	}
 	n, mx := int(count), o.mapx
-	if each := mx.key.minBits + o.elem.minBits; !fitsIn(n, each, r.BitsRemaining()) {
-		return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d entries need at least %d bits, %d remain", n, int64(n)*int64(each), r.BitsRemaining())
+	if each, rest := min(mx.key.minBits+o.elem.minBits, maxFigure), r.BitsRemaining(); !fitsIn(n, each, rest) {
+		return countRefusal(o.path, r.BitsRead(), n, each, rest, "entry", "entries")
 	}
 	work, bytes := mapCharge(o, n, d.fresh)
 	if err := d.charge(work, bytes, n, uintptr(mx.slot), start); err != nil {

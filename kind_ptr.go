@@ -72,27 +72,20 @@ func decodePointer(d *decoder, o *op, at pointer, start, depth int) *fieldError 
 
 // decodePointee reads the pointee of the pointer field o at at, whose
 // presence bit said it is there: into the pointee the field has, or a new
-// one (a spare one in a delta's scratch value).
+// one (a spare one in a delta's scratch value). It is charged first, and
+// not checked against the bits left: one pointee does not multiply, and
+// the read that runs out names its field (docs/wire.md, "Truncated
+// packets").
 func decodePointee(d *decoder, o *op, at pointer, start, depth int) *fieldError {
-	r := d.r
-	var elem pointer
-	if o.elem.minBits > r.BitsRemaining() {
-		// The packet cannot hold the pointee: name the field that runs
-		// out, decoding into a spare value rather than the field's.
-		var err *fieldError
-		if elem, err = d.spare(o.elem, r.BitsRead()); err != nil {
-			return err.withPrefix(o.path)
-		}
-	} else {
-		work, bytes := pointeeCharge(o)
-		if err := d.charge(work, bytes, 1, o.elem.size, start); err != nil {
-			return err.withPrefix(o.path)
-		}
-		if elem = at.elem(); elem.isNil() {
-			var fresh bool
-			if elem, fresh = newPointee(d.scratch, o.elem, at); fresh {
-				d.grow(1, o.typ.Size())
-			}
+	work, bytes := pointeeCharge(o)
+	if err := d.charge(work, bytes, 1, uintptr(o.elem.bytes), start); err != nil {
+		return err.withPrefix(o.path)
+	}
+	elem := at.elem()
+	if elem.isNil() {
+		var fresh bool
+		if elem, fresh = newPointee(d.scratch, o.elem, at); fresh {
+			d.grow(1, o.typ.Size())
 		}
 	}
 	if err := d.sub(o.elem, o.level, elem, depth); err != nil {

@@ -234,7 +234,7 @@ func writeRaw(w *bitio.Writer, first pointer, n int, size uint8) {
 
 // decodeSlice reads a slice field: its length, then the elements.
 func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
-	n, err := d.readLength(o, start, depth)
+	n, err := d.readLength(o, start)
 	if err != nil || d.r.Err() != nil {
 		return err
 	}
@@ -246,10 +246,10 @@ func decodeSlice(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 }
 
 // readLength reads the length of slice o, which started at bit start, and
-// refuses one over maxlen or longer than the packet can hold (naming the
-// element that runs out) before charging for its elements. After a failed
-// read it returns 0 and leaves the error in the Reader.
-func (d *decoder) readLength(o *op, start, depth int) (int, *fieldError) {
+// refuses one over maxlen or longer than the packet can hold at the
+// elements' minimum size (countRefusal) before charging for its elements.
+// After a failed read it returns 0 and leaves the error in the Reader.
+func (d *decoder) readLength(o *op, start int) (int, *fieldError) {
 	r := d.r
 	n := r.ReadBits(o.bits)
 	if r.Err() != nil {
@@ -258,61 +258,15 @@ func (d *decoder) readLength(o *op, start, depth int) (int, *fieldError) {
 	if n > uint64(o.n) {
 		return 0, newFieldError(o.path, start, ErrRange, "length %d exceeds maxlen %d", n, o.n)
 	}
-	if !fitsIn(int(n), o.elem.minBits, r.BitsRemaining()) {
-		// The packet cannot hold that many: refuse before allocating,
-		// naming the element that runs out.
-		return 0, d.shortElems(o, int(n), 0, depth)
+	if rest := r.BitsRemaining(); !fitsIn(int(n), o.elem.minBits, rest) {
+		return 0, countRefusal(o.path, r.BitsRead(), int(n), o.elem.minBits, rest, "element", "elements")
 	}
 	work, bytes := elemsCharge(o, int(n), d.fresh)
-	if err := d.charge(work, bytes, int(n), o.stride, start); err != nil {
+	if err := d.charge(work, bytes, int(n), uintptr(o.elem.bytes), start); err != nil {
 		return 0, err.withPrefix(o.path)
 	}
 	return int(n), nil
 }
-
-// shortElems reads the n elements of o that the packet cannot hold, into
-// one spare element, until one runs out: its error names it (numbered
-// from k0). Each element takes at least one bit (a packet always holds
-// elements that take none), so this stops within the bits left.
-func (d *decoder) shortElems(o *op, n, k0, depth int) *fieldError {
-	r := d.r
-	if so := o.rawElems(); so != nil {
-		return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
-	}
-	spare, err := d.spare(o.elem, r.BitsRead())
-	if err != nil {
-		return err.withPrefix(o.path)
-	}
-	for k := 0; k < n; k++ {
-		if k > 0 { // spare charged the first
-			if err := d.charge(o.elem.work, 0, 1, 0, r.BitsRead()); err != nil {
-				return err.withPrefix(elemPath(o.path, k0+k))
-			}
-		}
-		if err := d.elemsAt(o, spare, 1, 0, depth, k0+k); err != nil {
-			return err
-		}
-	}
-	return newFieldError(o.path, r.BitsRead(), ErrOverflow, "internal error: %d elements fit after all", n)
-}
-
-// spare returns a value of p's type for a decode that is bound to run out
-// of bits, so that its error names the field that does: a new one (never
-// the target's, nor the scratch value's), when it is small enough for the
-// bits left to pay for (spareBytes); else the refusal names the value.
-func (d *decoder) spare(p *plan, bit int) (pointer, *fieldError) {
-	size := p.typ.Size()
-	if size > spareBytes {
-		return pointer{}, newFieldError("", bit, ErrOverflow, "needs at least %d bits, %d remain", p.minBits, d.r.BitsRemaining())
-	}
-	if err := d.charge(p.work, roundAlloc(int64(size)), 1, size, bit); err != nil {
-		return pointer{}, err
-	}
-	return pointerOf(reflect.New(p.typ)), nil
-}
-
-// spareBytes is the largest spare value (see spare).
-const spareBytes = 64 << 10
 
 // elems reads n elements of an array or slice field at at.
 func (d *decoder) elems(o *op, at pointer, n int, slice bool, depth int) *fieldError {
@@ -326,10 +280,12 @@ func (d *decoder) elems(o *op, at pointer, n int, slice bool, depth int) *fieldE
 // numbering them from k0 in errors.
 func (d *decoder) elemsFrom(o *op, first pointer, n, k0, depth int) *fieldError {
 	if so := o.rawElems(); so != nil {
-		// Packed raw full-width integers: any bits are valid.
+		// Packed raw full-width integers: any bits are valid. (A slice's
+		// count was checked: only an array's elements can run out.)
 		r := d.r
-		if !fitsIn(n, so.bits, r.BitsRemaining()) {
-			return newFieldError(o.path, r.BitsRead(), ErrOverflow, "%d elements need %d bits, %d remain", n, int64(n)*int64(so.bits), r.BitsRemaining())
+		if rest := r.BitsRemaining(); !fitsIn(n, int64(so.bits), rest) {
+			k := rest / so.bits // the element that runs out, as a read of each would find
+			return newFieldError(joinPath(elemPath(o.path, k0+k), so.path), r.BitsRead()+k*so.bits, ErrOverflow, "needs %d bits, %d remain", so.bits, rest-k*so.bits)
 		}
 		readRaw(r, first, n, so.size)
 		return nil
@@ -390,7 +346,7 @@ func (d *decoder) elemsAt(o *op, first pointer, n int, stride uintptr, depth, k0
 // readRaw reads n unsigned integers of size bytes each, full width, into
 // first.
 func readRaw(r *bitio.Reader, first pointer, n int, size uintptr) {
-	if nativeLittleEndian && r.BitsRead()&7 == 0 && fitsIn(n, 8*int(size), r.BitsRemaining()) {
+	if nativeLittleEndian && r.BitsRead()&7 == 0 && fitsIn(n, 8*int64(size), r.BitsRemaining()) {
 		// At a byte boundary the packet holds the elements as they are in
 		// memory (little-endian): one copy, as ReadUints would read them.
 		r.ReadBytes(first.byteArray(n * int(size)))
@@ -620,11 +576,11 @@ func decodeSliceDelta(d *decoder, o *op, at pointer, start, depth int, bit bool)
 		at.setSliceLen(o.typ, n)
 		return true, nil
 	}
-	if !fitsIn(n-nb, o.elem.minBits, r.BitsRemaining()) {
-		return false, d.shortElems(o, n-nb, nb, depth)
+	if rest := r.BitsRemaining(); !fitsIn(n-nb, o.elem.minBits, rest) {
+		return false, countRefusal(o.path, r.BitsRead(), n-nb, o.elem.minBits, rest, "element", "elements")
 	}
 	work, bytes := elemsCharge(o, n-nb, false)
-	if err := d.charge(work, bytes, n-nb, o.stride, start); err != nil {
+	if err := d.charge(work, bytes, n-nb, uintptr(o.elem.bytes), start); err != nil {
 		return false, err.withPrefix(o.path)
 	}
 	if n > at.sliceCap() {

@@ -136,7 +136,7 @@ func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 		}
 		n = int(v)
 		work, bytes := slotsCharge(n)
-		if err := d.charge(work, bytes, n, o.typ.Elem().Size(), start); err != nil {
+		if err := d.charge(work, bytes, n, slotBytes, start); err != nil {
 			return err.withPrefix(o.path)
 		}
 		if n > at.sliceCap() {
@@ -161,7 +161,7 @@ func decodeSparse(d *decoder, o *op, at pointer, _, depth int) *fieldError {
 			return nil
 		}
 		work, bytes := sparseElemCharge(o)
-		if err := d.charge(work, bytes, 1, o.elem.size, start); err != nil {
+		if err := d.charge(work, bytes, 1, uintptr(o.elem.bytes), start); err != nil {
 			return err.withPrefix(o.path + "[" + strconv.Itoa(int(idx)) + "]")
 		}
 		slot := sparseSlot(o, at, int(idx))
@@ -332,7 +332,7 @@ func (d *decoder) sparseLength(o *op, at pointer, nb int) (int, *fieldError) {
 	n := int(v)
 	if n > nb {
 		work, bytes := slotsCharge(n - nb)
-		if err := d.charge(work, bytes, n-nb, ptrSize, pos); err != nil {
+		if err := d.charge(work, bytes, n-nb, slotBytes, pos); err != nil {
 			return 0, err.withPrefix(o.path)
 		}
 		if n > at.sliceCap() {
@@ -364,7 +364,7 @@ func (d *decoder) sparseSlotDelta(o *op, at pointer, k, pos, depth int) *fieldEr
 	switch {
 	case e.isNil(): // appears
 		work, bytes := sparseElemCharge(o)
-		if err := d.charge(work, bytes, 1, o.elem.size, pos); err != nil {
+		if err := d.charge(work, bytes, 1, uintptr(o.elem.bytes), pos); err != nil {
 			return err.withPrefix(elemPath(o.path, k))
 		}
 		var fresh bool

@@ -126,7 +126,7 @@ func decodeMember(d *decoder, o *op, at pointer, pos, start, depth int) *fieldEr
 		return memberError(o.path, start, err)
 	}
 	work, bytes := memberCharge(mp)
-	if err := d.charge(work, bytes, 1, mp.size, start); err != nil {
+	if err := d.charge(work, bytes, 1, uintptr(mp.bytes), start); err != nil {
 		return err.withPrefix(o.path)
 	}
 	// Into the *T the field holds when it is one of this member's type;

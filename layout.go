@@ -88,6 +88,21 @@ type Field struct {
 	// when unbounded (recursive types, custom hooks). Alignment padding is
 	// counted as 0..7 bits because it depends on where the field starts.
 	MinBits, MaxBits int
+
+	// CountBits is the fewest bits a value takes with a union counted as
+	// its index alone and a hook as none, at most 2^53-1: the figure a
+	// decoder checks a count of these against (a slice's elements; a
+	// map's keys and values, added) before reading them (docs/wire.md,
+	// "Truncated packets"). MinBits counts a union's cheapest member too.
+	CountBits int64
+
+	// Charge is what the Go decoder's allowances charge for a value of
+	// this node that it allocates or visits on its own (see Charge): set
+	// on the top-level value, the elements of slices and sparse fields,
+	// pointees, union members, map keys and values, and hooks; zero on
+	// struct fields and array elements otherwise, which are charged with
+	// the value that holds them.
+	Charge Charge
 }
 
 // Layout describes how a type travels on the wire: its field tree and the

@@ -90,12 +90,13 @@ func (p *plan) putScratch(s *scratch) {
 type plan struct {
 	typ         reflect.Type
 	size        uintptr // typ.Size()
+	bytes       int64   // size64(typ): what the allowances charge for a value (see Charge)
 	pointerFree bool    // typ holds no pointers: its values can come from newValue's untyped memory
 	ops         []op
 	dense       bool                    // all but padding is pointer-free wire data: commit copies the value whole
 	complete    bool                    // all but padding is written by decoding: nothing is kept off the wire (see isComplete)
 	empties     bool                    // a value can hold an empty slice, []byte or map, or a union member (see settle)
-	minBits     int                     // the fewest bits a value takes (0 when it has no fixed part)
+	minBits     int64                   // the fewest bits a value takes, a union as its index, at most maxFigure (see countRefusal)
 	work        int64                   // values one value visits, its variable parts aside (see planWork)
 	paid        bool                    // every charge inside is paid by bits of its own (see paidFor)
 	counted     bool                    // encoding must count the allowances: not paid, or its own work exceeds what its bits pay (see endEncode)

@@ -68,7 +68,7 @@ func TestRawAligned(t *testing.T) {
 	}
 	// 10 bytes: A, the length 3, and 64 of the 96 bits S needs.
 	var e *bitpack.Error
-	if err := bitpack.Unmarshal(want[:10], &back); !errors.As(err, &e) || e.Path != "S" || e.Bit != 16 || !errors.Is(err, bitpack.ErrOverflow) || e.Detail != "3 elements need 96 bits, 64 remain" {
+	if err := bitpack.Unmarshal(want[:10], &back); !errors.As(err, &e) || e.Path != "S" || e.Bit != 16 || !errors.Is(err, bitpack.ErrOverflow) || e.Detail != "3 elements need at least 96 bits, 64 remain" {
 		t.Fatalf("short in S: %v (%+v)", err, e)
 	}
 	if back.S[2] != 0x80000001 || len(back.B) != 2 {

@@ -38,9 +38,10 @@ type rstep struct {
 	// stepGate: the steps after it that are the pointee's, the levels the
 	// pointee adds (the pointer's level and the pointee's own), the
 	// pointee's bits and its charge (see pointeeCharge).
-	skip          int32
-	need, minBits int
-	work, bytes   int64
+	skip        int32
+	need        int
+	minBits     int64
+	work, bytes int64
 }
 
 // buildRead builds p.read, once every plan of the type is compiled (a
@@ -168,7 +169,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 				goto through // a code no encoder writes: decodeQuat words the refusal
 			case stepGate:
 				o := &p.ops[s.op]
-				if s.minBits >= r.BitsRead()+r.BitsRemaining()-pos || depth+s.need > MaxDepth {
+				if s.minBits >= int64(r.BitsRead()+r.BitsRemaining()-pos) || depth+s.need > MaxDepth {
 					goto through // decodePointer decides
 				}
 				at = base.field(o.offset)
@@ -257,7 +258,7 @@ func (d *decoder) runStep(p *plan, s *rstep, base pointer) *fieldError {
 func (d *decoder) gateStep(p *plan, s *rstep, base pointer, depth int) (int, *fieldError) {
 	r, o := d.r, &p.ops[s.op]
 	e, skip := o.elem, 1+int(s.skip)
-	if s.minBits >= r.BitsRemaining() || depth+s.need > MaxDepth {
+	if s.minBits >= int64(r.BitsRemaining()) || depth+s.need > MaxDepth {
 		return skip, decodeOp(d, o, base, depth)
 	}
 	start, at := r.BitsRead(), base.field(o.offset)
@@ -267,7 +268,7 @@ func (d *decoder) gateStep(p *plan, s *rstep, base pointer, depth int) (int, *fi
 		at.setNil()
 		return skip, nil
 	}
-	if err := d.charge(s.work, s.bytes, 1, e.size, start); err != nil {
+	if err := d.charge(s.work, s.bytes, 1, uintptr(e.bytes), start); err != nil {
 		return 1, err.withPrefix(o.path)
 	}
 	elem := at.elem()

@@ -41,12 +41,11 @@ type (
 // and then visited the pointee's 4 Mi zero-bit values before running out
 // of bits: 1 byte took 20 ms (3,166 snapshot decodes), 64 bytes took 9 ms
 // (1,451) through 502 slice elements of 4001 values. Expected: refused
-// within the allowance. A pointee too big to decode into a spare value
-// (see spare) is refused before anything is visited, for the bits it
-// needs; elements that run out are read one by one into a spare, each
-// charged as it is read, so the refusal names the first element past the
-// allowance (or past the packet's end), never after more work than the
-// packet paid for.
+// within the allowance. A pointee is charged when its presence bit says
+// it is there, before it is made or visited; a slice's elements are
+// refused at their count when the packet cannot hold them (docs/wire.md,
+// "Truncated packets"), so nothing is visited that the packet did not
+// pay for.
 func TestReviewShortPacketWork(t *testing.T) {
 	for _, tc := range []struct {
 		v      any
@@ -54,13 +53,13 @@ func TestReviewShortPacketWork(t *testing.T) {
 		is     error
 		want   string
 	}{
-		// 1 byte: the pointee needs 16 bits, 7 remain after the presence bit.
-		{&rvHeavyPtr{}, []byte{0x01}, bitpack.ErrOverflow, "bitpack: decode bitpack_test.rvHeavyPtr: field P at bit 1: needs at least 16 bits, 7 remain"},
-		{&rvHeavyTwo{}, []byte{0x01}, bitpack.ErrOverflow, "bitpack: decode bitpack_test.rvHeavyTwo: field P at bit 1: needs at least 16 bits, 7 remain"},
-		// 64 bytes: 36864 values. 1000 elements claimed, 502 bits after
-		// the length: 9 elements of 4001 values fit the allowance, the
-		// 10th (at bit 10 + 9) not.
-		{&rvHeavySlice{}, append([]byte{0xe8, 0x03}, make([]byte, 62)...), bitpack.ErrRange, "bitpack: decode bitpack_test.rvHeavySlice: field L[9] at bit 19: 4001 values would take the decode past the 36864" + workRefusal},
+		// 1 byte: the pointee, charged at its presence bit, is 4 Mi values
+		// past the 4608 a byte pays for.
+		{&rvHeavyPtr{}, []byte{0x01}, bitpack.ErrRange, "bitpack: decode bitpack_test.rvHeavyPtr: field P at bit 0: 4194320 values would take the decode past the 4608" + workRefusal},
+		{&rvHeavyTwo{}, []byte{0x01}, bitpack.ErrRange, "bitpack: decode bitpack_test.rvHeavyTwo: field P at bit 0: 4194320 values would take the decode past the 4608" + workRefusal},
+		// 64 bytes: 1000 elements claimed, of at least 1 bit each, and 502
+		// bits after the length: refused at the count, nothing visited.
+		{&rvHeavySlice{}, append([]byte{0xe8, 0x03}, make([]byte, 62)...), bitpack.ErrOverflow, "bitpack: decode bitpack_test.rvHeavySlice: field L at bit 10: 1000 elements need at least 1000 bits, 502 remain"},
 	} {
 		err := bitpack.Unmarshal(tc.packet, tc.v)
 		if !errors.Is(err, tc.is) || err.Error() != tc.want {

@@ -89,7 +89,7 @@ func TestStackDecode(t *testing.T) {
 	}{
 		{"A over its range", "A", "value 101 out of range [0, 100]", bitsOf(f{101, 7}, f{0, 2}, raw(1, 2), f{0, 3}, f{6, 3}), bitpack.ErrRange, 0},
 		{"Sm over maxlen", "Sm", "length 5 exceeds maxlen 4", bitsOf(f{7, 7}, f{0, 2}, raw(1, 2), f{5, 3}, f{0, 16}), bitpack.ErrRange, 32},
-		{"IDs past the end", "IDs", "2 elements need 64 bits, 39 remain", bitsOf(f{7, 7}, f{2, 2}, f{0xdeadbeef, 32}, f{0, 7}), bitpack.ErrOverflow, 9},
+		{"IDs past the end", "IDs", "2 elements need at least 64 bits, 39 remain", bitsOf(f{7, 7}, f{2, 2}, f{0xdeadbeef, 32}, f{0, 7}), bitpack.ErrOverflow, 9},
 		{"Sm past the end", "Sm", "", bitsOf(f{7, 7}, f{0, 2}, raw(1, 2)), bitpack.ErrOverflow, 32},
 		{"a trailing byte", "", "", append(bytes.Clone(packet), 0), bitpack.ErrTrailing, 118},
 	} {

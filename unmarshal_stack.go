@@ -130,7 +130,7 @@ func (d *decoder) stackRuns(p *plan, base pointer, slices *[stackSlicesMax]stack
 		case stepBytes:
 			r.ReadBytes(base.field(o.offset).byteArray(o.n))
 		default: // a raw slice: a stack plan has no other op (see stackPlan)
-			n, err := d.readLength(o, start, d.depth0)
+			n, err := d.readLength(o, start)
 			if err != nil {
 				return k, err
 			}
