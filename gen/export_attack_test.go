@@ -3,6 +3,8 @@ package gen
 import (
 	"math/rand"
 	"reflect"
+
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // For the external tests of gocode_attack_test.go (package gen_test,
@@ -22,7 +24,7 @@ func Damaged(p []byte, rng *rand.Rand, add func(q []byte, how string)) {
 // to (a value of proto's type, fresh for each call: spoiling changes
 // slices in place) and what was spoiled (see spoiler).
 func Spoiled(proto any, p []byte, fn func(v reflect.Value, what string)) error {
-	m, err := build([]any{proto})
+	m, err := model.Build([]any{proto})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -160,7 +161,7 @@ func goEncodeAgrees(fn goFn, v any) string {
 // into another sample, whose slices, strings and pointees a decode
 // reuses), and the samples spoiled field by field.
 func TestGoAgrees(t *testing.T) {
-	m, err := build(protosOf(goTable(t)))
+	m, err := model.Build(protosOf(goTable(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // Reading is atomic, as the plan's decode is: the packet is read into a
@@ -27,14 +28,14 @@ const goReject = "return false"
 // goFlat reports whether v is stored as itself in its shadow and
 // committed by one assignment: fixed-width values, and arrays and structs
 // of them whose every Go field is on the wire.
-func goFlat(v *Value) bool {
+func goFlat(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat, bitpack.KindByteArray:
 		return true
 	case bitpack.KindArray:
 		return goFlat(v.Elem)
 	case bitpack.KindStruct:
-		uses := fieldUses(v)
+		uses := model.FieldUses(v)
 		if v.Fields != nil || len(uses) != v.Go.NumField() {
 			return false
 		}
@@ -54,7 +55,7 @@ func goFlat(v *Value) bool {
 // and raw runs of integers, which no value check can refuse, so only the
 // bits they take are skipped on the first pass (an overflow fails the
 // Reader) and the shadow keeps where they start.
-func goDeferred(v *Value, fixed bool) bool {
+func goDeferred(v *model.Value, fixed bool) bool {
 	switch v.Kind {
 	case bitpack.KindByteArray:
 		return fixed
@@ -65,7 +66,7 @@ func goDeferred(v *Value, fixed bool) bool {
 // shadowType is the Go type that holds v between read and commit inside
 // a loop (a slice's or an array's element), where a value's shadow is
 // one Go value.
-func (e *goEmitter) shadowType(v *Value) string {
+func (e *goEmitter) shadowType(v *model.Value) string {
 	if goFlat(v) {
 		return e.typeExpr(v.Go)
 	}
@@ -84,7 +85,7 @@ func (e *goEmitter) shadowType(v *Value) string {
 		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem))
 	case bitpack.KindStruct:
 		s := "struct {\n"
-		for _, u := range fieldUses(v) {
+		for _, u := range model.FieldUses(v) {
 			s += u.Member.Name + " " + e.shadowType(u.Value) + "\n"
 		}
 		return s + "}"
@@ -96,7 +97,7 @@ func (e *goEmitter) shadowType(v *Value) string {
 // goContainer reports whether v's shadow has parts: a struct that is not
 // flat, a pointer, a slice, a []byte. At a fixed place each part is a
 // variable of its own (see sub); every other value's shadow is one.
-func goContainer(v *Value) bool {
+func goContainer(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindPointer, bitpack.KindSlice, bitpack.KindBytes:
 		return true
@@ -117,7 +118,7 @@ func sub(s, f string, fixed bool) string {
 }
 
 // declare adds a shadow variable to the function being rendered.
-func (e *goEmitter) declare(v *Value, name, typ string) {
+func (e *goEmitter) declare(v *model.Value, name, typ string) {
 	if e.declared[name] {
 		e.fail(v, "two fields make the same name %s in the generated code: rename one", name)
 	}
@@ -209,7 +210,7 @@ func (e *goEmitter) bytesAt(n string) string {
 
 // read renders the statements that read v into its shadow s (a variable
 // name or prefix at a fixed place, else an addressable expression).
-func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
+func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 	if goDeferred(v, fixed) {
 		e.declare(v, s, "int")
 		e.printf("%s = %s", s, e.bytesAt(strconv.Itoa(v.Len)))
@@ -283,12 +284,12 @@ func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 			return
 		}
 		if goFlat(v) {
-			for _, u := range fieldUses(v) {
+			for _, u := range model.FieldUses(v) {
 				e.read(u.Value, s+"."+u.Member.Name, depth+goLevel(u.Value), false)
 			}
 			return
 		}
-		for _, u := range fieldUses(v) {
+		for _, u := range model.FieldUses(v) {
 			e.read(u.Value, sub(s, u.Member.Name, fixed), depth+goLevel(u.Value), fixed)
 		}
 	default:
@@ -298,10 +299,10 @@ func (e *goEmitter) read(v *Value, s string, depth int, fixed bool) {
 
 // readLength reads the length of a string, []byte or slice, refusing one
 // above maxlen, into a new int local it returns.
-func (e *goEmitter) readLength(v *Value) string {
+func (e *goEmitter) readLength(v *model.Value) string {
 	n := e.local("n")
 	e.printf("var %s int", n)
-	e.field(lengthBits(v.MaxLen), func(c string) {
+	e.field(model.LengthBits(v.MaxLen), func(c string) {
 		e.printf("if %s > %d {\n%s\n}", c, v.MaxLen, goReject)
 		e.printf("%s = int(%s)", n, c)
 	})
@@ -311,7 +312,7 @@ func (e *goEmitter) readLength(v *Value) string {
 
 // readQuat reads a quaternion's index and three codes and decodes them as
 // package quant does, refusing codes that are not canonical.
-func (e *goEmitter) readQuat(v *Value, s string) {
+func (e *goEmitter) readQuat(v *model.Value, s string) {
 	q := e.quatQuantizer(v.Bits)
 	l, c := e.local("l"), [3]string{e.local("q"), e.local("q"), e.local("q")}
 	e.printf("var %s, %s, %s, %s uint32", l, c[0], c[1], c[2])
@@ -327,7 +328,7 @@ func (e *goEmitter) readQuat(v *Value, s string) {
 
 // readCompressed reads a compressed float: its code, refused above M,
 // dequantized as quant.Float.Dequantize does, with immediates.
-func (e *goEmitter) readCompressed(v *Value, s string) {
+func (e *goEmitter) readCompressed(v *model.Value, s string) {
 	t := e.typeExpr(v.Go)
 	if v.FloatBits == 64 {
 		q := e.quantizer(v)
@@ -350,7 +351,7 @@ func (e *goEmitter) readCompressed(v *Value, s string) {
 
 // readElems reads the first n elements of the array s (n a Go
 // expression) as v's elements.
-func (e *goEmitter) readElems(v *Value, s, n string, depth int) {
+func (e *goEmitter) readElems(v *model.Value, s, n string, depth int) {
 	count, _ := strconv.Atoi(n)
 	constant := n == strconv.Itoa(count)
 	switch {
@@ -383,7 +384,7 @@ func (e *goEmitter) readElems(v *Value, s, n string, depth int) {
 	}
 }
 
-func (e *goEmitter) readInt(v *Value, s string) {
+func (e *goEmitter) readInt(v *model.Value, s string) {
 	min, limit, flip, bits := intParams(v)
 	t := e.typeExpr(v.Go)
 	e.field(bits, func(c string) {
@@ -423,7 +424,7 @@ func (e *goEmitter) readInt(v *Value, s string) {
 
 // commit renders the statements that store the shadow s of v into the
 // addressable d. Deferred values are copied now, from the accepted packet.
-func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
+func (e *goEmitter) commit(v *model.Value, d, s string, fixed bool) {
 	if goDeferred(v, fixed) {
 		e.printf("copy(%s[:], data[%s:])", d, s)
 		return
@@ -475,8 +476,8 @@ func (e *goEmitter) commit(v *Value, d, s string, fixed bool) {
 // The plan copies all of them first, then fills the others in field
 // order (commit.go): in a target whose pointer points at one of its own
 // fields, the pointee's value wins, so it must here too.
-func (e *goEmitter) commitFields(v *Value, d, s string, fixed, copies bool) {
-	for _, u := range fieldUses(v) {
+func (e *goEmitter) commitFields(v *model.Value, d, s string, fixed, copies bool) {
+	for _, u := range model.FieldUses(v) {
 		dd, ss := d+"."+u.Member.Name, sub(s, u.Member.Name, fixed)
 		switch {
 		case u.Value.Kind == bitpack.KindStruct && !goFlat(u.Value):
@@ -491,7 +492,7 @@ func (e *goEmitter) commitFields(v *Value, d, s string, fixed, copies bool) {
 // of its copies, commitRanges): a fixed-width value, a quaternion, a byte
 // array, or an array whose elements hold no pointer and nothing off the
 // wire.
-func goCopied(v *Value) bool {
+func goCopied(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
 		bitpack.KindQuat, bitpack.KindByteArray:
@@ -529,7 +530,7 @@ func goHasPointers(t reflect.Type) bool {
 // fields off the wire kept) — but for elements with no pointer that a
 // decode writes whole (goComplete), a new array of zero elements: there
 // is nothing of theirs to keep.
-func (e *goEmitter) resize(v *Value, d, n string) {
+func (e *goEmitter) resize(v *model.Value, d, n string) {
 	m := e.local("n")
 	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
 	e.printf("%s = %s[:%s]", d, d, m)
@@ -550,12 +551,12 @@ func (e *goEmitter) resize(v *Value, d, n string) {
 // structs and arrays (a pointer, slice or string is written as a whole):
 // nothing of v is kept off the wire. It is the plan's isComplete
 // (commit.go).
-func goComplete(v *Value) bool {
+func goComplete(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindArray:
 		return goComplete(v.Elem)
 	case bitpack.KindStruct:
-		uses := fieldUses(v)
+		uses := model.FieldUses(v)
 		if len(uses) != v.Go.NumField() {
 			return false
 		}

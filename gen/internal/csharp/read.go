@@ -1,4 +1,4 @@
-package gen
+package csharp
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // The statements of the C# ReadFrom and WriteTo methods, value by value.
@@ -47,7 +49,7 @@ func csTempDecls(c *body) string {
 }
 
 // csType is the C# type of a value.
-func (e *csEmitter) csType(v *Value) string {
+func (e *Emitter) csType(v *model.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "bool"
@@ -88,7 +90,7 @@ func (e *csEmitter) csType(v *Value) string {
 // sparse slot's): null for classes, strings and arrays, T? for C# value
 // types, and a BitpackBox for a pointer to a pointer, whose null inside
 // means something else than its null outside.
-func (e *csEmitter) optional(v *Value) string {
+func (e *Emitter) optional(v *model.Value) string {
 	switch {
 	case v.Kind == bitpack.KindPointer:
 		return "BitpackBox<" + e.csType(v) + ">"
@@ -98,7 +100,7 @@ func (e *csEmitter) optional(v *Value) string {
 	return e.csType(v)
 }
 
-func csValueType(v *Value) bool {
+func csValueType(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
 		return true
@@ -128,7 +130,7 @@ func newArray(elem, n string) string {
 // initValue renders the statements that give a new value's field x what
 // its Go zero value means: empty strings and slices, arrays of their
 // length, the objects of struct fields; pointers and unions stay null.
-func (e *csEmitter) initValue(c *body, v *Value, x string) {
+func (e *Emitter) initValue(c *body, v *model.Value, x string) {
 	switch v.Kind {
 	case bitpack.KindString:
 		c.line("%s = \"\";", x)
@@ -157,14 +159,14 @@ func (e *csEmitter) initValue(c *body, v *Value, x string) {
 }
 
 // newValue is a new quaternion holder or map: Go's zero value.
-func (e *csEmitter) newValue(v *Value) string {
+func (e *Emitter) newValue(v *model.Value) string {
 	if v.Kind == bitpack.KindQuat && v.Type == nil {
 		return newArray(e.csType(v)[:len(e.csType(v))-2], "4")
 	}
 	return "new " + e.csType(v) + "()"
 }
 
-func needsInit(v *Value) bool {
+func needsInit(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindString, bitpack.KindBytes, bitpack.KindByteArray, bitpack.KindSlice, bitpack.KindSparse,
 		bitpack.KindArray, bitpack.KindStruct, bitpack.KindCustom, bitpack.KindQuat, bitpack.KindMap:
@@ -176,7 +178,7 @@ func needsInit(v *Value) bool {
 // constant declares a private static constant of the class being
 // rendered, from its IEEE-754 bits (a decimal literal could be rounded
 // twice by a compiler that parses through double), and returns its name.
-func (e *csEmitter) constant(typ string, bits uint64, value float64) string {
+func (e *Emitter) constant(typ string, bits uint64, value float64) string {
 	var init string
 	if typ == "float" {
 		init = fmt.Sprintf("Bitpack.Float32FromBits(%#08xu)", uint32(bits))
@@ -192,15 +194,20 @@ func (e *csEmitter) constant(typ string, bits uint64, value float64) string {
 	return name
 }
 
+// f32bits and f64bits are the IEEE-754 bits of a compressed float's
+// parameter, rounded to the field's precision for float32.
+func f32bits(x float64) uint32 { return math.Float32bits(float32(x)) }
+func f64bits(x float64) uint64 { return math.Float64bits(x) }
+
 // floatConsts declares a compressed float's min, delta, lo and hi.
-func (e *csEmitter) floatConsts(v *Value) (lo, dl, low, high string) {
+func (e *Emitter) floatConsts(v *model.Value) (lo, dl, low, high string) {
 	typ := "double"
 	bitsOf := f64bits
 	if v.FloatBits == 32 {
 		typ, bitsOf = "float", func(x float64) uint64 { return uint64(f32bits(x)) }
 	}
 	lo = e.constant(typ, bitsOf(v.Min), v.Min)
-	dl = e.constant(typ, bitsOf(delta(v)), delta(v))
+	dl = e.constant(typ, bitsOf(model.Delta(v)), model.Delta(v))
 	low = e.constant("double", f64bits(v.Lo), v.Lo)
 	high = e.constant("double", f64bits(v.Hi), v.Hi)
 	return
@@ -221,14 +228,14 @@ func csUlong(v uint64) string { return strconv.FormatUint(v, 10) + "UL" }
 // read renders the statements that read v into x. fresh says x holds no
 // object yet (under a pointer, a slice, a union); otherwise x is a struct
 // field or array element its class's constructor made, filled in place.
-func (e *csEmitter) read(c *body, v *Value, x string, idx []string) {
+func (e *Emitter) read(c *body, v *model.Value, x string, idx []string) {
 	e.readInto(c, v, x, idx, true, false)
 }
 
 // readInto is read with direct: x's type is exactly csType(v), so an
 // out argument can name it; otherwise scalars go through a temporary.
-func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, direct, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return r.At(%s);", p) }
 	if k, call, _, ok := e.scalarRead(v); ok && v.Unit > 1 {
 		t := c.temp(k)
@@ -255,7 +262,7 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 		if fresh {
 			c.line("%s = null;", x)
 		}
-		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", lengthBits(v.MaxLen), v.MaxLen, x))
+		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", model.LengthBits(v.MaxLen), v.MaxLen, x))
 	case bitpack.KindByteArray:
 		if fresh {
 			c.line("%s = new byte[%d];", x, v.Len)
@@ -272,7 +279,7 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s;", n)
-		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem), n))
+		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", model.LengthBits(v.MaxLen), v.MaxLen, model.ElemBits(v.Elem), n))
 		if fresh {
 			c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
 		} else {
@@ -299,7 +306,7 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 	case bitpack.KindSparse:
 		e.readSparse(c, v, x, idx, fresh)
 	case bitpack.KindCheck:
-		fail(fmt.Sprintf("r.ReadCheck(%#08xu, %s)", v.CheckHash, csString(v.CheckName)))
+		fail(fmt.Sprintf("r.ReadCheck(%#08xu, %s)", v.CheckHash, code.Quote(v.CheckName)))
 	case bitpack.KindQuat:
 		c.open()
 		c.line("float q0, q1, q2, q3;")
@@ -322,7 +329,7 @@ func (e *csEmitter) readInto(c *body, v *Value, x string, idx []string, direct, 
 // reader's method stores into, the call (with %s for the out argument),
 // and the conversion to the field's type ("" when the types are the
 // same). ok is false for the other kinds.
-func (e *csEmitter) scalarRead(v *Value) (k int, call, conv string, ok bool) {
+func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool) {
 	cast := func(k int) string {
 		if typ := csIntType(v.Signed, v.GoBits); typ != csTempTypes[k] {
 			return "(" + typ + ")"
@@ -335,9 +342,9 @@ func (e *csEmitter) scalarRead(v *Value) (k int, call, conv string, ok bool) {
 	case bitpack.KindInt, bitpack.KindUint:
 		switch {
 		case v.Ranged && v.Signed:
-			return tLong, fmt.Sprintf("r.ReadIntRange(%d, %s, %s, %%s)", rangeBits(v), csLong(v.IntMin), csUlong(span(v))), cast(tLong), true
+			return tLong, fmt.Sprintf("r.ReadIntRange(%d, %s, %s, %%s)", model.RangeBits(v), csLong(v.IntMin), csUlong(model.Span(v))), cast(tLong), true
 		case v.Ranged:
-			return tUlong, fmt.Sprintf("r.ReadUintRange(%d, %s, %s, %%s)", rangeBits(v), csUlong(v.UintMin), csUlong(span(v))), cast(tUlong), true
+			return tUlong, fmt.Sprintf("r.ReadUintRange(%d, %s, %s, %%s)", model.RangeBits(v), csUlong(v.UintMin), csUlong(model.Span(v))), cast(tUlong), true
 		case v.Signed:
 			return tLong, fmt.Sprintf("r.ReadSigned(%d, %%s)", v.Bits), cast(tLong), true
 		case v.Bits > 32:
@@ -357,14 +364,14 @@ func (e *csEmitter) scalarRead(v *Value) (k int, call, conv string, ok bool) {
 		}
 		return k, fmt.Sprintf("r.%s(%d, %du, %s, %s, %%s)", fn, v.Bits, v.Steps, dl, lo), "", true
 	case bitpack.KindString:
-		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", lengthBits(v.MaxLen), v.MaxLen), "", true
+		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", model.LengthBits(v.MaxLen), v.MaxLen), "", true
 	}
 	return 0, "", "", false
 }
 
 // readPresent reads a pointer's or sparse slot's value into x, whose type
 // is optional(v).
-func (e *csEmitter) readPresent(c *body, v *Value, x string, idx []string) {
+func (e *Emitter) readPresent(c *body, v *model.Value, x string, idx []string) {
 	if v.Kind == bitpack.KindPointer {
 		c.line("%s = new %s();", x, e.optional(v))
 		e.readInto(c, v, x+".Value", idx, false, true)
@@ -373,8 +380,8 @@ func (e *csEmitter) readPresent(c *body, v *Value, x string, idx []string) {
 	e.readInto(c, v, x, idx, !csValueType(v), true)
 }
 
-func (e *csEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	name := e.typeNames[v.Type]
 	if v.Fields == nil {
 		if fresh {
@@ -393,8 +400,8 @@ func (e *csEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh 
 	}
 }
 
-func (e *csEmitter) readUnion(c *body, v *Value, x string, idx []string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readUnion(c *body, v *model.Value, x string, idx []string) {
+	p := code.PathExpr(v.Path, idx)
 	t := c.temp(tInt)
 	if v.Type.Numbered {
 		// The protocol's own indices (At): any other is refused as bitpack
@@ -412,7 +419,7 @@ func (e *csEmitter) readUnion(c *body, v *Value, x string, idx []string) {
 			known = append(known, strconv.FormatUint(idx, 10))
 		}
 		c.line("default:")
-		c.line("    r.Fail(BitpackErrorKind.Range, %s, \"union index \" + %s + %s);", start, u, csString(" names no member ("+strings.Join(known, ", ")+")"))
+		c.line("    r.Fail(BitpackErrorKind.Range, %s, \"union index \" + %s + %s);", start, u, code.Quote(" names no member ("+strings.Join(known, ", ")+")"))
 		c.line("    return r.At(%s);", p)
 		c.close()
 		c.close()
@@ -440,8 +447,8 @@ func (e *csEmitter) readUnion(c *body, v *Value, x string, idx []string) {
 // readSparse reads a sparse array or slice: each present element's index
 // as int_relative from the previous one (from -1), the element, and the
 // length as the end marker.
-func (e *csEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	k := strconv.Itoa(c.loops)
 	n, prev, i, start := "n"+k, "s"+k, "i"+k, "x"+k
 	c.loops++
@@ -449,7 +456,7 @@ func (e *csEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh 
 	slot := e.optional(v.Elem)
 	if v.Go.Kind() == reflect.Slice {
 		c.line("int %s;", n)
-		c.line("if (!r.ReadLength(%d, %d, 0, out %s))", lengthBits(v.MaxLen), v.MaxLen, n)
+		c.line("if (!r.ReadLength(%d, %d, 0, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, n)
 		c.line("    return r.At(%s);", p)
 		c.line("%s = %s;", x, newArray(slot, n))
 	} else {
@@ -482,7 +489,7 @@ func (e *csEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh 
 
 // quatComp is the C# expression of a quaternion component's place within
 // its holder: .X, .V.Y, [3].
-func (e *csEmitter) quatComp(steps []QuatStep) string {
+func (e *Emitter) quatComp(steps []model.QuatStep) string {
 	var b strings.Builder
 	for _, s := range steps {
 		if s.Member != nil {
@@ -499,15 +506,15 @@ func (e *csEmitter) quatComp(steps []QuatStep) string {
 // Dictionary (the one x holds, cleared, unless x is fresh or null).
 // Errors name a key being read by its position ("[key 2]") and a value by
 // its key, as bitpack's do.
-func (e *csEmitter) readMap(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	k := strconv.Itoa(c.loops)
 	n, i, key, prev, val, start := "n"+k, "i"+k, "y"+k, "s"+k, "e"+k, "x"+k
 	ktype, vtype := e.csType(v.Key), e.csType(v.Elem)
 	c.loops++
 	c.open()
 	c.line("int %s;", n)
-	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", lengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30), n)
+	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30), n)
 	c.line("    return r.At(%s);", p)
 	if fresh {
 		c.line("%s = new %s(%s);", x, e.csType(v), n)
@@ -540,7 +547,7 @@ func (e *csEmitter) readMap(c *body, v *Value, x string, idx []string, fresh boo
 // csKeyNotAbove is the C# condition that key does not follow prev in
 // bitpack's order: numbers by value, false before true, strings by their
 // UTF-8 bytes.
-func csKeyNotAbove(v *Value, key, prev string) string {
+func csKeyNotAbove(v *model.Value, key, prev string) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "(" + prev + " || !" + key + ")"

@@ -1,64 +1,44 @@
-package gen
+// Package cpp renders a model as a C++11 header for serialize (gen.CPP).
+package cpp
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"reflect"
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// Options configures a generated file.
+// Options configures a generated header.
 type Options struct {
 	Namespace string // C++ namespace for everything generated; "" = none
 	Include   string // the serialize header to #include; "" = "serialize.h"
-	Package   string // Go: the generated file's package name; "" = the last element of the types' import path
 }
 
 // The runtime block every header carries, in three parts (the second
 // holds quaternions and map keys, the third deltas, and closes it).
 var (
-	//go:embed cpp_runtime.h
+	//go:embed runtime_scalars.h
 	cppRuntime1 string
-	//go:embed cpp_runtime2.h
+	//go:embed runtime_quat_keys.h
 	cppRuntime2 string
-	//go:embed cpp_runtime3.h
+	//go:embed runtime_delta.h
 	cppRuntime3 string
 
 	cppRuntime = cppRuntime1 + cppRuntime2 + cppRuntime3
 )
 
-// CPP writes one self-contained C++11 header for the types of values
-// (struct values or pointers to them; nil pointers are enough) and every
-// type they reach: for each, a struct of plain fields with a serialize
-// member function template, Serialize(Stream &), written with serialize's
-// macros and bitpack's helpers, in dependency order. The output is
-// deterministic: the same types give the same bytes. Nothing is written
-// when an error is returned.
-func CPP(w io.Writer, opts Options, values ...any) error {
-	m, err := build(values)
-	if err != nil {
-		return err
-	}
-	e, err := newCPP(m, opts)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(e.file())
-	return err
-}
-
-// cppEmitter renders a model as C++.
-type cppEmitter struct {
-	m         *Model
+// Emitter renders a model as a C++ header.
+type Emitter struct {
+	m         *model.Model
 	opts      Options
-	spaces    []string         // the namespace's parts
-	typeNames map[*Type]string // C++ names of the model's types
-	members   map[*Member]*cppMember
+	spaces    []string               // the namespace's parts
+	typeNames map[*model.Type]string // C++ names of the model's types
+	members   map[*model.Member]*cppMember
 	b         bytes.Buffer
 }
 
@@ -70,8 +50,10 @@ type cppMember struct {
 	comps []string
 }
 
-func newCPP(m *Model, opts Options) (*cppEmitter, error) {
-	e := &cppEmitter{m: m, opts: opts, typeNames: map[*Type]string{}, members: map[*Member]*cppMember{}}
+// New prepares the header of model m: the C++ names of its types and
+// members.
+func New(m *model.Model, opts Options) (*Emitter, error) {
+	e := &Emitter{m: m, opts: opts, typeNames: map[*model.Type]string{}, members: map[*model.Member]*cppMember{}}
 	if e.opts.Include == "" {
 		e.opts.Include = "serialize.h"
 	}
@@ -80,20 +62,20 @@ func newCPP(m *Model, opts Options) (*cppEmitter, error) {
 	}
 	if opts.Namespace != "" {
 		for _, part := range strings.Split(opts.Namespace, "::") {
-			if part == "" || identifier(part) != part || cppReserved[part] {
+			if part == "" || model.Identifier(part) != part || cppReserved[part] {
 				return nil, fmt.Errorf("gen: Namespace %q: %q is not a C++ identifier bitpack can use", opts.Namespace, part)
 			}
 			e.spaces = append(e.spaces, part)
 		}
 	}
 	used := map[string]bool{}
-	for _, t := range append(append([]*Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
 		n := cppIdent(t.Name)
 		e.typeNames[t] = n
 		used[n] = true
 	}
 	for _, t := range m.Types {
-		if t.Kind != TypeStruct {
+		if t.Kind != model.TypeStruct {
 			continue
 		}
 		if n := e.fingerprintName(t); used[n] {
@@ -109,7 +91,7 @@ func newCPP(m *Model, opts Options) (*cppEmitter, error) {
 // Name_count for a slice's length and Name_present for a pointer's
 // presence (Name_count2 and so on when one member needs several), each
 // made unique in the struct.
-func (e *cppEmitter) nameMembers(t *Type) {
+func (e *Emitter) nameMembers(t *model.Type) {
 	used := map[string]bool{}
 	for _, m := range t.Fields {
 		n := cppIdent(m.Name)
@@ -140,7 +122,7 @@ func (e *cppEmitter) nameMembers(t *Type) {
 // companionKinds lists the companions a value needs, outermost first: a
 // count for each slice (and []byte, and sparse slice), a presence flag for
 // each pointer (and each sparse slot), a count and the keys of each map.
-func companionKinds(v *Value) []string {
+func companionKinds(v *model.Value) []string {
 	var kinds []string
 	for ; v != nil; v = v.Elem {
 		switch v.Kind {
@@ -160,10 +142,10 @@ func companionKinds(v *Value) []string {
 	return kinds
 }
 
-func (e *cppEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
+func (e *Emitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
 
-// file renders the whole header.
-func (e *cppEmitter) file() []byte {
+// File renders the whole header.
+func (e *Emitter) File() []byte {
 	e.preamble()
 	e.printf("#include \"%s\"\n\n", e.opts.Include)
 	e.b.WriteString(cppRuntime)
@@ -179,9 +161,9 @@ func (e *cppEmitter) file() []byte {
 	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
-		case TypeStruct:
+		case model.TypeStruct:
 			e.structType(t)
-		case TypeUnion:
+		case model.TypeUnion:
 			e.unionType(t)
 		}
 	}
@@ -198,7 +180,7 @@ func (e *cppEmitter) file() []byte {
 // guard is the include guard: a hash of the namespace, the root types and
 // their fingerprints, so headers generated from other types can be
 // included side by side.
-func (e *cppEmitter) guard() string {
+func (e *Emitter) guard() string {
 	h := fnv.New32a()
 	fmt.Fprintf(h, "%s;", e.opts.Namespace)
 	for _, t := range e.m.Roots {
@@ -207,12 +189,12 @@ func (e *cppEmitter) guard() string {
 	return fmt.Sprintf("BITPACK_GENERATED_%08X_H", h.Sum32())
 }
 
-func (e *cppEmitter) preamble() {
+func (e *Emitter) preamble() {
 	e.printf("// Code generated by bitpack gen; DO NOT EDIT.\n//\n")
 	e.printf("// C++11 serialize functions for these Go types, generated from the plans\n")
 	e.printf("// bitpack compiles for them (github.com/bitpack-go/bitpack/gen):\n//\n")
 	for _, t := range e.m.Roots {
-		e.printf("//   %s  fingerprint %#08x\n", fullName(t), t.Fingerprint)
+		e.printf("//   %s  fingerprint %#08x\n", model.FullName(t), t.Fingerprint)
 	}
 	e.printf(`//
 // Each struct's Serialize reads and writes exactly bitpack's bytes. A read
@@ -254,15 +236,7 @@ func (e *cppEmitter) preamble() {
 	e.printf("\n#ifndef %s\n#define %s\n\n", e.guard(), e.guard())
 }
 
-// fullName is a Go type's name with its package's import path.
-func fullName(t *Type) string {
-	if t.Go.PkgPath() == "" || t.Go.Name() == "" {
-		return t.Go.String()
-	}
-	return t.Go.PkgPath() + "." + t.Go.Name()
-}
-
-func (e *cppEmitter) inNamespace() string {
+func (e *Emitter) inNamespace() string {
 	if len(e.spaces) == 0 {
 		return ""
 	}
@@ -272,7 +246,7 @@ func (e *cppEmitter) inNamespace() string {
 // typeRef names type t inside a struct whose members are named members:
 // qualified from the global namespace when a member has the type's name
 // (C++ forbids a member to change the meaning of a name its class uses).
-func (e *cppEmitter) typeRef(t *Type, members map[string]bool) string {
+func (e *Emitter) typeRef(t *model.Type, members map[string]bool) string {
 	n := e.typeNames[t]
 	if !members[n] {
 		return n
@@ -284,11 +258,11 @@ func (e *cppEmitter) typeRef(t *Type, members map[string]bool) string {
 	return q + n
 }
 
-func (e *cppEmitter) fingerprintName(t *Type) string { return e.typeNames[t] + "_fingerprint" }
+func (e *Emitter) fingerprintName(t *model.Type) string { return e.typeNames[t] + "_fingerprint" }
 
 // structType renders a struct type: its fields, its Serialize, its
 // fingerprint constant.
-func (e *cppEmitter) structType(t *Type) {
+func (e *Emitter) structType(t *model.Type) {
 	names := map[string]bool{}
 	for _, m := range t.Fields {
 		names[e.members[m].name] = true
@@ -323,7 +297,7 @@ func (e *cppEmitter) structType(t *Type) {
 }
 
 // serializeFunc renders the Serialize member function around body.
-func (e *cppEmitter) serializeFunc(body *cppBody) {
+func (e *Emitter) serializeFunc(body *cppBody) {
 	e.printf("    template <typename Stream> bool Serialize( Stream & stream )\n    {\n")
 	if body.b.Len() == 0 {
 		e.printf("        (void) stream;\n")
@@ -335,7 +309,7 @@ func (e *cppEmitter) serializeFunc(body *cppBody) {
 // unionType renders a registered interface type: the type index, a
 // member of each member type, and a Serialize that sends the one the
 // index names.
-func (e *cppEmitter) unionType(t *Type) {
+func (e *Emitter) unionType(t *model.Type) {
 	names := map[string]bool{"type": true}
 	for _, mt := range t.Members {
 		names[e.typeNames[mt]] = true
@@ -369,3 +343,24 @@ func (e *cppEmitter) unionType(t *Type) {
 	e.unionDelta(t)
 	e.printf("};\n\n")
 }
+
+// The names the header gives things, for code that writes C++ against it.
+
+// TypeName is the C++ name of type t.
+func (e *Emitter) TypeName(t *model.Type) string { return e.typeNames[t] }
+
+// Member is the C++ name of member m and the names of its companions
+// (counts, presence flags, map keys), outermost first.
+func (e *Emitter) Member(m *model.Member) (name string, companions []string) {
+	cm := e.members[m]
+	return cm.name, cm.comps
+}
+
+// QuatComp is the C++ expression of a quaternion component's place within
+// its holder: .X, .V.Y, [3].
+func (e *Emitter) QuatComp(steps []model.QuatStep) string { return e.quatComp(steps) }
+
+// IntLiteral and UintLiteral are C++ literals of v that keep their value
+// in any integer context.
+func IntLiteral(v int64) string   { return cppInt(v) }
+func UintLiteral(v uint64) string { return cppUint(v) }

@@ -1,10 +1,11 @@
-package gen
+// Package golang renders a model as Go for the types' own package
+// (gen.Go): straight-line functions bitpack's Codecs run.
+package golang
 
 import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"io"
 	"math"
 	"path"
 	"reflect"
@@ -13,47 +14,23 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// Go writes a Go source file for the package that declares the types of
-// values (struct values or pointers to them): for each, straight-line
-// functions that append and decode it exactly as bitpack's plan does, with
-// every width, bound and quantizer an immediate, registered with
-// bitpack.RegisterGenerated from the file's init. A bitpack.Codec of the
-// type then runs them in Append, Marshal and Unmarshal and falls back to the plan
-// for anything they do not accept, so errors are the plan's. The plan
-// stays the reference: gen's differential fuzz target checks that the two
-// agree on bytes, values and verdicts.
-//
-// The file belongs in the package of the types (opts.Package names it; ""
-// takes the last element of the types' import path). The types must be
-// fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
-// nothing recursive, a decoded value that cannot reach bitpack's decode
-// allowances (about 4096 values or 512 KiB) and needs at most 16 KiB of
-// locals to decode into, and fields the package can reach (none
-// unexported in another). Anything else is an error naming the field;
-// such types are left to the plan. Nothing is written on error. One
-// package holds one file gen.Go wrote: the helpers of two would collide.
-func Go(w io.Writer, opts Options, values ...any) error {
-	m, err := build(values)
+// File renders the Go file of model m for package pkg ("" = the last
+// element of the types' import path), or returns the first reason the
+// types are left to the plan.
+func File(m *model.Model, pkg string) ([]byte, error) {
+	e, err := newGoEmitter(m, pkg)
 	if err != nil {
-		return err
-	}
-	e, err := newGoEmitter(m, opts)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, t := range m.Roots {
 		if err := e.root(t); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	src, err := e.file()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(src)
-	return err
+	return e.file()
 }
 
 // goEmitter renders one Go file.
@@ -76,7 +53,7 @@ type goEmitter struct {
 	err              error        // the first unsupported value found
 }
 
-func newGoEmitter(m *Model, opts Options) (*goEmitter, error) {
+func newGoEmitter(m *model.Model, pkg string) (*goEmitter, error) {
 	e := &goEmitter{imports: map[string]string{}, quantByKey: map[string]string{}, helpers: map[string]bool{}, funcs: &bytes.Buffer{}}
 	for _, t := range m.Roots {
 		p := t.Go.PkgPath()
@@ -89,7 +66,7 @@ func newGoEmitter(m *Model, opts Options) (*goEmitter, error) {
 			return nil, fmt.Errorf("gen: Go writes one file for one package: %v is in %s, %v in %s", m.Roots[0].Go, e.pkgPath, t.Go, p)
 		}
 	}
-	e.pkgName = opts.Package
+	e.pkgName = pkg
 	if e.pkgName == "" {
 		e.pkgName = path.Base(e.pkgPath)
 	}
@@ -107,14 +84,14 @@ func (e *goEmitter) local(prefix string) string {
 func (e *goEmitter) printf(format string, args ...any) { fmt.Fprintf(e.funcs, format+"\n", args...) }
 
 // fail records the first value Go cannot generate.
-func (e *goEmitter) fail(v *Value, format string, args ...any) {
+func (e *goEmitter) fail(v *model.Value, format string, args ...any) {
 	if e.err == nil {
 		e.err = fmt.Errorf("gen: Go: %v field %s: %s", e.rootType, v.Path, fmt.Sprintf(format, args...))
 	}
 }
 
 // unsupported records a value of a kind Go does not generate.
-func (e *goEmitter) unsupported(v *Value) {
+func (e *goEmitter) unsupported(v *model.Value) {
 	what := map[bitpack.Kind]string{bitpack.KindSparse: "sparse arrays", bitpack.KindCheck: "serialize checks",
 		bitpack.KindUnion: "unions", bitpack.KindCustom: "MarshalBits types", bitpack.KindMap: "maps"}[v.Kind]
 	if what == "" {
@@ -125,13 +102,13 @@ func (e *goEmitter) unsupported(v *Value) {
 
 // root renders the append and unmarshal functions of root type t and its
 // registration.
-func (e *goEmitter) root(t *Type) error {
+func (e *goEmitter) root(t *model.Type) error {
 	proto := reflect.New(t.Go).Interface()
 	l, err := bitpack.Describe(proto)
 	if err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
-	v := &Value{Kind: bitpack.KindStruct, Go: t.Go, Type: t}
+	v := &model.Value{Kind: bitpack.KindStruct, Go: t.Go, Type: t}
 	if err := goBounds(v); err != nil {
 		return err
 	}
@@ -336,7 +313,7 @@ func goIdent(n string) string {
 // the bounds here are what the value can hold at most, counted
 // generously (every value, element and byte; each allocation at twice its
 // size plus 64), against those, halved for the bytes.
-func goBounds(v *Value) error {
+func goBounds(v *model.Value) error {
 	work, mem := goCost(v)
 	if work > 4096 || mem > 1<<19 {
 		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
@@ -347,7 +324,7 @@ func goBounds(v *Value) error {
 	return nil
 }
 
-// goShadowLimit bounds the bytes of a decode's shadow (see gocode_read.go):
+// goShadowLimit bounds the bytes of a decode's shadow (see read.go):
 // local variables the generated function zeroes on every call, however
 // short the packet, where the plan's decode reuses a scratch value. A
 // hostile packet of one byte would cost the zeroing of all of it (of a
@@ -357,7 +334,7 @@ const goShadowLimit = 16 << 10
 
 // goShadow is the size in bytes of v's shadow, at a fixed place or not,
 // as read declares it.
-func goShadow(v *Value, fixed bool) float64 {
+func goShadow(v *model.Value, fixed bool) float64 {
 	switch {
 	case goDeferred(v, fixed):
 		return 8
@@ -379,7 +356,7 @@ func goShadow(v *Value, fixed bool) float64 {
 		return 8 + goShadow(v.Elem, fixed)
 	case bitpack.KindStruct:
 		var n float64
-		for _, u := range fieldUses(v) {
+		for _, u := range model.FieldUses(v) {
 			n += goShadow(u.Value, fixed)
 		}
 		return n
@@ -389,12 +366,12 @@ func goShadow(v *Value, fixed bool) float64 {
 
 // goCost bounds the values a decode of v visits and the bytes it
 // allocates, saturating far above the limits goBounds applies.
-func goCost(v *Value) (work, mem float64) {
+func goCost(v *model.Value) (work, mem float64) {
 	alloc := func(n float64) float64 { return 2*n + 64 }
 	switch v.Kind {
 	case bitpack.KindStruct:
 		work = 1
-		for _, u := range fieldUses(v) {
+		for _, u := range model.FieldUses(v) {
 			w, m := goCost(u.Value)
 			work, mem = work+w, mem+m
 		}

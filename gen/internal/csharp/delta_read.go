@@ -1,4 +1,4 @@
-package gen
+package csharp
 
 import (
 	"fmt"
@@ -7,24 +7,26 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The C# delta reader (see cs_delta.go): each item's changed bit and part,
+// The C# delta reader (see delta.go): each item's changed bit and part,
 // applied to a copy of the base; every part must change what it names,
 // and its refusals are bitpack's, word for word.
 
 // dReadItems renders the reads of items: bit ("true" or "false") says
 // whether each has a changed bit; changed names the bool set when an item
 // changed.
-func (e *csEmitter) dReadItems(c *body, items []csItem, bit, changed string) {
+func (e *Emitter) dReadItems(c *body, items []csItem, bit, changed string) {
 	for _, it := range items {
 		e.dReadItem(c, it, bit, changed)
 	}
 }
 
-func (e *csEmitter) dReadItem(c *body, it csItem, bit, changed string) {
+func (e *Emitter) dReadItem(c *body, it csItem, bit, changed string) {
 	v := it.v
-	p := pathExpr(v.Path, it.idx)
+	p := code.PathExpr(v.Path, it.idx)
 	ret := csRet("r", p)
 	start := c.local("d")
 	c.open()
@@ -47,7 +49,7 @@ func (e *csEmitter) dReadItem(c *body, it csItem, bit, changed string) {
 
 // dReadPart renders the read of a changed item's part, which starts (its
 // changed bit included) at the bit in start.
-func (e *csEmitter) dReadPart(c *body, it csItem, start, p, ret string) {
+func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	v := it.v
 	refuse := func(cond, bitAt, msg string) {
 		c.line("if (%s)", cond)
@@ -58,7 +60,7 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	}
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
-		limit, flip, lo := scalarCodes(v)
+		limit, flip, lo := model.ScalarCodes(v)
 		code := c.local("d")
 		c.line("ulong %s;", code)
 		c.line("if (!r.ReadScalarDelta(%s, %d, %s, %s, %s, %s, %s, out %s))", start, v.Bits, e.oldCode(v, it.get), csUlong(limit), csUlong(flip), scalarKind(v), csUlong(lo), code)
@@ -84,7 +86,7 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case bitpack.KindString:
 		s := c.local("d")
 		c.line("string %s;", s)
-		c.line("if (!r.ReadString(%d, %d, out %s))", lengthBits(v.MaxLen), v.MaxLen, s)
+		c.line("if (!r.ReadString(%d, %d, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, s)
 		c.line("    %s", ret)
 		c.line("if (%s == (%s ?? \"\"))", s, it.get)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
@@ -92,14 +94,14 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case bitpack.KindBytes:
 		s := c.local("d")
 		c.line("byte[] %s;", s)
-		c.line("if (!r.ReadByteSliceDelta(%s, %d, %d, %s, out %s))", start, lengthBits(v.MaxLen), v.MaxLen, it.get, s)
+		c.line("if (!r.ReadByteSliceDelta(%s, %d, %d, %s, out %s))", start, model.LengthBits(v.MaxLen), v.MaxLen, it.get, s)
 		c.line("    %s", ret)
 		c.line("%s = %s;", it.set, s)
 	case bitpack.KindByteArray:
 		c.line("if (!r.ReadByteArrayDelta(%s, %s))", start, it.get)
 		c.line("    %s", ret)
 	case bitpack.KindArray:
-		prev := e.dReadList(c, it, strconv.Itoa(v.Len), unrolledArray(v), csRet("r", p))
+		prev := e.dReadList(c, it, strconv.Itoa(v.Len), model.UnrolledArray(v), csRet("r", p))
 		c.line("if (%s < 0)", prev)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 	case bitpack.KindSlice:
@@ -139,7 +141,7 @@ func (e *csEmitter) dReadPart(c *body, it csItem, start, p, ret string) {
 // dReadOptional reads the rest of a pointer's or a full sparse slot's
 // part (a bit: 0, it is absent now; 1, the body of its value, which must
 // change), x holding it.
-func (e *csEmitter) dReadOptional(c *body, ev *Value, set, get string, idx []string, ret string) {
+func (e *Emitter) dReadOptional(c *body, ev *model.Value, set, get string, idx []string, ret string) {
 	pr := c.local("d")
 	c.line("bool %s;", pr)
 	c.line("if (!r.ReadBool(out %s))", pr)
@@ -160,8 +162,8 @@ func (e *csEmitter) dReadOptional(c *body, ev *Value, set, get string, idx []str
 // dReadSub reads the body of a value that is a delta of its own (an
 // element, a pointee, a union member, a map value), which must change it;
 // its refusals name its path.
-func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) dReadSub(c *body, v *model.Value, set, get string, idx []string) {
+	p := code.PathExpr(v.Path, idx)
 	bs, ch := c.local("d"), c.local("d")
 	c.line("int %s = r.BitsRead;", bs)
 	c.line("bool %s = false;", ch)
@@ -182,7 +184,7 @@ func (e *csEmitter) dReadSub(c *body, v *Value, set, get string, idx []string) {
 // variable holding the last index listed (-1: none). unrolledArray: an
 // array bitpack unrolls into its parent's ops, which refuses an element
 // that does not change at its index.
-func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, ret string) string {
+func (e *Emitter) dReadList(c *body, it csItem, m string, unrolledArray bool, ret string) string {
 	v := it.v
 	prev, q, i := c.local("d"), c.local("d"), c.local("d")
 	c.line("int %s = -1;", prev)
@@ -206,7 +208,7 @@ func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, 
 		items := csItems(e, v.Elem, eget, eget, "", idx)
 		e.dReadItems(c, items, strconv.FormatBool(countItems(items) > 1), ch)
 		c.line("if (!%s)", ch)
-		c.line("    return r.Unchanged(%s) || r.At(%s + \"[\" + %s + \"]\");", q, pathExpr(v.Path, it.idx), i)
+		c.line("    return r.Unchanged(%s) || r.At(%s + \"[\" + %s + \"]\");", q, code.PathExpr(v.Path, it.idx), i)
 	} else {
 		e.dReadSub(c, v.Elem, eget, eget, idx)
 	}
@@ -215,7 +217,7 @@ func (e *csEmitter) dReadList(c *body, it csItem, m string, unrolledArray bool, 
 	return prev
 }
 
-func (e *csEmitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse func(cond, bitAt, msg string)) {
+func (e *Emitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse func(cond, bitAt, msg string)) {
 	v := it.v
 	nb, n, m := c.local("d"), c.local("d"), c.local("d")
 	c.line("int %s = %s == null ? 0 : %s.Length, %s = %s;", nb, it.get, it.get, n, nb)
@@ -226,7 +228,7 @@ func (e *csEmitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse 
 	c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 	c.line("if (%s != %s)", n, nb)
 	c.open()
-	if eb := elemBits(v.Elem); eb > 0 {
+	if eb := model.ElemBits(v.Elem); eb > 0 {
 		c.line("if ((long)(%s - %s) * %d > r.BitsRemaining)", n, nb, eb)
 		c.open()
 		c.line("r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (%s - %s) + \" elements need at least \" + (long)(%s - %s) * %d + \" bits, \" + r.BitsRemaining + \" remain\");", n, nb, n, nb, eb)
@@ -251,7 +253,7 @@ func (e *csEmitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse 
 // dReadLength reads a slice's resized bit and, when set, its new length
 // into n (nb: the base's length), refusing one past maxlen or the base's.
 // It returns the variable holding the bit.
-func (e *csEmitter) dReadLength(c *body, v *Value, nb, n, ret string, refuse func(cond, bitAt, msg string)) string {
+func (e *Emitter) dReadLength(c *body, v *model.Value, nb, n, ret string, refuse func(cond, bitAt, msg string)) string {
 	rs, q, l := c.local("d"), c.local("d"), c.local("d")
 	c.line("bool %s;", rs)
 	c.line("if (!r.ReadBool(out %s))", rs)
@@ -260,7 +262,7 @@ func (e *csEmitter) dReadLength(c *body, v *Value, nb, n, ret string, refuse fun
 	c.open()
 	c.line("int %s = r.BitsRead;", q)
 	c.line("uint %s;", l)
-	c.line("if (!r.ReadBits(%d, out %s))", lengthBits(v.MaxLen), l)
+	c.line("if (!r.ReadBits(%d, out %s))", model.LengthBits(v.MaxLen), l)
 	c.line("    %s", ret)
 	refuse(fmt.Sprintf("%s > %du", l, v.MaxLen), q, fmt.Sprintf("\"length \" + %s + \" exceeds maxlen %d\"", l, v.MaxLen))
 	refuse(fmt.Sprintf("%s == %s", l, nb), q, fmt.Sprintf("\"new length \" + %s + \" is the base's (not canonical)\"", l))
@@ -269,7 +271,7 @@ func (e *csEmitter) dReadLength(c *body, v *Value, nb, n, ret string, refuse fun
 	return rs
 }
 
-func (e *csEmitter) dReadSparse(c *body, it csItem, start, p, ret string, refuse func(cond, bitAt, msg string)) {
+func (e *Emitter) dReadSparse(c *body, it csItem, start, p, ret string, refuse func(cond, bitAt, msg string)) {
 	v := it.v
 	slot := e.optional(v.Elem)
 	n, rs := c.local("d"), "false"
@@ -314,13 +316,13 @@ func (e *csEmitter) dReadSparse(c *body, it csItem, start, p, ret string, refuse
 	c.close()
 	c.line("else")
 	c.open()
-	e.dReadOptional(c, v.Elem, sx, sx, idx, csRet("r", pathExpr(v.Elem.Path, idx)))
+	e.dReadOptional(c, v.Elem, sx, sx, idx, csRet("r", code.PathExpr(v.Elem.Path, idx)))
 	c.close()
 	c.line("%s = %s;", prev, i)
 	c.close()
 }
 
-func (e *csEmitter) dReadUnion(c *body, it csItem, p, ret string) {
+func (e *Emitter) dReadUnion(c *body, it csItem, p, ret string) {
 	v := it.v
 	q, k := c.local("d"), c.local("d")
 	c.line("int %s = r.BitsRead, %s;", q, k)
@@ -337,7 +339,7 @@ func (e *csEmitter) dReadUnion(c *body, it csItem, p, ret string) {
 			known = append(known, strconv.FormatUint(idx, 10))
 		}
 		c.line("default:")
-		c.line("    r.Fail(BitpackErrorKind.Range, %s, \"union index \" + %s + %s);", q, u, csString(" names no member ("+strings.Join(known, ", ")+")"))
+		c.line("    r.Fail(BitpackErrorKind.Range, %s, \"union index \" + %s + %s);", q, u, code.Quote(" names no member ("+strings.Join(known, ", ")+")"))
 		c.line("    %s", ret)
 		c.close()
 	} else {
@@ -373,7 +375,7 @@ func (e *csEmitter) dReadUnion(c *body, it csItem, p, ret string) {
 	c.close()
 }
 
-func (e *csEmitter) dReadMap(c *body, it csItem, start, p, ret string, refuse func(cond, bitAt, msg string)) {
+func (e *Emitter) dReadMap(c *body, it csItem, start, p, ret string, refuse func(cond, bitAt, msg string)) {
 	v := it.v
 	ktype, vtype := e.csType(v.Key), e.csType(v.Elem)
 	k, prev, q, more, key, cur := c.local("d"), c.local("d"), c.local("d"), c.local("d"), c.local("d"), c.local("d")
@@ -409,7 +411,7 @@ func (e *csEmitter) dReadMap(c *body, it csItem, start, p, ret string, refuse fu
 	pr := c.local("d")
 	c.line("bool %s;", pr)
 	c.line("if (!r.ReadBool(out %s))", pr)
-	c.line("    %s", csRet("r", pathExpr(v.Elem.Path, idx)))
+	c.line("    %s", csRet("r", code.PathExpr(v.Elem.Path, idx)))
 	c.line("if (!%s)", pr)
 	c.line("    %s.Remove(%s);", it.get, key)
 	c.line("else")

@@ -1,4 +1,4 @@
-package gen
+package cpp
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // cppBody collects the statements of a function body.
@@ -60,7 +62,7 @@ func (p place) index(i string) place {
 
 // declare renders the C++ fields that store member m: its companions and
 // its value, with one array dimension per container around them.
-func (e *cppEmitter) declare(m *Member, names map[string]bool) {
+func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 	cm := e.members[m]
 	comps := cm.comps
 	take := func() string {
@@ -138,7 +140,7 @@ func (e *cppEmitter) declare(m *Member, names map[string]bool) {
 
 // cppScalar is the C++ type of a scalar value (or a map key), and the
 // array dimension a string adds.
-func cppScalar(v *Value) (string, string) {
+func cppScalar(v *model.Value) (string, string) {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "bool", ""
@@ -154,7 +156,7 @@ func cppScalar(v *Value) (string, string) {
 
 // sparseLen is the number of slots of a sparse array, or the maxlen of a
 // sparse slice.
-func sparseLen(v *Value) int {
+func sparseLen(v *model.Value) int {
 	if v.Go.Kind() == reflect.Slice {
 		return v.MaxLen
 	}
@@ -176,7 +178,7 @@ func floatType(bits int) string {
 }
 
 // step renders the statements that read or write value v at p.
-func (e *cppEmitter) step(c *cppBody, v *Value, p place) {
+func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 	x := p.expr()
 	switch v.Kind {
 	case bitpack.KindBool:
@@ -247,7 +249,7 @@ func (e *cppEmitter) step(c *cppBody, v *Value, p place) {
 
 // quatComp is the C++ expression of a quaternion component's place
 // within the value: .X, .V.Y, [3].
-func (e *cppEmitter) quatComp(steps []QuatStep) string {
+func (e *Emitter) quatComp(steps []model.QuatStep) string {
 	var b strings.Builder
 	for _, s := range steps {
 		if s.Member != nil {
@@ -265,7 +267,7 @@ func (e *cppEmitter) quatComp(steps []QuatStep) string {
 // finds each next key by a scan (refusing two equal keys, which no Go map
 // holds): the caller may fill a map in any order, and Serialize changes
 // nothing in it.
-func (e *cppEmitter) mapSteps(c *cppBody, v *Value, p place) {
+func (e *Emitter) mapSteps(c *cppBody, v *model.Value, p place) {
 	count, p := p.take()
 	keys, p := p.take()
 	e.count(c, count, v.MaxLen)
@@ -294,7 +296,7 @@ func (e *cppEmitter) mapSteps(c *cppBody, v *Value, p place) {
 }
 
 // loop renders a for loop over [0, n) with a fresh index variable.
-func (e *cppEmitter) loop(c *cppBody, n string, body func(i string)) {
+func (e *Emitter) loop(c *cppBody, n string, body func(i string)) {
 	i := "i" + strconv.Itoa(c.loops)
 	c.loops++
 	c.line("for ( int %s = 0; %s < %s; %s++ )", i, i, n, i)
@@ -307,7 +309,7 @@ func (e *cppEmitter) loop(c *cppBody, n string, body func(i string)) {
 // count renders the length of a slice or byte slice: refused on write
 // outside [0, maxlen] (serialize_int only asserts), then serialize_int.
 // maxlen 0 takes no bits (and serialize_int would assert).
-func (e *cppEmitter) count(c *cppBody, n string, maxlen int) {
+func (e *Emitter) count(c *cppBody, n string, maxlen int) {
 	if maxlen == 0 {
 		c.refuse("Stream::IsWriting && %s != 0", n)
 		c.line("if ( Stream::IsReading )")
@@ -323,7 +325,7 @@ func (e *cppEmitter) count(c *cppBody, n string, maxlen int) {
 // with a check before a narrower write; ranges that serialize_int can
 // carry (bounds and span within int32_t) are serialize_int, with the
 // range checked on write; everything else is one of bitpack's helpers.
-func (e *cppEmitter) integer(c *cppBody, v *Value, x string) {
+func (e *Emitter) integer(c *cppBody, v *model.Value, x string) {
 	if v.Unit > 1 || v.Clamp {
 		e.units(c, v, x)
 		return
@@ -369,21 +371,21 @@ func (e *cppEmitter) integer(c *cppBody, v *Value, x string) {
 // units renders an integer with unit= or clamp through bitpack's helper:
 // its range (the tag's, or a raw field's) in units, and the unit (1 for
 // clamp alone).
-func (e *cppEmitter) units(c *cppBody, v *Value, x string) {
+func (e *Emitter) units(c *cppBody, v *model.Value, x string) {
 	unit := max(v.Unit, 1)
 	if v.Signed {
-		lo, hi, flip := intBounds(v)
-		c.line("bitpack_signed_units( stream, %s, %s, %s, %d, %s, %s, %t );", x, cppInt(lo), cppInt(hi), unitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
+		lo, hi, flip := model.IntBounds(v)
+		c.line("bitpack_signed_units( stream, %s, %s, %s, %d, %s, %s, %t );", x, cppInt(lo), cppInt(hi), model.UnitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
 		return
 	}
-	lo, hi := uintBounds(v)
-	c.line("bitpack_unsigned_units( stream, %s, %s, %s, %d, %s, %t );", x, cppUint(lo), cppUint(hi), unitBits(v), cppUint(uint64(unit)), v.Clamp)
+	lo, hi := model.UintBounds(v)
+	c.line("bitpack_unsigned_units( stream, %s, %s, %s, %d, %s, %t );", x, cppUint(lo), cppUint(hi), model.UnitBits(v), cppUint(uint64(unit)), v.Clamp)
 }
 
 // rangeCheck refuses, on write, a value below lo or above hi; a side the
 // C++ type cannot pass is left out (the compiler warns about comparisons
 // that are always true).
-func (e *cppEmitter) rangeCheck(c *cppBody, x string, checkLo bool, lo string, checkHi bool, hi string) {
+func (e *Emitter) rangeCheck(c *cppBody, x string, checkLo bool, lo string, checkHi bool, hi string) {
 	switch {
 	case checkLo && checkHi:
 		c.refuse("Stream::IsWriting && ( %s < %s || %s > %s )", x, lo, x, hi)
@@ -400,7 +402,7 @@ func (e *cppEmitter) rangeCheck(c *cppBody, x string, checkLo bool, lo string, c
 // directions: writing finds the next present slot; reading refuses an
 // index past the length (int_relative already refuses one that does not
 // increase, so the loop ends) and marks the slot present.
-func (e *cppEmitter) sparse(c *cppBody, v *Value, p place) {
+func (e *Emitter) sparse(c *cppBody, v *model.Value, p place) {
 	n := strconv.Itoa(v.Len)
 	if v.Go.Kind() == reflect.Slice {
 		var count string
@@ -498,20 +500,8 @@ func init() {
 // cppIdent adapts an identifier from the model to C++: reserved names and
 // names like the generated loop variables (i0, p1, e2) get an underscore.
 func cppIdent(n string) string {
-	if cppReserved[n] || isLoopName(n) || strings.HasPrefix(n, "bp_") {
+	if cppReserved[n] || code.IsLoopName(n) || strings.HasPrefix(n, "bp_") {
 		return n + "_"
 	}
 	return n
-}
-
-func isLoopName(n string) bool {
-	if len(n) < 2 || !strings.ContainsRune("ipe", rune(n[0])) {
-		return false
-	}
-	for _, r := range n[1:] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -1,10 +1,12 @@
-package gen
+package typescript
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // The statements of readTDeltaFrom: each item's changed bit and part,
@@ -12,14 +14,14 @@ import (
 // refusals worded and placed as bitpack.UnmarshalDelta's.
 
 // dItems renders the items of v at x.
-func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
+func (e *Emitter) dItems(c *body, d dctx, v *model.Value, x string, idx []string) {
 	if v.Kind == bitpack.KindStruct {
-		if len(deltaItems(v)) == 0 {
+		if len(model.DeltaItems(v)) == 0 {
 			return
 		}
 		if v.Fields == nil {
 			c.line("if (read%sDeltaFrom(r, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.ch)
-			c.line("if (r.failed) return r.at(%s);", pathExpr(v.Path, idx))
+			c.line("if (r.failed) return r.at(%s);", code.PathExpr(v.Path, idx))
 			return
 		}
 		for _, u := range v.Fields {
@@ -27,7 +29,7 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 		}
 		return
 	}
-	if len(deltaItems(v)) == 0 {
+	if len(model.DeltaItems(v)) == 0 {
 		return
 	}
 	start := c.local("x")
@@ -37,12 +39,12 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 		c.open()
 	case "true":
 		c.line("if (r.readBits(1) === 0) {")
-		c.line("  if (r.failed) return r.at(%s);", pathExpr(v.Path, idx))
+		c.line("  if (r.failed) return r.at(%s);", code.PathExpr(v.Path, idx))
 		c.line("} else {")
 		c.indent++
 	default:
 		c.line("if (%s && r.readBits(1) === 0) {", d.bit)
-		c.line("  if (r.failed) return r.at(%s);", pathExpr(v.Path, idx))
+		c.line("  if (r.failed) return r.at(%s);", code.PathExpr(v.Path, idx))
 		c.line("} else {")
 		c.indent++
 	}
@@ -54,8 +56,8 @@ func (e *tsEmitter) dItems(c *body, d dctx, v *Value, x string, idx []string) {
 // dPart renders the part of item v, its changed bit read: x is where the
 // new value goes, cur the value it holds (the base's), start the bit
 // where the item began.
-func (e *tsEmitter) dPart(c *body, v *Value, x, cur string, idx []string, start string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, start string) {
+	p := code.PathExpr(v.Path, idx)
 	switch v.Kind {
 	case bitpack.KindBool:
 		c.line("%s = !%s;", x, cur)
@@ -63,17 +65,17 @@ func (e *tsEmitter) dPart(c *body, v *Value, x, cur string, idx []string, start 
 		e.dScalar(c, v, x, cur, p, start)
 	case bitpack.KindString:
 		s := c.local("s")
-		c.line("const %s = r.readString(%d, %d);", s, lengthBits(v.MaxLen), v.MaxLen)
+		c.line("const %s = r.readString(%d, %d);", s, model.LengthBits(v.MaxLen), v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (%s === %s) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
 	case bitpack.KindBytes:
 		s, y, l := c.local("s"), c.local("y"), c.local("l")
 		c.line("const %s = r.bitsRead;", y)
-		c.line("const %s = r.readBits(%d);", l, lengthBits(v.MaxLen))
+		c.line("const %s = r.readBits(%d);", l, model.LengthBits(v.MaxLen))
 		c.line("if (%s > %d) return r.fail(\"Range\", %s, \"length \" + %s + \" exceeds maxlen %d\") || r.at(%s);", l, v.MaxLen, start, l, v.MaxLen, p)
 		c.line("r.rewind(%s);", y)
-		c.line("const %s = r.readByteSlice(%d, %d);", s, lengthBits(v.MaxLen), v.MaxLen)
+		c.line("const %s = r.readByteSlice(%d, %d);", s, model.LengthBits(v.MaxLen), v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (deltaSameBytes(%s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
@@ -128,7 +130,7 @@ func (e *tsEmitter) dPart(c *body, v *Value, x, cur string, idx []string, start 
 
 // presentTarget is where a pointer's (or slot's) new value goes: a box's
 // value, or the pointer itself.
-func (e *tsEmitter) presentTarget(v *Value, x, l string) string {
+func (e *Emitter) presentTarget(v *model.Value, x, l string) string {
 	if v.Kind == bitpack.KindPointer {
 		return l + ".value"
 	}
@@ -137,7 +139,7 @@ func (e *tsEmitter) presentTarget(v *Value, x, l string) string {
 
 // dScalar renders a fixed-width field's change: the base's code, the
 // new one read, the new value read back from it by the full reader.
-func (e *tsEmitter) dScalar(c *body, v *Value, x, cur, p, start string) {
+func (e *Emitter) dScalar(c *body, v *model.Value, x, cur, p, start string) {
 	n, s, limit, flip, big := codeArgs(v)
 	w, k, q := c.local("w"), c.local("c"), c.local("q")
 	c.line("const %s = deltaCodes();", w)
@@ -161,7 +163,7 @@ func (e *tsEmitter) dScalar(c *body, v *Value, x, cur, p, start string) {
 
 // dQuat renders a changed quaternion: its code whole, refused as the full
 // reader refuses it (at the item's start) and when it is the base's.
-func (e *tsEmitter) dQuat(c *body, v *Value, x, cur, p, start string) {
+func (e *Emitter) dQuat(c *body, v *model.Value, x, cur, p, start string) {
 	w, y, l := c.local("w"), c.local("y"), c.local("e")
 	c.line("const %s = deltaCodes();", w)
 	c.line("const %s = %s;", l, cur)
@@ -186,15 +188,15 @@ func (e *tsEmitter) dQuat(c *body, v *Value, x, cur, p, start string) {
 // dBody renders the body of a value (an element, a pointee, a member, a
 // map value) at x (cur: its value now), which must change; unchangedAt
 // is where bitpack places that refusal, when not at the body's start.
-func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, unchangedAt string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) dBody(c *body, v *model.Value, x, cur string, idx []string, unchangedAt string) {
+	p := code.PathExpr(v.Path, idx)
 	y, ch := c.local("y"), c.local("c")
 	c.line("const %s = r.bitsRead;", y)
 	c.line("let %s = false;", ch)
-	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), ch: ch}
+	d := dctx{bit: strconv.FormatBool(len(model.DeltaItems(v)) > 1), ch: ch}
 	if v.Kind == bitpack.KindStruct {
 		e.dItems(c, d, v, cur, idx)
-	} else if len(deltaItems(v)) > 0 {
+	} else if len(model.DeltaItems(v)) > 0 {
 		c.open()
 		e.dPart(c, v, x, cur, idx, y)
 		c.line("%s = true;", ch)
@@ -209,7 +211,7 @@ func (e *tsEmitter) dBody(c *body, v *Value, x, cur string, idx []string, unchan
 // dList renders a list of changed elements among the first m of array a
 // (see deltaEncoder.list) and returns the variable holding the last
 // index listed (-1: none).
-func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string) string {
+func (e *Emitter) dList(c *body, v *model.Value, a, m string, idx []string, p string) string {
 	prev, pos := c.local("p"), c.local("x")
 	k := "k" + strconv.Itoa(c.loops)
 	c.loops++
@@ -222,7 +224,7 @@ func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string
 	c.line("if (%s > %s) return r.fail(\"Range\", %s, \"element index \" + %s + \" out of range for \" + %s + \" elements\") || r.at(%s);", k, m, pos, k, m, p)
 	c.line("if (%s === %s) break;", k, m)
 	at := ""
-	if unrolledArray(v) {
+	if model.UnrolledArray(v) {
 		at = pos // bitpack places an unrolled element's refusal at its index
 	}
 	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), at)
@@ -235,7 +237,7 @@ func (e *tsEmitter) dList(c *body, v *Value, a, m string, idx []string, p string
 // dSlice renders a slice's part: whether it was resized, its new length,
 // the list of changed elements it shares with the base, then the
 // elements it gained, whole.
-func (e *tsEmitter) dSlice(c *body, v *Value, cur string, idx []string, p, start string) {
+func (e *Emitter) dSlice(c *body, v *model.Value, cur string, idx []string, p, start string) {
 	a, nb, n, rs := c.local("a"), c.local("n"), c.local("n"), c.local("z")
 	c.line("const %s = %s;", a, cur)
 	c.line("const %s = %s.length;", nb, a)
@@ -250,8 +252,8 @@ func (e *tsEmitter) dSlice(c *body, v *Value, cur string, idx []string, p, start
 	c.line("const %s = Math.min(%s, %s);", m, n, nb)
 	prev := e.dList(c, v, a, m, idx, p)
 	c.line("if (%s === 0 && %s < 0) return deltaUnchanged(r, %s) || r.at(%s);", rs, prev, start, p)
-	c.line("if (%s > %s && (%s - %s) * %d > r.bitsRemaining) {", n, nb, n, nb, elemBits(v.Elem))
-	c.line("  return r.fail(\"Overflow\", r.bitsRead, (%s - %s) + \" elements need at least \" + (%s - %s) * %d + \" bits, \" + r.bitsRemaining + \" remain\") || r.at(%s);", n, nb, n, nb, elemBits(v.Elem), p)
+	c.line("if (%s > %s && (%s - %s) * %d > r.bitsRemaining) {", n, nb, n, nb, model.ElemBits(v.Elem))
+	c.line("  return r.fail(\"Overflow\", r.bitsRead, (%s - %s) + \" elements need at least \" + (%s - %s) * %d + \" bits, \" + r.bitsRemaining + \" remain\") || r.at(%s);", n, nb, n, nb, model.ElemBits(v.Elem), p)
 	c.line("}")
 	c.line("%s.length = Math.min(%s, %s);", a, n, nb)
 	i := "i" + strconv.Itoa(c.loops)
@@ -264,10 +266,10 @@ func (e *tsEmitter) dSlice(c *body, v *Value, cur string, idx []string, p, start
 }
 
 // dLength reads a resized slice's new length into n (nb: the base's).
-func (e *tsEmitter) dLength(c *body, v *Value, n, nb, p string) {
+func (e *Emitter) dLength(c *body, v *model.Value, n, nb, p string) {
 	pos, l := c.local("x"), c.local("l")
 	c.line("const %s = r.bitsRead;", pos)
-	c.line("const %s = r.readBits(%d);", l, lengthBits(v.MaxLen))
+	c.line("const %s = r.readBits(%d);", l, model.LengthBits(v.MaxLen))
 	c.line("if (r.failed) return r.at(%s);", p)
 	c.line("if (%s > %d) return r.fail(\"Range\", %s, \"length \" + %s + \" exceeds maxlen %d\") || r.at(%s);", l, v.MaxLen, pos, l, v.MaxLen, p)
 	c.line("if (%s === %s) return r.fail(\"Range\", %s, \"new length \" + %s + \" is the base's (not canonical)\") || r.at(%s);", l, nb, pos, l, p)
@@ -275,7 +277,7 @@ func (e *tsEmitter) dLength(c *body, v *Value, n, nb, p string) {
 }
 
 // dSparse renders a sparse array's or slice's part.
-func (e *tsEmitter) dSparse(c *body, v *Value, cur string, idx []string, p, start string) {
+func (e *Emitter) dSparse(c *body, v *model.Value, cur string, idx []string, p, start string) {
 	a, n, rs := c.local("a"), c.local("n"), c.local("z")
 	c.line("const %s = %s;", a, cur)
 	c.line("let %s = %d;", n, v.Len)
@@ -313,7 +315,7 @@ func (e *tsEmitter) dSparse(c *body, v *Value, cur string, idx []string, p, star
 	e.readPresent(c, v.Elem, a+"["+k+"]", withIdx(idx, k))
 	c.indent--
 	c.line("} else if (r.readBits(1) === 0) {")
-	c.line("  if (r.failed) return r.at(%s);", pathExpr(v.Elem.Path, withIdx(idx, k)))
+	c.line("  if (r.failed) return r.at(%s);", code.PathExpr(v.Elem.Path, withIdx(idx, k)))
 	c.line("  %s[%s] = null;", a, k)
 	c.line("} else {")
 	c.indent++
@@ -326,7 +328,7 @@ func (e *tsEmitter) dSparse(c *body, v *Value, cur string, idx []string, p, star
 
 // dUnion renders a union's part: the member's index, then its body when
 // the base holds that member, else the member whole.
-func (e *tsEmitter) dUnion(c *body, v *Value, x, cur, p string) {
+func (e *Emitter) dUnion(c *body, v *model.Value, x, cur, p string) {
 	u := c.local("u")
 	if v.Type.Numbered {
 		start := c.local("x")
@@ -336,7 +338,7 @@ func (e *tsEmitter) dUnion(c *body, v *Value, x, cur, p string) {
 		c.line("switch (%s) {", u)
 		defer func(known string) {
 			c.line("  default:")
-			c.line("    return r.fail(\"Range\", %s, \"union index \" + %s + %s) || r.at(%s);", start, u, tsString(" names no member ("+known+")"), p)
+			c.line("    return r.fail(\"Range\", %s, \"union index \" + %s + %s) || r.at(%s);", start, u, code.Quote(" names no member ("+known+")"), p)
 			c.line("}")
 		}(unionIndices(v.Type))
 	} else {
@@ -372,7 +374,7 @@ func (e *tsEmitter) dUnion(c *body, v *Value, x, cur, p string) {
 	}
 }
 
-func unionIndices(t *Type) string {
+func unionIndices(t *model.Type) string {
 	s := ""
 	for i, idx := range t.Indices {
 		if i > 0 {
@@ -385,7 +387,7 @@ func unionIndices(t *Type) string {
 
 // dMap renders a map's part: its changed entries in ascending key order,
 // each added whole, removed, or its value's body.
-func (e *tsEmitter) dMap(c *body, v *Value, cur string, idx []string, p, start string) {
+func (e *Emitter) dMap(c *body, v *model.Value, cur string, idx []string, p, start string) {
 	m, prev, key, pos, val := c.local("m"), c.local("s"), c.local("y"), c.local("x"), c.local("e")
 	k := "i" + strconv.Itoa(c.loops)
 	c.loops++
@@ -413,7 +415,7 @@ func (e *tsEmitter) dMap(c *body, v *Value, cur string, idx []string, p, start s
 	c.line("%s.set(%s, %s);", m, key, val)
 	c.indent--
 	c.line("} else if (r.readBits(1) === 0) {")
-	c.line("  if (r.failed) return r.at(%s);", pathExpr(v.Elem.Path, at))
+	c.line("  if (r.failed) return r.at(%s);", code.PathExpr(v.Elem.Path, at))
 	c.line("  %s.delete(%s);", m, key)
 	c.line("} else {")
 	c.indent++

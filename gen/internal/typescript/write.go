@@ -1,4 +1,4 @@
-package gen
+package typescript
 
 import (
 	"fmt"
@@ -6,12 +6,14 @@ import (
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // write renders the statements that write value v, the TypeScript
 // expression x (of type tsType(v)).
-func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
+	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s) return w.at(%s);", call, p) }
 	switch v.Kind {
 	case bitpack.KindBool:
@@ -25,19 +27,19 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 		if v.FloatBits == 32 {
 			lo = float64(float32(lo))
 		}
-		fail(fmt.Sprintf("w.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", v.FloatBits, x, tsNum(lo), tsNum(delta(v)),
-			v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, tsString(bounds(v))))
+		fail(fmt.Sprintf("w.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", v.FloatBits, x, tsNum(lo), tsNum(model.Delta(v)),
+			v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, code.Quote(model.Bounds(v))))
 	case bitpack.KindString:
-		fail(fmt.Sprintf("w.writeString(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.writeString(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
 	case bitpack.KindBytes:
-		fail(fmt.Sprintf("w.writeByteSlice(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.writeByteSlice(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
 	case bitpack.KindByteArray:
 		fail(fmt.Sprintf("w.writeByteArray(%s, %d)", x, v.Len))
 	case bitpack.KindArray:
 		fail(fmt.Sprintf("w.fixedLength(%s, %d)", x, v.Len))
 		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 	case bitpack.KindSlice:
-		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
 		c.loop(x+".length", func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 	case bitpack.KindPointer:
 		l := c.local("e")
@@ -57,7 +59,7 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 		}
 		l := c.local("e")
 		c.line("const %s = %s;", l, x)
-		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, tsString(n), p)
+		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, code.Quote(n), p)
 		for _, u := range v.Fields {
 			e.write(c, u.Value, l+"."+u.Member.Name, idx)
 		}
@@ -69,7 +71,7 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 	case bitpack.KindSparse:
 		e.writeSparse(c, v, x, idx, p)
 	case bitpack.KindCheck:
-		c.line("w.writeCheck(%#08x); // check %s", v.CheckHash, tsString(v.CheckName))
+		c.line("w.writeCheck(%#08x); // check %s", v.CheckHash, code.Quote(v.CheckName))
 	case bitpack.KindQuat:
 		e.writeQuat(c, v, x, p, fail)
 	case bitpack.KindMap:
@@ -79,29 +81,29 @@ func (e *tsEmitter) write(c *body, v *Value, x string, idx []string) {
 	}
 }
 
-func (e *tsEmitter) writeInt(v *Value, x string) string {
+func (e *Emitter) writeInt(v *model.Value, x string) string {
 	unit := max(v.Unit, 1)
 	switch {
 	case (v.Unit > 1 || v.Clamp) && v.GoBits == 64 && v.Signed:
-		lo, hi, flip := intBounds(v)
-		return fmt.Sprintf("w.writeUnitsBig(%s, true, %s, %s, %d, %s, %s, %t, %s, %t)", x, tsBigS(lo), tsBigS(hi), unitBits(v), tsBig(flip), tsBigS(unit), v.Clamp, tsString(v.UnitText), v.Duration)
+		lo, hi, flip := model.IntBounds(v)
+		return fmt.Sprintf("w.writeUnitsBig(%s, true, %s, %s, %d, %s, %s, %t, %s, %t)", x, tsBigS(lo), tsBigS(hi), model.UnitBits(v), tsBig(flip), tsBigS(unit), v.Clamp, code.Quote(v.UnitText), v.Duration)
 	case (v.Unit > 1 || v.Clamp) && v.GoBits == 64:
-		lo, hi := uintBounds(v)
-		return fmt.Sprintf("w.writeUnitsBig(%s, false, %s, %s, %d, 0n, %s, %t, %s, false)", x, tsBig(lo), tsBig(hi), unitBits(v), tsBigS(unit), v.Clamp, tsString(v.UnitText))
+		lo, hi := model.UintBounds(v)
+		return fmt.Sprintf("w.writeUnitsBig(%s, false, %s, %s, %d, 0n, %s, %t, %s, false)", x, tsBig(lo), tsBig(hi), model.UnitBits(v), tsBigS(unit), v.Clamp, code.Quote(v.UnitText))
 	case (v.Unit > 1 || v.Clamp) && v.Signed:
-		lo, hi, flip := intBounds(v)
-		return fmt.Sprintf("w.writeUnits(%s, %d, %d, %d, %d, %d, %d, %d, %t, %s)", x, int64(-1)<<(v.GoBits-1), int64(1)<<(v.GoBits-1)-1, lo, hi, unitBits(v), flip, unit, v.Clamp, tsString(v.UnitText))
+		lo, hi, flip := model.IntBounds(v)
+		return fmt.Sprintf("w.writeUnits(%s, %d, %d, %d, %d, %d, %d, %d, %t, %s)", x, int64(-1)<<(v.GoBits-1), int64(1)<<(v.GoBits-1)-1, lo, hi, model.UnitBits(v), flip, unit, v.Clamp, code.Quote(v.UnitText))
 	case v.Unit > 1 || v.Clamp:
-		lo, hi := uintBounds(v)
-		return fmt.Sprintf("w.writeUnits(%s, 0, %d, %d, %d, %d, 0, %d, %t, %s)", x, uint64(1)<<v.GoBits-1, lo, hi, unitBits(v), unit, v.Clamp, tsString(v.UnitText))
+		lo, hi := model.UintBounds(v)
+		return fmt.Sprintf("w.writeUnits(%s, 0, %d, %d, %d, %d, 0, %d, %t, %s)", x, uint64(1)<<v.GoBits-1, lo, hi, model.UnitBits(v), unit, v.Clamp, code.Quote(v.UnitText))
 	case v.Ranged && v.GoBits == 64 && v.Signed:
-		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, true)", x, tsBigS(v.IntMin), tsBig(span(v)), rangeBits(v))
+		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, true)", x, tsBigS(v.IntMin), tsBig(model.Span(v)), model.RangeBits(v))
 	case v.Ranged && v.GoBits == 64:
-		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, false)", x, tsBig(v.UintMin), tsBig(span(v)), rangeBits(v))
+		return fmt.Sprintf("w.writeRangeBig(%s, %s, %s, %d, false)", x, tsBig(v.UintMin), tsBig(model.Span(v)), model.RangeBits(v))
 	case v.Ranged && v.Signed:
-		return fmt.Sprintf("w.writeRange(%s, %d, %d, %d)", x, v.IntMin, span(v), rangeBits(v))
+		return fmt.Sprintf("w.writeRange(%s, %d, %d, %d)", x, v.IntMin, model.Span(v), model.RangeBits(v))
 	case v.Ranged:
-		return fmt.Sprintf("w.writeRange(%s, %d, %d, %d)", x, v.UintMin, span(v), rangeBits(v))
+		return fmt.Sprintf("w.writeRange(%s, %d, %d, %d)", x, v.UintMin, model.Span(v), model.RangeBits(v))
 	case v.GoBits == 64 && v.Signed:
 		return fmt.Sprintf("w.writeSignedBig(%s, %d)", x, v.Bits)
 	case v.GoBits == 64:
@@ -113,18 +115,18 @@ func (e *tsEmitter) writeInt(v *Value, x string) string {
 }
 
 // present is the value an optional l holds (l neither null nor undefined).
-func (e *tsEmitter) present(v *Value, l string) string {
+func (e *Emitter) present(v *model.Value, l string) string {
 	if v.Kind == bitpack.KindPointer {
 		return l + ".value"
 	}
 	return l
 }
 
-func (e *tsEmitter) writeUnion(c *body, v *Value, x, p string) {
+func (e *Emitter) writeUnion(c *body, v *model.Value, x, p string) {
 	u := c.local("u")
 	c.line("const %s = %s;", u, x)
 	c.line("if (%s === null || %s === undefined) {", u, u)
-	c.line("  w.fail(\"Range\", %s);", tsString(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)))
+	c.line("  w.fail(\"Range\", %s);", code.Quote(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)))
 	c.line("  return w.at(%s);", p)
 	c.line("}")
 	c.line("switch (%s.type) {", u)
@@ -136,19 +138,19 @@ func (e *tsEmitter) writeUnion(c *body, v *Value, x, p string) {
 		c.line("    break;")
 	}
 	c.line("  default:")
-	c.line("    w.fail(\"Range\", \"type \" + String((%s as { type: unknown }).type) + %s);", u, tsString(" is not a member of "+v.Type.Go.String()))
+	c.line("    w.fail(\"Range\", \"type \" + String((%s as { type: unknown }).type) + %s);", u, code.Quote(" is not a member of "+v.Type.Go.String()))
 	c.line("    return w.at(%s);", p)
 	c.line("}")
 }
 
 // writeSparse writes the index of each present slot as int_relative from
 // the previous one (from -1), its value, and the length as the end marker.
-func (e *tsEmitter) writeSparse(c *body, v *Value, x string, idx []string, p string) {
+func (e *Emitter) writeSparse(c *body, v *model.Value, x string, idx []string, p string) {
 	s, prev, i, l := c.local("s"), c.local("p"), "i"+strconv.Itoa(c.loops), c.local("e")
 	c.loops++
 	c.line("const %s = %s;", s, x)
 	if v.Go.Kind() == reflect.Slice {
-		c.line("if (!w.writeLength(%s, %d, %d)) return w.at(%s);", s, v.MaxLen, lengthBits(v.MaxLen), p)
+		c.line("if (!w.writeLength(%s, %d, %d)) return w.at(%s);", s, v.MaxLen, model.LengthBits(v.MaxLen), p)
 	} else {
 		c.line("if (!w.fixedLength(%s, %d)) return w.at(%s);", s, v.Len, p)
 	}
@@ -167,11 +169,11 @@ func (e *tsEmitter) writeSparse(c *body, v *Value, x string, idx []string, p str
 
 // writeQuat writes a quaternion: its holder and the vector inside it must
 // be there (and arrays of their length), then the components.
-func (e *tsEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string)) {
+func (e *Emitter) writeQuat(c *body, v *model.Value, x, p string, fail func(string)) {
 	l := c.local("e")
 	c.line("const %s = %s;", l, x)
 	if v.Type != nil {
-		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, tsString(e.typeNames[v.Type]), p)
+		c.line("if (absent(w, %s, %s)) return w.at(%s);", l, code.Quote(e.typeNames[v.Type]), p)
 	} else {
 		fail(fmt.Sprintf("w.fixedLength(%s, 4)", l))
 	}
@@ -181,7 +183,7 @@ func (e *tsEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string))
 			if vt := steps[0].Member.Value; vt.Kind == bitpack.KindArray {
 				fail(fmt.Sprintf("w.fixedLength(%s, 3)", vec))
 			} else {
-				c.line("if (absent(w, %s, %s)) return w.at(%s);", vec, tsString(e.typeNames[vt.Type]), p)
+				c.line("if (absent(w, %s, %s)) return w.at(%s);", vec, code.Quote(e.typeNames[vt.Type]), p)
 			}
 			break
 		}
@@ -196,10 +198,10 @@ func (e *tsEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string))
 // writeMap writes a map: its count, then its entries in ascending key
 // order, each key then value. Errors name an entry by its key, as
 // bitpack's do.
-func (e *tsEmitter) writeMap(c *body, v *Value, x string, idx []string, p string, fail func(string)) {
+func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p string, fail func(string)) {
 	m, keys := c.local("m"), c.local("y")
 	c.line("const %s = %s;", m, x)
-	fail(fmt.Sprintf("w.writeCount(%s, %d, %d)", m, v.MaxLen, lengthBits(v.MaxLen)))
+	fail(fmt.Sprintf("w.writeCount(%s, %d, %d)", m, v.MaxLen, model.LengthBits(v.MaxLen)))
 	order := "(a, b) => (a < b ? -1 : a > b ? 1 : 0)"
 	switch v.Key.Kind {
 	case bitpack.KindString:

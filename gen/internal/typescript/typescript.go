@@ -1,76 +1,52 @@
-package gen
+// Package typescript renders a model as one self-contained TypeScript
+// module (gen.TypeScript).
+package typescript
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The runtime every TypeScript module carries, in parts; ts_quote.ts only
+// The runtime every TypeScript module carries, in parts; quote.ts only
 // where maps have string keys.
 var (
-	//go:embed ts_common.ts
+	//go:embed common.ts
 	tsCommon string
-	//go:embed ts_format.ts
+	//go:embed format.ts
 	tsFormat string
-	//go:embed ts_quat.ts
+	//go:embed quat.ts
 	tsQuat string
-	//go:embed ts_reader.ts
+	//go:embed reader.ts
 	tsReader string
-	//go:embed ts_writer.ts
+	//go:embed writer.ts
 	tsWriter string
-	//go:embed ts_quote.ts
+	//go:embed quote.ts
 	tsQuote string
-	//go:embed ts_delta.ts
+	//go:embed delta.ts
 	tsDelta string
 
 	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta
 )
 
-// TypeScript writes one self-contained TypeScript module (ES2020, no
-// runtime dependency) for the types of values and every type they reach.
-// Each Go struct type T becomes
-//
-//	export interface T                                 // fields named as in Go
-//	export function readT(packet: Uint8Array): T       // throws BitpackError
-//	export function writeT(value: T): Uint8Array       // throws BitpackError
-//
-// plus newT (a value as Go's zero value is), the stream-level readTFrom
-// and writeTTo, the constant TFingerprint, and deltas (ts_delta.go):
-// readTDelta(packet, base) and writeTDelta(base, value), bitpack's
-// UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
-// are numbers, 64-bit ones bigint; pointers are T | null; a registered
-// interface is a union discriminated by type. Reads and writes are
-// bitpack's, and so are their refusals. opts is not used (a module needs
-// no namespace). Nothing is written when an error is returned.
-func TypeScript(w io.Writer, opts Options, values ...any) error {
-	m, err := build(values)
-	if err != nil {
-		return err
-	}
-	e, err := newTS(m)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(e.file())
-	return err
-}
-
-// tsEmitter renders a model as TypeScript.
-type tsEmitter struct {
-	m         *Model
-	typeNames map[*Type]string
+// Emitter renders a model as a TypeScript module.
+type Emitter struct {
+	m         *model.Model
+	typeNames map[*model.Type]string
 	b         bytes.Buffer
 }
 
-func newTS(m *Model) (*tsEmitter, error) {
-	e := &tsEmitter{m: m, typeNames: map[*Type]string{}}
-	exported := map[string]*Type{}
-	for _, t := range append(append([]*Type{}, m.Hooks...), m.Types...) {
+// New prepares the module of model m: the TypeScript names of its types,
+// refusing names that collide.
+func New(m *model.Model) (*Emitter, error) {
+	e := &Emitter{m: m, typeNames: map[*model.Type]string{}}
+	exported := map[string]*model.Type{}
+	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
 		n := tsIdent(t.Name)
 		e.typeNames[t] = n
 		exported[n] = t
@@ -78,7 +54,7 @@ func newTS(m *Model) (*tsEmitter, error) {
 	// The functions and constants each type exports must not take the
 	// name of another type (or of another type's functions).
 	for _, t := range m.Types {
-		if t.Kind != TypeStruct {
+		if t.Kind != model.TypeStruct {
 			continue
 		}
 		for _, n := range e.exports(t)[1:] {
@@ -92,30 +68,31 @@ func newTS(m *Model) (*tsEmitter, error) {
 }
 
 // exports are the names a struct type's part of the module exports.
-func (e *tsEmitter) exports(t *Type) []string {
+func (e *Emitter) exports(t *model.Type) []string {
 	n := e.typeNames[t]
 	return []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To",
 		"clone" + n, "read" + n + "Delta", "write" + n + "Delta", "read" + n + "DeltaFrom", "write" + n + "DeltaTo"}
 }
 
-func (e *tsEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
+func (e *Emitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
 
-func (e *tsEmitter) file() []byte {
+// File renders the whole module.
+func (e *Emitter) File() []byte {
 	e.preamble()
 	e.b.WriteString(tsRuntime)
-	if e.m.stringKeys() {
-		e.b.WriteString(strings.Replace(tsQuote, "{{PRINTABLE}}", printableRanges(), 1))
+	if e.m.StringKeys() {
+		e.b.WriteString(strings.Replace(tsQuote, "{{PRINTABLE}}", code.PrintableRanges(), 1))
 	}
-	e.printf("%s\n", runtimeEnd)
+	e.printf("%s\n", code.RuntimeEnd)
 	if len(e.m.Hooks) > 0 {
 		e.hooks()
 	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
-		case TypeStruct:
+		case model.TypeStruct:
 			e.structType(t)
 			e.deltaStruct(t)
-		case TypeUnion:
+		case model.TypeUnion:
 			e.unionType(t)
 			e.deltaUnion(t)
 		}
@@ -123,12 +100,12 @@ func (e *tsEmitter) file() []byte {
 	return e.b.Bytes()
 }
 
-func (e *tsEmitter) preamble() {
+func (e *Emitter) preamble() {
 	e.printf("// Code generated by bitpack gen; DO NOT EDIT.\n//\n")
 	e.printf("// TypeScript (ES2020) readers and writers for these Go types, generated\n")
 	e.printf("// from the plans bitpack compiles for them (github.com/bitpack-go/bitpack/gen):\n//\n")
 	for _, t := range e.m.Roots {
-		e.printf("//   %s  fingerprint %#08x\n", fullName(t), t.Fingerprint)
+		e.printf("//   %s  fingerprint %#08x\n", model.FullName(t), t.Fingerprint)
 	}
 	e.printf(`//
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
@@ -166,7 +143,7 @@ func (e *tsEmitter) preamble() {
 	e.printf("\n")
 }
 
-func (e *tsEmitter) hooks() {
+func (e *Emitter) hooks() {
 	var fields []string
 	for _, t := range e.m.Hooks {
 		n := e.typeNames[t]
@@ -184,7 +161,7 @@ func (e *tsEmitter) hooks() {
 
 // unionType renders a registered interface as a union of its members,
 // each under its name.
-func (e *tsEmitter) unionType(t *Type) {
+func (e *Emitter) unionType(t *model.Type) {
 	var cases []string
 	for _, mt := range t.Members {
 		n := e.typeNames[mt]
@@ -195,17 +172,17 @@ func (e *tsEmitter) unionType(t *Type) {
 }
 
 // structType renders an interface, its fingerprint and its functions.
-func (e *tsEmitter) structType(t *Type) {
+func (e *Emitter) structType(t *model.Type) {
 	n := e.typeNames[t]
-	goName := tsString(t.Go.String())
-	e.printf("/** Go's %s: %s. */\nexport interface %s {\n", t.Go, sizeText(t), n)
+	goName := code.Quote(t.Go.String())
+	e.printf("/** Go's %s: %s. */\nexport interface %s {\n", t.Go, model.SizeText(t), n)
 	var zero []string
 	for _, m := range t.Fields {
 		if m.Value.Kind == bitpack.KindCheck {
 			e.printf("  // %s: %s (nothing stored)\n", m.Name, m.Value.Encoding)
 			continue
 		}
-		e.printf("  %s: %s; // %s\n", m.Name, e.tsType(m.Value), encodingComment(m.Value))
+		e.printf("  %s: %s; // %s\n", m.Name, e.tsType(m.Value), model.EncodingComment(m.Value))
 		zero = append(zero, fmt.Sprintf("    %s: %s,", m.Name, e.zero(m.Value)))
 	}
 	e.printf("}\n\n")
@@ -240,23 +217,20 @@ export function write%[1]s(value: %[1]s): Uint8Array {
 }
 
 `, n, goName)
-	c := &body{indent: 1, ts: true}
+	c := &body{indent: 1}
 	for _, m := range t.Fields {
 		e.read(c, m.Value, "v."+m.Name, nil, false)
 	}
 	e.printf("/** Reads v's fields from r, leaving r after them (no check for what follows). */\n")
 	e.printf("export function read%sFrom(r: BitReader, v: %s): boolean {\n%s  return true;\n}\n\n", n, n, c.b.String())
-	c = &body{indent: 1, ts: true}
+	c = &body{indent: 1}
 	for _, m := range t.Fields {
 		e.write(c, m.Value, "v."+m.Name, nil)
 	}
 	e.printf("/** Writes v to w. */\n")
 	e.printf("export function write%sTo(w: BitWriter, v: %s): boolean {\n", n, n)
-	e.printf("  if (absent(w, v, %s)) return false;\n%s  return true;\n}\n\n", tsString(n), c.b.String())
+	e.printf("  if (absent(w, v, %s)) return false;\n%s  return true;\n}\n\n", code.Quote(n), c.b.String())
 }
-
-// tsString is a TypeScript string literal of s.
-func tsString(s string) string { return csString(s) }
 
 // tsReserved are the names a Go type cannot keep in the module: the
 // language's keywords and built-in types, and what the runtime exports.
@@ -284,3 +258,12 @@ func tsIdent(n string) string {
 	}
 	return n
 }
+
+// The names the module gives things, for code that writes TypeScript
+// against it.
+
+// TypeName is the TypeScript name of type t.
+func (e *Emitter) TypeName(t *model.Type) string { return e.typeNames[t] }
+
+// Type is the TypeScript type of a value.
+func (e *Emitter) Type(v *model.Value) string { return e.tsType(v) }

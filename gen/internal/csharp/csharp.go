@@ -1,97 +1,70 @@
-package gen
+// Package csharp renders a model as one self-contained C# file
+// (gen.CSharp).
+package csharp
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The runtime every C# file carries, in parts; cs_quote.cs only where
+// The runtime every C# file carries, in parts; quote.cs only where
 // maps have string keys.
 var (
-	//go:embed cs_reader.cs
+	//go:embed reader.cs
 	csReader string
-	//go:embed cs_writer.cs
+	//go:embed writer.cs
 	csWriter string
-	//go:embed cs_bitpack.cs
+	//go:embed bitpack.cs
 	csBitpack string
-	//go:embed cs_format.cs
+	//go:embed format.cs
 	csFormat string
-	//go:embed cs_quat.cs
+	//go:embed quat.cs
 	csQuat string
-	//go:embed cs_quote.cs
+	//go:embed quote.cs
 	csQuote string
-	//go:embed cs_delta.cs
+	//go:embed delta.cs
 	csDelta string
 
 	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat + csDelta
 )
 
-// CSharp writes one self-contained C# file (C# 7.2, no package to
-// install) for the types of values (struct values or pointers to them;
-// nil pointers are enough) and every type they reach, in namespace
-// opts.Namespace ("" = the global namespace; Include is not used). Each Go
-// struct type T becomes public sealed class T with a public field per
-// wire field, named as in Go, and
-//
-//	public static bool TryRead(byte[] packet, out T value, out string error)
-//	public bool TryWrite(out byte[] packet, out string error)
-//	public static bool TryReadDelta(byte[] packet, T baseValue, out T value, out string error)
-//	public bool TryWriteDelta(T baseValue, out byte[] packet, out string error)
-//
-// which read and write exactly bitpack's bytes (full packets, and deltas
-// as AppendDelta and UnmarshalDelta), and refuse what bitpack refuses,
-// with an error naming the field and bit as bitpack's do; the
-// stream-level Read, ReadFrom, WriteTo, ReadDelta, WriteDelta,
-// ReadDeltaBody and WriteDeltaBody are what types that hold T call. The
-// file carries its own bit reader and writer, Seal and Open. The output is
-// deterministic. Nothing is written when an error is returned.
-func CSharp(w io.Writer, opts Options, values ...any) error {
-	m, err := build(values)
-	if err != nil {
-		return err
-	}
-	e, err := newCS(m, opts)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(e.file())
-	return err
-}
-
-// csEmitter renders a model as C#.
-type csEmitter struct {
-	m         *Model
-	opts      Options
-	typeNames map[*Type]string
-	members   map[*Member]string
-	unionsOf  map[*Type][]*Type // a struct type's unions, for its interface list
+// Emitter renders a model as a C# file.
+type Emitter struct {
+	m         *model.Model
+	namespace string
+	typeNames map[*model.Type]string
+	members   map[*model.Member]string
+	unionsOf  map[*model.Type][]*model.Type // a struct type's unions, for its interface list
 	b         bytes.Buffer
 	consts    []string          // the class being rendered: its private constants
 	constName map[string]string // and their names by declaration
 }
 
-func newCS(m *Model, opts Options) (*csEmitter, error) {
-	e := &csEmitter{m: m, opts: opts, typeNames: map[*Type]string{}, members: map[*Member]string{}, unionsOf: map[*Type][]*Type{}}
-	if opts.Namespace != "" {
-		for _, part := range strings.Split(opts.Namespace, ".") {
-			if part == "" || identifier(part) != part || csKeywords[part] {
-				return nil, fmt.Errorf("gen: Namespace %q: %q is not a C# identifier bitpack can use", opts.Namespace, part)
+// New prepares the C# file of model m, in namespace ("" = the global
+// namespace): the C# names of its types and members.
+func New(m *model.Model, namespace string) (*Emitter, error) {
+	e := &Emitter{m: m, namespace: namespace, typeNames: map[*model.Type]string{}, members: map[*model.Member]string{}, unionsOf: map[*model.Type][]*model.Type{}}
+	if namespace != "" {
+		for _, part := range strings.Split(namespace, ".") {
+			if part == "" || model.Identifier(part) != part || csKeywords[part] {
+				return nil, fmt.Errorf("gen: Namespace %q: %q is not a C# identifier bitpack can use", namespace, part)
 			}
 		}
 	}
-	for _, t := range append(append([]*Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
 		e.typeNames[t] = csIdent(t.Name)
 	}
 	for _, t := range m.Types {
 		switch t.Kind {
-		case TypeStruct:
+		case model.TypeStruct:
 			e.nameMembers(t)
-		case TypeUnion:
+		case model.TypeUnion:
 			for _, mt := range t.Members {
 				e.unionsOf[mt] = append(e.unionsOf[mt], t)
 			}
@@ -103,7 +76,7 @@ func newCS(m *Model, opts Options) (*csEmitter, error) {
 // nameMembers chooses the C# names of t's fields: Go's, with an
 // underscore after a C# keyword, a name the generated class uses itself
 // (TryRead, Fingerprint, ...), or the class's own name (C# forbids it).
-func (e *csEmitter) nameMembers(t *Type) {
+func (e *Emitter) nameMembers(t *model.Type) {
 	used := map[string]bool{e.typeNames[t]: true}
 	for n := range csMemberNames {
 		used[n] = true
@@ -118,34 +91,34 @@ func (e *csEmitter) nameMembers(t *Type) {
 	}
 }
 
-func (e *csEmitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
+func (e *Emitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
 
-// file renders the whole file.
-func (e *csEmitter) file() []byte {
+// File renders the whole file.
+func (e *Emitter) File() []byte {
 	e.preamble()
 	indent := ""
-	if e.opts.Namespace != "" {
-		e.printf("namespace %s\n{\n", e.opts.Namespace)
+	if e.namespace != "" {
+		e.printf("namespace %s\n{\n", e.namespace)
 		indent = "    "
 	}
-	var code bytes.Buffer
-	code.WriteString(csRuntime)
-	if e.m.stringKeys() {
-		code.WriteString(strings.Replace(csQuote, "{{PRINTABLE}}", printableRanges(), 1))
+	var src bytes.Buffer
+	src.WriteString(csRuntime)
+	if e.m.StringKeys() {
+		src.WriteString(strings.Replace(csQuote, "{{PRINTABLE}}", code.PrintableRanges(), 1))
 	}
-	code.WriteString(runtimeEnd + "\n")
+	src.WriteString(code.RuntimeEnd + "\n")
 	for _, t := range e.m.Hooks {
-		e.hookType(&code, t)
+		e.hookType(&src, t)
 	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
-		case TypeStruct:
-			code.Write(e.structType(t))
-		case TypeUnion:
-			e.unionType(&code, t)
+		case model.TypeStruct:
+			src.Write(e.structType(t))
+		case model.TypeUnion:
+			e.unionType(&src, t)
 		}
 	}
-	text := strings.TrimSuffix(code.String(), "\n")
+	text := strings.TrimSuffix(src.String(), "\n")
 	for _, line := range strings.Split(text, "\n") {
 		if line == "" {
 			e.printf("\n")
@@ -153,18 +126,18 @@ func (e *csEmitter) file() []byte {
 		}
 		e.printf("%s%s\n", indent, line)
 	}
-	if e.opts.Namespace != "" {
+	if e.namespace != "" {
 		e.printf("}\n")
 	}
 	return e.b.Bytes()
 }
 
-func (e *csEmitter) preamble() {
+func (e *Emitter) preamble() {
 	e.printf("// Code generated by bitpack gen; DO NOT EDIT.\n//\n")
 	e.printf("// C# (7.2) readers and writers for these Go types, generated from the plans\n")
 	e.printf("// bitpack compiles for them (github.com/bitpack-go/bitpack/gen):\n//\n")
 	for _, t := range e.m.Roots {
-		e.printf("//   %s  fingerprint %#08x\n", fullName(t), t.Fingerprint)
+		e.printf("//   %s  fingerprint %#08x\n", model.FullName(t), t.Fingerprint)
 	}
 	e.printf(`//
 // T.TryRead reads a whole packet exactly as bitpack.Unmarshal does and
@@ -201,14 +174,14 @@ func (e *csEmitter) preamble() {
 	e.printf("\n")
 }
 
-func (e *csEmitter) hookType(b *bytes.Buffer, t *Type) {
+func (e *Emitter) hookType(b *bytes.Buffer, t *model.Type) {
 	fmt.Fprintf(b, "/// <summary>Go's %s, which encodes itself: complete this partial class (see the top of the file).</summary>\n", t.Go)
 	fmt.Fprintf(b, "public sealed partial class %s\n{\n}\n\n", e.typeNames[t])
 }
 
 // unionType renders a registered interface as a C# interface its member
 // classes implement.
-func (e *csEmitter) unionType(b *bytes.Buffer, t *Type) {
+func (e *Emitter) unionType(b *bytes.Buffer, t *model.Type) {
 	var names []string
 	for _, mt := range t.Members {
 		names = append(names, e.typeNames[mt])
@@ -219,7 +192,7 @@ func (e *csEmitter) unionType(b *bytes.Buffer, t *Type) {
 }
 
 // structType renders a struct type as a class.
-func (e *csEmitter) structType(t *Type) []byte {
+func (e *Emitter) structType(t *model.Type) []byte {
 	name := e.typeNames[t]
 	e.consts, e.constName = nil, map[string]string{}
 	read := e.readFunc(t)
@@ -227,7 +200,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 	delta := e.deltaMethods(t) // before the constants are declared: it declares some
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p("/// <summary>Go's %s: %s.</summary>\n", t.Go, sizeText(t))
+	p("/// <summary>Go's %s: %s.</summary>\n", t.Go, model.SizeText(t))
 	p("public sealed class %s", name)
 	if us := e.unionsOf[t]; len(us) > 0 {
 		var names []string
@@ -244,7 +217,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 			p("    // %s: %s (nothing stored)\n", e.members[m], m.Value.Encoding)
 			continue
 		}
-		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], encodingComment(m.Value))
+		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], model.EncodingComment(m.Value))
 	}
 	if len(t.Fields) > 0 {
 		p("\n")
@@ -261,7 +234,7 @@ func (e *csEmitter) structType(t *Type) []byte {
 	if len(e.consts) > 0 {
 		p("\n")
 	}
-	goName := csString(t.Go.String())
+	goName := code.Quote(t.Go.String())
 	p(`    /// <summary>
     /// Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's
     /// error, for every packet it refuses (whole bytes after the value too).
@@ -316,24 +289,14 @@ func (e *csEmitter) structType(t *Type) []byte {
 
 // initialCapacity is the writer's first buffer: the largest packet when
 // that is small, else a start it grows from.
-func initialCapacity(t *Type) int {
+func initialCapacity(t *model.Type) int {
 	if t.MaxBits >= 0 && t.MaxBits <= 8*1024 {
 		return max((t.MaxBits+7)/8, 8)
 	}
 	return 256
 }
 
-func sizeText(t *Type) string {
-	switch {
-	case t.MaxBits < 0:
-		return fmt.Sprintf("%d bits or more", t.MinBits)
-	case t.MinBits == t.MaxBits:
-		return fmt.Sprintf("%d bits", t.MinBits)
-	}
-	return fmt.Sprintf("%d to %d bits", t.MinBits, t.MaxBits)
-}
-
-func (e *csEmitter) readFunc(t *Type) []byte {
+func (e *Emitter) readFunc(t *model.Type) []byte {
 	c := &body{indent: 2, temps: make([]bool, csTempCount)}
 	for _, m := range t.Fields {
 		e.read(c, m.Value, "this."+e.members[m], nil)
@@ -347,7 +310,7 @@ func (e *csEmitter) readFunc(t *Type) []byte {
 	return b.Bytes()
 }
 
-func (e *csEmitter) writeFunc(t *Type) []byte {
+func (e *Emitter) writeFunc(t *model.Type) []byte {
 	c := &body{indent: 2}
 	for _, m := range t.Fields {
 		e.write(c, m.Value, "this."+e.members[m], nil)
@@ -358,25 +321,6 @@ func (e *csEmitter) writeFunc(t *Type) []byte {
 	b.WriteString(c.b.String())
 	b.WriteString("        return true;\n    }\n")
 	return b.Bytes()
-}
-
-// csString is a C# string literal of s.
-func csString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // csKeywords are C#'s keywords; csRuntimeNames the names the runtime
@@ -404,7 +348,7 @@ func init() {
 
 // csIdent adapts a model name to C#.
 func csIdent(n string) string {
-	if csKeywords[n] || csRuntimeNames[n] || isLoopName(n) || isTempName(n) || strings.HasPrefix(n, "bp_") {
+	if csKeywords[n] || csRuntimeNames[n] || code.IsLoopName(n) || isTempName(n) || strings.HasPrefix(n, "bp_") {
 		return n + "_"
 	}
 	return n
@@ -423,3 +367,16 @@ func isTempName(n string) bool {
 	}
 	return true
 }
+
+// The names the file gives things, for code that writes C# against it.
+
+// TypeName is the C# name of type t.
+func (e *Emitter) TypeName(t *model.Type) string { return e.typeNames[t] }
+
+// MemberName is the C# name of member m.
+func (e *Emitter) MemberName(m *model.Member) string { return e.members[m] }
+
+// Type is the C# type of a value, and Optional the type of one that may
+// be absent (a pointer's or a sparse slot's).
+func (e *Emitter) Type(v *model.Value) string     { return e.csType(v) }
+func (e *Emitter) Optional(v *model.Value) string { return e.optional(v) }

@@ -1,4 +1,7 @@
-package gen
+// Package model is what every generator renders: the types a generated
+// file declares and how each of their values travels, built from
+// bitpack's exported layouts.
+package model
 
 import (
 	"fmt"
@@ -183,9 +186,9 @@ type builder struct {
 	done    []*Type // post-order: dependency order
 }
 
-// build returns the model of values' types. Each value is a struct value
+// Build returns the model of values' types. Each value is a struct value
 // or a pointer to one (a nil pointer of the type is enough).
-func build(values []any) (*Model, error) {
+func Build(values []any) (*Model, error) {
 	if len(values) == 0 {
 		return nil, fmt.Errorf("gen: no types given")
 	}

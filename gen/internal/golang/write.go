@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
@@ -20,7 +21,7 @@ const goRefuse = "return dst, false"
 
 // write renders the statements that write v, held by the addressable Go
 // expression x; depth is v's struct nesting (bitpack's MaxDepth bounds it).
-func (e *goEmitter) write(v *Value, x string, depth int) {
+func (e *goEmitter) write(v *model.Value, x string, depth int) {
 	switch v.Kind {
 	case bitpack.KindBool:
 		e.helpers["bit"] = true
@@ -44,7 +45,7 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 	case bitpack.KindBytes:
 		e.plainBytes(v)
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
-		e.put("uint64(len("+x+"))", lengthBits(v.MaxLen))
+		e.put("uint64(len("+x+"))", model.LengthBits(v.MaxLen))
 		e.wflush()
 		e.printf("w.WriteBytes(%s)", x)
 	case bitpack.KindByteArray:
@@ -55,7 +56,7 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 		e.writeElems(v, x, v.Len, depth)
 	case bitpack.KindSlice:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
-		e.put("uint64(len("+x+"))", lengthBits(v.MaxLen))
+		e.put("uint64(len("+x+"))", model.LengthBits(v.MaxLen))
 		e.writeElems(v, x, -1, depth)
 	case bitpack.KindPointer:
 		p := e.local("p")
@@ -71,7 +72,7 @@ func (e *goEmitter) write(v *Value, x string, depth int) {
 			e.fail(v, "nested deeper than bitpack.MaxDepth")
 			return
 		}
-		for _, u := range fieldUses(v) {
+		for _, u := range model.FieldUses(v) {
 			if f := v.Go.Field(u.Member.Index); f.PkgPath != "" && f.PkgPath != e.pkgPath {
 				e.fail(u.Value, "%v's field %s is unexported in package %s: code in package %s cannot reach it (leave %v to the plan)", v.Go, f.Name, f.PkgPath, e.pkgPath, e.rootType)
 			}
@@ -112,14 +113,14 @@ func (e *goEmitter) wflush() {
 // plainBytes refuses a byte slice or array whose elements are of a named
 // type (type B uint8; []B): the generated code passes it as []byte and
 // copies into it from the packet, which Go allows for byte only.
-func (e *goEmitter) plainBytes(v *Value) {
+func (e *goEmitter) plainBytes(v *model.Value) {
 	if t := v.Go.Elem(); t != reflect.TypeFor[byte]() {
 		e.fail(v, "%v holds %v, not byte: the generated code could not copy the packet's bytes into it (leave %v to the plan)", v.Go, t, e.rootType)
 	}
 }
 
 // goLevel is what a value adds to the struct nesting: one for a struct.
-func goLevel(v *Value) int {
+func goLevel(v *model.Value) int {
 	if v.Kind == bitpack.KindStruct {
 		return 1
 	}
@@ -128,7 +129,7 @@ func goLevel(v *Value) int {
 
 // rawUints reports whether v's elements are full-width unsigned integers
 // of their wire width, which bitio reads and writes a run of at a time.
-func rawUints(elem *Value) bool {
+func rawUints(elem *model.Value) bool {
 	return elem.Kind == bitpack.KindUint && !elem.Ranged && elem.Unit <= 1 && !elem.Clamp &&
 		elem.Bits == elem.Go.Bits() && elem.Go.Kind() != reflect.Uint && elem.Go.Kind() != reflect.Uintptr
 }
@@ -136,7 +137,7 @@ func rawUints(elem *Value) bool {
 // writeElems writes the elements of array or slice v (n of them, -1 for
 // a slice's length): a raw run in one call, a few scalars unrolled, else a
 // loop.
-func (e *goEmitter) writeElems(v *Value, x string, n, depth int) {
+func (e *goEmitter) writeElems(v *model.Value, x string, n, depth int) {
 	switch {
 	case rawUints(v.Elem) && n != 0:
 		if n > 0 {
@@ -168,19 +169,19 @@ func goUint(u uint64) string {
 
 // intParams are an integer's wire parameters as the plan holds them
 // (kind_int.go): the code is (v - min) ^ flip, at most limit, in bits.
-func intParams(v *Value) (min, limit, flip uint64, bits int) {
+func intParams(v *model.Value) (min, limit, flip uint64, bits int) {
 	switch {
 	case v.Ranged && v.Signed:
-		return uint64(v.IntMin), span(v), 0, rangeBits(v)
+		return uint64(v.IntMin), model.Span(v), 0, model.RangeBits(v)
 	case v.Ranged:
-		return v.UintMin, span(v), 0, rangeBits(v)
+		return v.UintMin, model.Span(v), 0, model.RangeBits(v)
 	case v.Signed:
 		return uint64(int64(-1) << (v.Bits - 1)), math.MaxUint64 >> (64 - v.Bits), 1 << (v.Bits - 1), v.Bits
 	}
 	return 0, math.MaxUint64 >> (64 - v.Bits), 0, v.Bits
 }
 
-func (e *goEmitter) writeInt(v *Value, x string) {
+func (e *goEmitter) writeInt(v *model.Value, x string) {
 	min, limit, flip, bits := intParams(v)
 	c := e.local("c")
 	load := "uint64(" + x + ")"
@@ -235,7 +236,7 @@ func goFloat64(f float64) string { return "float64(" + strconv.FormatFloat(f, 'g
 
 // quantizer returns the package-level quantizer of compressed float v,
 // declaring it on first use, built as prepareQuantizer builds bitpack's.
-func (e *goEmitter) quantizer(v *Value) string {
+func (e *goEmitter) quantizer(v *model.Value) string {
 	key := fmt.Sprint(v.FloatBits, v.Min, v.Max, v.Res)
 	if n, ok := e.quantByKey[key]; ok {
 		return n
@@ -288,7 +289,7 @@ type float32Consts struct {
 	invDelta          float32
 }
 
-func float32Params(v *Value) float32Consts {
+func float32Params(v *model.Value) float32Consts {
 	q, err := quant.NewFloat(float32(v.Min), float32(v.Max), float32(v.Res))
 	if err != nil {
 		panic("gen: a compressed float the plan compiled: " + err.Error())
@@ -302,7 +303,7 @@ func float32Params(v *Value) float32Consts {
 	return k
 }
 
-func (e *goEmitter) writeCompressed(v *Value, x string) {
+func (e *goEmitter) writeCompressed(v *model.Value, x string) {
 	f, c := e.local("f"), e.local("c")
 	if v.FloatBits == 32 {
 		// quant.Float.QuantizeInRange and Quantize, with immediates.
@@ -350,7 +351,7 @@ func (e *goEmitter) quatQuantizer(b int) string {
 }
 
 // quatComp is the Go selector of a quaternion component from its holder.
-func quatComp(steps []QuatStep) string {
+func quatComp(steps []model.QuatStep) string {
 	s := ""
 	for _, st := range steps {
 		if st.Member != nil {
@@ -363,7 +364,7 @@ func quatComp(steps []QuatStep) string {
 }
 
 // quatCompType is the Go type of a quaternion component.
-func quatCompType(t reflect.Type, steps []QuatStep) reflect.Type {
+func quatCompType(t reflect.Type, steps []model.QuatStep) reflect.Type {
 	for _, st := range steps {
 		if st.Member != nil {
 			t = t.Field(st.Member.Index).Type
@@ -374,7 +375,7 @@ func quatCompType(t reflect.Type, steps []QuatStep) reflect.Type {
 	return t
 }
 
-func (e *goEmitter) writeQuat(v *Value, x string) {
+func (e *goEmitter) writeQuat(v *model.Value, x string) {
 	e.helpers["quat"] = true
 	e.imports["math"] = "math"
 	q := e.quatQuantizer(v.Bits)

@@ -1,4 +1,4 @@
-package gen
+package csharp
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // The C# delta methods (docs/wire.md, "Delta encoding"): per class,
@@ -22,7 +24,7 @@ import (
 // a read), base the base's value in a write; idx are the loop variables
 // of its path.
 type csItem struct {
-	v              *Value
+	v              *model.Value
 	set, get, base string
 	idx            []string
 	objs           []csItem // the structs whose first item this is: a write refuses them null first
@@ -31,7 +33,7 @@ type csItem struct {
 // csItems returns the delta items of v (a struct's fields in its place,
 // recursively), in wire order; none for a value that holds one value
 // only (see itemCount).
-func csItems(e *csEmitter, v *Value, set, get, base string, idx []string) []csItem {
+func csItems(e *Emitter, v *model.Value, set, get, base string, idx []string) []csItem {
 	if v.Kind == bitpack.KindStruct {
 		var out []csItem
 		if v.Fields == nil {
@@ -50,14 +52,14 @@ func csItems(e *csEmitter, v *Value, set, get, base string, idx []string) []csIt
 		}
 		return out
 	}
-	if itemCount(v) == 0 {
+	if model.ItemCount(v) == 0 {
 		return nil
 	}
 	return []csItem{{v: v, set: set, get: get, base: base, idx: idx}}
 }
 
 // typeItems are a struct type's own items, on this and on b.
-func (e *csEmitter) typeItems(t *Type) []csItem {
+func (e *Emitter) typeItems(t *model.Type) []csItem {
 	var out []csItem
 	for _, m := range t.Fields {
 		n := e.members[m]
@@ -68,7 +70,7 @@ func (e *csEmitter) typeItems(t *Type) []csItem {
 
 // prefixValue is v with every path in it under prefix: the fields of a
 // struct in its own form, named from the value that holds it.
-func prefixValue(v *Value, prefix string) *Value {
+func prefixValue(v *model.Value, prefix string) *model.Value {
 	if v == nil || prefix == "" {
 		return v
 	}
@@ -83,9 +85,9 @@ func prefixValue(v *Value, prefix string) *Value {
 	}
 	c.Elem, c.Key = prefixValue(v.Elem, prefix), prefixValue(v.Key, prefix)
 	if v.Fields != nil {
-		c.Fields = make([]*FieldUse, len(v.Fields))
+		c.Fields = make([]*model.FieldUse, len(v.Fields))
 		for i, u := range v.Fields {
-			c.Fields[i] = &FieldUse{Member: u.Member, Value: prefixValue(u.Value, prefix)}
+			c.Fields[i] = &model.FieldUse{Member: u.Member, Value: prefixValue(u.Value, prefix)}
 		}
 	}
 	return &c
@@ -95,7 +97,7 @@ func prefixValue(v *Value, prefix string) *Value {
 func countItems(items []csItem) int {
 	n := 0
 	for _, it := range items {
-		n += itemCount(it.v)
+		n += model.ItemCount(it.v)
 	}
 	return n
 }
@@ -107,8 +109,8 @@ func csRet(side, p string) string { return "return " + side + ".At(" + p + ");" 
 // The methods.
 
 // deltaMethods renders a class's delta methods.
-func (e *csEmitter) deltaMethods(t *Type) []byte {
-	name, goName := e.typeNames[t], csString(t.Go.String())
+func (e *Emitter) deltaMethods(t *model.Type) []byte {
+	name, goName := e.typeNames[t], code.Quote(t.Go.String())
 	items := e.typeItems(t)
 	bit := strconv.FormatBool(countItems(items) > 1)
 	rc := &body{indent: 2, temps: make([]bool, csTempCount)}
@@ -233,7 +235,7 @@ func (e *csEmitter) deltaMethods(t *Type) []byte {
 // scalarKind says how ReadScalarDelta words a code past a fixed-width
 // field's limit, as bitpack's kinds do: 1, an unsigned integer from min;
 // 2, a signed one; 3, a compressed float's code.
-func scalarKind(v *Value) string {
+func scalarKind(v *model.Value) string {
 	switch v.Kind {
 	case bitpack.KindCompressedFloat:
 		return "3"
@@ -245,8 +247,8 @@ func scalarKind(v *Value) string {
 
 // oldCode is the C# expression of the offset code of x, a value of v
 // the reader holds (decoded: in range).
-func (e *csEmitter) oldCode(v *Value, x string) string {
-	_, _, lo := scalarCodes(v)
+func (e *Emitter) oldCode(v *model.Value, x string) string {
+	_, _, lo := model.ScalarCodes(v)
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "(" + x + " ? 1UL : 0UL)"
@@ -274,8 +276,8 @@ func (e *csEmitter) oldCode(v *Value, x string) string {
 }
 
 // fromCode is the C# expression of the value of offset code code.
-func (e *csEmitter) fromCode(v *Value, code string) string {
-	_, _, lo := scalarCodes(v)
+func (e *Emitter) fromCode(v *model.Value, code string) string {
+	_, _, lo := model.ScalarCodes(v)
 	switch v.Kind {
 	case bitpack.KindBool:
 		return code + " != 0"
@@ -305,27 +307,27 @@ func (e *csEmitter) fromCode(v *Value, code string) string {
 }
 
 // codeCall is the C# call that stores the offset code of x, a value of v
-// a writer is given, into code, refusing what Marshal refuses; "" when
+// a writer is given, into out, refusing what Marshal refuses; "" when
 // every value has one, which oldCode computes.
-func (e *csEmitter) codeCall(v *Value, x, code string) string {
+func (e *Emitter) codeCall(v *model.Value, x, out string) string {
 	switch v.Kind {
 	case bitpack.KindInt, bitpack.KindUint:
 		unit := max(v.Unit, 1)
 		switch {
 		case (v.Unit > 1 || v.Clamp) && v.Signed:
-			lo, hi, _ := intBounds(v)
-			return fmt.Sprintf("w.CodeUnits(%s, %s, %s, %s, %t, %s, %t, out %s)", x, csLong(lo), csLong(hi), csLong(unit), v.Clamp, csString(v.UnitText), v.Duration, code)
+			lo, hi, _ := model.IntBounds(v)
+			return fmt.Sprintf("w.CodeUnits(%s, %s, %s, %s, %t, %s, %t, out %s)", x, csLong(lo), csLong(hi), csLong(unit), v.Clamp, code.Quote(v.UnitText), v.Duration, out)
 		case v.Unit > 1 || v.Clamp:
-			lo, hi := uintBounds(v)
-			return fmt.Sprintf("w.CodeUnitsU(%s, %s, %s, %s, %t, %s, out %s)", x, csUlong(lo), csUlong(hi), csUlong(uint64(unit)), v.Clamp, csString(v.UnitText), code)
+			lo, hi := model.UintBounds(v)
+			return fmt.Sprintf("w.CodeUnitsU(%s, %s, %s, %s, %t, %s, out %s)", x, csUlong(lo), csUlong(hi), csUlong(uint64(unit)), v.Clamp, code.Quote(v.UnitText), out)
 		case v.Ranged && v.Signed:
-			return fmt.Sprintf("w.CodeIntRange(%s, %s, %s, out %s)", x, csLong(v.IntMin), csUlong(span(v)), code)
+			return fmt.Sprintf("w.CodeIntRange(%s, %s, %s, out %s)", x, csLong(v.IntMin), csUlong(model.Span(v)), out)
 		case v.Ranged:
-			return fmt.Sprintf("w.CodeUintRange(%s, %s, %s, out %s)", x, csUlong(v.UintMin), csUlong(span(v)), code)
+			return fmt.Sprintf("w.CodeUintRange(%s, %s, %s, out %s)", x, csUlong(v.UintMin), csUlong(model.Span(v)), out)
 		case v.Bits < v.GoBits && v.Signed:
-			return fmt.Sprintf("w.CodeSigned(%s, %d, out %s)", x, v.Bits, code)
+			return fmt.Sprintf("w.CodeSigned(%s, %d, out %s)", x, v.Bits, out)
 		case v.Bits < v.GoBits:
-			return fmt.Sprintf("w.CodeUnsigned(%s, %d, out %s)", x, v.Bits, code)
+			return fmt.Sprintf("w.CodeUnsigned(%s, %d, out %s)", x, v.Bits, out)
 		}
 	case bitpack.KindCompressedFloat:
 		lo, dl, low, high := e.floatConsts(v)
@@ -333,14 +335,14 @@ func (e *csEmitter) codeCall(v *Value, x, code string) string {
 		if v.FloatBits == 64 {
 			fn = "CodeCompressed64"
 		}
-		return fmt.Sprintf("w.%s(%s, %s, %s, %du, %s, %s, %t, %s, out %s)", fn, x, lo, dl, v.Steps, low, high, v.Clamp, csString(bounds(v)), code)
+		return fmt.Sprintf("w.%s(%s, %s, %s, %du, %s, %s, %t, %s, out %s)", fn, x, lo, dl, v.Steps, low, high, v.Clamp, code.Quote(model.Bounds(v)), out)
 	}
 	return ""
 }
 
 // sameValue is the C# condition that two values of a fixed-width field
 // are the same in memory (floats by their bits, as Go compares them).
-func sameValue(v *Value, a, b string) string {
+func sameValue(v *model.Value, a, b string) string {
 	switch {
 	case (v.Kind == bitpack.KindFloat || v.Kind == bitpack.KindCompressedFloat) && v.FloatBits == 32:
 		return "Bitpack.Float32Bits(" + a + ") == Bitpack.Float32Bits(" + b + ")"

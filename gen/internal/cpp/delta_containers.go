@@ -1,14 +1,16 @@
-package gen
+package cpp
 
 import (
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // Sparse arrays, maps and unions in the generated C++ deltas (see
-// cpp_delta.go).
+// delta.go).
 
 // mapPlaces takes a map's companions: its count and keys (expressions of
 // this value's and the base's), and the places of its values.
@@ -29,7 +31,7 @@ func takeMap(p, bp place) mapPlaces {
 
 // mapChanged renders the comparison of a map: the counts, then each
 // entry's key found among the base's and its value compared.
-func (e *cppEmitter) mapChanged(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) mapChanged(c *cppBody, v *model.Value, p, bp place) {
 	m := takeMap(p, bp)
 	c.refuseTrue("%s != %s || %s < 0 || %s > %d || !bitpack::keys_distinct( %s, %s )", m.count, m.bcount, m.count, m.count, v.MaxLen, m.keys, m.count)
 	e.loop(c, m.count, func(i string) {
@@ -42,7 +44,7 @@ func (e *cppEmitter) mapChanged(c *cppBody, v *Value, p, bp place) {
 
 // copyEntry renders the copy of the base's entry src into entry dst of
 // this value's map: its key, its value and the value's companions.
-func (e *cppEmitter) copyEntry(c *cppBody, m mapPlaces, dst, src string) {
+func (e *Emitter) copyEntry(c *cppBody, m mapPlaces, dst, src string) {
 	c.line("bitpack::copy_value( %s[%s], %s[%s] );", m.keys, dst, m.bkeys, src)
 	d, s := m.p.index(dst), m.bp.index(src)
 	c.line("bitpack::copy_value( %s, %s );", d.expr(), s.expr())
@@ -59,7 +61,7 @@ func (e *cppEmitter) copyEntry(c *cppBody, m mapPlaces, dst, src string) {
 // the map from the base's entries and the delta's in key order, so it is
 // stored ascending, and refuses an entry past maxlen as it comes: the
 // entries kept so far are those of the result up to the last key.
-func (e *cppEmitter) mapDelta(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) mapDelta(c *cppBody, v *model.Value, p, bp place) {
 	m := takeMap(p, bp)
 	k := strconv.Itoa(c.locals)
 	c.locals++
@@ -133,7 +135,7 @@ func (w mapWalk) next(m mapPlaces, base bool, at string) string {
 
 // keepBaseEntry renders the reader's copy of the base's next entry into
 // the result.
-func (e *cppEmitter) keepBaseEntry(c *cppBody, m mapPlaces, w mapWalk) {
+func (e *Emitter) keepBaseEntry(c *cppBody, m mapPlaces, w mapWalk) {
 	c.refuse("%s == %d", w.out, w.maxlen)
 	e.copyEntry(c, m, w.out, w.bj)
 	c.line("%s++;", w.out)
@@ -143,7 +145,7 @@ func (e *cppEmitter) keepBaseEntry(c *cppBody, m mapPlaces, w mapWalk) {
 // mapReadKey renders the reader's checks of a key it read (above the one
 // before) and its catching up with the base: the base's entries below the
 // key are kept, and cmp says whether the base holds the key.
-func (e *cppEmitter) mapReadKey(c *cppBody, m mapPlaces, w mapWalk) {
+func (e *Emitter) mapReadKey(c *cppBody, m mapPlaces, w mapWalk) {
 	c.line("if ( Stream::IsReading )")
 	c.open()
 	c.refuse("%s > 0 && !bitpack::key_less( %s, %s )", w.listed, w.prev, w.key)
@@ -158,7 +160,7 @@ func (e *cppEmitter) mapReadKey(c *cppBody, m mapPlaces, w mapWalk) {
 
 // mapEntry renders what follows a listed key: an added entry's value
 // whole; else the kept bit and, when kept, the value's body.
-func (e *cppEmitter) mapEntry(c *cppBody, v *Value, m mapPlaces, w mapWalk) {
+func (e *Emitter) mapEntry(c *cppBody, v *model.Value, m mapPlaces, w mapWalk) {
 	c.line("if ( %s < 0 )", w.cmp)
 	c.open()
 	c.line("if ( Stream::IsReading )")
@@ -196,7 +198,7 @@ func (e *cppEmitter) mapEntry(c *cppBody, v *Value, m mapPlaces, w mapWalk) {
 // lists: it stops at a key only one map holds (cmp < 0: added, > 0:
 // removed) or at one both hold whose value changed (cmp 0), passing the
 // others; with none left, both indices are -1.
-func (e *cppEmitter) nextChangedEntry(c *cppBody, v *Value, m mapPlaces, w mapWalk) {
+func (e *Emitter) nextChangedEntry(c *cppBody, v *model.Value, m mapPlaces, w mapWalk) {
 	c.line("while ( %s >= 0 || %s >= 0 )", w.ei, w.bj)
 	c.open()
 	c.line("%s = %s < 0 ? 1 : %s < 0 ? -1 : bitpack::key_compare( %s[%s], %s[%s] );", w.cmp, w.ei, w.bj, m.keys, w.ei, m.bkeys, w.bj)
@@ -212,7 +214,7 @@ func (e *cppEmitter) nextChangedEntry(c *cppBody, v *Value, m mapPlaces, w mapWa
 
 // unionIndex renders a union's type index (both directions): refused on
 // write when no member has it; read, checked by the switch that follows.
-func (e *cppEmitter) unionIndex(body *cppBody, t *Type) {
+func (e *Emitter) unionIndex(body *cppBody, t *model.Type) {
 	n := len(t.Members)
 	switch {
 	case t.Numbered:
@@ -236,7 +238,7 @@ func (e *cppEmitter) unionIndex(body *cppBody, t *Type) {
 		body.line("    return false;")
 		body.line("if ( Stream::IsReading )")
 		body.line("    type = 0;")
-	case t.IndexBits == lengthBits(n-1):
+	case t.IndexBits == model.LengthBits(n-1):
 		body.line("if ( Stream::IsWriting && type > %d )", n-1)
 		body.line("    return false;")
 		body.line("serialize_int( stream, type, 0, %d );", n-1)
@@ -251,7 +253,7 @@ func (e *cppEmitter) unionIndex(body *cppBody, t *Type) {
 // SerializeDeltaPart, its part as an item: the type index, then the
 // member's body when the base holds a member of that index (it must
 // change), else the member whole.
-func (e *cppEmitter) unionDelta(t *Type) {
+func (e *Emitter) unionDelta(t *model.Type) {
 	name := e.typeNames[t]
 	e.printf("\n    // DeltaChanged reports whether *this differs from base on the wire (or\n")
 	e.printf("    // cannot be written).\n")
@@ -291,7 +293,7 @@ func (e *cppEmitter) unionDelta(t *Type) {
 
 // sparseLens returns the slot counts of a sparse value and of its base
 // (expressions), with the places after its length companions.
-func sparseLens(v *Value, p, bp place) (string, string, place, place) {
+func sparseLens(v *model.Value, p, bp place) (string, string, place, place) {
 	if v.Go.Kind() != reflect.Slice {
 		return strconv.Itoa(v.Len), strconv.Itoa(v.Len), p, bp
 	}
@@ -302,7 +304,7 @@ func sparseLens(v *Value, p, bp place) (string, string, place, place) {
 
 // sparseChanged renders the comparison of a sparse array or slice: the
 // length, then each slot's presence and element.
-func (e *cppEmitter) sparseChanged(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) sparseChanged(c *cppBody, v *model.Value, p, bp place) {
 	n, bn, p, bp := sparseLens(v, p, bp)
 	if v.Go.Kind() == reflect.Slice {
 		c.refuseTrue("%s != %s || %s < 0 || %s > %d", n, bn, n, n, v.MaxLen)
@@ -323,7 +325,7 @@ func (e *cppEmitter) sparseChanged(c *cppBody, v *Value, p, bp place) {
 // int_relative from the previous (from -1), then the element whole for a
 // slot the base has empty (or has not), else a bit, 0 for empty now, 1
 // then the element's body; then int_relative(previous, slots).
-func (e *cppEmitter) sparseDelta(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) sparseDelta(c *cppBody, v *model.Value, p, bp place) {
 	c.open()
 	n, bn, p, bp := sparseLens(v, p, bp)
 	rs := ""

@@ -1,4 +1,4 @@
-package gen
+package typescript
 
 import (
 	"fmt"
@@ -7,14 +7,16 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // The statements of the TypeScript readTFrom and writeTTo functions, value
-// by value: the same steps as the C# ones (cs_steps.go), with every
+// by value: the same steps as the C# ones (package csharp), with every
 // refusal "return r.at(path)" after the reader or writer recorded it.
 
 // tsType is the TypeScript type of a value.
-func (e *tsEmitter) tsType(v *Value) string {
+func (e *Emitter) tsType(v *model.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "boolean"
@@ -49,7 +51,7 @@ func (e *tsEmitter) tsType(v *Value) string {
 }
 
 // elemType parenthesizes a union type used as an array's element.
-func (e *tsEmitter) elemType(t string) string {
+func (e *Emitter) elemType(t string) string {
 	for _, r := range t {
 		if r == '|' {
 			return "(" + t + ")"
@@ -60,7 +62,7 @@ func (e *tsEmitter) elemType(t string) string {
 
 // optional is the type of a value that may be absent: T | null, and a
 // BitpackBox around a pointer, whose null inside means something else.
-func (e *tsEmitter) optional(v *Value) string {
+func (e *Emitter) optional(v *model.Value) string {
 	if v.Kind == bitpack.KindPointer {
 		return "BitpackBox<" + e.tsType(v) + "> | null"
 	}
@@ -68,7 +70,7 @@ func (e *tsEmitter) optional(v *Value) string {
 }
 
 // zero is the expression of a value as Go's zero value is.
-func (e *tsEmitter) zero(v *Value) string {
+func (e *Emitter) zero(v *model.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "false"
@@ -132,8 +134,8 @@ func tsNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // nothing yet (under a pointer, a slice, a union), so containers and
 // structs are built; otherwise x is a field or element newT made, filled
 // in place.
-func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	check := func() { c.line("if (r.failed) return r.at(%s);", p) }
 	set := func(call string) { c.line("%s = %s;", x, call); check() }
 	switch v.Kind {
@@ -151,15 +153,15 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 	case bitpack.KindFloat:
 		set(fmt.Sprintf("r.readFloat%d()", v.FloatBits))
 	case bitpack.KindCompressedFloat:
-		d, lo := delta(v), v.Min
+		d, lo := model.Delta(v), v.Min
 		if v.FloatBits == 32 {
 			lo = float64(float32(lo))
 		}
 		set(fmt.Sprintf("r.readCompressed%d(%d, %d, %s, %s)", v.FloatBits, v.Bits, v.Steps, tsNum(d), tsNum(lo)))
 	case bitpack.KindString:
-		set(fmt.Sprintf("r.readString(%d, %d)", lengthBits(v.MaxLen), v.MaxLen))
+		set(fmt.Sprintf("r.readString(%d, %d)", model.LengthBits(v.MaxLen), v.MaxLen))
 	case bitpack.KindBytes:
-		set(fmt.Sprintf("r.readByteSlice(%d, %d)", lengthBits(v.MaxLen), v.MaxLen))
+		set(fmt.Sprintf("r.readByteSlice(%d, %d)", model.LengthBits(v.MaxLen), v.MaxLen))
 	case bitpack.KindByteArray:
 		set(fmt.Sprintf("r.readByteArray(%d)", v.Len))
 	case bitpack.KindArray:
@@ -168,7 +170,7 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 		})
 	case bitpack.KindSlice:
 		n := c.local("n")
-		c.line("const %s = r.readLength(%d, %d, %d);", n, lengthBits(v.MaxLen), v.MaxLen, elemBits(v.Elem))
+		c.line("const %s = r.readLength(%d, %d, %d);", n, model.LengthBits(v.MaxLen), v.MaxLen, model.ElemBits(v.Elem))
 		check()
 		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
@@ -193,7 +195,7 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 	case bitpack.KindSparse:
 		e.readSparse(c, v, x, idx, fresh)
 	case bitpack.KindCheck:
-		c.line("if (!r.readCheck(%#08x, %s)) return r.at(%s);", v.CheckHash, tsString(v.CheckName), p)
+		c.line("if (!r.readCheck(%#08x, %s)) return r.at(%s);", v.CheckHash, code.Quote(v.CheckName), p)
 	case bitpack.KindQuat:
 		c.line("if (!r.readQuat(%d)) return r.at(%s);", v.Bits, p)
 		e.built(c, fresh, x, e.zero(v), func(a string) {
@@ -208,16 +210,16 @@ func (e *tsEmitter) read(c *body, v *Value, x string, idx []string, fresh bool) 
 	}
 }
 
-func (e *tsEmitter) readInt(v *Value) string {
+func (e *Emitter) readInt(v *model.Value) string {
 	switch {
 	case v.Ranged && v.GoBits == 64 && v.Signed:
-		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, true)", rangeBits(v), tsBigS(v.IntMin), tsBig(span(v)))
+		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, true)", model.RangeBits(v), tsBigS(v.IntMin), tsBig(model.Span(v)))
 	case v.Ranged && v.GoBits == 64:
-		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, false)", rangeBits(v), tsBig(v.UintMin), tsBig(span(v)))
+		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, false)", model.RangeBits(v), tsBig(v.UintMin), tsBig(model.Span(v)))
 	case v.Ranged && v.Signed:
-		return fmt.Sprintf("r.readRange(%d, %d, %d)", rangeBits(v), v.IntMin, span(v))
+		return fmt.Sprintf("r.readRange(%d, %d, %d)", model.RangeBits(v), v.IntMin, model.Span(v))
 	case v.Ranged:
-		return fmt.Sprintf("r.readRange(%d, %d, %d)", rangeBits(v), v.UintMin, span(v))
+		return fmt.Sprintf("r.readRange(%d, %d, %d)", model.RangeBits(v), v.UintMin, model.Span(v))
 	case v.GoBits == 64 && v.Signed:
 		return fmt.Sprintf("r.readSignedBig(%d)", v.Bits)
 	case v.GoBits == 64:
@@ -231,7 +233,7 @@ func (e *tsEmitter) readInt(v *Value) string {
 // built fills x, or, when fresh, a new value (made by expr) in a local
 // that x takes at the end: TypeScript does not narrow x[i] after an
 // assignment, so nothing is read through x while it may be null.
-func (e *tsEmitter) built(c *body, fresh bool, x, expr string, fill func(a string)) {
+func (e *Emitter) built(c *body, fresh bool, x, expr string, fill func(a string)) {
 	if !fresh {
 		fill(x)
 		return
@@ -243,7 +245,7 @@ func (e *tsEmitter) built(c *body, fresh bool, x, expr string, fill func(a strin
 }
 
 // readPresent reads a pointer's or sparse slot's value into x.
-func (e *tsEmitter) readPresent(c *body, v *Value, x string, idx []string) {
+func (e *Emitter) readPresent(c *body, v *model.Value, x string, idx []string) {
 	if v.Kind != bitpack.KindPointer {
 		e.read(c, v, x, idx, true)
 		return
@@ -251,8 +253,8 @@ func (e *tsEmitter) readPresent(c *body, v *Value, x string, idx []string) {
 	e.built(c, true, x, "{ value: null } as BitpackBox<"+e.tsType(v)+">", func(a string) { e.read(c, v, a+".value", idx, true) })
 }
 
-func (e *tsEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	n := e.typeNames[v.Type]
 	e.built(c, fresh, x, "new"+n+"()", func(a string) {
 		if v.Fields == nil {
@@ -265,7 +267,7 @@ func (e *tsEmitter) readStruct(c *body, v *Value, x string, idx []string, fresh 
 	})
 }
 
-func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
+func (e *Emitter) readUnion(c *body, v *model.Value, x, p string) {
 	start, u := "", ""
 	if v.Type.Numbered {
 		// The protocol's own indices (At): any other is refused as bitpack
@@ -294,7 +296,7 @@ func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
 		for _, idx := range v.Type.Indices {
 			known = append(known, strconv.FormatUint(idx, 10))
 		}
-		c.line("    r.fail(\"Range\", %s, \"union index \" + %s + %s);", start, u, tsString(" names no member ("+strings.Join(known, ", ")+")"))
+		c.line("    r.fail(\"Range\", %s, \"union index \" + %s + %s);", start, u, code.Quote(" names no member ("+strings.Join(known, ", ")+")"))
 	}
 	c.line("    return r.at(%s);", p)
 	c.line("}")
@@ -303,13 +305,13 @@ func (e *tsEmitter) readUnion(c *body, v *Value, x, p string) {
 // readSparse reads a sparse array or slice: each present element's index
 // as int_relative from the previous one (from -1), the element, and the
 // length as the end marker.
-func (e *tsEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	k := strconv.Itoa(c.loops)
 	n, prev, i, start, a := c.local("n"), "s"+k, "i"+k, "x"+k, c.local("a")
 	c.loops++
 	if v.Go.Kind() == reflect.Slice {
-		c.line("const %s = r.readLength(%d, %d, 0);", n, lengthBits(v.MaxLen), v.MaxLen)
+		c.line("const %s = r.readLength(%d, %d, 0);", n, model.LengthBits(v.MaxLen), v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("const %s = new Array<%s>(%s).fill(null);", a, e.optional(v.Elem), n)
 	} else {
@@ -339,7 +341,7 @@ func (e *tsEmitter) readSparse(c *body, v *Value, x string, idx []string, fresh 
 
 // tsPrimitive reports whether a value's zero is a primitive, which array
 // elements can share.
-func tsPrimitive(v *Value) bool {
+func tsPrimitive(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
 		bitpack.KindString, bitpack.KindPointer, bitpack.KindSparse:
@@ -350,7 +352,7 @@ func tsPrimitive(v *Value) bool {
 
 // quatComp is the TypeScript expression of a quaternion component's place
 // within its holder: .X, .V.Y, [3].
-func (e *tsEmitter) quatComp(steps []QuatStep) string {
+func (e *Emitter) quatComp(steps []model.QuatStep) string {
 	var b strings.Builder
 	for _, s := range steps {
 		if s.Member != nil {
@@ -366,10 +368,10 @@ func (e *tsEmitter) quatComp(steps []QuatStep) string {
 // before it (else refused as bitpack refuses it), then its value, into a
 // new Map. Errors name a key being read by its position ("[key 2]") and a
 // value by its key, as bitpack's do.
-func (e *tsEmitter) readMap(c *body, v *Value, x string, idx []string, fresh bool) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh bool) {
+	p := code.PathExpr(v.Path, idx)
 	n, key, prev, val, start := c.local("n"), c.local("y"), c.local("s"), c.local("e"), c.local("x")
-	c.line("const %s = r.readCount(%d, %d, %d);", n, lengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30))
+	c.line("const %s = r.readCount(%d, %d, %d);", n, model.LengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30))
 	c.line("if (r.failed) return r.at(%s);", p)
 	e.built(c, true, x, "new "+e.tsType(v)+"()", func(a string) {
 		c.line("let %s: %s = %s;", prev, e.tsType(v.Key), e.zero(v.Key))
@@ -392,7 +394,7 @@ func (e *tsEmitter) readMap(c *body, v *Value, x string, idx []string, fresh boo
 // tsKeyNotAbove is the condition that key does not follow prev in
 // bitpack's order: numbers by value, false before true, strings by their
 // UTF-8 bytes.
-func tsKeyNotAbove(v *Value, key, prev string) string {
+func tsKeyNotAbove(v *model.Value, key, prev string) string {
 	switch v.Kind {
 	case bitpack.KindString:
 		return "compareKeys(" + prev + ", " + key + ") >= 0"
@@ -403,7 +405,7 @@ func tsKeyNotAbove(v *Value, key, prev string) string {
 }
 
 // tsKeyText is the expression of a key as Go words it in an error's path.
-func tsKeyText(v *Value, key string) string {
+func tsKeyText(v *model.Value, key string) string {
 	if v.Kind == bitpack.KindString {
 		return "keyText(" + key + ")"
 	}

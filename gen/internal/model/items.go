@@ -1,4 +1,4 @@
-package gen
+package model
 
 import "github.com/bitpack-go/bitpack"
 
@@ -9,9 +9,9 @@ import "github.com/bitpack-go/bitpack"
 // refusal alike), the width of a number's short form and the range of its
 // codes.
 
-// fieldUses are the fields a struct value sends, in wire order: this
+// FieldUses are the fields a struct value sends, in wire order: this
 // use's, or its type's own.
-func fieldUses(v *Value) []*FieldUse {
+func FieldUses(v *Value) []*FieldUse {
 	if v.Fields != nil {
 		return v.Fields
 	}
@@ -22,48 +22,48 @@ func fieldUses(v *Value) []*FieldUse {
 	return uses
 }
 
-// structFields are the values of a struct value's fieldUses.
-func structFields(v *Value) []*Value {
+// StructFields are the values of a struct value's FieldUses.
+func StructFields(v *Value) []*Value {
 	var out []*Value
-	for _, u := range fieldUses(v) {
+	for _, u := range FieldUses(v) {
 		out = append(out, u.Value)
 	}
 	return out
 }
 
-// isItem reports whether a value that is not a struct takes part in
+// IsItem reports whether a value that is not a struct takes part in
 // deltas: checks, fixed-width values of 0 bits and arrays whose elements
 // hold one value only (none, or of no items) do not.
-func isItem(v *Value) bool {
+func IsItem(v *Value) bool {
 	switch v.Kind {
 	case bitpack.KindCheck:
 		return false
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
 		return v.Bits > 0
 	case bitpack.KindArray:
-		return v.Len > 0 && itemCount(v.Elem) > 0
+		return v.Len > 0 && ItemCount(v.Elem) > 0
 	}
 	return true
 }
 
-// deltaItems are v's items: v itself, or for a struct its fields' items,
+// DeltaItems are v's items: v itself, or for a struct its fields' items,
 // recursively.
-func deltaItems(v *Value) []*Value {
+func DeltaItems(v *Value) []*Value {
 	if v.Kind != bitpack.KindStruct {
-		if isItem(v) {
+		if IsItem(v) {
 			return []*Value{v}
 		}
 		return nil
 	}
 	var out []*Value
-	for _, f := range structFields(v) {
-		out = append(out, deltaItems(f)...)
+	for _, f := range StructFields(v) {
+		out = append(out, DeltaItems(f)...)
 	}
 	return out
 }
 
-// itemCount is the number of v's items.
-func itemCount(v *Value) int { return len(deltaItems(v)) }
+// ItemCount is the number of v's items.
+func ItemCount(v *Value) int { return len(DeltaItems(v)) }
 
 // unrollLimit is bitpack's: an array of at most this many ops is
 // unrolled into its parent's ops.
@@ -74,7 +74,7 @@ func opsOf(v *Value) int {
 	switch v.Kind {
 	case bitpack.KindStruct:
 		n := 0
-		for _, f := range structFields(v) {
+		for _, f := range StructFields(v) {
 			n += opsOf(f)
 		}
 		return n
@@ -86,32 +86,32 @@ func opsOf(v *Value) int {
 	return 1
 }
 
-// unrolledArray reports whether v is an array bitpack unrolls.
-func unrolledArray(v *Value) bool {
+// UnrolledArray reports whether v is an array bitpack unrolls.
+func UnrolledArray(v *Value) bool {
 	return v.Kind == bitpack.KindArray && v.Len*opsOf(v.Elem) <= unrollLimit
 }
 
-// deltaShortBits is the width of a b-bit number's short form: none under
+// DeltaShortBits is the width of a b-bit number's short form: none under
 // 4 bits, else half the bits rounded up, at most 8.
-func deltaShortBits(b int) int {
+func DeltaShortBits(b int) int {
 	if b < 4 {
 		return 0
 	}
 	return min((b+1)/2, 8)
 }
 
-// scalarCodes are a fixed-width field's codes: the largest offset code,
+// ScalarCodes are a fixed-width field's codes: the largest offset code,
 // the XOR from offset code to wire code (a raw signed integer's sign
 // flip), and the integer value of offset code 0 (as a uint64).
-func scalarCodes(v *Value) (limit, flip, lo uint64) {
+func ScalarCodes(v *Value) (limit, flip, lo uint64) {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return 1, 0, 0
 	case bitpack.KindInt:
-		l, h, f := intBounds(v)
+		l, h, f := IntBounds(v)
 		return uint64(h) - uint64(l), f, uint64(l)
 	case bitpack.KindUint:
-		l, h := uintBounds(v)
+		l, h := UintBounds(v)
 		return h - l, 0, l
 	case bitpack.KindCompressedFloat:
 		return uint64(v.Steps), 0, 0

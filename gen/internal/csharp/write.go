@@ -1,4 +1,4 @@
-package gen
+package csharp
 
 import (
 	"fmt"
@@ -6,17 +6,19 @@ import (
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // write renders the statements that write value v, the C# expression x
 // (of type csType(v)).
-func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
+	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return w.At(%s);", p) }
 	absent := func(what string) {
 		c.line("if (%s == null)", x)
 		c.open()
-		c.line("w.Fail(BitpackErrorKind.Range, %s);", csString(what))
+		c.line("w.Fail(BitpackErrorKind.Range, %s);", code.Quote(what))
 		c.line("return w.At(%s);", p)
 		c.close()
 	}
@@ -37,11 +39,11 @@ func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
 		if v.FloatBits == 64 {
 			fn = "WriteCompressed64"
 		}
-		fail(fmt.Sprintf("w.%s(%s, %s, %s, %du, %d, %s, %s, %t, %s)", fn, x, lo, dl, v.Steps, v.Bits, low, high, v.Clamp, csString(bounds(v))))
+		fail(fmt.Sprintf("w.%s(%s, %s, %s, %du, %d, %s, %s, %t, %s)", fn, x, lo, dl, v.Steps, v.Bits, low, high, v.Clamp, code.Quote(model.Bounds(v))))
 	case bitpack.KindString:
-		fail(fmt.Sprintf("w.WriteString(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.WriteString(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
 	case bitpack.KindBytes:
-		fail(fmt.Sprintf("w.WriteByteSlice(%s, %d, %d)", x, v.MaxLen, lengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.WriteByteSlice(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
 	case bitpack.KindByteArray:
 		fail(fmt.Sprintf("w.WriteByteArray(%s, %d)", x, v.Len))
 	case bitpack.KindArray:
@@ -51,7 +53,7 @@ func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s = %s == null ? 0 : %s.Length;", n, x, x)
-		fail(fmt.Sprintf("w.WriteLength(%s, %d, %d)", n, v.MaxLen, lengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.WriteLength(%s, %d, %d)", n, v.MaxLen, model.LengthBits(v.MaxLen)))
 		c.loop(n, func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 		c.close()
 	case bitpack.KindPointer:
@@ -77,7 +79,7 @@ func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
 	case bitpack.KindSparse:
 		e.writeSparse(c, v, x, idx, p)
 	case bitpack.KindCheck:
-		c.line("w.WriteCheck(%#08xu); // check %s", v.CheckHash, csString(v.CheckName))
+		c.line("w.WriteCheck(%#08xu); // check %s", v.CheckHash, code.Quote(v.CheckName))
 	case bitpack.KindQuat:
 		e.writeQuat(c, v, x, p, fail, absent)
 	case bitpack.KindMap:
@@ -88,7 +90,7 @@ func (e *csEmitter) write(c *body, v *Value, x string, idx []string) {
 }
 
 // present is the value an optional x holds (x non-null).
-func (e *csEmitter) present(v *Value, x string) string {
+func (e *Emitter) present(v *model.Value, x string) string {
 	if v.Kind == bitpack.KindPointer || csValueType(v) {
 		return x + ".Value"
 	}
@@ -97,19 +99,19 @@ func (e *csEmitter) present(v *Value, x string) string {
 
 // writeInt renders an integer: unchecked when every value of the C# type
 // fits the wire, else through a helper that refuses what Marshal refuses.
-func (e *csEmitter) writeInt(c *body, v *Value, x string, fail func(string)) {
+func (e *Emitter) writeInt(c *body, v *model.Value, x string, fail func(string)) {
 	unit := max(v.Unit, 1)
 	switch {
 	case (v.Unit > 1 || v.Clamp) && v.Signed:
-		lo, hi, flip := intBounds(v)
-		fail(fmt.Sprintf("w.WriteUnits(%s, %s, %s, %d, %s, %s, %t, %s, %t)", x, csLong(lo), csLong(hi), unitBits(v), csUlong(flip), csLong(unit), v.Clamp, csString(v.UnitText), v.Duration))
+		lo, hi, flip := model.IntBounds(v)
+		fail(fmt.Sprintf("w.WriteUnits(%s, %s, %s, %d, %s, %s, %t, %s, %t)", x, csLong(lo), csLong(hi), model.UnitBits(v), csUlong(flip), csLong(unit), v.Clamp, code.Quote(v.UnitText), v.Duration))
 	case v.Unit > 1 || v.Clamp:
-		lo, hi := uintBounds(v)
-		fail(fmt.Sprintf("w.WriteUnitsU(%s, %s, %s, %d, %s, %t, %s)", x, csUlong(lo), csUlong(hi), unitBits(v), csUlong(uint64(unit)), v.Clamp, csString(v.UnitText)))
+		lo, hi := model.UintBounds(v)
+		fail(fmt.Sprintf("w.WriteUnitsU(%s, %s, %s, %d, %s, %t, %s)", x, csUlong(lo), csUlong(hi), model.UnitBits(v), csUlong(uint64(unit)), v.Clamp, code.Quote(v.UnitText)))
 	case v.Ranged && v.Signed:
-		fail(fmt.Sprintf("w.WriteIntRange(%s, %s, %s, %d)", x, csLong(v.IntMin), csUlong(span(v)), rangeBits(v)))
+		fail(fmt.Sprintf("w.WriteIntRange(%s, %s, %s, %d)", x, csLong(v.IntMin), csUlong(model.Span(v)), model.RangeBits(v)))
 	case v.Ranged:
-		fail(fmt.Sprintf("w.WriteUintRange(%s, %s, %s, %d)", x, csUlong(v.UintMin), csUlong(span(v)), rangeBits(v)))
+		fail(fmt.Sprintf("w.WriteUintRange(%s, %s, %s, %d)", x, csUlong(v.UintMin), csUlong(model.Span(v)), model.RangeBits(v)))
 	case v.Bits < v.GoBits && v.Signed:
 		fail(fmt.Sprintf("w.WriteSigned(%s, %d)", x, v.Bits))
 	case v.Bits < v.GoBits:
@@ -125,7 +127,7 @@ func (e *csEmitter) writeInt(c *body, v *Value, x string, fail func(string)) {
 	}
 }
 
-func (e *csEmitter) writeUnion(c *body, v *Value, x, p string, absent func(string)) {
+func (e *Emitter) writeUnion(c *body, v *model.Value, x, p string, absent func(string)) {
 	absent(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go))
 	for i, mt := range v.Type.Members {
 		name := e.typeNames[mt]
@@ -149,14 +151,14 @@ func (e *csEmitter) writeUnion(c *body, v *Value, x, p string, absent func(strin
 
 // writeSparse writes the index of each present slot as int_relative from
 // the previous one (from -1), its value, and the length as the end marker.
-func (e *csEmitter) writeSparse(c *body, v *Value, x string, idx []string, p string) {
+func (e *Emitter) writeSparse(c *body, v *model.Value, x string, idx []string, p string) {
 	k := strconv.Itoa(c.loops)
 	n, prev, i := "n"+k, "s"+k, "i"+k
 	c.loops++
 	c.open()
 	if v.Go.Kind() == reflect.Slice {
 		c.line("int %s = %s == null ? 0 : %s.Length;", n, x, x)
-		c.line("if (!w.WriteLength(%s, %d, %d))", n, v.MaxLen, lengthBits(v.MaxLen))
+		c.line("if (!w.WriteLength(%s, %d, %d))", n, v.MaxLen, model.LengthBits(v.MaxLen))
 		c.line("    return w.At(%s);", p)
 	} else {
 		c.line("const int %s = %d;", n, v.Len)
@@ -180,7 +182,7 @@ func (e *csEmitter) writeSparse(c *body, v *Value, x string, idx []string, p str
 // writeQuat writes a quaternion: its holder and the vector inside it must
 // be there (and arrays of their length), then the components, as float
 // (Go's float32(x) for float64 ones).
-func (e *csEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string), absent func(string)) {
+func (e *Emitter) writeQuat(c *body, v *model.Value, x, p string, fail func(string), absent func(string)) {
 	if v.Type != nil {
 		absent("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
 	} else {
@@ -194,7 +196,7 @@ func (e *csEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string),
 			} else {
 				c.line("if (%s == null)", vec)
 				c.open()
-				c.line("w.Fail(BitpackErrorKind.Range, %s);", csString("null "+e.typeNames[vt.Type]+": only a Go pointer may be absent"))
+				c.line("w.Fail(BitpackErrorKind.Range, %s);", code.Quote("null "+e.typeNames[vt.Type]+": only a Go pointer may be absent"))
 				c.line("return w.At(%s);", p)
 				c.close()
 			}
@@ -214,7 +216,7 @@ func (e *csEmitter) writeQuat(c *body, v *Value, x, p string, fail func(string),
 // writeMap writes a map: its count (null is empty), then its entries in
 // ascending key order (the keys copied and sorted), each key then value.
 // Errors name an entry by its key, as bitpack's do.
-func (e *csEmitter) writeMap(c *body, v *Value, x string, idx []string, p string, fail func(string)) {
+func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p string, fail func(string)) {
 	k := strconv.Itoa(c.loops)
 	m, n, keys, i, val := "m"+k, "n"+k, "y"+k, "i"+k, "e"+k
 	ktype := e.csType(v.Key)
@@ -222,7 +224,7 @@ func (e *csEmitter) writeMap(c *body, v *Value, x string, idx []string, p string
 	c.open()
 	c.line("%s %s = %s;", e.csType(v), m, x)
 	c.line("int %s = %s == null ? 0 : %s.Count;", n, m, m)
-	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, lengthBits(v.MaxLen)))
+	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, model.LengthBits(v.MaxLen)))
 	c.line("if (%s > 0)", n)
 	c.open()
 	c.line("%s %s = %s;", ktype+"[]", keys, newArray(ktype, n))

@@ -1,4 +1,4 @@
-package gen
+package typescript
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // Deltas in TypeScript (docs/wire.md, "Delta encoding"): for each struct
@@ -22,17 +24,17 @@ import (
 // touched and a refusal throws before anything is returned.
 
 // typeItems counts a struct type's items in its own form.
-func typeItems(t *Type) int {
-	return len(deltaItems(&Value{Kind: bitpack.KindStruct, Type: t}))
+func typeItems(t *model.Type) int {
+	return len(model.DeltaItems(&model.Value{Kind: bitpack.KindStruct, Type: t}))
 }
 
 // scalarBits is a fixed-width field's wire width.
-func scalarBits(v *Value) int {
+func scalarBits(v *model.Value) int {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return 1
 	case bitpack.KindInt, bitpack.KindUint:
-		return unitBits(v)
+		return model.UnitBits(v)
 	case bitpack.KindFloat:
 		return v.FloatBits
 	}
@@ -40,7 +42,7 @@ func scalarBits(v *Value) int {
 }
 
 // scalarRead is the expression reading v from reader q.
-func (e *tsEmitter) scalarRead(v *Value, q string) string {
+func (e *Emitter) scalarRead(v *model.Value, q string) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return q + ".readBool()"
@@ -60,11 +62,11 @@ func (e *tsEmitter) scalarRead(v *Value, q string) string {
 	if v.FloatBits == 32 {
 		lo = float64(float32(lo))
 	}
-	return fmt.Sprintf("%s.readCompressed%d(%d, %d, %s, %s)", q, v.FloatBits, v.Bits, v.Steps, tsNum(delta(v)), tsNum(lo))
+	return fmt.Sprintf("%s.readCompressed%d(%d, %d, %s, %s)", q, v.FloatBits, v.Bits, v.Steps, tsNum(model.Delta(v)), tsNum(lo))
 }
 
 // scalarWrite is the call writing x as v into writer s.
-func (e *tsEmitter) scalarWrite(v *Value, x, s string) string {
+func (e *Emitter) scalarWrite(v *model.Value, x, s string) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return s + ".writeBool(" + x + ")"
@@ -77,19 +79,19 @@ func (e *tsEmitter) scalarWrite(v *Value, x, s string) string {
 	if v.FloatBits == 32 {
 		lo = float64(float32(lo))
 	}
-	return fmt.Sprintf("%s.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", s, v.FloatBits, x, tsNum(lo), tsNum(delta(v)),
-		v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, tsString(bounds(v)))
+	return fmt.Sprintf("%s.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", s, v.FloatBits, x, tsNum(lo), tsNum(model.Delta(v)),
+		v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, code.Quote(model.Bounds(v)))
 }
 
 // codeArgs are a scalar's width, short form, limit and flip as
 // readDeltaCode (big: readDeltaCodeBig) takes them.
-func codeArgs(v *Value) (n, s int, limit, flip string, big bool) {
+func codeArgs(v *model.Value) (n, s int, limit, flip string, big bool) {
 	n = scalarBits(v)
-	l, f, _ := scalarCodes(v)
+	l, f, _ := model.ScalarCodes(v)
 	if n > 32 {
-		return n, deltaShortBits(n), tsBig(l), tsBig(f), true
+		return n, model.DeltaShortBits(n), tsBig(l), tsBig(f), true
 	}
-	return n, deltaShortBits(n), strconv.FormatUint(l, 10), strconv.FormatUint(f, 10), false
+	return n, model.DeltaShortBits(n), strconv.FormatUint(l, 10), strconv.FormatUint(f, 10), false
 }
 
 // dctx is where an item is read or written: its changed bit ("bit",
@@ -99,11 +101,11 @@ type dctx struct {
 }
 
 // deltaStruct renders T's delta functions.
-func (e *tsEmitter) deltaStruct(t *Type) {
+func (e *Emitter) deltaStruct(t *model.Type) {
 	n := e.typeNames[t]
-	goName := tsString(t.Go.String())
+	goName := code.Quote(t.Go.String())
 	root := typeItems(t) > 1
-	self := &Value{Kind: bitpack.KindStruct, Type: t}
+	self := &model.Value{Kind: bitpack.KindStruct, Type: t}
 	e.printf("/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */\n")
 	e.printf("export function clone%s(v: %s): %s {\n", n, n, n)
 	var fields []string
@@ -155,26 +157,26 @@ export function write%[1]sDelta(base: %[1]s, value: %[1]s): Uint8Array {
 }
 
 `, n, goName, root)
-	c := &body{indent: 1, ts: true}
+	c := &body{indent: 1}
 	d := dctx{bit: "bit", ch: "changed"}
-	for _, f := range structFields(self) {
+	for _, f := range model.StructFields(self) {
 		e.dItems(c, d, f, "v."+fieldName(t, f), nil)
 	}
 	e.printf("/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */\n")
 	e.printf("export function read%sDeltaFrom(r: BitReader, v: %s, bit: boolean): boolean {\n", n, n)
 	e.printf("  let changed = false;\n%s  return changed;\n}\n\n", c.b.String())
-	c = &body{indent: 1, ts: true}
-	for _, f := range structFields(self) {
+	c = &body{indent: 1}
+	for _, f := range model.StructFields(self) {
 		x := "v." + fieldName(t, f)
 		e.dwItems(c, d, f, x, "b."+fieldName(t, f), nil)
 	}
 	e.printf("/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */\n")
 	e.printf("export function write%sDeltaTo(w: BitWriter, v: %s, b: %s, bit: boolean): boolean {\n", n, n, n)
-	e.printf("  if (absent(w, v, %s)) return false;\n  let changed = false;\n%s  return changed;\n}\n\n", tsString(n), c.b.String())
+	e.printf("  if (absent(w, v, %s)) return false;\n  let changed = false;\n%s  return changed;\n}\n\n", code.Quote(n), c.b.String())
 }
 
 // fieldName is the name of the member of t whose value f is.
-func fieldName(t *Type, f *Value) string {
+func fieldName(t *model.Type, f *model.Value) string {
 	for _, m := range t.Fields {
 		if m.Value == f {
 			return m.Name
@@ -184,7 +186,7 @@ func fieldName(t *Type, f *Value) string {
 }
 
 // deltaUnion renders a union's clone function.
-func (e *tsEmitter) deltaUnion(t *Type) {
+func (e *Emitter) deltaUnion(t *model.Type) {
 	n := e.typeNames[t]
 	e.printf("/** A copy of u that shares nothing with it. */\nexport function clone%s(u: %s): %s {\n  switch (u.type) {\n", n, n, n)
 	for _, mt := range t.Members {
@@ -196,7 +198,7 @@ func (e *tsEmitter) deltaUnion(t *Type) {
 
 // cloneExpr is an expression copying x, a value of v; depth names the
 // arrow functions' parameters apart.
-func (e *tsEmitter) cloneExpr(v *Value, x string, depth int) string {
+func (e *Emitter) cloneExpr(v *model.Value, x string, depth int) string {
 	p := "e" + strconv.Itoa(depth)
 	switch v.Kind {
 	case bitpack.KindBytes, bitpack.KindByteArray:
@@ -225,7 +227,7 @@ func (e *tsEmitter) cloneExpr(v *Value, x string, depth int) string {
 }
 
 // clonePresent copies the value of a pointer or sparse slot x, not null.
-func (e *tsEmitter) clonePresent(v *Value, x string, depth int) string {
+func (e *Emitter) clonePresent(v *model.Value, x string, depth int) string {
 	if v.Kind == bitpack.KindPointer {
 		return "{ value: " + e.cloneExpr(v, x+".value", depth) + " }"
 	}
@@ -233,4 +235,4 @@ func (e *tsEmitter) clonePresent(v *Value, x string, depth int) string {
 }
 
 // isSlice says whether a sparse value is a slice.
-func isSlice(v *Value) bool { return v.Go.Kind() == reflect.Slice }
+func isSlice(v *model.Value) bool { return v.Go.Kind() == reflect.Slice }

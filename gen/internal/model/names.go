@@ -1,4 +1,4 @@
-package gen
+package model
 
 import (
 	"path"
@@ -17,9 +17,9 @@ func (b *builder) name() error {
 	cand := make(map[*Type]string, len(b.order))
 	count := map[string]int{}
 	for _, t := range b.order {
-		n := identifier(t.Go.Name())
+		n := Identifier(t.Go.Name())
 		if n == "" {
-			n = identifier(t.suggest)
+			n = Identifier(t.suggest)
 		}
 		if n == "" {
 			n = "Anonymous"
@@ -34,7 +34,7 @@ func (b *builder) name() error {
 	for _, t := range b.order {
 		n := cand[t]
 		if count[n] > 1 && t.Go.Name() != "" && t.Go.PkgPath() != "" {
-			n = identifier(path.Base(t.Go.PkgPath())) + "_" + n
+			n = Identifier(path.Base(t.Go.PkgPath())) + "_" + n
 		}
 		if used[n] {
 			k := 2
@@ -49,10 +49,10 @@ func (b *builder) name() error {
 	return nil
 }
 
-// identifier turns s into an identifier: every run of characters other
+// Identifier turns s into an identifier: every run of characters other
 // than ASCII letters, digits and underscores becomes one underscore (none
 // at the end).
-func identifier(s string) string {
+func Identifier(s string) string {
 	var b strings.Builder
 	added := false // the last byte is an underscore this function added
 	for i := 0; i < len(s); i++ {

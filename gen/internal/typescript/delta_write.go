@@ -1,10 +1,12 @@
-package gen
+package typescript
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // The statements of writeTDeltaTo: each item's changed bit and part, the
@@ -25,10 +27,10 @@ func tsBitLine(c *body, d dctx, v int) {
 }
 
 // dwItems renders the items of v at x against b.
-func (e *tsEmitter) dwItems(c *body, d dctx, v *Value, x, b string, idx []string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) dwItems(c *body, d dctx, v *model.Value, x, b string, idx []string) {
+	p := code.PathExpr(v.Path, idx)
 	if v.Kind == bitpack.KindStruct {
-		if len(deltaItems(v)) == 0 {
+		if len(model.DeltaItems(v)) == 0 {
 			return
 		}
 		if v.Fields == nil {
@@ -36,13 +38,13 @@ func (e *tsEmitter) dwItems(c *body, d dctx, v *Value, x, b string, idx []string
 			c.line("if (w.failed) return w.at(%s);", p)
 			return
 		}
-		c.line("if (absent(w, %s, %s)) return w.at(%s);", x, tsString(e.typeNames[v.Type]), p)
+		c.line("if (absent(w, %s, %s)) return w.at(%s);", x, code.Quote(e.typeNames[v.Type]), p)
 		for _, u := range v.Fields {
 			e.dwItems(c, d, u.Value, x+"."+u.Member.Name, b+"."+u.Member.Name, idx)
 		}
 		return
 	}
-	if len(deltaItems(v)) > 0 {
+	if len(model.DeltaItems(v)) > 0 {
 		c.open()
 		e.dwPart(c, d, v, x, b, idx)
 		c.close()
@@ -50,8 +52,8 @@ func (e *tsEmitter) dwItems(c *body, d dctx, v *Value, x, b string, idx []string
 }
 
 // dwPart renders item v's changed bit and part.
-func (e *tsEmitter) dwPart(c *body, d dctx, v *Value, x, b string, idx []string) {
-	p := pathExpr(v.Path, idx)
+func (e *Emitter) dwPart(c *body, d dctx, v *model.Value, x, b string, idx []string) {
+	p := code.PathExpr(v.Path, idx)
 	same := func(cond string, changed func()) {
 		c.line("if (%s) {", cond)
 		c.indent++
@@ -110,7 +112,7 @@ func (e *tsEmitter) dwPart(c *body, d dctx, v *Value, x, b string, idx []string)
 
 // dwUnchanged renders the end of a speculative part: when cond holds,
 // nothing changed, and what was written since st is taken back.
-func (e *tsEmitter) dwUnchanged(c *body, d dctx, cond, st string) {
+func (e *Emitter) dwUnchanged(c *body, d dctx, cond, st string) {
 	c.line("if (%s) {", cond)
 	c.indent++
 	c.line("w.rewind(%s);", st)
@@ -123,7 +125,7 @@ func (e *tsEmitter) dwUnchanged(c *body, d dctx, cond, st string) {
 
 // dwScalar renders a fixed-width field that differs in memory: both
 // codes (the value's refusal first, then the base's), then its change.
-func (e *tsEmitter) dwScalar(c *body, d dctx, v *Value, x, b, p string) {
+func (e *Emitter) dwScalar(c *body, d dctx, v *model.Value, x, b, p string) {
 	n, s, _, flip, big := codeArgs(v)
 	cw, cv, cb := c.local("w"), c.local("c"), c.local("c")
 	word := "codeWord()"
@@ -154,7 +156,7 @@ func (e *tsEmitter) dwScalar(c *body, d dctx, v *Value, x, b, p string) {
 
 // dwWhole renders a quaternion or hook field, sent whole when its bits
 // differ from the base's.
-func (e *tsEmitter) dwWhole(c *body, d dctx, v *Value, x, b string, idx []string, p string) {
+func (e *Emitter) dwWhole(c *body, d dctx, v *model.Value, x, b string, idx []string, p string) {
 	st, from, s := c.local("x"), c.local("y"), c.local("w")
 	c.line("const %s = w.bitsWritten;", st)
 	tsBitLine(c, d, 1)
@@ -179,13 +181,13 @@ func (e *tsEmitter) dwWhole(c *body, d dctx, v *Value, x, b string, idx []string
 
 // dwBody renders the body of a value against its base and returns the
 // variable saying whether it changed.
-func (e *tsEmitter) dwBody(c *body, v *Value, x, b string, idx []string) string {
+func (e *Emitter) dwBody(c *body, v *model.Value, x, b string, idx []string) string {
 	ch := c.local("c")
 	c.line("let %s = false;", ch)
-	d := dctx{bit: strconv.FormatBool(len(deltaItems(v)) > 1), ch: ch}
+	d := dctx{bit: strconv.FormatBool(len(model.DeltaItems(v)) > 1), ch: ch}
 	if v.Kind == bitpack.KindStruct {
 		e.dwItems(c, d, v, x, b, idx)
-	} else if len(deltaItems(v)) > 0 {
+	} else if len(model.DeltaItems(v)) > 0 {
 		c.open()
 		e.dwPart(c, d, v, x, b, idx)
 		c.close()
@@ -196,7 +198,7 @@ func (e *tsEmitter) dwBody(c *body, v *Value, x, b string, idx []string) string 
 // dwList renders the list of changed elements among the first m of va
 // against vb, with its end marker, and returns the variable holding the
 // last index listed.
-func (e *tsEmitter) dwList(c *body, v *Value, va, vb, m string, idx []string) string {
+func (e *Emitter) dwList(c *body, v *model.Value, va, vb, m string, idx []string) string {
 	prev, pos := c.local("p"), c.local("x")
 	k := "k" + strconv.Itoa(c.loops)
 	c.loops++
@@ -214,7 +216,7 @@ func (e *tsEmitter) dwList(c *body, v *Value, va, vb, m string, idx []string) st
 	return prev
 }
 
-func (e *tsEmitter) dwSlice(c *body, d dctx, v *Value, x, b string, idx []string, p string) {
+func (e *Emitter) dwSlice(c *body, d dctx, v *model.Value, x, b string, idx []string, p string) {
 	va, vb, n, nb := c.local("a"), c.local("b"), c.local("n"), c.local("n")
 	c.line("const %s = %s;", va, x)
 	c.line("const %s = %s;", vb, b)
@@ -232,7 +234,7 @@ func (e *tsEmitter) dwSlice(c *body, d dctx, v *Value, x, b string, idx []string
 	tsBitLine(c, d, 1)
 	c.line("if (%s !== %s) {", n, nb)
 	c.line("  w.writeBits(1, 1);")
-	c.line("  w.writeBits(%s, %d);", n, lengthBits(v.MaxLen))
+	c.line("  w.writeBits(%s, %d);", n, model.LengthBits(v.MaxLen))
 	c.line("} else {")
 	c.line("  w.writeBits(0, 1);")
 	c.line("}")
@@ -256,7 +258,7 @@ func (e *tsEmitter) dwSlice(c *body, d dctx, v *Value, x, b string, idx []string
 	c.close()
 }
 
-func (e *tsEmitter) dwPointer(c *body, d dctx, v *Value, x, b string, idx []string) {
+func (e *Emitter) dwPointer(c *body, d dctx, v *model.Value, x, b string, idx []string) {
 	pv, pb := c.local("e"), c.local("e")
 	c.line("const %s = %s;", pv, x)
 	c.line("const %s = %s;", pb, b)
@@ -294,7 +296,7 @@ func (e *tsEmitter) dwPointer(c *body, d dctx, v *Value, x, b string, idx []stri
 	c.close()
 }
 
-func (e *tsEmitter) dwSparse(c *body, d dctx, v *Value, x, b string, idx []string, p string) {
+func (e *Emitter) dwSparse(c *body, d dctx, v *model.Value, x, b string, idx []string, p string) {
 	va, vb, n, nb := c.local("a"), c.local("b"), c.local("n"), c.local("n")
 	c.line("const %s = %s;", va, x)
 	c.line("const %s = %s;", vb, b)
@@ -321,7 +323,7 @@ func (e *tsEmitter) dwSparse(c *body, d dctx, v *Value, x, b string, idx []strin
 	if isSlice(v) {
 		c.line("if (%s !== %s) {", n, nb)
 		c.line("  w.writeBits(1, 1);")
-		c.line("  w.writeBits(%s, %d);", n, lengthBits(v.MaxLen))
+		c.line("  w.writeBits(%s, %d);", n, model.LengthBits(v.MaxLen))
 		c.line("} else {")
 		c.line("  w.writeBits(0, 1);")
 		c.line("}")
@@ -371,7 +373,7 @@ func (e *tsEmitter) dwSparse(c *body, d dctx, v *Value, x, b string, idx []strin
 	c.close()
 }
 
-func (e *tsEmitter) dwUnion(c *body, d dctx, v *Value, x, b, p string) {
+func (e *Emitter) dwUnion(c *body, d dctx, v *model.Value, x, b, p string) {
 	u, ub := c.local("u"), c.local("u")
 	c.line("const %s = %s;", u, x)
 	c.line("const %s = %s;", ub, b)
@@ -382,7 +384,7 @@ func (e *tsEmitter) dwUnion(c *body, d dctx, v *Value, x, b, p string) {
 	c.line("} else {")
 	c.indent++
 	c.line("if (%s === null || %s === undefined) {", u, u)
-	c.line("  return w.fail(\"Range\", %s) || w.at(%s);", tsString(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)), p)
+	c.line("  return w.fail(\"Range\", %s) || w.at(%s);", code.Quote(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)), p)
 	c.line("}")
 	c.line("switch (%s.type) {", u)
 	for i, mt := range v.Type.Members {
@@ -408,12 +410,12 @@ func (e *tsEmitter) dwUnion(c *body, d dctx, v *Value, x, b, p string) {
 		c.line("  }")
 	}
 	c.line("  default:")
-	c.line("    return w.fail(\"Range\", \"type \" + String((%s as { type: unknown }).type) + %s) || w.at(%s);", u, tsString(" is not a member of "+v.Type.Go.String()), p)
+	c.line("    return w.fail(\"Range\", \"type \" + String((%s as { type: unknown }).type) + %s) || w.at(%s);", u, code.Quote(" is not a member of "+v.Type.Go.String()), p)
 	c.line("}")
 	c.close()
 }
 
-func (e *tsEmitter) dwMap(c *body, d dctx, v *Value, x, b string, idx []string, p string) {
+func (e *Emitter) dwMap(c *body, d dctx, v *model.Value, x, b string, idx []string, p string) {
 	m, mb, ks, kb, cmp, st, any := c.local("m"), c.local("m"), c.local("y"), c.local("y"), c.local("o"), c.local("x"), c.local("c")
 	kt, vt := e.tsType(v.Key), e.tsType(v.Elem)
 	c.line("const %s = %s;", m, x)

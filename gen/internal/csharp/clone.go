@@ -1,9 +1,10 @@
-package gen
+package csharp
 
 import (
 	"fmt"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // Clone: the copy of a base a delta read changes, so the base stays as
@@ -12,7 +13,7 @@ import (
 // cloneMethod renders Clone: a copy of the value that shares nothing
 // mutable with it (strings and hook objects are shared: a delta replaces
 // them whole).
-func (e *csEmitter) cloneMethod(t *Type) string {
+func (e *Emitter) cloneMethod(t *model.Type) string {
 	name := e.typeNames[t]
 	c := &body{indent: 2}
 	for _, m := range t.Fields {
@@ -32,7 +33,7 @@ func (e *csEmitter) cloneMethod(t *Type) string {
 }
 
 // deepValue reports whether a copy of v must copy more than v itself.
-func deepValue(v *Value) bool {
+func deepValue(v *model.Value) bool {
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
 		bitpack.KindString, bitpack.KindCustom, bitpack.KindCheck:
@@ -44,7 +45,7 @@ func deepValue(v *Value) bool {
 }
 
 // cloneTo renders dst = a copy of src (values of v).
-func (e *csEmitter) cloneTo(c *body, v *Value, dst, src string) {
+func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 	if !deepValue(v) {
 		c.line("%s = %s;", dst, src)
 		return
@@ -125,7 +126,7 @@ func (e *csEmitter) cloneTo(c *body, v *Value, dst, src string) {
 
 // cloneOptional renders dst = a copy of src, a pointer's or sparse slot's
 // value (of type optional(ev)).
-func (e *csEmitter) cloneOptional(c *body, ev *Value, dst, src string) {
+func (e *Emitter) cloneOptional(c *body, ev *model.Value, dst, src string) {
 	switch {
 	case ev.Kind == bitpack.KindPointer:
 		c.line("if (%s == null)", src)

@@ -1,10 +1,11 @@
-package gen
+package cpp
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // Deltas in the generated C++ (docs/wire.md, "Delta encoding"). Each
@@ -33,21 +34,21 @@ import (
 // flattened into their fields, recursively), at this value's place p and
 // the base's place bp.
 type dItem struct {
-	v     *Value
+	v     *model.Value
 	p, bp place
 }
 
 // items lists the items of value v at p (the base's at bp).
-func (e *cppEmitter) items(v *Value, p, bp place) []dItem {
+func (e *Emitter) items(v *model.Value, p, bp place) []dItem {
 	if v.Kind != bitpack.KindStruct {
-		if isItem(v) {
+		if model.IsItem(v) {
 			return []dItem{{v: v, p: p, bp: bp}}
 		}
 		return nil
 	}
 	x, bx := p.expr(), bp.expr()
 	var out []dItem
-	for _, u := range fieldUses(v) {
+	for _, u := range model.FieldUses(v) {
 		cm := e.members[u.Member]
 		out = append(out, e.items(u.Value, place{prefix: x + ".", name: cm.name, comps: cm.comps}, place{prefix: bx + ".", name: cm.name, comps: cm.comps})...)
 	}
@@ -62,7 +63,7 @@ func (c *cppBody) local(prefix string) string {
 }
 
 // structDelta renders the delta members of struct type t.
-func (e *cppEmitter) structDelta(t *Type) {
+func (e *Emitter) structDelta(t *model.Type) {
 	name := e.typeNames[t]
 	var items []dItem
 	for _, m := range t.Fields {
@@ -131,7 +132,7 @@ func itemsWord(n int) string {
 
 // itemsBody renders the body of a changed value whose items are items:
 // refused on read when it changes nothing.
-func (e *cppEmitter) itemsBody(c *cppBody, items []dItem) {
+func (e *Emitter) itemsBody(c *cppBody, items []dItem) {
 	if len(items) == 0 {
 		c.line("return false; // nothing to change")
 		return
@@ -146,7 +147,7 @@ func (e *cppEmitter) itemsBody(c *cppBody, items []dItem) {
 
 // deltaBody renders the body of value v at p against bp (an element, a
 // pointee, a map's value): its type's SerializeDeltaBody, or its items.
-func (e *cppEmitter) deltaBody(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) deltaBody(c *cppBody, v *model.Value, p, bp place) {
 	if v.Kind == bitpack.KindStruct && v.Fields == nil {
 		c.refuse("!%s.SerializeDeltaBody( stream, %s )", p.expr(), bp.expr())
 		return
@@ -158,7 +159,7 @@ func (e *cppEmitter) deltaBody(c *cppBody, v *Value, p, bp place) {
 
 // deltaItem renders one item: its changed bit when bit, then its part
 // when it changed, which sets any.
-func (e *cppEmitter) deltaItem(c *cppBody, it dItem, bit bool, any string) {
+func (e *Emitter) deltaItem(c *cppBody, it dItem, bit bool, any string) {
 	v, p, bp := it.v, it.p, it.bp
 	x, bx := p.expr(), bp.expr()
 	switch v.Kind {
@@ -191,7 +192,7 @@ func (e *cppEmitter) deltaItem(c *cppBody, it dItem, bit bool, any string) {
 	c.close()
 }
 
-func (e *cppEmitter) quatComps(v *Value, x string) [4]string {
+func (e *Emitter) quatComps(v *model.Value, x string) [4]string {
 	var comps [4]string
 	for k, steps := range v.Comps {
 		comps[k] = x + e.quatComp(steps)
@@ -201,18 +202,18 @@ func (e *cppEmitter) quatComps(v *Value, x string) [4]string {
 
 // scalarField is the C++ description of a fixed-width field's codes (see
 // the runtime's BoolField, UnsignedField, ...).
-func scalarField(v *Value) string {
+func scalarField(v *model.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return "bitpack::BoolField()"
 	case bitpack.KindInt, bitpack.KindUint:
 		unit := max(v.Unit, 1)
 		if v.Signed {
-			lo, hi, flip := intBounds(v)
-			return fmt.Sprintf("bitpack::SignedField( %s, %s, %d, %s, %s, %t )", cppInt(lo), cppInt(hi), unitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
+			lo, hi, flip := model.IntBounds(v)
+			return fmt.Sprintf("bitpack::SignedField( %s, %s, %d, %s, %s, %t )", cppInt(lo), cppInt(hi), model.UnitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
 		}
-		lo, hi := uintBounds(v)
-		return fmt.Sprintf("bitpack::UnsignedField( %s, %s, %d, %s, %t )", cppUint(lo), cppUint(hi), unitBits(v), cppUint(uint64(unit)), v.Clamp)
+		lo, hi := model.UintBounds(v)
+		return fmt.Sprintf("bitpack::UnsignedField( %s, %s, %d, %s, %t )", cppUint(lo), cppUint(hi), model.UnitBits(v), cppUint(uint64(unit)), v.Clamp)
 	case bitpack.KindFloat:
 		if v.FloatBits == 32 {
 			return "bitpack::Float32Field()"
@@ -230,13 +231,13 @@ func scalarField(v *Value) string {
 // changedCond returns a condition that holds when value v at p differs
 // from bp's on the wire (or cannot be written), rendering first the
 // statements it needs: a container's comparison is a lambda.
-func (e *cppEmitter) changedCond(c *cppBody, v *Value, p, bp place) string {
+func (e *Emitter) changedCond(c *cppBody, v *model.Value, p, bp place) string {
 	x, bx := p.expr(), bp.expr()
 	switch {
 	case v.Kind == bitpack.KindStruct && v.Fields == nil, v.Kind == bitpack.KindUnion:
 		return fmt.Sprintf("%s.DeltaChanged( %s )", x, bx)
 	case v.Kind == bitpack.KindStruct:
-	case !isItem(v):
+	case !model.IsItem(v):
 		return "false"
 	default:
 		if cond, ok := e.simpleChanged(v, p, bp); ok {
@@ -254,7 +255,7 @@ func (e *cppEmitter) changedCond(c *cppBody, v *Value, p, bp place) string {
 }
 
 // simpleChanged is changedCond for the items compared by one expression.
-func (e *cppEmitter) simpleChanged(v *Value, p, bp place) (string, bool) {
+func (e *Emitter) simpleChanged(v *model.Value, p, bp place) (string, bool) {
 	x, bx := p.expr(), bp.expr()
 	switch v.Kind {
 	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
@@ -283,7 +284,7 @@ func (e *cppEmitter) simpleChanged(v *Value, p, bp place) (string, bool) {
 
 // changed renders statements that return true when value v at p differs
 // from bp's on the wire, or cannot be written.
-func (e *cppEmitter) changed(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) changed(c *cppBody, v *model.Value, p, bp place) {
 	x, bx := p.expr(), bp.expr()
 	if v.Kind == bitpack.KindStruct {
 		if v.Fields == nil {
@@ -295,7 +296,7 @@ func (e *cppEmitter) changed(c *cppBody, v *Value, p, bp place) {
 		}
 		return
 	}
-	if !isItem(v) {
+	if !model.IsItem(v) {
 		return
 	}
 	if cond, ok := e.simpleChanged(v, p, bp); ok {
@@ -309,7 +310,7 @@ func (e *cppEmitter) changed(c *cppBody, v *Value, p, bp place) {
 		n, p := p.take()
 		bn, bp := bp.take()
 		c.refuseTrue("%s != %s || %s < 0 || %s > %d", n, bn, n, n, v.MaxLen)
-		if itemCount(v.Elem) > 0 {
+		if model.ItemCount(v.Elem) > 0 {
 			e.loop(c, n, func(i string) { e.changed(c, v.Elem, p.index(i), bp.index(i)) })
 		}
 	case bitpack.KindPointer:
@@ -335,7 +336,7 @@ func (c *cppBody) refuseTrue(format string, args ...any) {
 
 // deltaPart renders the part of an item that changed (not a fixed-width
 // field or a quaternion: their helpers write their parts).
-func (e *cppEmitter) deltaPart(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) deltaPart(c *cppBody, v *model.Value, p, bp place) {
 	x, bx := p.expr(), bp.expr()
 	switch v.Kind {
 	case bitpack.KindString:
@@ -375,7 +376,7 @@ func (e *cppEmitter) deltaPart(c *cppBody, v *Value, p, bp place) {
 // int_relative(previous, m). Writing finds each next changed element;
 // reading refuses an index past m and, unless resized (a C++ condition;
 // "" for never), an empty list.
-func (e *cppEmitter) deltaList(c *cppBody, elem *Value, p, bp place, m, resized string) {
+func (e *Emitter) deltaList(c *cppBody, elem *model.Value, p, bp place, m, resized string) {
 	k := strconv.Itoa(c.loops)
 	i, prev := "i"+k, "p"+k
 	c.loops++
@@ -412,7 +413,7 @@ func (e *cppEmitter) deltaList(c *cppBody, elem *Value, p, bp place, m, resized 
 // at n, the base's being bn: it returns the bit's variable. Reading
 // refuses a new length equal to the base's; both sides refuse a base
 // length outside [0, maxlen].
-func (e *cppEmitter) resize(c *cppBody, n, bn string, maxlen int) string {
+func (e *Emitter) resize(c *cppBody, n, bn string, maxlen int) string {
 	rs := c.local("resized")
 	c.refuse("%s < 0 || %s > %d", bn, bn, maxlen)
 	c.line("bool %s = false;", rs)
@@ -433,7 +434,7 @@ func (e *cppEmitter) resize(c *cppBody, n, bn string, maxlen int) string {
 // sliceDelta renders a changed slice: its resized bit (and length), the
 // list of changed elements among those it shares with the base, then the
 // elements past the base's, whole.
-func (e *cppEmitter) sliceDelta(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) sliceDelta(c *cppBody, v *model.Value, p, bp place) {
 	n, p := p.take()
 	bn, bp := bp.take()
 	c.open()
@@ -454,7 +455,7 @@ func (e *cppEmitter) sliceDelta(c *cppBody, v *Value, p, bp place) {
 
 // pointerDelta renders a changed pointer: the pointee whole when the base
 // has none; else a bit, 0 for none now, 1 then the pointee's body.
-func (e *cppEmitter) pointerDelta(c *cppBody, v *Value, p, bp place) {
+func (e *Emitter) pointerDelta(c *cppBody, v *model.Value, p, bp place) {
 	present, p := p.take()
 	bpresent, bp := bp.take()
 	c.line("if ( !%s )", bpresent)

@@ -1,4 +1,4 @@
-package gen
+package csharp
 
 import (
 	"fmt"
@@ -6,9 +6,11 @@ import (
 	"strconv"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The C# delta writer (see cs_delta.go) and Clone. A write checks what
+// The C# delta writer (see delta.go) and Clone. A write checks what
 // it sends as bitpack.AppendDelta does: each value that differs from the
 // base's, and the base's value when its code is needed (refused as
 // "base value: ..."); a value the same as the base's is unchanged,
@@ -25,7 +27,7 @@ func csBitLine(c *body, bit, b string) {
 
 // dWriteItems renders the writes of items against their base's (bit: see
 // dReadItems).
-func (e *csEmitter) dWriteItems(c *body, items []csItem, bit, changed string) {
+func (e *Emitter) dWriteItems(c *body, items []csItem, bit, changed string) {
 	for _, it := range items {
 		e.dWriteItem(c, it, bit, changed)
 	}
@@ -33,8 +35,8 @@ func (e *csEmitter) dWriteItems(c *body, items []csItem, bit, changed string) {
 
 // absentChecks refuses a null object of v (a class: struct, hook,
 // quaternion holder) in the value, then in the base.
-func (e *csEmitter) absentChecks(c *body, v *Value, g, b, p string) {
-	what := csString("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
+func (e *Emitter) absentChecks(c *body, v *model.Value, g, b, p string) {
+	what := code.Quote("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
 	for k, x := range []string{g, b} {
 		c.line("if (%s == null)", x)
 		c.open()
@@ -89,12 +91,12 @@ func maybePart(c *body, bit, changed string, part func(ch string)) {
 	c.close()
 }
 
-func (e *csEmitter) dWriteItem(c *body, it csItem, bit, changed string) {
+func (e *Emitter) dWriteItem(c *body, it csItem, bit, changed string) {
 	for _, o := range it.objs {
-		e.absentChecks(c, o.v, o.get, o.base, pathExpr(o.v.Path, o.idx))
+		e.absentChecks(c, o.v, o.get, o.base, code.PathExpr(o.v.Path, o.idx))
 	}
 	v, g, b := it.v, it.get, it.base
-	p := pathExpr(v.Path, it.idx)
+	p := code.PathExpr(v.Path, it.idx)
 	ret := csRet("w", p)
 	same := func(cond string) {
 		c.line("if (%s)", cond)
@@ -121,7 +123,7 @@ func (e *csEmitter) dWriteItem(c *body, it csItem, bit, changed string) {
 			c.line("%s = %s;", cv, e.oldCode(v, g))
 			c.line("%s = %s;", cb, e.oldCode(v, b))
 		}
-		_, flip, _ := scalarCodes(v)
+		_, flip, _ := model.ScalarCodes(v)
 		c.line("if (w.WriteScalarDelta(%s, %s, %s, %d, %s))", bit, cv, cb, v.Bits, csUlong(flip))
 		c.line("    %s = true;", changed)
 		c.close()
@@ -130,13 +132,13 @@ func (e *csEmitter) dWriteItem(c *body, it csItem, bit, changed string) {
 	case bitpack.KindString:
 		same(fmt.Sprintf("(%s ?? \"\") == (%s ?? \"\")", g, b))
 		changedPart(c, bit, changed, func() {
-			c.line("if (!w.WriteString(%s, %d, %d))", g, v.MaxLen, lengthBits(v.MaxLen))
+			c.line("if (!w.WriteString(%s, %d, %d))", g, v.MaxLen, model.LengthBits(v.MaxLen))
 			c.line("    %s", ret)
 		})
 	case bitpack.KindBytes:
 		same(fmt.Sprintf("Bitpack.SameBytes(%s, %s)", g, b))
 		changedPart(c, bit, changed, func() {
-			c.line("if (!w.WriteByteSlice(%s, %d, %d))", g, v.MaxLen, lengthBits(v.MaxLen))
+			c.line("if (!w.WriteByteSlice(%s, %d, %d))", g, v.MaxLen, model.LengthBits(v.MaxLen))
 			c.line("    %s", ret)
 		})
 	case bitpack.KindByteArray:
@@ -176,7 +178,7 @@ func (e *csEmitter) dWriteItem(c *body, it csItem, bit, changed string) {
 	}
 }
 
-func (e *csEmitter) dWriteQuat(c *body, it csItem, bit, changed, p string, same func(string)) {
+func (e *Emitter) dWriteQuat(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	if v.Type != nil {
 		e.absentChecks(c, v, g, b, p)
@@ -190,7 +192,7 @@ func (e *csEmitter) dWriteQuat(c *body, it csItem, bit, changed, p string, same 
 		if k > 0 {
 			eq += " && "
 		}
-		eq += sameValue(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, gv[k], gb[k])
+		eq += sameValue(&model.Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, gv[k], gb[k])
 		if v.FloatBits == 64 {
 			gv[k], gb[k] = "(float)"+gv[k], "(float)"+gb[k]
 		}
@@ -217,7 +219,7 @@ func (e *csEmitter) dWriteQuat(c *body, it csItem, bit, changed, p string, same 
 // dWriteList writes the changed ones among the first m elements of an
 // array or slice (see dReadList), without the end marker, and returns the
 // variable holding the last index listed (-1: none).
-func (e *csEmitter) dWriteList(c *body, it csItem, m string) string {
+func (e *Emitter) dWriteList(c *body, it csItem, m string) string {
 	v := it.v
 	prev, i, pos := c.local("d"), c.local("d"), c.local("d")
 	c.line("int %s = -1;", prev)
@@ -238,11 +240,11 @@ func (e *csEmitter) dWriteList(c *body, it csItem, m string) string {
 // dWriteSub writes the body of a value that is a delta of its own (an
 // element, a pointee, a union member, a map value) against b, and returns
 // the variable that says whether it changed.
-func (e *csEmitter) dWriteSub(c *body, v *Value, g, b string, idx []string) string {
+func (e *Emitter) dWriteSub(c *body, v *model.Value, g, b string, idx []string) string {
 	ch := c.local("d")
 	c.line("bool %s = false;", ch)
 	if v.Kind == bitpack.KindStruct && v.Fields == nil {
-		p := pathExpr(v.Path, idx)
+		p := code.PathExpr(v.Path, idx)
 		e.absentChecks(c, v, g, b, p)
 		c.line("if (!%s.WriteDeltaBody(ref w, %s, out %s))", g, b, ch)
 		c.line("    %s", csRet("w", p))
@@ -253,7 +255,7 @@ func (e *csEmitter) dWriteSub(c *body, v *Value, g, b string, idx []string) stri
 	return ch
 }
 
-func (e *csEmitter) dWriteSlice(c *body, it csItem, bit, changed, p string, same func(string)) {
+func (e *Emitter) dWriteSlice(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	n, nb, m := c.local("d"), c.local("d"), c.local("d")
 	c.line("int %s = %s == null ? 0 : %s.Length, %s = %s == null ? 0 : %s.Length;", n, g, g, nb, b, b)
@@ -266,7 +268,7 @@ func (e *csEmitter) dWriteSlice(c *body, it csItem, bit, changed, p string, same
 	maybePart(c, bit, changed, func(ch string) {
 		c.line("w.WriteBool(%s != %s);", n, nb)
 		c.line("if (%s != %s)", n, nb)
-		c.line("    w.WriteBits((uint)%s, %d);", n, lengthBits(v.MaxLen))
+		c.line("    w.WriteBits((uint)%s, %d);", n, model.LengthBits(v.MaxLen))
 		c.line("int %s = %s < %s ? %s : %s;", m, n, nb, n, nb)
 		prev := e.dWriteList(c, it, m)
 		c.line("w.WriteIntRelative(%s, %s);", prev, m)
@@ -286,14 +288,14 @@ func (e *csEmitter) dWriteSlice(c *body, it csItem, bit, changed, p string, same
 
 // sameOptional is the C# condition that two pointers or sparse slots of
 // v are the same: both absent, or the same object.
-func (e *csEmitter) sameOptional(ev *Value, g, b string) string {
+func (e *Emitter) sameOptional(ev *model.Value, g, b string) string {
 	if csValueType(ev) {
 		return fmt.Sprintf("(%s == null && %s == null)", g, b)
 	}
 	return fmt.Sprintf("ReferenceEquals(%s, %s)", g, b)
 }
 
-func (e *csEmitter) dWritePointer(c *body, it csItem, bit, changed, p string, same func(string)) {
+func (e *Emitter) dWritePointer(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	same(e.sameOptional(v.Elem, g, b))
 	c.line("else if (%s == null)", b)
@@ -315,7 +317,7 @@ func (e *csEmitter) dWritePointer(c *body, it csItem, bit, changed, p string, sa
 	})
 }
 
-func (e *csEmitter) dWriteSparse(c *body, it csItem, bit, changed, p string, same func(string)) {
+func (e *Emitter) dWriteSparse(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	n, nb := c.local("d"), c.local("d")
 	slice := v.Go.Kind() == reflect.Slice
@@ -336,7 +338,7 @@ func (e *csEmitter) dWriteSparse(c *body, it csItem, bit, changed, p string, sam
 		if slice {
 			c.line("w.WriteBool(%s != %s);", n, nb)
 			c.line("if (%s != %s)", n, nb)
-			c.line("    w.WriteBits((uint)%s, %d);", n, lengthBits(v.MaxLen))
+			c.line("    w.WriteBits((uint)%s, %d);", n, model.LengthBits(v.MaxLen))
 		}
 		prev, i, pos, sb := c.local("d"), c.local("d"), c.local("d"), c.local("d")
 		slot := e.optional(v.Elem)
@@ -378,13 +380,13 @@ func (e *csEmitter) dWriteSparse(c *body, it csItem, bit, changed, p string, sam
 	})
 }
 
-func (e *csEmitter) dWriteUnion(c *body, it csItem, bit, changed, p string, same func(string)) {
+func (e *Emitter) dWriteUnion(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	ret := csRet("w", p)
 	same(fmt.Sprintf("ReferenceEquals(%s, %s)", g, b))
 	c.line("else if (%s == null)", g)
 	c.open()
-	c.line("w.Fail(BitpackErrorKind.Range, %s);", csString(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)))
+	c.line("w.Fail(BitpackErrorKind.Range, %s);", code.Quote(fmt.Sprintf("nil %s: a union field must hold one of its members", v.Type.Go)))
 	c.line("%s", ret)
 	c.close()
 	for i, mt := range v.Type.Members {
@@ -425,7 +427,7 @@ func (e *csEmitter) dWriteUnion(c *body, it csItem, bit, changed, p string, same
 	c.close()
 }
 
-func (e *csEmitter) dWriteMap(c *body, it csItem, bit, changed, p string, same func(string)) {
+func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	ktype := e.csType(v.Key)
 	n, nb := c.local("d"), c.local("d")
@@ -495,7 +497,7 @@ func (e *csEmitter) dWriteMap(c *body, it csItem, bit, changed, p string, same f
 
 // dWriteHook writes a hook value after its changed bit and takes it back
 // when its bits are the base's (which are written apart to compare).
-func (e *csEmitter) dWriteHook(c *body, v *Value, g, b, p, ch string) {
+func (e *Emitter) dWriteHook(c *body, v *model.Value, g, b, p, ch string) {
 	e.absentChecks(c, v, g, b, p)
 	at, tmp := c.local("d"), c.local("d")
 	c.line("int %s = w.BitsWritten;", at)
