@@ -19,17 +19,25 @@ type Options struct {
 	Include   string // the serialize header to #include; "" = "serialize.h"
 }
 
-// The runtime block every header carries, in three parts (the second
-// holds quaternions and map keys, the third deltas, and closes it).
+// The runtime block every header carries, by concern, in the order it is
+// printed: numbers (the block's guard and includes, integers, units,
+// compressed floats), text (strings, sparse indices, checks), framing
+// (Seal and Open, and the macros of all three), quaternions and map keys,
+// deltas (which close the guard). Each part but the first continues the
+// one before: they are one block, split where its subjects change.
 var (
-	//go:embed runtime_scalars.h
-	cppRuntime1 string
+	//go:embed runtime_numbers.h
+	runtimeNumbers string
+	//go:embed runtime_text.h
+	runtimeText string
+	//go:embed runtime_framing.h
+	runtimeFraming string
 	//go:embed runtime_quat_keys.h
-	cppRuntime2 string
+	runtimeQuatKeys string
 	//go:embed runtime_delta.h
-	cppRuntime3 string
+	runtimeDelta string
 
-	cppRuntime = cppRuntime1 + cppRuntime2 + cppRuntime3
+	cppRuntime = runtimeNumbers + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta
 )
 
 // Emitter renders a model as a C++ header.
