@@ -14,18 +14,18 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0xe3f93a3dd6313866, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
-	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0x607e35b83b99c884, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
-	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xa334867fd34cc7b6, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
-	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0xbdec4dc9e74d5698, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
-	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0x917e8b30bd6189ea, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
-	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0xbd7aae0c5525c5f7, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
-	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0x2b03f9366e4532b0, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
-	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x460f16ad01dfe6b2, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
-	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xea4a4ca617c5a7a2, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
-	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x727e843d306cbc65, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
-	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xeed3545c16639435, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x99c44b9f4072e84c, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
+	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0xe4b15f34e4851de7, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
+	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0xa7120d28f1980fdb, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
+	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xd70b611baac1215f, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
+	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x4a25a2b3cc873089, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
+	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd362f32f1990cf45, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
+	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0xb7db67323a3d23f6, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
+	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xcbed6f960e861a55, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
+	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x382e4f171dd779e1, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
+	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xe6cb20acd1921cf7, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
+	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x9775f81afc393296, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
+	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xb95f0733b2a4ed10, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x533476860de96feb, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 }
 
 // The quantizers, built as bitpack builds them.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // PathExpr is the expression of a value's field path for an error
@@ -94,4 +96,12 @@ func IsLoopName(n string) bool {
 		}
 	}
 	return true
+}
+
+// Rules fills in the wire rules a runtime's text names by placeholder,
+// each from its one definition in package rules: {{QUAT_NORM_TOLERANCE}}
+// is the quaternion norm tolerance, as a literal every target language
+// reads alike.
+func Rules(text string) string {
+	return strings.ReplaceAll(text, "{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64))
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
@@ -37,7 +38,7 @@ var (
 	//go:embed runtime_delta.h
 	runtimeDelta string
 
-	cppRuntime = runtimeNumbers + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta
+	cppRuntime = code.Rules(runtimeNumbers + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta)
 )
 
 // Emitter renders a model as a C++ header.

@@ -145,7 +145,7 @@ namespace bitpack
     // quat_encodable is bitpack's rule for which quaternions are written:
     // all four components +-0 (Go's zero value, written as the identity),
     // or a squared norm, summed in double in order with each square
-    // rounded, within 0.01 of 1 (which refuses NaN and infinities too).
+    // rounded, within {{QUAT_NORM_TOLERANCE}} of 1 (which refuses NaN and infinities too).
     inline bool quat_encodable( const float v[4] )
     {
         if ( ( ( bits_of_float( v[0] ) | bits_of_float( v[1] ) | bits_of_float( v[2] ) | bits_of_float( v[3] ) ) << 1 ) == 0 )
@@ -154,7 +154,7 @@ namespace bitpack
         for ( int i = 0; i < 4; i++ )
             n2 = f64( n2 + f64( double( v[i] ) * double( v[i] ) ) );
         const double d = f64( n2 - 1.0 );
-        return d <= 0.01 && d >= -0.01;
+        return d <= {{QUAT_NORM_TOLERANCE}} && d >= -{{QUAT_NORM_TOLERANCE}};
     }
 
     // quat is a smallest-three quaternion of bits per component: the index

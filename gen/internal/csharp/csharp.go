@@ -31,7 +31,7 @@ var (
 	//go:embed delta.cs
 	csDelta string
 
-	csRuntime = csReader + csWriter + csBitpack + csFormat + csQuat + csDelta
+	csRuntime = code.Rules(csReader + csWriter + csBitpack + csFormat + csQuat + csDelta)
 )
 
 // Emitter renders a model as a C# file.

@@ -123,7 +123,7 @@ public static partial class Bitpack
 
     /// <summary>
     /// Why bitpack refuses to write (x, y, z, w), or null: a component not
-    /// finite, or a squared norm more than 0.01 from 1 (all four +-0 is Go's
+    /// finite, or a squared norm more than {{QUAT_NORM_TOLERANCE}} from 1 (all four +-0 is Go's
     /// zero value, written as the identity).
     /// </summary>
     internal static string QuatProblem(float x, float y, float z, float w)
@@ -131,7 +131,7 @@ public static partial class Bitpack
         if (((Float32Bits(x) | Float32Bits(y) | Float32Bits(z) | Float32Bits(w)) << 1) == 0)
             return null;
         double n2 = QuatNorm2(x, y, z, w);
-        if (global::System.Math.Abs(n2 - 1) <= 0.01)
+        if (global::System.Math.Abs(n2 - 1) <= {{QUAT_NORM_TOLERANCE}})
             return null;
         if (float.IsNaN(x) || float.IsNaN(y) || float.IsNaN(z) || float.IsNaN(w) ||
             float.IsInfinity(x) || float.IsInfinity(y) || float.IsInfinity(z) || float.IsInfinity(w))

@@ -5,7 +5,10 @@ package golang
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"math"
 	"path"
 	"reflect"
@@ -14,7 +17,9 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // File renders the Go file of model m for package pkg ("" = the last
@@ -195,7 +200,7 @@ func (e *goEmitter) file() ([]byte, error) {
 	}
 	sort.Strings(names)
 	for _, h := range names {
-		b.WriteString(goHelpers[h])
+		b.WriteString(code.Rules(goHelpers[h]))
 		b.WriteString("\n")
 	}
 	src, err := format.Source(b.Bytes())
@@ -393,12 +398,13 @@ func goCost(v *model.Value) (work, mem float64) {
 }
 
 // The helpers a generated file may carry, by name: small functions the
-// compiler inlines. Each is a wire rule of docs/wire.md written in Go,
-// repeating the plan's (unit= rounding, the quaternion norm tolerance, the
-// code clamp, string validity), as the inline float arithmetic repeats
-// package quant's. The layout hash a file registers with folds in
-// bitpack's rulesVersion, which changes with those rules: a file written
-// against other rules is refused as stale, never run.
+// compiler inlines. Each is a wire rule of docs/wire.md written in Go:
+// unit= rounding is package rules' own code, the quaternion norm
+// tolerance its constant; the code clamp and string validity repeat the
+// plan's, as the inline float arithmetic repeats package quant's. The
+// layout hash a file registers with folds in the hash of all those
+// rules (rules.Version): a file written against other rules is refused
+// as stale, never run.
 var goHelpers = map[string]string{
 	"bit": `// bitpackBit is a bool's wire bit.
 func bitpackBit(b bool) uint64 {
@@ -408,40 +414,15 @@ func bitpackBit(b bool) uint64 {
 	return 0
 }
 `,
-	"unitsSigned": `// bitpackUnitsSigned is v in units of u, rounded to the nearest, half
-// away from zero.
-func bitpackUnitsSigned(v, u int64) uint64 {
-	q, r := v/u, v%u
-	if r < 0 {
-		r = -r
-	}
-	if r >= u-r {
-		if v < 0 {
-			q--
-		} else {
-			q++
-		}
-	}
-	return uint64(q)
-}
-`,
-	"unitsUnsigned": `// bitpackUnitsUnsigned is v in units of u, rounded to the nearest, half
-// up.
-func bitpackUnitsUnsigned(v, u uint64) uint64 {
-	q, r := v/u, v%u
-	if r >= u-r {
-		q++
-	}
-	return q
-}
-`,
+	"unitsSigned":   ruleFunc("UnitsSigned"),
+	"unitsUnsigned": ruleFunc("UnitsUnsigned"),
 	"quat": `// bitpackQuatOK reports whether a quaternion encodes: unit length within
-// 0.01 of its squared norm (summed in float64, each product rounded), or
+// {{QUAT_NORM_TOLERANCE}} of its squared norm (summed in float64, each product rounded), or
 // all four components ±0.
 func bitpackQuatOK(x, y, z, w float32) bool {
 	xx, yy := float64(float64(x)*float64(x)), float64(float64(y)*float64(y))
 	zz, ww := float64(float64(z)*float64(z)), float64(float64(w)*float64(w))
-	if math.Abs(float64(float64(float64(xx+yy)+zz)+ww)-1) <= 0.01 {
+	if math.Abs(float64(float64(float64(xx+yy)+zz)+ww)-1) <= {{QUAT_NORM_TOLERANCE}} {
 		return true
 	}
 	return (math.Float32bits(x)|math.Float32bits(y)|math.Float32bits(z)|math.Float32bits(w))<<1 == 0
@@ -485,4 +466,21 @@ func bitpackText(b []byte) bool {
 	return q
 }
 `,
+}
+
+// ruleFunc is the source of function name of package rules (its doc
+// comment included), named bitpackName as a generated file's helper.
+func ruleFunc(name string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "units.go", rules.UnitsSource, parser.ParseComments)
+	if err != nil {
+		panic("gen: package rules does not parse: " + err.Error())
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name && fd.Doc != nil {
+			src := rules.UnitsSource[fset.Position(fd.Doc.Pos()).Offset:fset.Position(fd.End()).Offset]
+			return strings.ReplaceAll(src, name, "bitpack"+name) + "\n"
+		}
+	}
+	panic("gen: package rules has no documented function " + name)
 }

@@ -99,14 +99,14 @@ function quatEncode(x: number, y: number, z: number, w: number, steps: number): 
 
 // quatProblem says why bitpack refuses to write (x, y, z, w) (float32
 // values), or "": a component not finite, or a squared norm (summed in
-// double, in order) more than 0.01 from 1; all four +-0 is Go's zero
+// double, in order) more than {{QUAT_NORM_TOLERANCE}} from 1; all four +-0 is Go's zero
 // value, written as the identity.
 function quatProblem(x: number, y: number, z: number, w: number): string {
   if (x === 0 && y === 0 && z === 0 && w === 0) {
     return "";
   }
   const n2 = x * x + y * y + z * z + w * w;
-  if (Math.abs(n2 - 1) <= 0.01) {
+  if (Math.abs(n2 - 1) <= {{QUAT_NORM_TOLERANCE}}) {
     return "";
   }
   if (![x, y, z, w].every(Number.isFinite)) {

@@ -31,7 +31,7 @@ var (
 	//go:embed delta.ts
 	tsDelta string
 
-	tsRuntime = tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta
+	tsRuntime = code.Rules(tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta)
 )
 
 // Emitter renders a model as a TypeScript module.
