@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
@@ -40,7 +39,7 @@ type dItem struct {
 
 // items lists the items of value v at p (the base's at bp).
 func (e *Emitter) items(v *model.Value, p, bp place) []dItem {
-	if v.Kind != bitpack.KindStruct {
+	if !v.Op.IsStruct() {
 		if model.IsItem(v) {
 			return []dItem{{v: v, p: p, bp: bp}}
 		}
@@ -148,7 +147,7 @@ func (e *Emitter) itemsBody(c *cppBody, items []dItem) {
 // deltaBody renders the body of value v at p against bp (an element, a
 // pointee, a map's value): its type's SerializeDeltaBody, or its items.
 func (e *Emitter) deltaBody(c *cppBody, v *model.Value, p, bp place) {
-	if v.Kind == bitpack.KindStruct && v.Fields == nil {
+	if v.Op.IsStruct() && v.Fields == nil {
 		c.refuse("!%s.SerializeDeltaBody( stream, %s )", p.expr(), bp.expr())
 		return
 	}
@@ -162,11 +161,11 @@ func (e *Emitter) deltaBody(c *cppBody, v *model.Value, p, bp place) {
 func (e *Emitter) deltaItem(c *cppBody, it dItem, bit bool, any string) {
 	v, p, bp := it.v, it.p, it.bp
 	x, bx := p.expr(), bp.expr()
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
 		c.line("bitpack_delta_scalar( stream, %s, %s, %s, %t, %s );", scalarField(v), x, bx, bit, any)
 		return
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		q, bq := e.quatComps(v, x), e.quatComps(v, bx)
 		c.line("bitpack_delta_quat( stream, %s, %s, %s, %s, %s, %s, %s, %s, %d, %t, %s );", q[0], q[1], q[2], q[3], bq[0], bq[1], bq[2], bq[3], v.Bits, bit, any)
 		return
@@ -203,10 +202,10 @@ func (e *Emitter) quatComps(v *model.Value, x string) [4]string {
 // scalarField is the C++ description of a fixed-width field's codes (see
 // the runtime's BoolField, UnsignedField, ...).
 func scalarField(v *model.Value) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return "bitpack::BoolField()"
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		unit := max(v.Unit, 1)
 		if v.Signed {
 			lo, hi, flip := model.IntBounds(v)
@@ -214,18 +213,18 @@ func scalarField(v *model.Value) string {
 		}
 		lo, hi := model.UintBounds(v)
 		return fmt.Sprintf("bitpack::UnsignedField( %s, %s, %d, %s, %t )", cppUint(lo), cppUint(hi), model.UnitBits(v), cppUint(uint64(unit)), v.Clamp)
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		if v.FloatBits == 32 {
 			return "bitpack::Float32Field()"
 		}
 		return "bitpack::Float64Field()"
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		if v.FloatBits == 32 {
 			return fmt.Sprintf("bitpack::CompressedFloatField( %s, %s, %s, %t )", cppFloat32(v.Min), cppFloat32(v.Max), cppFloat32(v.Res), v.Clamp)
 		}
 		return fmt.Sprintf("bitpack::CompressedDoubleField( %s, %s, %s, %t )", cppFloat64(v.Min), cppFloat64(v.Max), cppFloat64(v.Res), v.Clamp)
 	}
-	panic("gen: no delta field for " + v.Kind.String())
+	panic("gen: no delta field for " + v.Op.String())
 }
 
 // changedCond returns a condition that holds when value v at p differs
@@ -234,9 +233,9 @@ func scalarField(v *model.Value) string {
 func (e *Emitter) changedCond(c *cppBody, v *model.Value, p, bp place) string {
 	x, bx := p.expr(), bp.expr()
 	switch {
-	case v.Kind == bitpack.KindStruct && v.Fields == nil, v.Kind == bitpack.KindUnion:
+	case v.Op.IsStruct() && v.Fields == nil, v.Op == model.OpUnion:
 		return fmt.Sprintf("%s.DeltaChanged( %s )", x, bx)
-	case v.Kind == bitpack.KindStruct:
+	case v.Op.IsStruct():
 	case !model.IsItem(v):
 		return "false"
 	default:
@@ -257,26 +256,26 @@ func (e *Emitter) changedCond(c *cppBody, v *model.Value, p, bp place) string {
 // simpleChanged is changedCond for the items compared by one expression.
 func (e *Emitter) simpleChanged(v *model.Value, p, bp place) (string, bool) {
 	x, bx := p.expr(), bp.expr()
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
 		return fmt.Sprintf("bitpack::scalar_changed( %s, %s, %s )", scalarField(v), x, bx), true
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		q, bq := e.quatComps(v, x), e.quatComps(v, bx)
 		return fmt.Sprintf("bitpack::quat_changed( %s, %s, %s, %s, %s, %s, %s, %s, %d )", q[0], q[1], q[2], q[3], bq[0], bq[1], bq[2], bq[3], v.Bits), true
-	case bitpack.KindString:
+	case model.OpString:
 		return fmt.Sprintf("!bitpack::text_same( %s, %s, %d )", x, bx, v.MaxLen), true
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		n, p := p.take()
 		bn, bp := bp.take()
 		return fmt.Sprintf("bitpack::bytes_changed( %s, %s, %s, %s, %d )", p.expr(), n, bp.expr(), bn, v.MaxLen), true
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		if v.Len == 0 {
 			return "false", true
 		}
 		return fmt.Sprintf("memcmp( %s, %s, %d ) != 0", x, bx, v.Len), true
-	case bitpack.KindCustom:
+	case model.OpHook:
 		return fmt.Sprintf("bitpack::hook_differs( %s, %s ) != 0", x, bx), true
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		return fmt.Sprintf("%s.DeltaChanged( %s )", x, bx), true
 	}
 	return "", false
@@ -286,7 +285,7 @@ func (e *Emitter) simpleChanged(v *model.Value, p, bp place) (string, bool) {
 // from bp's on the wire, or cannot be written.
 func (e *Emitter) changed(c *cppBody, v *model.Value, p, bp place) {
 	x, bx := p.expr(), bp.expr()
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		if v.Fields == nil {
 			c.refuseTrue("%s.DeltaChanged( %s )", x, bx)
 			return
@@ -303,17 +302,17 @@ func (e *Emitter) changed(c *cppBody, v *model.Value, p, bp place) {
 		c.refuseTrue("%s", cond)
 		return
 	}
-	switch v.Kind {
-	case bitpack.KindArray:
+	switch v.Op {
+	case model.OpArray:
 		e.loop(c, strconv.Itoa(v.Len), func(i string) { e.changed(c, v.Elem, p.index(i), bp.index(i)) })
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		n, p := p.take()
 		bn, bp := bp.take()
 		c.refuseTrue("%s != %s || %s < 0 || %s > %d", n, bn, n, n, v.MaxLen)
 		if model.ItemCount(v.Elem) > 0 {
 			e.loop(c, n, func(i string) { e.changed(c, v.Elem, p.index(i), bp.index(i)) })
 		}
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		present, p := p.take()
 		bpresent, bp := bp.take()
 		c.refuseTrue("%s != %s", present, bpresent)
@@ -321,9 +320,9 @@ func (e *Emitter) changed(c *cppBody, v *model.Value, p, bp place) {
 		c.open()
 		e.changed(c, v.Elem, p, bp)
 		c.close()
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.sparseChanged(c, v, p, bp)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.mapChanged(c, v, p, bp)
 	}
 }
@@ -338,35 +337,35 @@ func (c *cppBody) refuseTrue(format string, args ...any) {
 // field or a quaternion: their helpers write their parts).
 func (e *Emitter) deltaPart(c *cppBody, v *model.Value, p, bp place) {
 	x, bx := p.expr(), bp.expr()
-	switch v.Kind {
-	case bitpack.KindString:
+	switch v.Op {
+	case model.OpString:
 		e.step(c, v, p)
 		c.refuse("Stream::IsReading && bitpack::text_same( %s, %s, %d )", x, bx, v.MaxLen)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		cond, _ := e.simpleChanged(v, p, bp)
 		e.step(c, v, p)
 		c.refuse("Stream::IsReading && !%s", cond)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		e.step(c, v, p)
 		c.refuse("Stream::IsReading && memcmp( %s, %s, %d ) == 0", x, bx, v.Len)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		c.refuse("Stream::IsWriting && bitpack::hook_differs( %s, %s ) < 0", x, bx)
 		c.line("serialize_object( stream, %s );", x)
 		c.refuse("Stream::IsReading && bitpack::hook_differs( %s, %s ) != 1", x, bx)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		c.refuse("!%s.SerializeDeltaPart( stream, %s )", x, bx)
-	case bitpack.KindArray:
+	case model.OpArray:
 		e.deltaList(c, v.Elem, p, bp, strconv.Itoa(v.Len), "")
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.sliceDelta(c, v, p, bp)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		e.pointerDelta(c, v, p, bp)
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.sparseDelta(c, v, p, bp)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.mapDelta(c, v, p, bp)
 	default:
-		panic("gen: no delta part for " + v.Kind.String())
+		panic("gen: no delta part for " + v.Op.String())
 	}
 }
 

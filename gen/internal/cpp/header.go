@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -134,17 +133,17 @@ func (e *Emitter) nameMembers(t *model.Type) {
 func companionKinds(v *model.Value) []string {
 	var kinds []string
 	for ; v != nil; v = v.Elem {
-		switch v.Kind {
-		case bitpack.KindBytes, bitpack.KindSlice:
+		switch v.Op {
+		case model.OpBytes, model.OpSlice:
 			kinds = append(kinds, "count")
-		case bitpack.KindPointer:
+		case model.OpPointer:
 			kinds = append(kinds, "present")
-		case bitpack.KindSparse:
+		case model.OpSparse:
 			if v.Go.Kind() == reflect.Slice {
 				kinds = append(kinds, "count")
 			}
 			kinds = append(kinds, "present")
-		case bitpack.KindMap:
+		case model.OpMap:
 			kinds = append(kinds, "count", "keys")
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -73,7 +72,7 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 	var words []string
 	for v := m.Value; v != nil; v = v.Elem {
 		switch {
-		case v.Kind != bitpack.KindStruct:
+		case !v.Op.IsStruct():
 			words = append(words, v.Encoding)
 		case v.Fields != nil:
 			words = append(words, "sent with this field's options (see Serialize)")
@@ -89,48 +88,48 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 	dim := func(n int) string { return "[" + strconv.Itoa(max(n, 1)) + "]" }
 	dims := ""
 	for v := m.Value; ; v = v.Elem {
-		switch v.Kind {
-		case bitpack.KindArray:
+		switch v.Op {
+		case model.OpArray:
 			dims += dim(v.Len)
 			continue
-		case bitpack.KindSlice:
+		case model.OpSlice:
 			field("int", take(), dims, "")
 			dims += dim(v.MaxLen)
 			continue
-		case bitpack.KindPointer:
+		case model.OpPointer:
 			field("bool", take(), dims, "")
 			continue
-		case bitpack.KindSparse:
+		case model.OpSparse:
 			if v.Go.Kind() == reflect.Slice {
 				field("int", take(), dims, "")
 			}
 			dims += dim(sparseLen(v))
 			field("bool", take(), dims, "")
 			continue
-		case bitpack.KindMap:
+		case model.OpMap:
 			field("int", take(), dims, "")
 			dims += dim(v.MaxLen)
 			ktype, kdims := cppScalar(v.Key)
 			field(ktype, take(), dims+kdims, " // keys: "+v.Key.Encoding+", ascending")
 			continue
-		case bitpack.KindBytes:
+		case model.OpBytes:
 			field("int", take(), dims, "")
 			field("uint8_t", cm.name, dims+dim(v.MaxLen), comment)
-		case bitpack.KindByteArray:
+		case model.OpByteArray:
 			field("uint8_t", cm.name, dims+dim(v.Len), comment)
-		case bitpack.KindString:
+		case model.OpString:
 			field("char", cm.name, dims+"["+strconv.Itoa(v.MaxLen+1)+"]", comment)
-		case bitpack.KindCheck:
+		case model.OpCheck:
 			e.printf("    // %s: no storage;%s\n", cm.name, strings.TrimPrefix(comment, " //"))
-		case bitpack.KindQuat:
+		case model.OpQuat:
 			if v.Type == nil {
 				field(floatType(v.FloatBits), cm.name, dims+"[4]", comment)
 			} else {
 				field(e.typeRef(v.Type, names), cm.name, dims, comment)
 			}
-		case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
+		case model.OpStruct, model.OpFields, model.OpUnion, model.OpHook:
 			field(e.typeRef(v.Type, names), cm.name, dims, comment)
-		case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+		case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
 			ctype, _ := cppScalar(v)
 			field(ctype, cm.name, dims, comment)
 		}
@@ -141,17 +140,17 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 // cppScalar is the C++ type of a scalar value (or a map key), and the
 // array dimension a string adds.
 func cppScalar(v *model.Value) (string, string) {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return "bool", ""
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		return intType(v.Signed, v.GoBits), ""
-	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+	case model.OpFloat, model.OpCompressed:
 		return floatType(v.FloatBits), ""
-	case bitpack.KindString:
+	case model.OpString:
 		return "char", "[" + strconv.Itoa(v.MaxLen+1) + "]"
 	}
-	panic("gen: no C++ scalar type for " + v.Kind.String())
+	panic("gen: no C++ scalar type for " + v.Op.String())
 }
 
 // sparseLen is the number of slots of a sparse array, or the maxlen of a
@@ -180,18 +179,18 @@ func floatType(bits int) string {
 // step renders the statements that read or write value v at p.
 func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 	x := p.expr()
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		c.line("serialize_bool( stream, %s );", x)
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		e.integer(c, v, x)
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		if v.FloatBits == 32 {
 			c.line("serialize_float( stream, %s );", x)
 		} else {
 			c.line("serialize_double( stream, %s );", x)
 		}
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		macro, lit := "bitpack_compressed_float", cppFloat32
 		if v.FloatBits == 64 {
 			macro, lit = "bitpack_compressed_double", cppFloat64
@@ -200,28 +199,28 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 			macro += "_clamp"
 		}
 		c.line("%s( stream, %s, %s, %s, %s );", macro, x, lit(v.Min), lit(v.Max), lit(v.Res))
-	case bitpack.KindString:
+	case model.OpString:
 		c.line("bitpack_string( stream, %s, %d );", x, v.MaxLen)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		n, p := p.take()
 		e.count(c, n, v.MaxLen)
 		c.line("serialize_bytes( stream, %s, %s );", p.expr(), n)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		c.line("serialize_bytes( stream, %s, %d );", x, v.Len)
-	case bitpack.KindArray:
+	case model.OpArray:
 		e.loop(c, strconv.Itoa(v.Len), func(i string) { e.step(c, v.Elem, p.index(i)) })
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		n, p := p.take()
 		e.count(c, n, v.MaxLen)
 		e.loop(c, n, func(i string) { e.step(c, v.Elem, p.index(i)) })
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		present, p := p.take()
 		c.line("serialize_bool( stream, %s );", present)
 		c.line("if ( %s )", present)
 		c.open()
 		e.step(c, v.Elem, p)
 		c.close()
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		if v.Fields == nil {
 			c.line("serialize_object( stream, %s );", x)
 			return
@@ -230,19 +229,19 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 			cm := e.members[u.Member]
 			e.step(c, u.Value, place{prefix: x + ".", name: cm.name, comps: cm.comps})
 		}
-	case bitpack.KindCustom, bitpack.KindUnion:
+	case model.OpHook, model.OpUnion:
 		c.line("serialize_object( stream, %s );", x)
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.sparse(c, v, p)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.mapSteps(c, v, p)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		var comps [4]string
 		for k, steps := range v.Comps {
 			comps[k] = x + e.quatComp(steps)
 		}
 		c.line("bitpack_quat( stream, %s, %s, %s, %s, %d );", comps[0], comps[1], comps[2], comps[3], v.Bits)
-	case bitpack.KindCheck:
+	case model.OpCheck:
 		c.line("bitpack_check( stream, %#08xu ); // check %q", v.CheckHash, v.CheckName)
 	}
 }

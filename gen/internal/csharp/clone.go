@@ -3,7 +3,6 @@ package csharp
 import (
 	"fmt"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
@@ -17,7 +16,7 @@ func (e *Emitter) cloneMethod(t *model.Type) string {
 	name := e.typeNames[t]
 	c := &body{indent: 2}
 	for _, m := range t.Fields {
-		if m.Value.Kind == bitpack.KindCheck || !deepValue(m.Value) {
+		if m.Value.Op == model.OpCheck || !deepValue(m.Value) {
 			continue
 		}
 		n := e.members[m]
@@ -34,11 +33,11 @@ func (e *Emitter) cloneMethod(t *model.Type) string {
 
 // deepValue reports whether a copy of v must copy more than v itself.
 func deepValue(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
-		bitpack.KindString, bitpack.KindCustom, bitpack.KindCheck:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed,
+		model.OpString, model.OpHook, model.OpCheck:
 		return false
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return !csValueType(v.Elem)
 	}
 	return true
@@ -50,20 +49,20 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 		c.line("%s = %s;", dst, src)
 		return
 	}
-	switch v.Kind {
-	case bitpack.KindBytes, bitpack.KindByteArray:
+	switch v.Op {
+	case model.OpBytes, model.OpByteArray:
 		c.line("%s = %s == null ? null : (byte[])%s.Clone();", dst, src, src)
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		c.line("%s = %s == null ? null : %s.Clone();", dst, src, src)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		if v.Type != nil {
 			c.line("%s = %s == null ? null : %s.Clone();", dst, src, src)
 		} else {
 			c.line("%s = %s == null ? null : (%s)%s.Clone();", dst, src, e.csType(v), src)
 		}
-	case bitpack.KindArray, bitpack.KindSlice, bitpack.KindSparse:
+	case model.OpArray, model.OpSlice, model.OpSparse:
 		typ, elemDeep := e.csType(v), deepValue(v.Elem)
-		if v.Kind == bitpack.KindSparse {
+		if v.Op == model.OpSparse {
 			elemDeep = !csValueType(v.Elem)
 		}
 		if !elemDeep {
@@ -76,13 +75,13 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 		c.line("else")
 		c.open()
 		elem := e.csType(v.Elem)
-		if v.Kind == bitpack.KindSparse {
+		if v.Op == model.OpSparse {
 			elem = e.optional(v.Elem)
 		}
 		c.line("%s %s = %s;", elem+"[]", a, newArray(elem, src+".Length"))
 		c.line("for (int %s = 0; %s < %s.Length; %s++)", i, i, a, i)
 		c.open()
-		if v.Kind == bitpack.KindSparse {
+		if v.Op == model.OpSparse {
 			e.cloneOptional(c, v.Elem, a+"["+i+"]", src+"["+i+"]")
 		} else {
 			e.cloneTo(c, v.Elem, a+"["+i+"]", src+"["+i+"]")
@@ -90,9 +89,9 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 		c.close()
 		c.line("%s = %s;", dst, a)
 		c.close()
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		e.cloneOptional(c, v.Elem, dst, src)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		for i, mt := range v.Type.Members {
 			name := e.typeNames[mt]
 			if i > 0 {
@@ -104,7 +103,7 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 		}
 		c.line("else")
 		c.line("    %s = %s;", dst, src)
-	case bitpack.KindMap:
+	case model.OpMap:
 		m, kv, val := c.local("d"), c.local("d"), c.local("d")
 		c.line("if (%s == null)", src)
 		c.line("    %s = null;", dst)
@@ -120,7 +119,7 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 		c.line("%s = %s;", dst, m)
 		c.close()
 	default:
-		panic("gen: C# cannot copy " + v.Kind.String())
+		panic("gen: C# cannot copy " + v.Op.String())
 	}
 }
 
@@ -128,7 +127,7 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 // value (of type optional(ev)).
 func (e *Emitter) cloneOptional(c *body, ev *model.Value, dst, src string) {
 	switch {
-	case ev.Kind == bitpack.KindPointer:
+	case ev.Op == model.OpPointer:
 		c.line("if (%s == null)", src)
 		c.line("    %s = null;", dst)
 		c.line("else")

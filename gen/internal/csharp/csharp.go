@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -213,7 +212,7 @@ func (e *Emitter) structType(t *model.Type) []byte {
 	p("    /// <summary>bitpack.Fingerprint(%s): mix it into the protocol id as the Go side does.</summary>\n", t.Go)
 	p("    public const uint Fingerprint = %#08xu;\n\n", t.Fingerprint)
 	for _, m := range t.Fields {
-		if m.Value.Kind == bitpack.KindCheck {
+		if m.Value.Op == model.OpCheck {
 			p("    // %s: %s (nothing stored)\n", e.members[m], m.Value.Encoding)
 			continue
 		}

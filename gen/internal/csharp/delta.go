@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -34,7 +33,7 @@ type csItem struct {
 // recursively), in wire order; none for a value that holds one value
 // only (see itemCount).
 func csItems(e *Emitter, v *model.Value, set, get, base string, idx []string) []csItem {
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		var out []csItem
 		if v.Fields == nil {
 			for _, m := range v.Type.Fields {
@@ -236,10 +235,10 @@ func (e *Emitter) deltaMethods(t *model.Type) []byte {
 // field's limit, as bitpack's kinds do: 1, an unsigned integer from min;
 // 2, a signed one; 3, a compressed float's code.
 func scalarKind(v *model.Value) string {
-	switch v.Kind {
-	case bitpack.KindCompressedFloat:
+	switch {
+	case v.Op == model.OpCompressed:
 		return "3"
-	case bitpack.KindInt:
+	case v.Op == model.OpInt && v.Signed:
 		return "2"
 	}
 	return "1"
@@ -248,21 +247,21 @@ func scalarKind(v *model.Value) string {
 // oldCode is the C# expression of the offset code of x, a value of v
 // the reader holds (decoded: in range).
 func (e *Emitter) oldCode(v *model.Value, x string) string {
-	_, _, lo := model.ScalarCodes(v)
-	switch v.Kind {
-	case bitpack.KindBool:
+	lo := v.Code.Lo
+	switch {
+	case v.Op == model.OpBool:
 		return "(" + x + " ? 1UL : 0UL)"
-	case bitpack.KindInt:
+	case v.Op == model.OpInt && v.Signed:
 		if v.Unit > 1 {
 			return fmt.Sprintf("((ulong)Bitpack.Units(%s, %s) - %s)", x, csLong(v.Unit), csUlong(lo))
 		}
 		return fmt.Sprintf("((ulong)(long)%s - %s)", x, csUlong(lo))
-	case bitpack.KindUint:
+	case v.Op == model.OpInt:
 		if v.Unit > 1 {
 			return fmt.Sprintf("(Bitpack.UnitsU(%s, %s) - %s)", x, csUlong(uint64(v.Unit)), csUlong(lo))
 		}
 		return fmt.Sprintf("((ulong)%s - %s)", x, csUlong(lo))
-	case bitpack.KindCompressedFloat:
+	case v.Op == model.OpCompressed:
 		min, dl, _, _ := e.floatConsts(v)
 		if v.FloatBits == 32 {
 			return fmt.Sprintf("Bitpack.Quantize32(%s, %s, %s, %du)", x, min, dl, v.Steps)
@@ -277,23 +276,23 @@ func (e *Emitter) oldCode(v *model.Value, x string) string {
 
 // fromCode is the C# expression of the value of offset code code.
 func (e *Emitter) fromCode(v *model.Value, code string) string {
-	_, _, lo := model.ScalarCodes(v)
-	switch v.Kind {
-	case bitpack.KindBool:
+	lo := v.Code.Lo
+	switch {
+	case v.Op == model.OpBool:
 		return code + " != 0"
-	case bitpack.KindInt:
+	case v.Op == model.OpInt && v.Signed:
 		typ := csIntType(true, v.GoBits)
 		if v.Unit > 1 {
 			return fmt.Sprintf("(%s)((long)(%s + %s) * %s)", typ, code, csUlong(lo), csLong(v.Unit))
 		}
 		return fmt.Sprintf("(%s)(long)(%s + %s)", typ, code, csUlong(lo))
-	case bitpack.KindUint:
+	case v.Op == model.OpInt:
 		typ := csIntType(false, v.GoBits)
 		if v.Unit > 1 {
 			return fmt.Sprintf("(%s)((%s + %s) * %s)", typ, code, csUlong(lo), csUlong(uint64(v.Unit)))
 		}
 		return fmt.Sprintf("(%s)(%s + %s)", typ, code, csUlong(lo))
-	case bitpack.KindCompressedFloat:
+	case v.Op == model.OpCompressed:
 		min, dl, _, _ := e.floatConsts(v)
 		if v.FloatBits == 32 {
 			return fmt.Sprintf("Bitpack.Dequantize32(%s, %du, %s, %s)", code, v.Steps, dl, min)
@@ -310,8 +309,8 @@ func (e *Emitter) fromCode(v *model.Value, code string) string {
 // a writer is given, into out, refusing what Marshal refuses; "" when
 // every value has one, which oldCode computes.
 func (e *Emitter) codeCall(v *model.Value, x, out string) string {
-	switch v.Kind {
-	case bitpack.KindInt, bitpack.KindUint:
+	switch v.Op {
+	case model.OpInt:
 		unit := max(v.Unit, 1)
 		switch {
 		case (v.Unit > 1 || v.Clamp) && v.Signed:
@@ -329,7 +328,7 @@ func (e *Emitter) codeCall(v *model.Value, x, out string) string {
 		case v.Bits < v.GoBits:
 			return fmt.Sprintf("w.CodeUnsigned(%s, %d, out %s)", x, v.Bits, out)
 		}
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		lo, dl, low, high := e.floatConsts(v)
 		fn := "CodeCompressed32"
 		if v.FloatBits == 64 {
@@ -344,9 +343,9 @@ func (e *Emitter) codeCall(v *model.Value, x, out string) string {
 // are the same in memory (floats by their bits, as Go compares them).
 func sameValue(v *model.Value, a, b string) string {
 	switch {
-	case (v.Kind == bitpack.KindFloat || v.Kind == bitpack.KindCompressedFloat) && v.FloatBits == 32:
+	case (v.Op == model.OpFloat || v.Op == model.OpCompressed) && v.FloatBits == 32:
 		return "Bitpack.Float32Bits(" + a + ") == Bitpack.Float32Bits(" + b + ")"
-	case v.Kind == bitpack.KindFloat || v.Kind == bitpack.KindCompressedFloat:
+	case v.Op == model.OpFloat || v.Op == model.OpCompressed:
 		return "global::System.BitConverter.DoubleToInt64Bits(" + a + ") == global::System.BitConverter.DoubleToInt64Bits(" + b + ")"
 	}
 	return a + " == " + b

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -58,15 +57,15 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 		c.line("%s", ret)
 		c.close()
 	}
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
-		limit, flip, lo := model.ScalarCodes(v)
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
+		limit, flip, lo := v.Code.Limit, v.Code.Flip, v.Code.Lo
 		code := c.local("d")
 		c.line("ulong %s;", code)
 		c.line("if (!r.ReadScalarDelta(%s, %d, %s, %s, %s, %s, %s, out %s))", start, v.Bits, e.oldCode(v, it.get), csUlong(limit), csUlong(flip), scalarKind(v), csUlong(lo), code)
 		c.line("    %s", ret)
 		c.line("%s = %s;", it.set, e.fromCode(v, code))
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		var g [4]string
 		for k, steps := range v.Comps {
 			g[k] = it.get + e.quatComp(steps)
@@ -83,7 +82,7 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 		for k, steps := range v.Comps {
 			c.line("%s%s = %s%d;", it.get, e.quatComp(steps), q, k)
 		}
-	case bitpack.KindString:
+	case model.OpString:
 		s := c.local("d")
 		c.line("string %s;", s)
 		c.line("if (!r.ReadString(%d, %d, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, s)
@@ -91,22 +90,22 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 		c.line("if (%s == (%s ?? \"\"))", s, it.get)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 		c.line("%s = %s;", it.set, s)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		s := c.local("d")
 		c.line("byte[] %s;", s)
 		c.line("if (!r.ReadByteSliceDelta(%s, %d, %d, %s, out %s))", start, model.LengthBits(v.MaxLen), v.MaxLen, it.get, s)
 		c.line("    %s", ret)
 		c.line("%s = %s;", it.set, s)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		c.line("if (!r.ReadByteArrayDelta(%s, %s))", start, it.get)
 		c.line("    %s", ret)
-	case bitpack.KindArray:
-		prev := e.dReadList(c, it, strconv.Itoa(v.Len), model.UnrolledArray(v), csRet("r", p))
+	case model.OpArray:
+		prev := e.dReadList(c, it, strconv.Itoa(v.Len), v.Unrolled, csRet("r", p))
 		c.line("if (%s < 0)", prev)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.dReadSlice(c, it, start, p, ret, refuse)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		c.line("if (%s == null)", it.get)
 		c.open()
 		e.readPresent(c, v.Elem, it.set, it.idx)
@@ -115,13 +114,13 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 		c.open()
 		e.dReadOptional(c, v.Elem, it.set, it.get, it.idx, ret)
 		c.close()
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.dReadSparse(c, it, start, p, ret, refuse)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.dReadUnion(c, it, p, ret)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.dReadMap(c, it, start, p, ret, refuse)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		name, tmp, at, nv := e.typeNames[v.Type], c.local("d"), c.local("d"), c.local("d")
 		c.line("BitpackWriter %s = new BitpackWriter(16);", tmp)
 		c.line("if (%s != null)", it.get)
@@ -134,7 +133,7 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 		c.line("%s = %s;", it.set, nv)
 	default:
-		panic("gen: C# has no delta of " + v.Kind.String())
+		panic("gen: C# has no delta of " + v.Op.String())
 	}
 }
 
@@ -152,7 +151,7 @@ func (e *Emitter) dReadOptional(c *body, ev *model.Value, set, get string, idx [
 	c.open()
 	eget := e.present(ev, get)
 	eset := set
-	if ev.Kind == bitpack.KindPointer {
+	if ev.Op == model.OpPointer {
 		eset = eget
 	}
 	e.dReadSub(c, ev, eset, eget, idx)
@@ -167,7 +166,7 @@ func (e *Emitter) dReadSub(c *body, v *model.Value, set, get string, idx []strin
 	bs, ch := c.local("d"), c.local("d")
 	c.line("int %s = r.BitsRead;", bs)
 	c.line("bool %s = false;", ch)
-	if v.Kind == bitpack.KindStruct && v.Fields == nil {
+	if v.Op.IsStruct() && v.Fields == nil {
 		c.line("if (!%s.ReadDeltaBody(ref r, out %s))", get, ch)
 		c.line("    %s", csRet("r", p))
 	} else {

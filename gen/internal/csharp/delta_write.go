@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -107,8 +106,8 @@ func (e *Emitter) dWriteItem(c *body, it csItem, bit, changed string) {
 		csBitLine(c, bit, "0")
 		c.close()
 	}
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
 		same(sameValue(v, g, b))
 		c.line("else")
 		c.open()
@@ -123,31 +122,31 @@ func (e *Emitter) dWriteItem(c *body, it csItem, bit, changed string) {
 			c.line("%s = %s;", cv, e.oldCode(v, g))
 			c.line("%s = %s;", cb, e.oldCode(v, b))
 		}
-		_, flip, _ := model.ScalarCodes(v)
+		flip := v.Code.Flip
 		c.line("if (w.WriteScalarDelta(%s, %s, %s, %d, %s))", bit, cv, cb, v.Bits, csUlong(flip))
 		c.line("    %s = true;", changed)
 		c.close()
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		e.dWriteQuat(c, it, bit, changed, p, same)
-	case bitpack.KindString:
+	case model.OpString:
 		same(fmt.Sprintf("(%s ?? \"\") == (%s ?? \"\")", g, b))
 		changedPart(c, bit, changed, func() {
 			c.line("if (!w.WriteString(%s, %d, %d))", g, v.MaxLen, model.LengthBits(v.MaxLen))
 			c.line("    %s", ret)
 		})
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		same(fmt.Sprintf("Bitpack.SameBytes(%s, %s)", g, b))
 		changedPart(c, bit, changed, func() {
 			c.line("if (!w.WriteByteSlice(%s, %d, %d))", g, v.MaxLen, model.LengthBits(v.MaxLen))
 			c.line("    %s", ret)
 		})
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		same(fmt.Sprintf("Bitpack.SameBytes(%s, %s)", g, b))
 		changedPart(c, bit, changed, func() {
 			c.line("if (!w.WriteByteArray(%s, %d))", g, v.Len)
 			c.line("    %s", ret)
 		})
-	case bitpack.KindArray:
+	case model.OpArray:
 		lengthChecks(c, g, b, v.Len, p)
 		same(fmt.Sprintf("ReferenceEquals(%s, %s)", g, b))
 		maybePart(c, bit, changed, func(ch string) {
@@ -158,23 +157,23 @@ func (e *Emitter) dWriteItem(c *body, it csItem, bit, changed string) {
 			c.line("%s = true;", ch)
 			c.close()
 		})
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.dWriteSlice(c, it, bit, changed, p, same)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		e.dWritePointer(c, it, bit, changed, p, same)
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.dWriteSparse(c, it, bit, changed, p, same)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.dWriteUnion(c, it, bit, changed, p, same)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.dWriteMap(c, it, bit, changed, p, same)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		same(fmt.Sprintf("ReferenceEquals(%s, %s)", g, b))
 		maybePart(c, bit, changed, func(ch string) {
 			e.dWriteHook(c, v, g, b, p, ch)
 		})
 	default:
-		panic("gen: C# has no delta of " + v.Kind.String())
+		panic("gen: C# has no delta of " + v.Op.String())
 	}
 }
 
@@ -192,7 +191,7 @@ func (e *Emitter) dWriteQuat(c *body, it csItem, bit, changed, p string, same fu
 		if k > 0 {
 			eq += " && "
 		}
-		eq += sameValue(&model.Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, gv[k], gb[k])
+		eq += sameValue(&model.Value{Op: model.OpFloat, FloatBits: v.FloatBits}, gv[k], gb[k])
 		if v.FloatBits == 64 {
 			gv[k], gb[k] = "(float)"+gv[k], "(float)"+gb[k]
 		}
@@ -243,7 +242,7 @@ func (e *Emitter) dWriteList(c *body, it csItem, m string) string {
 func (e *Emitter) dWriteSub(c *body, v *model.Value, g, b string, idx []string) string {
 	ch := c.local("d")
 	c.line("bool %s = false;", ch)
-	if v.Kind == bitpack.KindStruct && v.Fields == nil {
+	if v.Op.IsStruct() && v.Fields == nil {
 		p := code.PathExpr(v.Path, idx)
 		e.absentChecks(c, v, g, b, p)
 		c.line("if (!%s.WriteDeltaBody(ref w, %s, out %s))", g, b, ch)
@@ -445,7 +444,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 			c.line("if (%s > 0)", k[1])
 			c.open()
 			c.line("%s.Keys.CopyTo(%s, 0);", k[2], k[0])
-			if v.Key.Kind == bitpack.KindString {
+			if v.Key.Op == model.OpString {
 				c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", k[0])
 			} else {
 				c.line("global::System.Array.Sort(%s);", k[0])
@@ -453,7 +452,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 			c.close()
 		}
 		compare := fmt.Sprintf("%s[%s].CompareTo(%s[%s])", kv, i, kb, j)
-		if v.Key.Kind == bitpack.KindString {
+		if v.Key.Op == model.OpString {
 			compare = fmt.Sprintf("Bitpack.CompareKeys(%s[%s], %s[%s])", kv, i, kb, j)
 		}
 		c.line("for (int %s = 0, %s = 0; %s < %s || %s < %s; )", i, j, i, n, j, nb)

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -50,29 +49,29 @@ func csTempDecls(c *body) string {
 
 // csType is the C# type of a value.
 func (e *Emitter) csType(v *model.Value) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return "bool"
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		return csIntType(v.Signed, v.GoBits)
-	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+	case model.OpFloat, model.OpCompressed:
 		if v.FloatBits == 32 {
 			return "float"
 		}
 		return "double"
-	case bitpack.KindString:
+	case model.OpString:
 		return "string"
-	case bitpack.KindBytes, bitpack.KindByteArray:
+	case model.OpBytes, model.OpByteArray:
 		return "byte[]"
-	case bitpack.KindArray, bitpack.KindSlice:
+	case model.OpArray, model.OpSlice:
 		return e.csType(v.Elem) + "[]"
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return e.optional(v.Elem)
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		return e.optional(v.Elem) + "[]"
-	case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
+	case model.OpStruct, model.OpFields, model.OpUnion, model.OpHook:
 		return e.typeNames[v.Type]
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		if v.Type != nil {
 			return e.typeNames[v.Type]
 		}
@@ -80,10 +79,10 @@ func (e *Emitter) csType(v *model.Value) string {
 			return "float[]"
 		}
 		return "double[]"
-	case bitpack.KindMap:
+	case model.OpMap:
 		return "global::System.Collections.Generic.Dictionary<" + e.csType(v.Key) + ", " + e.csType(v.Elem) + ">"
 	}
-	panic("gen: no C# type for " + v.Kind.String())
+	panic("gen: no C# type for " + v.Op.String())
 }
 
 // optional is the type of a value that may be absent (a pointer's or a
@@ -92,7 +91,7 @@ func (e *Emitter) csType(v *model.Value) string {
 // means something else than its null outside.
 func (e *Emitter) optional(v *model.Value) string {
 	switch {
-	case v.Kind == bitpack.KindPointer:
+	case v.Op == model.OpPointer:
 		return "BitpackBox<" + e.csType(v) + ">"
 	case csValueType(v):
 		return e.csType(v) + "?"
@@ -101,8 +100,8 @@ func (e *Emitter) optional(v *model.Value) string {
 }
 
 func csValueType(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
 		return true
 	}
 	return false
@@ -131,45 +130,45 @@ func newArray(elem, n string) string {
 // its Go zero value means: empty strings and slices, arrays of their
 // length, the objects of struct fields; pointers and unions stay null.
 func (e *Emitter) initValue(c *body, v *model.Value, x string) {
-	switch v.Kind {
-	case bitpack.KindString:
+	switch v.Op {
+	case model.OpString:
 		c.line("%s = \"\";", x)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		c.line("%s = Bitpack.NoBytes;", x)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		c.line("%s = new byte[%d];", x, v.Len)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		c.line("%s = global::System.Array.Empty<%s>();", x, e.csType(v.Elem))
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		if v.Go.Kind() == reflect.Slice {
 			c.line("%s = global::System.Array.Empty<%s>();", x, e.optional(v.Elem))
 		} else {
 			c.line("%s = %s;", x, newArray(e.optional(v.Elem), strconv.Itoa(v.Len)))
 		}
-	case bitpack.KindArray:
+	case model.OpArray:
 		c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
 		if needsInit(v.Elem) {
 			c.loop(strconv.Itoa(v.Len), func(i string) { e.initValue(c, v.Elem, x+"["+i+"]") })
 		}
-	case bitpack.KindStruct, bitpack.KindCustom:
+	case model.OpStruct, model.OpFields, model.OpHook:
 		c.line("%s = new %s();", x, e.typeNames[v.Type])
-	case bitpack.KindQuat, bitpack.KindMap:
+	case model.OpQuat, model.OpMap:
 		c.line("%s = %s;", x, e.newValue(v))
 	}
 }
 
 // newValue is a new quaternion holder or map: Go's zero value.
 func (e *Emitter) newValue(v *model.Value) string {
-	if v.Kind == bitpack.KindQuat && v.Type == nil {
+	if v.Op == model.OpQuat && v.Type == nil {
 		return newArray(e.csType(v)[:len(e.csType(v))-2], "4")
 	}
 	return "new " + e.csType(v) + "()"
 }
 
 func needsInit(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindString, bitpack.KindBytes, bitpack.KindByteArray, bitpack.KindSlice, bitpack.KindSparse,
-		bitpack.KindArray, bitpack.KindStruct, bitpack.KindCustom, bitpack.KindQuat, bitpack.KindMap:
+	switch v.Op {
+	case model.OpString, model.OpBytes, model.OpByteArray, model.OpSlice, model.OpSparse,
+		model.OpArray, model.OpStruct, model.OpFields, model.OpHook, model.OpQuat, model.OpMap:
 		return true
 	}
 	return false
@@ -257,25 +256,25 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		c.line("%s = %s%s;", x, conv, t)
 		return
 	}
-	switch v.Kind {
-	case bitpack.KindBytes:
+	switch v.Op {
+	case model.OpBytes:
 		if fresh {
 			c.line("%s = null;", x)
 		}
 		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", model.LengthBits(v.MaxLen), v.MaxLen, x))
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		if fresh {
 			c.line("%s = new byte[%d];", x, v.Len)
 		}
 		fail("r.ReadByteArray(" + x + ")")
-	case bitpack.KindArray:
+	case model.OpArray:
 		if fresh {
 			c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
 		}
 		c.loop(strconv.Itoa(v.Len), func(i string) {
 			e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, fresh)
 		})
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s;", n)
@@ -288,7 +287,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		}
 		c.loop(n, func(i string) { e.readInto(c, v.Elem, x+"["+i+"]", append(idx, i), true, true) })
 		c.close()
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		t := c.temp(tBool)
 		fail("r.ReadBool(out " + t + ")")
 		c.line("if (!%s)", t)
@@ -297,17 +296,17 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		c.open()
 		e.readPresent(c, v.Elem, x, idx)
 		c.close()
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		e.readStruct(c, v, x, idx, fresh)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.readUnion(c, v, x, idx)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		fail(fmt.Sprintf("%s.Read(ref r, out %s)", e.typeNames[v.Type], x))
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.readSparse(c, v, x, idx, fresh)
-	case bitpack.KindCheck:
+	case model.OpCheck:
 		fail(fmt.Sprintf("r.ReadCheck(%#08xu, %s)", v.CheckHash, code.Quote(v.CheckName)))
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		c.open()
 		c.line("float q0, q1, q2, q3;")
 		fail(fmt.Sprintf("r.ReadQuat(%d, out q0, out q1, out q2, out q3)", v.Bits))
@@ -318,10 +317,10 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 			c.line("%s%s = q%d;", x, e.quatComp(steps), k)
 		}
 		c.close()
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.readMap(c, v, x, idx, fresh)
 	default:
-		panic("gen: C# cannot read " + v.Kind.String())
+		panic("gen: C# cannot read " + v.Op.String())
 	}
 }
 
@@ -336,10 +335,10 @@ func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool)
 		}
 		return ""
 	}
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return tBool, "r.ReadBool(%s)", "", true
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		switch {
 		case v.Ranged && v.Signed:
 			return tLong, fmt.Sprintf("r.ReadIntRange(%d, %s, %s, %%s)", model.RangeBits(v), csLong(v.IntMin), csUlong(model.Span(v))), cast(tLong), true
@@ -351,19 +350,19 @@ func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool)
 			return tUlong, fmt.Sprintf("r.ReadBits64(%d, %%s)", v.Bits), cast(tUlong), true
 		}
 		return tUint, fmt.Sprintf("r.ReadBits(%d, %%s)", v.Bits), cast(tUint), true
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		if v.FloatBits == 32 {
 			return tFloat, "r.ReadFloat32(%s)", "", true
 		}
 		return tDouble, "r.ReadFloat64(%s)", "", true
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		lo, dl, _, _ := e.floatConsts(v)
 		k, fn := tFloat, "ReadCompressed32"
 		if v.FloatBits == 64 {
 			k, fn = tDouble, "ReadCompressed64"
 		}
 		return k, fmt.Sprintf("r.%s(%d, %du, %s, %s, %%s)", fn, v.Bits, v.Steps, dl, lo), "", true
-	case bitpack.KindString:
+	case model.OpString:
 		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", model.LengthBits(v.MaxLen), v.MaxLen), "", true
 	}
 	return 0, "", "", false
@@ -372,7 +371,7 @@ func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool)
 // readPresent reads a pointer's or sparse slot's value into x, whose type
 // is optional(v).
 func (e *Emitter) readPresent(c *body, v *model.Value, x string, idx []string) {
-	if v.Kind == bitpack.KindPointer {
+	if v.Op == model.OpPointer {
 		c.line("%s = new %s();", x, e.optional(v))
 		e.readInto(c, v, x+".Value", idx, false, true)
 		return
@@ -548,10 +547,10 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 // bitpack's order: numbers by value, false before true, strings by their
 // UTF-8 bytes.
 func csKeyNotAbove(v *model.Value, key, prev string) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return "(" + prev + " || !" + key + ")"
-	case bitpack.KindString:
+	case model.OpString:
 		return "Bitpack.CompareKeys(" + prev + ", " + key + ") >= 0"
 	}
 	return key + " <= " + prev

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -22,47 +21,47 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		c.line("return w.At(%s);", p)
 		c.close()
 	}
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		c.line("w.WriteBool(%s);", x)
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		e.writeInt(c, v, x, fail)
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		if v.FloatBits == 32 {
 			c.line("w.WriteFloat32(%s);", x)
 		} else {
 			c.line("w.WriteFloat64(%s);", x)
 		}
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		lo, dl, low, high := e.floatConsts(v)
 		fn := "WriteCompressed32"
 		if v.FloatBits == 64 {
 			fn = "WriteCompressed64"
 		}
 		fail(fmt.Sprintf("w.%s(%s, %s, %s, %du, %d, %s, %s, %t, %s)", fn, x, lo, dl, v.Steps, v.Bits, low, high, v.Clamp, code.Quote(model.Bounds(v))))
-	case bitpack.KindString:
+	case model.OpString:
 		fail(fmt.Sprintf("w.WriteString(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		fail(fmt.Sprintf("w.WriteByteSlice(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		fail(fmt.Sprintf("w.WriteByteArray(%s, %d)", x, v.Len))
-	case bitpack.KindArray:
+	case model.OpArray:
 		fail(fmt.Sprintf("Bitpack.FixedLength(ref w, %s, %d)", x, v.Len))
 		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s = %s == null ? 0 : %s.Length;", n, x, x)
 		fail(fmt.Sprintf("w.WriteLength(%s, %d, %d)", n, v.MaxLen, model.LengthBits(v.MaxLen)))
 		c.loop(n, func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 		c.close()
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		c.line("w.WriteBool(%s != null);", x)
 		c.line("if (%s != null)", x)
 		c.open()
 		e.write(c, v.Elem, e.present(v.Elem, x), idx)
 		c.close()
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		absent("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
 		if v.Fields == nil {
 			fail(x + ".WriteTo(ref w)")
@@ -71,27 +70,27 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		for _, u := range v.Fields {
 			e.write(c, u.Value, x+"."+e.members[u.Member], idx)
 		}
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.writeUnion(c, v, x, p, absent)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		absent("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
 		fail(x + ".WriteTo(ref w)")
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.writeSparse(c, v, x, idx, p)
-	case bitpack.KindCheck:
+	case model.OpCheck:
 		c.line("w.WriteCheck(%#08xu); // check %s", v.CheckHash, code.Quote(v.CheckName))
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		e.writeQuat(c, v, x, p, fail, absent)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.writeMap(c, v, x, idx, p, fail)
 	default:
-		panic("gen: C# cannot write " + v.Kind.String())
+		panic("gen: C# cannot write " + v.Op.String())
 	}
 }
 
 // present is the value an optional x holds (x non-null).
 func (e *Emitter) present(v *model.Value, x string) string {
-	if v.Kind == bitpack.KindPointer || csValueType(v) {
+	if v.Op == model.OpPointer || csValueType(v) {
 		return x + ".Value"
 	}
 	return x
@@ -191,7 +190,7 @@ func (e *Emitter) writeQuat(c *body, v *model.Value, x, p string, fail func(stri
 	for _, steps := range v.Comps {
 		if len(steps) == 2 { // a vector of three: checked once, by x's component
 			vec := x + "." + e.members[steps[0].Member]
-			if vt := steps[0].Member.Value; vt.Kind == bitpack.KindArray {
+			if vt := steps[0].Member.Value; vt.Op == model.OpArray {
 				fail(fmt.Sprintf("Bitpack.FixedLength(ref w, %s, 3)", vec))
 			} else {
 				c.line("if (%s == null)", vec)
@@ -229,7 +228,7 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	c.open()
 	c.line("%s %s = %s;", ktype+"[]", keys, newArray(ktype, n))
 	c.line("%s.Keys.CopyTo(%s, 0);", m, keys)
-	if v.Key.Kind == bitpack.KindString {
+	if v.Key.Op == model.OpString {
 		c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", keys)
 	} else {
 		c.line("global::System.Array.Sort(%s);", keys)

@@ -97,10 +97,10 @@ func (e *goEmitter) fail(v *model.Value, format string, args ...any) {
 
 // unsupported records a value of a kind Go does not generate.
 func (e *goEmitter) unsupported(v *model.Value) {
-	what := map[bitpack.Kind]string{bitpack.KindSparse: "sparse arrays", bitpack.KindCheck: "serialize checks",
-		bitpack.KindUnion: "unions", bitpack.KindCustom: "MarshalBits types", bitpack.KindMap: "maps"}[v.Kind]
+	what := map[model.Op]string{model.OpSparse: "sparse arrays", model.OpCheck: "serialize checks",
+		model.OpUnion: "unions", model.OpHook: "MarshalBits types", model.OpMap: "maps"}[v.Op]
 	if what == "" {
-		what = v.Kind.String() + " values"
+		what = v.Op.String() + " values"
 	}
 	e.fail(v, "%s are not generated in Go (the plan encodes them; leave %v to the plan)", what, e.rootType)
 }
@@ -113,7 +113,7 @@ func (e *goEmitter) root(t *model.Type) error {
 	if err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
-	v := &model.Value{Kind: bitpack.KindStruct, Go: t.Go, Type: t}
+	v := t.Value()
 	if err := goBounds(v); err != nil {
 		return err
 	}
@@ -346,20 +346,20 @@ func goShadow(v *model.Value, fixed bool) float64 {
 	case goFlat(v):
 		return float64(v.Go.Size())
 	}
-	switch v.Kind {
-	case bitpack.KindQuat:
+	switch v.Op {
+	case model.OpQuat:
 		return 16
-	case bitpack.KindString:
+	case model.OpString:
 		return 24
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		return 8 + float64(v.MaxLen)
-	case bitpack.KindArray:
+	case model.OpArray:
 		return float64(v.Len) * goShadow(v.Elem, false)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		return 8 + float64(v.MaxLen)*goShadow(v.Elem, false)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return 8 + goShadow(v.Elem, fixed)
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		var n float64
 		for _, u := range model.FieldUses(v) {
 			n += goShadow(u.Value, fixed)
@@ -373,23 +373,23 @@ func goShadow(v *model.Value, fixed bool) float64 {
 // allocates, saturating far above the limits goBounds applies.
 func goCost(v *model.Value) (work, mem float64) {
 	alloc := func(n float64) float64 { return 2*n + 64 }
-	switch v.Kind {
-	case bitpack.KindStruct:
+	switch v.Op {
+	case model.OpStruct, model.OpFields:
 		work = 1
 		for _, u := range model.FieldUses(v) {
 			w, m := goCost(u.Value)
 			work, mem = work+w, mem+m
 		}
-	case bitpack.KindArray:
+	case model.OpArray:
 		w, m := goCost(v.Elem)
 		work, mem = 1+float64(v.Len)*w, float64(v.Len)*m
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		w, m := goCost(v.Elem)
 		work, mem = 1+float64(v.MaxLen)*w, alloc(float64(v.MaxLen)*float64(v.Elem.Go.Size()))+float64(v.MaxLen)*m
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		w, m := goCost(v.Elem)
 		work, mem = 1+w, alloc(float64(v.Elem.Go.Size()))+m
-	case bitpack.KindString, bitpack.KindBytes:
+	case model.OpString, model.OpBytes:
 		work, mem = 1+float64(v.MaxLen), alloc(float64(v.MaxLen))
 	default:
 		work = 1

@@ -29,12 +29,12 @@ const goReject = "return false"
 // committed by one assignment: fixed-width values, and arrays and structs
 // of them whose every Go field is on the wire.
 func goFlat(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat, bitpack.KindByteArray:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed, model.OpByteArray:
 		return true
-	case bitpack.KindArray:
+	case model.OpArray:
 		return goFlat(v.Elem)
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		uses := model.FieldUses(v)
 		if v.Fields != nil || len(uses) != v.Go.NumField() {
 			return false
@@ -56,8 +56,8 @@ func goFlat(v *model.Value) bool {
 // bits they take are skipped on the first pass (an overflow fails the
 // Reader) and the shadow keeps where they start.
 func goDeferred(v *model.Value, fixed bool) bool {
-	switch v.Kind {
-	case bitpack.KindByteArray:
+	switch v.Op {
+	case model.OpByteArray:
 		return fixed
 	}
 	return false
@@ -70,20 +70,20 @@ func (e *goEmitter) shadowType(v *model.Value) string {
 	if goFlat(v) {
 		return e.typeExpr(v.Go)
 	}
-	switch v.Kind {
-	case bitpack.KindQuat:
+	switch v.Op {
+	case model.OpQuat:
 		return "[4]float32"
-	case bitpack.KindString:
+	case model.OpString:
 		return "[]byte"
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		return fmt.Sprintf("struct {\nn int\nb [%d]byte\n}", v.MaxLen)
-	case bitpack.KindArray:
+	case model.OpArray:
 		return fmt.Sprintf("[%d]%s", v.Len, e.shadowType(v.Elem))
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		return fmt.Sprintf("struct {\nn int\ne [%d]%s\n}", v.MaxLen, e.shadowType(v.Elem))
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return fmt.Sprintf("struct {\nset bool\nv %s\n}", e.shadowType(v.Elem))
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		s := "struct {\n"
 		for _, u := range model.FieldUses(v) {
 			s += u.Member.Name + " " + e.shadowType(u.Value) + "\n"
@@ -98,10 +98,10 @@ func (e *goEmitter) shadowType(v *model.Value) string {
 // flat, a pointer, a slice, a []byte. At a fixed place each part is a
 // variable of its own (see sub); every other value's shadow is one.
 func goContainer(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindPointer, bitpack.KindSlice, bitpack.KindBytes:
+	switch v.Op {
+	case model.OpPointer, model.OpSlice, model.OpBytes:
 		return true
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		return !goFlat(v)
 	}
 	return false
@@ -220,23 +220,23 @@ func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 	if fixed && !goContainer(v) {
 		e.declare(v, s, e.shadowType(v))
 	}
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		t := e.typeExpr(v.Go)
 		e.field(1, func(c string) { e.printf("%s = %s(%s != 0)", s, t, c) })
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		e.readInt(v, s)
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		e.imports["math"] = "math"
 		t := e.typeExpr(v.Go)
 		e.field(v.FloatBits, func(c string) {
 			e.printf("%s = %s(math.Float%dfrombits(uint%d(%s)))", s, t, v.FloatBits, v.FloatBits, c)
 		})
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		e.readCompressed(v, s)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		e.readQuat(v, s)
-	case bitpack.KindString:
+	case model.OpString:
 		n := e.readLength(v)
 		at := e.bytesAt(n)
 		e.helpers["text"] = true
@@ -244,7 +244,7 @@ func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 		e.printf("%s = data[%s : %s+%s : %s+%s]", s, at, at, n, at, n)
 		e.printf("if !bitpackText(%s) {\n%s\n}", s, goReject)
 		e.printf("pos += 8 * %s", n)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		if fixed {
 			e.declare(v, sub(s, "n", true), "int")
 			e.declare(v, sub(s, "b", true), fmt.Sprintf("[%d]byte", v.MaxLen))
@@ -253,13 +253,13 @@ func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 		at := e.bytesAt(n)
 		e.printf("%s = copy(%s[:%s], data[%s:])", sub(s, "n", fixed), sub(s, "b", fixed), n, at)
 		e.printf("pos += 8 * %s", n)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		at := e.bytesAt(strconv.Itoa(v.Len))
 		e.printf("copy(%s[:], data[%s:])", s, at)
 		e.printf("pos += %d", 8*v.Len)
-	case bitpack.KindArray:
+	case model.OpArray:
 		e.readElems(v, s, strconv.Itoa(v.Len), depth)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		if fixed {
 			e.declare(v, sub(s, "n", true), "int")
 			e.declare(v, sub(s, "e", true), fmt.Sprintf("[%d]%s", v.MaxLen, e.shadowType(v.Elem)))
@@ -267,7 +267,7 @@ func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 		n := e.readLength(v)
 		e.printf("%s = %s", sub(s, "n", fixed), n)
 		e.readElems(v, sub(s, "e", fixed), n, depth)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		if fixed {
 			e.declare(v, sub(s, "set", true), "bool")
 		}
@@ -278,7 +278,7 @@ func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 		e.read(v.Elem, sub(s, "v", fixed), depth+goLevel(v.Elem), fixed)
 		e.flush()
 		e.printf("}")
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		if depth > bitpack.MaxDepth {
 			e.fail(v, "nested deeper than bitpack.MaxDepth")
 			return
@@ -370,7 +370,7 @@ func (e *goEmitter) readElems(v *model.Value, s, n string, depth int) {
 		}
 		e.printf("pos += %d", v.Elem.Bits)
 		e.printf("}")
-	case constant && count <= 8 && v.Elem.Kind != bitpack.KindStruct:
+	case constant && count <= 8 && !v.Elem.Op.IsStruct():
 		for i := 0; i < count; i++ {
 			e.read(v.Elem, s+"["+strconv.Itoa(i)+"]", depth, false)
 		}
@@ -433,22 +433,22 @@ func (e *goEmitter) commit(v *model.Value, d, s string, fixed bool) {
 		e.printf("%s = %s", d, s)
 		return
 	}
-	switch v.Kind {
-	case bitpack.KindQuat:
+	switch v.Op {
+	case model.OpQuat:
 		for k, steps := range v.Comps {
 			t := quatCompType(v.Go, steps)
 			e.printf("%s%s = %s(%s[%d])", d, quatComp(steps), e.typeExpr(t), s, k)
 		}
-	case bitpack.KindString:
+	case model.OpString:
 		e.printf("if string(%s) != string(%s) {\n%s = %s(%s)\n}", d, s, d, e.typeExpr(v.Go), s)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		e.printf("%s = append(%s[:0], %s[:%s]...)", d, d, sub(s, "b", fixed), sub(s, "n", fixed))
-	case bitpack.KindArray:
+	case model.OpArray:
 		i := e.local("i")
 		e.printf("for %s := range %s {", i, d)
 		e.commit(v.Elem, d+"["+i+"]", s+"["+i+"]", false)
 		e.printf("}")
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.resize(v, d, sub(s, "n", fixed))
 		if goFlat(v.Elem) {
 			e.printf("copy(%s, %s[:])", d, sub(s, "e", fixed))
@@ -458,14 +458,14 @@ func (e *goEmitter) commit(v *model.Value, d, s string, fixed bool) {
 		e.printf("for %s := range %s {", i, d)
 		e.commit(v.Elem, d+"["+i+"]", sub(s, "e", fixed)+"["+i+"]", false)
 		e.printf("}")
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		p := e.local("p")
 		e.printf("if %s {", sub(s, "set", fixed))
 		e.printf("%s := %s", p, d)
 		e.printf("if %s == nil {\n%s = new(%s)\n%s = %s\n}", p, p, e.typeExpr(v.Elem.Go), d, p)
 		e.commit(v.Elem, "(*"+p+")", sub(s, "v", fixed), fixed)
 		e.printf("} else {\n%s = nil\n}", d)
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		e.commitFields(v, d, s, fixed, true)
 		e.commitFields(v, d, s, fixed, false)
 	}
@@ -480,7 +480,7 @@ func (e *goEmitter) commitFields(v *model.Value, d, s string, fixed, copies bool
 	for _, u := range model.FieldUses(v) {
 		dd, ss := d+"."+u.Member.Name, sub(s, u.Member.Name, fixed)
 		switch {
-		case u.Value.Kind == bitpack.KindStruct && !goFlat(u.Value):
+		case u.Value.Op.IsStruct() && !goFlat(u.Value):
 			e.commitFields(u.Value, dd, ss, fixed, copies)
 		case goCopied(u.Value) == copies:
 			e.commit(u.Value, dd, ss, fixed)
@@ -493,13 +493,13 @@ func (e *goEmitter) commitFields(v *model.Value, d, s string, fixed, copies bool
 // array, or an array whose elements hold no pointer and nothing off the
 // wire.
 func goCopied(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
-		bitpack.KindQuat, bitpack.KindByteArray:
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed,
+		model.OpQuat, model.OpByteArray:
 		return true
-	case bitpack.KindArray:
+	case model.OpArray:
 		return !goHasPointers(v.Elem.Go) && goComplete(v.Elem)
-	case bitpack.KindStruct: // goFlat: every field on the wire and copied
+	case model.OpStruct, model.OpFields: // goFlat: every field on the wire and copied
 		return goFlat(v)
 	}
 	return false
@@ -552,10 +552,10 @@ func (e *goEmitter) resize(v *model.Value, d, n string) {
 // nothing of v is kept off the wire. It is the plan's isComplete
 // (commit.go).
 func goComplete(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindArray:
+	switch v.Op {
+	case model.OpArray:
 		return goComplete(v.Elem)
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		uses := model.FieldUses(v)
 		if len(uses) != v.Go.NumField() {
 			return false

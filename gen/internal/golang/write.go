@@ -22,43 +22,43 @@ const goRefuse = "return dst, false"
 // write renders the statements that write v, held by the addressable Go
 // expression x; depth is v's struct nesting (bitpack's MaxDepth bounds it).
 func (e *goEmitter) write(v *model.Value, x string, depth int) {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		e.helpers["bit"] = true
 		if v.Go.Kind() == reflect.Bool && v.Go.Name() != "bool" {
 			x = "bool(" + x + ")"
 		}
 		e.put("bitpackBit("+x+")", 1)
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		e.writeInt(v, x)
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		e.imports["math"] = "math"
 		e.put(fmt.Sprintf("uint64(math.Float%dbits(float%d(%s)))", v.FloatBits, v.FloatBits, x), v.FloatBits)
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		e.writeCompressed(v, x)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		e.writeQuat(v, x)
-	case bitpack.KindString:
+	case model.OpString:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
 		e.wflush()
 		e.printf("w.WriteString(string(%s), %d)", x, v.MaxLen)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		e.plainBytes(v)
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
 		e.put("uint64(len("+x+"))", model.LengthBits(v.MaxLen))
 		e.wflush()
 		e.printf("w.WriteBytes(%s)", x)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		e.plainBytes(v)
 		e.wflush()
 		e.printf("w.WriteBytes(%s[:])", x)
-	case bitpack.KindArray:
+	case model.OpArray:
 		e.writeElems(v, x, v.Len, depth)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
 		e.put("uint64(len("+x+"))", model.LengthBits(v.MaxLen))
 		e.writeElems(v, x, -1, depth)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		p := e.local("p")
 		e.put("bitpackBit("+x+" != nil)", 1)
 		e.helpers["bit"] = true
@@ -67,7 +67,7 @@ func (e *goEmitter) write(v *model.Value, x string, depth int) {
 		e.write(v.Elem, "(*"+p+")", depth+goLevel(v.Elem))
 		e.wflush()
 		e.printf("}")
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		if depth > bitpack.MaxDepth {
 			e.fail(v, "nested deeper than bitpack.MaxDepth")
 			return
@@ -121,7 +121,7 @@ func (e *goEmitter) plainBytes(v *model.Value) {
 
 // goLevel is what a value adds to the struct nesting: one for a struct.
 func goLevel(v *model.Value) int {
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		return 1
 	}
 	return 0
@@ -130,7 +130,7 @@ func goLevel(v *model.Value) int {
 // rawUints reports whether v's elements are full-width unsigned integers
 // of their wire width, which bitio reads and writes a run of at a time.
 func rawUints(elem *model.Value) bool {
-	return elem.Kind == bitpack.KindUint && !elem.Ranged && elem.Unit <= 1 && !elem.Clamp &&
+	return elem.Op == model.OpInt && !elem.Signed && !elem.Ranged && elem.Unit <= 1 && !elem.Clamp &&
 		elem.Bits == elem.Go.Bits() && elem.Go.Kind() != reflect.Uint && elem.Go.Kind() != reflect.Uintptr
 }
 
@@ -145,7 +145,7 @@ func (e *goEmitter) writeElems(v *model.Value, x string, n, depth int) {
 		}
 		e.wflush()
 		e.printf("bitio.WriteUints(&w, %s, %d)", x, v.Elem.Bits)
-	case n >= 0 && n <= 8 && v.Elem.Kind != bitpack.KindStruct:
+	case n >= 0 && n <= 8 && !v.Elem.Op.IsStruct():
 		for i := 0; i < n; i++ {
 			e.write(v.Elem, x+"["+strconv.Itoa(i)+"]", depth)
 		}

@@ -69,7 +69,12 @@ type Type struct {
 	Numbered  bool
 
 	suggest string // an anonymous struct's name before collisions are resolved
+	value   *Value // TypeStruct: a value of the type in its own form
 }
+
+// Value is a value of struct type t in its own form: what a field of the
+// type holds when no tag of the field's changes how it travels.
+func (t *Type) Value() *Value { return t.value }
 
 // A Member is a field of a struct type in the type's own form.
 type Member struct {
@@ -84,6 +89,8 @@ type Member struct {
 // arrays) and Fields (a struct used under a tag of its own); a struct,
 // union or hook value names its Type.
 type Value struct {
+	// Kind is bitpack's kind of the layout node the value was built from;
+	// renderers take the value's step (Op) instead.
 	Kind bitpack.Kind
 	Go   reflect.Type // the value's Go type
 	// Path names the value for messages, relative to the type that holds
@@ -154,6 +161,24 @@ type Value struct {
 
 	CheckName string
 	CheckHash uint32
+
+	// The step (steps.go): Op, and what it needs. Prefix is the length
+	// prefix of strings, byte slices, slices, sparse slices and maps;
+	// Code the code of a fixed-width value; ElemMin the fewest bits an
+	// element of a slice or an entry of a map takes (a reader refuses a
+	// count whose elements cannot fit in what is left before allocating
+	// them; capped at 2^30); Slots a sparse array's slots (Len, or MaxLen
+	// for a slice); Unrolled, for an array, that bitpack unrolls it into
+	// its parent's ops (a delta then refuses a listed element that
+	// changes nothing where its index is read); Order a map's key order.
+	Op       Op
+	Prefix   *Count
+	Code     Code
+	ElemMin  int
+	Slots    int
+	Unrolled bool
+	Order    KeyOrder
+	item     bool // an item of its struct's delta (see IsItem)
 }
 
 // A QuatStep is one step towards a quaternion component: into member
@@ -247,6 +272,7 @@ func (b *builder) structType(t reflect.Type, suggest string) (*Type, error) {
 		return nil, fmt.Errorf("gen: %w", err)
 	}
 	st := &Type{Kind: TypeStruct, Go: t, Fingerprint: fp, MinBits: l.MinBits, MaxBits: l.MaxBits, suggest: suggest}
+	st.value = &Value{Kind: bitpack.KindStruct, Op: OpStruct, Go: t, Type: st, MinBits: l.MinBits, Encoding: l.Root.Encoding()}
 	b.order = append(b.order, st)
 	if l.Root.Kind != bitpack.KindStruct {
 		// A struct type with hooks encodes itself.
@@ -311,6 +337,7 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 	if err != nil {
 		return nil, err
 	}
+	step(v, f)
 	return v, nil
 }
 

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/bitpack-go/bitpack"
 )
 
 // Numbers every renderer needs, derived from a value's parameters.
@@ -50,7 +48,7 @@ func (m *Model) StringKeys() bool {
 	var walk func(v *Value)
 	walk = func(v *Value) {
 		for ; v != nil; v = v.Elem {
-			if v.Kind == bitpack.KindMap && v.Key.Kind == bitpack.KindString {
+			if v.Op == OpMap && v.Key.Op == OpString {
 				found = true
 			}
 			for _, u := range v.Fields {
@@ -119,9 +117,9 @@ func EncodingComment(v *Value) string {
 	var words []string
 	for ; v != nil; v = v.Elem {
 		switch {
-		case v.Kind == bitpack.KindMap:
+		case v.Op == OpMap:
 			words = append(words, v.Encoding+" ("+v.Key.Encoding+")")
-		case v.Kind != bitpack.KindStruct:
+		case !v.Op.IsStruct():
 			words = append(words, v.Encoding)
 		case v.Fields != nil:
 			words = append(words, "sent with this field's options")

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -25,28 +24,15 @@ import (
 
 // typeItems counts a struct type's items in its own form.
 func typeItems(t *model.Type) int {
-	return len(model.DeltaItems(&model.Value{Kind: bitpack.KindStruct, Type: t}))
-}
-
-// scalarBits is a fixed-width field's wire width.
-func scalarBits(v *model.Value) int {
-	switch v.Kind {
-	case bitpack.KindBool:
-		return 1
-	case bitpack.KindInt, bitpack.KindUint:
-		return model.UnitBits(v)
-	case bitpack.KindFloat:
-		return v.FloatBits
-	}
-	return v.Bits
+	return len(model.DeltaItems(t.Value()))
 }
 
 // scalarRead is the expression reading v from reader q.
 func (e *Emitter) scalarRead(v *model.Value, q string) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return q + ".readBool()"
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		x := q + "." + strings.TrimPrefix(e.readInt(v), "r.")
 		switch {
 		case v.Unit > 1 && v.GoBits == 64:
@@ -55,7 +41,7 @@ func (e *Emitter) scalarRead(v *model.Value, q string) string {
 			return fmt.Sprintf("%s * %d", x, v.Unit)
 		}
 		return x
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		return fmt.Sprintf("%s.readFloat%d()", q, v.FloatBits)
 	}
 	lo := v.Min
@@ -67,12 +53,12 @@ func (e *Emitter) scalarRead(v *model.Value, q string) string {
 
 // scalarWrite is the call writing x as v into writer s.
 func (e *Emitter) scalarWrite(v *model.Value, x, s string) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return s + ".writeBool(" + x + ")"
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		return s + "." + strings.TrimPrefix(e.writeInt(v, x), "w.")
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		return fmt.Sprintf("%s.writeFloat%d(%s)", s, v.FloatBits, x)
 	}
 	lo := v.Min
@@ -86,12 +72,11 @@ func (e *Emitter) scalarWrite(v *model.Value, x, s string) string {
 // codeArgs are a scalar's width, short form, limit and flip as
 // readDeltaCode (big: readDeltaCodeBig) takes them.
 func codeArgs(v *model.Value) (n, s int, limit, flip string, big bool) {
-	n = scalarBits(v)
-	l, f, _ := model.ScalarCodes(v)
-	if n > 32 {
-		return n, model.DeltaShortBits(n), tsBig(l), tsBig(f), true
+	c := v.Code
+	if c.Bits > 32 {
+		return c.Bits, c.Short, tsBig(c.Limit), tsBig(c.Flip), true
 	}
-	return n, model.DeltaShortBits(n), strconv.FormatUint(l, 10), strconv.FormatUint(f, 10), false
+	return c.Bits, c.Short, strconv.FormatUint(c.Limit, 10), strconv.FormatUint(c.Flip, 10), false
 }
 
 // dctx is where an item is read or written: its changed bit ("bit",
@@ -105,12 +90,12 @@ func (e *Emitter) deltaStruct(t *model.Type) {
 	n := e.typeNames[t]
 	goName := code.Quote(t.Go.String())
 	root := typeItems(t) > 1
-	self := &model.Value{Kind: bitpack.KindStruct, Type: t}
+	self := t.Value()
 	e.printf("/** A copy of v that shares nothing with it but hook values (which deltas replace whole, never change). */\n")
 	e.printf("export function clone%s(v: %s): %s {\n", n, n, n)
 	var fields []string
 	for _, m := range t.Fields {
-		if m.Value.Kind != bitpack.KindCheck {
+		if m.Value.Op != model.OpCheck {
 			fields = append(fields, fmt.Sprintf("    %s: %s,", m.Name, e.cloneExpr(m.Value, "v."+m.Name, 0)))
 		}
 	}
@@ -200,26 +185,26 @@ func (e *Emitter) deltaUnion(t *model.Type) {
 // arrow functions' parameters apart.
 func (e *Emitter) cloneExpr(v *model.Value, x string, depth int) string {
 	p := "e" + strconv.Itoa(depth)
-	switch v.Kind {
-	case bitpack.KindBytes, bitpack.KindByteArray:
+	switch v.Op {
+	case model.OpBytes, model.OpByteArray:
 		return x + ".slice()"
-	case bitpack.KindArray, bitpack.KindSlice:
-		if tsPrimitive(v.Elem) && v.Elem.Kind != bitpack.KindPointer {
+	case model.OpArray, model.OpSlice:
+		if tsPrimitive(v.Elem) && v.Elem.Op != model.OpPointer {
 			return x + ".slice()"
 		}
 		return fmt.Sprintf("%s.map((%s) => %s)", x, p, e.cloneExpr(v.Elem, p, depth+1))
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return fmt.Sprintf("%s === null ? null : %s", x, e.clonePresent(v.Elem, x, depth))
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		return fmt.Sprintf("%s.map((%s) => (%s === null ? null : %s))", x, p, p, e.clonePresent(v.Elem, p, depth+1))
-	case bitpack.KindStruct, bitpack.KindUnion:
+	case model.OpStruct, model.OpFields, model.OpUnion:
 		return "clone" + e.typeNames[v.Type] + "(" + x + ")"
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		if v.Type != nil {
 			return "clone" + e.typeNames[v.Type] + "(" + x + ")"
 		}
 		return x + ".slice()"
-	case bitpack.KindMap:
+	case model.OpMap:
 		k := "k" + strconv.Itoa(depth)
 		return fmt.Sprintf("new %s(Array.from(%s, ([%s, %s]): [%s, %s] => [%s, %s]))", e.tsType(v), x, k, p, e.tsType(v.Key), e.tsType(v.Elem), k, e.cloneExpr(v.Elem, p, depth+1))
 	}
@@ -228,7 +213,7 @@ func (e *Emitter) cloneExpr(v *model.Value, x string, depth int) string {
 
 // clonePresent copies the value of a pointer or sparse slot x, not null.
 func (e *Emitter) clonePresent(v *model.Value, x string, depth int) string {
-	if v.Kind == bitpack.KindPointer {
+	if v.Op == model.OpPointer {
 		return "{ value: " + e.cloneExpr(v, x+".value", depth) + " }"
 	}
 	return e.cloneExpr(v, x, depth)

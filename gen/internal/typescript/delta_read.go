@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -15,7 +14,7 @@ import (
 
 // dItems renders the items of v at x.
 func (e *Emitter) dItems(c *body, d dctx, v *model.Value, x string, idx []string) {
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		if len(model.DeltaItems(v)) == 0 {
 			return
 		}
@@ -58,18 +57,18 @@ func (e *Emitter) dItems(c *body, d dctx, v *model.Value, x string, idx []string
 // where the item began.
 func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, start string) {
 	p := code.PathExpr(v.Path, idx)
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		c.line("%s = !%s;", x, cur)
-	case bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat:
+	case model.OpInt, model.OpFloat, model.OpCompressed:
 		e.dScalar(c, v, x, cur, p, start)
-	case bitpack.KindString:
+	case model.OpString:
 		s := c.local("s")
 		c.line("const %s = r.readString(%d, %d);", s, model.LengthBits(v.MaxLen), v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (%s === %s) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		s, y, l := c.local("s"), c.local("y"), c.local("l")
 		c.line("const %s = r.bitsRead;", y)
 		c.line("const %s = r.readBits(%d);", l, model.LengthBits(v.MaxLen))
@@ -79,15 +78,15 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (deltaSameBytes(%s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		s := c.local("s")
 		c.line("const %s = r.readByteArray(%d);", s, v.Len)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (deltaSameBytes(%s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		e.dQuat(c, v, x, cur, p, start)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		n, hb, y, s := e.typeNames[v.Type], c.local("h"), c.local("y"), c.local("s")
 		c.line("const %s = new BitWriter(16);", hb)
 		c.line("if (!hook(hooks.%s, %q).write(%s, %s)) return deltaBaseRefusal(r, %s, %s) || r.at(%s);", n, n, hb, cur, hb, start, p)
@@ -96,14 +95,14 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (deltaSameBits(r, %s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", y, hb, start, p)
 		c.line("%s = %s;", x, s)
-	case bitpack.KindArray:
+	case model.OpArray:
 		a := c.local("a")
 		c.line("const %s = %s;", a, cur)
 		prev := e.dList(c, v, a, strconv.Itoa(v.Len), idx, p)
 		c.line("if (%s < 0) return deltaUnchanged(r, %s) || r.at(%s);", prev, start, p)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.dSlice(c, v, cur, idx, p, start)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		l := c.local("e")
 		c.line("const %s = %s;", l, cur)
 		c.line("if (%s === null) {", l)
@@ -117,21 +116,21 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		c.indent++
 		e.dBody(c, v.Elem, e.presentTarget(v.Elem, x, l), e.present(v.Elem, l), idx, "")
 		c.close()
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.dSparse(c, v, cur, idx, p, start)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.dUnion(c, v, x, cur, p)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.dMap(c, v, cur, idx, p, start)
 	default:
-		panic("gen: TypeScript has no delta of " + v.Kind.String())
+		panic("gen: TypeScript has no delta of " + v.Op.String())
 	}
 }
 
 // presentTarget is where a pointer's (or slot's) new value goes: a box's
 // value, or the pointer itself.
 func (e *Emitter) presentTarget(v *model.Value, x, l string) string {
-	if v.Kind == bitpack.KindPointer {
+	if v.Op == model.OpPointer {
 		return l + ".value"
 	}
 	return x
@@ -194,7 +193,7 @@ func (e *Emitter) dBody(c *body, v *model.Value, x, cur string, idx []string, un
 	c.line("const %s = r.bitsRead;", y)
 	c.line("let %s = false;", ch)
 	d := dctx{bit: strconv.FormatBool(len(model.DeltaItems(v)) > 1), ch: ch}
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		e.dItems(c, d, v, cur, idx)
 	} else if len(model.DeltaItems(v)) > 0 {
 		c.open()
@@ -224,7 +223,7 @@ func (e *Emitter) dList(c *body, v *model.Value, a, m string, idx []string, p st
 	c.line("if (%s > %s) return r.fail(\"Range\", %s, \"element index \" + %s + \" out of range for \" + %s + \" elements\") || r.at(%s);", k, m, pos, k, m, p)
 	c.line("if (%s === %s) break;", k, m)
 	at := ""
-	if model.UnrolledArray(v) {
+	if v.Unrolled {
 		at = pos // bitpack places an unrolled element's refusal at its index
 	}
 	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), at)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -29,7 +28,7 @@ func tsBitLine(c *body, d dctx, v int) {
 // dwItems renders the items of v at x against b.
 func (e *Emitter) dwItems(c *body, d dctx, v *model.Value, x, b string, idx []string) {
 	p := code.PathExpr(v.Path, idx)
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		if len(model.DeltaItems(v)) == 0 {
 			return
 		}
@@ -64,26 +63,26 @@ func (e *Emitter) dwPart(c *body, d dctx, v *model.Value, x, b string, idx []str
 		changed()
 		c.close()
 	}
-	switch v.Kind {
-	case bitpack.KindFloat:
+	switch v.Op {
+	case model.OpFloat:
 		e.dwScalar(c, d, v, x, b, p) // by their bits: NaNs with other payloads differ, as in Go
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindCompressedFloat:
+	case model.OpBool, model.OpInt, model.OpCompressed:
 		same(fmt.Sprintf("Object.is(%s, %s)", x, b), func() { e.dwScalar(c, d, v, x, b, p) })
-	case bitpack.KindString:
+	case model.OpString:
 		same(x+" === "+b, func() {
 			tsBitLine(c, d, 1)
 			e.write(c, v, x, idx)
 			c.line("%s = true;", d.ch)
 		})
-	case bitpack.KindBytes, bitpack.KindByteArray:
+	case model.OpBytes, model.OpByteArray:
 		same(fmt.Sprintf("deltaSameBytes(%s, %s)", x, b), func() {
 			tsBitLine(c, d, 1)
 			e.write(c, v, x, idx)
 			c.line("%s = true;", d.ch)
 		})
-	case bitpack.KindQuat, bitpack.KindCustom:
+	case model.OpQuat, model.OpHook:
 		e.dwWhole(c, d, v, x, b, idx, p)
-	case bitpack.KindArray:
+	case model.OpArray:
 		va, vb := c.local("a"), c.local("b")
 		c.line("const %s = %s;", va, x)
 		c.line("const %s = %s;", vb, b)
@@ -95,18 +94,18 @@ func (e *Emitter) dwPart(c *body, d dctx, v *model.Value, x, b string, idx []str
 			prev := e.dwList(c, v, va, vb, strconv.Itoa(v.Len), idx)
 			e.dwUnchanged(c, d, prev+" < 0", st)
 		})
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		e.dwSlice(c, d, v, x, b, idx, p)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		e.dwPointer(c, d, v, x, b, idx)
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.dwSparse(c, d, v, x, b, idx, p)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.dwUnion(c, d, v, x, b, p)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.dwMap(c, d, v, x, b, idx, p)
 	default:
-		panic("gen: TypeScript has no delta of " + v.Kind.String())
+		panic("gen: TypeScript has no delta of " + v.Op.String())
 	}
 }
 
@@ -162,7 +161,7 @@ func (e *Emitter) dwWhole(c *body, d dctx, v *model.Value, x, b string, idx []st
 	tsBitLine(c, d, 1)
 	c.line("const %s = w.bitsWritten;", from)
 	e.write(c, v, x, idx)
-	if v.Kind == bitpack.KindQuat {
+	if v.Op == model.OpQuat {
 		l := c.local("e")
 		c.line("const %s = deltaCodes();", s)
 		c.line("const %s = %s;", l, b)
@@ -185,7 +184,7 @@ func (e *Emitter) dwBody(c *body, v *model.Value, x, b string, idx []string) str
 	ch := c.local("c")
 	c.line("let %s = false;", ch)
 	d := dctx{bit: strconv.FormatBool(len(model.DeltaItems(v)) > 1), ch: ch}
-	if v.Kind == bitpack.KindStruct {
+	if v.Op.IsStruct() {
 		e.dwItems(c, d, v, x, b, idx)
 	} else if len(model.DeltaItems(v)) > 0 {
 		c.open()
@@ -428,10 +427,10 @@ func (e *Emitter) dwMap(c *body, d dctx, v *model.Value, x, b string, idx []stri
 	c.indent--
 	c.line("} else {")
 	c.indent++
-	switch v.Key.Kind {
-	case bitpack.KindString:
+	switch v.Key.Op {
+	case model.OpString:
 		c.line("const %s = compareKeys;", cmp)
-	case bitpack.KindBool:
+	case model.OpBool:
 		c.line("const %s = (a: %s, b: %s): number => Number(a) - Number(b);", cmp, kt, kt)
 	default:
 		c.line("const %s = (a: %s, b: %s): number => (a < b ? -1 : a > b ? 1 : 0);", cmp, kt, kt)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -17,37 +16,37 @@ import (
 
 // tsType is the TypeScript type of a value.
 func (e *Emitter) tsType(v *model.Value) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return "boolean"
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		if v.GoBits == 64 {
 			return "bigint"
 		}
 		return "number"
-	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+	case model.OpFloat, model.OpCompressed:
 		return "number"
-	case bitpack.KindString:
+	case model.OpString:
 		return "string"
-	case bitpack.KindBytes, bitpack.KindByteArray:
+	case model.OpBytes, model.OpByteArray:
 		return "Uint8Array"
-	case bitpack.KindArray, bitpack.KindSlice:
+	case model.OpArray, model.OpSlice:
 		return e.elemType(e.tsType(v.Elem)) + "[]"
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return e.optional(v.Elem)
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		return "(" + e.optional(v.Elem) + ")[]"
-	case bitpack.KindStruct, bitpack.KindUnion, bitpack.KindCustom:
+	case model.OpStruct, model.OpFields, model.OpUnion, model.OpHook:
 		return e.typeNames[v.Type]
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		if v.Type != nil {
 			return e.typeNames[v.Type]
 		}
 		return "number[]"
-	case bitpack.KindMap:
+	case model.OpMap:
 		return "Map<" + e.tsType(v.Key) + ", " + e.tsType(v.Elem) + ">"
 	}
-	panic("gen: no TypeScript type for " + v.Kind.String())
+	panic("gen: no TypeScript type for " + v.Op.String())
 }
 
 // elemType parenthesizes a union type used as an array's element.
@@ -63,7 +62,7 @@ func (e *Emitter) elemType(t string) string {
 // optional is the type of a value that may be absent: T | null, and a
 // BitpackBox around a pointer, whose null inside means something else.
 func (e *Emitter) optional(v *model.Value) string {
-	if v.Kind == bitpack.KindPointer {
+	if v.Op == model.OpPointer {
 		return "BitpackBox<" + e.tsType(v) + "> | null"
 	}
 	return e.tsType(v) + " | null"
@@ -71,23 +70,23 @@ func (e *Emitter) optional(v *model.Value) string {
 
 // zero is the expression of a value as Go's zero value is.
 func (e *Emitter) zero(v *model.Value) string {
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		return "false"
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		if v.GoBits == 64 {
 			return "0n"
 		}
 		return "0"
-	case bitpack.KindFloat, bitpack.KindCompressedFloat:
+	case model.OpFloat, model.OpCompressed:
 		return "0"
-	case bitpack.KindString:
+	case model.OpString:
 		return `""`
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		return "new Uint8Array(0)"
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		return fmt.Sprintf("new Uint8Array(%d)", v.Len)
-	case bitpack.KindArray:
+	case model.OpArray:
 		z := e.zero(v.Elem)
 		switch {
 		case !tsPrimitive(v.Elem):
@@ -96,34 +95,34 @@ func (e *Emitter) zero(v *model.Value) string {
 			return "[" + strings.TrimSuffix(strings.Repeat(z+", ", v.Len), ", ") + "]"
 		}
 		return fmt.Sprintf("new Array<%s>(%d).fill(%s)", e.tsType(v.Elem), v.Len, z)
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		return "[]"
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		if v.Go.Kind() == reflect.Slice {
 			return "[]"
 		}
 		return fmt.Sprintf("new Array<%s>(%d).fill(null)", e.optional(v.Elem), v.Len)
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		return "null"
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		// Go's zero, a nil interface, is no value Marshal writes: the
 		// first member's zero value is.
 		n := e.typeNames[v.Type.Members[0]]
 		return fmt.Sprintf("{ type: %q, value: new%s() }", n, n)
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		return "new" + e.typeNames[v.Type] + "()"
-	case bitpack.KindCustom:
+	case model.OpHook:
 		n := e.typeNames[v.Type]
 		return fmt.Sprintf("hook(hooks.%s, %q).zero()", n, n)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		if v.Type != nil {
 			return "new" + e.typeNames[v.Type] + "()"
 		}
 		return "[0, 0, 0, 0]"
-	case bitpack.KindMap:
+	case model.OpMap:
 		return "new " + e.tsType(v) + "()"
 	}
-	panic("gen: no TypeScript zero for " + v.Kind.String())
+	panic("gen: no TypeScript zero for " + v.Op.String())
 }
 
 func tsBig(v uint64) string  { return strconv.FormatUint(v, 10) + "n" }
@@ -138,10 +137,10 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 	p := code.PathExpr(v.Path, idx)
 	check := func() { c.line("if (r.failed) return r.at(%s);", p) }
 	set := func(call string) { c.line("%s = %s;", x, call); check() }
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		set("r.readBool()")
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		switch {
 		case v.Unit > 1 && v.GoBits == 64:
 			set(fmt.Sprintf("%s * %dn", e.readInt(v), v.Unit))
@@ -150,32 +149,32 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		default:
 			set(e.readInt(v))
 		}
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		set(fmt.Sprintf("r.readFloat%d()", v.FloatBits))
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		d, lo := model.Delta(v), v.Min
 		if v.FloatBits == 32 {
 			lo = float64(float32(lo))
 		}
 		set(fmt.Sprintf("r.readCompressed%d(%d, %d, %s, %s)", v.FloatBits, v.Bits, v.Steps, tsNum(d), tsNum(lo)))
-	case bitpack.KindString:
+	case model.OpString:
 		set(fmt.Sprintf("r.readString(%d, %d)", model.LengthBits(v.MaxLen), v.MaxLen))
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		set(fmt.Sprintf("r.readByteSlice(%d, %d)", model.LengthBits(v.MaxLen), v.MaxLen))
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		set(fmt.Sprintf("r.readByteArray(%d)", v.Len))
-	case bitpack.KindArray:
+	case model.OpArray:
 		e.built(c, fresh, x, fmt.Sprintf("new Array<%s>(%d)", e.tsType(v.Elem), v.Len), func(a string) {
 			c.loop(strconv.Itoa(v.Len), func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), fresh) })
 		})
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		n := c.local("n")
 		c.line("const %s = r.readLength(%d, %d, %d);", n, model.LengthBits(v.MaxLen), v.MaxLen, model.ElemBits(v.Elem))
 		check()
 		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
 		})
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		c.line("if (!r.readBool()) {")
 		c.indent++
 		check()
@@ -185,28 +184,28 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		c.indent++
 		e.readPresent(c, v.Elem, x, idx)
 		c.close()
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		e.readStruct(c, v, x, idx, fresh)
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.readUnion(c, v, x, p)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		n := e.typeNames[v.Type]
 		set(fmt.Sprintf("hook(hooks.%s, %q).read(r)", n, n))
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.readSparse(c, v, x, idx, fresh)
-	case bitpack.KindCheck:
+	case model.OpCheck:
 		c.line("if (!r.readCheck(%#08x, %s)) return r.at(%s);", v.CheckHash, code.Quote(v.CheckName), p)
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		c.line("if (!r.readQuat(%d)) return r.at(%s);", v.Bits, p)
 		e.built(c, fresh, x, e.zero(v), func(a string) {
 			for k, steps := range v.Comps {
 				c.line("%s%s = quatOut[%d];", a, e.quatComp(steps), k)
 			}
 		})
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.readMap(c, v, x, idx, fresh)
 	default:
-		panic("gen: TypeScript cannot read " + v.Kind.String())
+		panic("gen: TypeScript cannot read " + v.Op.String())
 	}
 }
 
@@ -246,7 +245,7 @@ func (e *Emitter) built(c *body, fresh bool, x, expr string, fill func(a string)
 
 // readPresent reads a pointer's or sparse slot's value into x.
 func (e *Emitter) readPresent(c *body, v *model.Value, x string, idx []string) {
-	if v.Kind != bitpack.KindPointer {
+	if v.Op != model.OpPointer {
 		e.read(c, v, x, idx, true)
 		return
 	}
@@ -342,10 +341,10 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 // tsPrimitive reports whether a value's zero is a primitive, which array
 // elements can share.
 func tsPrimitive(v *model.Value) bool {
-	switch v.Kind {
-	case bitpack.KindBool, bitpack.KindInt, bitpack.KindUint, bitpack.KindFloat, bitpack.KindCompressedFloat,
-		bitpack.KindString, bitpack.KindPointer, bitpack.KindSparse:
-		return v.Kind != bitpack.KindSparse
+	switch v.Op {
+	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed,
+		model.OpString, model.OpPointer, model.OpSparse:
+		return v.Op != model.OpSparse
 	}
 	return false
 }
@@ -395,10 +394,10 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 // bitpack's order: numbers by value, false before true, strings by their
 // UTF-8 bytes.
 func tsKeyNotAbove(v *model.Value, key, prev string) string {
-	switch v.Kind {
-	case bitpack.KindString:
+	switch v.Op {
+	case model.OpString:
 		return "compareKeys(" + prev + ", " + key + ") >= 0"
-	case bitpack.KindBool:
+	case model.OpBool:
 		return "Number(" + key + ") <= Number(" + prev + ")"
 	}
 	return key + " <= " + prev
@@ -406,7 +405,7 @@ func tsKeyNotAbove(v *model.Value, key, prev string) string {
 
 // tsKeyText is the expression of a key as Go words it in an error's path.
 func tsKeyText(v *model.Value, key string) string {
-	if v.Kind == bitpack.KindString {
+	if v.Op == model.OpString {
 		return "keyText(" + key + ")"
 	}
 	return "String(" + key + ")"

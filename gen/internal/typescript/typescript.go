@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -178,7 +177,7 @@ func (e *Emitter) structType(t *model.Type) {
 	e.printf("/** Go's %s: %s. */\nexport interface %s {\n", t.Go, model.SizeText(t), n)
 	var zero []string
 	for _, m := range t.Fields {
-		if m.Value.Kind == bitpack.KindCheck {
+		if m.Value.Op == model.OpCheck {
 			e.printf("  // %s: %s (nothing stored)\n", m.Name, m.Value.Encoding)
 			continue
 		}

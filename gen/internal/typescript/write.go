@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
@@ -15,33 +14,33 @@ import (
 func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s) return w.at(%s);", call, p) }
-	switch v.Kind {
-	case bitpack.KindBool:
+	switch v.Op {
+	case model.OpBool:
 		fail("w.writeBool(" + x + ")")
-	case bitpack.KindInt, bitpack.KindUint:
+	case model.OpInt:
 		fail(e.writeInt(v, x))
-	case bitpack.KindFloat:
+	case model.OpFloat:
 		fail(fmt.Sprintf("w.writeFloat%d(%s)", v.FloatBits, x))
-	case bitpack.KindCompressedFloat:
+	case model.OpCompressed:
 		lo := v.Min
 		if v.FloatBits == 32 {
 			lo = float64(float32(lo))
 		}
 		fail(fmt.Sprintf("w.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", v.FloatBits, x, tsNum(lo), tsNum(model.Delta(v)),
 			v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, code.Quote(model.Bounds(v))))
-	case bitpack.KindString:
+	case model.OpString:
 		fail(fmt.Sprintf("w.writeString(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
-	case bitpack.KindBytes:
+	case model.OpBytes:
 		fail(fmt.Sprintf("w.writeByteSlice(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
-	case bitpack.KindByteArray:
+	case model.OpByteArray:
 		fail(fmt.Sprintf("w.writeByteArray(%s, %d)", x, v.Len))
-	case bitpack.KindArray:
+	case model.OpArray:
 		fail(fmt.Sprintf("w.fixedLength(%s, %d)", x, v.Len))
 		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
-	case bitpack.KindSlice:
+	case model.OpSlice:
 		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
 		c.loop(x+".length", func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
-	case bitpack.KindPointer:
+	case model.OpPointer:
 		l := c.local("e")
 		c.line("const %s = %s;", l, x)
 		c.line("if (%s === null || %s === undefined) {", l, l)
@@ -51,7 +50,7 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		c.line("w.writeBits(1, 1);")
 		e.write(c, v.Elem, e.present(v.Elem, l), idx)
 		c.close()
-	case bitpack.KindStruct:
+	case model.OpStruct, model.OpFields:
 		n := e.typeNames[v.Type]
 		if v.Fields == nil {
 			fail(fmt.Sprintf("write%sTo(w, %s)", n, x))
@@ -63,21 +62,21 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		for _, u := range v.Fields {
 			e.write(c, u.Value, l+"."+u.Member.Name, idx)
 		}
-	case bitpack.KindUnion:
+	case model.OpUnion:
 		e.writeUnion(c, v, x, p)
-	case bitpack.KindCustom:
+	case model.OpHook:
 		n := e.typeNames[v.Type]
 		fail(fmt.Sprintf("hook(hooks.%s, %q).write(w, %s)", n, n, x))
-	case bitpack.KindSparse:
+	case model.OpSparse:
 		e.writeSparse(c, v, x, idx, p)
-	case bitpack.KindCheck:
+	case model.OpCheck:
 		c.line("w.writeCheck(%#08x); // check %s", v.CheckHash, code.Quote(v.CheckName))
-	case bitpack.KindQuat:
+	case model.OpQuat:
 		e.writeQuat(c, v, x, p, fail)
-	case bitpack.KindMap:
+	case model.OpMap:
 		e.writeMap(c, v, x, idx, p, fail)
 	default:
-		panic("gen: TypeScript cannot write " + v.Kind.String())
+		panic("gen: TypeScript cannot write " + v.Op.String())
 	}
 }
 
@@ -116,7 +115,7 @@ func (e *Emitter) writeInt(v *model.Value, x string) string {
 
 // present is the value an optional l holds (l neither null nor undefined).
 func (e *Emitter) present(v *model.Value, l string) string {
-	if v.Kind == bitpack.KindPointer {
+	if v.Op == model.OpPointer {
 		return l + ".value"
 	}
 	return l
@@ -180,7 +179,7 @@ func (e *Emitter) writeQuat(c *body, v *model.Value, x, p string, fail func(stri
 	for _, steps := range v.Comps {
 		if len(steps) == 2 { // a vector of three: checked once
 			vec := l + "." + steps[0].Member.Name
-			if vt := steps[0].Member.Value; vt.Kind == bitpack.KindArray {
+			if vt := steps[0].Member.Value; vt.Op == model.OpArray {
 				fail(fmt.Sprintf("w.fixedLength(%s, 3)", vec))
 			} else {
 				c.line("if (absent(w, %s, %s)) return w.at(%s);", vec, code.Quote(e.typeNames[vt.Type]), p)
@@ -203,10 +202,10 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	c.line("const %s = %s;", m, x)
 	fail(fmt.Sprintf("w.writeCount(%s, %d, %d)", m, v.MaxLen, model.LengthBits(v.MaxLen)))
 	order := "(a, b) => (a < b ? -1 : a > b ? 1 : 0)"
-	switch v.Key.Kind {
-	case bitpack.KindString:
+	switch v.Key.Op {
+	case model.OpString:
 		order = "compareKeys"
-	case bitpack.KindBool:
+	case model.OpBool:
 		order = "(a, b) => Number(a) - Number(b)"
 	}
 	c.line("const %s = Array.from(%s.keys()).sort(%s);", keys, m, order)
