@@ -2,7 +2,6 @@ package cpp
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -294,7 +293,7 @@ func (e *Emitter) unionDelta(t *model.Type) {
 // sparseLens returns the slot counts of a sparse value and of its base
 // (expressions), with the places after its length companions.
 func sparseLens(v *model.Value, p, bp place) (string, string, place, place) {
-	if v.Go.Kind() != reflect.Slice {
+	if v.Prefix == nil {
 		return strconv.Itoa(v.Len), strconv.Itoa(v.Len), p, bp
 	}
 	n, p := p.take()
@@ -306,7 +305,7 @@ func sparseLens(v *model.Value, p, bp place) (string, string, place, place) {
 // length, then each slot's presence and element.
 func (e *Emitter) sparseChanged(c *cppBody, v *model.Value, p, bp place) {
 	n, bn, p, bp := sparseLens(v, p, bp)
-	if v.Go.Kind() == reflect.Slice {
+	if v.Prefix != nil {
 		c.refuseTrue("%s != %s || %s < 0 || %s > %d", n, bn, n, n, v.MaxLen)
 	}
 	present, p := p.take()
@@ -329,7 +328,7 @@ func (e *Emitter) sparseDelta(c *cppBody, v *model.Value, p, bp place) {
 	c.open()
 	n, bn, p, bp := sparseLens(v, p, bp)
 	rs := ""
-	if v.Go.Kind() == reflect.Slice {
+	if v.Prefix != nil {
 		rs = e.resize(c, n, bn, v.MaxLen)
 	}
 	present, p := p.take()

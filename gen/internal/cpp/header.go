@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"fmt"
 	"hash/fnv"
-	"reflect"
 	"strings"
 
 	"github.com/bitpack-go/bitpack/gen/internal/code"
@@ -139,7 +138,7 @@ func companionKinds(v *model.Value) []string {
 		case model.OpPointer:
 			kinds = append(kinds, "present")
 		case model.OpSparse:
-			if v.Go.Kind() == reflect.Slice {
+			if v.Prefix != nil {
 				kinds = append(kinds, "count")
 			}
 			kinds = append(kinds, "present")

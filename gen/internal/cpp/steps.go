@@ -3,7 +3,6 @@ package cpp
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -100,10 +99,10 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 			field("bool", take(), dims, "")
 			continue
 		case model.OpSparse:
-			if v.Go.Kind() == reflect.Slice {
+			if v.Prefix != nil {
 				field("int", take(), dims, "")
 			}
-			dims += dim(sparseLen(v))
+			dims += dim(v.Slots)
 			field("bool", take(), dims, "")
 			continue
 		case model.OpMap:
@@ -151,15 +150,6 @@ func cppScalar(v *model.Value) (string, string) {
 		return "char", "[" + strconv.Itoa(v.MaxLen+1) + "]"
 	}
 	panic("gen: no C++ scalar type for " + v.Op.String())
-}
-
-// sparseLen is the number of slots of a sparse array, or the maxlen of a
-// sparse slice.
-func sparseLen(v *model.Value) int {
-	if v.Go.Kind() == reflect.Slice {
-		return v.MaxLen
-	}
-	return v.Len
 }
 
 func intType(signed bool, bits int) string {
@@ -403,7 +393,7 @@ func (e *Emitter) rangeCheck(c *cppBody, x string, checkLo bool, lo string, chec
 // increase, so the loop ends) and marks the slot present.
 func (e *Emitter) sparse(c *cppBody, v *model.Value, p place) {
 	n := strconv.Itoa(v.Len)
-	if v.Go.Kind() == reflect.Slice {
+	if v.Prefix != nil {
 		var count string
 		count, p = p.take()
 		e.count(c, count, v.MaxLen)
@@ -417,7 +407,7 @@ func (e *Emitter) sparse(c *cppBody, v *model.Value, p place) {
 	c.line("int32_t %s = -1, %s = 0;", prev, i)
 	c.line("if ( Stream::IsReading )")
 	c.open()
-	c.line("for ( int k = 0; k < %d; k++ )", max(sparseLen(v), 1))
+	c.line("for ( int k = 0; k < %d; k++ )", max(v.Slots, 1))
 	c.line("    %s[k] = false;", present)
 	c.close()
 	c.line("for ( ;; )")

@@ -2,7 +2,6 @@ package csharp
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -85,7 +84,7 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case model.OpString:
 		s := c.local("d")
 		c.line("string %s;", s)
-		c.line("if (!r.ReadString(%d, %d, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, s)
+		c.line("if (!r.ReadString(%d, %d, out %s))", v.Prefix.Bits, v.MaxLen, s)
 		c.line("    %s", ret)
 		c.line("if (%s == (%s ?? \"\"))", s, it.get)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
@@ -93,7 +92,7 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case model.OpBytes:
 		s := c.local("d")
 		c.line("byte[] %s;", s)
-		c.line("if (!r.ReadByteSliceDelta(%s, %d, %d, %s, out %s))", start, model.LengthBits(v.MaxLen), v.MaxLen, it.get, s)
+		c.line("if (!r.ReadByteSliceDelta(%s, %d, %d, %s, out %s))", start, v.Prefix.Bits, v.MaxLen, it.get, s)
 		c.line("    %s", ret)
 		c.line("%s = %s;", it.set, s)
 	case model.OpByteArray:
@@ -227,7 +226,7 @@ func (e *Emitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse fu
 	c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 	c.line("if (%s != %s)", n, nb)
 	c.open()
-	if eb := model.ElemBits(v.Elem); eb > 0 {
+	if eb := v.ElemMin; eb > 0 {
 		c.line("if ((long)(%s - %s) * %d > r.BitsRemaining)", n, nb, eb)
 		c.open()
 		c.line("r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (%s - %s) + \" elements need at least \" + (long)(%s - %s) * %d + \" bits, \" + r.BitsRemaining + \" remain\");", n, nb, n, nb, eb)
@@ -261,7 +260,7 @@ func (e *Emitter) dReadLength(c *body, v *model.Value, nb, n, ret string, refuse
 	c.open()
 	c.line("int %s = r.BitsRead;", q)
 	c.line("uint %s;", l)
-	c.line("if (!r.ReadBits(%d, out %s))", model.LengthBits(v.MaxLen), l)
+	c.line("if (!r.ReadBits(%d, out %s))", v.Prefix.Bits, l)
 	c.line("    %s", ret)
 	refuse(fmt.Sprintf("%s > %du", l, v.MaxLen), q, fmt.Sprintf("\"length \" + %s + \" exceeds maxlen %d\"", l, v.MaxLen))
 	refuse(fmt.Sprintf("%s == %s", l, nb), q, fmt.Sprintf("\"new length \" + %s + \" is the base's (not canonical)\"", l))
@@ -274,7 +273,7 @@ func (e *Emitter) dReadSparse(c *body, it csItem, start, p, ret string, refuse f
 	v := it.v
 	slot := e.optional(v.Elem)
 	n, rs := c.local("d"), "false"
-	if v.Go.Kind() == reflect.Slice {
+	if v.Prefix != nil {
 		nb := c.local("d")
 		c.line("int %s = %s == null ? 0 : %s.Length, %s = %s;", nb, it.get, it.get, n, nb)
 		rs = e.dReadLength(c, v, nb, n, ret, refuse)
@@ -396,7 +395,7 @@ func (e *Emitter) dReadMap(c *body, it csItem, start, p, ret string, refuse func
 	c.close()
 	c.line("%s %s;", ktype, key)
 	e.readInto(c, v.Key, key, append(append([]string{}, it.idx...), `"key " + `+k), true, true)
-	refuse(fmt.Sprintf("%s > 0 && %s", k, csKeyNotAbove(v.Key, key, prev)), q,
+	refuse(fmt.Sprintf("%s > 0 && %s", k, csKeyNotAbove(v.Order, key, prev)), q,
 		fmt.Sprintf("\"key \" + Bitpack.KeyText(%s) + \" does not follow key \" + Bitpack.KeyText(%s) + \": a map's changed entries travel in ascending key order, each once\"", key, prev))
 	idx := append(append([]string{}, it.idx...), "Bitpack.KeyText("+key+")")
 	c.line("%s %s;", vtype, cur)

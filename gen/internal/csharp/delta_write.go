@@ -2,7 +2,6 @@ package csharp
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack/gen/internal/code"
@@ -131,13 +130,13 @@ func (e *Emitter) dWriteItem(c *body, it csItem, bit, changed string) {
 	case model.OpString:
 		same(fmt.Sprintf("(%s ?? \"\") == (%s ?? \"\")", g, b))
 		changedPart(c, bit, changed, func() {
-			c.line("if (!w.WriteString(%s, %d, %d))", g, v.MaxLen, model.LengthBits(v.MaxLen))
+			c.line("if (!w.WriteString(%s, %d, %d))", g, v.MaxLen, v.Prefix.Bits)
 			c.line("    %s", ret)
 		})
 	case model.OpBytes:
 		same(fmt.Sprintf("Bitpack.SameBytes(%s, %s)", g, b))
 		changedPart(c, bit, changed, func() {
-			c.line("if (!w.WriteByteSlice(%s, %d, %d))", g, v.MaxLen, model.LengthBits(v.MaxLen))
+			c.line("if (!w.WriteByteSlice(%s, %d, %d))", g, v.MaxLen, v.Prefix.Bits)
 			c.line("    %s", ret)
 		})
 	case model.OpByteArray:
@@ -267,7 +266,7 @@ func (e *Emitter) dWriteSlice(c *body, it csItem, bit, changed, p string, same f
 	maybePart(c, bit, changed, func(ch string) {
 		c.line("w.WriteBool(%s != %s);", n, nb)
 		c.line("if (%s != %s)", n, nb)
-		c.line("    w.WriteBits((uint)%s, %d);", n, model.LengthBits(v.MaxLen))
+		c.line("    w.WriteBits((uint)%s, %d);", n, v.Prefix.Bits)
 		c.line("int %s = %s < %s ? %s : %s;", m, n, nb, n, nb)
 		prev := e.dWriteList(c, it, m)
 		c.line("w.WriteIntRelative(%s, %s);", prev, m)
@@ -319,7 +318,7 @@ func (e *Emitter) dWritePointer(c *body, it csItem, bit, changed, p string, same
 func (e *Emitter) dWriteSparse(c *body, it csItem, bit, changed, p string, same func(string)) {
 	v, g, b := it.v, it.get, it.base
 	n, nb := c.local("d"), c.local("d")
-	slice := v.Go.Kind() == reflect.Slice
+	slice := v.Prefix != nil
 	if slice {
 		c.line("int %s = %s == null ? 0 : %s.Length, %s = %s == null ? 0 : %s.Length;", n, g, g, nb, b, b)
 		c.line("if (%s > %d)", n, v.MaxLen)
@@ -337,7 +336,7 @@ func (e *Emitter) dWriteSparse(c *body, it csItem, bit, changed, p string, same 
 		if slice {
 			c.line("w.WriteBool(%s != %s);", n, nb)
 			c.line("if (%s != %s)", n, nb)
-			c.line("    w.WriteBits((uint)%s, %d);", n, model.LengthBits(v.MaxLen))
+			c.line("    w.WriteBits((uint)%s, %d);", n, v.Prefix.Bits)
 		}
 		prev, i, pos, sb := c.local("d"), c.local("d"), c.local("d"), c.local("d")
 		slot := e.optional(v.Elem)
@@ -444,7 +443,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 			c.line("if (%s > 0)", k[1])
 			c.open()
 			c.line("%s.Keys.CopyTo(%s, 0);", k[2], k[0])
-			if v.Key.Op == model.OpString {
+			if v.Order == model.KeysBytewise {
 				c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", k[0])
 			} else {
 				c.line("global::System.Array.Sort(%s);", k[0])
@@ -452,7 +451,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 			c.close()
 		}
 		compare := fmt.Sprintf("%s[%s].CompareTo(%s[%s])", kv, i, kb, j)
-		if v.Key.Op == model.OpString {
+		if v.Order == model.KeysBytewise {
 			compare = fmt.Sprintf("Bitpack.CompareKeys(%s[%s], %s[%s])", kv, i, kb, j)
 		}
 		c.line("for (int %s = 0, %s = 0; %s < %s || %s < %s; )", i, j, i, n, j, nb)

@@ -3,7 +3,6 @@ package csharp
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -140,7 +139,7 @@ func (e *Emitter) initValue(c *body, v *model.Value, x string) {
 	case model.OpSlice:
 		c.line("%s = global::System.Array.Empty<%s>();", x, e.csType(v.Elem))
 	case model.OpSparse:
-		if v.Go.Kind() == reflect.Slice {
+		if v.Prefix != nil {
 			c.line("%s = global::System.Array.Empty<%s>();", x, e.optional(v.Elem))
 		} else {
 			c.line("%s = %s;", x, newArray(e.optional(v.Elem), strconv.Itoa(v.Len)))
@@ -261,7 +260,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		if fresh {
 			c.line("%s = null;", x)
 		}
-		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", model.LengthBits(v.MaxLen), v.MaxLen, x))
+		fail(fmt.Sprintf("r.ReadByteSlice(%d, %d, ref %s)", v.Prefix.Bits, v.MaxLen, x))
 	case model.OpByteArray:
 		if fresh {
 			c.line("%s = new byte[%d];", x, v.Len)
@@ -278,7 +277,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s;", n)
-		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", model.LengthBits(v.MaxLen), v.MaxLen, model.ElemBits(v.Elem), n))
+		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", v.Prefix.Bits, v.MaxLen, v.ElemMin, n))
 		if fresh {
 			c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
 		} else {
@@ -363,7 +362,7 @@ func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool)
 		}
 		return k, fmt.Sprintf("r.%s(%d, %du, %s, %s, %%s)", fn, v.Bits, v.Steps, dl, lo), "", true
 	case model.OpString:
-		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", model.LengthBits(v.MaxLen), v.MaxLen), "", true
+		return tString, fmt.Sprintf("r.ReadString(%d, %d, %%s)", v.Prefix.Bits, v.MaxLen), "", true
 	}
 	return 0, "", "", false
 }
@@ -453,9 +452,9 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	c.loops++
 	c.open()
 	slot := e.optional(v.Elem)
-	if v.Go.Kind() == reflect.Slice {
+	if v.Prefix != nil {
 		c.line("int %s;", n)
-		c.line("if (!r.ReadLength(%d, %d, 0, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, n)
+		c.line("if (!r.ReadLength(%d, %d, 0, out %s))", v.Prefix.Bits, v.MaxLen, n)
 		c.line("    return r.At(%s);", p)
 		c.line("%s = %s;", x, newArray(slot, n))
 	} else {
@@ -513,7 +512,7 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 	c.loops++
 	c.open()
 	c.line("int %s;", n)
-	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", model.LengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30), n)
+	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", v.Prefix.Bits, v.MaxLen, v.ElemMin, n)
 	c.line("    return r.At(%s);", p)
 	if fresh {
 		c.line("%s = new %s(%s);", x, e.csType(v), n)
@@ -529,7 +528,7 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 	c.line("int %s = r.BitsRead;", start)
 	c.line("%s %s;", ktype, key)
 	e.readInto(c, v.Key, key, append(idx, `"key " + `+i), true, true)
-	c.line("if (%s > 0 && %s)", i, csKeyNotAbove(v.Key, key, prev))
+	c.line("if (%s > 0 && %s)", i, csKeyNotAbove(v.Order, key, prev))
 	c.open()
 	c.line("r.Fail(BitpackErrorKind.Range, %s, \"key \" + Bitpack.KeyText(%s) + \" does not follow key \" + Bitpack.KeyText(%s) + \": map keys travel in ascending order, each once\");", start, key, prev)
 	c.line("return r.At(%s);", p)
@@ -546,11 +545,11 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 // csKeyNotAbove is the C# condition that key does not follow prev in
 // bitpack's order: numbers by value, false before true, strings by their
 // UTF-8 bytes.
-func csKeyNotAbove(v *model.Value, key, prev string) string {
-	switch v.Op {
-	case model.OpBool:
+func csKeyNotAbove(order model.KeyOrder, key, prev string) string {
+	switch order {
+	case model.KeysFalseFirst:
 		return "(" + prev + " || !" + key + ")"
-	case model.OpString:
+	case model.KeysBytewise:
 		return "Bitpack.CompareKeys(" + prev + ", " + key + ") >= 0"
 	}
 	return key + " <= " + prev

@@ -2,7 +2,6 @@ package csharp
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack/gen/internal/code"
@@ -40,9 +39,9 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		}
 		fail(fmt.Sprintf("w.%s(%s, %s, %s, %du, %d, %s, %s, %t, %s)", fn, x, lo, dl, v.Steps, v.Bits, low, high, v.Clamp, code.Quote(model.Bounds(v))))
 	case model.OpString:
-		fail(fmt.Sprintf("w.WriteString(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.WriteString(%s, %d, %d)", x, v.MaxLen, v.Prefix.Bits))
 	case model.OpBytes:
-		fail(fmt.Sprintf("w.WriteByteSlice(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.WriteByteSlice(%s, %d, %d)", x, v.MaxLen, v.Prefix.Bits))
 	case model.OpByteArray:
 		fail(fmt.Sprintf("w.WriteByteArray(%s, %d)", x, v.Len))
 	case model.OpArray:
@@ -52,7 +51,7 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s = %s == null ? 0 : %s.Length;", n, x, x)
-		fail(fmt.Sprintf("w.WriteLength(%s, %d, %d)", n, v.MaxLen, model.LengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.WriteLength(%s, %d, %d)", n, v.MaxLen, v.Prefix.Bits))
 		c.loop(n, func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 		c.close()
 	case model.OpPointer:
@@ -155,9 +154,9 @@ func (e *Emitter) writeSparse(c *body, v *model.Value, x string, idx []string, p
 	n, prev, i := "n"+k, "s"+k, "i"+k
 	c.loops++
 	c.open()
-	if v.Go.Kind() == reflect.Slice {
+	if v.Prefix != nil {
 		c.line("int %s = %s == null ? 0 : %s.Length;", n, x, x)
-		c.line("if (!w.WriteLength(%s, %d, %d))", n, v.MaxLen, model.LengthBits(v.MaxLen))
+		c.line("if (!w.WriteLength(%s, %d, %d))", n, v.MaxLen, v.Prefix.Bits)
 		c.line("    return w.At(%s);", p)
 	} else {
 		c.line("const int %s = %d;", n, v.Len)
@@ -223,12 +222,12 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	c.open()
 	c.line("%s %s = %s;", e.csType(v), m, x)
 	c.line("int %s = %s == null ? 0 : %s.Count;", n, m, m)
-	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, model.LengthBits(v.MaxLen)))
+	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, v.Prefix.Bits))
 	c.line("if (%s > 0)", n)
 	c.open()
 	c.line("%s %s = %s;", ktype+"[]", keys, newArray(ktype, n))
 	c.line("%s.Keys.CopyTo(%s, 0);", m, keys)
-	if v.Key.Op == model.OpString {
+	if v.Order == model.KeysBytewise {
 		c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", keys)
 	} else {
 		c.line("global::System.Array.Sort(%s);", keys)

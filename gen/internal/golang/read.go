@@ -302,7 +302,7 @@ func (e *goEmitter) read(v *model.Value, s string, depth int, fixed bool) {
 func (e *goEmitter) readLength(v *model.Value) string {
 	n := e.local("n")
 	e.printf("var %s int", n)
-	e.field(model.LengthBits(v.MaxLen), func(c string) {
+	e.field(v.Prefix.Bits, func(c string) {
 		e.printf("if %s > %d {\n%s\n}", c, v.MaxLen, goReject)
 		e.printf("%s = int(%s)", n, c)
 	})
@@ -385,7 +385,7 @@ func (e *goEmitter) readElems(v *model.Value, s, n string, depth int) {
 }
 
 func (e *goEmitter) readInt(v *model.Value, s string) {
-	min, limit, flip, bits := intParams(v)
+	min, limit, flip, bits := v.Code.Lo, v.Code.Limit, v.Code.Flip, v.Code.Bits
 	t := e.typeExpr(v.Go)
 	e.field(bits, func(c string) {
 		if bits > 0 && limit != math.MaxUint64>>(64-bits) {
@@ -498,27 +498,9 @@ func goCopied(v *model.Value) bool {
 		model.OpQuat, model.OpByteArray:
 		return true
 	case model.OpArray:
-		return !goHasPointers(v.Elem.Go) && goComplete(v.Elem)
+		return !model.HasPointers(v.Elem.Go) && model.Complete(v.Elem)
 	case model.OpStruct, model.OpFields: // goFlat: every field on the wire and copied
 		return goFlat(v)
-	}
-	return false
-}
-
-// goHasPointers reports whether a value of t holds a pointer (bitpack's
-// hasPointers, for the types gen.Go generates).
-func goHasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && goHasPointers(t.Elem())
-	case reflect.Struct:
-		for i := 0; i < t.NumField(); i++ {
-			if goHasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -528,14 +510,14 @@ func goHasPointers(t reflect.Type) bool {
 // else grown into a new array that keeps its elements to its capacity,
 // which commit then fills in place (their pointees and slices reused,
 // fields off the wire kept) — but for elements with no pointer that a
-// decode writes whole (goComplete), a new array of zero elements: there
+// decode writes whole (model.Complete), a new array of zero elements: there
 // is nothing of theirs to keep.
 func (e *goEmitter) resize(v *model.Value, d, n string) {
 	m := e.local("n")
 	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
 	e.printf("%s = %s[:%s]", d, d, m)
 	e.printf("} else {")
-	if goComplete(v.Elem) && !goHasPointers(v.Elem.Go) {
+	if model.Complete(v.Elem) && !model.HasPointers(v.Elem.Go) {
 		e.printf("%s = make(%s, %s)", d, e.typeExpr(v.Go), m)
 		e.printf("}")
 		return
@@ -545,26 +527,4 @@ func (e *goEmitter) resize(v *model.Value, d, n string) {
 	e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
 	e.printf("%s = %s", d, g)
 	e.printf("}")
-}
-
-// goComplete reports whether a decode writes every field of v, through
-// structs and arrays (a pointer, slice or string is written as a whole):
-// nothing of v is kept off the wire. It is the plan's isComplete
-// (commit.go).
-func goComplete(v *model.Value) bool {
-	switch v.Op {
-	case model.OpArray:
-		return goComplete(v.Elem)
-	case model.OpStruct, model.OpFields:
-		uses := model.FieldUses(v)
-		if len(uses) != v.Go.NumField() {
-			return false
-		}
-		for _, u := range uses {
-			if !goComplete(u.Value) {
-				return false
-			}
-		}
-	}
-	return true
 }

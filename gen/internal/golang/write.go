@@ -45,7 +45,7 @@ func (e *goEmitter) write(v *model.Value, x string, depth int) {
 	case model.OpBytes:
 		e.plainBytes(v)
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
-		e.put("uint64(len("+x+"))", model.LengthBits(v.MaxLen))
+		e.put("uint64(len("+x+"))", v.Prefix.Bits)
 		e.wflush()
 		e.printf("w.WriteBytes(%s)", x)
 	case model.OpByteArray:
@@ -56,7 +56,7 @@ func (e *goEmitter) write(v *model.Value, x string, depth int) {
 		e.writeElems(v, x, v.Len, depth)
 	case model.OpSlice:
 		e.printf("if len(%s) > %d {\n%s\n}", x, v.MaxLen, goRefuse)
-		e.put("uint64(len("+x+"))", model.LengthBits(v.MaxLen))
+		e.put("uint64(len("+x+"))", v.Prefix.Bits)
 		e.writeElems(v, x, -1, depth)
 	case model.OpPointer:
 		p := e.local("p")
@@ -167,22 +167,8 @@ func goUint(u uint64) string {
 	return fmt.Sprintf("%#x", u)
 }
 
-// intParams are an integer's wire parameters as the plan holds them
-// (kind_int.go): the code is (v - min) ^ flip, at most limit, in bits.
-func intParams(v *model.Value) (min, limit, flip uint64, bits int) {
-	switch {
-	case v.Ranged && v.Signed:
-		return uint64(v.IntMin), model.Span(v), 0, model.RangeBits(v)
-	case v.Ranged:
-		return v.UintMin, model.Span(v), 0, model.RangeBits(v)
-	case v.Signed:
-		return uint64(int64(-1) << (v.Bits - 1)), math.MaxUint64 >> (64 - v.Bits), 1 << (v.Bits - 1), v.Bits
-	}
-	return 0, math.MaxUint64 >> (64 - v.Bits), 0, v.Bits
-}
-
 func (e *goEmitter) writeInt(v *model.Value, x string) {
-	min, limit, flip, bits := intParams(v)
+	min, limit, flip, bits := v.Code.Lo, v.Code.Limit, v.Code.Flip, v.Code.Bits
 	c := e.local("c")
 	load := "uint64(" + x + ")"
 	if v.Signed {

@@ -2,7 +2,6 @@ package typescript
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -218,6 +217,3 @@ func (e *Emitter) clonePresent(v *model.Value, x string, depth int) string {
 	}
 	return e.cloneExpr(v, x, depth)
 }
-
-// isSlice says whether a sparse value is a slice.
-func isSlice(v *model.Value) bool { return v.Go.Kind() == reflect.Slice }

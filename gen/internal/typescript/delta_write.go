@@ -233,7 +233,7 @@ func (e *Emitter) dwSlice(c *body, d dctx, v *model.Value, x, b string, idx []st
 	tsBitLine(c, d, 1)
 	c.line("if (%s !== %s) {", n, nb)
 	c.line("  w.writeBits(1, 1);")
-	c.line("  w.writeBits(%s, %d);", n, model.LengthBits(v.MaxLen))
+	c.line("  w.writeBits(%s, %d);", n, v.Prefix.Bits)
 	c.line("} else {")
 	c.line("  w.writeBits(0, 1);")
 	c.line("}")
@@ -300,7 +300,7 @@ func (e *Emitter) dwSparse(c *body, d dctx, v *model.Value, x, b string, idx []s
 	c.line("const %s = %s;", va, x)
 	c.line("const %s = %s;", vb, b)
 	cond := va + " === " + vb
-	if isSlice(v) {
+	if v.Prefix != nil {
 		c.line("const %s = deltaLength(w, %s, %d);", n, va, v.MaxLen)
 		c.line("if (%s < 0) return w.at(%s);", n, p)
 		c.line("const %s = %s.length;", nb, vb)
@@ -319,10 +319,10 @@ func (e *Emitter) dwSparse(c *body, d dctx, v *model.Value, x, b string, idx []s
 	st := c.local("x")
 	c.line("const %s = w.bitsWritten;", st)
 	tsBitLine(c, d, 1)
-	if isSlice(v) {
+	if v.Prefix != nil {
 		c.line("if (%s !== %s) {", n, nb)
 		c.line("  w.writeBits(1, 1);")
-		c.line("  w.writeBits(%s, %d);", n, model.LengthBits(v.MaxLen))
+		c.line("  w.writeBits(%s, %d);", n, v.Prefix.Bits)
 		c.line("} else {")
 		c.line("  w.writeBits(0, 1);")
 		c.line("}")
@@ -427,10 +427,10 @@ func (e *Emitter) dwMap(c *body, d dctx, v *model.Value, x, b string, idx []stri
 	c.indent--
 	c.line("} else {")
 	c.indent++
-	switch v.Key.Op {
-	case model.OpString:
+	switch v.Order {
+	case model.KeysBytewise:
 		c.line("const %s = compareKeys;", cmp)
-	case model.OpBool:
+	case model.KeysFalseFirst:
 		c.line("const %s = (a: %s, b: %s): number => Number(a) - Number(b);", cmp, kt, kt)
 	default:
 		c.line("const %s = (a: %s, b: %s): number => (a < b ? -1 : a > b ? 1 : 0);", cmp, kt, kt)

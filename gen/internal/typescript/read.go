@@ -2,7 +2,6 @@ package typescript
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -98,7 +97,7 @@ func (e *Emitter) zero(v *model.Value) string {
 	case model.OpSlice:
 		return "[]"
 	case model.OpSparse:
-		if v.Go.Kind() == reflect.Slice {
+		if v.Prefix != nil {
 			return "[]"
 		}
 		return fmt.Sprintf("new Array<%s>(%d).fill(null)", e.optional(v.Elem), v.Len)
@@ -158,9 +157,9 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		}
 		set(fmt.Sprintf("r.readCompressed%d(%d, %d, %s, %s)", v.FloatBits, v.Bits, v.Steps, tsNum(d), tsNum(lo)))
 	case model.OpString:
-		set(fmt.Sprintf("r.readString(%d, %d)", model.LengthBits(v.MaxLen), v.MaxLen))
+		set(fmt.Sprintf("r.readString(%d, %d)", v.Prefix.Bits, v.MaxLen))
 	case model.OpBytes:
-		set(fmt.Sprintf("r.readByteSlice(%d, %d)", model.LengthBits(v.MaxLen), v.MaxLen))
+		set(fmt.Sprintf("r.readByteSlice(%d, %d)", v.Prefix.Bits, v.MaxLen))
 	case model.OpByteArray:
 		set(fmt.Sprintf("r.readByteArray(%d)", v.Len))
 	case model.OpArray:
@@ -169,7 +168,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		})
 	case model.OpSlice:
 		n := c.local("n")
-		c.line("const %s = r.readLength(%d, %d, %d);", n, model.LengthBits(v.MaxLen), v.MaxLen, model.ElemBits(v.Elem))
+		c.line("const %s = r.readLength(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
 		check()
 		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
@@ -309,8 +308,8 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	k := strconv.Itoa(c.loops)
 	n, prev, i, start, a := c.local("n"), "s"+k, "i"+k, "x"+k, c.local("a")
 	c.loops++
-	if v.Go.Kind() == reflect.Slice {
-		c.line("const %s = r.readLength(%d, %d, 0);", n, model.LengthBits(v.MaxLen), v.MaxLen)
+	if v.Prefix != nil {
+		c.line("const %s = r.readLength(%d, %d, 0);", n, v.Prefix.Bits, v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("const %s = new Array<%s>(%s).fill(null);", a, e.optional(v.Elem), n)
 	} else {
@@ -370,7 +369,7 @@ func (e *Emitter) quatComp(steps []model.QuatStep) string {
 func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh bool) {
 	p := code.PathExpr(v.Path, idx)
 	n, key, prev, val, start := c.local("n"), c.local("y"), c.local("s"), c.local("e"), c.local("x")
-	c.line("const %s = r.readCount(%d, %d, %d);", n, model.LengthBits(v.MaxLen), v.MaxLen, min(v.Key.MinBits+v.Elem.MinBits, 1<<30))
+	c.line("const %s = r.readCount(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
 	c.line("if (r.failed) return r.at(%s);", p)
 	e.built(c, true, x, "new "+e.tsType(v)+"()", func(a string) {
 		c.line("let %s: %s = %s;", prev, e.tsType(v.Key), e.zero(v.Key))
@@ -378,7 +377,7 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 			c.line("const %s = r.bitsRead;", start)
 			c.line("let %s: %s = %s;", key, e.tsType(v.Key), e.zero(v.Key))
 			e.read(c, v.Key, key, append(idx, `"key " + `+i), false)
-			c.line("if (%s > 0 && %s) {", i, tsKeyNotAbove(v.Key, key, prev))
+			c.line("if (%s > 0 && %s) {", i, tsKeyNotAbove(v.Order, key, prev))
 			c.line("  r.fail(\"Range\", %s, \"key \" + %s + \" does not follow key \" + %s + \": map keys travel in ascending order, each once\");", start, tsKeyText(v.Key, key), tsKeyText(v.Key, prev))
 			c.line("  return r.at(%s);", p)
 			c.line("}")
@@ -393,11 +392,11 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 // tsKeyNotAbove is the condition that key does not follow prev in
 // bitpack's order: numbers by value, false before true, strings by their
 // UTF-8 bytes.
-func tsKeyNotAbove(v *model.Value, key, prev string) string {
-	switch v.Op {
-	case model.OpString:
+func tsKeyNotAbove(order model.KeyOrder, key, prev string) string {
+	switch order {
+	case model.KeysBytewise:
 		return "compareKeys(" + prev + ", " + key + ") >= 0"
-	case model.OpBool:
+	case model.KeysFalseFirst:
 		return "Number(" + key + ") <= Number(" + prev + ")"
 	}
 	return key + " <= " + prev

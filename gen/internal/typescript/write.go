@@ -2,7 +2,6 @@ package typescript
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack/gen/internal/code"
@@ -29,16 +28,16 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		fail(fmt.Sprintf("w.writeCompressed%d(%s, %s, %s, %d, %d, %s, %s, %t, %s)", v.FloatBits, x, tsNum(lo), tsNum(model.Delta(v)),
 			v.Steps, v.Bits, tsNum(v.Lo), tsNum(v.Hi), v.Clamp, code.Quote(model.Bounds(v))))
 	case model.OpString:
-		fail(fmt.Sprintf("w.writeString(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.writeString(%s, %d, %d)", x, v.MaxLen, v.Prefix.Bits))
 	case model.OpBytes:
-		fail(fmt.Sprintf("w.writeByteSlice(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.writeByteSlice(%s, %d, %d)", x, v.MaxLen, v.Prefix.Bits))
 	case model.OpByteArray:
 		fail(fmt.Sprintf("w.writeByteArray(%s, %d)", x, v.Len))
 	case model.OpArray:
 		fail(fmt.Sprintf("w.fixedLength(%s, %d)", x, v.Len))
 		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 	case model.OpSlice:
-		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, model.LengthBits(v.MaxLen)))
+		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, v.Prefix.Bits))
 		c.loop(x+".length", func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
 	case model.OpPointer:
 		l := c.local("e")
@@ -148,8 +147,8 @@ func (e *Emitter) writeSparse(c *body, v *model.Value, x string, idx []string, p
 	s, prev, i, l := c.local("s"), c.local("p"), "i"+strconv.Itoa(c.loops), c.local("e")
 	c.loops++
 	c.line("const %s = %s;", s, x)
-	if v.Go.Kind() == reflect.Slice {
-		c.line("if (!w.writeLength(%s, %d, %d)) return w.at(%s);", s, v.MaxLen, model.LengthBits(v.MaxLen), p)
+	if v.Prefix != nil {
+		c.line("if (!w.writeLength(%s, %d, %d)) return w.at(%s);", s, v.MaxLen, v.Prefix.Bits, p)
 	} else {
 		c.line("if (!w.fixedLength(%s, %d)) return w.at(%s);", s, v.Len, p)
 	}
@@ -200,12 +199,12 @@ func (e *Emitter) writeQuat(c *body, v *model.Value, x, p string, fail func(stri
 func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p string, fail func(string)) {
 	m, keys := c.local("m"), c.local("y")
 	c.line("const %s = %s;", m, x)
-	fail(fmt.Sprintf("w.writeCount(%s, %d, %d)", m, v.MaxLen, model.LengthBits(v.MaxLen)))
+	fail(fmt.Sprintf("w.writeCount(%s, %d, %d)", m, v.MaxLen, v.Prefix.Bits))
 	order := "(a, b) => (a < b ? -1 : a > b ? 1 : 0)"
-	switch v.Key.Op {
-	case model.OpString:
+	switch v.Order {
+	case model.KeysBytewise:
 		order = "compareKeys"
-	case model.OpBool:
+	case model.KeysFalseFirst:
 		order = "(a, b) => Number(a) - Number(b)"
 	}
 	c.line("const %s = Array.from(%s.keys()).sort(%s);", keys, m, order)
