@@ -286,14 +286,14 @@ func floatLeaves(rv reflect.Value, out *[]reflect.Value) bool {
 	return false
 }
 
-// TestGoAttackEncodes encodes values of every attack type drawn from
+// TestGoHostileEncodes encodes values of every hostile type drawn from
 // seeded random bytes, whole or as a valid sample with some parts
 // replaced, with the generated code and the plan.
-func TestGoAttackEncodes(t *testing.T) {
+func TestGoHostileEncodes(t *testing.T) {
 	rng := rand.New(rand.NewSource(67))
-	for _, proto := range attackProtos() {
+	for _, proto := range hostileProtos() {
 		typ := reflect.TypeOf(proto)
-		fn := attackGenerated[typ]
+		fn := hostileGenerated[typ]
 		samples := atkSamples(typ, 71, 20)
 		accepted := 0
 		const n = 4000
@@ -318,11 +318,11 @@ func TestGoAttackEncodes(t *testing.T) {
 	}
 }
 
-// FuzzGoAttackEncode is TestGoAttackEncodes on a fuzzer's bytes: the
+// FuzzGoHostileEncode is TestGoHostileEncodes on a fuzzer's bytes: the
 // first picks the type and whether to draw the value whole or mutate a
 // sample.
-func FuzzGoAttackEncode(f *testing.F) {
-	protos := attackProtos()
+func FuzzGoHostileEncode(f *testing.F) {
+	protos := hostileProtos()
 	samples := make([][]byte, len(protos))
 	for k, proto := range protos {
 		samples[k] = atkSamples(reflect.TypeOf(proto), int64(k)+3, 1)[0]
@@ -341,7 +341,7 @@ func FuzzGoAttackEncode(f *testing.F) {
 			v = atkPrior(typ, samples[int(in[0])%len(protos)], 0)
 			mutate(v.Elem(), "", &atkSource{in[1:]}, 0)
 		}
-		if msg := atkEncodeAgrees(attackGenerated[typ], v.Interface()); msg != "" {
+		if msg := atkEncodeAgrees(hostileGenerated[typ], v.Interface()); msg != "" {
 			t.Fatalf("%v value from % x: %s", typ, in[1:], msg)
 		}
 	})

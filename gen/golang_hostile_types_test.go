@@ -6,7 +6,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/othertypes"
 )
 
-// Types that attack gen.Go's generated code where the table's types do
+// Types hostile to gen.Go's generated code, where the table's types do
 // not reach: raw numbers of 57 to 64 bits that a 57-bit group must split,
 // int and uint (32 bits on 386), ranges of 0 bits and at the int64
 // limits, unit= with clamp, named types of every kind, quaternions whose
@@ -374,8 +374,8 @@ type (
 	AtkOtherPrivate struct{ P othertypes.Private }
 )
 
-// attackProtos are the types gocode_attack_gen_test.go holds the
+// hostileProtos are the types golang_hostile_gen_test.go holds the
 // generated code of.
-func attackProtos() []any {
+func hostileProtos() []any {
 	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkIntRange{}, AtkUintRange{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}}
 }

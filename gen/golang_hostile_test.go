@@ -19,15 +19,15 @@ import (
 	"github.com/leanovate/gopter"
 )
 
-// The attack types' generated code is gocode_attack_gen_test.go
-// (TestGoGoldenAttack keeps it current; go test ./gen -run TestGoGolden
+// The hostile types' generated code is golang_hostile_gen_test.go
+// (TestGoHostileGolden keeps it current; go test ./gen -run TestGoGolden
 // -update rewrites it with the table's). These tests hold it to the plan
 // as TestGoAgrees does the table's, and decode into values whose fields
 // off the wire hold values and whose slices have spare capacity holding
 // stale elements: what the plan's commit keeps, the generated commit must
 // keep.
 
-const attackFile = "gocode_attack_gen_test.go"
+const hostileFile = "golang_hostile_gen_test.go"
 
 // atkFn is a type's generated pair, called through any.
 type atkFn struct {
@@ -42,7 +42,7 @@ func atkPair[T any](a func([]byte, *T) ([]byte, bool), u func([]byte, *T) bool) 
 	}
 }
 
-var attackGenerated = map[reflect.Type]atkFn{
+var hostileGenerated = map[reflect.Type]atkFn{
 	reflect.TypeFor[AtkWide]():          atkPair(bitpackAppendAtkWide, bitpackUnmarshalAtkWide),
 	reflect.TypeFor[AtkZero]():          atkPair(bitpackAppendAtkZero, bitpackUnmarshalAtkZero),
 	reflect.TypeFor[AtkUnits]():         atkPair(bitpackAppendAtkUnits, bitpackUnmarshalAtkUnits),
@@ -70,24 +70,24 @@ var attackGenerated = map[reflect.Type]atkFn{
 	reflect.TypeFor[AtkBB]():            atkPair(bitpackAppendAtkBB, bitpackUnmarshalAtkBB),
 }
 
-// TestGoGoldenAttack regenerates gocode_attack_gen_test.go and compares.
-func TestGoGoldenAttack(t *testing.T) {
+// TestGoHostileGolden regenerates golang_hostile_gen_test.go and compares.
+func TestGoHostileGolden(t *testing.T) {
 	var out bytes.Buffer
-	if err := gen.Go(&out, gen.Options{Package: "gen_test"}, attackProtos()...); err != nil {
+	if err := gen.Go(&out, gen.Options{Package: "gen_test"}, hostileProtos()...); err != nil {
 		t.Fatal(err)
 	}
 	if *gen.Update {
-		if err := os.WriteFile(attackFile, out.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(hostileFile, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	have, err := os.ReadFile(attackFile)
+	have, err := os.ReadFile(hostileFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(have, out.Bytes()) {
-		t.Errorf("%s is not what gen.Go writes now: go test ./gen -run TestGoGolden -update", attackFile)
+		t.Errorf("%s is not what gen.Go writes now: go test ./gen -run TestGoGolden -update", hostileFile)
 	}
 }
 
@@ -299,8 +299,8 @@ func atkEncodeAgrees(fn atkFn, v any) string {
 	return ""
 }
 
-// attackGens are generators of valid values of the attack types.
-func attackGens() map[reflect.Type]gopter.Gen {
+// hostileGens are generators of valid values of the hostile types.
+func hostileGens() map[reflect.Type]gopter.Gen {
 	m := bitpacktest.MaxElems(4)
 	return map[reflect.Type]gopter.Gen{
 		reflect.TypeFor[AtkWide]():          bitpacktest.Gen[AtkWide](m),
@@ -333,7 +333,7 @@ func attackGens() map[reflect.Type]gopter.Gen {
 
 // atkSamples are n packets of valid values of typ drawn from seed.
 func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
-	g := attackGens()[typ]
+	g := hostileGens()[typ]
 	params := gopter.DefaultGenParameters()
 	params.Rng = rand.New(rand.NewSource(seed))
 	var out [][]byte
@@ -353,15 +353,15 @@ func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
 	return out
 }
 
-// TestGoAttackAgrees runs the generated code and the plan on samples of
-// the attack types: encodes of the samples and of their spoiled copies;
+// TestGoHostileAgrees runs the generated code and the plan on samples of
+// the hostile types: encodes of the samples and of their spoiled copies;
 // decodes of their packets, damaged and random ones into the zero value,
 // into another sample and into that sample dirtied.
-func TestGoAttackAgrees(t *testing.T) {
+func TestGoHostileAgrees(t *testing.T) {
 	rng := rand.New(rand.NewSource(61))
-	for k, proto := range attackProtos() {
+	for k, proto := range hostileProtos() {
 		typ := reflect.TypeOf(proto)
-		fn := attackGenerated[typ]
+		fn := hostileGenerated[typ]
 		packets := atkSamples(typ, int64(k)+100, 24)
 		checks, spoiled := 0, 0
 		for i, p := range packets {
@@ -406,12 +406,12 @@ func TestGoAttackAgrees(t *testing.T) {
 	}
 }
 
-// FuzzGoAttack holds the attack types' generated decoders to the plan on
+// FuzzGoHostile holds the hostile types' generated decoders to the plan on
 // any packet: the first byte picks the type, the second the target (0 the
 // zero value, else a sample dirtied from it), the rest is the packet; an
 // accepted packet is re-encoded by both.
-func FuzzGoAttack(f *testing.F) {
-	protos := attackProtos()
+func FuzzGoHostile(f *testing.F) {
+	protos := hostileProtos()
 	samples := make([][]byte, len(protos))
 	for k, proto := range protos {
 		ps := atkSamples(reflect.TypeOf(proto), int64(k)+7, 3)
@@ -426,7 +426,7 @@ func FuzzGoAttack(f *testing.F) {
 		}
 		k := int(in[0]) % len(protos)
 		typ, seed, p := reflect.TypeOf(protos[k]), int64(in[1]), in[2:]
-		fn := attackGenerated[typ]
+		fn := hostileGenerated[typ]
 		prior := func() reflect.Value {
 			if seed == 0 {
 				return atkPrior(typ, nil, 0)

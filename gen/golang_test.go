@@ -15,7 +15,7 @@ import (
 )
 
 // The generated Go code of the table's fixed-shape types is
-// gocode_table_test.go (TestGoGolden keeps it current; go test ./gen
+// golang_table_gen_test.go (TestGoGolden keeps it current; go test ./gen
 // -update rewrites it). These tests hold it to the plan: the same bytes,
 // the same values, the same verdicts, and a target left untouched by a
 // refused packet.
@@ -33,7 +33,7 @@ func goPair[T any](a func([]byte, *T) ([]byte, bool), u func([]byte, *T) bool) g
 	}
 }
 
-// goGenerated are the generated functions of gocode_table_test.go.
+// goGenerated are the generated functions of golang_table_gen_test.go.
 var goGenerated = map[reflect.Type]goFn{
 	reflect.TypeFor[Scalars]():    goPair(bitpackAppendScalars, bitpackUnmarshalScalars),
 	reflect.TypeFor[Ranges]():     goPair(bitpackAppendRanges, bitpackUnmarshalRanges),
@@ -82,9 +82,9 @@ func goTable(t testing.TB) []tableEntry {
 	return out
 }
 
-var goTableFile = "gocode_table_test.go"
+var goTableFile = "golang_table_gen_test.go"
 
-// TestGoGolden regenerates gocode_table_test.go and compares.
+// TestGoGolden regenerates golang_table_gen_test.go and compares.
 func TestGoGolden(t *testing.T) {
 	var protos []any
 	for _, e := range goTable(t) {

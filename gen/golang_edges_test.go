@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Reproducers of what the attack tests found, with exact packets.
+// Reproducers of what the hostile-type tests found, with exact packets.
 
 // TestGoGrowReuses: a slice of pointers that outgrows the target's
 // capacity keeps the target's old pointees, filled in place (their fields
@@ -159,9 +159,9 @@ func TestGoIntRange(t *testing.T) {
 	}
 }
 
-// TestGoAttackRefusals: what gen.Go cannot generate it refuses, naming
+// TestGoRefusals: what gen.Go cannot generate it refuses, naming
 // the field, before writing anything.
-func TestGoAttackRefusals(t *testing.T) {
+func TestGoRefusals(t *testing.T) {
 	for _, c := range []struct {
 		proto any
 		err   string

@@ -7,7 +7,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// For the external tests of gocode_attack_test.go (package gen_test,
+// For the external tests of golang_hostile_test.go (package gen_test,
 // whose types need a generated file of their own: one package holds one
 // gen.Go file).
 
