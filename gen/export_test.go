@@ -7,9 +7,9 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// For the external tests of golang_hostile_test.go (package gen_test,
-// whose types need a generated file of their own: one package holds one
-// gen.Go file).
+// For the external tests of gen.Go's code for the hostile types
+// (golang_hostile_test.go, golang_hostile_values_test.go and
+// golang_edges_test.go, package gen_test).
 
 // Update is the -update flag: rewrite the golden generated files.
 var Update = update

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen"
+	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -27,35 +28,35 @@ func TestGoGrowReuses(t *testing.T) {
 	// presence bit (1) and A in 3 bits: 3 = 1, 1, 0 and 5 = 1, 0, 1; bits
 	// from the low end of each byte: 0111 1011, 01 -> de 02.
 	packet := []byte{0xde, 0x02}
-	want := AtkGrow{L: []*AtkKeep{{A: 3}, {A: 5}}}
+	want := gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 3}, {A: 5}}}
 	if p, err := bitpack.Marshal(&want); err != nil || !bytes.Equal(p, packet) {
 		t.Fatalf("the plan writes % x, %v; want % x", p, err, packet)
 	}
-	decoders := map[string]func(v *AtkGrow) bool{
-		"plan":      func(v *AtkGrow) bool { return bitpack.Unmarshal(packet, v) == nil },
-		"generated": func(v *AtkGrow) bool { return bitpackUnmarshalAtkGrow(packet, v) },
+	decoders := map[string]func(v *gohostile.AtkGrow) bool{
+		"plan":      func(v *gohostile.AtkGrow) bool { return bitpack.Unmarshal(packet, v) == nil },
+		"generated": func(v *gohostile.AtkGrow) bool { return gohostile.Unmarshal(packet, v) },
 	}
 	for name, decode := range decoders {
 		for _, c := range []struct {
 			name   string
-			target func() AtkGrow
-			want   AtkGrow
+			target func() gohostile.AtkGrow
+			want   gohostile.AtkGrow
 			reused int // the target's pointees (to its capacity) the result holds
 		}{
-			{"capacity 0", func() AtkGrow { return AtkGrow{} }, want, 0},
-			{"capacity 1, grown", func() AtkGrow { return AtkGrow{L: []*AtkKeep{{A: 1, Note: "mine"}}} },
-				AtkGrow{L: []*AtkKeep{{A: 3, Note: "mine"}, {A: 5}}}, 1},
-			{"capacity 1 past length 0, grown", func() AtkGrow {
-				return AtkGrow{L: []*AtkKeep{{A: 1, Note: "stale"}}[:0]}
-			}, AtkGrow{L: []*AtkKeep{{A: 3, Note: "stale"}, {A: 5}}}, 1},
-			{"capacity 2 past length 1, in place", func() AtkGrow {
-				return AtkGrow{L: []*AtkKeep{{A: 1, Note: "mine"}, {A: 7, Note: "stale"}}[:1]}
-			}, AtkGrow{L: []*AtkKeep{{A: 3, Note: "mine"}, {A: 5, Note: "stale"}}}, 2},
-			{"capacity 2, a nil pointer, in place", func() AtkGrow { return AtkGrow{L: []*AtkKeep{nil, {A: 7, Note: "mine"}}} },
-				AtkGrow{L: []*AtkKeep{{A: 3}, {A: 5, Note: "mine"}}}, 1},
+			{"capacity 0", func() gohostile.AtkGrow { return gohostile.AtkGrow{} }, want, 0},
+			{"capacity 1, grown", func() gohostile.AtkGrow { return gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 1, Note: "mine"}}} },
+				gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 3, Note: "mine"}, {A: 5}}}, 1},
+			{"capacity 1 past length 0, grown", func() gohostile.AtkGrow {
+				return gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 1, Note: "stale"}}[:0]}
+			}, gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 3, Note: "stale"}, {A: 5}}}, 1},
+			{"capacity 2 past length 1, in place", func() gohostile.AtkGrow {
+				return gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 1, Note: "mine"}, {A: 7, Note: "stale"}}[:1]}
+			}, gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 3, Note: "mine"}, {A: 5, Note: "stale"}}}, 2},
+			{"capacity 2, a nil pointer, in place", func() gohostile.AtkGrow { return gohostile.AtkGrow{L: []*gohostile.AtkKeep{nil, {A: 7, Note: "mine"}}} },
+				gohostile.AtkGrow{L: []*gohostile.AtkKeep{{A: 3}, {A: 5, Note: "mine"}}}, 1},
 		} {
 			v := c.target()
-			old := append([]*AtkKeep(nil), v.L[:cap(v.L)]...) // the pointers, before the decode writes over them
+			old := append([]*gohostile.AtkKeep(nil), v.L[:cap(v.L)]...) // the pointers, before the decode writes over them
 			if !decode(&v) {
 				t.Fatalf("%s, %s: refuses % x", name, c.name, packet)
 			}
@@ -89,8 +90,8 @@ func TestGoIntOn32Bit(t *testing.T) {
 		{[]byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 1<<31 - 1, 1 << 32, "value 4294967296 does not fit a 32-bit uint (range [0, 4294967295])"},
 		{[]byte{0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}, -1 << 31, 1<<32 - 1, ""},
 	} {
-		var g, b AtkInt
-		ok := bitpackUnmarshalAtkInt(c.packet, &g)
+		var g, b gohostile.AtkInt
+		ok := gohostile.Unmarshal(c.packet, &g)
 		err := bitpack.Unmarshal(c.packet, &b)
 		if strconv.IntSize == 64 || c.err == "" {
 			if !ok || err != nil || int64(g.I) != c.i || uint64(g.U) != c.u || g != b {
@@ -98,7 +99,7 @@ func TestGoIntOn32Bit(t *testing.T) {
 			}
 			continue
 		}
-		if ok || err == nil || !strings.Contains(err.Error(), c.err) || g != (AtkInt{}) {
+		if ok || err == nil || !strings.Contains(err.Error(), c.err) || g != (gohostile.AtkInt{}) {
 			t.Errorf("% x on %d bits: generated %v %+v, the plan %v; want both to refuse: %s", c.packet, strconv.IntSize, ok, g, err, c.err)
 		}
 	}
@@ -127,26 +128,26 @@ func TestGoIntRange(t *testing.T) {
 		{[]byte{0x01, 0, 0, 0, 0x0b}, 2147483648, 4294967295, "field IR at bit 0: value 2147483648" + intBound},
 		{[]byte{0x01, 0, 0, 0, 0x14}, -2147483648, 4294967300, "field UR at bit 33: value 4294967300" + uintBound},
 	} {
-		var g, b AtkIntRange
-		ok := bitpackUnmarshalAtkIntRange(c.packet, &g)
+		var g, b gohostile.AtkIntRange
+		ok := gohostile.Unmarshal(c.packet, &g)
 		err := bitpack.Unmarshal(c.packet, &b)
 		if strconv.IntSize == 64 || c.err32 == "" {
 			if !ok || err != nil || int64(g.IR) != c.ir || uint64(g.UR) != c.ur || g != b {
 				t.Errorf("% x: generated %v %+v, the plan %v %+v; want {IR:%d UR:%d}", c.packet, ok, g, err, b, c.ir, c.ur)
 			}
-			if p, ok := bitpackAppendAtkIntRange(nil, &g); !ok || !bytes.Equal(p, c.packet) {
+			if p, ok := gohostile.Append(nil, &g); !ok || !bytes.Equal(p, c.packet) {
 				t.Errorf("% x: generated Append = % x, %v", c.packet, p, ok)
 			}
 			continue
 		}
-		if want := "bitpack: decode gen_test.AtkIntRange: " + c.err32; ok || err == nil || err.Error() != want || g != (AtkIntRange{}) || b != (AtkIntRange{}) {
+		if want := "bitpack: decode gohostile.AtkIntRange: " + c.err32; ok || err == nil || err.Error() != want || g != (gohostile.AtkIntRange{}) || b != (gohostile.AtkIntRange{}) {
 			t.Errorf("% x on 32 bits: generated %v %+v, the plan %v %+v; want both to refuse: %s", c.packet, ok, g, err, b, want)
 		}
 	}
 	// L = [4294967296]: length 1 (bits 0-1), the element's bit 32 at bit 34.
 	packet := []byte{0x01, 0, 0, 0, 0x04}
-	var g, b AtkUintRange
-	ok := bitpackUnmarshalAtkUintRange(packet, &g)
+	var g, b gohostile.AtkUintRange
+	ok := gohostile.Unmarshal(packet, &g)
 	err := bitpack.Unmarshal(packet, &b)
 	if strconv.IntSize == 64 {
 		if !ok || err != nil || len(g.L) != 1 || uint64(g.L[0]) != 1<<32 || !cmp.Equal(g, b) {
@@ -154,7 +155,7 @@ func TestGoIntRange(t *testing.T) {
 		}
 		return
 	}
-	if want := "bitpack: decode gen_test.AtkUintRange: field L[0] at bit 2: value 4294967296" + uintBound; ok || err == nil || err.Error() != want {
+	if want := "bitpack: decode gohostile.AtkUintRange: field L[0] at bit 2: value 4294967296" + uintBound; ok || err == nil || err.Error() != want {
 		t.Errorf("% x on 32 bits: generated %v %+v, the plan %v; want both to refuse: %s", packet, ok, g, err, want)
 	}
 }
@@ -166,16 +167,16 @@ func TestGoRefusals(t *testing.T) {
 		proto any
 		err   string
 	}{
-		{AtkHuge{}, "gen: Go: gen_test.AtkHuge needs 32769 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
-		{AtkWideSlice{}, "gen: Go: gen_test.AtkWideSlice needs 25608 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
-		{AtkNamedBytes{}, "gen: Go: gen_test.AtkNamedBytes field L: []gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedBytes to the plan)"},
-		{AtkNamedByteArray{}, "gen: Go: gen_test.AtkNamedByteArray field P: [2]gen_test.NByte holds gen_test.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gen_test.AtkNamedByteArray to the plan)"},
-		{AtkGeneric{}, "gen: Go: gen_test.AtkG[github.com/bitpack-go/bitpack/gen_test.NByte] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
-		{AtkG[uint16]{}, "gen: Go: gen_test.AtkG[uint16] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
-		{AtkPos{}, "gen: Go: type gen_test.pos has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
-		{AtkEnd{}, "gen: Go: type gen_test.end has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
-		{AtkQ3{}, "gen: Go: type gen_test.q3 has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
-		{AtkOtherHidden{}, "gen: Go: gen_test.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen_test cannot reach it (leave gen_test.AtkOtherHidden to the plan)"},
+		{gohostile.AtkHuge{}, "gen: Go: gohostile.AtkHuge needs 32769 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
+		{gohostile.AtkWideSlice{}, "gen: Go: gohostile.AtkWideSlice needs 25608 bytes of locals to decode into (over 16384, zeroed on every call however short the packet), so its decode is left to the plan"},
+		{gohostile.AtkNamedBytes{}, "gen: Go: gohostile.AtkNamedBytes field L: []gohostile.NByte holds gohostile.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gohostile.AtkNamedBytes to the plan)"},
+		{gohostile.AtkNamedByteArray{}, "gen: Go: gohostile.AtkNamedByteArray field P: [2]gohostile.NByte holds gohostile.NByte, not byte: the generated code could not copy the packet's bytes into it (leave gohostile.AtkNamedByteArray to the plan)"},
+		{gohostile.AtkGeneric{}, "gen: Go: gohostile.AtkG[github.com/bitpack-go/bitpack/gen/testdata/gohostile.NByte] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
+		{gohostile.AtkG[uint16]{}, "gen: Go: gohostile.AtkG[uint16] is an instance of a generic type, which the generated code cannot name (leave the types that hold it to the plan)"},
+		{gohostile.AtkPos{}, "gen: Go: type gohostile.pos has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
+		{gohostile.AtkEnd{}, "gen: Go: type gohostile.end has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
+		{gohostile.AtkQ3{}, "gen: Go: type gohostile.q3 has a name the generated code gives a variable, an import or a helper of its own (rename it, or leave the types that hold it to the plan)"},
+		{gohostile.AtkOtherHidden{}, "gen: Go: gohostile.AtkOtherHidden field hidden: othertypes.Wrapped's field hidden is unexported in package github.com/bitpack-go/bitpack/gen/internal/othertypes: code in package github.com/bitpack-go/bitpack/gen/testdata/gohostile cannot reach it (leave gohostile.AtkOtherHidden to the plan)"},
 	} {
 		var out bytes.Buffer
 		err := gen.Go(&out, gen.Options{}, c.proto)
@@ -199,29 +200,29 @@ func TestPlanNilOrEmpty(t *testing.T) {
 	// BB = [[1 2]]: length 1 in 2 bits (1, 0), the element's length 2 in
 	// 2 bits (0, 1), aligned, its two bytes: 09 01 02. BB = [[]]: 01.
 	full, empty := []byte{0x09, 0x01, 0x02}, []byte{0x01}
-	for v, p := range map[*AtkBB][]byte{{BB: [][]byte{{1, 2}}}: full, {BB: [][]byte{{}}}: empty} {
+	for v, p := range map[*gohostile.AtkBB][]byte{{BB: [][]byte{{1, 2}}}: full, {BB: [][]byte{{}}}: empty} {
 		if q, err := bitpack.Marshal(v); err != nil || !bytes.Equal(q, p) {
 			t.Fatalf("the plan writes % x, %v; want % x", q, err, p)
 		}
 	}
-	var a AtkBB
+	var a gohostile.AtkBB
 	for range 2 { // the second decode commits by copying: the scratch value keeps its [][]byte
 		if err := bitpack.Unmarshal(full, &a); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var first, second AtkBB
+	var first, second gohostile.AtkBB
 	if err := bitpack.Unmarshal(empty, &first); err != nil {
 		t.Fatal(err)
 	}
 	if err := bitpack.Unmarshal(empty, &second); err != nil {
 		t.Fatal(err)
 	}
-	var generated AtkBB
-	if !bitpackUnmarshalAtkBB(empty, &generated) {
+	var generated gohostile.AtkBB
+	if !gohostile.Unmarshal(empty, &generated) {
 		t.Fatalf("the generated code refuses % x", empty)
 	}
-	for name, v := range map[string]AtkBB{"first": first, "second": second, "generated": generated} {
+	for name, v := range map[string]gohostile.AtkBB{"first": first, "second": second, "generated": generated} {
 		if len(v.BB) != 1 || v.BB[0] != nil {
 			t.Errorf("%s: BB %#v; want [][]byte{nil}", name, v.BB)
 		}
@@ -237,15 +238,15 @@ func TestGoCommitOrder(t *testing.T) {
 	// length of 2 bits and 2 x 16, 16; 83 bits.
 	packet := []byte{0x0f, 0x00, 0x12, 0x00, 0x0c, 0x00, 0x10, 0x00, 0x20, 0x00, 0x00}
 	seven := int16(7)
-	if p, err := bitpack.Marshal(&AtkAlias{P: &seven, X: 9, S: []int16{1, 2}, Y: 4}); err != nil || !bytes.Equal(p, packet) {
+	if p, err := bitpack.Marshal(&gohostile.AtkAlias{P: &seven, X: 9, S: []int16{1, 2}, Y: 4}); err != nil || !bytes.Equal(p, packet) {
 		t.Fatalf("the plan writes % x, %v; want % x", p, err, packet)
 	}
-	decoders := map[string]func(v *AtkAlias) bool{
-		"plan":      func(v *AtkAlias) bool { return bitpack.Unmarshal(packet, v) == nil },
-		"generated": func(v *AtkAlias) bool { return bitpackUnmarshalAtkAlias(packet, v) },
+	decoders := map[string]func(v *gohostile.AtkAlias) bool{
+		"plan":      func(v *gohostile.AtkAlias) bool { return bitpack.Unmarshal(packet, v) == nil },
+		"generated": func(v *gohostile.AtkAlias) bool { return gohostile.Unmarshal(packet, v) },
 	}
 	for name, decode := range decoders {
-		var v AtkAlias
+		var v gohostile.AtkAlias
 		v.P = &v.X
 		if !decode(&v) {
 			t.Fatalf("%s refuses % x", name, packet)
@@ -292,8 +293,8 @@ func TestGoStringBytes(t *testing.T) {
 	accepted := 0
 	for _, c := range cases {
 		packet := append([]byte{byte(len(c))}, c...)
-		var g, b AtkStr
-		ok := bitpackUnmarshalAtkStr(packet, &g)
+		var g, b gohostile.AtkStr
+		ok := gohostile.Unmarshal(packet, &g)
 		err := bitpack.Unmarshal(packet, &b)
 		if ok != (err == nil) || g != b {
 			t.Fatalf("% x: generated %v %q, the plan %v %q", packet, ok, g.S, err, b.S)
@@ -330,10 +331,10 @@ func TestGoEveryCode(t *testing.T) {
 			}
 		}
 	}
-	check("AtkCF1", 14, 10000, cfDecode(bitpackUnmarshalAtkCF1, func(v AtkCF1) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(bitpackAppendAtkCF1))
-	check("AtkCF2", 13, 4096, cfDecode(bitpackUnmarshalAtkCF2, func(v AtkCF2) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(bitpackAppendAtkCF2))
-	check("AtkCF3", 21, 2000000, cfDecode(bitpackUnmarshalAtkCF3, func(v AtkCF3) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(bitpackAppendAtkCF3))
-	check("AtkCF4", 21, 1580000, cfDecode(bitpackUnmarshalAtkCF4, func(v AtkCF4) uint64 { return math.Float64bits(v.F) }), cfEncode(bitpackAppendAtkCF4))
+	check("AtkCF1", 14, 10000, cfDecode(gohostile.Unmarshal[gohostile.AtkCF1], func(v gohostile.AtkCF1) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(gohostile.Append[gohostile.AtkCF1]))
+	check("AtkCF2", 13, 4096, cfDecode(gohostile.Unmarshal[gohostile.AtkCF2], func(v gohostile.AtkCF2) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(gohostile.Append[gohostile.AtkCF2]))
+	check("AtkCF3", 21, 2000000, cfDecode(gohostile.Unmarshal[gohostile.AtkCF3], func(v gohostile.AtkCF3) uint64 { return uint64(math.Float32bits(v.F)) }), cfEncode(gohostile.Append[gohostile.AtkCF3]))
+	check("AtkCF4", 21, 1580000, cfDecode(gohostile.Unmarshal[gohostile.AtkCF4], func(v gohostile.AtkCF4) uint64 { return math.Float64bits(v.F) }), cfEncode(gohostile.Append[gohostile.AtkCF4]))
 }
 
 func cfDecode[T any](gen func([]byte, *T) bool, bits func(T) uint64) func(p []byte) (uint64, bool, uint64, error) {

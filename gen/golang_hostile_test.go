@@ -15,65 +15,25 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitpacktest"
 	"github.com/bitpack-go/bitpack/gen"
+	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 )
 
-// The hostile types' generated code is golang_hostile_gen_test.go
-// (TestGoHostileGolden keeps it current; go test ./gen -run TestGoGolden
-// -update rewrites it with the table's). These tests hold it to the plan
-// as TestGoAgrees does the table's, and decode into values whose fields
-// off the wire hold values and whose slices have spare capacity holding
-// stale elements: what the plan's commit keeps, the generated commit must
-// keep.
+// The hostile types (package gohostile, under testdata) carry their
+// generated code (gohostile/bitpack_gen.go: TestGoHostileGolden keeps it
+// current; go test ./gen -run TestGoHostileGolden -update rewrites it).
+// These tests hold it to the plan as TestGoAgrees does the table's, and
+// decode into values whose fields off the wire hold values and whose
+// slices have spare capacity holding stale elements: what the plan's
+// commit keeps, the generated commit must keep.
 
-const hostileFile = "golang_hostile_gen_test.go"
+const hostileFile = "testdata/gohostile/bitpack_gen.go"
 
-// atkFn is a type's generated pair, called through any.
-type atkFn struct {
-	append    func(dst []byte, v any) ([]byte, bool)
-	unmarshal func(data []byte, v any) bool
-}
-
-func atkPair[T any](a func([]byte, *T) ([]byte, bool), u func([]byte, *T) bool) atkFn {
-	return atkFn{
-		append:    func(dst []byte, v any) ([]byte, bool) { return a(dst, v.(*T)) },
-		unmarshal: func(data []byte, v any) bool { return u(data, v.(*T)) },
-	}
-}
-
-var hostileGenerated = map[reflect.Type]atkFn{
-	reflect.TypeFor[AtkWide]():          atkPair(bitpackAppendAtkWide, bitpackUnmarshalAtkWide),
-	reflect.TypeFor[AtkZero]():          atkPair(bitpackAppendAtkZero, bitpackUnmarshalAtkZero),
-	reflect.TypeFor[AtkUnits]():         atkPair(bitpackAppendAtkUnits, bitpackUnmarshalAtkUnits),
-	reflect.TypeFor[AtkNamed]():         atkPair(bitpackAppendAtkNamed, bitpackUnmarshalAtkNamed),
-	reflect.TypeFor[AtkQuat]():          atkPair(bitpackAppendAtkQuat, bitpackUnmarshalAtkQuat),
-	reflect.TypeFor[AtkBytes]():         atkPair(bitpackAppendAtkBytes, bitpackUnmarshalAtkBytes),
-	reflect.TypeFor[AtkOff]():           atkPair(bitpackAppendAtkOff, bitpackUnmarshalAtkOff),
-	reflect.TypeFor[AtkNest]():          atkPair(bitpackAppendAtkNest, bitpackUnmarshalAtkNest),
-	reflect.TypeFor[AtkFloat]():         atkPair(bitpackAppendAtkFloat, bitpackUnmarshalAtkFloat),
-	reflect.TypeFor[AtkOther]():         atkPair(bitpackAppendAtkOther, bitpackUnmarshalAtkOther),
-	reflect.TypeFor[AtkOtherPrivate]():  atkPair(bitpackAppendAtkOtherPrivate, bitpackUnmarshalAtkOtherPrivate),
-	reflect.TypeFor[AtkIntRange32]():    atkPair(bitpackAppendAtkIntRange32, bitpackUnmarshalAtkIntRange32),
-	reflect.TypeFor[AtkIntRange]():      atkPair(bitpackAppendAtkIntRange, bitpackUnmarshalAtkIntRange),
-	reflect.TypeFor[AtkUintRange]():     atkPair(bitpackAppendAtkUintRange, bitpackUnmarshalAtkUintRange),
-	reflect.TypeFor[AtkGrow]():          atkPair(bitpackAppendAtkGrow, bitpackUnmarshalAtkGrow),
-	reflect.TypeFor[AtkInt]():           atkPair(bitpackAppendAtkInt, bitpackUnmarshalAtkInt),
-	reflect.TypeFor[AtkAlias]():         atkPair(bitpackAppendAtkAlias, bitpackUnmarshalAtkAlias),
-	reflect.TypeFor[AtkStr]():           atkPair(bitpackAppendAtkStr, bitpackUnmarshalAtkStr),
-	reflect.TypeFor[AtkCF1]():           atkPair(bitpackAppendAtkCF1, bitpackUnmarshalAtkCF1),
-	reflect.TypeFor[AtkCF2]():           atkPair(bitpackAppendAtkCF2, bitpackUnmarshalAtkCF2),
-	reflect.TypeFor[AtkCF3]():           atkPair(bitpackAppendAtkCF3, bitpackUnmarshalAtkCF3),
-	reflect.TypeFor[AtkCF4]():           atkPair(bitpackAppendAtkCF4, bitpackUnmarshalAtkCF4),
-	reflect.TypeFor[AtkGenericFields](): atkPair(bitpackAppendAtkGenericFields, bitpackUnmarshalAtkGenericFields),
-	reflect.TypeFor[AtkLocals]():        atkPair(bitpackAppendAtkLocals, bitpackUnmarshalAtkLocals),
-	reflect.TypeFor[AtkBB]():            atkPair(bitpackAppendAtkBB, bitpackUnmarshalAtkBB),
-}
-
-// TestGoHostileGolden regenerates golang_hostile_gen_test.go and compares.
+// TestGoHostileGolden regenerates gohostile/bitpack_gen.go and compares.
 func TestGoHostileGolden(t *testing.T) {
 	var out bytes.Buffer
-	if err := gen.Go(&out, gen.Options{Package: "gen_test"}, hostileProtos()...); err != nil {
+	if err := gen.Go(&out, gen.Options{Package: "gohostile"}, gohostile.Protos()...); err != nil {
 		t.Fatal(err)
 	}
 	if *gen.Update {
@@ -87,7 +47,7 @@ func TestGoHostileGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(have, out.Bytes()) {
-		t.Errorf("%s is not what gen.Go writes now: go test ./gen -run TestGoGolden -update", hostileFile)
+		t.Errorf("%s is not what gen.Go writes now: go test ./gen -run TestGoHostileGolden -update", hostileFile)
 	}
 }
 
@@ -95,9 +55,9 @@ func TestGoHostileGolden(t *testing.T) {
 var atkCmp = []cmp.Option{
 	cmp.Exporter(func(reflect.Type) bool { return true }),
 	cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }),
-	cmp.Comparer(func(a, b NF32) bool { return math.Float32bits(float32(a)) == math.Float32bits(float32(b)) }),
+	cmp.Comparer(func(a, b gohostile.NF32) bool { return math.Float32bits(float32(a)) == math.Float32bits(float32(b)) }),
 	cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
-	cmp.Comparer(func(a, b NF64) bool { return math.Float64bits(float64(a)) == math.Float64bits(float64(b)) }),
+	cmp.Comparer(func(a, b gohostile.NF64) bool { return math.Float64bits(float64(a)) == math.Float64bits(float64(b)) }),
 }
 
 // atkPrior makes a target to decode into, the same each call for the same
@@ -263,9 +223,9 @@ func fillRandom(rv reflect.Value, rng *rand.Rand, depth int) {
 
 // atkDecodeAgrees decodes p with the generated function and the plan,
 // each into its own target made by prior, and reports how they differ.
-func atkDecodeAgrees(fn atkFn, p []byte, prior func() reflect.Value) string {
+func atkDecodeAgrees(fn gohostile.Pair, p []byte, prior func() reflect.Value) string {
 	g, b, before := prior(), prior(), prior()
-	ok := fn.unmarshal(p, g.Interface())
+	ok := fn.Unmarshal(p, g.Interface())
 	err := bitpack.Unmarshal(p, b.Interface())
 	switch {
 	case ok != (err == nil):
@@ -284,9 +244,9 @@ func atkDecodeAgrees(fn atkFn, p []byte, prior func() reflect.Value) string {
 
 // atkEncodeAgrees appends v with the generated function and the plan after
 // the same prefix.
-func atkEncodeAgrees(fn atkFn, v any) string {
+func atkEncodeAgrees(fn gohostile.Pair, v any) string {
 	prefix := []byte{0xa5}
-	g, ok := fn.append(prefix, v)
+	g, ok := fn.Append(prefix, v)
 	b, err := bitpack.Append(prefix, v)
 	switch {
 	case ok != (err == nil):
@@ -303,31 +263,31 @@ func atkEncodeAgrees(fn atkFn, v any) string {
 func hostileGens() map[reflect.Type]gopter.Gen {
 	m := bitpacktest.MaxElems(4)
 	return map[reflect.Type]gopter.Gen{
-		reflect.TypeFor[AtkWide]():          bitpacktest.Gen[AtkWide](m),
-		reflect.TypeFor[AtkZero]():          bitpacktest.Gen[AtkZero](m),
-		reflect.TypeFor[AtkUnits]():         bitpacktest.Gen[AtkUnits](m),
-		reflect.TypeFor[AtkNamed]():         bitpacktest.Gen[AtkNamed](m),
-		reflect.TypeFor[AtkQuat]():          bitpacktest.Gen[AtkQuat](m),
-		reflect.TypeFor[AtkBytes]():         bitpacktest.Gen[AtkBytes](m),
-		reflect.TypeFor[AtkOff]():           bitpacktest.Gen[AtkOff](m),
-		reflect.TypeFor[AtkNest]():          bitpacktest.Gen[AtkNest](m),
-		reflect.TypeFor[AtkFloat]():         bitpacktest.Gen[AtkFloat](m),
-		reflect.TypeFor[AtkOther]():         bitpacktest.Gen[AtkOther](m),
-		reflect.TypeFor[AtkOtherPrivate]():  bitpacktest.Gen[AtkOtherPrivate](m),
-		reflect.TypeFor[AtkIntRange32]():    bitpacktest.Gen[AtkIntRange32](m),
-		reflect.TypeFor[AtkIntRange]():      bitpacktest.Gen[AtkIntRange](m),
-		reflect.TypeFor[AtkUintRange]():     bitpacktest.Gen[AtkUintRange](m),
-		reflect.TypeFor[AtkGrow]():          bitpacktest.Gen[AtkGrow](m),
-		reflect.TypeFor[AtkInt]():           bitpacktest.Gen[AtkInt](m),
-		reflect.TypeFor[AtkAlias]():         bitpacktest.Gen[AtkAlias](m),
-		reflect.TypeFor[AtkStr]():           bitpacktest.Gen[AtkStr](m),
-		reflect.TypeFor[AtkCF1]():           bitpacktest.Gen[AtkCF1](m),
-		reflect.TypeFor[AtkCF2]():           bitpacktest.Gen[AtkCF2](m),
-		reflect.TypeFor[AtkCF3]():           bitpacktest.Gen[AtkCF3](m),
-		reflect.TypeFor[AtkCF4]():           bitpacktest.Gen[AtkCF4](m),
-		reflect.TypeFor[AtkGenericFields](): bitpacktest.Gen[AtkGenericFields](m),
-		reflect.TypeFor[AtkLocals]():        bitpacktest.Gen[AtkLocals](m),
-		reflect.TypeFor[AtkBB]():            bitpacktest.Gen[AtkBB](m),
+		reflect.TypeFor[gohostile.AtkWide]():          bitpacktest.Gen[gohostile.AtkWide](m),
+		reflect.TypeFor[gohostile.AtkZero]():          bitpacktest.Gen[gohostile.AtkZero](m),
+		reflect.TypeFor[gohostile.AtkUnits]():         bitpacktest.Gen[gohostile.AtkUnits](m),
+		reflect.TypeFor[gohostile.AtkNamed]():         bitpacktest.Gen[gohostile.AtkNamed](m),
+		reflect.TypeFor[gohostile.AtkQuat]():          bitpacktest.Gen[gohostile.AtkQuat](m),
+		reflect.TypeFor[gohostile.AtkBytes]():         bitpacktest.Gen[gohostile.AtkBytes](m),
+		reflect.TypeFor[gohostile.AtkOff]():           bitpacktest.Gen[gohostile.AtkOff](m),
+		reflect.TypeFor[gohostile.AtkNest]():          bitpacktest.Gen[gohostile.AtkNest](m),
+		reflect.TypeFor[gohostile.AtkFloat]():         bitpacktest.Gen[gohostile.AtkFloat](m),
+		reflect.TypeFor[gohostile.AtkOther]():         bitpacktest.Gen[gohostile.AtkOther](m),
+		reflect.TypeFor[gohostile.AtkOtherPrivate]():  bitpacktest.Gen[gohostile.AtkOtherPrivate](m),
+		reflect.TypeFor[gohostile.AtkIntRange32]():    bitpacktest.Gen[gohostile.AtkIntRange32](m),
+		reflect.TypeFor[gohostile.AtkIntRange]():      bitpacktest.Gen[gohostile.AtkIntRange](m),
+		reflect.TypeFor[gohostile.AtkUintRange]():     bitpacktest.Gen[gohostile.AtkUintRange](m),
+		reflect.TypeFor[gohostile.AtkGrow]():          bitpacktest.Gen[gohostile.AtkGrow](m),
+		reflect.TypeFor[gohostile.AtkInt]():           bitpacktest.Gen[gohostile.AtkInt](m),
+		reflect.TypeFor[gohostile.AtkAlias]():         bitpacktest.Gen[gohostile.AtkAlias](m),
+		reflect.TypeFor[gohostile.AtkStr]():           bitpacktest.Gen[gohostile.AtkStr](m),
+		reflect.TypeFor[gohostile.AtkCF1]():           bitpacktest.Gen[gohostile.AtkCF1](m),
+		reflect.TypeFor[gohostile.AtkCF2]():           bitpacktest.Gen[gohostile.AtkCF2](m),
+		reflect.TypeFor[gohostile.AtkCF3]():           bitpacktest.Gen[gohostile.AtkCF3](m),
+		reflect.TypeFor[gohostile.AtkCF4]():           bitpacktest.Gen[gohostile.AtkCF4](m),
+		reflect.TypeFor[gohostile.AtkGenericFields](): bitpacktest.Gen[gohostile.AtkGenericFields](m),
+		reflect.TypeFor[gohostile.AtkLocals]():        bitpacktest.Gen[gohostile.AtkLocals](m),
+		reflect.TypeFor[gohostile.AtkBB]():            bitpacktest.Gen[gohostile.AtkBB](m),
 	}
 }
 
@@ -359,9 +319,9 @@ func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
 // into another sample and into that sample dirtied.
 func TestGoHostileAgrees(t *testing.T) {
 	rng := rand.New(rand.NewSource(61))
-	for k, proto := range hostileProtos() {
+	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
-		fn := hostileGenerated[typ]
+		fn := gohostile.Generated[typ]
 		packets := atkSamples(typ, int64(k)+100, 24)
 		checks, spoiled := 0, 0
 		for i, p := range packets {
@@ -411,7 +371,7 @@ func TestGoHostileAgrees(t *testing.T) {
 // zero value, else a sample dirtied from it), the rest is the packet; an
 // accepted packet is re-encoded by both.
 func FuzzGoHostile(f *testing.F) {
-	protos := hostileProtos()
+	protos := gohostile.Protos()
 	samples := make([][]byte, len(protos))
 	for k, proto := range protos {
 		ps := atkSamples(reflect.TypeOf(proto), int64(k)+7, 3)
@@ -426,7 +386,7 @@ func FuzzGoHostile(f *testing.F) {
 		}
 		k := int(in[0]) % len(protos)
 		typ, seed, p := reflect.TypeOf(protos[k]), int64(in[1]), in[2:]
-		fn := hostileGenerated[typ]
+		fn := gohostile.Generated[typ]
 		prior := func() reflect.Value {
 			if seed == 0 {
 				return atkPrior(typ, nil, 0)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
 )
 
 // Encodes of arbitrary values, valid or not: every leaf drawn from bytes
@@ -291,9 +293,9 @@ func floatLeaves(rv reflect.Value, out *[]reflect.Value) bool {
 // replaced, with the generated code and the plan.
 func TestGoHostileEncodes(t *testing.T) {
 	rng := rand.New(rand.NewSource(67))
-	for _, proto := range hostileProtos() {
+	for _, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
-		fn := hostileGenerated[typ]
+		fn := gohostile.Generated[typ]
 		samples := atkSamples(typ, 71, 20)
 		accepted := 0
 		const n = 4000
@@ -310,7 +312,7 @@ func TestGoHostileEncodes(t *testing.T) {
 			if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {
 				t.Fatalf("%v value from % x: %s", typ, b, msg)
 			}
-			if _, ok := fn.append(nil, v.Interface()); ok {
+			if _, ok := fn.Append(nil, v.Interface()); ok {
 				accepted++
 			}
 		}
@@ -322,7 +324,7 @@ func TestGoHostileEncodes(t *testing.T) {
 // first picks the type and whether to draw the value whole or mutate a
 // sample.
 func FuzzGoHostileEncode(f *testing.F) {
-	protos := hostileProtos()
+	protos := gohostile.Protos()
 	samples := make([][]byte, len(protos))
 	for k, proto := range protos {
 		samples[k] = atkSamples(reflect.TypeOf(proto), int64(k)+3, 1)[0]
@@ -341,7 +343,7 @@ func FuzzGoHostileEncode(f *testing.F) {
 			v = atkPrior(typ, samples[int(in[0])%len(protos)], 0)
 			mutate(v.Elem(), "", &atkSource{in[1:]}, 0)
 		}
-		if msg := atkEncodeAgrees(hostileGenerated[typ], v.Interface()); msg != "" {
+		if msg := atkEncodeAgrees(gohostile.Generated[typ], v.Interface()); msg != "" {
 			t.Fatalf("%v value from % x: %s", typ, in[1:], msg)
 		}
 	})

@@ -1,4 +1,8 @@
-package gen_test
+// Package gohostile holds types hostile to the Go code gen.Go generates,
+// the code it generates for them (bitpack_gen.go, which gen's
+// TestGoHostileGolden keeps current) and that code's functions by type
+// (generated.go), for gen's tests to hold to the plan.
+package gohostile
 
 import (
 	"time"
@@ -15,7 +19,7 @@ import (
 // slices, pointers and arrays, nesting, and types of another package.
 
 // Vectors, quaternion holders and an embedded struct of this package's
-// own (the table's are package gen's).
+// own.
 type (
 	AtkVec3  struct{ X, Y, Z float32 }
 	AtkQXYZW struct{ X, Y, Z, W float32 }
@@ -374,8 +378,7 @@ type (
 	AtkOtherPrivate struct{ P othertypes.Private }
 )
 
-// hostileProtos are the types golang_hostile_gen_test.go holds the
-// generated code of.
-func hostileProtos() []any {
+// Protos are the types bitpack_gen.go holds the generated code of.
+func Protos() []any {
 	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkIntRange{}, AtkUintRange{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}}
 }
