@@ -9,45 +9,22 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitpacktest"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	gotable "github.com/bitpack-go/bitpack/gen/testdata/gotable"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // The generated Go code of the table's fixed-shape types is
-// golang_table_gen_test.go (TestGoGolden keeps it current; go test ./gen
-// -update rewrites it). These tests hold it to the plan: the same bytes,
-// the same values, the same verdicts, and a target left untouched by a
-// refused packet.
+// testdata/gotable/bitpack_gen.go, for package gotable's copies of them
+// (same package name, same layouts: TestGoGolden keeps it current, go
+// test ./gen -run TestGoGolden -update rewrites it). These tests hold it
+// to the plan: the same bytes, the same values, the same verdicts, and a
+// target left untouched by a refused packet.
 
 // goFn is a type's generated pair, called through any.
-type goFn struct {
-	append    func(dst []byte, v any) ([]byte, bool)
-	unmarshal func(data []byte, v any) bool
-}
-
-func goPair[T any](a func([]byte, *T) ([]byte, bool), u func([]byte, *T) bool) goFn {
-	return goFn{
-		append:    func(dst []byte, v any) ([]byte, bool) { return a(dst, v.(*T)) },
-		unmarshal: func(data []byte, v any) bool { return u(data, v.(*T)) },
-	}
-}
-
-// goGenerated are the generated functions of golang_table_gen_test.go.
-var goGenerated = map[reflect.Type]goFn{
-	reflect.TypeFor[Scalars]():    goPair(bitpackAppendScalars, bitpackUnmarshalScalars),
-	reflect.TypeFor[Ranges]():     goPair(bitpackAppendRanges, bitpackUnmarshalRanges),
-	reflect.TypeFor[Bits]():       goPair(bitpackAppendBits, bitpackUnmarshalBits),
-	reflect.TypeFor[Floats]():     goPair(bitpackAppendFloats, bitpackUnmarshalFloats),
-	reflect.TypeFor[Pinned]():     goPair(bitpackAppendPinned, bitpackUnmarshalPinned),
-	reflect.TypeFor[Text]():       goPair(bitpackAppendText, bitpackUnmarshalText),
-	reflect.TypeFor[Containers](): goPair(bitpackAppendContainers, bitpackUnmarshalContainers),
-	reflect.TypeFor[Embeds]():     goPair(bitpackAppendEmbeds, bitpackUnmarshalEmbeds),
-	reflect.TypeFor[Deep]():       goPair(bitpackAppendDeep, bitpackUnmarshalDeep),
-	reflect.TypeFor[Rotations]():  goPair(bitpackAppendRotations, bitpackUnmarshalRotations),
-	reflect.TypeFor[Units]():      goPair(bitpackAppendUnits, bitpackUnmarshalUnits),
-	reflect.TypeFor[QuatProbe]():  goPair(bitpackAppendQuatProbe, bitpackUnmarshalQuatProbe),
-}
+type goFn = gotable.Pair
 
 // goRefusals are the table's types gen.Go leaves to the plan, and why.
 var goRefusals = map[string]string{
@@ -60,8 +37,15 @@ var goRefusals = map[string]string{
 	"Numbered": "gen: Go: gen.Numbered field C: unions are not generated in Go (the plan encodes them; leave gen.Numbered to the plan)",
 }
 
-// goTable are the table entries gen.Go generates.
+// goTable are the table entries gen.Go generates, as package gotable's
+// copies of them: it checks that gen.Go generates or refuses each of the
+// table's types as goRefusals says, and that each copy has its table
+// type's layout.
 func goTable(t testing.TB) []tableEntry {
+	copies := map[string]tableEntry{}
+	for _, e := range goTableCopies() {
+		copies[reflect.TypeOf(e.proto).Name()] = e
+	}
 	var out []tableEntry
 	for _, e := range table() {
 		typ := reflect.TypeOf(e.proto)
@@ -73,25 +57,53 @@ func goTable(t testing.TB) []tableEntry {
 		case !refused && err != nil:
 			t.Errorf("gen.Go(%v): %v", typ, err)
 		case !refused:
-			if _, ok := goGenerated[typ]; !ok {
-				t.Errorf("%v is generated but not in goGenerated", typ)
+			c, ok := copies[typ.Name()]
+			if !ok {
+				t.Errorf("%v is generated but package gotable has no copy of it", typ)
+				continue
 			}
-			out = append(out, e)
+			if have, want := describe(t, c.proto), describe(t, e.proto); have != want {
+				t.Errorf("gotable's %v is not the table's:\n%s\nwant\n%s", typ, have, want)
+			}
+			out = append(out, c)
 		}
 	}
 	return out
 }
 
-var goTableFile = "golang_table_gen_test.go"
-
-// TestGoGolden regenerates golang_table_gen_test.go and compares.
-func TestGoGolden(t *testing.T) {
-	var protos []any
-	for _, e := range goTable(t) {
-		protos = append(protos, e.proto)
+// goTableCopies are package gotable's types, with the table's generators.
+func goTableCopies() []tableEntry {
+	return []tableEntry{
+		{gotable.Scalars{}, bitpacktest.Gen[gotable.Scalars]()},
+		{gotable.Ranges{}, bitpacktest.Gen[gotable.Ranges]()},
+		{gotable.Bits{}, bitpacktest.Gen[gotable.Bits]()},
+		{gotable.Floats{}, bitpacktest.Gen[gotable.Floats]()},
+		{gotable.Pinned{}, bitpacktest.Gen[gotable.Pinned]()},
+		{gotable.Text{}, bitpacktest.Gen[gotable.Text]()},
+		{gotable.Containers{}, bitpacktest.Gen[gotable.Containers](bitpacktest.MaxElems(6))},
+		{gotable.Embeds{}, bitpacktest.Gen[gotable.Embeds]()},
+		{gotable.Deep{}, bitpacktest.Gen[gotable.Deep]()},
+		{gotable.Rotations{}, bitpacktest.Gen[gotable.Rotations]()},
+		{gotable.Units{}, bitpacktest.Gen[gotable.Units]()},
+		{gotable.QuatProbe{}, bitpacktest.Gen[gotable.QuatProbe]()},
 	}
+}
+
+// describe is the layout of proto's type, in words.
+func describe(t testing.TB, proto any) string {
+	l, err := bitpack.Describe(proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.String()
+}
+
+const goTableFile = "testdata/gotable/bitpack_gen.go"
+
+// TestGoGolden regenerates testdata/gotable/bitpack_gen.go and compares.
+func TestGoGolden(t *testing.T) {
 	var out bytes.Buffer
-	if err := Go(&out, Options{}, protos...); err != nil {
+	if err := Go(&out, Options{Package: "gen"}, gotable.Protos()...); err != nil {
 		t.Fatal(err)
 	}
 	if *update {
@@ -106,6 +118,9 @@ func TestGoGolden(t *testing.T) {
 	}
 	if !bytes.Equal(have, out.Bytes()) {
 		t.Errorf("%s is not what gen.Go writes now: go test ./gen -run TestGoGolden -update", goTableFile)
+	}
+	if len(goTable(t)) != len(gotable.Protos()) {
+		t.Errorf("gen.Go generates %d of the table's types, package gotable holds %d", len(goTable(t)), len(gotable.Protos()))
 	}
 }
 
@@ -122,7 +137,7 @@ func goDecodeAgrees(typ reflect.Type, fn goFn, p, prior []byte) string {
 		return decodeFresh(typ, prior)
 	}
 	g, b, before := fresh(), fresh(), fresh()
-	ok := fn.unmarshal(p, g.Interface())
+	ok := fn.Unmarshal(p, g.Interface())
 	err := bitpack.Unmarshal(p, b.Interface())
 	switch {
 	case ok != (err == nil):
@@ -143,7 +158,7 @@ func goDecodeAgrees(typ reflect.Type, fn goFn, p, prior []byte) string {
 // the same prefix.
 func goEncodeAgrees(fn goFn, v any) string {
 	prefix := []byte{0xa5}
-	g, ok := fn.append(prefix, v)
+	g, ok := fn.Append(prefix, v)
 	b, err := bitpack.Append(prefix, v)
 	switch {
 	case ok != (err == nil):
@@ -168,13 +183,13 @@ func TestGoAgrees(t *testing.T) {
 	rng := rand.New(rand.NewSource(19))
 	for k, e := range goTable(t) {
 		typ := reflect.TypeOf(e.proto)
-		fn := goGenerated[typ]
+		fn := gotable.Generated[typ]
 		samples := e.sample(int64(k)+1, 24)
-		if typ == reflect.TypeFor[Text]() {
-			samples = append(samples, specialTexts()...)
-		}
-		if typ == reflect.TypeFor[Scalars]() {
-			samples = append(samples, specialFloats()...)
+		switch typ {
+		case reflect.TypeFor[gotable.Text]():
+			samples = append(samples, converted(specialTexts(), typ)...)
+		case reflect.TypeFor[gotable.Scalars]():
+			samples = append(samples, converted(specialFloats(), typ)...)
 		}
 		var packets [][]byte
 		for _, s := range samples {
@@ -227,6 +242,15 @@ func TestGoAgrees(t *testing.T) {
 	}
 }
 
+// converted are values converted to typ (a copy of theirs).
+func converted(values []any, typ reflect.Type) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = reflect.ValueOf(v).Convert(typ).Interface()
+	}
+	return out
+}
+
 func protosOf(entries []tableEntry) []any {
 	var out []any
 	for _, e := range entries {
@@ -252,7 +276,7 @@ func FuzzGo(f *testing.F) {
 			return
 		}
 		typ := reflect.TypeOf(entries[int(in[0])%len(entries)].proto)
-		fn, p := goGenerated[typ], in[1:]
+		fn, p := gotable.Generated[typ], in[1:]
 		if msg := goDecodeAgrees(typ, fn, p, nil); msg != "" {
 			t.Fatalf("%v packet % x: %s", typ, p, msg)
 		}
