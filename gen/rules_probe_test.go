@@ -63,31 +63,61 @@ var textProbes = []string{
 	"\x80", "ab\xff", "\xe2\x82", "\xe2\x82\xac",
 }
 
-// ruleAnswers are the lines every runtime's probe program must print:
-// the rounded units of each probe, the short form's width of 0 to 64
-// bits, and 1 or 0 for each quaternion and text Go accepts or refuses.
-func ruleAnswers(t *testing.T, short bool) []string {
-	var out []string
+// A rule section is what a probe program prints for one rule: a line per
+// probe, each with its name and Go's answer.
+type ruleSection struct {
+	names, want []string
+}
+
+func (r *ruleSection) add(want, format string, args ...any) {
+	r.want = append(r.want, want)
+	r.names = append(r.names, fmt.Sprintf(format, args...))
+}
+
+// unitsSection is the rounded units of each probe (small: only those of
+// 32-bit values).
+func unitsSection(small bool) ruleSection {
+	var r ruleSection
 	for _, p := range unitProbes {
-		out = append(out, fmt.Sprint(int64(rules.UnitsSigned(p.v, p.u))))
-	}
-	for _, p := range uunitProbes {
-		out = append(out, fmt.Sprint(rules.UnitsUnsigned(p.v, p.u)))
-	}
-	if short {
-		for b := 0; b <= 64; b++ {
-			out = append(out, fmt.Sprint(rules.ShortBits(b)))
+		if !small || p.v >= math.MinInt32 && p.v <= math.MaxInt32 {
+			r.add(fmt.Sprint(int64(rules.UnitsSigned(p.v, p.u))), "UnitsSigned(%d, %d)", p.v, p.u)
 		}
 	}
+	for _, p := range uunitProbes {
+		if !small || p.v <= math.MaxInt32 {
+			r.add(fmt.Sprint(rules.UnitsUnsigned(p.v, p.u)), "UnitsUnsigned(%d, %d)", p.v, p.u)
+		}
+	}
+	return r
+}
+
+// shortSection is the short form's width of 0 to 64 bits.
+func shortSection() ruleSection {
+	var r ruleSection
+	for b := 0; b <= 64; b++ {
+		r.add(fmt.Sprint(rules.ShortBits(b)), "ShortBits(%d)", b)
+	}
+	return r
+}
+
+// quatSection and textSection are 1 or 0 for each quaternion and string
+// Go encodes or refuses.
+func quatSection() ruleSection {
+	var r ruleSection
 	for _, q := range quatProbes() {
 		_, err := bitpack.Marshal(&quatRule{Q: q})
-		out = append(out, verdict(err == nil))
+		r.add(verdict(err == nil), "quaternion %v encodes", q)
 	}
+	return r
+}
+
+func textSection() ruleSection {
+	var r ruleSection
 	for _, s := range textProbes {
 		_, err := bitpack.Marshal(&textRule{S: s})
-		out = append(out, verdict(err == nil))
+		r.add(verdict(err == nil), "string %q is valid", s)
 	}
-	return out
+	return r
 }
 
 func verdict(ok bool) string {
@@ -97,32 +127,17 @@ func verdict(ok bool) string {
 	return "0"
 }
 
-// checkRuleAnswers compares a probe program's output with ruleAnswers,
-// naming the rule of the first lines that differ.
-func checkRuleAnswers(t *testing.T, lang, out string, short bool) {
+// checkRules compares a probe program's output with its sections, in
+// order, naming each probe whose answer is not Go's.
+func checkRules(t *testing.T, lang, out string, sections ...ruleSection) {
 	t.Helper()
-	want := ruleAnswers(t, short)
+	var names, want []string
+	for _, r := range sections {
+		names, want = append(names, r.names...), append(want, r.want...)
+	}
 	got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(got) != len(want) {
 		t.Fatalf("%s printed %d lines, want %d:\n%s", lang, len(got), len(want), out)
-	}
-	names := []string{}
-	for _, p := range unitProbes {
-		names = append(names, fmt.Sprintf("UnitsSigned(%d, %d)", p.v, p.u))
-	}
-	for _, p := range uunitProbes {
-		names = append(names, fmt.Sprintf("UnitsUnsigned(%d, %d)", p.v, p.u))
-	}
-	if short {
-		for b := 0; b <= 64; b++ {
-			names = append(names, fmt.Sprintf("ShortBits(%d)", b))
-		}
-	}
-	for _, q := range quatProbes() {
-		names = append(names, fmt.Sprintf("quaternion %v encodes", q))
-	}
-	for _, s := range textProbes {
-		names = append(names, fmt.Sprintf("string %q is valid", s))
 	}
 	for i := range want {
 		if got[i] != want[i] {
@@ -153,7 +168,9 @@ func TestRuleProbesCPP(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	b.WriteString("#include <stdio.h>\n#include <inttypes.h>\n#include \"rules.h\"\n\nint main()\n{\n    uint64_t code;\n")
+	b.WriteString("#include <stdio.h>\n#include <inttypes.h>\n#include \"rules.h\"\n\n")
+	b.WriteString("static uint64_t le64( const uint8_t * p )\n{\n    uint64_t v = 0;\n    for ( int i = 7; i >= 0; i-- )\n        v = v << 8 | p[i];\n    return v;\n}\n\n")
+	b.WriteString("int main()\n{\n    uint64_t code;\n    uint8_t buffer[16];\n")
 	for _, p := range unitProbes {
 		fmt.Fprintf(&b, "    bitpack::SignedField( INT64_MIN, INT64_MAX, 64, 0, %s, false ).code( int64_t( %s ), code );\n", cppIntLit(p.u), cppIntLit(p.v))
 		b.WriteString("    printf( \"%\" PRId64 \"\\n\", int64_t( code + uint64_t( INT64_MIN ) ) );\n")
@@ -161,6 +178,15 @@ func TestRuleProbesCPP(t *testing.T) {
 	for _, p := range uunitProbes {
 		fmt.Fprintf(&b, "    bitpack::UnsignedField( 0, UINT64_MAX, 64, UINT64_C( %d ), false ).code( uint64_t( UINT64_C( %d ) ), code );\n", p.u, p.v)
 		b.WriteString("    printf( \"%\" PRIu64 \"\\n\", code );\n")
+	}
+	// The serialize path (signed_units, unsigned_units), a copy of its own.
+	for _, p := range unitProbes {
+		fmt.Fprintf(&b, "    { int64_t v = %s; serialize::WriteStream s( buffer, 16 ); bitpack::signed_units( s, v, INT64_MIN, INT64_MAX, 64, 0, %s, false ); s.Flush();\n", cppIntLit(p.v), cppIntLit(p.u))
+		b.WriteString("      printf( \"%\" PRId64 \"\\n\", int64_t( le64( buffer ) + uint64_t( INT64_MIN ) ) ); }\n")
+	}
+	for _, p := range uunitProbes {
+		fmt.Fprintf(&b, "    { uint64_t v = UINT64_C( %d ); serialize::WriteStream s( buffer, 16 ); bitpack::unsigned_units( s, v, 0, UINT64_MAX, 64, UINT64_C( %d ), false ); s.Flush();\n", p.v, p.u)
+		b.WriteString("      printf( \"%\" PRIu64 \"\\n\", le64( buffer ) ); }\n")
 	}
 	b.WriteString("    for ( int n = 0; n <= 64; n++ )\n        printf( \"%d\\n\", bitpack::delta_short( n ) );\n")
 	for _, q := range quatProbes() {
@@ -188,7 +214,7 @@ func TestRuleProbesCPP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRuleAnswers(t, "C++", string(out), true)
+	checkRules(t, "C++", string(out), unitsSection(false), unitsSection(false), shortSection(), quatSection(), textSection())
 }
 
 func cppIntLit(v int64) string {
@@ -235,7 +261,7 @@ func TestRuleProbesCSharp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRuleAnswers(t, "C#", string(out), true)
+	checkRules(t, "C#", string(out), unitsSection(false), shortSection(), quatSection(), textSection())
 }
 
 func csLongLit(v int64) string {
@@ -273,12 +299,32 @@ function units(value: bigint, signed: boolean, unit: bigint): string {
   const code = new BitReader(w.bytes()).readBig(64);
   return String(signed ? BigInt.asIntN(64, code + min) : code);
 }
+function small(value: number, signed: boolean, unit: number): string {
+  const w = new BitWriter(16);
+  const min = signed ? -0x80000000 : 0;
+  const max = signed ? 0x7fffffff : 0xffffffff;
+  if (!w.writeUnits(value, min, max, min, max, 32, 0, unit, false, String(unit))) {
+    return "refused";
+  }
+  return String(new BitReader(w.bytes()).readBits(32) + min);
+}
 `)
 	for _, p := range unitProbes {
 		fmt.Fprintf(&b, "lines.push(units(%dn, true, %dn));\n", p.v, p.u)
 	}
 	for _, p := range uunitProbes {
 		fmt.Fprintf(&b, "lines.push(units(%dn, false, %dn));\n", p.v, p.u)
+	}
+	// The 32-bit path (writeUnits), a copy of its own.
+	for _, p := range unitProbes {
+		if p.v >= math.MinInt32 && p.v <= math.MaxInt32 {
+			fmt.Fprintf(&b, "lines.push(small(%d, true, %d));\n", p.v, p.u)
+		}
+	}
+	for _, p := range uunitProbes {
+		if p.v <= math.MaxInt32 {
+			fmt.Fprintf(&b, "lines.push(small(%d, false, %d));\n", p.v, p.u)
+		}
 	}
 	for _, q := range quatProbes() {
 		fmt.Fprintf(&b, "lines.push(quatProblem(float32FromBits(%s), float32FromBits(%s), float32FromBits(%s), float32FromBits(%s)) === \"\" ? \"1\" : \"0\");\n", f32hex(q[0]), f32hex(q[1]), f32hex(q[2]), f32hex(q[3]))
@@ -296,5 +342,5 @@ function units(value: bigint, signed: boolean, unit: bigint): string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRuleAnswers(t, "TypeScript", string(out), false)
+	checkRules(t, "TypeScript", string(out), unitsSection(false), unitsSection(true), quatSection(), textSection())
 }
