@@ -178,7 +178,8 @@ type Value struct {
 	Slots    int
 	Unrolled bool
 	Order    KeyOrder
-	item     bool // an item of its struct's delta (see IsItem)
+	Charges  []Charge // the allowances' charges (see Charge): none yet
+	item     bool     // an item of its struct's delta (see IsItem)
 }
 
 // A QuatStep is one step towards a quaternion component: into member

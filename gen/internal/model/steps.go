@@ -152,3 +152,20 @@ func step(v *Value, f *bitpack.Field) {
 }
 
 func count(maxlen int) *Count { return &Count{Bits: LengthBits(maxlen), Max: maxlen} }
+
+// Charges are what the Go decoder charges a decode's work and memory
+// allowances at a step (bitpack's allowance.go), which every reader must
+// charge alike to accept exactly the packets Go accepts: Values to the
+// work allowance and Bytes to the memory allowance, once (PerEach false)
+// or for each element, byte, slot, entry, pointee, member or call the
+// packet brings (PerEach). Where Go charges: a string's and a byte
+// slice's bytes (OpString, OpBytes), a slice's elements (OpSlice), a
+// pointee (OpPointer), a sparse slice's slots and each present element
+// (OpSparse), a union's member (OpUnion), a hook's call (OpHook), a map's
+// entries (OpMap). The numbers must come from bitpack's exported layout,
+// which does not carry them yet: until it does, Value.Charges is empty
+// and no generated reader enforces the allowances.
+type Charge struct {
+	Values, Bytes int64
+	PerEach       bool
+}
