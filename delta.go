@@ -253,8 +253,9 @@ func itemsOf(p *plan, f *Field, at, origin int, path string) ([]ditem, int, erro
 		}
 		return items, at, nil
 	}
-	if m := opsOf(f.Elem); f.Kind == KindArray && f.Len*m <= unrollLimit {
+	if f.Unrolled() {
 		// Unrolled into f.Len copies of the element's ops.
+		m := opsOf(f.Elem)
 		if f.Len == 0 || m == 0 {
 			return nil, at, nil
 		}
@@ -277,8 +278,7 @@ func itemsOf(p *plan, f *Field, at, origin int, path string) ([]ditem, int, erro
 	switch {
 	case f.Kind == KindArray && (o.kind != KindArray || o.n != f.Len):
 		return nil, 0, fmt.Errorf("bitpack: internal error: %s: %s is not the array op the layout says", p.typ, o.path)
-	case f.Kind == KindArray && (o.n == 0 || len(o.elem.delta) == 0),
-		f.Kind == KindCheck, kinds[o.kind].fixed && o.bits == 0:
+	case !f.DeltaItem():
 		return nil, at + 1, nil // it holds one value only
 	}
 	return []ditem{{op: at - origin}}, at + 1, nil

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // Generated Go code: package gen's Go function writes, for a struct type,
@@ -78,28 +80,26 @@ func RegisterGenerated[T any](g Generated[T]) {
 	slot.fns.Store(&g)
 }
 
-// rulesVersion numbers the rules that generated code repeats in its own
-// words but that no layout shows: the arithmetic of compressed floats and
-// of the code clamp (package quant's Float, Float64 and truncCode),
-// quaternions' smallest three and their unit-norm tolerance (kind_quat.go,
-// quatNormTolerance), string validity (no NUL, valid UTF-8: package
-// bitio's stringProblem and bytesProblem), unit= rounding (kind_int.go,
-// toUnits), and every other rule of docs/wire.md. Change it when you
-// change one of them: it is folded into Layout.Hash, so every file gen.Go
-// wrote before is refused as stale (see RegisterGenerated) instead of
-// accepting or writing what the plan no longer does. (The C++, C# and
-// TypeScript clients register nowhere, so nothing refuses old ones:
-// generate them again too.)
-const rulesVersion = 1
+// rulesVersion versions the rules that generated code repeats in its own
+// words but that no layout shows: a hash of their definitions (package
+// rules: Version, which TestVersion keeps equal to the hash of the
+// definitions of unit= rounding, the short-form width, the quaternion
+// tolerance and smallest three, package quant's arithmetic and clamps,
+// and string validity). It is folded into Layout.Hash, so every file
+// gen.Go wrote against other rules is refused as stale (see
+// RegisterGenerated) instead of accepting or writing what the plan no
+// longer does. (The C++, C# and TypeScript clients register nowhere, so
+// nothing refuses old ones: generate them again too.)
+const rulesVersion = rules.Version
 
 // Hash is a 64-bit FNV-1a hash of the line "bitpack wire rules N" (N the
-// version of the rules generated code repeats) and String: it changes with
+// version of the rules generated code repeats, in hex) and String: it changes with
 // anything about how the type travels, what only the encoder sees (clamp)
 // and the Go field names included, and with those rules. Generated Go code
 // records it (see Generated).
 func (l Layout) Hash() uint64 {
 	h := fnv.New64a()
-	h.Write([]byte("bitpack wire rules " + strconv.Itoa(rulesVersion) + "\n"))
+	h.Write([]byte("bitpack wire rules " + strconv.FormatUint(rulesVersion, 16) + "\n"))
 	h.Write([]byte(l.String()))
 	return h.Sum64()
 }

@@ -13,8 +13,8 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0x36b7ab72e12cb324, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
-	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0xd3e72078e818c6c, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
+	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0xebd4da814aaa1a93, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
+	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0x218789ace5fc0969, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
 }
 
 // The quantizers, built as bitpack builds them.

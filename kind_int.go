@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // Integers and bools: raw, ranged (range=A..B) and bits=N; raw floats
@@ -214,31 +215,14 @@ func unitText(u int64, t reflect.Type) string {
 }
 
 // toUnits is v, a Go value of o, in o's units: rounded to the nearest,
-// half away from zero (a quantization, like a compressed float's).
-// Generated Go code repeats the rule (bitpackUnitsSigned, ...Unsigned):
-// change rulesVersion (generated.go) when you change it.
+// half away from zero (a quantization, like a compressed float's). The
+// rule's home is package rules, whose functions generated Go code carries
+// word for word.
 func toUnits(o *op, v uint64) uint64 {
-	u := o.unit
 	if o.kind == KindInt {
-		s := int64(v)
-		q, r := s/u, s%u
-		if r < 0 {
-			r = -r
-		}
-		if r >= u-r { // 2r >= u, without overflow
-			if s < 0 {
-				q--
-			} else {
-				q++
-			}
-		}
-		return uint64(q)
+		return rules.UnitsSigned(int64(v), o.unit)
 	}
-	q, r := v/uint64(u), v%uint64(u)
-	if r >= uint64(u)-r {
-		q++
-	}
-	return q
+	return rules.UnitsUnsigned(v, uint64(o.unit))
 }
 
 // loadInt loads the field at at as access says (see accessOf).
@@ -465,16 +449,9 @@ func intRunSlow(ops []op, acc uint64, at pointer, st *encStep) (uint64, *fieldEr
 // one, the new code in b bits. The new code must differ from the base's,
 // and the long form may not carry a difference the short form can.
 
-// deltaShortBits is the width of a b-bit field's short form: none under 4
-// bits, else half of b rounded up, at most 8. (For the example world's
-// positions, 18 bits at 1 cm, a change of up to 1.28 m costs 9 bits
-// instead of 19; docs/performance.md has the measurements.)
-func deltaShortBits(b int) int {
-	if b < 4 {
-		return 0
-	}
-	return min((b+1)/2, 8)
-}
+// deltaShortBits is the width of a b-bit field's short form (package
+// rules: none under 4 bits, else half of b rounded up, at most 8).
+func deltaShortBits(b int) int { return rules.ShortBits(b) }
 
 // shortDelta returns the short form, in s bits, of the change from offset
 // code old to next: d = next - old in [-h, h] without 0, h = 2^(s-1),

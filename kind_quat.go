@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/rules"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
@@ -317,11 +318,9 @@ func quatNorm2(x, y, z, w float32) float64 {
 	return float64(float64(xx+yy)+zz) + ww
 }
 
-// quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions: loose
-// enough for float32 drift over many multiplications, tight enough to
-// catch unnormalised ones. Generated Go code repeats it (bitpackQuatOK):
-// change rulesVersion (generated.go) when you change it.
-const quatNormTolerance = 0.01
+// quatNormTolerance bounds |‖q‖² − 1| for encodable quaternions (its
+// home is package rules, which every generated runtime takes it from).
+const quatNormTolerance = rules.QuatNormTolerance
 
 // minQuatBits and maxQuatBits bound the bits per component a quat tag may
 // ask for. Below 4 the angular error can pass 45° (the bound 4√3·m/M rad

@@ -248,6 +248,46 @@ func attachMembers(f *Field, copies map[*Field]*Field) error {
 	return nil
 }
 
+// Unrolled reports whether f is an array the plan compiler unrolls into
+// its parent's ops (one of at most unrollLimit ops in all) rather than
+// looping over a plan of its element. The wire is the same either way,
+// but a delta places one refusal by it: an unrolled array's listed
+// element that changes nothing is refused where it is read, any other
+// array's with the whole list (docs/wire.md, Delta encoding).
+func (f *Field) Unrolled() bool {
+	return f.Kind == KindArray && f.Len*opsOf(f.Elem) <= unrollLimit
+}
+
+// DeltaItem reports whether f, a value that is not a struct, is an item
+// of the delta of the struct that holds it: a value that can change. A
+// serialize check, a fixed-width value of no bits and an array of no
+// elements, or of elements without items, hold one value only, and are
+// not. (A struct's items are its fields', recursively.)
+func (f *Field) DeltaItem() bool {
+	switch {
+	case f.Kind == KindCheck:
+		return false
+	case f.Kind == KindArray:
+		return f.Len > 0 && hasDeltaItems(f.Elem)
+	case f.Kind > 0 && f.Kind < kindCount && kinds[f.Kind].fixed:
+		return f.Bits > 0
+	}
+	return true
+}
+
+// hasDeltaItems reports whether a value of f has a delta item.
+func hasDeltaItems(f *Field) bool {
+	if f.Kind != KindStruct {
+		return f.DeltaItem()
+	}
+	for _, c := range f.Fields {
+		if hasDeltaItems(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // Encoding describes f's wire encoding in a few words, e.g.
 // "int [0, 1000]" or "compressed float [-10, 10] res 0.01".
 func (f *Field) Encoding() string {

@@ -56,7 +56,7 @@ func TestWideIntLayout(t *testing.T) {
 		t.Errorf("on %d-bit ints the schema is %s, want %s", strconv.IntSize, got, schema)
 	}
 	h := fnv.New64a() // Hash's documented input: the rules line, then String
-	h.Write([]byte("bitpack wire rules " + strconv.Itoa(bitpack.RulesVersion) + "\n" + wideIntsLayout))
+	h.Write([]byte("bitpack wire rules " + strconv.FormatUint(bitpack.RulesVersion, 16) + "\n" + wideIntsLayout))
 	if got := l.Hash(); got != h.Sum64() {
 		t.Errorf("on %d-bit ints Hash = %#x, want %#x", strconv.IntSize, got, h.Sum64())
 	}

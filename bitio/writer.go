@@ -397,8 +397,9 @@ func (w *Writer) WriteString(s string, maxlen int) {
 
 // stringProblem returns "" if s may travel as a serialize string (valid
 // UTF-8, no NUL byte), or what is wrong with it. Generated Go code repeats
-// the rule (bitpackText): change package bitpack's rulesVersion
-// (generated.go) when you change it.
+// the rule (bitpackText); the rules' version (bitpack's internal/rules,
+// Version) hashes this function, so changing it makes every generated Go
+// file stale.
 func stringProblem(s string) string {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return "NUL byte at offset " + itoa(i)

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // Comparing the answers of the C# and TypeScript drivers with Go's. They
@@ -146,7 +147,7 @@ func compareClient(t *testing.T, name string, c *corpus, answers []string, quiet
 // float64 fields, and of both: what a runtime that quiets them on the way
 // through a float (mono -O=-float32) or a double (JavaScript) writes.
 // None when the value holds no signalling NaN.
-func quietAnswers(root *Type, rv reflect.Value, want string) []string {
+func quietAnswers(root *model.Type, rv reflect.Value, want string) []string {
 	var out []string
 	for _, widths := range []int{32, 64, 32 | 64} {
 		c := reflect.New(rv.Type()).Elem()
@@ -165,10 +166,10 @@ func quietAnswers(root *Type, rv reflect.Value, want string) []string {
 	return out
 }
 
-func quietFields(t *Type, uses []*FieldUse, rv reflect.Value, widths int) bool {
+func quietFields(t *model.Type, uses []*model.FieldUse, rv reflect.Value, widths int) bool {
 	if uses == nil {
 		for _, m := range t.Fields {
-			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+			uses = append(uses, &model.FieldUse{Member: m, Value: m.Value})
 		}
 	}
 	changed := false
@@ -180,7 +181,7 @@ func quietFields(t *Type, uses []*FieldUse, rv reflect.Value, widths int) bool {
 
 // quietValue quiets the signalling NaNs of v's raw floats of the widths
 // given (32, 64 or both as a mask) in rv, a copy the caller owns.
-func quietValue(v *Value, rv reflect.Value, widths int) bool {
+func quietValue(v *model.Value, rv reflect.Value, widths int) bool {
 	switch v.Kind {
 	case bitpack.KindFloat:
 		if v.FloatBits&widths == 0 {
@@ -237,10 +238,10 @@ func quietValue(v *Value, rv reflect.Value, widths int) bool {
 // value exists alike in C# and JavaScript, whose strings cannot hold
 // invalid UTF-8 (their drivers stand in lone surrogates, which are refused
 // too, but perhaps for another reason first).
-func validText(t *Type, uses []*FieldUse, rv reflect.Value) bool {
+func validText(t *model.Type, uses []*model.FieldUse, rv reflect.Value) bool {
 	if uses == nil {
 		for _, m := range t.Fields {
-			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+			uses = append(uses, &model.FieldUse{Member: m, Value: m.Value})
 		}
 	}
 	for _, u := range uses {
@@ -251,7 +252,7 @@ func validText(t *Type, uses []*FieldUse, rv reflect.Value) bool {
 	return true
 }
 
-func validValue(v *Value, rv reflect.Value) bool {
+func validValue(v *model.Value, rv reflect.Value) bool {
 	switch v.Kind {
 	case bitpack.KindString:
 		return utf8.ValidString(rv.String())

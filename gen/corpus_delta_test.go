@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // The corpus's delta commands (docs/wire.md, Delta encoding). Every
@@ -139,7 +140,7 @@ func (c *corpus) deltaRead(k int, typ reflect.Type, basePacket, d []byte, what s
 // base (a delta may then change a NaN to the quiet NaN the runtime already
 // holds, which it rightly refuses as no change). A refusal is written as
 // the drivers write one. None when base holds no signalling NaN.
-func quietDeltaAnswers(root *Type, base reflect.Value, d []byte, want string) []string {
+func quietDeltaAnswers(root *model.Type, base reflect.Value, d []byte, want string) []string {
 	var out []string
 	for _, widths := range []int{32, 64, 32 | 64} {
 		qb := reflect.New(base.Type().Elem())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // corpus is the cross-language tests' script, shared by every language:
@@ -21,7 +22,7 @@ import (
 // It is built once per test binary (sharedCorpus) from the model of the
 // table; each language renders the write cases in its own syntax.
 type corpus struct {
-	m      *Model
+	m      *model.Model
 	cmds   []command
 	writes []writeCase
 	reads  int
@@ -40,7 +41,7 @@ type command struct {
 
 // writeCase is a value the drivers build in their own language and write.
 type writeCase struct {
-	root  *Type
+	root  *model.Type
 	value reflect.Value // an addressable copy
 }
 
@@ -62,7 +63,7 @@ func (l *lazyCorpus) get(t *testing.T) *corpus {
 		for _, e := range entries {
 			protos = append(protos, e.proto)
 		}
-		m, err := build(protos)
+		m, err := model.Build(protos)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +241,7 @@ func (c *corpus) hostile(k int, typ reflect.Type, p []byte, rng *rand.Rand, what
 
 // write adds a write case: each driver builds v in its own language and
 // writes it; the Go side marshals it.
-func (c *corpus) write(root *Type, v any, what string) {
+func (c *corpus) write(root *model.Type, v any, what string) {
 	rv := reflect.New(reflect.TypeOf(v)).Elem() // addressable, so floats are read as bits
 	rv.Set(reflect.ValueOf(v))
 	cmd := command{line: fmt.Sprintf("W %d", len(c.writes)), what: "write " + what, exact: validText(root, nil, rv)}
@@ -258,7 +259,7 @@ func (c *corpus) write(root *Type, v any, what string) {
 
 // spoil adds a write case for each way the spoiler has to make a leaf of
 // the first few samples invalid.
-func (c *corpus) spoil(entry tableEntry, root *Type, k int) {
+func (c *corpus) spoil(entry tableEntry, root *model.Type, k int) {
 	added := 0
 	seen := map[string]bool{} // each way to spoil each field once (not once per element)
 	for j := 0; j < spoilPerType; j++ {
@@ -287,7 +288,7 @@ func (c *corpus) spoil(entry tableEntry, root *Type, k int) {
 // thousands of values near the middle between two codes (where a fused
 // multiply-add rounds differently) encoded alike.
 func (c *corpus) pinned(t *testing.T) {
-	var fields []*Value
+	var fields []*model.Value
 	for _, r := range c.m.Roots {
 		if r.Go == reflect.TypeOf(Pinned{}) {
 			for _, m := range r.Fields {
@@ -326,7 +327,7 @@ func (c *corpus) pinned(t *testing.T) {
 		c.encode(Pinned{V: ex.v}, "OK "+ex.want)
 	}
 	rng := rand.New(rand.NewSource(5))
-	near := func(f *Value) float64 {
+	near := func(f *model.Value) float64 {
 		step := (f.Max - f.Min) / float64(f.Steps)
 		x := f.Min + (float64(rng.Intn(int(f.Steps)))+0.5)*step
 		if f.FloatBits == 32 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 )
 
 // TestCPPDeltas runs the delta corpus through the generated C++
@@ -29,7 +30,7 @@ func TestCPPDeltas(t *testing.T) {
 	gxx := requireCompiler(t)
 	c := sharedCorpus(t) // the driver's dispatch holds the read and write cases too
 	dc := sharedDeltaCorpus(t)
-	e, err := newCPP(c.m, Options{Include: "minserialize.h"})
+	e, err := cpp.New(c.m, cpp.Options{Include: "minserialize.h"})
 	if err != nil {
 		t.Fatal(err)
 	}

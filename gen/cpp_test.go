@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 )
 
 // requireCompiler returns the path of g++, or skips the test when there
@@ -173,7 +174,7 @@ func TestCPPCrossLanguage(t *testing.T) {
 	}
 	gxx := requireCompiler(t)
 	c := sharedCorpus(t)
-	e, err := newCPP(c.m, Options{Include: "minserialize.h"})
+	e, err := cpp.New(c.m, cpp.Options{Include: "minserialize.h"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,24 +204,24 @@ func TestCPPCrossLanguage(t *testing.T) {
 
 // cppDispatch is the generated part of the C++ driver: reads by type
 // index, and the write cases as C++ assignments.
-func cppDispatch(c *corpus, e *cppEmitter) string {
+func cppDispatch(c *corpus, e *cpp.Emitter) string {
 	var b strings.Builder
 	b.WriteString("static void dispatch_read( int type, const uint8_t * data, int64_t bytes )\n{\n    switch ( type )\n    {\n")
 	for k, r := range c.m.Roots {
-		fmt.Fprintf(&b, "    case %d: read_packet<%s>( data, bytes ); break;\n", k, e.typeNames[r])
+		fmt.Fprintf(&b, "    case %d: read_packet<%s>( data, bytes ); break;\n", k, e.TypeName(r))
 	}
 	b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
 	for _, f := range []struct{ name, template string }{{"dispatch_delta_read", "apply_delta"}, {"dispatch_delta_write", "write_delta"}} {
 		fmt.Fprintf(&b, "static void %s( int type, const Packet & a, const Packet & b )\n{\n    switch ( type )\n    {\n", f.name)
 		for k, r := range c.m.Roots {
-			fmt.Fprintf(&b, "    case %d: %s<%s>( a, b ); break;\n", k, f.template, e.typeNames[r])
+			fmt.Fprintf(&b, "    case %d: %s<%s>( a, b ); break;\n", k, f.template, e.TypeName(r))
 		}
 		b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
 	}
 	for n, w := range c.writes {
 		a := &assigner{e: e}
 		a.structFields(w.root, nil, w.value, "v->")
-		name := e.typeNames[w.root]
+		name := e.TypeName(w.root)
 		fmt.Fprintf(&b, "static void write_case_%d()\n{\n    %s * v = new %s();\n    %s\n    write_value( v, 1 << 20 );\n    delete v;\n}\n\n",
 			n, name, name, strings.Join(a.lines, "\n    "))
 	}

@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/cpp"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // assigner writes C++ statements that store a Go value of a model type
@@ -20,7 +22,7 @@ import (
 // gets its true count and maxlen elements, a nil union member an index
 // past the last member.
 type assigner struct {
-	e     *cppEmitter
+	e     *cpp.Emitter
 	lines []string
 }
 
@@ -30,27 +32,27 @@ func (a *assigner) add(format string, args ...any) {
 
 // structFields assigns the fields of struct value rv, of model type t,
 // at prefix (such as "v->" or "v->Pos.").
-func (a *assigner) structFields(t *Type, uses []*FieldUse, rv reflect.Value, prefix string) {
+func (a *assigner) structFields(t *model.Type, uses []*model.FieldUse, rv reflect.Value, prefix string) {
 	if uses == nil {
 		for _, m := range t.Fields {
-			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+			uses = append(uses, &model.FieldUse{Member: m, Value: m.Value})
 		}
 	}
 	for _, u := range uses {
-		cm := a.e.members[u.Member]
-		a.value(u.Value, rv.Field(u.Member.Index), place{prefix: prefix, name: cm.name, comps: cm.comps})
+		name, comps := a.e.Member(u.Member)
+		a.value(u.Value, rv.Field(u.Member.Index), place{prefix: prefix, name: name, comps: comps})
 	}
 }
 
-func (a *assigner) value(v *Value, rv reflect.Value, p place) {
+func (a *assigner) value(v *model.Value, rv reflect.Value, p place) {
 	x := p.expr()
 	switch v.Kind {
 	case bitpack.KindBool:
 		a.add("%s = %t;", x, rv.Bool())
 	case bitpack.KindInt:
-		a.add("%s = %s;", x, cppInt(rv.Int()))
+		a.add("%s = %s;", x, cpp.IntLiteral(rv.Int()))
 	case bitpack.KindUint:
-		a.add("%s = %s;", x, cppUint(rv.Uint()))
+		a.add("%s = %s;", x, cpp.UintLiteral(rv.Uint()))
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
 			a.add("set_f32( %s, %#08xu );", x, float32Bits(rv))
@@ -99,7 +101,7 @@ func (a *assigner) value(v *Value, rv reflect.Value, p place) {
 			a.add("%s = %d;", n, rv.Len())
 		}
 		present, p := p.take()
-		for i := 0; i < min(rv.Len(), sparseLen(v)); i++ {
+		for i := 0; i < min(rv.Len(), max(v.Len, v.MaxLen)); i++ {
 			if e := rv.Index(i); !e.IsNil() {
 				a.add("%s[%d] = true;", present, i)
 				a.value(v.Elem, e.Elem(), p.index(strconv.Itoa(i)))
@@ -109,7 +111,7 @@ func (a *assigner) value(v *Value, rv reflect.Value, p place) {
 		a.structFields(v.Type, v.Fields, rv, x+".")
 	case bitpack.KindQuat:
 		for _, steps := range v.Comps {
-			a.value(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, quatComponent(rv, steps), place{name: x + a.e.quatComp(steps)})
+			a.value(&model.Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, quatComponent(rv, steps), place{name: x + a.e.QuatComp(steps)})
 		}
 	case bitpack.KindMap:
 		n, p := p.take()
@@ -133,7 +135,7 @@ func (a *assigner) value(v *Value, rv reflect.Value, p place) {
 	}
 }
 
-func (a *assigner) union(t *Type, rv reflect.Value, x string) {
+func (a *assigner) union(t *model.Type, rv reflect.Value, x string) {
 	if rv.IsNil() {
 		a.add("%s.type = %d;", x, noMember(t))
 		return
@@ -145,7 +147,7 @@ func (a *assigner) union(t *Type, rv reflect.Value, x string) {
 	for i, mt := range t.Members {
 		if mt.Go == dyn.Type() {
 			a.add("%s.type = %d;", x, t.Indices[i])
-			a.structFields(mt, nil, dyn, x+"."+a.e.typeNames[mt]+".")
+			a.structFields(mt, nil, dyn, x+"."+a.e.TypeName(mt)+".")
 			return
 		}
 	}
@@ -153,7 +155,7 @@ func (a *assigner) union(t *Type, rv reflect.Value, x string) {
 }
 
 // noMember is a type index no member of union t has, within its width.
-func noMember(t *Type) uint64 {
+func noMember(t *model.Type) uint64 {
 	for i := uint64(0); ; i++ {
 		if !slices.Contains(t.Indices, i) {
 			return i
@@ -195,4 +197,29 @@ func cString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// place is where a value lives in a C++ struct the header declares:
+// prefix.name followed by the indices of the loops around it, and the
+// companions of the member the value and its elements still have to use,
+// outermost first (as the generated code names them).
+type place struct {
+	prefix string
+	name   string
+	comps  []string
+	idx    string
+}
+
+func (p place) expr() string { return p.prefix + p.name + p.idx }
+
+// take returns the expression of the next companion and the place without it.
+func (p place) take() (string, place) {
+	c := p.prefix + p.comps[0] + p.idx
+	p.comps = p.comps[1:]
+	return c, p
+}
+
+func (p place) index(i string) place {
+	p.idx += "[" + i + "]"
+	return p
 }

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/csharp"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // csNamespace is where the tests generate the table's C#.
@@ -56,7 +59,7 @@ func csCompile(t *testing.T, sources map[string][]byte, out string) {
 // csCases is the generated part of the C# driver: for each table type a
 // read (TryRead, checked against the stream-level Read and Finish) that
 // writes the value back, and the write cases.
-func csCases(c *corpus, e *csEmitter) []byte {
+func csCases(c *corpus, e *csharp.Emitter) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "namespace %s\n{\n    static partial class Cases\n    {\n", csNamespace)
 	p := func(format string, args ...any) { fmt.Fprintf(&b, "        "+format+"\n", args...) }
@@ -66,7 +69,7 @@ func csCases(c *corpus, e *csEmitter) []byte {
 	}
 	p("}\n            return \"BADTYPE\";\n        }\n")
 	for k, r := range c.m.Roots {
-		name, goName := e.typeNames[r], csString(r.Go.String())
+		name, goName := e.TypeName(r), code.Quote(r.Go.String())
 		p(`static string Read%[1]d(byte[] p)
         {
             BitpackReader r = new BitpackReader(p);
@@ -111,7 +114,7 @@ func csCases(c *corpus, e *csEmitter) []byte {
 	return []byte(b.String())
 }
 
-func rootIndex(c *corpus, t *Type) int {
+func rootIndex(c *corpus, t *model.Type) int {
 	for k, r := range c.m.Roots {
 		if r == t {
 			return k
@@ -124,11 +127,11 @@ func rootIndex(c *corpus, t *Type) int {
 // file, the cases, driver.cs and hooks.cs.
 func csDriver(t *testing.T, c *corpus) string {
 	t.Helper()
-	e, err := newCS(c.m, Options{Namespace: csNamespace})
+	e, err := csharp.New(c.m, csNamespace)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources := map[string][]byte{"table.cs": e.file(), "cases.cs": csCases(c, e)}
+	sources := map[string][]byte{"table.cs": e.File(), "cases.cs": csCases(c, e)}
 	for _, name := range []string{"driver.cs", "hooks.cs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -260,7 +263,7 @@ func hexBytes(p []byte) []string {
 // back, and WriteDelta (TryWriteDelta, checked against the stream-level
 // WriteDelta, and the delta read back to the value). The checks compare
 // C#'s own encodings, which quiet the same signalling NaNs alike.
-func csDeltaCases(b *strings.Builder, c *corpus, e *csEmitter) {
+func csDeltaCases(b *strings.Builder, c *corpus, e *csharp.Emitter) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, "        "+format+"\n", args...) }
 	for _, fn := range []string{"ApplyDelta", "WriteDelta"} {
 		p("static string %s(int type, byte[] b, byte[] p)\n        {\n            switch (type)\n            {", fn)
@@ -270,7 +273,7 @@ func csDeltaCases(b *strings.Builder, c *corpus, e *csEmitter) {
 		p("}\n            return \"BADTYPE\";\n        }\n")
 	}
 	for k, r := range c.m.Roots {
-		name, goName := e.typeNames[r], csString(r.Go.String())
+		name, goName := e.TypeName(r), code.Quote(r.Go.String())
 		p(`static string ApplyDelta%[1]d(byte[] bp, byte[] d)
         {
             %[2]s b, v, v2;

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/csharp"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // csValue renders a Go value of a model type as a C# expression that
@@ -17,20 +19,20 @@ import (
 // become what C# code would hold instead: invalid UTF-8 in a string is a
 // lone surrogate per byte (refused too), a nil slice is null (written as
 // empty), a nil union or pointer is null.
-type csValue struct{ e *csEmitter }
+type csValue struct{ e *csharp.Emitter }
 
-func (a csValue) structValue(t *Type, rv reflect.Value) string {
+func (a csValue) structValue(t *model.Type, rv reflect.Value) string {
 	var fields []string
 	for _, m := range t.Fields {
 		if m.Value.Kind == bitpack.KindCheck {
 			continue
 		}
-		fields = append(fields, a.e.members[m]+" = "+a.value(m.Value, rv.Field(m.Index)))
+		fields = append(fields, a.e.MemberName(m)+" = "+a.value(m.Value, rv.Field(m.Index)))
 	}
-	return "new " + a.e.typeNames[t] + " { " + strings.Join(fields, ", ") + " }"
+	return "new " + a.e.TypeName(t) + " { " + strings.Join(fields, ", ") + " }"
 }
 
-func (a csValue) value(v *Value, rv reflect.Value) string {
+func (a csValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
@@ -57,14 +59,14 @@ func (a csValue) value(v *Value, rv reflect.Value) string {
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return "null"
 		}
-		return "new " + a.e.csType(v) + " { " + a.elems(v, rv, func(e reflect.Value) string { return a.value(v.Elem, e) }) + " }"
+		return "new " + a.e.Type(v) + " { " + a.elems(v, rv, func(e reflect.Value) string { return a.value(v.Elem, e) }) + " }"
 	case bitpack.KindPointer:
 		return a.optional(v.Elem, rv)
 	case bitpack.KindSparse:
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return "null"
 		}
-		return "new " + a.e.csType(v) + " { " + a.elems(v, rv, func(e reflect.Value) string { return a.optional(v.Elem, e) }) + " }"
+		return "new " + a.e.Type(v) + " { " + a.elems(v, rv, func(e reflect.Value) string { return a.optional(v.Elem, e) }) + " }"
 	case bitpack.KindStruct:
 		return a.structValue(v.Type, rv)
 	case bitpack.KindUnion:
@@ -78,7 +80,7 @@ func (a csValue) value(v *Value, rv reflect.Value) string {
 		return a.structValue(memberOf(v.Type, dyn.Type()), dyn)
 	case bitpack.KindCustom:
 		// The table's only hook type, Stamp, keeps its value in field v.
-		return fmt.Sprintf("new %s { v = %d }", a.e.typeNames[v.Type], rv.Field(0).Uint())
+		return fmt.Sprintf("new %s { v = %d }", a.e.TypeName(v.Type), rv.Field(0).Uint())
 	case bitpack.KindQuat:
 		return a.quat(v, rv)
 	case bitpack.KindMap:
@@ -89,35 +91,35 @@ func (a csValue) value(v *Value, rv reflect.Value) string {
 		for _, k := range mapFillOrder(rv) {
 			entries = append(entries, "{ "+a.value(v.Key, k)+", "+a.value(v.Elem, mapValue(rv, k))+" }")
 		}
-		return "new " + a.e.csType(v) + " { " + strings.Join(entries, ", ") + " }"
+		return "new " + a.e.Type(v) + " { " + strings.Join(entries, ", ") + " }"
 	}
 	panic(fmt.Sprintf("csValue: %s: kind %s", v.Path, v.Kind))
 }
 
 // quat renders a quaternion holder: its own form (raw floats) holds the
 // components where they are.
-func (a csValue) quat(v *Value, rv reflect.Value) string {
+func (a csValue) quat(v *model.Value, rv reflect.Value) string {
 	if v.Type != nil {
 		return a.structValue(v.Type, rv)
 	}
-	return "new " + a.e.csType(v) + " { " + a.elems(v, rv, func(e reflect.Value) string {
-		return a.value(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, e)
+	return "new " + a.e.Type(v) + " { " + a.elems(v, rv, func(e reflect.Value) string {
+		return a.value(&model.Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, e)
 	}) + " }"
 }
 
 // optional renders a pointer rv to a value of v: null, the value, or a
 // box around a pointer.
-func (a csValue) optional(v *Value, rv reflect.Value) string {
+func (a csValue) optional(v *model.Value, rv reflect.Value) string {
 	if rv.IsNil() {
 		return "null"
 	}
 	if v.Kind == bitpack.KindPointer {
-		return "new " + a.e.optional(v) + "(" + a.value(v, rv.Elem()) + ")"
+		return "new " + a.e.Optional(v) + "(" + a.value(v, rv.Elem()) + ")"
 	}
 	return a.value(v, rv.Elem())
 }
 
-func (a csValue) elems(v *Value, rv reflect.Value, f func(reflect.Value) string) string {
+func (a csValue) elems(v *model.Value, rv reflect.Value, f func(reflect.Value) string) string {
 	parts := make([]string, rv.Len())
 	for i := range parts {
 		parts[i] = f(rv.Index(i))

@@ -10,31 +10,44 @@
 //
 // # Design
 //
-// Generation has two halves. build turns the layouts into a
-// language-neutral model (model.go): the types to declare in dependency
-// order (structs, registered unions with their wire indices, hook types),
-// and for each struct its fields in wire order, each a Value tree carrying
-// its kind and every parameter of it (ranges, widths, units and clamp,
-// compressed-float bounds and the M, code bits and accepted range package
-// quant derives, quaternion bits and where x, y, z and w sit in the Go
-// value, map keys, maxlens, lengths, check hashes), its Go field name and
-// a path for messages. A struct type
-// reached under a field tag of its own (a Vec3 tagged float,...) keeps its
-// type for storage and carries the fields as that use sends them; the
-// type's own form is its untagged one. Emitters render the model: cpp.go
-// and cpp_steps.go; cs.go, cs_steps.go and cs_write.go; ts.go, ts_steps.go
-// and ts_write.go. Deltas render the same model's items (one home for
-// what an item is: delta_model.go): C++'s SerializeDelta in
-// cpp_delta.go and cpp_delta_kinds.go; C#'s TryReadDelta/TryWriteDelta in
-// cs_delta.go, cs_delta_read.go, cs_delta_write.go and cs_delta_clone.go;
-// TypeScript's readTDelta/writeTDelta in ts_delta.go, ts_delta_read.go,
-// ts_delta_write.go and ts_delta.ts, which apply a delta to a copy of the
-// base and write AppendDelta's bytes.
+// Generation has two halves, a model and a renderer per language, each a
+// package under gen/internal. The model (package model) is built from
+// bitpack's exported layouts only (Describe, Fingerprint, and the
+// layout's own answers to which arrays are unrolled and which values are
+// delta items), so the plan stays the single source of truth: the types
+// to declare in dependency order (structs, registered unions with their
+// wire indices, hook types), and for each struct its fields in wire
+// order, each a value tree carrying its step. A step (model.Op) is what
+// every reader and writer does for the value — one bit, an integer's
+// code, a raw or compressed float, a string, byte slice or byte array,
+// elements, a presence bit, a sparse list, a struct called or sent in
+// place under a tag of its field's, a union's index and member, a hook,
+// a map's entries, a quaternion, a check — with every number the step
+// needs worked out once: length prefixes, a fixed-width value's code
+// (width, offset, limit, flip, the delta short form's width), the fewest
+// bits an element takes, a sparse array's slots, the order of map keys,
+// whether an array is unrolled and whether a value is a delta item, and
+// what bitpack's commit keeps. Model.Dump prints it; its goldens
+// (internal/model/testdata) are the model's specification by example.
+//
+// The renderers print steps and decide nothing about the wire: no line
+// of gen outside the model names a bitpack kind. Each is a package with
+// its runtime beside it: cpp (the header's structs and Serialize in
+// header.go and steps.go, deltas in delta.go and delta_containers.go,
+// the runtime block in runtime_*.h), csharp (csharp.go, read.go,
+// write.go, delta*.go, clone.go; the runtime in *.cs), typescript
+// (typescript.go, read.go, write.go, delta*.go; the runtime in *.ts)
+// and golang (golang.go, read.go, write.go). What C# and TypeScript
+// print alike (field path expressions, string literals) is package code.
+// The wire rules the generated code repeats have one home, bitpack's
+// internal/rules: the quaternion tolerance is filled into every runtime
+// from it (code.Rules), gen.Go writes its unit= rounding word for word,
+// and its Version, a hash of the rules' code, versions generated Go.
 //
 // # Go
 //
-// gocode.go, gocode_write.go and gocode_read.go render the same model as
-// Go for the types' own package. The encoder checks each field as the
+// Package golang renders the same model as Go for the types' own
+// package. The encoder checks each field as the
 // plan does and queues its code (put); neighbours are packed at constant
 // shifts into words of up to 64 bits, each written with one
 // bitio.Writer.WriteBitsUnchecked (wflush), and strings, byte arrays and
@@ -155,9 +168,9 @@
 // # C# and TypeScript
 //
 // CSharp and TypeScript write one self-contained file each, its bit reader
-// and writer inside (cs_reader.cs, cs_writer.cs, cs_bitpack.cs; ts_common.ts,
-// ts_reader.ts, ts_writer.ts: embedded), with a class
-// (C#) or an interface and functions (TypeScript) per struct type. Both
+// and writer inside (the csharp and typescript packages' runtime files,
+// embedded), with a class (C#) or an interface and functions
+// (TypeScript) per struct type. Both
 // render the same control flow: a read and a write function per struct
 // type, each step returning false on a refusal after the reader or writer
 // recorded what is wrong and where, each function on the way out
@@ -171,11 +184,12 @@
 // README's sections say the mapping; the tests run the C++ corpus through
 // mono and node and compare every answer with Go's.
 //
-// C# deltas (cs_delta*.go, cs_delta.cs): each class's ReadDeltaBody and
-// WriteDeltaBody walk its delta items inline (a struct field's fields in
-// its place, as bitpack's items are), calling the held types' own bodies
-// for changed elements, pointees and members; TryReadDelta applies a delta
-// to a Clone of the base, so a refusal leaves nothing changed.
+// C# deltas (package csharp's delta*.go and delta.cs): each class's
+// ReadDeltaBody and WriteDeltaBody walk its delta items inline (a struct
+// field's fields in its place, as bitpack's items are), calling the held
+// types' own bodies for changed elements, pointees and members;
+// TryReadDelta applies a delta to a Clone of the base, so a refusal
+// leaves nothing changed.
 //
 // # Representations
 //

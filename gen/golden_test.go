@@ -176,18 +176,6 @@ func TestCPPNames(t *testing.T) {
 			t.Errorf("generated header lacks %q", want)
 		}
 	}
-	for in, want := range map[string]string{
-		"Pair[int]": "Pair_int", "Pair[main.Vec3,int]": "Pair_main_Vec3_int", "x_": "x_", "9lives": "_9lives", "": "",
-	} {
-		if got := identifier(in); got != want {
-			t.Errorf("identifier(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{"class": "class_", "stream": "stream_", "i0": "i0_", "p12": "p12_", "Pos": "Pos", "ip": "ip"} {
-		if got := cppIdent(in); got != want {
-			t.Errorf("cppIdent(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 func TestCPPErrors(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
 // spoiler enumerates the ways to make one leaf of a value invalid, in a
@@ -36,10 +37,10 @@ func (s *spoiler) site(what string, apply func()) {
 	s.n++
 }
 
-func (s *spoiler) structFields(t *Type, uses []*FieldUse, rv reflect.Value) {
+func (s *spoiler) structFields(t *model.Type, uses []*model.FieldUse, rv reflect.Value) {
 	if uses == nil {
 		for _, m := range t.Fields {
-			uses = append(uses, &FieldUse{Member: m, Value: m.Value})
+			uses = append(uses, &model.FieldUse{Member: m, Value: m.Value})
 		}
 	}
 	for _, u := range uses {
@@ -47,7 +48,7 @@ func (s *spoiler) structFields(t *Type, uses []*FieldUse, rv reflect.Value) {
 	}
 }
 
-func (s *spoiler) value(v *Value, rv reflect.Value) {
+func (s *spoiler) value(v *model.Value, rv reflect.Value) {
 	switch v.Kind {
 	case bitpack.KindInt, bitpack.KindUint:
 		s.integer(v, rv)
@@ -115,7 +116,7 @@ func (s *spoiler) value(v *Value, rv reflect.Value) {
 	}
 }
 
-func memberOf(u *Type, t reflect.Type) *Type {
+func memberOf(u *model.Type, t reflect.Type) *model.Type {
 	for _, m := range u.Members {
 		if m.Go == t {
 			return m
@@ -125,14 +126,14 @@ func memberOf(u *Type, t reflect.Type) *Type {
 }
 
 // nextUp is the float just above a compressed float's upper accepted bound.
-func nextUp(v *Value) float64 {
+func nextUp(v *model.Value) float64 {
 	if v.FloatBits == 32 {
 		return float64(math.Nextafter32(float32(v.Hi), float32(math.Inf(1))))
 	}
 	return math.Nextafter(v.Hi, math.Inf(1))
 }
 
-func (s *spoiler) integer(v *Value, rv reflect.Value) {
+func (s *spoiler) integer(v *model.Value, rv reflect.Value) {
 	typeMin, typeMax := int64(-1)<<(v.GoBits-1), int64(uint64(1)<<(v.GoBits-1)-1)
 	set := func(what string, f func()) { s.site(v.Path+" = "+what, f) }
 	if v.Unit > 1 {
@@ -176,10 +177,10 @@ func settable(rv reflect.Value) reflect.Value {
 // units spoils an integer with unit=: values one unit past each bound,
 // and half a unit past them (rounded away from zero, so refused) and just
 // under half (rounded back in).
-func (s *spoiler) units(v *Value, rv reflect.Value) {
+func (s *spoiler) units(v *model.Value, rv reflect.Value) {
 	u := v.Unit
 	if v.Signed {
-		lo, hi, _ := intBounds(v)
+		lo, hi, _ := model.IntBounds(v)
 		typeMin, typeMax := int64(-1)<<(v.GoBits-1), int64(uint64(1)<<(v.GoBits-1)-1)
 		for _, x := range []struct {
 			units, offset int64
@@ -193,7 +194,7 @@ func (s *spoiler) units(v *Value, rv reflect.Value) {
 		}
 		return
 	}
-	lo, hi := uintBounds(v)
+	lo, hi := model.UintBounds(v)
 	typeMax := uint64(math.MaxUint64) >> (64 - v.GoBits)
 	for _, x := range []struct {
 		units uint64
@@ -220,7 +221,7 @@ func mulInt64(a, b int64) (int64, bool) {
 // infinity, too long, too short, a tiny non-zero one) and accepted ones
 // (all -0, within the norm's tolerance, the tie of four halves, a
 // component just past m).
-func (s *spoiler) quat(v *Value, rv reflect.Value) {
+func (s *spoiler) quat(v *model.Value, rv reflect.Value) {
 	nan, inf := math.NaN(), math.Inf(1)
 	for _, q := range []struct {
 		what string
@@ -246,7 +247,7 @@ func (s *spoiler) quat(v *Value, rv reflect.Value) {
 }
 
 // quatComponent is the component of quaternion rv at steps.
-func quatComponent(rv reflect.Value, steps []QuatStep) reflect.Value {
+func quatComponent(rv reflect.Value, steps []model.QuatStep) reflect.Value {
 	for _, st := range steps {
 		if st.Member != nil {
 			rv = rv.Field(st.Member.Index)
@@ -260,7 +261,7 @@ func quatComponent(rv reflect.Value, steps []QuatStep) reflect.Value {
 // mapEntries spoils a map: one entry past maxlen (when the key domain has
 // that many keys), then each key (replaced by a spoiled copy) and value in
 // key order.
-func (s *spoiler) mapEntries(v *Value, rv reflect.Value) {
+func (s *spoiler) mapEntries(v *model.Value, rv reflect.Value) {
 	if extra := keysBeyond(v, rv, v.MaxLen+1); extra != nil {
 		s.site(fmt.Sprintf("%s: %d entries", v.Path, v.MaxLen+1), func() {
 			m := reflect.MakeMap(rv.Type())
@@ -293,7 +294,7 @@ func (s *spoiler) mapEntries(v *Value, rv reflect.Value) {
 
 // keysBeyond returns n distinct keys of map value v (small integers, short
 // strings), or nil when its keys cannot be that many.
-func keysBeyond(v *Value, rv reflect.Value, n int) []reflect.Value {
+func keysBeyond(v *model.Value, rv reflect.Value, n int) []reflect.Value {
 	kt := rv.Type().Key()
 	var keys []reflect.Value
 	for i := 0; len(keys) < n && i < n; i++ {
@@ -310,10 +311,10 @@ func keysBeyond(v *Value, rv reflect.Value, n int) []reflect.Value {
 			}
 			k.SetString(strconv.Itoa(i))
 		case bitpack.KindInt:
-			lo, _, _ := intBounds(v.Key)
+			lo, _, _ := model.IntBounds(v.Key)
 			k.SetInt(lo + int64(i))
 		default:
-			lo, _ := uintBounds(v.Key)
+			lo, _ := model.UintBounds(v.Key)
 			k.SetUint(lo + uint64(i))
 		}
 		keys = append(keys, k)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/code"
+	"github.com/bitpack-go/bitpack/gen/internal/typescript"
 )
 
 // The TypeScript compiler the tests run is pinned in testdata/ts
@@ -58,7 +60,7 @@ func tsCompile(t *testing.T, tsc, dir string, sources map[string][]byte, extra .
 
 // tsCases is the generated part of the TypeScript driver: for each table
 // type a read that writes the value back, and the write cases.
-func tsCases(t *testing.T, c *corpus, e *tsEmitter) []byte {
+func tsCases(t *testing.T, c *corpus, e *typescript.Emitter) []byte {
 	t.Helper()
 	head, err := os.ReadFile(filepath.Join("testdata", "driver_cases.ts"))
 	if err != nil {
@@ -68,22 +70,22 @@ func tsCases(t *testing.T, c *corpus, e *tsEmitter) []byte {
 	b.Write(head)
 	b.WriteString("\nfunction read(type: number, p: Uint8Array): string {\n  switch (type) {\n")
 	for k, r := range c.m.Roots {
-		n, goName := e.typeNames[r], tsString(r.Go.String())
+		n, goName := e.TypeName(r), code.Quote(r.Go.String())
 		fmt.Fprintf(&b, "    case %d:\n      return readCase(p, t.read%[2]s, t.new%[2]s, t.read%[2]sFrom, %[3]s, (v) => writeCase(v, t.write%[2]s, t.write%[2]sTo, %[3]s));\n", k, n, goName)
 	}
 	b.WriteString("  }\n  return \"BADTYPE\";\n}\n\nfunction writeValue(n: number): string {\n  switch (n) {\n")
 	for n, w := range c.writes {
-		name, goName := e.typeNames[w.root], tsString(w.root.Go.String())
-		fmt.Fprintf(&b, "    case %d:\n      return writeCase<t.%s>(%s, t.write%s, t.write%sTo, %s);\n", n, name, tsValue{e}.structValue(w.root, w.value), name, name, goName)
+		name, goName := e.TypeName(w.root), code.Quote(w.root.Go.String())
+		fmt.Fprintf(&b, "    case %d:\n      return writeCase<t.%s>(%s, t.write%s, t.write%sTo, %s);\n", n, name, tsValue{e, c.m}.structValue(w.root, w.value), name, name, goName)
 	}
 	b.WriteString("  }\n  return \"BADCASE\";\n}\n")
 	b.WriteString("\nfunction deltaRead(type: number, base: Uint8Array, d: Uint8Array): string {\n  switch (type) {\n")
 	for k, r := range c.m.Roots {
-		fmt.Fprintf(&b, "    case %d:\n      return deltaReadCase(base, d, t.read%[2]s, t.read%[2]sDelta, t.write%[2]s);\n", k, e.typeNames[r])
+		fmt.Fprintf(&b, "    case %d:\n      return deltaReadCase(base, d, t.read%[2]s, t.read%[2]sDelta, t.write%[2]s);\n", k, e.TypeName(r))
 	}
 	b.WriteString("  }\n  return \"BADTYPE\";\n}\n\nfunction deltaWrite(type: number, base: Uint8Array, value: Uint8Array): string {\n  switch (type) {\n")
 	for k, r := range c.m.Roots {
-		fmt.Fprintf(&b, "    case %d:\n      return deltaWriteCase(base, value, t.read%[2]s, t.write%[2]sDelta, t.write%[2]s);\n", k, e.typeNames[r])
+		fmt.Fprintf(&b, "    case %d:\n      return deltaWriteCase(base, value, t.read%[2]s, t.write%[2]sDelta, t.write%[2]s);\n", k, e.TypeName(r))
 	}
 	b.WriteString("  }\n  return \"BADTYPE\";\n}\n")
 	return []byte(b.String())
@@ -120,12 +122,12 @@ func runTSDriver(t *testing.T, c *corpus) []string {
 	t.Helper()
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
-	e, err := newTS(c.m)
+	e, err := typescript.New(c.m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	sources := map[string][]byte{"table.ts": e.file(), "cases.ts": tsCases(t, c, e)}
+	sources := map[string][]byte{"table.ts": e.File(), "cases.ts": tsCases(t, c, e)}
 	start := time.Now()
 	tsCompile(t, tsc, dir, sources, "--target", "es2020", "--lib", "es2020")
 	t.Logf("tsc in %v", time.Since(start))

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/gen/internal/typescript"
 )
 
 // tsValue renders a Go value of a model type as a TypeScript expression
@@ -17,9 +19,12 @@ import (
 // with the table module imported as t. Go values JavaScript cannot hold
 // become what JavaScript code would hold instead: invalid UTF-8 in a
 // string is a lone surrogate per byte (refused too), a nil union is null.
-type tsValue struct{ e *tsEmitter }
+type tsValue struct {
+	e *typescript.Emitter
+	m *model.Model
+}
 
-func (a tsValue) structValue(t *Type, rv reflect.Value) string {
+func (a tsValue) structValue(t *model.Type, rv reflect.Value) string {
 	var fields []string
 	for _, m := range t.Fields {
 		if m.Value.Kind == bitpack.KindCheck {
@@ -30,7 +35,7 @@ func (a tsValue) structValue(t *Type, rv reflect.Value) string {
 	return "{ " + strings.Join(fields, ", ") + " }"
 }
 
-func (a tsValue) value(v *Value, rv reflect.Value) string {
+func (a tsValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
@@ -63,14 +68,14 @@ func (a tsValue) value(v *Value, rv reflect.Value) string {
 		return a.structValue(v.Type, rv)
 	case bitpack.KindUnion:
 		if rv.IsNil() {
-			return "null as unknown as t." + a.e.typeNames[v.Type]
+			return "null as unknown as t." + a.e.TypeName(v.Type)
 		}
 		dyn := rv.Elem()
 		if dyn.Kind() == reflect.Pointer {
 			dyn = dyn.Elem()
 		}
 		mt := memberOf(v.Type, dyn.Type())
-		return fmt.Sprintf("{ type: %q, value: %s }", a.e.typeNames[mt], a.structValue(mt, dyn))
+		return fmt.Sprintf("{ type: %q, value: %s }", a.e.TypeName(mt), a.structValue(mt, dyn))
 	case bitpack.KindCustom:
 		// The table's only hook type, Stamp, keeps its value in field v.
 		return fmt.Sprintf("{ v: %d }", rv.Field(0).Uint())
@@ -79,7 +84,7 @@ func (a tsValue) value(v *Value, rv reflect.Value) string {
 			return a.structValue(v.Type, rv)
 		}
 		return "[" + a.elems(rv, func(e reflect.Value) string {
-			return a.value(&Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, e)
+			return a.value(&model.Value{Kind: bitpack.KindFloat, FloatBits: v.FloatBits}, e)
 		}) + "]"
 	case bitpack.KindMap:
 		var entries []string
@@ -93,16 +98,16 @@ func (a tsValue) value(v *Value, rv reflect.Value) string {
 
 // qualified is a value's TypeScript type as the test driver names it: the
 // table's types through the module's import, t.
-func (a tsValue) qualified(v *Value) string {
-	typ := a.e.tsType(v)
-	for _, t := range a.e.m.Types {
-		n := a.e.typeNames[t]
+func (a tsValue) qualified(v *model.Value) string {
+	typ := a.e.Type(v)
+	for _, t := range a.m.Types {
+		n := a.e.TypeName(t)
 		typ = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(typ, "t."+n)
 	}
 	return typ
 }
 
-func (a tsValue) optional(v *Value, rv reflect.Value) string {
+func (a tsValue) optional(v *model.Value, rv reflect.Value) string {
 	if rv.IsNil() {
 		return "null"
 	}

@@ -208,8 +208,9 @@ func clampCode(f float64, max uint32) uint32 {
 // flooring, and it fits an int64: one truncating conversion and an integer
 // compare do the work of math.Floor, a float64 compare and a conversion
 // (TestTruncCode checks every such s against the floor). Generated Go code
-// repeats it (bitpackTrunc), and the arithmetic of Float and Float64: change
-// package bitpack's rulesVersion (generated.go) when you change them.
+// repeats it (bitpackTrunc), and the arithmetic of Float and Float64: the
+// rules' version (bitpack's internal/rules, Version) hashes this package's
+// code, so a change here makes every generated Go file stale.
 func truncCode(s float32, max uint32) uint32 {
 	if c := uint64(int64(s)); c < uint64(max) {
 		return uint32(c)

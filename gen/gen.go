@@ -1,0 +1,131 @@
+package gen
+
+import (
+	"io"
+
+	"github.com/bitpack-go/bitpack/gen/internal/cpp"
+	"github.com/bitpack-go/bitpack/gen/internal/csharp"
+	"github.com/bitpack-go/bitpack/gen/internal/golang"
+	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/gen/internal/typescript"
+)
+
+// Options configures a generated file.
+type Options struct {
+	Namespace string // C++ namespace for everything generated; "" = none
+	Include   string // the serialize header to #include; "" = "serialize.h"
+	Package   string // Go: the generated file's package name; "" = the last element of the types' import path
+}
+
+// CPP writes one self-contained C++11 header for the types of values
+// (struct values or pointers to them; nil pointers are enough) and every
+// type they reach: for each, a struct of plain fields with a serialize
+// member function template, Serialize(Stream &), written with serialize's
+// macros and bitpack's helpers, in dependency order. The output is
+// deterministic: the same types give the same bytes. Nothing is written
+// when an error is returned.
+func CPP(w io.Writer, opts Options, values ...any) error {
+	m, err := model.Build(values)
+	if err != nil {
+		return err
+	}
+	e, err := cpp.New(m, cpp.Options{Namespace: opts.Namespace, Include: opts.Include})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(e.File())
+	return err
+}
+
+// CSharp writes one self-contained C# file (C# 7.2, no package to
+// install) for the types of values (struct values or pointers to them;
+// nil pointers are enough) and every type they reach, in namespace
+// opts.Namespace ("" = the global namespace; Include is not used). Each Go
+// struct type T becomes public sealed class T with a public field per
+// wire field, named as in Go, and
+//
+//	public static bool TryRead(byte[] packet, out T value, out string error)
+//	public bool TryWrite(out byte[] packet, out string error)
+//	public static bool TryReadDelta(byte[] packet, T baseValue, out T value, out string error)
+//	public bool TryWriteDelta(T baseValue, out byte[] packet, out string error)
+//
+// which read and write exactly bitpack's bytes (full packets, and deltas
+// as AppendDelta and UnmarshalDelta), and refuse what bitpack refuses,
+// with an error naming the field and bit as bitpack's do; the
+// stream-level Read, ReadFrom, WriteTo, ReadDelta, WriteDelta,
+// ReadDeltaBody and WriteDeltaBody are what types that hold T call. The
+// file carries its own bit reader and writer, Seal and Open. The output is
+// deterministic. Nothing is written when an error is returned.
+func CSharp(w io.Writer, opts Options, values ...any) error {
+	m, err := model.Build(values)
+	if err != nil {
+		return err
+	}
+	e, err := csharp.New(m, opts.Namespace)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(e.File())
+	return err
+}
+
+// TypeScript writes one self-contained TypeScript module (ES2020, no
+// runtime dependency) for the types of values and every type they reach.
+// Each Go struct type T becomes
+//
+//	export interface T                                 // fields named as in Go
+//	export function readT(packet: Uint8Array): T       // throws BitpackError
+//	export function writeT(value: T): Uint8Array       // throws BitpackError
+//
+// plus newT (a value as Go's zero value is), the stream-level readTFrom
+// and writeTTo, the constant TFingerprint, and deltas:
+// readTDelta(packet, base) and writeTDelta(base, value), bitpack's
+// UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
+// are numbers, 64-bit ones bigint; pointers are T | null; a registered
+// interface is a union discriminated by type. Reads and writes are
+// bitpack's, and so are their refusals. opts is not used (a module needs
+// no namespace). Nothing is written when an error is returned.
+func TypeScript(w io.Writer, opts Options, values ...any) error {
+	m, err := model.Build(values)
+	if err != nil {
+		return err
+	}
+	e, err := typescript.New(m)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(e.File())
+	return err
+}
+
+// Go writes a Go source file for the package that declares the types of
+// values (struct values or pointers to them): for each, straight-line
+// functions that append and decode it exactly as bitpack's plan does, with
+// every width, bound and quantizer an immediate, registered with
+// bitpack.RegisterGenerated from the file's init. A bitpack.Codec of the
+// type then runs them in Append, Marshal and Unmarshal and falls back to the plan
+// for anything they do not accept, so errors are the plan's. The plan
+// stays the reference: gen's differential fuzz target checks that the two
+// agree on bytes, values and verdicts.
+//
+// The file belongs in the package of the types (opts.Package names it; ""
+// takes the last element of the types' import path). The types must be
+// fixed-shape: no maps, unions, hooks, sparse arrays or serialize checks,
+// nothing recursive, a decoded value that cannot reach bitpack's decode
+// allowances (about 4096 values or 512 KiB) and needs at most 16 KiB of
+// locals to decode into, and fields the package can reach (none
+// unexported in another). Anything else is an error naming the field;
+// such types are left to the plan. Nothing is written on error. One
+// package holds one file gen.Go wrote: the helpers of two would collide.
+func Go(w io.Writer, opts Options, values ...any) error {
+	m, err := model.Build(values)
+	if err != nil {
+		return err
+	}
+	src, err := golang.File(m, opts.Package)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(src)
+	return err
+}

@@ -1,0 +1,107 @@
+// Package code holds what several renderers print alike: the path
+// expressions of error messages and string literals in the syntax C# and
+// TypeScript share, the names of the generated loop variables, and the
+// table of printable characters Go's quoting uses.
+package code
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/bitpack-go/bitpack/internal/rules"
+)
+
+// PathExpr is the expression of a value's field path for an error
+// message: its model path (Players[].Pos.X) with the loop indices in
+// place of each [], e.g. "Players[" + i0 + "].Pos.X". The syntax is the
+// same in C# and TypeScript.
+func PathExpr(path string, idx []string) string {
+	parts := strings.Split(path, "[]")
+	if len(parts)-1 != len(idx) {
+		panic(fmt.Sprintf("gen: path %q has %d indices, %d loop variables", path, len(parts)-1, len(idx)))
+	}
+	if len(idx) == 0 {
+		return strconv.Quote(path)
+	}
+	var b strings.Builder
+	for k, p := range parts {
+		if k > 0 {
+			fmt.Fprintf(&b, " + %s + ", idx[k-1])
+			p = "]" + p
+		}
+		if k < len(parts)-1 {
+			p += "["
+		}
+		b.WriteString(strconv.Quote(p))
+	}
+	return b.String()
+}
+
+// Quote is a C# or TypeScript string literal of s.
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// RuntimeEnd closes the runtime part of a C# or TypeScript file.
+const RuntimeEnd = "// ---------------------------------------------------------------------------"
+
+// PrintableRanges is the table of characters Go's strconv.IsPrint
+// accepts, as the generated quoting code reads it: for each range of
+// printable code points, its distance from the end of the range before
+// and its length minus one, in hex, comma-separated.
+func PrintableRanges() string {
+	var parts []string
+	end := 0
+	for r := 0; r <= unicode.MaxRune; {
+		if !strconv.IsPrint(rune(r)) {
+			r++
+			continue
+		}
+		start := r
+		for r <= unicode.MaxRune && strconv.IsPrint(rune(r)) {
+			r++
+		}
+		parts = append(parts, strconv.FormatInt(int64(start-end), 16), strconv.FormatInt(int64(r-1-start), 16))
+		end = r - 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// IsLoopName reports whether n is shaped like a loop variable or local
+// the generated code declares (i0, p1, e2): a Go name so shaped gets an
+// underscore.
+func IsLoopName(n string) bool {
+	if len(n) < 2 || !strings.ContainsRune("ipe", rune(n[0])) {
+		return false
+	}
+	for _, r := range n[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Rules fills in the wire rules a runtime's text names by placeholder,
+// each from its one definition in package rules: {{QUAT_NORM_TOLERANCE}}
+// is the quaternion norm tolerance, as a literal every target language
+// reads alike.
+func Rules(text string) string {
+	return strings.ReplaceAll(text, "{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64))
+}

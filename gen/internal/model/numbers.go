@@ -1,0 +1,151 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Numbers every renderer needs, derived from a value's parameters.
+
+// LengthBits is the width of a length prefix for maxlen: bits_required(0,
+// maxlen), 0 for maxlen 0.
+func LengthBits(maxlen int) int {
+	n := 0
+	for v := uint64(maxlen); v != 0; v >>= 1 {
+		n++
+	}
+	return n
+}
+
+// ElemBits is a value's minimum size for the length check, capped well
+// inside a 32-bit int: an element of 2^30 bits fits in no packet anyway.
+func ElemBits(v *Value) int { return min(v.MinBits, 1<<30) }
+
+// Span is the width of a ranged integer's range, B - A, as an unsigned
+// number.
+func Span(v *Value) uint64 {
+	if v.Signed {
+		return uint64(v.IntMax) - uint64(v.IntMin)
+	}
+	return v.UintMax - v.UintMin
+}
+
+// RangeBits is bits_required(A, B): the width of a ranged integer's offset.
+func RangeBits(v *Value) int {
+	n := 0
+	for s := Span(v); s != 0; s >>= 1 {
+		n++
+	}
+	return n
+}
+
+// StringKeys reports whether a map of the model has string keys: then
+// the C# and TypeScript runtimes carry Go's quoting of them for error
+// paths.
+func (m *Model) StringKeys() bool {
+	found := false
+	var walk func(v *Value)
+	walk = func(v *Value) {
+		for ; v != nil; v = v.Elem {
+			if v.Op == OpMap && v.Key.Op == OpString {
+				found = true
+			}
+			for _, u := range v.Fields {
+				walk(u.Value)
+			}
+		}
+	}
+	for _, t := range m.Types {
+		for _, f := range t.Fields {
+			walk(f.Value)
+		}
+	}
+	return found
+}
+
+// IntBounds is the range of a signed integer's wire values (in units for
+// unit=): its range=, or a raw field's two's complement range, with flip,
+// the XOR that turns an offset from the lower bound into two's complement
+// (0 for a ranged field).
+func IntBounds(v *Value) (lo, hi int64, flip uint64) {
+	if v.Ranged {
+		return v.IntMin, v.IntMax, 0
+	}
+	return -1 << (v.Bits - 1), int64(uint64(1)<<(v.Bits-1) - 1), 1 << (v.Bits - 1)
+}
+
+// UintBounds is the range of an unsigned integer's wire values.
+func UintBounds(v *Value) (lo, hi uint64) {
+	if v.Ranged {
+		return v.UintMin, v.UintMax
+	}
+	return 0, math.MaxUint64 >> (64 - v.Bits)
+}
+
+// UnitBits is an integer's wire width: bits_required of its range, or a
+// raw field's bits.
+func UnitBits(v *Value) int {
+	if v.Ranged {
+		return RangeBits(v)
+	}
+	return v.Bits
+}
+
+// Bounds is a compressed float's range as Go's refusals print it: the
+// quantizer's bounds, in the field's precision, printed as float64s.
+func Bounds(v *Value) string {
+	lo, hi := v.Min, v.Max
+	if v.FloatBits == 32 {
+		lo, hi = float64(float32(lo)), float64(float32(hi))
+	}
+	return fmt.Sprintf("[%v, %v]", lo, hi)
+}
+
+// Delta is max - min as bitpack's quantizer computes it, in the field's
+// precision.
+func Delta(v *Value) float64 {
+	if v.FloatBits == 32 {
+		return float64(float32(float32(v.Max) - float32(v.Min)))
+	}
+	return v.Max - v.Min
+}
+
+// EncodingComment is a field's encoding in bitpack's words, containers
+// included: "slice maxlen 4; struct".
+func EncodingComment(v *Value) string {
+	var words []string
+	for ; v != nil; v = v.Elem {
+		switch {
+		case v.Op == OpMap:
+			words = append(words, v.Encoding+" ("+v.Key.Encoding+")")
+		case !v.Op.IsStruct():
+			words = append(words, v.Encoding)
+		case v.Fields != nil:
+			words = append(words, "sent with this field's options")
+		default:
+			words = append(words, "struct")
+		}
+	}
+	return strings.Join(words, "; ")
+}
+
+// SizeText words a struct type's size on the wire: "40 bits", "8 to 200
+// bits", "8 bits or more".
+func SizeText(t *Type) string {
+	switch {
+	case t.MaxBits < 0:
+		return fmt.Sprintf("%d bits or more", t.MinBits)
+	case t.MinBits == t.MaxBits:
+		return fmt.Sprintf("%d bits", t.MinBits)
+	}
+	return fmt.Sprintf("%d to %d bits", t.MinBits, t.MaxBits)
+}
+
+// FullName is a Go type's name with its package's import path.
+func FullName(t *Type) string {
+	if t.Go.PkgPath() == "" || t.Go.Name() == "" {
+		return t.Go.String()
+	}
+	return t.Go.PkgPath() + "." + t.Go.Name()
+}

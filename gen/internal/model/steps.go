@@ -1,0 +1,171 @@
+package model
+
+import (
+	"math"
+	"reflect"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/rules"
+)
+
+// Steps: how each value travels, decided once, here, for every renderer.
+// A value's Op is the step every reader and writer takes for it, and the
+// fields beside it hold every number the step needs: the length prefix,
+// a fixed-width value's code, the fewest bits an element takes, the
+// slots of a sparse array, whether bitpack unrolls an array, the order of
+// a map's keys, whether a value is an item of its struct's delta. The
+// renderers print these steps in their languages; none decides what the
+// wire is, and none looks at bitpack's kinds.
+
+// Op is the step a value takes on the wire.
+type Op uint8
+
+const (
+	OpBool       Op = iota + 1 // one bit (Code)
+	OpInt                      // an integer's code (Code): raw, ranged, in units (Unit) or clamped (Clamp)
+	OpFloat                    // a raw IEEE-754 float: its bits (Code)
+	OpCompressed               // a compressed float's code (Code, Steps, Min, Max, Res)
+	OpString                   // Prefix; align; that many bytes, valid UTF-8 without NUL
+	OpBytes                    // Prefix; align; that many bytes
+	OpByteArray                // align; Len bytes
+	OpArray                    // Len elements (Elem)
+	OpSlice                    // Prefix; that many elements (Elem)
+	OpPointer                  // a presence bit; when set, Elem
+	OpSparse                   // Prefix for a slice; each present slot's index as int_relative from the last (from -1) and its Elem; Slots ends it
+	OpStruct                   // a struct in its type's own form: the type's steps (Type)
+	OpFields                   // a struct under tags of its own: the steps of Fields, in place
+	OpUnion                    // the type index (Type.IndexBits); the member's steps
+	OpHook                     // the type's own code (MarshalBits), which the programmer supplies
+	OpMap                      // Prefix; the entries in ascending key order (Order): Key, then Elem
+	OpQuat                     // smallest three: the largest component's index in 2 bits, three codes of Bits
+	OpCheck                    // align; a 32-bit hash of CheckName
+	opCount
+)
+
+var opNames = [opCount]string{OpBool: "bool", OpInt: "integer", OpFloat: "float", OpCompressed: "compressed float",
+	OpString: "string", OpBytes: "byte slice", OpByteArray: "byte array", OpArray: "array", OpSlice: "slice",
+	OpPointer: "pointer", OpSparse: "sparse array", OpStruct: "struct", OpFields: "struct", OpUnion: "union",
+	OpHook: "hook", OpMap: "map", OpQuat: "quaternion", OpCheck: "check"}
+
+func (o Op) String() string {
+	if o > 0 && o < opCount {
+		return opNames[o]
+	}
+	return "invalid step"
+}
+
+// IsStruct reports whether the step is a struct's (called or in place).
+func (o Op) IsStruct() bool { return o == OpStruct || o == OpFields }
+
+// IsScalar reports whether the step is a fixed-width value's: one code of
+// Code.Bits bits, which a delta changes as a number.
+func (o Op) IsScalar() bool { return o >= OpBool && o <= OpCompressed }
+
+// Count is a length prefix: a count from 0 to Max in Bits bits.
+type Count struct {
+	Bits int // bits_required(0, Max)
+	Max  int
+}
+
+// Code is how a fixed-width value travels: its offset code (the value,
+// in units, minus Lo; a compressed float's quantizer code; a float's
+// bits), from 0 to Limit, XORed with Flip on the wire, in Bits bits.
+// In a delta a changed value sends its new code whole, or, when Short is
+// not 0, the difference from the base's in Short bits when it fits.
+type Code struct {
+	Bits  int
+	Lo    uint64 // the value of offset code 0 (a signed one as two's complement)
+	Limit uint64
+	Flip  uint64 // a raw signed integer's sign bit: offset code to two's complement
+	Short int    // the short form's width (package rules)
+}
+
+// KeyOrder is the order a map's entries travel in: ascending keys, each
+// once.
+type KeyOrder uint8
+
+const (
+	KeysNumeric    KeyOrder = iota + 1 // integers by value
+	KeysFalseFirst                     // bools: false, then true
+	KeysBytewise                       // strings by their UTF-8 bytes
+)
+
+// step fills v's step from layout node f (v's parameters are filled).
+func step(v *Value, f *bitpack.Field) {
+	v.item = f.Kind != bitpack.KindStruct && f.DeltaItem()
+	switch f.Kind {
+	case bitpack.KindBool:
+		v.Op, v.Code = OpBool, Code{Bits: 1, Limit: 1}
+	case bitpack.KindInt:
+		lo, hi, flip := IntBounds(v)
+		v.Op, v.Code = OpInt, Code{Bits: UnitBits(v), Lo: uint64(lo), Limit: uint64(hi) - uint64(lo), Flip: flip}
+	case bitpack.KindUint:
+		lo, hi := UintBounds(v)
+		v.Op, v.Code = OpInt, Code{Bits: UnitBits(v), Lo: lo, Limit: hi - lo}
+	case bitpack.KindFloat:
+		v.Op, v.Code = OpFloat, Code{Bits: v.FloatBits, Limit: math.MaxUint64 >> (64 - v.FloatBits)}
+	case bitpack.KindCompressedFloat:
+		v.Op, v.Code = OpCompressed, Code{Bits: v.Bits, Limit: uint64(v.Steps)}
+	case bitpack.KindString:
+		v.Op, v.Prefix = OpString, count(v.MaxLen)
+	case bitpack.KindBytes:
+		v.Op, v.Prefix = OpBytes, count(v.MaxLen)
+	case bitpack.KindByteArray:
+		v.Op = OpByteArray
+	case bitpack.KindArray:
+		v.Op, v.Unrolled = OpArray, f.Unrolled()
+	case bitpack.KindSlice:
+		v.Op, v.Prefix, v.ElemMin = OpSlice, count(v.MaxLen), ElemBits(v.Elem)
+	case bitpack.KindPointer:
+		v.Op = OpPointer
+	case bitpack.KindSparse:
+		v.Op, v.Slots = OpSparse, v.Len
+		if f.Type.Kind() == reflect.Slice {
+			v.Prefix, v.Slots = count(v.MaxLen), v.MaxLen
+		}
+	case bitpack.KindStruct:
+		v.Op = OpStruct
+		if v.Fields != nil {
+			v.Op = OpFields
+		}
+	case bitpack.KindUnion:
+		v.Op = OpUnion
+	case bitpack.KindCustom:
+		v.Op = OpHook
+	case bitpack.KindMap:
+		v.Op, v.Prefix, v.ElemMin = OpMap, count(v.MaxLen), min(v.Key.MinBits+v.Elem.MinBits, 1<<30)
+		v.Order = KeysNumeric
+		switch v.Key.Op {
+		case OpBool:
+			v.Order = KeysFalseFirst
+		case OpString:
+			v.Order = KeysBytewise
+		}
+	case bitpack.KindQuat:
+		v.Op = OpQuat
+	case bitpack.KindCheck:
+		v.Op = OpCheck
+	}
+	if v.Code.Bits > 0 {
+		v.Code.Short = rules.ShortBits(v.Code.Bits)
+	}
+}
+
+func count(maxlen int) *Count { return &Count{Bits: LengthBits(maxlen), Max: maxlen} }
+
+// Charges are what the Go decoder charges a decode's work and memory
+// allowances at a step (bitpack's allowance.go), which every reader must
+// charge alike to accept exactly the packets Go accepts: Values to the
+// work allowance and Bytes to the memory allowance, once (PerEach false)
+// or for each element, byte, slot, entry, pointee, member or call the
+// packet brings (PerEach). Where Go charges: a string's and a byte
+// slice's bytes (OpString, OpBytes), a slice's elements (OpSlice), a
+// pointee (OpPointer), a sparse slice's slots and each present element
+// (OpSparse), a union's member (OpUnion), a hook's call (OpHook), a map's
+// entries (OpMap). The numbers must come from bitpack's exported layout,
+// which does not carry them yet: until it does, Value.Charges is empty
+// and no generated reader enforces the allowances.
+type Charge struct {
+	Values, Bytes int64
+	PerEach       bool
+}

@@ -1,0 +1,171 @@
+package model
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitio"
+)
+
+var update = flag.Bool("update", false, "rewrite the step goldens")
+
+// The types of the step goldens and of TestEveryKindHasAStep.
+type (
+	Vec3 struct{ X, Y, Z float32 }
+
+	Player struct {
+		Name    string        `bits:"maxlen=12"`
+		Health  uint8         `bits:"range=0..100"`
+		Pos     Vec3          `bits:"float,min=-100,max=100,res=0.01"`
+		Rot     [4]float32    `bits:"quat,bits=9"`
+		Tags    []uint16      `bits:"maxlen=4,bits=10"`
+		Pet     *Vec3         ``
+		Timeout time.Duration `bits:"unit=1ms,range=0..60000"`
+		Tilt    int8          `bits:"bits=3,clamp"`
+		Score   int32         ``
+	}
+
+	World struct {
+		Start   bitpack.Check     `bits:"check=world"`
+		Players [4]*Player        `bits:"sparse"`
+		Extra   []*Vec3           `bits:"maxlen=300,sparse"`
+		Scores  map[string]uint16 `bits:"maxlen=8,key.maxlen=6,bits=12"`
+		Flags   map[bool]uint8    `bits:"maxlen=2"`
+		Last    Msg               ``
+		At      Stamp             ``
+		Grid    [3][3]bool        ``
+		Big     [40]uint16        ``
+		Blob    []byte            `bits:"maxlen=16"`
+		Key     [8]byte           ``
+		Pinned  uint8             `bits:"range=5..5"`
+		Speed   float64           `bits:"float,min=0,max=50,res=0.001,clamp"`
+	}
+
+	Msg  interface{ isMsg() }
+	Move struct{ X, Y int16 }
+	Fire struct {
+		Power uint8 `bits:"range=1..10"`
+	}
+
+	Stamp struct{ v uint16 }
+)
+
+func (Move) isMsg() {}
+func (Fire) isMsg() {}
+
+func (s *Stamp) MarshalBits(w *bitio.Writer) error {
+	if s.v > 4095 {
+		return errors.New("stamp out of range")
+	}
+	w.WriteBits(uint64(s.v), 12)
+	return nil
+}
+
+func (s *Stamp) UnmarshalBits(r *bitio.Reader) error {
+	s.v = uint16(r.ReadBits(12))
+	return r.Err()
+}
+
+func init() {
+	u, err := bitpack.NewUnion(Move{}, Fire{})
+	if err != nil {
+		panic(err)
+	}
+	if err := bitpack.RegisterUnion[Msg](u); err != nil {
+		panic(err)
+	}
+}
+
+// TestEveryKindHasAStep: every kind the root package has (Kind 1 up to
+// the first that has no name) is one a model value can be built from,
+// with a step. A kind added to bitpack fails here until the model
+// gives it its step (and steps.go the numbers it needs).
+func TestEveryKindHasAStep(t *testing.T) {
+	m, err := Build([]any{World{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[bitpack.Kind][]Op{}
+	var walk func(v *Value)
+	walk = func(v *Value) {
+		if v == nil {
+			return
+		}
+		if v.Op == 0 {
+			t.Errorf("%s (%s) has no step", v.Path, v.Kind)
+		}
+		steps[v.Kind] = append(steps[v.Kind], v.Op)
+		walk(v.Elem)
+		walk(v.Key)
+		for _, u := range v.Fields {
+			walk(u.Value)
+		}
+	}
+	for _, typ := range m.Types {
+		for _, f := range typ.Fields {
+			walk(f.Value)
+		}
+	}
+	want := map[bitpack.Kind]Op{
+		bitpack.KindBool: OpBool, bitpack.KindInt: OpInt, bitpack.KindUint: OpInt, bitpack.KindFloat: OpFloat,
+		bitpack.KindCompressedFloat: OpCompressed, bitpack.KindString: OpString, bitpack.KindBytes: OpBytes,
+		bitpack.KindByteArray: OpByteArray, bitpack.KindArray: OpArray, bitpack.KindSlice: OpSlice,
+		bitpack.KindPointer: OpPointer, bitpack.KindStruct: OpStruct, bitpack.KindQuat: OpQuat,
+		bitpack.KindCustom: OpHook, bitpack.KindSparse: OpSparse, bitpack.KindUnion: OpUnion,
+		bitpack.KindCheck: OpCheck, bitpack.KindMap: OpMap,
+	}
+	for k := bitpack.Kind(1); !strings.HasPrefix(k.String(), "Kind("); k++ {
+		w, ok := want[k]
+		if !ok {
+			t.Errorf("bitpack has kind %d (%s), which the model has no step for", k, k)
+			continue
+		}
+		got := steps[k]
+		if len(got) == 0 {
+			t.Errorf("no value of kind %s in World: the test does not reach it", k)
+		}
+		for _, op := range got {
+			if op != w && !(k == bitpack.KindStruct && op == OpFields) {
+				t.Errorf("a %s value has step %s, want %s", k, op, w)
+			}
+		}
+	}
+}
+
+// TestStepGoldens: the steps of a few types, in words (Model.Dump),
+// against testdata/*.steps, which were read and checked by hand.
+func TestStepGoldens(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		types []any
+	}{
+		{"player", []any{Player{}}},
+		{"world", []any{World{}}},
+	} {
+		m, err := Build(tc.types)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.Dump()
+		file := filepath.Join("testdata", tc.name+".steps")
+		if *update {
+			if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s: the steps are not %s (go test -run TestStepGoldens -update, then read the difference):\n%s", tc.name, file, got)
+		}
+	}
+}
