@@ -1,0 +1,144 @@
+package snapshot
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// Receiver reads a stream of packets from a Sender: it keeps the views of
+// the last History sequences up to the newest it read, decodes each packet
+// against the view its header names, and tells the client what to
+// acknowledge. A Receiver is not safe for concurrent use.
+type Receiver[T any] struct {
+	codec   *bitpack.Codec[T]
+	history int
+	slots   []slot[T] // by sequence modulo history
+	zero    T         // the zero base, never written
+	newest  uint16    // the newest sequence read (when read)
+	stream  uint32    // the stream of the newest view
+	read    bool      // a packet was read since creation or Reset
+}
+
+// slot is one view of a Receiver's history.
+type slot[T any] struct {
+	view   T
+	seq    uint16
+	id     uint32 // viewID of the packet that produced it
+	stream uint32 // the value its ids chain from
+	full   bool
+}
+
+// unchanged is the delta of a value equal to its base: decoding it copies
+// the base (it is how a Receiver hands a view over).
+var unchanged = []byte{0}
+
+// NewReceiver returns a Receiver of T's stream. It uses opts.History only
+// (which must be the Sender's).
+func NewReceiver[T any](opts Options[T]) (*Receiver[T], error) {
+	h, err := history(opts.History)
+	if err != nil {
+		return nil, err
+	}
+	codec, err := newCodec[T]()
+	if err != nil {
+		return nil, err
+	}
+	return &Receiver[T]{codec: codec, history: h, slots: make([]slot[T], h)}, nil
+}
+
+// Read reads one packet: on success *v becomes the packet's view and seq is
+// the packet's sequence. A refused packet changes nothing, neither the
+// Receiver (its history, its Ack) nor *v; the error wraps ErrNoBase when
+// the packet's base is not a view the Receiver holds, else one of
+// bitpack's sentinels (ErrOverflow, ErrRange, ...). seq is the packet's
+// sequence whenever its header could be read.
+//
+// A packet is accepted when its header is well formed, its base is the
+// zero value of T or a view the Receiver holds whose id matches the
+// header's check, its sequence is one the history can hold, and its delta
+// decodes. Its view is stored under its sequence — an older packet's or a
+// duplicate's too — and becomes the newest when its sequence is newer
+// than the newest read, or when it starts another stream (a packet from
+// the zero base whose check is not the stream of the newest view).
+func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
+	if r == nil || r.codec == nil {
+		return 0, errors.New("snapshot: Read on a nil or zero Receiver (use NewReceiver)")
+	}
+	if v == nil {
+		return 0, errors.New("snapshot: Read into a nil *T")
+	}
+	h, n, err := parseHeader(packet, r.history)
+	if err != nil {
+		return h.seq, err
+	}
+	base, stream := &r.zero, h.stream
+	if h.offset == 0 {
+		if z := zeroID(h.stream); h.check != z {
+			return h.seq, fmt.Errorf("snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x: %w",
+				h.seq, h.stream, z, h.check, ErrNoBase)
+		}
+	} else {
+		b := h.seq - h.offset
+		s := &r.slots[int(b)%r.history]
+		if !r.holds(s, b) {
+			return h.seq, fmt.Errorf("snapshot: packet %d: its base %d (offset %d) is not held: %w", h.seq, b, h.offset, ErrNoBase)
+		}
+		if s.id != h.check {
+			return h.seq, fmt.Errorf("snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x): %w",
+				h.seq, b, h.check, s.id, ErrNoBase)
+		}
+		base, stream = &s.view, s.stream
+	}
+	starts := h.offset == 0 && (!r.read || stream != r.stream)
+	takes := starts || newer(h.seq, r.newest)
+	if !takes && r.newest-h.seq >= uint16(r.history) {
+		return h.seq, fmt.Errorf("snapshot: packet %d: older than the %d sequences kept up to %d: %w", h.seq, r.history, r.newest, bitpack.ErrRange)
+	}
+	dst := &r.slots[int(h.seq)%r.history]
+	if err := r.codec.UnmarshalDelta(packet[n:], base, &dst.view); err != nil {
+		return h.seq, fmt.Errorf("snapshot: packet %d: %w", h.seq, err)
+	}
+	dst.seq, dst.id, dst.stream, dst.full = h.seq, viewID(packet), stream, true
+	if takes {
+		r.newest, r.stream, r.read = h.seq, stream, true
+	}
+	// Copying a value bitpack decoded into another cannot fail.
+	return h.seq, r.codec.UnmarshalDelta(unchanged, &dst.view, v)
+}
+
+// holds reports whether s holds the view of sequence seq: read, and within
+// the last History sequences up to the newest.
+func (r *Receiver[T]) holds(s *slot[T], seq uint16) bool {
+	return r.read && s.full && s.seq == seq && r.newest-seq < uint16(r.history)
+}
+
+// Ack returns the sequence the client should acknowledge: the newest it
+// read, or 0xFFFF before the first.
+func (r *Receiver[T]) Ack() uint16 {
+	if !r.read {
+		return 0xFFFF
+	}
+	return r.newest
+}
+
+// Reset forgets every view, as a new Receiver would: after a reconnect, so
+// that no packet of the old stream builds on what it left.
+func (r *Receiver[T]) Reset() {
+	r.read = false
+	for i := range r.slots {
+		r.slots[i].full = false
+	}
+}
+
+// View copies into *v the view the Receiver holds under seq and reports
+// whether it holds one (for tests and tools: what a packet built on seq
+// would be decoded against).
+func (r *Receiver[T]) View(seq uint16, v *T) bool {
+	s := &r.slots[int(seq)%r.history]
+	if !r.holds(s, seq) || v == nil {
+		return false
+	}
+	return r.codec.UnmarshalDelta(unchanged, &s.view, v) == nil
+}
