@@ -33,10 +33,10 @@ type Item struct {
 
 type World struct {
 	Tick    uint32
-	Phase   uint8         `bits:"range=0..3"`
-	Players [32]*Player   `bits:"sparse"`
-	Crates  [1000]*Crate  `bits:"sparse"`
-	Shots   []*Shot       `bits:"sparse,maxlen=64"`
+	Phase   uint8          `bits:"range=0..3"`
+	Players [32]*Player    `bits:"sparse"`
+	Crates  [1000]*Crate   `bits:"sparse"`
+	Shots   []*Shot        `bits:"sparse,maxlen=64"`
 	Items   map[int16]Item `bits:"maxlen=200"`
 }
 
