@@ -111,7 +111,7 @@ type harness struct {
 	opts   snapshot.Options[World]
 	s      *snapshot.Sender[World]
 	r      *snapshot.Receiver[World]
-	sim    *sim
+	sim    *worldSim
 	down   *link
 	up     *link
 	tick   int

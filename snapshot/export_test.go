@@ -47,3 +47,6 @@ func ViewID(packet []byte) uint32 { return viewID(packet) }
 
 // Newer is the sequence comparison.
 func Newer(a, b uint16) bool { return newer(a, b) }
+
+// ZeroID is the zero base's id of a stream.
+func ZeroID(stream uint32) uint32 { return zeroID(stream) }

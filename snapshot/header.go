@@ -127,9 +127,14 @@ func viewID(packet []byte) uint32 { return crc32.ChecksumIEEE(packet) }
 // zeroID is the id of the zero base of the stream whose value is stream:
 // the CRC-32 of its 4 little-endian bytes.
 func zeroID(stream uint32) uint32 {
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], stream)
-	return crc32.ChecksumIEEE(b[:])
+	// Through the table by hand: a local array handed to crc32 would
+	// move to the heap.
+	crc := ^uint32(0)
+	for range 4 {
+		crc = crc32.IEEETable[byte(crc)^byte(stream)] ^ crc>>8
+		stream >>= 8
+	}
+	return ^crc
 }
 
 // newer reports whether sequence a is newer than b: serialize's

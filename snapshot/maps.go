@@ -122,7 +122,7 @@ func (s *Sender[T]) scanMap(k int, world, base *T) int {
 		bj, inBase := ms.bidx[key]
 		w := ms.wvals.Index(j)
 		if set.ptrs && w.IsNil() || rel != nil && !rel(world, Entity{Field: set.path, Key: key}) {
-			e.acc, e.waiting = 0, false
+			e.still()
 			continue // removed, if the base holds it (bgone stays true)
 		}
 		if inBase {
@@ -130,7 +130,7 @@ func (s *Sender[T]) scanMap(k int, world, base *T) int {
 			b := ms.bvals.Index(int(bj))
 			if !set.ptrs || !b.IsNil() {
 				if set.cmp != nil && set.cmp.equal(valuePtr(set, w), valuePtr(set, b)) {
-					e.acc, e.waiting = 0, false
+					e.still()
 					continue
 				}
 			}

@@ -55,6 +55,15 @@ func NewReceiver[T any](opts Options[T]) (*Receiver[T], error) {
 // bitpack's sentinels (ErrOverflow, ErrRange, ...). seq is the packet's
 // sequence whenever its header could be read.
 //
+// *v becomes the view the Receiver keeps, shallowly: what its pointers,
+// slices and maps refer to (the entities of a sparse array, a map) is the
+// Receiver's, shared with the views it builds on this one, so it must
+// not be modified; and the Receiver reuses that memory once the view
+// leaves its history, History packets later. Copying the view would cost
+// as much as decoding it again; a client that changes what it read copies
+// it first (View makes a copy of its own). Fields of T that are not on the
+// wire are zero in v.
+//
 // A packet is accepted when its header is well formed, its base is the
 // zero value of T or a view the Receiver holds whose id matches the
 // header's check, its sequence is one the history can hold, and its delta
@@ -104,8 +113,8 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 	if takes {
 		r.newest, r.stream, r.read = h.seq, stream, true
 	}
-	// Copying a value bitpack decoded into another cannot fail.
-	return h.seq, r.codec.UnmarshalDelta(unchanged, &dst.view, v)
+	*v = dst.view
+	return h.seq, nil
 }
 
 // holds reports whether s holds the view of sequence seq: read, and within

@@ -28,6 +28,12 @@ type setState struct {
 	// an unquantized world's still entities are told from moving ones
 	// without quantizing them.
 	memoRaw, memoQ []byte
+	// raw: a memo pair differed (the world is not quantized). Until one
+	// does, a packet records the raw value of one entity only, to find
+	// out: over a quantized world the memo decides nothing (a raw value
+	// is its decoded value, and the first comparison finds it).
+	raw     bool
+	sampled uint64 // the packet that recorded this set's sample
 
 	tslots []unsafe.Pointer // slices: the target's slice
 
@@ -40,6 +46,13 @@ type entState struct {
 	since   uint16  // the sequence it was last sent at, or began waiting at
 	waiting bool    // it differs from the base and was not in the last packet
 	memo    bool    // memoRaw and memoQ hold a pair
+}
+
+// still marks an entity that waits for nothing.
+func (e *entState) still() {
+	if e.waiting || e.acc != 0 {
+		e.acc, e.waiting = 0, false
+	}
 }
 
 func (st *setState) init(set *entitySet) {
@@ -141,12 +154,12 @@ func (s *Sender[T]) scanSlots(k int, world, base *T) int {
 				ts[i] = nil
 				removed++
 			}
-			e.acc, e.waiting = 0, false
+			e.still()
 			continue
 		}
 		if b != nil && (b == w || set.cmp != nil && set.cmp.equal(w, b) ||
 			e.memo && set.cmp.equal(w, st.memoAt(st.memoRaw, i)) && set.cmp.equal(b, st.memoAt(st.memoQ, i))) {
-			e.acc, e.waiting = 0, false
+			e.still()
 			continue
 		}
 		s.cands = append(s.cands, cand{set: int32(k), state: int32(i), slot: int32(i), enter: b == nil, key: int64(i)})
@@ -185,9 +198,15 @@ func (s *Sender[T]) remember(r *record[T], world *T) {
 	r.sent, r.raw = r.sent[:0], r.raw[:0]
 	for i := range s.cands {
 		c := &s.cands[i]
-		set := s.sets[c.set]
+		set, st := s.sets[c.set], &s.states[c.set]
 		if !c.chosen || !set.memo {
 			continue
+		}
+		if !st.raw {
+			if st.sampled == s.stats.Packets+1 {
+				continue
+			}
+			st.sampled = s.stats.Packets + 1
 		}
 		p := set.slots(ptr(world))[c.slot]
 		r.sent = append(r.sent, sentEntity{set: c.set, state: c.state, slot: c.slot, raw: int32(len(r.raw))})
@@ -208,6 +227,9 @@ func (s *Sender[T]) learn(r *record[T], v *view[T]) {
 		copy(st.memoRaw[int(x.state)*size:], r.raw[x.raw:int(x.raw)+size])
 		copy(st.memoQ[int(x.state)*size:], unsafe.Slice((*byte)(q[x.slot]), size))
 		st.ents[x.state].memo = true
+		if !st.raw && !set.cmp.equal(st.memoAt(st.memoRaw, int(x.state)), st.memoAt(st.memoQ, int(x.state))) {
+			st.raw = true
+		}
 	}
 }
 

@@ -42,14 +42,14 @@ type World struct {
 
 var worldEntities = []string{"Players", "Crates", "Shots", "Items"}
 
-// sim moves a World deterministically.
-type sim struct {
+// worldSim moves a World deterministically.
+type worldSim struct {
 	rng *rand.Rand
 	w   World
 }
 
-func newSim(seed uint64, players, crates, items int) *sim {
-	s := &sim{rng: rand.New(rand.NewPCG(seed, 1))}
+func newSim(seed uint64, players, crates, items int) *worldSim {
+	s := &worldSim{rng: rand.New(rand.NewPCG(seed, 1))}
 	for i := range players {
 		s.w.Players[i] = &Player{Pos: s.pos(), HP: 100, Name: "p" + string(rune('a'+i%26))}
 	}
@@ -63,12 +63,12 @@ func newSim(seed uint64, players, crates, items int) *sim {
 	return s
 }
 
-func (s *sim) pos() Vec {
+func (s *worldSim) pos() Vec {
 	return Vec{float32(s.rng.Float64()*1800 - 900), float32(s.rng.Float64()*1800 - 900)}
 }
 
 // step changes the world: moving is the chance each entity moves.
-func (s *sim) step(moving float64) {
+func (s *worldSim) step(moving float64) {
 	w := &s.w
 	w.Tick++
 	for _, p := range w.Players {
