@@ -15,7 +15,7 @@ func (r *Receiver[T]) State() string { return r.state(-1) }
 func (r *Receiver[T]) StateOf(seq uint16) string { return r.state(int(seq) % r.history) }
 
 func (r *Receiver[T]) state(only int) string {
-	s := fmt.Sprintf("read %v newest %d stream %#x;", r.read, r.newest, r.stream)
+	s := fmt.Sprintf("read %v newest %d stream %#x left %x %d;", r.read, r.newest, r.stream, r.left, r.nleft)
 	for i := range r.slots {
 		sl := &r.slots[i]
 		s += fmt.Sprintf(" [%d: full %v seq %d id %#x stream %#x", i, sl.full, sl.seq, sl.id, sl.stream)

@@ -19,7 +19,13 @@ type Receiver[T any] struct {
 	newest  uint16    // the newest sequence read (when read)
 	stream  uint32    // the stream of the newest view
 	read    bool      // a packet was read since creation or Reset
+	left    [leftStreams]uint32
+	nleft   int // streams left so far (the last leftStreams are kept)
 }
+
+// leftStreams is how many of the streams it left a Receiver remembers,
+// to refuse their packets.
+const leftStreams = 4
 
 // slot is one view of a Receiver's history.
 type slot[T any] struct {
@@ -65,12 +71,16 @@ func NewReceiver[T any](opts Options[T]) (*Receiver[T], error) {
 // wire are zero in v.
 //
 // A packet is accepted when its header is well formed, its base is the
-// zero value of T or a view the Receiver holds whose id matches the
-// header's check, its sequence is one the history can hold, and its delta
-// decodes. Its view is stored under its sequence — an older packet's or a
-// duplicate's too — and becomes the newest when its sequence is newer
-// than the newest read, or when it starts another stream (a packet from
-// the zero base whose check is not the stream of the newest view).
+// zero value of T (its check the zero base's id in the stream the packet
+// names) or a view the Receiver holds whose id matches the header's
+// check, its stream is not one the Receiver left, its sequence is one the
+// history can hold, and its delta decodes. Its view is stored under its
+// sequence — an older packet's or a duplicate's too — and becomes the
+// newest when its sequence is newer than the newest read in the same
+// stream, or when it starts another stream: a packet from the zero base
+// of a stream the Receiver is not on. The stream it was on is then one
+// it left (as on Reset), whose packets it refuses from then on: they were
+// sent before a reconnect.
 func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 	if r == nil || r.codec == nil {
 		return 0, errors.New("snapshot: Read on a nil or zero Receiver (use NewReceiver)")
@@ -100,8 +110,11 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 		}
 		base, stream = &s.view, s.stream
 	}
+	if r.hasLeft(stream) {
+		return h.seq, fmt.Errorf("snapshot: packet %d: of stream %#08x, which this receiver left: %w", h.seq, stream, ErrNoBase)
+	}
 	starts := h.offset == 0 && (!r.read || stream != r.stream)
-	takes := starts || newer(h.seq, r.newest)
+	takes := starts || stream == r.stream && newer(h.seq, r.newest)
 	if !takes && r.newest-h.seq >= uint16(r.history) {
 		return h.seq, fmt.Errorf("snapshot: packet %d: older than the %d sequences kept up to %d: %w", h.seq, r.history, r.newest, bitpack.ErrRange)
 	}
@@ -110,6 +123,9 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 		return h.seq, fmt.Errorf("snapshot: packet %d: %w", h.seq, err)
 	}
 	dst.seq, dst.id, dst.stream, dst.full = h.seq, viewID(packet), stream, true
+	if starts && r.read {
+		r.leave()
+	}
 	if takes {
 		r.newest, r.stream, r.read = h.seq, stream, true
 	}
@@ -132,8 +148,28 @@ func (r *Receiver[T]) Ack() uint16 {
 	return r.newest
 }
 
-// Reset forgets every view, as a new Receiver would: after a reconnect, so
-// that no packet of the old stream builds on what it left.
+// hasLeft reports whether stream is one the Receiver left.
+func (r *Receiver[T]) hasLeft(stream uint32) bool {
+	for i := range min(r.nleft, leftStreams) {
+		if r.left[i] == stream {
+			return true
+		}
+	}
+	return false
+}
+
+// leave adds the current stream to the streams left.
+func (r *Receiver[T]) leave() {
+	if !r.hasLeft(r.stream) {
+		r.left[r.nleft%leftStreams] = r.stream
+		r.nleft++
+	}
+}
+
+// Reset forgets every view, as a new Receiver would, after a reconnect: no
+// packet builds on what it held. It still refuses the streams it left;
+// the one it was on is not among them (its Sender may go on, sending from
+// the zero base), until a packet starts another.
 func (r *Receiver[T]) Reset() {
 	r.read = false
 	for i := range r.slots {
