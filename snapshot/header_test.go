@@ -3,8 +3,8 @@ package snapshot_test
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
 	"hash/crc32"
+	"strings"
 	"testing"
 
 	"github.com/bitpack-go/bitpack/snapshot"

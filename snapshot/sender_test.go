@@ -192,10 +192,10 @@ func TestNewSenderErrors(t *testing.T) {
 		Tick   uint8
 		In     inner
 		Ptr    *inner
-		List   []goldenUnit  `bits:"maxlen=4"`
-		Names  map[string]int `bits:"maxlen=4,key.maxlen=8"`
+		List   []goldenUnit          `bits:"maxlen=4"`
+		Names  map[string]int        `bits:"maxlen=4,key.maxlen=8"`
 		IDs    map[uint16]goldenUnit `bits:"maxlen=64"`
-		Skip   [4]*goldenUnit `bits:"-"`
+		Skip   [4]*goldenUnit        `bits:"-"`
 		Blob   [100]byte
 		hidden [4]*goldenUnit
 	}
