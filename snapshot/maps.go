@@ -1,7 +1,9 @@
 package snapshot
 
 import (
+	"cmp"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -114,6 +116,7 @@ func (s *Sender[T]) scanMap(k int, world, base *T) int {
 	}
 	rel := s.opts.Relevant
 	removed := 0
+	first := len(s.cands)
 	for j := range ms.wn {
 		key := keyInt(ms.wkeys.Index(j))
 		i := s.stateOf(st, key)
@@ -137,6 +140,10 @@ func (s *Sender[T]) scanMap(k int, world, base *T) int {
 		}
 		s.cands = append(s.cands, cand{set: int32(k), state: i, slot: int32(j), enter: !inBase, key: key})
 	}
+	// In key order, not the map's: what the Sender does must not depend
+	// on the order a map hands out its entries (the sums of expected bits
+	// are rounded in the order they are added).
+	slices.SortFunc(s.cands[first:], func(a, b cand) int { return cmp.Compare(a.key, b.key) })
 	for j := range ms.bn {
 		if ms.bgone[j] {
 			removed++

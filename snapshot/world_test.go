@@ -1,7 +1,9 @@
 package snapshot_test
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 )
 
 // The test world: sparse players, a 1,000-slot sparse array of crates, a
@@ -95,7 +97,8 @@ func (s *worldSim) step(moving float64) {
 	if len(w.Shots) > 0 && s.rng.Float64() < moving/2 {
 		w.Shots[s.rng.IntN(len(w.Shots))] = nil
 	}
-	for k, it := range w.Items {
+	for _, k := range slices.Sorted(maps.Keys(w.Items)) { // in key order: the same on every run
+		it := w.Items[k]
 		if s.rng.Float64() < moving/4 {
 			it.Count = uint16(s.rng.IntN(1000))
 			w.Items[k] = it

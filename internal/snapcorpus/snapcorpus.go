@@ -41,6 +41,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 
@@ -154,7 +155,8 @@ func (s *sim) step() {
 	if len(w.Shots) > 10 {
 		w.Shots = w.Shots[:4]
 	}
-	for k, it := range w.Items {
+	for _, k := range slices.Sorted(maps.Keys(w.Items)) { // in key order: the same on every run
+		it := w.Items[k]
 		if s.rng.IntN(5) == 0 {
 			it.Count = uint16(s.rng.IntN(1000))
 		}
