@@ -204,13 +204,13 @@ func (s *Sender[T]) settle() {
 	for i := range s.cands {
 		c := &s.cands[i]
 		e := &s.states[c.set].ents[c.state]
+		if e.idle { // it changed since the last packet: current until then
+			e.since, e.idle = s.seq-1, false
+		}
 		if c.chosen {
-			e.acc, e.since, e.waiting = 0, s.seq, false
+			e.acc, e.since = 0, s.seq
 			sent++
 			continue
-		}
-		if !e.waiting {
-			e.waiting, e.since = true, s.seq
 		}
 		e.acc = c.acc
 		waiting++

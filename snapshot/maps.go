@@ -93,7 +93,7 @@ func (s *Sender[T]) stateOf(st *setState, key int64) int32 {
 		st.ents = append(st.ents, entState{})
 	}
 	ms.index[key] = i
-	ms.keyOf[i], ms.used[i], st.ents[i] = key, true, entState{}
+	ms.keyOf[i], ms.used[i], st.ents[i] = key, true, entState{idle: true}
 	return i
 }
 

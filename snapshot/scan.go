@@ -42,16 +42,17 @@ type setState struct {
 
 // entState is one entity's state.
 type entState struct {
-	acc     float64 // accumulated priority while it waits
-	since   uint16  // the sequence it was last sent at, or began waiting at
-	waiting bool    // it differs from the base and was not in the last packet
-	memo    bool    // memoRaw and memoQ hold a pair
+	acc   float64 // accumulated priority while it waits
+	since uint16  // the last packet after which the client's value was current: it carried it, or the entity had not changed
+	idle  bool    // it was no candidate in the last packet (since is then that packet's predecessor, when it next changes)
+	memo  bool    // memoRaw and memoQ hold a pair
 }
 
-// still marks an entity that waits for nothing.
+// still marks an entity that waits for nothing (written only when that
+// is news: most entities are still packet after packet).
 func (e *entState) still() {
-	if e.waiting || e.acc != 0 {
-		e.acc, e.waiting = 0, false
+	if !e.idle || e.acc != 0 {
+		e.acc, e.idle = 0, true
 	}
 }
 
@@ -70,7 +71,9 @@ func (st *setState) grow(n int) {
 		return
 	}
 	n = max(n, 2*len(st.ents))
-	st.ents = append(st.ents, make([]entState, n-len(st.ents))...)
+	for range n - len(st.ents) {
+		st.ents = append(st.ents, entState{idle: true})
+	}
 	if st.set.memo {
 		size := int(st.set.size)
 		st.memoRaw = append(st.memoRaw, make([]byte, n*size-len(st.memoRaw))...)
@@ -85,7 +88,7 @@ func (st *setState) memoAt(b []byte, i int) unsafe.Pointer {
 
 func (st *setState) reset() {
 	for i := range st.ents {
-		st.ents[i] = entState{memo: st.ents[i].memo}
+		st.ents[i] = entState{idle: true, memo: st.ents[i].memo}
 	}
 }
 

@@ -75,7 +75,7 @@ type Stats struct {
 	Sent    int    // entities it carried (changed or entering)
 	Removed int    // entities it removed (gone from the world or from relevance)
 	Waiting int    // relevant entities the acknowledged view does not match that it left for later packets
-	Stalest int    // packets since the longest-waiting of those was last sent (or began waiting); 0: none waits
+	Stalest int    // the most packets one of those has not been current for in the client's views: since the last packet that carried it, or since it changed; 0: none waits
 	Encodes int    // delta encodings Append ran for it: 1 unless the budget bound
 
 	Packets uint64 // packets Append returned since NewSender
