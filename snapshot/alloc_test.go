@@ -160,3 +160,34 @@ func TestSteadyStateAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSteadyStateAllocsPlain: on examples/udpsnap's world (entities of
+// plain data in a sparse array), a whole tick — Append, Read, Ack —
+// allocates nothing already: bitpack's delta decoder reuses a recycled
+// view's pointees when they hold plain data.
+func TestSteadyStateAllocsPlain(t *testing.T) {
+	wa, wb := scenes(t, 0.1, true)
+	x := newSceneStream(t, 0, 64, wa, wb)
+	i := 0
+	var err error
+	tick := func() {
+		w := wb
+		if i++; i%2 == 0 {
+			w = wa
+		}
+		if x.buf, err = x.s.Append(x.buf[:0], w); err != nil {
+			t.Fatal(err)
+		}
+		seq, err := x.r.Read(x.buf, &x.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.s.Ack(seq)
+	}
+	for range 200 {
+		tick()
+	}
+	if got := testing.AllocsPerRun(100, tick); got != 0 {
+		t.Errorf("a tick (Append, Read, Ack) makes %v allocations", got)
+	}
+}

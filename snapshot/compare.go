@@ -224,8 +224,3 @@ type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
 }
-
-// sameBytes compares size bytes at a and b.
-func sameBytes(a, b unsafe.Pointer, size uintptr) bool {
-	return string(unsafe.Slice((*byte)(a), size)) == string(unsafe.Slice((*byte)(b), size))
-}

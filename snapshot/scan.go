@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"reflect"
 	"unsafe"
 )
 
@@ -235,6 +234,3 @@ func (s *Sender[T]) learn(r *record[T], v *view[T]) {
 		}
 	}
 }
-
-// mapType is the reflect.Type of a map set's field (for maps.go).
-func (set *entitySet) mapType() reflect.Type { return set.typ }

@@ -199,6 +199,7 @@ func TestNewSenderErrors(t *testing.T) {
 		Blob   [100]byte
 		hidden [4]*goldenUnit
 	}
+	_ = shapes{}.hidden // the unexported field a path must not name
 	for _, tc := range []struct {
 		opts snapshot.Options[shapes]
 		want string
