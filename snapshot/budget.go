@@ -113,7 +113,10 @@ func (s *Sender[T]) build(dst []byte, world, base *T, hsize int) ([]byte, error)
 		if s.opts.Priority != nil {
 			prio = s.opts.Priority(world, Entity{Field: s.sets[c.set].path, Key: c.key})
 		}
-		c.acc = st.ents[c.state].acc + max(prio, 0)
+		if !(prio > 0) {
+			prio = 0 // negative or NaN: it gains nothing
+		}
+		c.acc = st.ents[c.state].acc + prio
 		c.est = s.plan.estimate(c)
 		total += c.est
 	}

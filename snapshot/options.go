@@ -22,8 +22,9 @@ type Options[T any] struct {
 	// Every other field of T travels in every packet.
 	Entities []string
 	// Priority is an entity's priority for this client (nil: 1 for every
-	// entity). It is called for each entity waiting to be sent, once per
-	// packet, and only when Budget is set.
+	// entity): what it adds to the entity's accumulator each packet it
+	// waits; negative and NaN count as 0. It is called for each entity
+	// waiting to be sent, once per packet, and only when Budget is set.
 	Priority func(world *T, e Entity) float64
 	// Relevant reports whether the client may see an entity (nil: every
 	// entity is relevant). It is called for each entity of the world, once
