@@ -16,8 +16,11 @@ func (r *Receiver[T]) StateOf(seq uint16) string { return r.state(int(seq) % r.h
 
 func (r *Receiver[T]) state(only int) string {
 	s := fmt.Sprintf("read %v newest %d stream %#x left %x %d;", r.read, r.newest, r.stream, r.left, r.nleft)
-	for i := range r.slots {
-		sl := &r.slots[i]
+	for i, sl := range r.slots {
+		if sl == nil {
+			s += fmt.Sprintf(" [%d: none]", i)
+			continue
+		}
 		s += fmt.Sprintf(" [%d: full %v seq %d id %#x stream %#x", i, sl.full, sl.seq, sl.id, sl.stream)
 		if only < 0 || only == i {
 			b, err := r.codec.Marshal(&sl.view)

@@ -14,11 +14,12 @@ import (
 type Receiver[T any] struct {
 	codec   *bitpack.Codec[T]
 	history int
-	slots   []slot[T] // by sequence modulo history
-	zero    T         // the zero base, never written
-	newest  uint16    // the newest sequence read (when read)
-	stream  uint32    // the stream of the newest view
-	read    bool      // a packet was read since creation or Reset
+	slots   []*slot[T] // by sequence modulo history; made when first written (a view can be large, and History up to 32768)
+	zero    T          // the zero base, never written
+	newest  uint16     // the newest sequence read (when read)
+	stream  uint32     // the stream of the newest view
+	read    bool       // a packet was read since creation or Reset
+	spare   *slot[T]   // a slot for the first packet of a sequence modulo History, until one is accepted
 	left    [leftStreams]uint32
 	nleft   int // streams left so far (the last leftStreams are kept)
 }
@@ -51,7 +52,7 @@ func NewReceiver[T any](opts Options[T]) (*Receiver[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Receiver[T]{codec: codec, history: h, slots: make([]slot[T], h)}, nil
+	return &Receiver[T]{codec: codec, history: h, slots: make([]*slot[T], h)}, nil
 }
 
 // Read reads one packet: on success *v becomes the packet's view and seq is
@@ -100,7 +101,7 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 		}
 	} else {
 		b := h.seq - h.offset
-		s := &r.slots[int(b)%r.history]
+		s := r.slots[int(b)%r.history]
 		if !r.holds(s, b) {
 			return h.seq, fmt.Errorf("snapshot: packet %d: its base %d (offset %d) is not held: %w", h.seq, b, h.offset, ErrNoBase)
 		}
@@ -118,11 +119,20 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 	if !takes && r.newest-h.seq >= uint16(r.history) {
 		return h.seq, fmt.Errorf("snapshot: packet %d: older than the %d sequences kept up to %d: %w", h.seq, r.history, r.newest, bitpack.ErrRange)
 	}
-	dst := &r.slots[int(h.seq)%r.history]
+	dst := r.slots[int(h.seq)%r.history]
+	if dst == nil { // a slot never used: it joins the history if the packet is accepted
+		if r.spare == nil {
+			r.spare = new(slot[T])
+		}
+		dst = r.spare
+	}
 	if err := r.codec.UnmarshalDelta(packet[n:], base, &dst.view); err != nil {
 		return h.seq, fmt.Errorf("snapshot: packet %d: %w", h.seq, err)
 	}
 	dst.seq, dst.id, dst.stream, dst.full = h.seq, viewID(packet), stream, true
+	if dst == r.spare {
+		r.slots[int(h.seq)%r.history], r.spare = dst, nil
+	}
 	if starts && r.read {
 		r.leave()
 	}
@@ -136,7 +146,7 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 // holds reports whether s holds the view of sequence seq: read, and within
 // the last History sequences up to the newest.
 func (r *Receiver[T]) holds(s *slot[T], seq uint16) bool {
-	return r.read && s.full && s.seq == seq && r.newest-seq < uint16(r.history)
+	return r.read && s != nil && s.full && s.seq == seq && r.newest-seq < uint16(r.history)
 }
 
 // Ack returns the sequence the client should acknowledge: the newest it
@@ -172,8 +182,10 @@ func (r *Receiver[T]) leave() {
 // the zero base), until a packet starts another.
 func (r *Receiver[T]) Reset() {
 	r.read = false
-	for i := range r.slots {
-		r.slots[i].full = false
+	for _, s := range r.slots {
+		if s != nil {
+			s.full = false
+		}
 	}
 }
 
@@ -181,7 +193,7 @@ func (r *Receiver[T]) Reset() {
 // whether it holds one (for tests and tools: what a packet built on seq
 // would be decoded against).
 func (r *Receiver[T]) View(seq uint16, v *T) bool {
-	s := &r.slots[int(seq)%r.history]
+	s := r.slots[int(seq)%r.history]
 	if !r.holds(s, seq) || v == nil {
 		return false
 	}
