@@ -39,7 +39,7 @@ type goldenWorld struct {
 // (the delta bit by bit) and the CRCs with Python's zlib.crc32, not with
 // this package.
 func TestHeaderGolden(t *testing.T) {
-	opts := snapshot.Options[goldenWorld]{Entities: []string{"Units"}, History: 200, Stream: 0x01020304}
+	opts := snapshot.Options[goldenWorld]{Entities: []string{"Units"}, History: 256, Stream: 0x01020304}
 	s, err := snapshot.NewSender(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,9 @@ type Options[T any] struct {
 	Relevant func(world *T, e Entity) bool
 	// History is how many views a Sender keeps (to build on when the
 	// client acknowledges one) and a Receiver keeps (as bases); 0: 64.
-	// At least 2, at most 32768.
+	// A power of two from 2 to 32768: views are kept by their sequence
+	// modulo History, which must divide 65536 for the sequences' wrap to
+	// keep the last History of them.
 	History int
 	// Stream is the value the first stream's view ids chain from
 	// (docs/wire.md); 0: a random one. Two clients' Senders must not share
@@ -50,8 +52,9 @@ func history(n int) (int, error) {
 	switch {
 	case n == 0:
 		return defaultHistory, nil
-	case n < 2 || n > maxHistory:
-		return 0, fmt.Errorf("snapshot: History %d: want 0 (the default, %d) or 2 to %d", n, defaultHistory, maxHistory)
+	case n < 2 || n > maxHistory || n&(n-1) != 0:
+		return 0, fmt.Errorf("snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+			n, defaultHistory, maxHistory)
 	}
 	return n, nil
 }

@@ -25,10 +25,10 @@ func TestConvergenceProperty(t *testing.T) {
 		params.MinSuccessfulTests = 5
 	}
 	props := gopter.NewProperties(params)
-	// Arguments: seed, budget, history, ticks moving, loss, moving.
+	// Arguments: seed, budget, log2 of History, ticks moving, loss, moving.
 	props.Property("converges within the bound", prop.ForAll(
-		func(seed uint64, budget, history, ticks int, loss, moving float64) string {
-			opts := snapshot.Options[World]{Budget: budget, Entities: worldEntities, Relevant: relevance, History: history, Stream: uint32(seed) | 1}
+		func(seed uint64, budget, historyBits, ticks int, loss, moving float64) string {
+			opts := snapshot.Options[World]{Budget: budget, Entities: worldEntities, Relevant: relevance, History: 1 << historyBits, Stream: uint32(seed) | 1}
 			h := newHarness(t, seed, opts, loss)
 			h.sim = newSim(seed, 8, 150, 40)
 			for range ticks {
@@ -42,7 +42,7 @@ func TestConvergenceProperty(t *testing.T) {
 		},
 		gen.UInt64Range(1, 1<<40),
 		gen.OneGenOf(gen.Const(0), gen.IntRange(150, 1500)),
-		gen.IntRange(8, 256),
+		gen.IntRange(3, 8), // History 8 to 256
 		gen.IntRange(1, 40),
 		gen.Float64Range(0, 0.1),
 		gen.Float64Range(0.01, 1),

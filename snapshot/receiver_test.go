@@ -110,7 +110,7 @@ func fmtErr(err error) string {
 // TestReadRefusals: packets a Receiver must refuse before any work, each
 // with its error, leaving the Receiver and v as they were.
 func TestReadRefusals(t *testing.T) {
-	p := newPair(t, snapshot.Options[goldenWorld]{History: 200, Stream: 9})
+	p := newPair(t, snapshot.Options[goldenWorld]{History: 256, Stream: 9})
 	var pkts [][]byte
 	for i := range 10 {
 		pkt := p.send(world(i))
@@ -134,7 +134,7 @@ func TestReadRefusals(t *testing.T) {
 		{"a zero-base header without its delta", pkts[0][:11], bitpack.ErrOverflow, "packet 0: a 11-byte header and a delta in 11 bytes"},
 		{"a long header without its delta", []byte{9, 0, 0x03, 0x01, 1, 2, 3, 4}, bitpack.ErrOverflow, "packet 9: a 8-byte header and a delta in 8 bytes"},
 		{"a short offset in the long form", []byte{9, 0, 0x03, 0x00, 1, 2, 3, 4, 0}, bitpack.ErrRange, "base offset 1 in the long form"},
-		{"an offset past History", []byte{9, 0, 0x91, 0x01, 1, 2, 3, 4, 0}, bitpack.ErrRange, "base offset 200 out of range [0, 199] (History 200)"},
+		{"an offset past History", []byte{9, 0, 0x59, 0x02, 1, 2, 3, 4, 0}, bitpack.ErrRange, "base offset 300 out of range [0, 255] (History 256)"},
 		{"a base never read", with(last, func(b []byte) { b[0] = 30 }), snapshot.ErrNoBase, "packet 30: its base 29 (offset 1) is not held"},
 		{"a damaged check", with(last, func(b []byte) { b[5] ^= 0x10 }), snapshot.ErrNoBase, "packet 9: the view held as 8 is not its base"},
 		{"a damaged offset", with(last, func(b []byte) { b[2] = 3 << 1 }), snapshot.ErrNoBase, "the view held as 6 is not its base"},
