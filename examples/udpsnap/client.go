@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -10,33 +11,33 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/examples/udpsnap/sim"
+	"github.com/bitpack-go/bitpack/snapshot"
 )
 
-// client receives snapshots, decodes each against the base its header
-// names (a snapshot it decoded earlier and still keeps), checks it against
-// what the server sent, and acknowledges the newest in an input packet.
+// client reads its stream: each packet decoded on the view its header
+// names (one its Receiver keeps), checked against what the server sent,
+// and acknowledged in an input packet.
 type client struct {
-	id    uint8
-	conn  *net.UDPConn // connected to the server
-	pid   uint32
-	codec *bitpack.Codec[sim.Snapshot]
-	hdr   *bitpack.Codec[header]
-	in    *bitpack.Codec[input]
-	hist  [historySize]stored
-	truth *truth
-	loss  float64
-	rng   *rand.Rand
+	id       uint8
+	conn     *net.UDPConn // connected to the server
+	pid      uint32
+	codec    *bitpack.Codec[sim.Scene]
+	in       *bitpack.Codec[input]
+	receiver *snapshot.Receiver[sim.Scene]
+	view     sim.Scene
+	truth    *truth
+	loss     float64
+	rng      *rand.Rand
 
-	newest  uint32 // the newest tick decoded
-	decoded int    // snapshots decoded and checked
-	err     error  // the first failure
+	decoded, refused int   // packets read and checked; refused (a base lost with its ack)
+	err              error // the first failure
 }
 
 // hello tells the server where the client is, until the first snapshot
 // arrives (a hello may be lost like any packet).
 func (c *client) hello(stop <-chan struct{}) {
 	for {
-		c.send(0, false)
+		c.send(false)
 		select {
 		case <-stop:
 			return
@@ -45,13 +46,13 @@ func (c *client) hello(stop <-chan struct{}) {
 	}
 }
 
-// send sends an input packet acknowledging ack, dropped at the loss rate
-// when lossy.
-func (c *client) send(ack uint32, lossy bool) {
+// send sends an input packet with the Receiver's ack, dropped at the loss
+// rate when lossy.
+func (c *client) send(lossy bool) {
 	if lossy && c.rng.Float64() < c.loss {
 		return
 	}
-	payload, err := c.in.Marshal(&input{Client: c.id, Ack: ack})
+	payload, err := c.in.Marshal(&input{Client: c.id, Ack: c.receiver.Ack()})
 	if err == nil {
 		_, err = c.conn.Write(bitpack.Seal(nil, c.pid, payload))
 	}
@@ -82,59 +83,31 @@ func (c *client) run(wg *sync.WaitGroup) {
 		if err := c.receive(buf[:n]); err != nil && c.err == nil {
 			c.err = err
 		}
-		c.send(c.newest, true)
+		c.send(true)
 	}
 }
 
-// receive decodes one snapshot packet into the history and checks it.
-func (c *client) receive(packet []byte) error {
-	body, err := bitpack.Open(c.pid, packet)
-	if err != nil || len(body) < headerBytes {
+// receive reads one snapshot packet and checks the view.
+func (c *client) receive(sealed []byte) error {
+	packet, err := bitpack.Open(c.pid, sealed)
+	if err != nil {
 		return fmt.Errorf("client %d: a packet that does not open: %v", c.id, err)
 	}
-	var h header
-	if err := c.hdr.Unmarshal(body[:headerBytes], &h); err != nil {
-		return err
-	}
-	payload := body[headerBytes:]
-	dst := &c.hist[h.Tick%historySize]
-	switch {
-	case h.Base == 0:
-		err = c.codec.Unmarshal(payload, &dst.snap)
-	case c.hist[h.Base%historySize].tick != h.Base || h.Tick-h.Base >= historySize:
-		return fmt.Errorf("client %d: tick %d is a delta against tick %d, which it no longer holds", c.id, h.Tick, h.Base)
-	default:
-		err = c.codec.UnmarshalDelta(payload, &c.hist[h.Base%historySize].snap, &dst.snap)
+	seq, err := c.receiver.Read(packet, &c.view)
+	if errors.Is(err, snapshot.ErrNoBase) {
+		// Possible, rarely: the view it builds on was evicted. The
+		// Sender moves on when the next ack arrives.
+		c.refused++
+		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("client %d, tick %d (base %d): %w", c.id, h.Tick, h.Base, err)
+		return fmt.Errorf("client %d, packet %d: %w", c.id, seqOf(packet), err)
 	}
-	dst.tick = h.Tick
-	// The decoded snapshot must be exactly the server's.
-	again, err := c.codec.Marshal(&dst.snap)
-	if err != nil || !bytes.Equal(again, c.truth.get(h.Tick)) {
-		return fmt.Errorf("client %d, tick %d (base %d): decoded a snapshot other than the server's (%v)", c.id, h.Tick, h.Base, err)
+	// The view must be exactly the one the server meant.
+	got, err := c.codec.Marshal(&c.view)
+	if err != nil || !bytes.Equal(got, c.truth.get(int(c.id), seq)) {
+		return fmt.Errorf("client %d, packet %d: read a view other than the server's (%v)", c.id, seq, err)
 	}
 	c.decoded++
-	c.newest = max(c.newest, h.Tick)
 	return nil
-}
-
-// truth holds the full encoding of every tick's snapshot, for the
-// clients' check (the example runs both ends in one process).
-type truth struct {
-	mu sync.Mutex
-	m  map[uint32][]byte
-}
-
-func (t *truth) put(tick uint32, b []byte) {
-	t.mu.Lock()
-	t.m[tick] = b
-	t.mu.Unlock()
-}
-
-func (t *truth) get(tick uint32) []byte {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.m[tick]
 }

@@ -1,28 +1,31 @@
 // Command udpsnap runs a game server and several clients over real UDP
-// sockets on 127.0.0.1 and sends each client the world every tick as a
-// delta against the last snapshot that client acknowledged
-// (bitpack.AppendDelta / UnmarshalDelta), the way Quake 3 and Glenn
-// Fiedler's "Snapshot Compression" do:
+// sockets on 127.0.0.1 and streams each client the world with package
+// snapshot, the way Quake 3's per-client frames and Glenn Fiedler's
+// "Snapshot Compression" and "State Synchronization" do:
 //
-//   - the server keeps the snapshots it sent, quantized (bitpack.Quantize:
-//     exactly what its clients decode), by tick;
-//   - each snapshot packet says which tick it describes and which tick its
-//     delta was encoded against (0: a full snapshot), and is sealed with a
-//     protocol id mixed with the Fingerprint of every type it carries;
-//   - each client keeps the snapshots it decoded by tick, decodes a delta
-//     against the one the header names, checks the result against the
-//     server's snapshot, and acknowledges its newest in its input packets;
-//   - -loss drops that fraction of the packets both ways, so acks lag and
-//     deltas are against older snapshots.
+//   - the server keeps a snapshot.Sender per client: every tick, the next
+//     packet of that client's stream, a delta from the newest view the
+//     client acknowledged, at most 1,200 bytes (below a typical MTU), the
+//     entities that waited longest first; the world, quantized once per
+//     tick for every client;
+//   - each client keeps a snapshot.Receiver: it reads each packet on the
+//     view the header names, checks the view against the server's, and
+//     acknowledges the newest in its input packets;
+//   - packets are sealed with a protocol id mixed with the Fingerprint of
+//     every type they carry, and -loss drops that fraction of them both
+//     ways, so acks lag and packets build on older views.
 //
 // The world holds a fixed table of entities; a chosen fraction moves. The
 // program runs four phases — at rest, 1%, 10% and 50% of the entities
-// moving — and prints, per phase, the bytes of a snapshot sent whole and
-// as a delta (the worst tick and client too), and the bandwidth per client
-// of full snapshots, deltas and JSON. It checks the targets, in every tick
-// a delta was sent: at rest a delta is 1 byte, at 1% movement at most 1/20
-// of the full snapshot, at 10% at most 1/5. With -svg FILE it writes a
-// chart of the bytes each tick cost client 0.
+// moving — and prints, per phase, the bytes of a packet (against the world
+// sent whole), the entities it carried, how long the stalest waited, and
+// the bandwidth per client. The first packets bring the world, over
+// several ticks; at 50% the budget binds and entities take turns. It
+// checks the targets: no packet over the budget; at rest, the world
+// reaches every client, then 8 bytes a packet; once a phase settled (its
+// second half), at most 1/20 of the whole snapshot at 1% movement, 1/5
+// at 10%. With -svg FILE it
+// writes a chart of client 0's packets and stalest entity, tick by tick.
 //
 // Usage:
 //
@@ -44,6 +47,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/examples/udpsnap/sim"
+	"github.com/bitpack-go/bitpack/snapshot"
 )
 
 func main() {
@@ -87,7 +91,7 @@ func parse(args []string, out io.Writer) (config, error) {
 	fs.IntVar(&c.ticks, "ticks", 30, "ticks per phase")
 	fs.Float64Var(&c.loss, "loss", 0.05, "fraction of packets lost, each way, 0..0.9")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed of the world and the losses")
-	fs.StringVar(&c.svg, "svg", "", "write a chart of client 0's bytes per tick to this SVG file")
+	fs.StringVar(&c.svg, "svg", "", "write a chart of client 0's packets and stalest entity, tick by tick, to this SVG file")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -128,7 +132,7 @@ func run(args []string, out io.Writer) error {
 		if err := writeChart(cfg.svg, rep, cfg); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "\nChart of client 0's bytes per tick: %s\n", cfg.svg)
+		fmt.Fprintf(out, "\nChart of client 0's stream: %s\n", cfg.svg)
 	}
 	if missed := rep.missed(); len(missed) > 0 {
 		return fmt.Errorf("targets missed: %v", missed)
@@ -139,18 +143,15 @@ func run(args []string, out io.Writer) error {
 // simulate runs the server and the clients for every phase and returns
 // what was sent.
 func simulate(cfg config) (*report, error) {
-	codec, err := bitpack.NewCodec[sim.Snapshot]()
+	codec, err := bitpack.NewCodec[sim.Scene]()
 	if err != nil {
 		return nil, err // a tag error: the message names the field
-	}
-	hdr, err := bitpack.NewCodec[header]()
-	if err != nil {
-		return nil, err
 	}
 	in, err := bitpack.NewCodec[input]()
 	if err != nil {
 		return nil, err
 	}
+	opts := snapshot.Options[sim.Scene]{Budget: budget, Entities: []string{"Entities"}, History: history}
 	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		return nil, err
@@ -159,8 +160,13 @@ func simulate(cfg config) (*report, error) {
 	pid := protocolID()
 	tr := &truth{m: map[uint32][]byte{}}
 	log := &tickLog{}
-	srv := &server{conn: conn, id: pid, codec: codec, hdr: hdr, in: in, world: sim.New(cfg.entities, cfg.hz, cfg.seed),
+	srv := &server{conn: conn, id: pid, codec: codec, in: in, world: sim.New(cfg.entities, cfg.hz, cfg.seed),
 		loss: cfg.loss, rng: rand.New(rand.NewPCG(cfg.seed, 1)), log: log, truth: tr, peers: make([]peer, cfg.clients)}
+	for i := range srv.peers {
+		if srv.peers[i].sender, err = snapshot.NewSender(opts); err != nil {
+			return nil, err
+		}
+	}
 	go srv.listen()
 
 	clients := make([]*client, cfg.clients)
@@ -171,7 +177,11 @@ func simulate(cfg config) (*report, error) {
 			return nil, err
 		}
 		defer cc.Close()
-		clients[i] = &client{id: uint8(i), conn: cc, pid: pid, codec: codec, hdr: hdr, in: in, truth: tr,
+		r, err := snapshot.NewReceiver(opts)
+		if err != nil {
+			return nil, err
+		}
+		clients[i] = &client{id: uint8(i), conn: cc, pid: pid, codec: codec, in: in, receiver: r, truth: tr,
 			loss: cfg.loss, rng: rand.New(rand.NewPCG(cfg.seed, uint64(2+i)))}
 		wg.Add(1)
 		go clients[i].run(&wg)
@@ -185,9 +195,9 @@ func simulate(cfg config) (*report, error) {
 	tick := uint32(0)
 	for p, ph := range phases {
 		srv.world.SetMoving(ph.moving)
-		for range cfg.ticks {
+		for i := range cfg.ticks {
 			tick++
-			if err := srv.tick(tick, p); err != nil {
+			if err := srv.tick(tick, p, 2*i >= cfg.ticks); err != nil {
 				return nil, err
 			}
 			next = next.Add(period)
@@ -205,6 +215,7 @@ func simulate(cfg config) (*report, error) {
 			return nil, c.err
 		}
 		rep.decoded += c.decoded
+		rep.refused += c.refused
 	}
 	return rep, nil
 }

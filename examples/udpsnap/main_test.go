@@ -9,21 +9,20 @@ import (
 	"testing"
 )
 
-// TestRun: a short run over UDP meets the targets in every tick a delta
-// was sent (run fails otherwise), every client decodes exactly the
-// server's snapshots, and the chart is well-formed SVG with its three
-// series.
+// TestRun: a short run over UDP meets the targets in every tick (run fails
+// otherwise), every client reads exactly the server's views, and the
+// chart is well-formed SVG with its two series.
 func TestRun(t *testing.T) {
 	svg := filepath.Join(t.TempDir(), "chart.svg")
 	var out bytes.Buffer
-	args := []string{"-entities", "400", "-clients", "3", "-hz", "200", "-ticks", "12", "-loss", "0.05", "-svg", svg}
+	args := []string{"-entities", "400", "-clients", "3", "-hz", "300", "-ticks", "30", "-loss", "0.05", "-svg", svg}
 	if err := run(args, &out); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 	for _, want := range []string{
-		"a server and 3 clients over UDP on 127.0.0.1, 400 entities, 200 Hz, 12 ticks per phase, 5% of packets lost each way",
-		"Targets met in every tick",
-		"each is exactly the server's",
+		"a server and 3 clients over UDP on 127.0.0.1, 400 entities, 300 Hz, 30 ticks per phase, 5% of packets lost each way, budget 1200 bytes",
+		"Targets met",
+		"each view is exactly the server's",
 		"\nat rest ", "\n1% ", "\n10% ", "\n50% ",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -37,17 +36,18 @@ func TestRun(t *testing.T) {
 	var doc struct {
 		Lines []struct{} `xml:"polyline"`
 	}
-	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Lines) != 3 {
+	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Lines) != 2 {
 		t.Fatalf("chart: %d polylines, %v", len(doc.Lines), err)
 	}
 }
 
 // TestTargets: the numbers behind the targets, from a run with heavy loss
-// (bases many ticks old): at rest every delta is 1 byte, at 1% every delta
-// is under 1/20 of the full snapshot, at 10% under 1/5, and the clients
-// decoded against bases older than the previous tick.
+// (views many packets old): no packet over the budget, the world whole at
+// rest and 8-byte packets once it arrived, settled at 1% and 10% small packets,
+// at 50% the budget binding (entities wait), and packets built on views
+// older than the previous tick.
 func TestTargets(t *testing.T) {
-	cfg, err := parse([]string{"-entities", "500", "-clients", "2", "-hz", "200", "-ticks", "15", "-loss", "0.3", "-seed", "7"}, &bytes.Buffer{})
+	cfg, err := parse([]string{"-entities", "500", "-clients", "2", "-hz", "400", "-ticks", "40", "-loss", "0.3", "-seed", "7"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,17 +61,21 @@ func TestTargets(t *testing.T) {
 	old := 0
 	for p, ph := range phases {
 		s := rep.stats(p)
-		t.Logf("%-8s full %d B, deltas %d..%d B (%d sent), worst %.4f, oldest base %d ticks", ph.name, s.full, s.minD, s.maxD, s.deltas, s.worst, s.maxAge)
-		if s.deltas == 0 {
-			t.Fatalf("%s: no delta sent", ph.name)
+		t.Logf("%-8s full %d B, packets %d..%d B (%d sent), settled largest %d B, stalest %d, oldest base %d",
+			ph.name, s.full, s.minB, s.maxB, s.packets, s.maxLate, s.maxStale, s.maxBase)
+		if s.maxB > budget {
+			t.Fatalf("%s: a packet of %d bytes", ph.name, s.maxB)
 		}
-		old = max(old, s.maxAge)
+		old = max(old, s.maxBase)
+		if ph.moving == 0.5 && s.maxB < budget-100 {
+			t.Errorf("50%%: the budget never bound (largest packet %d bytes)", s.maxB)
+		}
 	}
 	if old < 2 {
-		t.Errorf("with 30%% loss no delta was against a base older than the previous tick")
+		t.Errorf("with 30%% loss no packet built on a view older than the previous tick")
 	}
 	if rep.decoded == 0 {
-		t.Error("no snapshot decoded")
+		t.Error("no packet read")
 	}
 }
 

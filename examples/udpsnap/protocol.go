@@ -7,42 +7,35 @@ import (
 	"github.com/bitpack-go/bitpack/examples/udpsnap/sim"
 )
 
-// The protocol. A snapshot packet is Seal(protocolID, header + payload):
-// the header says which tick the payload describes and which tick its
-// delta was encoded against (0: none, the payload is the full snapshot).
-// Which base a delta was encoded against is the application's business,
-// not bitpack's: this header is where it lives. An input packet is
-// Seal(protocolID, input): the client's newest decoded tick is its ack.
+// The protocol. A snapshot packet is Seal(protocolID, packet), packet
+// being what snapshot.Sender.Append wrote: its header names the view it
+// builds on (docs/wire.md, "Snapshot streams"). An input packet is
+// Seal(protocolID, input): the client's Receiver.Ack is in it.
 
-// header precedes every snapshot payload: 8 bytes.
-type header struct {
-	Tick uint32 // the tick the payload describes, from 1
-	Base uint32 // the tick of the base the payload is a delta against; 0: a full snapshot
-}
-
-const headerBytes = 8
-
-// input is what a client sends the server: who it is and the newest tick
-// it decoded (its ack; 0 before the first).
+// input is what a client sends the server: who it is and the newest
+// sequence it read (its ack; 0xFFFF before the first).
 type input struct {
 	Client uint8 `bits:"range=0..63"`
-	Ack    uint32
+	Ack    uint16
 }
 
 // maxClients bounds -clients (input.Client's range).
 const maxClients = 64
 
-// historySize is how many snapshots each side keeps by tick: the server
-// to encode against, a client to decode against. A client whose newest
-// ack is older than that gets a full snapshot.
-const historySize = 64
+// budget is the most bytes a snapshot packet's payload takes, below a
+// typical MTU with room for the IP and UDP headers and Seal's CRC.
+const budget = 1200
+
+// history is how many views each side keeps: the server to build on
+// what a client acknowledged, a client to decode against.
+const history = 64
 
 // protocolID mixes the protocol's name with the Fingerprint of every type
 // it sends, so a client built from another schema (another range, res or
 // maxlen) fails Open's CRC instead of misreading packets.
 func protocolID() uint32 {
 	id := uint32(0x75647370) // "udps"
-	for i, v := range []any{&sim.Snapshot{}, &header{}, &input{}} {
+	for i, v := range []any{&sim.Scene{}, &input{}} {
 		fp, err := bitpack.Fingerprint(v)
 		if err != nil {
 			panic(err) // the types are this program's own: a tag error is a bug

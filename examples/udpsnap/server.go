@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -10,46 +11,43 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/examples/udpsnap/sim"
+	"github.com/bitpack-go/bitpack/snapshot"
 )
 
-// server owns the world. Every tick it steps the world, keeps the
-// snapshot (quantized: exactly what its clients decode) in its history,
-// and sends each client that snapshot as a delta against the newest tick
-// that client acknowledged, or whole when it has none in the history.
+// server owns the world. Every tick it steps the world, quantizes it once
+// (for all its clients: a Sender then finds an entity that did not move
+// with one comparison), and sends each client the next packet of its
+// stream — a delta from the newest view that client acknowledged, at
+// most 1,200 bytes.
 type server struct {
 	conn  *net.UDPConn
 	id    uint32 // protocol id
-	codec *bitpack.Codec[sim.Snapshot]
-	hdr   *bitpack.Codec[header]
+	codec *bitpack.Codec[sim.Scene]
 	in    *bitpack.Codec[input]
 	world *sim.World
-	hist  [historySize]stored
+	scene sim.Scene
+	list  sim.Snapshot // the same world as a list, for JSON
 	loss  float64
 	rng   *rand.Rand // drops packets
 	log   *tickLog
 	truth *truth
 
-	body, packet []byte // reused for every packet
+	packet []byte // reused for every packet
 
 	mu    sync.Mutex
 	peers []peer // by client id
 }
 
-// stored is one snapshot of the history.
-type stored struct {
-	tick uint32
-	snap sim.Snapshot
-}
-
 // peer is what the server knows of a client.
 type peer struct {
-	addr *net.UDPAddr
-	ack  uint32 // the newest tick it decoded, 0 if none
+	addr   *net.UDPAddr
+	sender *snapshot.Sender[sim.Scene]
+	acks   []uint16 // arrived since the last tick
 }
 
 // listen reads input packets until the connection closes, recording
-// each client's address and newest ack. Packets that fail Open or decode
-// are dropped.
+// each client's address and acks. Packets that fail Open or decode are
+// dropped.
 func (s *server) listen() {
 	buf := make([]byte, 2048)
 	var in input
@@ -65,7 +63,7 @@ func (s *server) listen() {
 		s.mu.Lock()
 		p := &s.peers[in.Client]
 		p.addr = addr
-		p.ack = max(p.ack, in.Ack) // packets may arrive out of order
+		p.acks = append(p.acks, in.Ack)
 		s.mu.Unlock()
 	}
 }
@@ -88,59 +86,82 @@ func (s *server) waitForClients(timeout time.Duration) error {
 	return errors.New("clients did not say hello")
 }
 
-// tick runs one server tick: step, snapshot, send to every client.
-func (s *server) tick(tick uint32, phase int) error {
+// tick runs one server tick: step, quantize, and a packet to every client.
+func (s *server) tick(tick uint32, phase int, late bool) error {
 	s.world.Step()
-	cur := &s.hist[tick%historySize]
-	cur.tick = tick
-	s.world.Snapshot(&cur.snap)
-	if err := s.codec.Quantize(&cur.snap); err != nil {
+	s.world.Scene(&s.scene)
+	if err := s.codec.Quantize(&s.scene); err != nil {
 		return err
 	}
-	full, err := s.codec.Marshal(&cur.snap)
+	full, err := s.codec.Marshal(&s.scene)
 	if err != nil {
 		return err
 	}
-	s.truth.put(tick, full)
-	js, err := json.Marshal(&cur.snap)
+	s.world.Snapshot(&s.list)
+	js, err := json.Marshal(&s.list)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	peers := append([]peer(nil), s.peers...)
-	s.mu.Unlock()
-	for c, p := range peers {
-		h := header{Tick: tick}
-		if p.ack > 0 && tick-p.ack < historySize && s.hist[p.ack%historySize].tick == p.ack {
-			h.Base = p.ack
+	for c := range s.peers {
+		s.mu.Lock()
+		p := &s.peers[c]
+		acks, addr := p.acks, p.addr
+		p.acks = nil
+		s.mu.Unlock()
+		for _, a := range acks {
+			p.sender.Ack(a)
 		}
-		body, err := s.hdr.Append(s.body[:0], &h)
-		if err == nil && h.Base == 0 {
-			body, err = s.codec.Append(body, &cur.snap)
-		} else if err == nil {
-			body, err = s.codec.AppendDelta(body, &s.hist[h.Base%historySize].snap, &cur.snap)
-		}
+		s.packet, err = p.sender.Append(s.packet[:0], &s.scene)
 		if err != nil {
 			return err
 		}
-		s.body = body
-		s.packet = bitpack.Seal(s.packet[:0], s.id, body)
-		s.log.add(record{tick: tick, phase: phase, client: c, delta: h.Base != 0, payload: len(body) - headerBytes,
-			full: len(full), json: len(js), age: ageOf(tick, h.Base)})
+		st := p.sender.Stats()
+		// What the client must read from this packet: the Sender's view,
+		// for the client's check (the example runs both ends in one
+		// process).
+		var view sim.Scene
+		if !p.sender.View(st.Seq, &view) {
+			return errors.New("the sender does not hold the view it just sent")
+		}
+		want, err := s.codec.Marshal(&view)
+		if err != nil {
+			return err
+		}
+		s.truth.put(c, st.Seq, want)
+		s.log.add(record{tick: tick, phase: phase, client: c, bytes: len(s.packet), sent: st.Sent, waiting: st.Waiting,
+			stalest: st.Stalest, base: st.Base, full: len(full), json: len(js), late: late})
 		if s.rng.Float64() < s.loss {
 			continue // lost on the way
 		}
-		if _, err := s.conn.WriteToUDP(s.packet, p.addr); err != nil {
+		if _, err := s.conn.WriteToUDP(bitpack.Seal(nil, s.id, s.packet), addr); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ageOf is how many ticks old a delta's base is (0 for a full snapshot).
-func ageOf(tick, base uint32) int {
-	if base == 0 {
-		return 0
-	}
-	return int(tick - base)
+// truth holds, for each client and sequence, the encoding of the view the
+// server sent, for the clients' check.
+type truth struct {
+	mu sync.Mutex
+	m  map[uint32][]byte
 }
+
+func (t *truth) key(client int, seq uint16) uint32 {
+	return uint32(client)<<16 | uint32(seq)
+}
+
+func (t *truth) put(client int, seq uint16, b []byte) {
+	t.mu.Lock()
+	t.m[t.key(client, seq)] = b
+	t.mu.Unlock()
+}
+
+func (t *truth) get(client int, seq uint16) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[t.key(client, seq)]
+}
+
+// seqOf is a snapshot packet's sequence (its first two bytes).
+func seqOf(packet []byte) uint16 { return binary.LittleEndian.Uint16(packet) }

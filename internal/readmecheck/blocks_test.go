@@ -60,7 +60,7 @@ var prelude = []struct{ name, src string }{
 var knownImports = map[string]string{
 	"bitpack": "github.com/bitpack-go/bitpack", "bitpacktest": "github.com/bitpack-go/bitpack/bitpacktest",
 	"bitio": "github.com/bitpack-go/bitpack/bitio", "errors": "errors", "fmt": "fmt", "log": "log",
-	"time": "time", "testing": "testing",
+	"time": "time", "testing": "testing", "snapshot": "github.com/bitpack-go/bitpack/snapshot",
 }
 
 // goFile renders a block as a Go file of package snippets: imports for

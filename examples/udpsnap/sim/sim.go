@@ -38,6 +38,14 @@ type Snapshot struct {
 	Entities []Entity `bits:"maxlen=1024"` // 11-bit count, then the entities
 }
 
+// Scene is the world as package snapshot sends it: each entity an element
+// of a sparse array, so that each is sent on its own — when it changes,
+// by priority when a packet's budget binds. Its slots hold the entities
+// in order; the slots past the world's size stay empty.
+type Scene struct {
+	Entities [MaxEntities]*Entity `bits:"sparse"` // indices of the present ones, then each
+}
+
 // defaultRate is the Step rate New assumes when given none, per second.
 const defaultRate = 30
 
@@ -125,6 +133,24 @@ func (w *World) Snapshot(dst *Snapshot) {
 			HP:   e.hp,
 		}
 	}
+}
+
+// Scene fills dst with the world as it is, reusing dst's entities.
+func (w *World) Scene(dst *Scene) {
+	for i := range w.ents {
+		e := &w.ents[i]
+		if dst.Entities[i] == nil {
+			dst.Entities[i] = new(Entity)
+		}
+		s, c := math.Sincos(e.yaw / 2)
+		*dst.Entities[i] = Entity{
+			Pos:  Vec3{float32(e.x), float32(e.y), float32(e.z)},
+			Rot:  Quat{0, 0, float32(s), float32(c)},
+			Kind: e.kind,
+			HP:   e.hp,
+		}
+	}
+	clear(dst.Entities[len(w.ents):])
 }
 
 // ground is the terrain height: gentle hills within ±5 m.

@@ -35,3 +35,29 @@ func TestMoving(t *testing.T) {
 		}
 	}
 }
+
+// TestScene: a Scene holds the Snapshot's entities, one per slot in order,
+// the slots past them empty; filling it again reuses its entities.
+func TestScene(t *testing.T) {
+	w := New(300, 30, 2)
+	w.SetMoving(0.5)
+	w.Step()
+	var snap Snapshot
+	var sc Scene
+	w.Snapshot(&snap)
+	w.Scene(&sc)
+	for i, e := range sc.Entities {
+		switch {
+		case i < len(snap.Entities) && (e == nil || *e != snap.Entities[i]):
+			t.Fatalf("slot %d: %v, want %v", i, e, snap.Entities[i])
+		case i >= len(snap.Entities) && e != nil:
+			t.Fatalf("slot %d past the %d entities holds %v", i, len(snap.Entities), e)
+		}
+	}
+	first := sc.Entities[0]
+	w.Step()
+	w.Scene(&sc)
+	if sc.Entities[0] != first {
+		t.Error("Scene replaced an entity it could reuse")
+	}
+}

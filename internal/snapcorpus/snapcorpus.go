@@ -1,0 +1,433 @@
+// Package snapcorpus records a snapshot stream for other Receivers to
+// replay: the packets one client's Receiver got, in the order it got them
+// — lost, duplicated and reordered ones, another client's stream, damaged
+// headers, packets on evicted bases, a reconnect and the old stream's
+// packets after it — each with what Go's Receiver did with it. A Receiver
+// written from docs/wire.md ("Snapshot streams") must do the same, step
+// for step: the generated clients' tests (issue 29) replay the file.
+//
+// # The file
+//
+// snapshot/testdata/stream.json (written by Record, checked by
+// snapshot's TestRecordedStream, which rewrites it with -update) is one
+// JSON object:
+//
+//	type         the Go type of the views ("snapcorpus.World")
+//	fingerprint  its bitpack.Fingerprint, "0x" and 8 hex digits
+//	schema       its Layout().Schema(): the type as the generators read it
+//	history      the Receiver's History
+//	steps        what the Receiver is given, in order
+//
+// Each step is one of:
+//
+//	{"reset": true, "ack": A}
+//	    the Receiver forgets its views (Receiver.Reset)
+//	{"packet": "hex", "seq": S, "view": "hex", "ack": A}
+//	    the packet is accepted: its sequence is S, the view it gives is
+//	    the value whose full encoding (bitpack.Marshal) is view
+//	{"packet": "hex", "error": "E", "ack": A}
+//	    the packet is refused: E is "no-base" (snapshot.ErrNoBase) or
+//	    bitpack's category (range, overflow, padding, invalid-string,
+//	    trailing, depth)
+//
+// and A is what Receiver.Ack returns after the step (65535 before any
+// packet was read). "why" says, for a person, what a step is.
+package snapcorpus
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/snapshot"
+)
+
+// Unit, Shot, Item and World are the recorded stream's types: an entity
+// set of each kind (a sparse array, a sparse slice, a map with integer
+// keys) and non-entity fields.
+type Unit struct {
+	X, Y float32 `bits:"float,min=-100,max=100,res=0.01"`
+	HP   uint8   `bits:"range=0..100"`
+	Name string  `bits:"maxlen=8"`
+}
+
+type Shot struct {
+	Dir uint8 `bits:"range=0..63"`
+}
+
+type Item struct {
+	Count uint16 `bits:"range=0..999"`
+}
+
+type World struct {
+	Tick  uint32
+	Units [40]*Unit       `bits:"sparse"`
+	Shots []*Shot         `bits:"sparse,maxlen=16"`
+	Items map[int16]*Item `bits:"maxlen=32"`
+}
+
+// File is the recorded stream.
+type File struct {
+	Type        string `json:"type"`
+	Fingerprint string `json:"fingerprint"`
+	Schema      string `json:"schema"`
+	History     int    `json:"history"`
+	Steps       []Step `json:"steps,omitempty"`
+}
+
+// Step is one thing the Receiver is given, and what it did.
+type Step struct {
+	Why    string `json:"why,omitempty"`
+	Reset  bool   `json:"reset,omitempty"`
+	Packet string `json:"packet,omitempty"`
+	Seq    *int   `json:"seq,omitempty"`
+	View   string `json:"view,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Ack    int    `json:"ack"`
+}
+
+// History is the recorded stream's History.
+const History = 16
+
+// Entities are the World's entity sets.
+var Entities = []string{"Units", "Shots", "Items"}
+
+// relevant hides units by a boundary that sweeps across them, and items
+// by turns.
+func relevant(w *World, e snapshot.Entity) bool {
+	switch e.Field {
+	case "Units":
+		return w.Units[e.Key].X < float32(int(w.Tick%50)*4-100)
+	case "Items":
+		return e.Key%3 != int64(w.Tick/9%3)
+	}
+	return true
+}
+
+// sim is the world the server runs.
+type sim struct {
+	rng *rand.Rand
+	w   World
+}
+
+func newSim(seed uint64) *sim {
+	s := &sim{rng: rand.New(rand.NewPCG(seed, 29))}
+	for i := range 30 {
+		s.w.Units[i] = &Unit{X: s.coord(), Y: s.coord(), HP: 100, Name: string(rune('a' + i%26))}
+	}
+	s.w.Items = map[int16]*Item{}
+	for range 12 {
+		s.w.Items[int16(s.rng.IntN(200)-100)] = &Item{Count: uint16(s.rng.IntN(1000))}
+	}
+	return s
+}
+
+func (s *sim) coord() float32 { return float32(s.rng.Float64()*190 - 95) }
+
+// step moves the world a tick.
+func (s *sim) step() {
+	w := &s.w
+	w.Tick++
+	for i, u := range w.Units {
+		switch {
+		case u == nil && s.rng.IntN(40) == 0:
+			w.Units[i] = &Unit{X: s.coord(), Y: s.coord(), HP: 50, Name: "new"}
+		case u != nil && s.rng.IntN(60) == 0:
+			w.Units[i] = nil
+		case u != nil && s.rng.IntN(3) == 0:
+			u.X = min(99, max(-99, u.X+float32(s.rng.Float64()-0.5)*4))
+			u.HP = uint8(s.rng.IntN(101))
+		}
+	}
+	if s.rng.IntN(3) == 0 && len(w.Shots) < 16 {
+		w.Shots = append(w.Shots, &Shot{Dir: uint8(s.rng.IntN(64))})
+	}
+	if len(w.Shots) > 0 && s.rng.IntN(4) == 0 {
+		w.Shots[s.rng.IntN(len(w.Shots))] = nil
+	}
+	if len(w.Shots) > 10 {
+		w.Shots = w.Shots[:4]
+	}
+	for _, k := range slices.Sorted(maps.Keys(w.Items)) { // in key order: the same on every run
+		it := w.Items[k]
+		if s.rng.IntN(5) == 0 {
+			it.Count = uint16(s.rng.IntN(1000))
+		}
+		if s.rng.IntN(40) == 0 {
+			delete(w.Items, k)
+		}
+	}
+	if s.rng.IntN(6) == 0 && len(w.Items) < 32 {
+		w.Items[int16(s.rng.IntN(200)-100)] = &Item{Count: 1}
+	}
+}
+
+// Record plays a client's stream over a lossy channel and records what
+// its Receiver was given and did. It is deterministic.
+func Record() (*File, error) {
+	codec, err := bitpack.NewCodec[World]()
+	if err != nil {
+		return nil, err
+	}
+	fp, err := bitpack.Fingerprint(&World{})
+	if err != nil {
+		return nil, err
+	}
+	rec := &recorder{codec: codec, rng: rand.New(rand.NewPCG(28, 29)), old: map[string]bool{},
+		file: &File{Type: "snapcorpus.World", Fingerprint: fmt.Sprintf("%#08x", fp), Schema: codec.Layout().Schema(), History: History}}
+	opts := snapshot.Options[World]{Budget: 160, Entities: Entities, Relevant: relevant, History: History, Stream: 0x5eed0001}
+	if rec.s, err = snapshot.NewSender(opts); err != nil {
+		return nil, err
+	}
+	if rec.r, err = snapshot.NewReceiver(opts); err != nil {
+		return nil, err
+	}
+	other := opts
+	other.Stream, other.Relevant = 0x5eed0002, nil
+	if rec.other, err = snapshot.NewSender(other); err != nil {
+		return nil, err
+	}
+	world := newSim(1)
+	var sent [][]byte // every packet of the stream, by the order sent
+	for tick := range 160 {
+		world.step()
+		pkt, err := rec.s.Append(nil, &world.w)
+		if err != nil {
+			return nil, err
+		}
+		sent = append(sent, pkt)
+		o, err := rec.other.Append(nil, &world.w)
+		if err != nil {
+			return nil, err
+		}
+		rec.other.Ack(binary.LittleEndian.Uint16(o)) // the other client reads everything
+		rec.send(tick, pkt)
+		switch {
+		case tick == 100:
+			// The client reconnects: both ends start a new stream; the old
+			// stream's packets still on the way arrive after.
+			rec.s.Reset()
+			rec.r.Reset()
+			rec.add(Step{Why: "the client reconnects", Reset: true})
+		case tick%7 == 3 && o[2] != 0:
+			rec.deliver("another client's stream, the same sequences", o)
+		case tick%11 == 5:
+			rec.deliver("a damaged check", damage(pkt, 4))
+		case tick%13 == 6 && len(sent) > 40:
+			rec.deliver("a packet whose base was evicted", sent[len(sent)-40])
+		case tick%17 == 8:
+			rec.deliver("a damaged offset", damage(pkt, 2))
+		case tick%19 == 9:
+			rec.deliver("a truncated packet", pkt[:len(pkt)/2])
+		}
+		if tick == 100 {
+			for _, q := range rec.queue {
+				rec.old[string(q.b)] = true
+			}
+		}
+		for _, b := range rec.arrivals(tick) {
+			rec.deliver(rec.why(b), b)
+		}
+	}
+	for _, b := range rec.arrivals(1 << 30) {
+		rec.deliver(rec.why(b), b)
+	}
+	return rec.file, nil
+}
+
+// damage flips a bit of byte i.
+func damage(pkt []byte, i int) []byte {
+	b := slices.Clone(pkt)
+	if i < len(b) {
+		b[i] ^= 0x08
+	}
+	return b
+}
+
+// recorder is the channel and the client's end.
+type recorder struct {
+	codec    *bitpack.Codec[World]
+	rng      *rand.Rand
+	s, other *snapshot.Sender[World]
+	r        *snapshot.Receiver[World]
+	v        World
+	queue    []queued
+	old      map[string]bool // packets of the stream before the reconnect, still on the way then
+	file     *File
+}
+
+// why says what a packet off the channel is.
+func (c *recorder) why(b []byte) string {
+	if c.old[string(b)] {
+		return "the old stream, after the reconnect"
+	}
+	return ""
+}
+
+type queued struct {
+	at int
+	b  []byte
+}
+
+// send puts a packet on the channel: 10% lost, 5% duplicated, delayed
+// up to 2 ticks.
+func (c *recorder) send(now int, b []byte) {
+	copies := 1
+	if c.rng.Float64() < 0.05 {
+		copies = 2
+	}
+	for range copies {
+		if c.rng.Float64() < 0.10 {
+			continue
+		}
+		c.queue = append(c.queue, queued{at: now + c.rng.IntN(3), b: b})
+	}
+}
+
+// arrivals returns the packets due at now, shuffled.
+func (c *recorder) arrivals(now int) [][]byte {
+	var due [][]byte
+	kept := c.queue[:0]
+	for _, q := range c.queue {
+		if q.at <= now {
+			due = append(due, q.b)
+		} else {
+			kept = append(kept, q)
+		}
+	}
+	c.queue = kept
+	c.rng.Shuffle(len(due), func(i, j int) { due[i], due[j] = due[j], due[i] })
+	return due
+}
+
+// deliver reads a packet, records the step and sends the ack back (lost
+// like packets, 10%).
+func (c *recorder) deliver(why string, b []byte) {
+	seq, err := c.r.Read(b, &c.v)
+	st := Step{Why: why, Packet: hex.EncodeToString(b)}
+	if err != nil {
+		st.Error = Category(err)
+	} else {
+		view, err := c.codec.Marshal(&c.v)
+		if err != nil {
+			panic(err) // a view bitpack decoded encodes
+		}
+		n := int(seq)
+		st.Seq, st.View = &n, hex.EncodeToString(view)
+		if c.rng.Float64() >= 0.10 {
+			c.s.Ack(c.r.Ack())
+		}
+	}
+	c.add(st)
+}
+
+func (c *recorder) add(st Step) {
+	st.Ack = int(c.r.Ack())
+	c.file.Steps = append(c.file.Steps, st)
+}
+
+// Category names the refusal err reports: "no-base", or bitpack's
+// category.
+func Category(err error) string {
+	for _, c := range []struct {
+		err  error
+		name string
+	}{
+		{snapshot.ErrNoBase, "no-base"}, {bitpack.ErrRange, "range"}, {bitpack.ErrOverflow, "overflow"},
+		{bitpack.ErrPadding, "padding"}, {bitpack.ErrInvalidString, "invalid-string"},
+		{bitpack.ErrTrailing, "trailing"}, {bitpack.ErrDepth, "depth"},
+	} {
+		if errors.Is(err, c.err) {
+			return c.name
+		}
+	}
+	return "other: " + err.Error()
+}
+
+// Replay gives f's steps to a new Go Receiver and reports the first step
+// it does not do as recorded.
+func Replay(f *File) error {
+	codec, err := bitpack.NewCodec[World]()
+	if err != nil {
+		return err
+	}
+	r, err := snapshot.NewReceiver(snapshot.Options[World]{History: f.History})
+	if err != nil {
+		return err
+	}
+	var v World
+	for i, st := range f.Steps {
+		if st.Reset {
+			r.Reset()
+		} else {
+			pkt, err := hex.DecodeString(st.Packet)
+			if err != nil {
+				return fmt.Errorf("step %d: %v", i, err)
+			}
+			seq, err := r.Read(pkt, &v)
+			switch {
+			case err != nil && Category(err) != st.Error:
+				return fmt.Errorf("step %d (%s): refused as %s (%v), recorded %q", i, st.Why, Category(err), err, st.Error)
+			case err == nil && st.Error != "":
+				return fmt.Errorf("step %d (%s): accepted, recorded refused as %s", i, st.Why, st.Error)
+			case err == nil:
+				view, err := codec.Marshal(&v)
+				if err != nil {
+					return err
+				}
+				if st.Seq == nil || int(seq) != *st.Seq || hex.EncodeToString(view) != st.View {
+					return fmt.Errorf("step %d: sequence %d and its view differ from the recorded", i, seq)
+				}
+			}
+		}
+		if int(r.Ack()) != st.Ack {
+			return fmt.Errorf("step %d (%s): Ack %d, recorded %d", i, st.Why, r.Ack(), st.Ack)
+		}
+	}
+	return nil
+}
+
+// Marshal writes f as the file is written: indented JSON, one step a
+// line.
+func Marshal(f *File) ([]byte, error) {
+	head := *f
+	head.Steps = nil
+	b, err := marshal(head, "  ")
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-3] // the closing "\n}\n"
+	b = append(b, ",\n  \"steps\": ["...)
+	for i, st := range f.Steps {
+		line, err := marshal(st, "")
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = append(b, line[:len(line)-1]...)
+	}
+	return append(b, "\n  ]\n}\n"...), nil
+}
+
+// marshal encodes v as JSON without escaping <, > and & (the schema holds
+// them), indented by indent unless it is "", with a newline at the end.
+func marshal(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if indent != "" {
+		e.SetIndent("", indent)
+	}
+	err := e.Encode(v)
+	return b.Bytes(), err
+}
