@@ -29,8 +29,10 @@ var (
 	csQuote string
 	//go:embed delta.cs
 	csDelta string
+	//go:embed snapshot.cs
+	csSnapshot string
 
-	csRuntime = code.Rules(csReader + csWriter + csBitpack + csFormat + csQuat + csDelta)
+	csRuntime = code.Rules(csReader + csWriter + csBitpack + csFormat + csQuat + csDelta + csSnapshot)
 )
 
 // Emitter renders a model as a C# file.
@@ -116,6 +118,9 @@ func (e *Emitter) File() []byte {
 		case model.TypeUnion:
 			e.unionType(&src, t)
 		}
+	}
+	for _, t := range e.m.Roots {
+		e.receiverType(&src, t)
 	}
 	text := strings.TrimSuffix(src.String(), "\n")
 	for _, line := range strings.Split(text, "\n") {
@@ -282,6 +287,8 @@ func (e *Emitter) structType(t *model.Type) []byte {
 	b.Write(read)
 	b.Write(write)
 	b.Write(delta)
+	b.WriteString(e.copyMethod(t))
+	b.WriteString(e.ownedMethods(t))
 	p("}\n\n")
 	return b.Bytes()
 }
@@ -335,12 +342,12 @@ func init() {
 		while var dynamic async await nameof when yield value global partial where get set add remove`) {
 		csKeywords[w] = true
 	}
-	for _, w := range strings.Fields(`Bitpack BitpackReader BitpackWriter BitpackBox BitpackErrorKind System r w v`) {
+	for _, w := range strings.Fields(`Bitpack BitpackReader BitpackWriter BitpackBox BitpackErrorKind BitpackSnapshotHeader BitpackReceiverState System r w v`) {
 		csRuntimeNames[w] = true
 	}
 	for _, w := range strings.Fields(`Fingerprint TryRead TryWrite Read ReadFrom WriteTo Equals GetHashCode
 		ToString GetType MemberwiseClone Finalize ReferenceEquals TryReadDelta TryWriteDelta ReadDelta WriteDelta
-		ReadDeltaBody WriteDeltaBody ReadDeltaItems WriteDeltaItems Clone`) {
+		ReadDeltaBody WriteDeltaBody ReadDeltaItems WriteDeltaItems Clone CopyFrom`) {
 		csMemberNames[w] = true
 	}
 }

@@ -225,13 +225,11 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, v.Prefix.Bits))
 	c.line("if (%s > 0)", n)
 	c.open()
-	c.line("%s %s = %s;", ktype+"[]", keys, newArray(ktype, n))
+	c.line("%s %s = Bitpack.TakeKeys<%s>(%s);", ktype+"[]", keys, ktype, n)
+	c.line("try")
+	c.open()
 	c.line("%s.Keys.CopyTo(%s, 0);", m, keys)
-	if v.Order == model.KeysBytewise {
-		c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", keys)
-	} else {
-		c.line("global::System.Array.Sort(%s);", keys)
-	}
+	sortKeys(c, v, keys, n)
 	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
 	c.open()
 	at := append(idx, "Bitpack.KeyText("+keys+"["+i+"])")
@@ -240,6 +238,20 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	e.write(c, v.Elem, val, at)
 	c.close()
 	c.close()
+	c.line("finally")
+	c.open()
+	c.line("Bitpack.ReleaseKeys<%s>();", ktype)
+	c.close()
+	c.close()
 	c.close()
 	c.loops--
+}
+
+// sortKeys sorts the first n keys of array keys in bitpack's order.
+func sortKeys(c *body, v *model.Value, keys, n string) {
+	if v.Order == model.KeysBytewise {
+		c.line("global::System.Array.Sort(%s, 0, %s, Bitpack.KeyOrder);", keys, n)
+	} else {
+		c.line("global::System.Array.Sort(%s, 0, %s);", keys, n)
+	}
 }
