@@ -446,7 +446,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 		for _, k := range [][3]string{{kv, n, g}, {kb, nb, b}} {
 			c.line("if (%s > 0)", k[1])
 			c.open()
-			c.line("%s.Keys.CopyTo(%s, 0);", k[2], k[0])
+			c.line("Bitpack.CopyKeys(%s, %s);", k[2], k[0])
 			sortKeys(c, v, k[0], k[1])
 			c.close()
 		}

@@ -228,7 +228,7 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	c.line("%s %s = Bitpack.TakeKeys<%s>(%s);", ktype+"[]", keys, ktype, n)
 	c.line("try")
 	c.open()
-	c.line("%s.Keys.CopyTo(%s, 0);", m, keys)
+	c.line("Bitpack.CopyKeys(%s, %s);", m, keys)
 	sortKeys(c, v, keys, n)
 	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
 	c.open()
@@ -250,8 +250,8 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 // sortKeys sorts the first n keys of array keys in bitpack's order.
 func sortKeys(c *body, v *model.Value, keys, n string) {
 	if v.Order == model.KeysBytewise {
-		c.line("global::System.Array.Sort(%s, 0, %s, Bitpack.KeyOrder);", keys, n)
+		c.line("Bitpack.SortStringKeys(%s, %s);", keys, n)
 	} else {
-		c.line("global::System.Array.Sort(%s, 0, %s);", keys, n)
+		c.line("Bitpack.SortKeys(%s, %s);", keys, n)
 	}
 }

@@ -985,13 +985,6 @@ namespace Game.Loadout
             return a.Length.CompareTo(b.Length);
         }
 
-        private sealed class KeyComparer : global::System.Collections.Generic.IComparer<string>
-        {
-            public int Compare(string a, string b) { return CompareKeys(a, b); }
-        }
-
-        internal static readonly global::System.Collections.Generic.IComparer<string> KeyOrder = new KeyComparer();
-
         /// <summary>Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or null.</summary>
         internal static string TextProblem(byte[] p, int at, int n)
         {
@@ -1246,6 +1239,78 @@ namespace Game.Loadout
                 arrays[top] = keys = new K[n < 16 ? 16 : n];
             KeyStack<K>.Top = top + 1;
             return keys;
+        }
+
+        /// <summary>Copies m's keys into keys from 0 on (Keys.CopyTo allocates under mono).</summary>
+        internal static void CopyKeys<K, V>(global::System.Collections.Generic.Dictionary<K, V> m, K[] keys)
+        {
+            int i = 0;
+            foreach (global::System.Collections.Generic.KeyValuePair<K, V> kv in m)
+                keys[i++] = kv.Key;
+        }
+
+        /// <summary>Sorts the first n keys in their natural order (numbers by value, false before true), allocating nothing (Array.Sort allocates under mono).</summary>
+        internal static void SortKeys<K>(K[] keys, int n) where K : global::System.IComparable<K>
+        {
+            Sort(keys, n, new NaturalOrder<K>());
+        }
+
+        /// <summary>Sorts the first n string keys by their UTF-8 bytes (CompareKeys), allocating nothing.</summary>
+        internal static void SortStringKeys(string[] keys, int n)
+        {
+            Sort(keys, n, new StringKeyOrder());
+        }
+
+        private struct NaturalOrder<K> : global::System.Collections.Generic.IComparer<K> where K : global::System.IComparable<K>
+        {
+            public int Compare(K a, K b) { return a.CompareTo(b); }
+        }
+
+        private struct StringKeyOrder : global::System.Collections.Generic.IComparer<string>
+        {
+            public int Compare(string a, string b) { return CompareKeys(a, b); }
+        }
+
+        // Sort is a heapsort of keys[0..n) (distinct keys: a map's), by
+        // insertion below 16 keys.
+        private static void Sort<K, O>(K[] keys, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+        {
+            if (n <= 16)
+            {
+                for (int i = 1; i < n; i++)
+                {
+                    K key = keys[i];
+                    int j = i - 1;
+                    for (; j >= 0 && order.Compare(keys[j], key) > 0; j--)
+                        keys[j + 1] = keys[j];
+                    keys[j + 1] = key;
+                }
+                return;
+            }
+            for (int i = n / 2 - 1; i >= 0; i--)
+                SiftDown(keys, i, n, order);
+            for (int end = n - 1; end > 0; end--)
+            {
+                K top = keys[0];
+                keys[0] = keys[end];
+                keys[end] = top;
+                SiftDown(keys, 0, end, order);
+            }
+        }
+
+        private static void SiftDown<K, O>(K[] keys, int i, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+        {
+            K key = keys[i];
+            for (int child = 2 * i + 1; child < n; child = 2 * i + 1)
+            {
+                if (child + 1 < n && order.Compare(keys[child + 1], keys[child]) > 0)
+                    child++;
+                if (order.Compare(keys[child], key) <= 0)
+                    break;
+                keys[i] = keys[child];
+                i = child;
+            }
+            keys[i] = key;
         }
 
         /// <summary>Gives back the array TakeKeys gave last.</summary>
@@ -3995,8 +4060,8 @@ namespace Game.Loadout
                     byte[] y0 = Bitpack.TakeKeys<byte>(n0);
                     try
                     {
-                        m0.Keys.CopyTo(y0, 0);
-                        global::System.Array.Sort(y0, 0, n0);
+                        Bitpack.CopyKeys(m0, y0);
+                        Bitpack.SortKeys(y0, n0);
                         for (int i0 = 0; i0 < n0; i0++)
                         {
                             w.WriteBits(y0[i0], 8);
@@ -4411,13 +4476,13 @@ namespace Game.Loadout
                 {
                     if (d2 > 0)
                     {
-                        this.Ammo.Keys.CopyTo(d6, 0);
-                        global::System.Array.Sort(d6, 0, d2);
+                        Bitpack.CopyKeys(this.Ammo, d6);
+                        Bitpack.SortKeys(d6, d2);
                     }
                     if (d3 > 0)
                     {
-                        b.Ammo.Keys.CopyTo(d7, 0);
-                        global::System.Array.Sort(d7, 0, d3);
+                        Bitpack.CopyKeys(b.Ammo, d7);
+                        Bitpack.SortKeys(d7, d3);
                     }
                     for (int d8 = 0, d9 = 0; d8 < d2 || d9 < d3; )
                     {
