@@ -423,7 +423,7 @@ public static partial class Bitpack
             error = w.Error(type);
             return false;
         }
-        if (w.OutgrewBuffer)
+        if (!w.InGivenBuffer())
         {
             error = Message("encode", type, "", -1, "the packet needs " + w.BytesWritten + " bytes, the buffer has " + count);
             return false;

@@ -43,7 +43,7 @@ func (e *Emitter) copyMethod(t *model.Type) string {
 // copyInto renders dst = a copy of src (values of v), reusing what dst
 // holds.
 func (e *Emitter) copyInto(c *body, v *model.Value, dst, src string) {
-	if !deepValue(v) {
+	if !e.deepValue(v) {
 		c.line("%s = %s;", dst, src)
 		return
 	}
@@ -60,7 +60,7 @@ func (e *Emitter) copyInto(c *body, v *model.Value, dst, src string) {
 			e.copyArray(c, typ[:len(typ)-2], dst, src)
 		}
 	case model.OpArray, model.OpSlice, model.OpSparse:
-		elem, deep := e.csType(v.Elem), deepValue(v.Elem)
+		elem, deep := e.csType(v.Elem), e.deepValue(v.Elem)
 		if v.Op == model.OpSparse {
 			elem, deep = e.optional(v.Elem), !csValueType(v.Elem)
 		}
@@ -151,7 +151,7 @@ func (e *Emitter) copyOptional(c *body, ev *model.Value, dst, src string) {
 		c.line("    %s = new %s();", dst, e.optional(ev))
 		e.copyOptional(c, ev.Elem, dst+".Value", src+".Value")
 		c.close()
-	case csValueType(ev) || !deepValue(ev):
+	case csValueType(ev) || !e.deepValue(ev):
 		c.line("%s = %s;", dst, src)
 	default:
 		e.copyInto(c, ev, dst, src)
@@ -186,7 +186,7 @@ func (e *Emitter) copyMap(c *body, v *model.Value, dst, src string) {
 	c.line("    %s.Clear();", d)
 	c.line("foreach (var %s in %s)", kv, src)
 	c.open()
-	if !deepValue(v.Elem) {
+	if !e.deepValue(v.Elem) {
 		c.line("%s[%s.Key] = %s.Value;", d, kv, kv)
 	} else {
 		c.line("%s %s;", vtype, val)

@@ -42,6 +42,9 @@ type Emitter struct {
 	typeNames map[*model.Type]string
 	members   map[*model.Member]string
 	unionsOf  map[*model.Type][]*model.Type // a struct type's unions, for its interface list
+	// valueStructs are the struct types rendered as C# structs
+	// (valuestruct.go).
+	valueStructs map[*model.Type]bool
 	b         bytes.Buffer
 	consts    []string          // the class being rendered: its private constants
 	constName map[string]string // and their names by declaration
@@ -71,6 +74,7 @@ func New(m *model.Model, namespace string) (*Emitter, error) {
 			}
 		}
 	}
+	e.valueStructs = findValueStructs(m, e.unionsOf)
 	return e, nil
 }
 
@@ -155,7 +159,12 @@ func (e *Emitter) preamble() {
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
-// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+// or one you own (the base is never changed); T.TryWriteDelta writes
+// AppendDelta's bytes. TReceiver, for each root type, reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Reads and writes
+// over (byte[], offset, count) and ArraySegment<byte>, into your values
+// and buffers, allocate nothing once the values' shapes are stable.
+// Types of fixed-width fields only are structs where that is safe.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
@@ -201,6 +210,9 @@ func (e *Emitter) structType(t *model.Type) []byte {
 	e.consts, e.constName = nil, map[string]string{}
 	read := e.readFunc(t)
 	write := e.writeFunc(t)
+	if e.valueStructs[t] {
+		return e.valueStructType(t, read, write, e.valueDeltaMethods(t))
+	}
 	delta := e.deltaMethods(t) // before the constants are declared: it declares some
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }

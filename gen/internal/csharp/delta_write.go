@@ -34,6 +34,9 @@ func (e *Emitter) dWriteItems(c *body, items []csItem, bit, changed string) {
 // absentChecks refuses a null object of v (a class: struct, hook,
 // quaternion holder) in the value, then in the base.
 func (e *Emitter) absentChecks(c *body, v *model.Value, g, b, p string) {
+	if e.valueStruct(v) {
+		return // a struct: never null
+	}
 	what := code.Quote("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
 	for k, x := range []string{g, b} {
 		c.line("if (%s == null)", x)

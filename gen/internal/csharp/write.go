@@ -14,6 +14,9 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return w.At(%s);", p) }
 	absent := func(what string) {
+		if e.valueStruct(v) {
+			return // a struct: never null
+		}
 		c.line("if (%s == null)", x)
 		c.open()
 		c.line("w.Fail(BitpackErrorKind.Range, %s);", code.Quote(what))

@@ -12,7 +12,8 @@ public partial struct BitpackWriter
     private int origin;   // the packet's first byte in buffer
     private int capacity; // bytes from origin the writer may use
     private int zeroed;   // bytes from origin known to be zero (a caller's buffer is cleared as it is used)
-    private bool borrowed, outgrown;
+    private byte[] given;    // the caller's buffer the writer was made with (null: none), at givenOffset, givenCount bytes
+    private int givenOffset, givenCount;
     private int pos;
     private BitpackErrorKind kind;
     private string errorPath, errorDetail;
@@ -22,7 +23,8 @@ public partial struct BitpackWriter
         buffer = new byte[capacity > 8 ? capacity : 8];
         origin = 0;
         this.capacity = zeroed = buffer.Length;
-        borrowed = outgrown = false;
+        given = null;
+        givenOffset = givenCount = 0;
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
@@ -43,8 +45,9 @@ public partial struct BitpackWriter
         origin = offset;
         capacity = count;
         zeroed = 0;
-        borrowed = true;
-        outgrown = false;
+        given = destination;
+        givenOffset = offset;
+        givenCount = count;
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
@@ -62,8 +65,22 @@ public partial struct BitpackWriter
     public string ErrorPath { get { return errorPath ?? ""; } }
     public string ErrorDetail { get { return errorDetail ?? ""; } }
 
-    /// <summary>Whether the packet outgrew the caller's buffer the writer was made with: it is then in a buffer of the writer's own.</summary>
-    public bool OutgrewBuffer { get { return outgrown; } }
+    /// <summary>Whether the packet is longer than the caller's buffer the writer was made with (it is then in a buffer of the writer's own).</summary>
+    public bool OutgrewBuffer { get { return given != null && BytesWritten > givenCount; } }
+
+    /// <summary>
+    /// Puts the packet in the caller's buffer the writer was made with, where
+    /// it may not be after growing past it and being taken back (Rewind):
+    /// false when it is longer (OutgrewBuffer).
+    /// </summary>
+    public bool InGivenBuffer()
+    {
+        if (OutgrewBuffer)
+            return false;
+        if (given != null && buffer != given)
+            global::System.Buffer.BlockCopy(buffer, origin, given, givenOffset, BytesWritten);
+        return true;
+    }
 
     /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
     public void Reset()
@@ -143,8 +160,6 @@ public partial struct BitpackWriter
         byte[] grown = new byte[size];
         if (buffer != null)
             global::System.Buffer.BlockCopy(buffer, origin, grown, 0, (pos + 7) >> 3);
-        outgrown |= borrowed;
-        borrowed = false;
         buffer = grown;
         origin = 0;
         capacity = zeroed = grown.Length;

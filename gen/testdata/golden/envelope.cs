@@ -16,7 +16,12 @@
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
-// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+// or one you own (the base is never changed); T.TryWriteDelta writes
+// AppendDelta's bytes. TReceiver, for each root type, reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Reads and writes
+// over (byte[], offset, count) and ArraySegment<byte>, into your values
+// and buffers, allocate nothing once the values' shapes are stable.
+// Types of fixed-width fields only are structs where that is safe.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
@@ -509,7 +514,8 @@ namespace Game.Net
         private int origin;   // the packet's first byte in buffer
         private int capacity; // bytes from origin the writer may use
         private int zeroed;   // bytes from origin known to be zero (a caller's buffer is cleared as it is used)
-        private bool borrowed, outgrown;
+        private byte[] given;    // the caller's buffer the writer was made with (null: none), at givenOffset, givenCount bytes
+        private int givenOffset, givenCount;
         private int pos;
         private BitpackErrorKind kind;
         private string errorPath, errorDetail;
@@ -519,7 +525,8 @@ namespace Game.Net
             buffer = new byte[capacity > 8 ? capacity : 8];
             origin = 0;
             this.capacity = zeroed = buffer.Length;
-            borrowed = outgrown = false;
+            given = null;
+            givenOffset = givenCount = 0;
             pos = 0;
             kind = BitpackErrorKind.None;
             errorPath = errorDetail = null;
@@ -540,8 +547,9 @@ namespace Game.Net
             origin = offset;
             capacity = count;
             zeroed = 0;
-            borrowed = true;
-            outgrown = false;
+            given = destination;
+            givenOffset = offset;
+            givenCount = count;
             pos = 0;
             kind = BitpackErrorKind.None;
             errorPath = errorDetail = null;
@@ -559,8 +567,22 @@ namespace Game.Net
         public string ErrorPath { get { return errorPath ?? ""; } }
         public string ErrorDetail { get { return errorDetail ?? ""; } }
 
-        /// <summary>Whether the packet outgrew the caller's buffer the writer was made with: it is then in a buffer of the writer's own.</summary>
-        public bool OutgrewBuffer { get { return outgrown; } }
+        /// <summary>Whether the packet is longer than the caller's buffer the writer was made with (it is then in a buffer of the writer's own).</summary>
+        public bool OutgrewBuffer { get { return given != null && BytesWritten > givenCount; } }
+
+        /// <summary>
+        /// Puts the packet in the caller's buffer the writer was made with, where
+        /// it may not be after growing past it and being taken back (Rewind):
+        /// false when it is longer (OutgrewBuffer).
+        /// </summary>
+        public bool InGivenBuffer()
+        {
+            if (OutgrewBuffer)
+                return false;
+            if (given != null && buffer != given)
+                global::System.Buffer.BlockCopy(buffer, origin, given, givenOffset, BytesWritten);
+            return true;
+        }
 
         /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
         public void Reset()
@@ -640,8 +662,6 @@ namespace Game.Net
             byte[] grown = new byte[size];
             if (buffer != null)
                 global::System.Buffer.BlockCopy(buffer, origin, grown, 0, (pos + 7) >> 3);
-            outgrown |= borrowed;
-            borrowed = false;
             buffer = grown;
             origin = 0;
             capacity = zeroed = grown.Length;
@@ -1325,7 +1345,7 @@ namespace Game.Net
                 error = w.Error(type);
                 return false;
             }
-            if (w.OutgrewBuffer)
+            if (!w.InGivenBuffer())
             {
                 error = Message("encode", type, "", -1, "the packet needs " + w.BytesWritten + " bytes, the buffer has " + count);
                 return false;

@@ -16,7 +16,12 @@
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
-// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+// or one you own (the base is never changed); T.TryWriteDelta writes
+// AppendDelta's bytes. TReceiver, for each root type, reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Reads and writes
+// over (byte[], offset, count) and ArraySegment<byte>, into your values
+// and buffers, allocate nothing once the values' shapes are stable.
+// Types of fixed-width fields only are structs where that is safe.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
@@ -509,7 +514,8 @@ namespace Game.Loadout
         private int origin;   // the packet's first byte in buffer
         private int capacity; // bytes from origin the writer may use
         private int zeroed;   // bytes from origin known to be zero (a caller's buffer is cleared as it is used)
-        private bool borrowed, outgrown;
+        private byte[] given;    // the caller's buffer the writer was made with (null: none), at givenOffset, givenCount bytes
+        private int givenOffset, givenCount;
         private int pos;
         private BitpackErrorKind kind;
         private string errorPath, errorDetail;
@@ -519,7 +525,8 @@ namespace Game.Loadout
             buffer = new byte[capacity > 8 ? capacity : 8];
             origin = 0;
             this.capacity = zeroed = buffer.Length;
-            borrowed = outgrown = false;
+            given = null;
+            givenOffset = givenCount = 0;
             pos = 0;
             kind = BitpackErrorKind.None;
             errorPath = errorDetail = null;
@@ -540,8 +547,9 @@ namespace Game.Loadout
             origin = offset;
             capacity = count;
             zeroed = 0;
-            borrowed = true;
-            outgrown = false;
+            given = destination;
+            givenOffset = offset;
+            givenCount = count;
             pos = 0;
             kind = BitpackErrorKind.None;
             errorPath = errorDetail = null;
@@ -559,8 +567,22 @@ namespace Game.Loadout
         public string ErrorPath { get { return errorPath ?? ""; } }
         public string ErrorDetail { get { return errorDetail ?? ""; } }
 
-        /// <summary>Whether the packet outgrew the caller's buffer the writer was made with: it is then in a buffer of the writer's own.</summary>
-        public bool OutgrewBuffer { get { return outgrown; } }
+        /// <summary>Whether the packet is longer than the caller's buffer the writer was made with (it is then in a buffer of the writer's own).</summary>
+        public bool OutgrewBuffer { get { return given != null && BytesWritten > givenCount; } }
+
+        /// <summary>
+        /// Puts the packet in the caller's buffer the writer was made with, where
+        /// it may not be after growing past it and being taken back (Rewind):
+        /// false when it is longer (OutgrewBuffer).
+        /// </summary>
+        public bool InGivenBuffer()
+        {
+            if (OutgrewBuffer)
+                return false;
+            if (given != null && buffer != given)
+                global::System.Buffer.BlockCopy(buffer, origin, given, givenOffset, BytesWritten);
+            return true;
+        }
 
         /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
         public void Reset()
@@ -640,8 +662,6 @@ namespace Game.Loadout
             byte[] grown = new byte[size];
             if (buffer != null)
                 global::System.Buffer.BlockCopy(buffer, origin, grown, 0, (pos + 7) >> 3);
-            outgrown |= borrowed;
-            borrowed = false;
             buffer = grown;
             origin = 0;
             capacity = zeroed = grown.Length;
@@ -1325,7 +1345,7 @@ namespace Game.Loadout
                 error = w.Error(type);
                 return false;
             }
-            if (w.OutgrewBuffer)
+            if (!w.InGivenBuffer())
             {
                 error = Message("encode", type, "", -1, "the packet needs " + w.BytesWritten + " bytes, the buffer has " + count);
                 return false;
@@ -2391,8 +2411,8 @@ namespace Game.Loadout
         }
     }
     // ---------------------------------------------------------------------------
-    /// <summary>Go's gen.QuatXYZW: 128 bits.</summary>
-    public sealed class QuatXYZW
+    /// <summary>Go's gen.QuatXYZW: 128 bits. A struct: default(QuatXYZW) is Go's zero value.</summary>
+    public struct QuatXYZW : global::System.IEquatable<QuatXYZW>
     {
         /// <summary>bitpack.Fingerprint(gen.QuatXYZW): mix it into the protocol id as the Go side does.</summary>
         public const uint Fingerprint = 0x6cb3f5e8u;
@@ -2402,26 +2422,17 @@ namespace Game.Loadout
         public float Z; // float32 raw
         public float W; // float32 raw
 
-        /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
-        public QuatXYZW()
-        {
-        }
-
-        /// <summary>
-        /// Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's
-        /// error, for every packet it refuses (whole bytes after the value too).
-        /// </summary>
+        /// <summary>Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's error, for every packet it refuses.</summary>
         public static bool TryRead(byte[] packet, out QuatXYZW value, out string error)
         {
             BitpackReader r = new BitpackReader(packet);
-            QuatXYZW v = new QuatXYZW();
-            if (!v.ReadFrom(ref r) || !r.Finish())
+            value = default(QuatXYZW);
+            if (!value.ReadFrom(ref r) || !r.Finish())
             {
-                value = null;
+                value = default(QuatXYZW);
                 error = r.Error("gen.QuatXYZW");
                 return false;
             }
-            value = v;
             error = null;
             return true;
         }
@@ -2444,12 +2455,34 @@ namespace Game.Loadout
         /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
         public static bool Read(ref BitpackReader r, out QuatXYZW value)
         {
-            value = new QuatXYZW();
+            value = default(QuatXYZW);
             if (value.ReadFrom(ref r))
                 return true;
-            value = null;
+            value = default(QuatXYZW);
             return false;
         }
+
+        /// <summary>Whether every field holds the same value (floats: the same bits, as a delta compares them).</summary>
+        public bool Equals(QuatXYZW other)
+        {
+            return Bitpack.Float32Bits(X) == Bitpack.Float32Bits(other.X) && Bitpack.Float32Bits(Y) == Bitpack.Float32Bits(other.Y) && Bitpack.Float32Bits(Z) == Bitpack.Float32Bits(other.Z) && Bitpack.Float32Bits(W) == Bitpack.Float32Bits(other.W);
+        }
+
+        public override bool Equals(object obj) { return obj is QuatXYZW && Equals((QuatXYZW)obj); }
+
+        public override int GetHashCode()
+        {
+            int h = 17;
+            h = h * 31 + (int)Bitpack.Float32Bits(X);
+            h = h * 31 + (int)Bitpack.Float32Bits(Y);
+            h = h * 31 + (int)Bitpack.Float32Bits(Z);
+            h = h * 31 + (int)Bitpack.Float32Bits(W);
+            return h;
+        }
+
+        public static bool operator ==(QuatXYZW a, QuatXYZW b) { return a.Equals(b); }
+
+        public static bool operator !=(QuatXYZW a, QuatXYZW b) { return !a.Equals(b); }
 
         /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
         public bool ReadFrom(ref BitpackReader r)
@@ -2475,97 +2508,7 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>
-        /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
-        /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
-        /// error (whole bytes after the delta too). value is a new object:
-        /// baseValue is never changed, on success or refusal (then value is
-        /// null), and value shares nothing with it but strings and hook objects,
-        /// which a delta replaces and never changes, so value is safe to keep as
-        /// the next base. baseValue must be a value this client decoded (the
-        /// server encodes against what the client holds).
-        /// </summary>
-        public static bool TryReadDelta(byte[] packet, QuatXYZW baseValue, out QuatXYZW value, out string error)
-        {
-            BitpackReader r = new BitpackReader(packet);
-            QuatXYZW v;
-            if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
-            {
-                value = null;
-                error = r.Error("gen.QuatXYZW");
-                return false;
-            }
-            value = v;
-            error = null;
-            return true;
-        }
-
-        /// <summary>
-        /// Writes this value's delta against baseValue, the bytes
-        /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
-        /// with its error, for every pair it refuses.
-        /// </summary>
-        public bool TryWriteDelta(QuatXYZW baseValue, out byte[] packet, out string error)
-        {
-            BitpackWriter w = new BitpackWriter(16);
-            if (!WriteDelta(ref w, baseValue))
-            {
-                packet = null;
-                error = w.Error("gen.QuatXYZW");
-                return false;
-            }
-            packet = w.ToArray();
-            error = null;
-            return true;
-        }
-
-        /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
-        public static bool ReadDelta(ref BitpackReader r, QuatXYZW baseValue, out QuatXYZW value)
-        {
-            if (baseValue == null)
-                throw new global::System.ArgumentNullException("baseValue");
-            value = null;
-            int start = r.BitsRead;
-            bool changed;
-            if (!r.ReadBool(out changed))
-                return false;
-            QuatXYZW v = baseValue.Clone();
-            if (changed)
-            {
-                bool any;
-                if (!v.ReadDeltaBody(ref r, out any))
-                    return false;
-                if (!any)
-                    return r.Unchanged(start);
-            }
-            value = v;
-            return true;
-        }
-
-        /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
-        public bool WriteDelta(ref BitpackWriter w, QuatXYZW baseValue)
-        {
-            if (baseValue == null)
-                throw new global::System.ArgumentNullException("baseValue");
-            int start = w.BitsWritten;
-            bool changed = false;
-            w.WriteBits(1, 1);
-            if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
-                return false;
-            if (!changed)
-            {
-                w.Rewind(start);
-                w.WriteBits(0, 1);
-            }
-            return true;
-        }
-
-        /// <summary>
-        /// Reads a delta body (of a changed value, element, pointee or member of
-        /// this type: its items, each after its changed bit when it has two or
-        /// more) and applies it to this value, a copy of the base; changed says
-        /// whether it changed anything (a body must).
-        /// </summary>
+        /// <summary>Reads a delta body (its items, each after its changed bit when it has two or more) and applies it to this value; changed says whether it changed anything (a body must).</summary>
         public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
         {
             changed = false;
@@ -2679,157 +2622,6 @@ namespace Game.Loadout
                 d7 = (ulong)Bitpack.Float32Bits(b.W);
                 if (w.WriteScalarDelta(true, d6, d7, 32, 0UL))
                     changed = true;
-            }
-            return true;
-        }
-
-        /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
-        public QuatXYZW Clone()
-        {
-            QuatXYZW copy = (QuatXYZW)MemberwiseClone();
-            return copy;
-        }
-
-        /// <summary>
-        /// Makes this value a copy of source that shares nothing a delta changes
-        /// with it, as Clone does, reusing this value's objects, arrays and
-        /// dictionaries where they have the source's shape: a copy into a value
-        /// of the same shape (the same pointers and sparse slots present, the
-        /// same lengths and map keys) allocates nothing.
-        /// </summary>
-        public void CopyFrom(QuatXYZW source)
-        {
-            if (source == null)
-                throw new global::System.ArgumentNullException("source");
-            if (ReferenceEquals(this, source))
-                return;
-            this.X = source.X;
-            this.Y = source.Y;
-            this.Z = source.Z;
-            this.W = source.W;
-        }
-
-        [global::System.ThreadStatic] private static QuatXYZW scratch; // TryReadDelta's, into a value: the delta is applied here first
-
-        /// <summary>
-        /// TryRead over the count bytes of packet from offset on (nothing
-        /// outside them is read): a new value, or false with bitpack's error.
-        /// </summary>
-        public static bool TryRead(byte[] packet, int offset, int count, out QuatXYZW value, out string error)
-        {
-            BitpackReader r = new BitpackReader(packet, offset, count);
-            QuatXYZW v = new QuatXYZW();
-            if (!v.ReadFrom(ref r) || !r.Finish())
-            {
-                value = null;
-                error = r.Error("gen.QuatXYZW");
-                return false;
-            }
-            value = v;
-            error = null;
-            return true;
-        }
-
-        /// <summary>TryRead over the bytes packet spans.</summary>
-        public static bool TryRead(global::System.ArraySegment<byte> packet, out QuatXYZW value, out string error)
-        {
-            return TryRead(packet.Array, packet.Offset, packet.Count, out value, out error);
-        }
-
-        /// <summary>
-        /// Writes the packet bitpack.Marshal writes into the count bytes of
-        /// destination from offset on, allocating nothing: bytesWritten is its
-        /// length. False, with bitpack's error, for a value it refuses, and for a
-        /// packet longer than count bytes (the error says how long); then
-        /// bytesWritten is 0 and the bytes of destination are unspecified.
-        /// </summary>
-        public bool TryWrite(byte[] destination, int offset, int count, out int bytesWritten, out string error)
-        {
-            BitpackWriter w = new BitpackWriter(destination, offset, count);
-            bool ok = WriteTo(ref w);
-            return Bitpack.Written(ref w, ok, count, "gen.QuatXYZW", out bytesWritten, out error);
-        }
-
-        /// <summary>TryWrite into the bytes destination spans.</summary>
-        public bool TryWrite(global::System.ArraySegment<byte> destination, out int bytesWritten, out string error)
-        {
-            return TryWrite(destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
-        }
-
-        /// <summary>
-        /// Writes this value's delta against baseValue, the bytes
-        /// bitpack.AppendDelta writes, into the count bytes of destination from
-        /// offset on, allocating nothing (as TryWrite into a buffer).
-        /// </summary>
-        public bool TryWriteDelta(QuatXYZW baseValue, byte[] destination, int offset, int count, out int bytesWritten, out string error)
-        {
-            BitpackWriter w = new BitpackWriter(destination, offset, count);
-            bool ok = WriteDelta(ref w, baseValue);
-            return Bitpack.Written(ref w, ok, count, "gen.QuatXYZW", out bytesWritten, out error);
-        }
-
-        /// <summary>TryWriteDelta into the bytes destination spans.</summary>
-        public bool TryWriteDelta(QuatXYZW baseValue, global::System.ArraySegment<byte> destination, out int bytesWritten, out string error)
-        {
-            return TryWriteDelta(baseValue, destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
-        }
-
-        /// <summary>
-        /// Applies a delta (bitpack.AppendDelta's bytes, the count bytes of
-        /// packet from offset on) to baseValue as bitpack.UnmarshalDelta does,
-        /// into value, a value the caller owns (it may be baseValue itself):
-        /// its objects, arrays and dictionaries are reused where they have the
-        /// result's shape, so that a delta between values of a stable shape
-        /// allocates nothing but the strings it changes. Atomic: a refused delta
-        /// (false, with bitpack's error) changes neither value nor baseValue;
-        /// an accepted one never changes baseValue unless it is value. value
-        /// shares nothing with baseValue but strings and hook objects.
-        /// </summary>
-        public static bool TryReadDelta(byte[] packet, int offset, int count, QuatXYZW baseValue, QuatXYZW value, out string error)
-        {
-            if (value == null)
-                throw new global::System.ArgumentNullException("value");
-            BitpackReader r = new BitpackReader(packet, offset, count);
-            QuatXYZW s = scratch ?? new QuatXYZW();
-            scratch = null; // a hook reading this type again gets its own
-            bool ok = ReadDelta(ref r, baseValue, s) && r.Finish();
-            if (ok)
-                value.CopyFrom(s);
-            scratch = s;
-            error = ok ? null : r.Error("gen.QuatXYZW");
-            return ok;
-        }
-
-        /// <summary>TryReadDelta into value over the bytes packet spans.</summary>
-        public static bool TryReadDelta(global::System.ArraySegment<byte> packet, QuatXYZW baseValue, QuatXYZW value, out string error)
-        {
-            return TryReadDelta(packet.Array, packet.Offset, packet.Count, baseValue, value, out error);
-        }
-
-        /// <summary>
-        /// Reads one delta from r (its changed bit, then its body) and applies it
-        /// to baseValue into value, which becomes a copy of baseValue (CopyFrom)
-        /// first unless it is baseValue: not atomic (a refusal leaves value part
-        /// way), no check for what follows. TryReadDelta is the atomic one.
-        /// </summary>
-        public static bool ReadDelta(ref BitpackReader r, QuatXYZW baseValue, QuatXYZW value)
-        {
-            if (baseValue == null)
-                throw new global::System.ArgumentNullException("baseValue");
-            if (value == null)
-                throw new global::System.ArgumentNullException("value");
-            int start = r.BitsRead;
-            bool changed;
-            if (!r.ReadBool(out changed))
-                return false;
-            value.CopyFrom(baseValue);
-            if (changed)
-            {
-                bool any;
-                if (!value.ReadDeltaBody(ref r, out any))
-                    return false;
-                if (!any)
-                    return r.Unchanged(start);
             }
             return true;
         }
@@ -3897,7 +3689,6 @@ namespace Game.Loadout
         /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
         public Loadout()
         {
-            this.Rot = new QuatXYZW();
             this.Ammo = new global::System.Collections.Generic.Dictionary<byte, ushort>();
         }
 
@@ -4043,11 +3834,6 @@ namespace Game.Loadout
         /// <summary>Writes this value to w.</summary>
         public bool WriteTo(ref BitpackWriter w)
         {
-            if (this.Rot == null)
-            {
-                w.Fail(BitpackErrorKind.Range, "null QuatXYZW: only a Go pointer may be absent");
-                return w.At("Rot");
-            }
             if (!w.WriteQuat(this.Rot.X, this.Rot.Y, this.Rot.Z, this.Rot.W, 9))
                 return w.At("Rot");
             {
@@ -4420,16 +4206,6 @@ namespace Game.Loadout
         public bool WriteDeltaBody(ref BitpackWriter w, Loadout b, out bool changed)
         {
             changed = false;
-            if (this.Rot == null)
-            {
-                w.Fail(BitpackErrorKind.Range, "null QuatXYZW: only a Go pointer may be absent");
-                return w.At("Rot");
-            }
-            if (b.Rot == null)
-            {
-                w.Fail(BitpackErrorKind.Range, "null QuatXYZW: only a Go pointer may be absent");
-                return w.BaseValue() || w.At("Rot");
-            }
             if (Bitpack.Float32Bits(this.Rot.X) == Bitpack.Float32Bits(b.Rot.X) && Bitpack.Float32Bits(this.Rot.Y) == Bitpack.Float32Bits(b.Rot.Y) && Bitpack.Float32Bits(this.Rot.Z) == Bitpack.Float32Bits(b.Rot.Z) && Bitpack.Float32Bits(this.Rot.W) == Bitpack.Float32Bits(b.Rot.W))
             {
                 w.WriteBits(0, 1);
@@ -4674,7 +4450,6 @@ namespace Game.Loadout
         public Loadout Clone()
         {
             Loadout copy = (Loadout)MemberwiseClone();
-            copy.Rot = this.Rot == null ? null : this.Rot.Clone();
             if (this.Ammo == null)
                 copy.Ammo = null;
             else
@@ -4712,14 +4487,7 @@ namespace Game.Loadout
                 throw new global::System.ArgumentNullException("source");
             if (ReferenceEquals(this, source))
                 return;
-            if (source.Rot == null)
-                this.Rot = null;
-            else
-            {
-                if (this.Rot == null)
-                    this.Rot = new QuatXYZW();
-                this.Rot.CopyFrom(source.Rot);
-            }
+            this.Rot = source.Rot;
             if (source.Ammo == null)
                 this.Ammo = null;
             else if (!ReferenceEquals(this.Ammo, source.Ammo))

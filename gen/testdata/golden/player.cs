@@ -16,7 +16,12 @@
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
-// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+// or one you own (the base is never changed); T.TryWriteDelta writes
+// AppendDelta's bytes. TReceiver, for each root type, reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Reads and writes
+// over (byte[], offset, count) and ArraySegment<byte>, into your values
+// and buffers, allocate nothing once the values' shapes are stable.
+// Types of fixed-width fields only are structs where that is safe.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
@@ -507,7 +512,8 @@ public partial struct BitpackWriter
     private int origin;   // the packet's first byte in buffer
     private int capacity; // bytes from origin the writer may use
     private int zeroed;   // bytes from origin known to be zero (a caller's buffer is cleared as it is used)
-    private bool borrowed, outgrown;
+    private byte[] given;    // the caller's buffer the writer was made with (null: none), at givenOffset, givenCount bytes
+    private int givenOffset, givenCount;
     private int pos;
     private BitpackErrorKind kind;
     private string errorPath, errorDetail;
@@ -517,7 +523,8 @@ public partial struct BitpackWriter
         buffer = new byte[capacity > 8 ? capacity : 8];
         origin = 0;
         this.capacity = zeroed = buffer.Length;
-        borrowed = outgrown = false;
+        given = null;
+        givenOffset = givenCount = 0;
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
@@ -538,8 +545,9 @@ public partial struct BitpackWriter
         origin = offset;
         capacity = count;
         zeroed = 0;
-        borrowed = true;
-        outgrown = false;
+        given = destination;
+        givenOffset = offset;
+        givenCount = count;
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
@@ -557,8 +565,22 @@ public partial struct BitpackWriter
     public string ErrorPath { get { return errorPath ?? ""; } }
     public string ErrorDetail { get { return errorDetail ?? ""; } }
 
-    /// <summary>Whether the packet outgrew the caller's buffer the writer was made with: it is then in a buffer of the writer's own.</summary>
-    public bool OutgrewBuffer { get { return outgrown; } }
+    /// <summary>Whether the packet is longer than the caller's buffer the writer was made with (it is then in a buffer of the writer's own).</summary>
+    public bool OutgrewBuffer { get { return given != null && BytesWritten > givenCount; } }
+
+    /// <summary>
+    /// Puts the packet in the caller's buffer the writer was made with, where
+    /// it may not be after growing past it and being taken back (Rewind):
+    /// false when it is longer (OutgrewBuffer).
+    /// </summary>
+    public bool InGivenBuffer()
+    {
+        if (OutgrewBuffer)
+            return false;
+        if (given != null && buffer != given)
+            global::System.Buffer.BlockCopy(buffer, origin, given, givenOffset, BytesWritten);
+        return true;
+    }
 
     /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
     public void Reset()
@@ -638,8 +660,6 @@ public partial struct BitpackWriter
         byte[] grown = new byte[size];
         if (buffer != null)
             global::System.Buffer.BlockCopy(buffer, origin, grown, 0, (pos + 7) >> 3);
-        outgrown |= borrowed;
-        borrowed = false;
         buffer = grown;
         origin = 0;
         capacity = zeroed = grown.Length;
@@ -1323,7 +1343,7 @@ public static partial class Bitpack
             error = w.Error(type);
             return false;
         }
-        if (w.OutgrewBuffer)
+        if (!w.InGivenBuffer())
         {
             error = Message("encode", type, "", -1, "the packet needs " + w.BytesWritten + " bytes, the buffer has " + count);
             return false;
@@ -2389,8 +2409,8 @@ public sealed class BitpackReceiverState
     }
 }
 // ---------------------------------------------------------------------------
-/// <summary>Go's gen.Vec3: 96 bits.</summary>
-public sealed class Vec3
+/// <summary>Go's gen.Vec3: 96 bits. A struct: default(Vec3) is Go's zero value.</summary>
+public struct Vec3 : global::System.IEquatable<Vec3>
 {
     /// <summary>bitpack.Fingerprint(gen.Vec3): mix it into the protocol id as the Go side does.</summary>
     public const uint Fingerprint = 0x8f3a1b78u;
@@ -2399,26 +2419,17 @@ public sealed class Vec3
     public float Y; // float32 raw
     public float Z; // float32 raw
 
-    /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
-    public Vec3()
-    {
-    }
-
-    /// <summary>
-    /// Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's
-    /// error, for every packet it refuses (whole bytes after the value too).
-    /// </summary>
+    /// <summary>Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's error, for every packet it refuses.</summary>
     public static bool TryRead(byte[] packet, out Vec3 value, out string error)
     {
         BitpackReader r = new BitpackReader(packet);
-        Vec3 v = new Vec3();
-        if (!v.ReadFrom(ref r) || !r.Finish())
+        value = default(Vec3);
+        if (!value.ReadFrom(ref r) || !r.Finish())
         {
-            value = null;
+            value = default(Vec3);
             error = r.Error("gen.Vec3");
             return false;
         }
-        value = v;
         error = null;
         return true;
     }
@@ -2441,12 +2452,33 @@ public sealed class Vec3
     /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
     public static bool Read(ref BitpackReader r, out Vec3 value)
     {
-        value = new Vec3();
+        value = default(Vec3);
         if (value.ReadFrom(ref r))
             return true;
-        value = null;
+        value = default(Vec3);
         return false;
     }
+
+    /// <summary>Whether every field holds the same value (floats: the same bits, as a delta compares them).</summary>
+    public bool Equals(Vec3 other)
+    {
+        return Bitpack.Float32Bits(X) == Bitpack.Float32Bits(other.X) && Bitpack.Float32Bits(Y) == Bitpack.Float32Bits(other.Y) && Bitpack.Float32Bits(Z) == Bitpack.Float32Bits(other.Z);
+    }
+
+    public override bool Equals(object obj) { return obj is Vec3 && Equals((Vec3)obj); }
+
+    public override int GetHashCode()
+    {
+        int h = 17;
+        h = h * 31 + (int)Bitpack.Float32Bits(X);
+        h = h * 31 + (int)Bitpack.Float32Bits(Y);
+        h = h * 31 + (int)Bitpack.Float32Bits(Z);
+        return h;
+    }
+
+    public static bool operator ==(Vec3 a, Vec3 b) { return a.Equals(b); }
+
+    public static bool operator !=(Vec3 a, Vec3 b) { return !a.Equals(b); }
 
     /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
     public bool ReadFrom(ref BitpackReader r)
@@ -2469,97 +2501,7 @@ public sealed class Vec3
         return true;
     }
 
-    /// <summary>
-    /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
-    /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
-    /// error (whole bytes after the delta too). value is a new object:
-    /// baseValue is never changed, on success or refusal (then value is
-    /// null), and value shares nothing with it but strings and hook objects,
-    /// which a delta replaces and never changes, so value is safe to keep as
-    /// the next base. baseValue must be a value this client decoded (the
-    /// server encodes against what the client holds).
-    /// </summary>
-    public static bool TryReadDelta(byte[] packet, Vec3 baseValue, out Vec3 value, out string error)
-    {
-        BitpackReader r = new BitpackReader(packet);
-        Vec3 v;
-        if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
-        {
-            value = null;
-            error = r.Error("gen.Vec3");
-            return false;
-        }
-        value = v;
-        error = null;
-        return true;
-    }
-
-    /// <summary>
-    /// Writes this value's delta against baseValue, the bytes
-    /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
-    /// with its error, for every pair it refuses.
-    /// </summary>
-    public bool TryWriteDelta(Vec3 baseValue, out byte[] packet, out string error)
-    {
-        BitpackWriter w = new BitpackWriter(16);
-        if (!WriteDelta(ref w, baseValue))
-        {
-            packet = null;
-            error = w.Error("gen.Vec3");
-            return false;
-        }
-        packet = w.ToArray();
-        error = null;
-        return true;
-    }
-
-    /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
-    public static bool ReadDelta(ref BitpackReader r, Vec3 baseValue, out Vec3 value)
-    {
-        if (baseValue == null)
-            throw new global::System.ArgumentNullException("baseValue");
-        value = null;
-        int start = r.BitsRead;
-        bool changed;
-        if (!r.ReadBool(out changed))
-            return false;
-        Vec3 v = baseValue.Clone();
-        if (changed)
-        {
-            bool any;
-            if (!v.ReadDeltaBody(ref r, out any))
-                return false;
-            if (!any)
-                return r.Unchanged(start);
-        }
-        value = v;
-        return true;
-    }
-
-    /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
-    public bool WriteDelta(ref BitpackWriter w, Vec3 baseValue)
-    {
-        if (baseValue == null)
-            throw new global::System.ArgumentNullException("baseValue");
-        int start = w.BitsWritten;
-        bool changed = false;
-        w.WriteBits(1, 1);
-        if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
-            return false;
-        if (!changed)
-        {
-            w.Rewind(start);
-            w.WriteBits(0, 1);
-        }
-        return true;
-    }
-
-    /// <summary>
-    /// Reads a delta body (of a changed value, element, pointee or member of
-    /// this type: its items, each after its changed bit when it has two or
-    /// more) and applies it to this value, a copy of the base; changed says
-    /// whether it changed anything (a body must).
-    /// </summary>
+    /// <summary>Reads a delta body (its items, each after its changed bit when it has two or more) and applies it to this value; changed says whether it changed anything (a body must).</summary>
     public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
     {
         changed = false;
@@ -2650,156 +2592,6 @@ public sealed class Vec3
         }
         return true;
     }
-
-    /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
-    public Vec3 Clone()
-    {
-        Vec3 copy = (Vec3)MemberwiseClone();
-        return copy;
-    }
-
-    /// <summary>
-    /// Makes this value a copy of source that shares nothing a delta changes
-    /// with it, as Clone does, reusing this value's objects, arrays and
-    /// dictionaries where they have the source's shape: a copy into a value
-    /// of the same shape (the same pointers and sparse slots present, the
-    /// same lengths and map keys) allocates nothing.
-    /// </summary>
-    public void CopyFrom(Vec3 source)
-    {
-        if (source == null)
-            throw new global::System.ArgumentNullException("source");
-        if (ReferenceEquals(this, source))
-            return;
-        this.X = source.X;
-        this.Y = source.Y;
-        this.Z = source.Z;
-    }
-
-    [global::System.ThreadStatic] private static Vec3 scratch; // TryReadDelta's, into a value: the delta is applied here first
-
-    /// <summary>
-    /// TryRead over the count bytes of packet from offset on (nothing
-    /// outside them is read): a new value, or false with bitpack's error.
-    /// </summary>
-    public static bool TryRead(byte[] packet, int offset, int count, out Vec3 value, out string error)
-    {
-        BitpackReader r = new BitpackReader(packet, offset, count);
-        Vec3 v = new Vec3();
-        if (!v.ReadFrom(ref r) || !r.Finish())
-        {
-            value = null;
-            error = r.Error("gen.Vec3");
-            return false;
-        }
-        value = v;
-        error = null;
-        return true;
-    }
-
-    /// <summary>TryRead over the bytes packet spans.</summary>
-    public static bool TryRead(global::System.ArraySegment<byte> packet, out Vec3 value, out string error)
-    {
-        return TryRead(packet.Array, packet.Offset, packet.Count, out value, out error);
-    }
-
-    /// <summary>
-    /// Writes the packet bitpack.Marshal writes into the count bytes of
-    /// destination from offset on, allocating nothing: bytesWritten is its
-    /// length. False, with bitpack's error, for a value it refuses, and for a
-    /// packet longer than count bytes (the error says how long); then
-    /// bytesWritten is 0 and the bytes of destination are unspecified.
-    /// </summary>
-    public bool TryWrite(byte[] destination, int offset, int count, out int bytesWritten, out string error)
-    {
-        BitpackWriter w = new BitpackWriter(destination, offset, count);
-        bool ok = WriteTo(ref w);
-        return Bitpack.Written(ref w, ok, count, "gen.Vec3", out bytesWritten, out error);
-    }
-
-    /// <summary>TryWrite into the bytes destination spans.</summary>
-    public bool TryWrite(global::System.ArraySegment<byte> destination, out int bytesWritten, out string error)
-    {
-        return TryWrite(destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
-    }
-
-    /// <summary>
-    /// Writes this value's delta against baseValue, the bytes
-    /// bitpack.AppendDelta writes, into the count bytes of destination from
-    /// offset on, allocating nothing (as TryWrite into a buffer).
-    /// </summary>
-    public bool TryWriteDelta(Vec3 baseValue, byte[] destination, int offset, int count, out int bytesWritten, out string error)
-    {
-        BitpackWriter w = new BitpackWriter(destination, offset, count);
-        bool ok = WriteDelta(ref w, baseValue);
-        return Bitpack.Written(ref w, ok, count, "gen.Vec3", out bytesWritten, out error);
-    }
-
-    /// <summary>TryWriteDelta into the bytes destination spans.</summary>
-    public bool TryWriteDelta(Vec3 baseValue, global::System.ArraySegment<byte> destination, out int bytesWritten, out string error)
-    {
-        return TryWriteDelta(baseValue, destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
-    }
-
-    /// <summary>
-    /// Applies a delta (bitpack.AppendDelta's bytes, the count bytes of
-    /// packet from offset on) to baseValue as bitpack.UnmarshalDelta does,
-    /// into value, a value the caller owns (it may be baseValue itself):
-    /// its objects, arrays and dictionaries are reused where they have the
-    /// result's shape, so that a delta between values of a stable shape
-    /// allocates nothing but the strings it changes. Atomic: a refused delta
-    /// (false, with bitpack's error) changes neither value nor baseValue;
-    /// an accepted one never changes baseValue unless it is value. value
-    /// shares nothing with baseValue but strings and hook objects.
-    /// </summary>
-    public static bool TryReadDelta(byte[] packet, int offset, int count, Vec3 baseValue, Vec3 value, out string error)
-    {
-        if (value == null)
-            throw new global::System.ArgumentNullException("value");
-        BitpackReader r = new BitpackReader(packet, offset, count);
-        Vec3 s = scratch ?? new Vec3();
-        scratch = null; // a hook reading this type again gets its own
-        bool ok = ReadDelta(ref r, baseValue, s) && r.Finish();
-        if (ok)
-            value.CopyFrom(s);
-        scratch = s;
-        error = ok ? null : r.Error("gen.Vec3");
-        return ok;
-    }
-
-    /// <summary>TryReadDelta into value over the bytes packet spans.</summary>
-    public static bool TryReadDelta(global::System.ArraySegment<byte> packet, Vec3 baseValue, Vec3 value, out string error)
-    {
-        return TryReadDelta(packet.Array, packet.Offset, packet.Count, baseValue, value, out error);
-    }
-
-    /// <summary>
-    /// Reads one delta from r (its changed bit, then its body) and applies it
-    /// to baseValue into value, which becomes a copy of baseValue (CopyFrom)
-    /// first unless it is baseValue: not atomic (a refusal leaves value part
-    /// way), no check for what follows. TryReadDelta is the atomic one.
-    /// </summary>
-    public static bool ReadDelta(ref BitpackReader r, Vec3 baseValue, Vec3 value)
-    {
-        if (baseValue == null)
-            throw new global::System.ArgumentNullException("baseValue");
-        if (value == null)
-            throw new global::System.ArgumentNullException("value");
-        int start = r.BitsRead;
-        bool changed;
-        if (!r.ReadBool(out changed))
-            return false;
-        value.CopyFrom(baseValue);
-        if (changed)
-        {
-            bool any;
-            if (!value.ReadDeltaBody(ref r, out any))
-                return false;
-            if (!any)
-                return r.Unchanged(start);
-        }
-        return true;
-    }
 }
 
 /// <summary>Go's gen.Player: 69 to 196 bits.</summary>
@@ -2816,7 +2608,6 @@ public sealed class Player
     /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
     public Player()
     {
-        this.Pos = new Vec3();
         this.Name = "";
     }
 
@@ -2894,11 +2685,6 @@ public sealed class Player
     {
         if (!w.WriteIntRange(this.Health, 0, 1000UL, 10))
             return w.At("Health");
-        if (this.Pos == null)
-        {
-            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
-            return w.At("Pos");
-        }
         if (!w.WriteCompressed32(this.Pos.X, k0, k1, 204800u, 18, k2, k3, false, "[-1024, 1024]"))
             return w.At("Pos.X");
         if (!w.WriteCompressed32(this.Pos.Y, k0, k1, 204800u, 18, k2, k3, false, "[-1024, 1024]"))
@@ -3112,16 +2898,6 @@ public sealed class Player
             if (w.WriteScalarDelta(true, d0, d1, 10, 0UL))
                 changed = true;
         }
-        if (this.Pos == null)
-        {
-            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
-            return w.At("Pos");
-        }
-        if (b.Pos == null)
-        {
-            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
-            return w.BaseValue() || w.At("Pos");
-        }
         if (Bitpack.Float32Bits(this.Pos.X) == Bitpack.Float32Bits(b.Pos.X))
         {
             w.WriteBits(0, 1);
@@ -3194,7 +2970,6 @@ public sealed class Player
     public Player Clone()
     {
         Player copy = (Player)MemberwiseClone();
-        copy.Pos = this.Pos == null ? null : this.Pos.Clone();
         return copy;
     }
 
@@ -3212,14 +2987,7 @@ public sealed class Player
         if (ReferenceEquals(this, source))
             return;
         this.Health = source.Health;
-        if (source.Pos == null)
-            this.Pos = null;
-        else
-        {
-            if (this.Pos == null)
-                this.Pos = new Vec3();
-            this.Pos.CopyFrom(source.Pos);
-        }
+        this.Pos = source.Pos;
         this.Name = source.Name;
         this.Alive = source.Alive;
     }
