@@ -45,9 +45,9 @@ type Emitter struct {
 	// valueStructs are the struct types rendered as C# structs
 	// (valuestruct.go).
 	valueStructs map[*model.Type]bool
-	b         bytes.Buffer
-	consts    []string          // the class being rendered: its private constants
-	constName map[string]string // and their names by declaration
+	b            bytes.Buffer
+	consts       []string          // the class being rendered: its private constants
+	constName    map[string]string // and their names by declaration
 }
 
 // New prepares the C# file of model m, in namespace ("" = the global
