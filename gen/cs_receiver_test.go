@@ -195,7 +195,21 @@ static class Program
 
     static int Main(string[] args)
     {
+        foreach (int bad in new[] { 1, 3, 65536, -2 })
+        {
+            try
+            {
+                new WorldReceiver(bad);
+                Console.WriteLine("History " + bad + " accepted");
+            }
+            catch (ArgumentOutOfRangeException e)
+            {
+                Console.WriteLine(e.Message.Split('\n')[0]);
+            }
+        }
         WorldReceiver r = new WorldReceiver(int.Parse(args[0]));
+        if (new WorldReceiver().History != 64 || new WorldReceiver(0).History != 64)
+            Console.WriteLine("the default History is not 64");
         var handed = new Dictionary<ushort, KeyValuePair<World, string>>();
         Random junk = new Random(7);
         string line;
@@ -288,6 +302,12 @@ func TestCSharpReceiver(t *testing.T) {
 		}
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		sc.Buffer(nil, 1<<20)
+		for _, h := range []int{1, 3, 65536, -2} {
+			_, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: h})
+			if !sc.Scan() || err == nil || sc.Text() != err.Error() {
+				t.Fatalf("mono %v: History %d: %q, Go refuses it with %v", args, h, sc.Text(), err)
+			}
+		}
 		i, bad := 0, 0
 		for sc.Scan() {
 			line := sc.Text()
