@@ -292,3 +292,63 @@ func TestCSharpSteadyStateAllocs(t *testing.T) {
 	}
 	t.Log(lines[len(want)])
 }
+
+// csCopyByKeyProgram copies two worlds whose items differ in one key
+// (-40..41 step 9 against -31..50) into one value, alternately, and
+// prints what a copy allocates once warm next to what one new Item does.
+const csCopyByKeyProgram = `using System;
+using Snap;
+
+static class Program
+{
+    static World Items(int from)
+    {
+        World w = new World();
+        for (int i = 0; i < 10; i++)
+            w.Items[(short)(from + 9 * i)] = new Item { Count = (ushort)i };
+        return w;
+    }
+
+    static int Main()
+    {
+        World a = Items(-40), b = Items(-31), mine = new World();
+        for (int k = 0; k < 4; k++)
+            mine.CopyFrom(k % 2 == 0 ? a : b);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int k = 0; k < 100; k++)
+            mine.CopyFrom(k % 2 == 0 ? a : b);
+        long copies = GC.GetAllocatedBytesForCurrentThread() - before;
+        before = GC.GetAllocatedBytesForCurrentThread();
+        Item one = new Item();
+        long item = GC.GetAllocatedBytesForCurrentThread() - before;
+        GC.KeepAlive(one);
+        byte[] p, q;
+        string error;
+        if (!mine.TryWrite(out p, out error) || !b.TryWrite(out q, out error) || Convert.ToBase64String(p) != Convert.ToBase64String(q))
+            Console.WriteLine("the last copy differs from its source");
+        Console.WriteLine("100 copies: " + copies / item + " items and " + copies % item + " bytes");
+        return 0;
+    }
+}
+`
+
+// TestCSharpCopyFromReusesByKey: CopyFrom into a dictionary reuses the
+// values of the keys both have, so that a world in which one item left
+// and another came allocates the newcomer alone, not every item again.
+func TestCSharpCopyFromReusesByKey(t *testing.T) {
+	mono := requireTool(t, "mono", "C#")
+	requireTool(t, "mcs", "C#")
+	var gen bytes.Buffer
+	if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "copy.exe")
+	csCompile(t, map[string][]byte{"world.cs": gen.Bytes(), "main.cs": []byte(csCopyByKeyProgram)}, exe)
+	out, err := exec.Command(mono, exe).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, tail(string(out), 4000))
+	}
+	if got, want := strings.TrimSpace(string(out)), "100 copies: 100 items and 0 bytes"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

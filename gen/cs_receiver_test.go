@@ -210,6 +210,7 @@ static class Program
         WorldReceiver r = new WorldReceiver(int.Parse(args[0]));
         if (new WorldReceiver().History != 64 || new WorldReceiver(0).History != 64)
             Console.WriteLine("the default History is not 64");
+        Console.WriteLine("ACK " + r.Ack);
         var handed = new Dictionary<ushort, KeyValuePair<World, string>>();
         Random junk = new Random(7);
         string line;
@@ -308,6 +309,13 @@ func TestCSharpReceiver(t *testing.T) {
 				t.Fatalf("mono %v: History %d: %q, Go refuses it with %v", args, h, sc.Text(), err)
 			}
 		}
+		fresh, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: file.History})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("ACK %d", fresh.Ack()); !sc.Scan() || sc.Text() != want {
+			t.Fatalf("mono %v: a new receiver's Ack: %q, Go's %q", args, sc.Text(), want)
+		}
 		i, bad := 0, 0
 		for sc.Scan() {
 			line := sc.Text()
@@ -329,4 +337,30 @@ func TestCSharpReceiver(t *testing.T) {
 			t.Fatalf("mono %v: %d answers for %d steps\n%s", args, i, len(steps), tail(string(out), 2000))
 		}
 	}
+}
+
+// Crowd has a field of a type named as Crowd's receiver would be.
+type (
+	Crowd struct {
+		Size  uint8
+		Named CrowdReceiver
+	}
+	CrowdReceiver struct{ On bool }
+)
+
+// TestCSharpReceiverName: a root type's receiver takes an underscore when
+// a type of the file has its name, and the file compiles.
+func TestCSharpReceiverName(t *testing.T) {
+	var cs bytes.Buffer
+	if err := CSharp(&cs, Options{}, &Crowd{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"public struct CrowdReceiver : ", "public sealed class CrowdReceiver_\n", "    public CrowdReceiver_(int history = BitpackReceiverState.DefaultHistory)\n"} {
+		if !strings.Contains(cs.String(), want) {
+			t.Errorf("generated C# lacks %q", want)
+		}
+	}
+	requireTool(t, "mcs", "C#")
+	csCompile(t, map[string][]byte{"crowd.cs": cs.Bytes(), "main.cs": []byte("static class P { static void Main() { new CrowdReceiver_(); } }\n")},
+		filepath.Join(t.TempDir(), "crowd.exe"))
 }

@@ -9,7 +9,8 @@ import (
 // CopyFrom: a deep copy into a value that reuses its objects, arrays and
 // dictionaries where they have the source's shape, so that copying a
 // world into a value that held one of the same shape allocates nothing
-// (a receiver's scratch view, a caller's value).
+// (a receiver's scratch view, a caller's value); a dictionary's values
+// are reused by key.
 
 // copyMethod renders CopyFrom.
 func (e *Emitter) copyMethod(t *model.Type) string {
@@ -159,10 +160,11 @@ func (e *Emitter) copyOptional(c *body, ev *model.Value, dst, src string) {
 }
 
 // copyMap renders dst = a copy of src, a dictionary: into dst's, whose
-// values are reused when it has src's keys, else cleared and refilled.
+// entries of keys src lacks are removed and whose values are reused for
+// the keys both have.
 func (e *Emitter) copyMap(c *body, v *model.Value, dst, src string) {
-	d, kv, same, val := c.local("c"), c.local("c"), c.local("c"), c.local("c")
-	typ, vtype := e.csType(v), e.csType(v.Elem)
+	d, kv, gone, n, i, val := c.local("c"), c.local("c"), c.local("c"), c.local("c"), c.local("c"), c.local("c")
+	typ, ktype, vtype := e.csType(v), e.csType(v.Key), e.csType(v.Elem)
 	c.line("if (%s == null)", src)
 	c.line("    %s = null;", dst)
 	c.line("else if (!ReferenceEquals(%s, %s))", dst, src)
@@ -170,27 +172,32 @@ func (e *Emitter) copyMap(c *body, v *model.Value, dst, src string) {
 	c.line("%s %s = %s;", typ, d, dst)
 	c.line("if (%s == null)", d)
 	c.line("    %s = %s = new %s(%s.Count);", dst, d, typ, src)
-	c.line("bool %s = %s.Count == %s.Count;", same, d, src)
-	c.line("if (%s)", same)
+	c.line("if (%s.Count > 0)", d)
 	c.open()
-	c.line("foreach (var %s in %s)", kv, src)
+	c.line("%s[] %s = Bitpack.TakeKeys<%s>(%s.Count);", ktype, gone, ktype, d)
+	c.line("try")
 	c.open()
-	c.line("if (!%s.ContainsKey(%s.Key))", d, kv)
+	c.line("int %s = 0;", n)
+	c.line("foreach (var %s in %s)", kv, d)
 	c.open()
-	c.line("%s = false;", same)
-	c.line("break;")
+	c.line("if (!%s.ContainsKey(%s.Key))", src, kv)
+	c.line("    %s[%s++] = %s.Key;", gone, n, kv)
+	c.close()
+	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
+	c.line("    %s.Remove(%s[%s]);", d, gone, i)
+	c.close()
+	c.line("finally")
+	c.open()
+	c.line("Bitpack.ReleaseKeys<%s>();", ktype)
 	c.close()
 	c.close()
-	c.close()
-	c.line("if (!%s)", same)
-	c.line("    %s.Clear();", d)
 	c.line("foreach (var %s in %s)", kv, src)
 	c.open()
 	if !e.deepValue(v.Elem) {
 		c.line("%s[%s.Key] = %s.Value;", d, kv, kv)
 	} else {
 		c.line("%s %s;", vtype, val)
-		c.line("if (!%s || !%s.TryGetValue(%s.Key, out %s))", same, d, kv, val)
+		c.line("if (!%s.TryGetValue(%s.Key, out %s))", d, kv, val)
 		c.line("    %s = default(%s);", val, vtype)
 		e.copyInto(c, v.Elem, val, kv+".Value")
 		c.line("%s[%s.Key] = %s;", d, kv, val)

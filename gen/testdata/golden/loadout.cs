@@ -4495,20 +4495,25 @@ namespace Game.Loadout
                 global::System.Collections.Generic.Dictionary<byte, ushort> c0 = this.Ammo;
                 if (c0 == null)
                     this.Ammo = c0 = new global::System.Collections.Generic.Dictionary<byte, ushort>(source.Ammo.Count);
-                bool c2 = c0.Count == source.Ammo.Count;
-                if (c2)
+                if (c0.Count > 0)
                 {
-                    foreach (var c1 in source.Ammo)
+                    byte[] c2 = Bitpack.TakeKeys<byte>(c0.Count);
+                    try
                     {
-                        if (!c0.ContainsKey(c1.Key))
+                        int c3 = 0;
+                        foreach (var c1 in c0)
                         {
-                            c2 = false;
-                            break;
+                            if (!source.Ammo.ContainsKey(c1.Key))
+                                c2[c3++] = c1.Key;
                         }
+                        for (int c4 = 0; c4 < c3; c4++)
+                            c0.Remove(c2[c4]);
+                    }
+                    finally
+                    {
+                        Bitpack.ReleaseKeys<byte>();
                     }
                 }
-                if (!c2)
-                    c0.Clear();
                 foreach (var c1 in source.Ammo)
                 {
                     c0[c1.Key] = c1.Value;
@@ -4518,24 +4523,24 @@ namespace Game.Loadout
             this.Ping = source.Ping;
             if (source.Next is Jump)
             {
-                Jump c4 = this.Next as Jump;
-                if (c4 == null)
-                    this.Next = c4 = new Jump();
-                c4.CopyFrom((Jump)source.Next);
+                Jump c6 = this.Next as Jump;
+                if (c6 == null)
+                    this.Next = c6 = new Jump();
+                c6.CopyFrom((Jump)source.Next);
             }
             else if (source.Next is Duck)
             {
-                Duck c5 = this.Next as Duck;
-                if (c5 == null)
-                    this.Next = c5 = new Duck();
-                c5.CopyFrom((Duck)source.Next);
+                Duck c7 = this.Next as Duck;
+                if (c7 == null)
+                    this.Next = c7 = new Duck();
+                c7.CopyFrom((Duck)source.Next);
             }
             else if (source.Next is Say)
             {
-                Say c6 = this.Next as Say;
-                if (c6 == null)
-                    this.Next = c6 = new Say();
-                c6.CopyFrom((Say)source.Next);
+                Say c8 = this.Next as Say;
+                if (c8 == null)
+                    this.Next = c8 = new Say();
+                c8.CopyFrom((Say)source.Next);
             }
             else
                 this.Next = source.Next;
