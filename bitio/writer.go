@@ -395,29 +395,27 @@ func (w *Writer) WriteString(s string, maxlen int) {
 	w.buf = append(w.buf, s...)
 }
 
-// stringProblem returns "" if s may travel as a serialize string (valid
-// UTF-8, no NUL byte), or what is wrong with it. Generated Go code repeats
-// the rule (bitpackText): change package bitpack's rulesVersion
-// (generated.go) when you change it.
+// stringProblem returns "" if s may travel as a serialize string (see
+// ValidString), or what is wrong with it.
 func stringProblem(s string) string {
+	if ValidString(s) {
+		return ""
+	}
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return "NUL byte at offset " + itoa(i)
 	}
-	if !utf8.ValidString(s) {
-		return "invalid UTF-8 at offset " + itoa(invalidOffset(s))
-	}
-	return ""
+	return "invalid UTF-8 at offset " + itoa(invalidOffset(s))
 }
 
 // bytesProblem is stringProblem for a byte slice.
 func bytesProblem(b []byte) string {
+	if ValidStringBytes(b) {
+		return ""
+	}
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return "NUL byte at offset " + itoa(i)
 	}
-	if !utf8.Valid(b) {
-		return "invalid UTF-8 at offset " + itoa(invalidOffset(string(b)))
-	}
-	return ""
+	return "invalid UTF-8 at offset " + itoa(invalidOffset(string(b)))
 }
 
 // invalidOffset returns the offset of the first byte that does not start a
