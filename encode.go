@@ -51,6 +51,14 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				case accRawRun:
 					writeRaw(w, at, int(st.limit), st.size)
 					continue
+				case accString: // encodeString, without the calls
+					if s := *at.string(); uint64(len(s)) <= st.limit {
+						w.WriteString(s, int(st.limit))
+						if err := w.Err(); err != nil {
+							return fromBitio(p.runOps[st.op].path, -1, err), k
+						}
+						continue
+					}
 				case accRaw:
 					if n := at.sliceLen(); uint64(n) <= st.limit {
 						w.WriteBitsUnchecked(uint64(n), int(st.width)) // n <= maxlen: fits
