@@ -279,6 +279,12 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		p.fixedOnly = p.fixedOnly && kinds[p.ops[i].kind].fixed
 	}
 	p.onStack = stackPlan(p)
+	for i := range p.ops {
+		switch p.ops[i].kind {
+		case KindString, KindArray, KindSlice, KindPointer, KindSparse, KindUnion:
+			p.strings = true
+		}
+	}
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}

@@ -42,6 +42,11 @@ type decoder struct {
 	// here, not in plan's registers; no other plan runs in between.)
 	pointee pointer
 	gate    *op
+	// strs: the strings read and held back, to be made once the decode is
+	// accepted (see setString); nil: strings are made as they are read,
+	// as they are inside a map's entries (inMap > 0).
+	strs  *[]pendingString
+	inMap int
 }
 
 // enter starts a decode. With f, the frame of the Reader it reads (see

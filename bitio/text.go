@@ -2,6 +2,7 @@ package bitio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +32,12 @@ func ValidString(s string) bool {
 // ValidStringBytes is ValidString for the bytes of a string (what
 // ReadString and ReadStringBytes check).
 func ValidStringBytes(b []byte) bool {
+	if n := len(b); n >= 8 && n <= 16 { // asciiPrefix's test on two words, without its call
+		x, y := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+		if (x|y)&highs == 0 {
+			return (x+(highs-ones))&(y+(highs-ones))&highs == highs
+		}
+	}
 	i, ok := asciiPrefix(b)
 	if i == len(b) || !ok {
 		return ok
