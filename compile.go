@@ -324,6 +324,9 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 	if o.checkSet && !f.inherited {
 		return nil, f.tagged(o, "check applies to fields of type bitpack.Check, not %s", t)
 	}
+	if t == timeType {
+		return c.appendTime(ops, t, o, f, base)
+	}
 	if o.key != "" && t.Kind() != reflect.Map {
 		return nil, f.tagged(o, "key. applies to maps' keys, not to %s", t)
 	}

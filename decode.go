@@ -287,8 +287,11 @@ func decodeScalar(o *op, c uint64, base pointer, bit int) *fieldError {
 // storeScalar checks the bits c read at bit for the fixed-width field o
 // and stores the value at at, o's own address. Its kind decides.
 func storeScalar(o *op, c uint64, at pointer, bit int) *fieldError {
-	if o.kind == KindCompressedFloat {
+	switch o.kind {
+	case KindCompressedFloat:
 		return storeQuantized(o, c, at, bit)
+	case KindTime:
+		return storeTime(o, c, at, bit)
 	}
 	return storeInt(o, c, at, bit)
 }

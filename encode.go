@@ -221,6 +221,8 @@ func fieldCode(o *op, at pointer) (uint64, *fieldError) {
 		return quantizedCode(o, at)
 	case KindBool, KindInt, KindUint, KindFloat:
 		return intFieldCode(o, at)
+	case KindTime:
+		return timeFieldCode(o, at)
 	}
 	return 0, newFieldError(o.path, -1, ErrRange, "internal error: %s is not a fixed-width kind", o.kind)
 }

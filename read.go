@@ -356,6 +356,8 @@ func decodeOp(d *decoder, o *op, base pointer, depth int) *fieldError {
 		err = decodeCheck(d, o, at, start, depth)
 	case KindMap:
 		err = decodeMap(d, o, at, start, depth)
+	case KindTime:
+		err = decodeTime(d, o, at, start, depth)
 	}
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ package bitpack
 import (
 	"encoding/binary"
 	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -88,6 +89,7 @@ func (p pointer) float32() *float32 { return (*float32)(p.p) }
 func (p pointer) float64() *float64 { return (*float64)(p.p) }
 func (p pointer) string() *string   { return (*string)(p.p) }
 func (p pointer) bytes() *[]byte    { return (*[]byte)(p.p) }
+func (p pointer) time() *time.Time  { return (*time.Time)(p.p) }
 
 // setString makes the string at p b's bytes, without a copy: nothing may
 // write to b afterwards.
