@@ -400,12 +400,35 @@ func (w *Writer) WriteString(s string, maxlen int) {
 		return
 	}
 	// Up to 16 bytes, with room for them and more: the string is two words
-	// in registers (overlapping loads, see shortWords), checked (ASCII
-	// without NUL: see asciiPrefix) and stored, with no call. Anything
-	// else takes writeString.
-	x, y, ascii := shortWords(s)
+	// in registers, checked (ASCII without NUL: see asciiPrefix) and
+	// stored, with no call. Anything else takes writeString.
+	// x and y: its first and last 8, 4, 2 or 1 bytes (as many as it has,
+	// overlapping); under 8 bytes, t: a word every byte of which is one of
+	// s's.
+	var x, y, t uint64
+	ascii := false
+	switch {
+	case n >= 8:
+		x, y = load64(s, 0), load64(s, n-8)
+		ascii = (x|y)&highs == 0 && (x+(highs-ones))&(y+(highs-ones))&highs == highs
+	case n >= 4:
+		x, y = uint64(load32(s, 0)), uint64(load32(s, n-4))
+		t = x | y<<32
+	case n >= 2:
+		x, y = uint64(load16(s, 0)), uint64(load16(s, n-2))
+		t = x | y<<16
+		t |= t << 32
+	case n == 1:
+		x = uint64(s[0])
+		y, t = x, x*ones
+	default:
+		t = ones
+	}
+	if n < 8 {
+		ascii = t&highs == 0 && (t+(highs-ones))&highs == highs
+	}
 	if !ascii {
-		w.writeString(s, maxlen) // ValidString decides
+		w.writeString(s, maxlen) // not ASCII, or a NUL: ValidString decides
 		return
 	}
 	// The length, alignment and the pending bytes (as putFlushAligned),
@@ -453,32 +476,6 @@ func (w *Writer) WriteString(s string, maxlen int) {
 // buffer's length: its stores are at offsets masked to 0..31 (a full
 // scratch word, the pending bytes and 16 bytes of string reach 32).
 const shortRoom = 40
-
-// shortWords loads a string of at most 16 bytes as two little-endian
-// words x and y, its first and its last 8, 4, 2 or 1 bytes (as many as it
-// has, overlapping), and reports whether its bytes are ASCII without NUL
-// (the test of asciiPrefix).
-func shortWords(s string) (x, y uint64, ascii bool) {
-	var t uint64 // a word every byte of which is a byte of s
-	switch n := len(s); {
-	case n >= 8:
-		x, y = load64(s, 0), load64(s, n-8)
-		return x, y, (x|y)&highs == 0 && (x+(highs-ones))&(y+(highs-ones))&highs == highs
-	case n >= 4:
-		x, y = uint64(load32(s, 0)), uint64(load32(s, n-4))
-		t = x | y<<32
-	case n >= 2:
-		x, y = uint64(load16(s, 0)), uint64(load16(s, n-2))
-		t = x | y<<16
-		t |= t << 32
-	case n == 1:
-		x = uint64(s[0])
-		y, t = x, x*ones
-	default:
-		return 0, 0, true
-	}
-	return x, y, t&highs == 0 && (t+(highs-ones))&highs == highs
-}
 
 // writeString is WriteString's general path: any length, any room.
 func (w *Writer) writeString(s string, maxlen int) {
