@@ -83,7 +83,7 @@ func RegisterGenerated[T any](g Generated[T]) {
 // of the code clamp (package quant's Float, Float64 and truncCode),
 // quaternions' smallest three and their unit-norm tolerance (kind_quat.go,
 // quatNormTolerance), string validity (no NUL, valid UTF-8: package
-// bitio's stringProblem and bytesProblem), unit= rounding (kind_int.go,
+// bitio's ValidString and ValidStringBytes), unit= rounding (kind_int.go,
 // toUnits), and every other rule of docs/wire.md. Change it when you
 // change one of them: it is folded into Layout.Hash, so every file gen.Go
 // wrote before is refused as stale (see RegisterGenerated) instead of
