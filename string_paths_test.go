@@ -523,3 +523,30 @@ func TestStringDeltaRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestStringsConcurrent: goroutines decoding values with strings at once
+// each get their own packet's strings (the strings a decode holds back
+// belong to its scratch value; run with -race).
+func TestStringsConcurrent(t *testing.T) {
+	const workers = 8
+	done := make(chan error, workers)
+	for g := range workers {
+		go func() {
+			s := fmt.Sprintf("worker-%02d-name", g)
+			p := strPacket(uint8(g), s, "t"+fmt.Sprint(g%10), 1)
+			var v strPlan
+			for range 500 {
+				if err := bitpack.Unmarshal(p, &v); err != nil || v.S != s || v.T != "t"+fmt.Sprint(g%10) {
+					done <- fmt.Errorf("worker %d: %+v, %v", g, v, err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range workers {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
