@@ -1,0 +1,198 @@
+package bitpack_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/bitpack-go/bitpack"
+)
+
+// The bases of issue 26's cost targets: 1,000 entities, each holding a
+// 16-entry map (costWorld), or the same numbers in a slice (costFlatWorld,
+// "a base without maps"), and bases a copy cannot finish: a pointer cycle
+// and a chain of 3,000,000 nodes (cycleWorld).
+type (
+	costEnt struct {
+		ID   uint16
+		HP   int32            `bits:"range=0..1000"`
+		Pos  Vec3             `bits:"float,min=-1024,max=1024,res=0.01"`
+		Name string           `bits:"maxlen=15"`
+		Inv  map[uint8]uint16 `bits:"maxlen=16"`
+	}
+	costWorld struct {
+		Tick uint32
+		Ents []costEnt `bits:"maxlen=1000"`
+	}
+	costFlatEnt struct {
+		ID   uint16
+		HP   int32    `bits:"range=0..1000"`
+		Pos  Vec3     `bits:"float,min=-1024,max=1024,res=0.01"`
+		Name string   `bits:"maxlen=15"`
+		Inv  []uint16 `bits:"maxlen=16"`
+	}
+	costFlatWorld struct {
+		Tick uint32
+		Ents []costFlatEnt `bits:"maxlen=1000"`
+	}
+	cycleNode struct {
+		V    uint8 `bits:"range=0..7"`
+		Next *cycleNode
+	}
+	cycleWorld struct {
+		Tick uint8
+		Deep *cycleNode
+	}
+)
+
+func newCostWorld() *costWorld {
+	w := &costWorld{Tick: 100}
+	for i := range 1000 {
+		e := costEnt{ID: uint16(i), HP: int32(i % 1000), Pos: Vec3{float32(i) * 0.5, -float32(i) * 0.25, 3}, Name: "ent-" + strconv.Itoa(i), Inv: map[uint8]uint16{}}
+		for k := range 16 {
+			e.Inv[uint8(k*7)] = uint16(i*16 + k)
+		}
+		w.Ents = append(w.Ents, e)
+	}
+	return w
+}
+
+func newCostFlatWorld() *costFlatWorld {
+	w := &costFlatWorld{Tick: 100}
+	for i := range 1000 {
+		e := costFlatEnt{ID: uint16(i), HP: int32(i % 1000), Pos: Vec3{float32(i) * 0.5, -float32(i) * 0.25, 3}, Name: "ent-" + strconv.Itoa(i)}
+		for k := range 16 {
+			e.Inv = append(e.Inv, uint16(i*16+k))
+		}
+		w.Ents = append(w.Ents, e)
+	}
+	return w
+}
+
+// cycleBase is a world whose Deep holds a cycle (n = 0) or a chain of n
+// nodes.
+func cycleBase(n int) *cycleWorld {
+	if n == 0 {
+		c := &cycleNode{V: 1}
+		c.Next = c
+		return &cycleWorld{Deep: c}
+	}
+	var head *cycleNode
+	for i := range n {
+		head = &cycleNode{V: uint8(i % 8), Next: head}
+	}
+	return &cycleWorld{Deep: head}
+}
+
+// BenchmarkDeltaCost times UnmarshalDelta of a small delta (the tick
+// only) against large bases, in rounds alternating with what issue 26's
+// targets compare it with, and reports the ratio: into the base itself,
+// in decodes of the 1.6 KB snapshot BenchmarkHostile uses ("snapshots";
+// target: at most 10, whatever the base); into another value, in full
+// Unmarshals of the base's own packet into a value of the same shape
+// ("unmarshals"; targets: at most 1.0, and 0.5 for a base without maps).
+// Bases a copy cannot finish (a cycle, a 3,000,000-node chain) are
+// refused into another value, and compared with the snapshot.
+func BenchmarkDeltaCost(b *testing.B) {
+	snapshot := hostileSnapshotPacket(b)
+	var snap hostileSnapshot
+	decodeSnapshot := func() {
+		if err := bitpack.Unmarshal(snapshot, &snap); err != nil {
+			b.Fatal(err)
+		}
+	}
+	decodeSnapshot()
+
+	maps := costCase(b, newCostWorld, func(w *costWorld, tick uint32) { w.Tick = tick })
+	flat := costCase(b, newCostFlatWorld, func(w *costFlatWorld, tick uint32) { w.Tick = tick })
+	cycle, chain := cycleBase(0), cycleBase(3_000_000)
+	tickOnly, err := bitpack.AppendDelta(nil, &cycleWorld{}, &cycleWorld{Tick: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	refused := func(base *cycleWorld) func() {
+		return func() {
+			var v cycleWorld
+			if err := bitpack.UnmarshalDelta(tickOnly, base, &v); err == nil {
+				b.Fatal("a base past MaxDepth was copied")
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		run, ref func()
+		unit     string
+	}{
+		{"maps/in-place", maps.inPlace, decodeSnapshot, "snapshots"},
+		{"maps/into-another", maps.intoAnother, maps.unmarshal, "unmarshals"},
+		{"maps/unchanged-into-another", maps.unchangedIntoAnother, maps.unmarshal, "unmarshals"},
+		{"flat/in-place", flat.inPlace, decodeSnapshot, "snapshots"},
+		{"flat/into-another", flat.intoAnother, flat.unmarshal, "unmarshals"},
+		{"flat/unchanged-into-another", flat.unchangedIntoAnother, flat.unmarshal, "unmarshals"},
+		{"cycle/into-another", refused(cycle), decodeSnapshot, "snapshots"},
+		{"chain/into-another", refused(chain), decodeSnapshot, "snapshots"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			const round = 4
+			var caseTime, refTime time.Duration
+			for b.Loop() {
+				start := time.Now()
+				for range round {
+					tc.run()
+				}
+				mid := time.Now()
+				for range round {
+					tc.ref()
+				}
+				caseTime += mid.Sub(start)
+				refTime += time.Since(mid)
+			}
+			b.ReportMetric(float64(caseTime)/float64(refTime), tc.unit)
+		})
+	}
+}
+
+// costBench is one base's cases: tick-only deltas decoded into the base
+// itself (alternately forth and back) and into another value of the same
+// shape, and a full Unmarshal of the base's packet into such a value.
+type costBench struct {
+	inPlace, intoAnother, unchangedIntoAnother, unmarshal func()
+}
+
+func costCase[T any](b *testing.B, world func() *T, setTick func(*T, uint32)) costBench {
+	c, err := bitpack.NewCodec[T]()
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, next := world(), world()
+	setTick(next, 101)
+	forth, err1 := c.AppendDelta(nil, base, next)
+	back, err2 := c.AppendDelta(nil, next, base)
+	same, err3 := c.AppendDelta(nil, base, base)
+	packet, err4 := c.Marshal(base)
+	for _, err := range []error{err1, err2, err3, err4} {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("%T: packet %d bytes, tick delta %d bytes", base, len(packet), len(forth))
+	self, other, full := world(), world(), world()
+	odd := false
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return costBench{
+		inPlace: func() {
+			if odd = !odd; odd {
+				must(c.UnmarshalDelta(forth, self, self))
+			} else {
+				must(c.UnmarshalDelta(back, self, self))
+			}
+		},
+		intoAnother:          func() { must(c.UnmarshalDelta(forth, base, other)) },
+		unchangedIntoAnother: func() { must(c.UnmarshalDelta(same, base, other)) },
+		unmarshal:            func() { must(c.Unmarshal(packet, full)) },
+	}
+}
