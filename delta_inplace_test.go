@@ -271,3 +271,36 @@ func identities(v reflect.Value) string {
 	walk(v)
 	return b.String()
 }
+
+// FuzzDeltaInPlace: UnmarshalDelta of hostile bytes against ipBase, into
+// the base itself and into another value. It fails the input on a panic;
+// a refused delta that changed either in any way (see checkUndone); and an
+// accepted one that decodes, in place, to another value than into another
+// value, on the wire.
+func FuzzDeltaInPlace(f *testing.F) {
+	for _, tc := range ipEdits {
+		want := ipBase()
+		tc.edit(want)
+		d, err := bitpack.AppendDelta(nil, ipBase(), want)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkUndone(t, "fuzz", data)
+		self, other := ipBase(), &ipWorld{}
+		errSelf, errOther := bitpack.UnmarshalDelta(data, self, self), bitpack.UnmarshalDelta(data, ipBase(), other)
+		if (errSelf == nil) != (errOther == nil) {
+			t.Fatalf("%x: into the base itself: %v; into another value: %v", data, errSelf, errOther)
+		}
+		if errSelf != nil {
+			return
+		}
+		a, err1 := bitpack.Marshal(self)
+		b, err2 := bitpack.Marshal(other)
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Fatalf("%x: decoded into the base itself %x (%v), into another value %x (%v)", data, a, err1, b, err2)
+		}
+	})
+}

@@ -620,5 +620,6 @@ func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 	if c == old {
 		return false, unchangedError(o.path, start)
 	}
+	d.saveBits(at, o.size)
 	return true, storeScalar(o, c^o.flip, at, start)
 }
