@@ -36,6 +36,16 @@ import (
 // more than its bits pay for. On error it returns dst unchanged. It
 // allocates nothing when dst has the capacity, but for union members held
 // by value and hooks.
+//
+// Quantize your base. A delta checks what it changes, never the rest of
+// the base (that would cost a whole encode of it per delta): a field the
+// base holds outside its tags (a value past its range, a string past its
+// maxlen, NaN in a compressed float, an unregistered union member) that v
+// leaves alone travels as unchanged, and UnmarshalDelta passes it on,
+// while a delta that changes it is refused on both sides. A base a decode
+// made is always within its tags; one a program builds or edits should go
+// through Quantize, which refuses one that is not (an encode and a
+// decode, once per base), and makes it what the receiver holds.
 func (c *Codec[T]) AppendDelta(dst []byte, base, v *T) ([]byte, error) {
 	if err := c.check(v); err != nil {
 		return dst, err
@@ -49,11 +59,21 @@ func (c *Codec[T]) AppendDelta(dst []byte, base, v *T) ([]byte, error) {
 // UnmarshalDelta decodes data, a delta AppendDelta encoded against *base,
 // into *v: v becomes base with the delta's changes. v may be base itself.
 // It is a decoder of hostile bytes with every guarantee Unmarshal has
-// (see the package doc): on any error *v is untouched; an accepted delta
-// re-encodes to the same bytes against the same base; trailing bytes are
-// refused; the allowances apply to what the delta adds (copying base is
-// not charged). v keeps its fields that are not on the wire, as with
-// Unmarshal. base must not share memory with v unless it is v.
+// (see the package doc): on any error *v is untouched, base itself
+// included; an accepted delta re-encodes to the same bytes against the
+// same base; trailing bytes are refused; the allowances apply to what the
+// delta adds (copying base is not charged). v keeps its fields that are
+// not on the wire, as with Unmarshal, and what it leaves in v follows
+// Unmarshal's rules. base must not share memory with v unless it is v.
+//
+// Into base itself, it costs what the delta changes, whatever else base
+// holds: the changes are made in place and put back if the delta is
+// refused. Into another value, base is copied into it (which a base that
+// nests past MaxDepth, a cycle say, stops with ErrDepth, as Marshal does),
+// at about half the cost of Unmarshal of base's encoding; into a value
+// that held an earlier snapshot of the same shape (a view a stream
+// recycles), it allocates nothing. docs/wire.md ("Limits of the Go
+// decoder") says what each costs.
 func (c *Codec[T]) UnmarshalDelta(data []byte, base, v *T) error {
 	if err := c.check(v); err != nil {
 		return err
@@ -201,10 +221,13 @@ func unmarshalDelta(data []byte, p *plan, t reflect.Type, base, v pointer) error
 		err = publicError("decode", t, ferr)
 	case r.BitsRemaining() >= 8:
 		err = trailingError(t, &r)
+	case len(s.lazyMaps) == 0:
+		commit(p, v, tmp)
 	default:
-		// Copied out as clone copies (see cloneOut); it cannot fail: what
-		// the base holds passed the same depth checks copied in, and what
-		// the delta added passed the decoder's, which are the same.
+		// Copied out as clone copies, maps left in the base from there
+		// (see cloneOut). It cannot fail: what the base holds passed the
+		// same depth checks copied in, and what the delta added passed the
+		// decoder's, which are the same.
 		s.cloning = cloneOut
 		clone(p, v, tmp, s, 0)
 		s.cloning = 0

@@ -55,10 +55,11 @@ func clone(p *plan, dst, src pointer, s *scratch, depth int) *cloneError {
 
 // A delta decoded into another value than its base copies the base into
 // the scratch value (cloneIn), applies the delta there, and, accepted,
-// copies the scratch value into the caller's (cloneOut) — as commit would
-// hand it over, but leaving the scratch value whole: copied in, a map of
-// pointer-free values is left in the base until the delta changes it
-// (lazyMaps, materialize), and copied out from there, so that it is copied
+// commits the scratch value into the caller's, as Unmarshal does. But
+// copied in, a map of pointer-free values is left in the base until the
+// delta changes it (lazyMaps, materialize); when one was, the scratch
+// value is copied out (cloneOut) — as commit would hand it over, but
+// leaving it whole — and such maps from the base, so that they are copied
 // once, not twice. (Maps are copied entry by entry, by reflect: the
 // costliest part of copying a base that holds them.) Copied out, the
 // caller's pointees never become spares (the caller may hold them), and
@@ -243,8 +244,16 @@ func cloneArray(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
 
 func cloneSlice(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
 	n := s.sliceLen()
-	d.setSliceLen(o.typ, n)
+	if n <= d.sliceCap() {
+		d.setSliceLenWithin(n) // setSliceLen's common case, without the call
+	} else {
+		d.setSliceLen(o.typ, n)
+	}
 	if n == 0 {
+		return nil
+	}
+	if o.elem.dense && depth+o.level+o.elem.levels <= MaxDepth { // cloneElems' common case, without the call
+		d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
 		return nil
 	}
 	return cloneElems(o, d.sliceElem(0, 0), s.sliceElem(0, 0), n, sc, depth)
