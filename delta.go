@@ -70,7 +70,8 @@ func (c *Codec[T]) AppendDelta(dst []byte, base, v *T) ([]byte, error) {
 // holds: the changes are made in place and put back if the delta is
 // refused. Into another value, base is copied into it (which a base that
 // nests past MaxDepth, a cycle say, stops with ErrDepth, as Marshal does),
-// at about half the cost of Unmarshal of base's encoding; into a value
+// for less than Unmarshal of base's encoding costs (half, when base holds
+// maps; a fifth without, in docs/performance.md's measures); into a value
 // that held an earlier snapshot of the same shape (a view a stream
 // recycles), it allocates nothing. docs/wire.md ("Limits of the Go
 // decoder") says what each costs.

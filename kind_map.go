@@ -61,10 +61,10 @@ type mapWork struct {
 	keys, vals     reflect.Value // encoding: the entries, gathered into the first len(order) of these []K, []V
 	order          []int         // encoding: entry positions in ascending key order
 	// Decoding a delta: the map's entries gathered (keys, vals), their
-	// keys in ascending order, the first not below the last key found,
-	// and whether the map was gathered (see index).
+	// keys, a hash table of them, and whether the map was gathered (see
+	// index).
 	ranks   []keyRank
-	next    int
+	table   []int32
 	indexed bool
 	mx      *mapInfo
 }
@@ -139,7 +139,7 @@ func (mx *mapInfo) done(w *mapWork) {
 	}
 	w.order = w.order[:0]
 	clear(w.ranks)
-	w.ranks, w.next, w.indexed = w.ranks[:0], 0, false
+	w.ranks, w.indexed = w.ranks[:0], false
 	mx.works.Put(w)
 }
 
@@ -201,6 +201,11 @@ func (mx *mapInfo) copyOut(o *op, m reflect.Value, w *mapWork) {
 		w.vals.Index(i).SetIterValue(&it)
 		w.order = append(w.order, i)
 	}
+}
+
+// entry returns the addresses of gathered entry i's key and value.
+func (w *mapWork) entry(i int) (key, val pointer) {
+	return pointerOf(w.keys.Index(i).Addr()), pointerOf(w.vals.Index(i).Addr())
 }
 
 func encodeMap(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {

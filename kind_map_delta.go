@@ -1,11 +1,10 @@
 package bitpack
 
 import (
-	"cmp"
+	"hash/maphash"
+	"math/bits"
 	"reflect"
-	"slices"
 	"strconv"
-	"strings"
 )
 
 // Maps in deltas: how a map's changes are written, read and applied, and
@@ -308,8 +307,8 @@ func cloneMap(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
 	return nil
 }
 
-// keyRank is a gathered entry's key, as an unsigned number in the keys'
-// order (integers and bools) or a string, and the entry's position.
+// keyRank is a gathered entry's key, as a number (integers and bools) or
+// a string, and the entry's position.
 type keyRank struct {
 	u   uint64
 	s   string
@@ -324,30 +323,55 @@ func (mx *mapInfo) rank(key reflect.Value, pos int) keyRank {
 	case reflect.Bool:
 		return keyRank{u: uint64(boolRank(key.Bool())), pos: pos}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return keyRank{u: uint64(key.Int()) ^ 1<<63, pos: pos}
+		return keyRank{u: uint64(key.Int()), pos: pos}
 	}
 	return keyRank{u: key.Uint(), pos: pos}
 }
 
+// hash returns the slot of r in a table of 1<<bits slots.
+func (r *keyRank) hash(bits int) int {
+	u := r.u
+	if r.s != "" {
+		u = maphash.String(keySeed, r.s)
+	}
+	return int(u * 0x9e3779b97f4a7c15 >> (64 - bits)) // Fibonacci hashing: the high bits of the product
+}
+
+var keySeed = maphash.MakeSeed()
+
 // index readies w to find a delta's entries in map m (see find): when
-// gather, by copying its entries out and ranking their keys (reflect's
-// lookup allocates a copy of each entry it finds), else by lookups.
+// gather, by copying its entries out into a hash table of their keys
+// (reflect's lookup allocates a copy of each entry it finds), else by
+// lookups.
 func (w *mapWork) index(o *op, m reflect.Value, gather bool) {
 	if !gather || m.Len() == 0 {
 		return
 	}
 	mx := o.mapx
 	mx.copyOut(o, m, w)
+	bits := bitsFor(2 * len(w.order))
+	if cap(w.table) < 1<<bits {
+		w.table = make([]int32, 1<<bits)
+	}
+	w.table = w.table[:1<<bits]
+	clear(w.table)
 	for _, i := range w.order {
 		w.ranks = append(w.ranks, mx.rank(w.keys.Index(i), i))
+		r := &w.ranks[len(w.ranks)-1]
+		h := r.hash(bits)
+		for w.table[h] != 0 {
+			h = (h + 1) & (len(w.table) - 1)
+		}
+		w.table[h] = int32(len(w.ranks)) // the rank's index + 1: 0 is empty
 	}
-	slices.SortFunc(w.ranks, func(a, b keyRank) int { return cmp.Or(cmp.Compare(a.u, b.u), strings.Compare(a.s, b.s)) })
 	w.mx, w.indexed = mx, true
 }
 
+// bitsFor is the fewest bits whose power of two is at least n (and 3).
+func bitsFor(n int) int { return max(3, bits.Len(uint(n-1))) }
+
 // find returns the address of the value of the entry of m whose key w
-// holds — a copy, in w — and whether m holds one. Indexed, the keys must
-// come in ascending order.
+// holds — a copy, in w — and whether m holds one.
 func (w *mapWork) find(m reflect.Value) (pointer, bool) {
 	if !w.indexed {
 		if m.IsNil() {
@@ -361,16 +385,11 @@ func (w *mapWork) find(m reflect.Value) (pointer, bool) {
 		return w.fp, true
 	}
 	k := w.mx.rank(w.key, 0)
-	for w.next < len(w.ranks) && cmp.Or(cmp.Compare(w.ranks[w.next].u, k.u), strings.Compare(w.ranks[w.next].s, k.s)) < 0 {
-		w.next++
+	mask := len(w.table) - 1
+	for h := k.hash(bits.Len(uint(mask))); w.table[h] != 0; h = (h + 1) & mask {
+		if r := &w.ranks[w.table[h]-1]; r.u == k.u && r.s == k.s {
+			return pointerOf(w.vals.Index(r.pos).Addr()), true
+		}
 	}
-	if w.next == len(w.ranks) || w.ranks[w.next].u != k.u || w.ranks[w.next].s != k.s {
-		return pointer{}, false
-	}
-	return pointerOf(w.vals.Index(w.ranks[w.next].pos).Addr()), true
-}
-
-// entry returns the addresses of gathered entry i's key and value.
-func (w *mapWork) entry(i int) (key, val pointer) {
-	return pointerOf(w.keys.Index(i).Addr()), pointerOf(w.vals.Index(i).Addr())
+	return pointer{}, false
 }
