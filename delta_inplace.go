@@ -87,6 +87,7 @@ func unmarshalDeltaInPlace(r *bitio.Reader, p *plan, t reflect.Type, v pointer) 
 	r.Rewind(0) // the allowances are for the whole packet
 	s := p.getScratch()
 	u := s.undoFor(r.BitsRemaining())
+	held := u.footprint()
 	d := decoder{r: r, undo: u} // no spares: what goes into the caller's value is new
 	d.enter(nil)
 	var err error
@@ -101,7 +102,7 @@ func unmarshalDeltaInPlace(r *bitio.Reader, p *plan, t reflect.Type, v pointer) 
 		u.commit(s)
 	}
 	u.reset()
-	if s.grown += d.grown; s.grown > scratchKeepLimit {
+	if s.grown += d.grown + max(0, u.footprint()-held); s.grown > scratchKeepLimit {
 		s.dropSpares()
 		s.undo = nil
 		s.grown = 0
@@ -176,6 +177,17 @@ func (u *undoLog) reset() {
 		}
 		tv.used = 0
 	}
+}
+
+// footprint is about how many bytes the log's buffers take: what a delta
+// made them grow by counts as allocated into the scratch value, which lets
+// go of its log with the rest past scratchKeepLimit.
+func (u *undoLog) footprint() int64 {
+	n := int64(cap(u.entries))*int64(undoEntryBytes) + int64(cap(u.bytes)) + int64(cap(u.typed)+cap(u.later))*64
+	for p, tv := range u.temps {
+		n += int64(tv.all.Len()) * int64(p.size)
+	}
+	return n
 }
 
 // temp returns the first of n consecutive values of p's type of the

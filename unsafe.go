@@ -419,6 +419,9 @@ type undoEntry struct {
 	kind uint8
 }
 
+// undoEntryBytes is the size of an undoEntry.
+const undoEntryBytes = unsafe.Sizeof(undoEntry{})
+
 const (
 	undoBits   = iota // a fixed-width field of x bytes, whose bits were w
 	undoBytes         // x pointer-free bytes, kept from offset w of undoLog.bytes
