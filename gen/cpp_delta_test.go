@@ -106,14 +106,16 @@ template <typename T> static void write_delta( const char * name, T & value, con
         printf( "%s REFUSED\n", name );
         return;
     }
+    stream.Flush();
     hex_line( name, buffer, stream.GetBytesProcessed() );
 }
 
 // apply applies the delta (hex bytes) to base and prints the result's
-// full encoding.
+// full encoding. The delta's allocation has the 8 bytes after it that
+// serialize's reader loads.
 template <typename T> static void apply( const char * name, const T & base, const char * hex )
 {
-    uint8_t * delta = new uint8_t[strlen( hex ) / 2 + 1];
+    uint8_t * delta = new uint8_t[strlen( hex ) / 2 + 8]();
     int64_t n = 0;
     for ( unsigned int b; sscanf( hex + 2 * n, "%2x", &b ) == 1; n++ )
         delta[n] = uint8_t( b );
@@ -126,7 +128,10 @@ template <typename T> static void apply( const char * name, const T & base, cons
         uint8_t buffer[64];
         serialize::WriteStream out( buffer, sizeof buffer );
         if ( v->Serialize( out ) )
+        {
+            out.Flush();
             hex_line( name, buffer, out.GetBytesProcessed() );
+        }
         else
             printf( "%s UNWRITABLE\n", name );
         break;
@@ -160,7 +165,8 @@ int main()
     apply( "ping onto a base out of range", bad_base, "c301" );
     wirePing same = ping_base;
     {
-        serialize::ReadStream stream( (const uint8_t *) "\x05", 1 );
+        static const uint8_t packet[1 + 8] = { 0x05 };
+        serialize::ReadStream stream( packet, 1 );
         printf( "ping into its own base %s\n", same.SerializeDelta( stream, same ) ? "OK" : "REFUSED" );
     }
 

@@ -205,9 +205,9 @@ func TestCPPCrossLanguage(t *testing.T) {
 // index, and the write cases as C++ assignments.
 func cppDispatch(c *corpus, e *cppEmitter) string {
 	var b strings.Builder
-	b.WriteString("static void dispatch_read( int type, const uint8_t * data, int64_t bytes )\n{\n    switch ( type )\n    {\n")
+	b.WriteString("static void dispatch_read( int type, const Packet & p )\n{\n    switch ( type )\n    {\n")
 	for k, r := range c.m.Roots {
-		fmt.Fprintf(&b, "    case %d: read_packet<%s>( data, bytes ); break;\n", k, e.typeNames[r])
+		fmt.Fprintf(&b, "    case %d: read_packet<%s>( p ); break;\n", k, e.typeNames[r])
 	}
 	b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
 	for _, f := range []struct{ name, template string }{{"dispatch_delta_read", "apply_delta"}, {"dispatch_delta_write", "write_delta"}} {
