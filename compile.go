@@ -285,6 +285,12 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		p.fixedOnly = p.fixedOnly && kinds[p.ops[i].kind].fixed
 	}
 	p.onStack = stackPlan(p)
+	for i := range p.ops {
+		switch p.ops[i].kind {
+		case KindString, KindArray, KindSlice, KindPointer, KindSparse, KindUnion:
+			p.strings = true
+		}
+	}
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}
@@ -323,6 +329,9 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 	}
 	if o.checkSet && !f.inherited {
 		return nil, f.tagged(o, "check applies to fields of type bitpack.Check, not %s", t)
+	}
+	if t == timeType {
+		return c.appendTime(ops, t, o, f, base)
 	}
 	if o.key != "" && t.Kind() != reflect.Map {
 		return nil, f.tagged(o, "key. applies to maps' keys, not to %s", t)

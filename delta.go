@@ -462,6 +462,8 @@ func clone(p *plan, dst, src pointer, s *scratch) {
 			cloneHook(o, d, sv)
 		case KindMap:
 			cloneMap(o, d, sv, s)
+		case KindTime:
+			commitTime(o, d, sv)
 		}
 	}
 }

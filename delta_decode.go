@@ -207,7 +207,7 @@ func (st *dstep) codeOutside(p *plan, at pointer, c uint64, start int) *fieldErr
 // deltaBody reports.
 func (d *decoder) deltaOp(o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
 	switch o.kind {
-	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat:
+	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat, KindTime:
 		return decodeScalarDelta(d, o, at, start, bit)
 	case KindQuat:
 		return decodeQuatDelta(d, o, at, start, bit)

@@ -285,7 +285,8 @@
 // Codec.Append, Append and Encode allocate nothing when the buffer has
 // room. Codec.Unmarshal, Unmarshal and Decode allocate nothing into a
 // value reused from the previous packet, but for slices that must grow,
-// pointees that must be made, and strings that changed. AppendDelta,
+// pointees that must be made, and strings that changed (made once the
+// packet is accepted, a value's in one allocation). AppendDelta,
 // UnmarshalDelta and Quantize allocate nothing either, the same way
 // (pointees a delta removes are kept for the next that appears); maps,
 // hooks and union members held by value allocate in a delta. A union member

@@ -222,6 +222,16 @@ func encodeMap(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 // the one before. It fills the scratch value's map (made once, cleared
 // after), which commit hands over.
 func decodeMap(d *decoder, o *op, at pointer, start, depth int) *fieldError {
+	// An entry is decoded into a buffer and copied into the map: its
+	// strings are made as they are read, not held back (see setString).
+	d.inMap++
+	err := decodeEntries(d, o, at, start, depth)
+	d.inMap--
+	return err
+}
+
+// decodeEntries is decodeMap's work.
+func decodeEntries(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	r := d.r
 	count := r.ReadBits(o.bits)
 	if r.Err() != nil {

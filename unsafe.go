@@ -10,6 +10,7 @@ package bitpack
 import (
 	"encoding/binary"
 	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -88,6 +89,11 @@ func (p pointer) float32() *float32 { return (*float32)(p.p) }
 func (p pointer) float64() *float64 { return (*float64)(p.p) }
 func (p pointer) string() *string   { return (*string)(p.p) }
 func (p pointer) bytes() *[]byte    { return (*[]byte)(p.p) }
+func (p pointer) time() *time.Time  { return (*time.Time)(p.p) }
+
+// setString makes the string at p b's bytes, without a copy: nothing may
+// write to b afterwards.
+func (p pointer) setString(b []byte) { *p.string() = unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // uint8s ... uint64s view n consecutive elements starting at p.
 func (p pointer) uint8s(n int) []uint8   { return unsafe.Slice((*uint8)(p.p), n) }
@@ -396,6 +402,21 @@ func readerWindow(r *bitio.Reader) (packetWindow, int) {
 // word returns the 64 bits from bit pos on, of which 57 or more are the
 // packet's; pos>>3 must be at most w.last.
 func (w packetWindow) word(pos int) uint64 { return load8(unsafe.Add(w.p, pos>>3)) >> (pos & 7) }
+
+// wordAt is word for any pos, w.last at least 0: past byte w.last, the
+// packet's last 8 bytes shifted down (the packet's bits from pos on, then
+// zeros, while pos is inside the packet; never a read outside it).
+func (w packetWindow) wordAt(pos int) uint64 {
+	if pos>>3 <= w.last {
+		return w.word(pos)
+	}
+	return load8(unsafe.Add(w.p, w.last)) >> ((pos - 8*w.last) & 63)
+}
+
+// bytes returns the n bytes from byte b on; b+n must be at most w.last+8.
+func (w packetWindow) bytes(b, n int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(w.p, b)), n)
+}
 
 // copyTo copies the n bytes from byte b on to dst; b+n must be at most
 // w.last+8, the bytes there are.
