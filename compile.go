@@ -45,7 +45,9 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		q.buildRead()
 		q.commits = commitStepsOf(q)
 	}
+	depths := map[*plan]int{}
 	for _, q := range c.memo {
+		q.shallow = deepest(q, depths) <= MaxDepth
 		if q.deltaErr != nil {
 			return nil, q.deltaErr
 		}
@@ -142,6 +144,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.minBits = p.root.CountBits
 	p.work = planWork(p)
 	p.root.Charge = chargeOf(p)
+	p.inlineMaps = inlineMaps(p)
 	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {
 		p.dsteps, p.flat = deltaSteps(p)
 	}

@@ -37,6 +37,11 @@ type decoder struct {
 	// scratch: a delta's scratch value, whose spare pointees new ones come
 	// from (see takeSpare); nil otherwise.
 	scratch *scratch
+	// undo: a delta decoded into its base itself changes it in place,
+	// saving what it changes here (see delta_inplace.go); nil otherwise.
+	// entry counts the map entries the decode is inside (new values).
+	undo  *undoLog
+	entry int
 	// The flat pointee decoder.plan's last gate opened, and its pointer:
 	// where the pointee's run steps, which follow the gate, store. (Kept
 	// here, not in plan's registers; no other plan runs in between.)

@@ -269,6 +269,7 @@ func decodeStringDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 	if err := d.charge(work, bytes, 1, uintptr(len(b)), start); err != nil {
 		return false, err.withPrefix(o.path)
 	}
+	d.saveString(at)
 	d.setString(at, b)
 	return true, nil
 }
@@ -311,7 +312,15 @@ func decodeBytesDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool,
 		return false, nil
 	}
 	r.Rewind(body)
-	return true, decodeBytes(d, o, at, start, 0)
+	if d.undo != nil { // in place: the slice, and the bytes of its array it overwrites
+		d.saveSlice(at)
+		if int(n) <= at.sliceCap() {
+			d.saveBytes(at.sliceElem(0, 0), int(n))
+		}
+	}
+	err := decodeBytes(d, o, at, start, 0)
+	d.emptied(at)
+	return true, err
 }
 
 // sameAsRead reports whether the next n bytes of r (aligned, and there)
@@ -362,6 +371,7 @@ func decodeByteArrayDelta(d *decoder, o *op, at pointer, start int, bit bool) (b
 		return false, unchangedError(o.path, start)
 	}
 	r.Rewind(body)
+	d.saveBytes(at, o.n)
 	r.ReadBytes(at.byteArray(o.n))
 	return true, nil
 }

@@ -607,5 +607,10 @@ func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 	if c == old {
 		return false, unchangedError(o.path, start)
 	}
+	if o.kind == KindTime {
+		d.saveTime(at)
+	} else {
+		d.saveBits(at, o.size)
+	}
 	return true, storeScalar(o, c^o.flip, at, start)
 }

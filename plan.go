@@ -67,6 +67,12 @@ type scratch struct {
 	grown  int64               // bytes decodes have allocated into it (see decodeFlat)
 	spares map[*plan][]pointer // pointees it let go of, for the next (see takeSpare)
 	strs   *[]pendingString    // strings a decode into it holds back (see setString), made for plans with strings
+	undo   *undoLog            // what deltas decoded into their base change (see delta_inplace.go)
+	// A delta's copy of its base through the scratch value (see clone):
+	// which way it goes, and the base's maps not copied in (yet), by the
+	// address of the scratch value's field.
+	cloning  uint8
+	lazyMaps map[pointer]pointer
 }
 
 // getScratch returns a scratch value for p, reusing a put-back one.
@@ -128,6 +134,8 @@ type plan struct {
 	delta       []ditem                 // the fields a delta walks (see ditem)
 	dsteps      []dstep                 // the delta program over them (see dstep)
 	flat        bool                    // dsteps are fixed-width fields only (see listFlat)
+	shallow     bool                    // a value spans at most MaxDepth levels, whatever it holds: cloning one cannot fail (see deepest)
+	inlineMaps  bool                    // a value holds a map in itself, not through a pointer (see materializeIn)
 	deltaErr    error                   // building delta failed (an internal error: compile reports it)
 
 	compiling bool // planFor has not returned yet

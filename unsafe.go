@@ -429,3 +429,81 @@ func (w packetWindow) copyTo(dst pointer, b, n int) {
 func setReaderPos(r *bitio.Reader, pos int) {
 	*(*int)(unsafe.Add(unsafe.Pointer(r), readerPosOffset)) = pos
 }
+
+// undoEntry is what an in-place delta changed at one place and what was
+// there (see undoLog): the words are kept as the types they are, so the
+// garbage collector sees the pointers a change replaced.
+type undoEntry struct {
+	at   pointer
+	p, q unsafe.Pointer // a pointer, a string's or slice's data, an interface's words
+	w, x uint64         // a value's bits; a string's or slice's length, a slice's capacity; an offset
+	kind uint8
+}
+
+// undoEntryBytes is the size of an undoEntry.
+const undoEntryBytes = unsafe.Sizeof(undoEntry{})
+
+const (
+	undoBits   = iota // a fixed-width field of x bytes, whose bits were w
+	undoBytes         // x pointer-free bytes, kept from offset w of undoLog.bytes
+	undoWord          // a pointer or map field
+	undoString        // a string
+	undoSlice         // a slice's header
+	undoIface         // an interface's two words
+	undoTyped         // a value of a type only reflect can copy: undoLog.typed[w]
+	undoTime          // a time.Time: undoLog.times[w]
+)
+
+// saveBits returns the entry that puts back the size bytes (1, 2, 4 or
+// 8) of the fixed-width field at p.
+func (p pointer) saveBits(size uintptr) undoEntry {
+	return undoEntry{at: p, w: p.raw(size), x: uint64(size), kind: undoBits}
+}
+
+// saveWord, saveString, saveSlice and saveIface return the entry that
+// puts back the pointer (or map), string, slice or interface at p.
+func (p pointer) saveWord() undoEntry {
+	return undoEntry{at: p, p: *(*unsafe.Pointer)(p.p), kind: undoWord}
+}
+
+func (p pointer) saveString() undoEntry {
+	s := *(*string)(p.p)
+	return undoEntry{at: p, p: unsafe.Pointer(unsafe.StringData(s)), w: uint64(len(s)), kind: undoString}
+}
+
+func (p pointer) saveSlice() undoEntry {
+	h := (*sliceHeader)(p.p)
+	return undoEntry{at: p, p: h.data, w: uint64(h.len), x: uint64(h.cap), kind: undoSlice}
+}
+
+func (p pointer) saveIface() undoEntry {
+	w := (*[2]unsafe.Pointer)(p.p)
+	return undoEntry{at: p, p: w[0], q: w[1], kind: undoIface}
+}
+
+// restore puts back what e saved, but for the kinds undoLog keeps
+// elsewhere (undoBytes, undoTyped, undoTime).
+func (e *undoEntry) restore() {
+	switch e.kind {
+	case undoBits:
+		e.at.storeUint(uintptr(e.x), e.w)
+	case undoWord:
+		*(*unsafe.Pointer)(e.at.p) = e.p
+	case undoString:
+		*(*string)(e.at.p) = unsafe.String((*byte)(e.p), int(e.w))
+	case undoSlice:
+		*(*sliceHeader)(e.at.p) = sliceHeader{e.p, int(e.w), int(e.x)}
+	case undoIface:
+		*(*[2]unsafe.Pointer)(e.at.p) = [2]unsafe.Pointer{e.p, e.q}
+	}
+}
+
+// growSliceTo makes the slice at p (of type t) n elements long, n above
+// its capacity: a new array of exactly n holding its first m elements
+// (the rest zero), which are moved as typed values.
+func (p pointer) growSliceTo(t reflect.Type, m, n int) {
+	v := reflect.NewAt(t, p.p).Elem()
+	grown := reflect.MakeSlice(t, n, n)
+	reflect.Copy(grown, v.Slice(0, m))
+	v.Set(grown)
+}
