@@ -19,11 +19,11 @@ import (
 	"github.com/bitpack-go/bitpack/snapshot"
 )
 
-// receiverStep is one thing a receiver is given (a packet, or a reset)
+// csReceiverStep is one thing a receiver is given (a packet, or a reset)
 // and the line Go's snapshot.Receiver answers for it: "OK seq view ack"
 // (view: the full encoding of the view read), "ERR seq error ack", or
 // "RESET ack".
-type receiverStep struct {
+type csReceiverStep struct {
 	why    string
 	reset  bool
 	packet []byte
@@ -36,7 +36,7 @@ type receiverStep struct {
 // it), each with Go's answer, from a Go Receiver given them all in order.
 // It checks that Go's answers are the recorded ones where the file has
 // them.
-func receiverSteps(t *testing.T) (*snapcorpus.File, []receiverStep) {
+func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", "stream.json"))
 	if err != nil {
@@ -46,18 +46,18 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []receiverStep) {
 	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
-	var steps []receiverStep
+	var steps []csReceiverStep
 	var lastZero, lastAccepted []byte // the last accepted packet from a zero base, and from a view
 	for _, st := range file.Steps {
 		if st.Reset {
-			steps = append(steps, receiverStep{why: "reset", reset: true})
+			steps = append(steps, csReceiverStep{why: "reset", reset: true})
 			continue
 		}
 		p, err := hex.DecodeString(st.Packet)
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps = append(steps, receiverStep{why: st.Why, packet: p})
+		steps = append(steps, csReceiverStep{why: st.Why, packet: p})
 		if st.Error == "" && p[2] == 0 {
 			lastZero = p
 		} else if st.Error == "" {
@@ -86,7 +86,7 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []receiverStep) {
 		q[bit/8] ^= 1 << (bit % 8)
 		return q
 	}
-	crafted := []receiverStep{
+	crafted := []csReceiverStep{
 		{why: "7 bytes", packet: last[:7]},
 		{why: "a zero-base header and no delta", packet: lastZero[:11]},
 		{why: "a long form that the short form carries", packet: append(append(put16(last[:2], 0, seqOf(last)), 5<<1|1, 0), last[3:]...)},
@@ -97,21 +97,21 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []receiverStep) {
 		{why: "a byte after the delta", packet: append(bytes.Clone(last), 0)},
 	}
 	for bit := 8 * 7; bit < min(8*len(last), 8*7+48); bit += 5 {
-		crafted = append(crafted, receiverStep{why: fmt.Sprintf("the last packet, delta bit %d flipped", bit-8*7), packet: flip(last, bit)})
+		crafted = append(crafted, csReceiverStep{why: fmt.Sprintf("the last packet, delta bit %d flipped", bit-8*7), packet: flip(last, bit)})
 	}
 	crafted = append(crafted,
-		receiverStep{why: "the last packet again", packet: last},
-		receiverStep{why: "the current stream's zero base, the newest", packet: atRest(seqOf(last) + 2)},
-		receiverStep{why: "a reset", reset: true},
-		receiverStep{why: "a packet on a view forgotten", packet: last},
-		receiverStep{why: "the current stream's zero base after the reset", packet: atRest(seqOf(last) + 3)},
+		csReceiverStep{why: "the last packet again", packet: last},
+		csReceiverStep{why: "the current stream's zero base, the newest", packet: atRest(seqOf(last) + 2)},
+		csReceiverStep{why: "a reset", reset: true},
+		csReceiverStep{why: "a packet on a view forgotten", packet: last},
+		csReceiverStep{why: "the current stream's zero base after the reset", packet: atRest(seqOf(last) + 3)},
 	)
 	// Streams started and left: the first (before the reconnect, which
 	// Reset did not leave), five others, and the first again, by then no
 	// longer among the 4 streams left remembered.
 	others := []uint32{0x5eed0001, stream, 0x0badf00d, 0x5eed0001, 0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x5eed0001, stream, 0x0badf00d}
 	for k, s := range others {
-		crafted = append(crafted, receiverStep{why: fmt.Sprintf("stream %#08x's zero base", s), packet: atRestIn(s, seqOf(last)+4+uint16(k))})
+		crafted = append(crafted, csReceiverStep{why: fmt.Sprintf("stream %#08x's zero base", s), packet: atRestIn(s, seqOf(last)+4+uint16(k))})
 	}
 	steps = append(steps, crafted...)
 
@@ -172,7 +172,7 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []receiverStep) {
 // csReceiverProgram reads commands from standard input: "P hex how" reads
 // a packet through a receiver of History history (how: 0, the whole
 // array; 1, offset and count within a larger array of junk; 2, an
-// ArraySegment of one) and answers as receiverStep.want; "R" resets it.
+// ArraySegment of one) and answers as csReceiverStep.want; "R" resets it.
 // After every step it checks that each view it still holds is the one it
 // handed out for that sequence, encoding as it did then ("VIEW CHANGED"
 // otherwise).
