@@ -1831,16 +1831,16 @@ mod steps {
         S { op: Op::Float, name: "X", member: 0, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
         S { op: Op::Float, name: "Y", member: 1, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
         S { op: Op::Float, name: "Z", member: 2, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
-    ], items: 3, count: 96, ..S0 };
+    ], items: 3, count: 96, work: 3, bytes: 12, ..S0 };
     pub const Player: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "ID", member: 0, bits: 10, short: 5, limit: 999, hi: 999, ranged: true, items: 1, count: 10, ..S0 },
         S { op: Op::Int, name: "Health", member: 1, bits: 10, short: 5, limit: 1000, hi: 1000, ranged: true, signed: true, items: 1, count: 10, ..S0 },
         S { op: Op::Struct, name: "Pos", member: 2, fields: &[S { op: Op::Comp, name: "X", member: 0, bits: 18, short: 8, limit: 204800, min: -1024.0, delta: 2048.0, flo: -1024.0, fhi: 1024.0, text: "[-1024, 1024]", items: 1, count: 18, ..S0 }, S { op: Op::Comp, name: "Y", member: 1, bits: 18, short: 8, limit: 204800, min: -1024.0, delta: 2048.0, flo: -1024.0, fhi: 1024.0, text: "[-1024, 1024]", items: 1, count: 18, ..S0 }, S { op: Op::Comp, name: "Z", member: 2, bits: 18, short: 8, limit: 204800, min: -1024.0, delta: 2048.0, flo: -1024.0, fhi: 1024.0, text: "[-1024, 1024]", items: 1, count: 18, ..S0 }], items: 3, count: 54, ..S0 },
         S { op: Op::Str, name: "Name", member: 3, bits: 4, len: 15, items: 1, count: 4, ..S0 },
         S { op: Op::Bool, name: "Alive", member: 4, bits: 1, limit: 1, items: 1, count: 1, ..S0 },
-    ], items: 7, count: 79, ..S0 };
+    ], items: 7, count: 79, work: 7, bytes: 48, ..S0 };
     pub const Snapshot: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "Tick", member: 0, bits: 32, short: 8, limit: 4294967295, hi: 4294967295, items: 1, count: 32, ..S0 },
-        S { op: Op::Slice, name: "Players", member: 1, bits: 4, len: 8, elem: Some(&S { op: Op::Struct, fields: Player.fields, items: 7, count: 79, ..S0 }), items: 1, count: 4, ..S0 },
-    ], items: 2, count: 36, ..S0 };
+        S { op: Op::Slice, name: "Players", member: 1, bits: 4, len: 8, elem: Some(&S { op: Op::Struct, fields: Player.fields, items: 7, count: 79, work: 7, bytes: 48, ..S0 }), items: 1, count: 4, ..S0 },
+    ], items: 2, count: 36, work: 2, bytes: 32, ..S0 };
 }

@@ -246,6 +246,10 @@ func (e *Emitter) step(v *model.Value, name string, member int) string {
 			if x == 0 {
 				return
 			}
+		case int64:
+			if x == 0 {
+				return
+			}
 		case uint64:
 			if x == 0 {
 				return
@@ -353,7 +357,10 @@ func (e *Emitter) step(v *model.Value, name string, member int) string {
 		f = append(f, "elem: Some(&"+e.step(v.Elem, "", -1)+")")
 	}
 	add("items", model.ItemCount(v))
-	add("count", v.MinBits)
+	add("count", v.CountBits)
+	add("work", v.Cost.Work)
+	add("bytes", v.Cost.Bytes)
+	add("partial", v.Cost.Partial)
 	return "S { " + strings.Join(append(f, "..S0"), ", ") + " }"
 }
 

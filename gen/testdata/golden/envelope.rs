@@ -1864,19 +1864,19 @@ mod steps {
     pub const Move: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "DX", member: 0, bits: 4, short: 2, limit: 15, lo: -8, hi: 7, ranged: true, signed: true, items: 1, count: 4, ..S0 },
         S { op: Op::Int, name: "DY", member: 1, bits: 4, short: 2, limit: 15, lo: -8, hi: 7, ranged: true, signed: true, items: 1, count: 4, ..S0 },
-    ], items: 2, count: 8, ..S0 };
+    ], items: 2, count: 8, work: 2, bytes: 2, ..S0 };
     pub const Fire: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "Power", member: 0, bits: 2, limit: 3, hi: 3, ranged: true, items: 1, count: 2, ..S0 },
-    ], items: 1, count: 2, ..S0 };
+    ], items: 1, count: 2, work: 1, bytes: 1, ..S0 };
     pub const Chat: S = S { op: Op::Struct, fields: &[
         S { op: Op::Str, name: "Text", member: 0, bits: 5, len: 20, items: 1, count: 5, ..S0 },
-    ], items: 1, count: 5, ..S0 };
+    ], items: 1, count: 5, work: 1, bytes: 16, ..S0 };
     pub const Ping: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "Seq", member: 0, bits: 16, short: 8, limit: 65535, hi: 65535, items: 1, count: 16, ..S0 },
-    ], items: 1, count: 16, ..S0 };
+    ], items: 1, count: 16, work: 1, bytes: 2, ..S0 };
     pub const Envelope: S = S { op: Op::Struct, fields: &[
-        S { op: Op::Union, name: "First", member: 0, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 4, ..S0 },
-        S { op: Op::Slice, name: "Rest", member: 1, bits: 3, len: 4, elem: Some(&S { op: Op::Union, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 4, ..S0 }), items: 1, count: 3, ..S0 },
-        S { op: Op::Union, name: "Solo", member: 2, members: &[&Ping], indices: &[0], text: "gen.One", items: 1, count: 16, ..S0 },
-    ], items: 3, count: 23, ..S0 };
+        S { op: Op::Union, name: "First", member: 0, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, ..S0 },
+        S { op: Op::Slice, name: "Rest", member: 1, bits: 3, len: 4, elem: Some(&S { op: Op::Union, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, work: 1, bytes: 16, ..S0 }), items: 1, count: 3, ..S0 },
+        S { op: Op::Union, name: "Solo", member: 2, members: &[&Ping], indices: &[0], text: "gen.One", items: 1, ..S0 },
+    ], items: 3, count: 5, work: 3, bytes: 56, ..S0 };
 }

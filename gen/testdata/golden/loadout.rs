@@ -1861,21 +1861,21 @@ mod steps {
         S { op: Op::Float, name: "Y", member: 1, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
         S { op: Op::Float, name: "Z", member: 2, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
         S { op: Op::Float, name: "W", member: 3, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
-    ], items: 4, count: 128, ..S0 };
+    ], items: 4, count: 128, work: 4, bytes: 16, ..S0 };
     pub const Jump: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "H", member: 0, bits: 4, short: 2, limit: 15, hi: 15, ranged: true, items: 1, count: 4, ..S0 },
-    ], items: 1, count: 4, ..S0 };
+    ], items: 1, count: 4, work: 1, bytes: 1, ..S0 };
     pub const Duck: S = S { op: Op::Struct, fields: &[
         S { op: Op::Bool, name: "Low", member: 0, bits: 1, limit: 1, items: 1, count: 1, ..S0 },
-    ], items: 1, count: 1, ..S0 };
+    ], items: 1, count: 1, work: 1, bytes: 1, ..S0 };
     pub const Say: S = S { op: Op::Struct, fields: &[
         S { op: Op::Str, name: "Text", member: 0, bits: 4, len: 8, items: 1, count: 4, ..S0 },
-    ], items: 1, count: 4, ..S0 };
+    ], items: 1, count: 4, work: 1, bytes: 16, ..S0 };
     pub const Loadout: S = S { op: Op::Struct, fields: &[
         S { op: Op::Quat, name: "Rot", member: 0, bits: 9, comps: [&[0], &[1], &[2], &[3]], items: 1, count: 29, ..S0 },
-        S { op: Op::Map, name: "Ammo", member: 1, bits: 3, len: 4, key: Some(&S { op: Op::Int, bits: 8, short: 4, limit: 255, hi: 255, items: 1, count: 8, ..S0 }), elem: Some(&S { op: Op::Int, bits: 10, short: 5, limit: 999, hi: 999, ranged: true, items: 1, count: 10, ..S0 }), items: 1, count: 3, ..S0 },
+        S { op: Op::Map, name: "Ammo", member: 1, bits: 3, len: 4, key: Some(&S { op: Op::Int, bits: 8, short: 4, limit: 255, hi: 255, items: 1, count: 8, work: 1, bytes: 1, ..S0 }), elem: Some(&S { op: Op::Int, bits: 10, short: 5, limit: 999, hi: 999, ranged: true, items: 1, count: 10, work: 1, bytes: 2, ..S0 }), items: 1, count: 3, ..S0 },
         S { op: Op::Int, name: "Respawn", member: 2, bits: 14, short: 7, limit: 10000, hi: 10000, unit: 1000000, ranged: true, signed: true, duration: true, text: "1ms", items: 1, count: 14, ..S0 },
         S { op: Op::Int, name: "Ping", member: 3, bits: 9, short: 5, limit: 500, hi: 500, clamp: true, ranged: true, signed: true, items: 1, count: 9, ..S0 },
-        S { op: Op::Union, name: "Next", member: 4, bits: 4, members: &[&Jump, &Duck, &Say], indices: &[7, 9, 10], text: "gen.Cmd", items: 1, count: 5, ..S0 },
-    ], items: 5, count: 60, ..S0 };
+        S { op: Op::Union, name: "Next", member: 4, bits: 4, members: &[&Jump, &Duck, &Say], indices: &[7, 9, 10], text: "gen.Cmd", items: 1, count: 4, ..S0 },
+    ], items: 5, count: 59, work: 5, bytes: 56, ..S0 };
 }

@@ -1820,11 +1820,11 @@ mod steps {
         S { op: Op::Float, name: "X", member: 0, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
         S { op: Op::Float, name: "Y", member: 1, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
         S { op: Op::Float, name: "Z", member: 2, bits: 32, short: 8, limit: 4294967295, items: 1, count: 32, ..S0 },
-    ], items: 3, count: 96, ..S0 };
+    ], items: 3, count: 96, work: 3, bytes: 12, ..S0 };
     pub const Player: S = S { op: Op::Struct, fields: &[
         S { op: Op::Int, name: "Health", member: 0, bits: 10, short: 5, limit: 1000, hi: 1000, ranged: true, signed: true, items: 1, count: 10, ..S0 },
         S { op: Op::Struct, name: "Pos", member: 1, fields: &[S { op: Op::Comp, name: "X", member: 0, bits: 18, short: 8, limit: 204800, min: -1024.0, delta: 2048.0, flo: -1024.0, fhi: 1024.0, text: "[-1024, 1024]", items: 1, count: 18, ..S0 }, S { op: Op::Comp, name: "Y", member: 1, bits: 18, short: 8, limit: 204800, min: -1024.0, delta: 2048.0, flo: -1024.0, fhi: 1024.0, text: "[-1024, 1024]", items: 1, count: 18, ..S0 }, S { op: Op::Comp, name: "Z", member: 2, bits: 18, short: 8, limit: 204800, min: -1024.0, delta: 2048.0, flo: -1024.0, fhi: 1024.0, text: "[-1024, 1024]", items: 1, count: 18, ..S0 }], items: 3, count: 54, ..S0 },
         S { op: Op::Str, name: "Name", member: 2, bits: 4, len: 15, items: 1, count: 4, ..S0 },
         S { op: Op::Bool, name: "Alive", member: 3, bits: 1, limit: 1, items: 1, count: 1, ..S0 },
-    ], items: 6, count: 69, ..S0 };
+    ], items: 6, count: 69, work: 6, bytes: 40, ..S0 };
 }
