@@ -8,7 +8,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The statements of readTDeltaFrom: each item's changed bit and part,
+// The statements of readTDeltaItems: each item's changed bit and part,
 // applied to x, which holds the base's value (a copy of its own), with
 // refusals worded and placed as bitpack.UnmarshalDelta's.
 
@@ -19,7 +19,7 @@ func (e *Emitter) dItems(c *body, d dctx, v *model.Value, x string, idx []string
 			return
 		}
 		if v.Fields == nil {
-			c.line("if (read%sDeltaFrom(r, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.ch)
+			c.line("if (read%sDeltaItems(r, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.ch)
 			c.line("if (r.failed) return r.at(%s);", code.PathExpr(v.Path, idx))
 			return
 		}
@@ -168,7 +168,7 @@ func (e *Emitter) dQuat(c *body, v *model.Value, x, cur, p, start string) {
 	c.line("const %s = %s;", l, cur)
 	var comps [4]string
 	for k, steps := range v.Comps {
-		comps[k] = l + e.quatComp(steps)
+		comps[k] = l + e.quatComp(steps, true)
 	}
 	c.line("if (!%s.writeQuat(%s, %s, %s, %s, %d)) return deltaBaseRefusal(r, %s, %s) || r.at(%s);", w, comps[0], comps[1], comps[2], comps[3], v.Bits, w, start, p)
 	c.line("const %s = r.bitsRead;", y)
@@ -177,11 +177,9 @@ func (e *Emitter) dQuat(c *body, v *model.Value, x, cur, p, start string) {
 	c.line("  return r.at(%s);", p)
 	c.line("}")
 	c.line("if (deltaSameBits(r, %s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", y, w, start, p)
-	e.built(c, true, x, e.zero(v), func(a string) {
-		for k, steps := range v.Comps {
-			c.line("%s%s = quatOut[%d];", a, e.quatComp(steps), k)
-		}
-	})
+	for k, steps := range v.Comps { // into the value x holds: a copy of its own
+		c.line("%s%s = quatOut[%d];", l, e.quatComp(steps, false), k)
+	}
 }
 
 // dBody renders the body of a value (an element, a pointee, a member, a
@@ -226,7 +224,11 @@ func (e *Emitter) dList(c *body, v *model.Value, a, m string, idx []string, p st
 	if v.Unrolled {
 		at = pos // bitpack places an unrolled element's refusal at its index
 	}
-	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), at)
+	x := elem(a, k) // filled in place
+	if v.Elem.Op == model.OpPointer {
+		x = a + "[" + k + "]" // only assigned
+	}
+	e.dBody(c, v.Elem, x, elem(a, k), withIdx(idx, k), at)
 	c.line("%s = %s;", prev, k)
 	c.close()
 	c.loops--
@@ -358,7 +360,7 @@ func (e *Emitter) dUnion(c *body, v *model.Value, x, cur, p string) {
 		c.indent++
 		y, ch := c.local("y"), c.local("c")
 		c.line("const %s = r.bitsRead;", y)
-		c.line("const %s = read%sDeltaFrom(r, %s.value, %t);", ch, n, h, typeItems(mt) > 1)
+		c.line("const %s = read%sDeltaItems(r, %s.value, %t);", ch, n, h, typeItems(mt) > 1)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (!%s) return deltaUnchanged(r, %s) || r.at(%s);", ch, y, p)
 		c.indent--

@@ -164,7 +164,13 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		set(fmt.Sprintf("r.readByteArray(%d)", v.Len))
 	case model.OpArray:
 		e.built(c, fresh, x, fmt.Sprintf("new Array<%s>(%d)", e.tsType(v.Elem), v.Len), func(a string) {
-			c.loop(strconv.Itoa(v.Len), func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), fresh) })
+			c.loop(strconv.Itoa(v.Len), func(i string) {
+				at := elem(a, i) // filled in place unless fresh
+				if fresh || v.Elem.Op == model.OpPointer {
+					at = a + "[" + i + "]" // only assigned
+				}
+				e.read(c, v.Elem, at, append(idx, i), fresh)
+			})
 		})
 	case model.OpSlice:
 		n := c.local("n")
@@ -198,7 +204,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		c.line("if (!r.readQuat(%d)) return r.at(%s);", v.Bits, p)
 		e.built(c, fresh, x, e.zero(v), func(a string) {
 			for k, steps := range v.Comps {
-				c.line("%s%s = quatOut[%d];", a, e.quatComp(steps), k)
+				c.line("%s%s = quatOut[%d];", a, e.quatComp(steps, false), k)
 			}
 		})
 	case model.OpMap:
@@ -349,13 +355,17 @@ func tsPrimitive(v *model.Value) bool {
 }
 
 // quatComp is the TypeScript expression of a quaternion component's place
-// within its holder: .X, .V.Y, [3].
-func (e *Emitter) quatComp(steps []model.QuatStep) string {
+// within its holder: .X, .V.Y, [3]; read says the component is read
+// (an element read gets the "!" of elem).
+func (e *Emitter) quatComp(steps []model.QuatStep, read bool) string {
 	var b strings.Builder
 	for _, s := range steps {
-		if s.Member != nil {
+		switch {
+		case s.Member != nil:
 			b.WriteString("." + s.Member.Name)
-		} else {
+		case read:
+			b.WriteString(elem("", strconv.Itoa(s.Index)))
+		default:
 			fmt.Fprintf(&b, "[%d]", s.Index)
 		}
 	}

@@ -85,9 +85,9 @@ export class BitReader {
     }
     const d = this.data;
     let i = pos >>> 3;
-    let value = d[i] >>> (pos & 7);
+    let value = d[i]! >>> (pos & 7);
     for (let got = 8 - (pos & 7); got < n; got += 8) {
-      value |= d[++i] << got; // got < 32
+      value |= d[++i]! << got; // got < 32
     }
     this.pos = pos + n;
     return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
@@ -275,9 +275,9 @@ export class BitReader {
         if (!this.readBool()) {
           continue;
         }
-        difference = tierLow[tier] + this.readBits(tierBits[tier]);
-        if (!this.failed && difference > tierHigh[tier]) {
-          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        difference = tierLow[tier]! + this.readBits(tierBits[tier]!);
+        if (!this.failed && difference > tierHigh[tier]!) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier]! + ", " + tierHigh[tier]! + "]");
         }
       }
       if (!this.failed && difference === 0) {
@@ -289,7 +289,7 @@ export class BitReader {
           this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
           return -1;
         }
-        if (absolute - previous <= tierHigh[4]) {
+        if (absolute - previous <= tierHigh[4]!) {
           this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
           return -1;
         }
@@ -344,7 +344,7 @@ export class BitReader {
     }
     let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
     for (let i = 1; i < 4; i++) {
-      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+      if (Math.abs(quatOut[i]!) >= Math.abs(quatOut[back]!)) {
         back = i;
       }
     }

@@ -23,7 +23,19 @@
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
 // copy of base (cloneT), which it returns; base is never changed, and a
 // refused delta throws before anything is returned. writeTDelta(base, value)
-// writes bitpack.AppendDelta's bytes.
+// writes bitpack.AppendDelta's bytes. readTDeltaFrom(r, base, into) and
+// writeTDeltaTo(w, base, value) read and write a delta where a stream is (after
+// a header of your own, say); copyT(src, dst) copies a value into another,
+// reusing its objects.
+//
+// TReceiver (for each root type whose zero value bitpack encodes) reads the
+// packets of a Go snapshot.Sender[T] as snapshot.Receiver[T] does: new
+// TReceiver(history), read(packet) -> { seq, value }, ack, reset(). The value
+// is the receiver's and stays valid until its history evicts it (see
+// BitpackReceiver).
+//
+// writeT, writeTDelta and seal return BitpackBytes: a Uint8Array over an
+// ArrayBuffer of its own, which WebSocket.send, fetch and Blob take.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
@@ -35,20 +47,26 @@
 // through Math.fround at every step, as bitpack pins it.
 
 /** What kind of refusal an error is, as the Go side's sentinel errors. */
-export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing";
+export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing" | "NoBase";
 
 /** A refused packet or value: the field path and bit are bitpack's. */
 export class BitpackError extends Error {
-  constructor(
-    readonly op: "decode" | "encode",
-    readonly type: string,
-    readonly kind: BitpackErrorKind,
-    readonly path: string,
-    readonly bit: number, // -1 for encode errors
-    readonly detail: string,
-  ) {
+  readonly op: "decode" | "encode";
+  readonly type: string;
+  readonly kind: BitpackErrorKind;
+  readonly path: string;
+  readonly bit: number; // -1 for encode errors
+  readonly detail: string;
+
+  constructor(op: "decode" | "encode", type: string, kind: BitpackErrorKind, path: string, bit: number, detail: string) {
     super(errorMessage(op, type, path, bit, detail));
     this.name = "BitpackError";
+    this.op = op;
+    this.type = type;
+    this.kind = kind;
+    this.path = path;
+    this.bit = bit;
+    this.detail = detail;
   }
 }
 
@@ -71,6 +89,16 @@ function joinPath(segment: string, path: string): string {
   }
   return segment + "." + path;
 }
+
+/**
+ * The bytes writeT, writeTDelta and seal return: a Uint8Array over an
+ * ArrayBuffer of its own, which WebSocket.send, a fetch body and a Blob
+ * take. Written as what Uint8Array's slice returns, it is
+ * Uint8Array<ArrayBuffer> to TypeScript 5.7 and later (whose DOM library
+ * refuses a plain Uint8Array, which may view a SharedArrayBuffer) and
+ * Uint8Array to earlier versions, which have no generic Uint8Array.
+ */
+export type BitpackBytes = ReturnType<Uint8Array["slice"]>;
 
 /** A Go **T's pointee, where the pointee can itself be null. */
 export interface BitpackBox<T> {
@@ -121,12 +149,12 @@ function show(value: unknown): string {
 /** Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or "". */
 function textProblem(p: Uint8Array, at: number, n: number): string {
   for (let i = 0; i < n; i++) {
-    if (p[at + i] === 0) {
+    if (p[at + i]! === 0) {
       return "NUL byte at offset " + i;
     }
   }
   for (let k = 0; k < n; ) {
-    const c = p[at + k];
+    const c = p[at + k]!;
     if (c < 0x80) {
       k++;
       continue;
@@ -153,9 +181,9 @@ function textProblem(p: Uint8Array, at: number, n: number): string {
     } else if (c >= 0xf1 && c <= 0xf3) {
       length = 4;
     }
-    let ok = length > 0 && n - k >= length && p[at + k + 1] >= low && p[at + k + 1] <= high;
+    let ok = length > 0 && n - k >= length && p[at + k + 1]! >= low && p[at + k + 1]! <= high;
     for (let j = 2; ok && j < length; j++) {
-      ok = p[at + k + j] >= 0x80 && p[at + k + j] <= 0xbf;
+      ok = p[at + k + j]! >= 0x80 && p[at + k + j]! <= 0xbf;
     }
     if (!ok) {
       return "invalid UTF-8 at offset " + k;
@@ -170,19 +198,19 @@ function decodeText(p: Uint8Array, at: number, n: number): string {
   const units: number[] = [];
   let out = "";
   for (let k = at; k < at + n; ) {
-    const c = p[k];
+    const c = p[k]!;
     let cp: number;
     if (c < 0x80) {
       cp = c;
       k++;
     } else if (c < 0xe0) {
-      cp = ((c & 0x1f) << 6) | (p[k + 1] & 0x3f);
+      cp = ((c & 0x1f) << 6) | (p[k + 1]! & 0x3f);
       k += 2;
     } else if (c < 0xf0) {
-      cp = ((c & 0x0f) << 12) | ((p[k + 1] & 0x3f) << 6) | (p[k + 2] & 0x3f);
+      cp = ((c & 0x0f) << 12) | ((p[k + 1]! & 0x3f) << 6) | (p[k + 2]! & 0x3f);
       k += 3;
     } else {
-      cp = ((c & 0x07) << 18) | ((p[k + 1] & 0x3f) << 12) | ((p[k + 2] & 0x3f) << 6) | (p[k + 3] & 0x3f);
+      cp = ((c & 0x07) << 18) | ((p[k + 1]! & 0x3f) << 12) | ((p[k + 2]! & 0x3f) << 6) | (p[k + 3]! & 0x3f);
       k += 4;
     }
     if (cp > 0xffff) {
@@ -250,7 +278,7 @@ function shortest(value: number, single: boolean): string {
     const upOk = readsBack(up, upDp, v, single);
     if (downOk && upOk) {
       const rest = d.slice(p);
-      let useUp = rest[0] > "5" || (rest[0] === "5" && rest.length > 1);
+      let useUp = rest.charAt(0) > "5" || (rest.charAt(0) === "5" && rest.length > 1);
       if (rest === "5") {
         // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
         useUp = powerOfTwo && (single || v !== 2.98023223876953125e-8) ? true : (d.charCodeAt(p - 1) - 48) % 2 === 1;
@@ -295,7 +323,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
   if (digits.length <= p) {
     return [digits, dp];
   }
-  const next = digits[p];
+  const next = digits.charAt(p);
   const up = next > "5" || (next === "5" && (digits.length > p + 1 || (digits.charCodeAt(p - 1) - 48) % 2 === 1));
   const d = Array.from(digits.slice(0, p));
   if (up) {
@@ -306,7 +334,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
     if (i < 0) {
       return ["1", dp + 1];
     }
-    d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
+    d[i] = String.fromCharCode(d[i]!.charCodeAt(0) + 1);
   }
   return [d.join("").replace(/0+$/, ""), dp];
 }
@@ -401,8 +429,9 @@ const quatDelta = float32FromBits(0x3fb504f3); // 2m, exact
 
 // The components a decode gives and the code an encode gives, reused:
 // readers copy them out at once.
-const quatOut = [0, 0, 0, 0];
-const quatCode = [0, 0, 0, 0];
+const quatOut: [number, number, number, number] = [0, 0, 0, 0];
+const quatCode: [number, number, number, number] = [0, 0, 0, 0];
+const quatIn: [number, number, number, number] = [0, 0, 0, 0];
 
 function quatQuantize(f: number, steps: number): number {
   let n = f32(f32(f + quatM) / quatDelta);
@@ -450,19 +479,24 @@ function quatDecode(largest: number, c0: number, c1: number, c2: number, steps: 
 // quatNatural is the plain smallest-three code, into quatCode: the largest
 // magnitude (the highest index on a tie) dropped, all four negated first
 // when its sign bit is set, the other three quantized in order.
-function quatNatural(v: readonly number[], steps: number): void {
+function quatNatural(x: number, y: number, z: number, w: number, steps: number): void {
+  const v = quatIn; // no array per call: a delta codes every changed quaternion
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
   let largest = 0;
   for (let i = 1; i < 4; i++) {
-    if (Math.abs(v[i]) >= Math.abs(v[largest])) {
+    if (Math.abs(v[i]!) >= Math.abs(v[largest]!)) {
       largest = i;
     }
   }
-  const top = v[largest];
+  const top = v[largest]!;
   const sign = top < 0 || Object.is(top, -0) ? -1 : 1;
   quatCode[0] = largest;
   for (let i = 0, k = 1; i < 4; i++) {
     if (i !== largest) {
-      quatCode[k++] = quatQuantize(sign < 0 ? -v[i] : v[i], steps);
+      quatCode[k++] = quatQuantize(sign < 0 ? -v[i]! : v[i]!, steps);
     }
   }
 }
@@ -472,22 +506,23 @@ function quatNatural(v: readonly number[], steps: number): void {
 // code of the normalised quaternion, its codes moved one step at a time
 // toward the middle (the farthest first) until it does.
 function quatEncode(x: number, y: number, z: number, w: number, steps: number): void {
-  quatNatural([x, y, z, w], steps);
+  quatNatural(x, y, z, w, steps);
   if (quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     return;
   }
   const n2 = f32(f32(f32(f32(x * x) + f32(y * y)) + f32(z * z)) + f32(w * w));
   const r = f32(Math.sqrt(n2));
-  quatNatural([f32(x / r), f32(y / r), f32(z / r), f32(w / r)], steps);
+  quatNatural(f32(x / r), f32(y / r), f32(z / r), f32(w / r), steps);
   const mid = steps / 2;
   while (!quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     let far = 1;
     for (let k = 2; k < 4; k++) {
-      if (Math.abs(quatCode[k] - mid) > Math.abs(quatCode[far] - mid)) {
+      if (Math.abs(quatCode[k]! - mid) > Math.abs(quatCode[far]! - mid)) {
         far = k;
       }
     }
-    quatCode[far] += quatCode[far] > mid ? -1 : 1;
+    const c = quatCode[far]!;
+    quatCode[far] = c > mid ? c - 1 : c + 1;
   }
 }
 
@@ -595,9 +630,9 @@ export class BitReader {
     }
     const d = this.data;
     let i = pos >>> 3;
-    let value = d[i] >>> (pos & 7);
+    let value = d[i]! >>> (pos & 7);
     for (let got = 8 - (pos & 7); got < n; got += 8) {
-      value |= d[++i] << got; // got < 32
+      value |= d[++i]! << got; // got < 32
     }
     this.pos = pos + n;
     return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
@@ -785,9 +820,9 @@ export class BitReader {
         if (!this.readBool()) {
           continue;
         }
-        difference = tierLow[tier] + this.readBits(tierBits[tier]);
-        if (!this.failed && difference > tierHigh[tier]) {
-          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        difference = tierLow[tier]! + this.readBits(tierBits[tier]!);
+        if (!this.failed && difference > tierHigh[tier]!) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier]! + ", " + tierHigh[tier]! + "]");
         }
       }
       if (!this.failed && difference === 0) {
@@ -799,7 +834,7 @@ export class BitReader {
           this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
           return -1;
         }
-        if (absolute - previous <= tierHigh[4]) {
+        if (absolute - previous <= tierHigh[4]!) {
           this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
           return -1;
         }
@@ -854,7 +889,7 @@ export class BitReader {
     }
     let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
     for (let i = 1; i < 4; i++) {
-      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+      if (Math.abs(quatOut[i]!) >= Math.abs(quatOut[back]!)) {
         back = i;
       }
     }
@@ -916,7 +951,7 @@ export class BitWriter {
   }
 
   /** The bytes written, in a new array of exactly their size. */
-  bytes(): Uint8Array {
+  bytes(): BitpackBytes {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
@@ -925,7 +960,7 @@ export class BitWriter {
     const end = (this.pos + 7) >>> 3;
     const i = pos >>> 3;
     if (i < end) {
-      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer[i] = this.buffer[i]! & ((1 << (pos & 7)) - 1);
       this.buffer.fill(0, i + 1, end);
     }
     this.pos = pos;
@@ -938,7 +973,7 @@ export class BitWriter {
     }
     const b = this.buffer;
     let i = at >>> 3;
-    let value = b[i] >>> (at & 7);
+    let value = b[i]! >>> (at & 7);
     for (let got = 8 - (at & 7); got < n; got += 8) {
       value |= (b[++i] ?? 0) << got; // got < 32
     }
@@ -1009,7 +1044,7 @@ export class BitWriter {
     const shift = pos & 7;
     const b = this.buffer;
     let i = pos >>> 3;
-    b[i] |= v << shift; // a byte keeps the low 8 bits
+    b[i] = b[i]! | (v << shift); // a byte keeps the low 8 bits
     let rest = v >>> (8 - shift);
     for (let left = n + shift - 8; left > 0; left -= 8) {
       b[++i] = rest; // past the first byte, the buffer is still zero
@@ -1394,10 +1429,10 @@ export class BitWriter {
       return true;
     }
     for (let tier = 0; tier < 5; tier++) {
-      const here = difference <= tierHigh[tier];
+      const here = difference <= tierHigh[tier]!;
       this.writeBits(here ? 1 : 0, 1);
       if (here) {
-        return this.writeBits(difference - tierLow[tier], tierBits[tier]);
+        return this.writeBits(difference - tierLow[tier]!, tierBits[tier]!);
       }
     }
     return this.writeBits(current >>> 0, 32);
@@ -1458,7 +1493,7 @@ const crcTable = (() => {
 export function crc32(crc: number, p: Uint8Array): number {
   crc = ~crc;
   for (let i = 0; i < p.length; i++) {
-    crc = crcTable[(crc ^ p[i]) & 0xff] ^ (crc >>> 8);
+    crc = crcTable[(crc ^ p[i]!) & 0xff]! ^ (crc >>> 8);
   }
   return ~crc >>> 0;
 }
@@ -1474,7 +1509,7 @@ function frameCrc(protocolId: number, payload: Uint8Array): number {
  * fingerprint into the id as the Go side does. A CRC catches accidents and
  * foreign traffic, not attackers.
  */
-export function seal(protocolId: number, payload: Uint8Array): Uint8Array {
+export function seal(protocolId: number, payload: Uint8Array): BitpackBytes {
   const crc = frameCrc(protocolId >>> 0, payload);
   const packet = new Uint8Array(4 + payload.length);
   new DataView(packet.buffer).setUint32(0, crc, true);
@@ -1509,7 +1544,11 @@ function deltaCodes(): BitWriter {
 
 const deltaCodeBytes = new Uint8Array(8);
 
-/** A reader of code (n bits), for the full reader to make a value of. */
+// The readers of 1 to 8 bytes of deltaCodeBytes, made once: a delta reads
+// each changed field's code through one, and makes no object for it.
+const deltaCodeReaders: BitReader[] = [];
+
+/** A reader of code (n bits), for the full reader to make a value of: used at once, reused by the next. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
   let low = 0;
   let high = 0;
@@ -1523,7 +1562,15 @@ function deltaCodeReader(code: number | bigint, n: number): BitReader {
     deltaCodeBytes[i] = low >>> (8 * i);
     deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
-  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+  const k = (n + 7) >>> 3;
+  let r = deltaCodeReaders[k];
+  if (r === undefined) {
+    r = new BitReader(deltaCodeBytes.subarray(0, k));
+    deltaCodeReaders[k] = r;
+  }
+  r.rewind(0);
+  r.failed = false;
+  return r;
 }
 
 const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
@@ -1701,6 +1748,30 @@ function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** dst (a new array when it is null or undefined) made a copy of src, whose values are copied by assignment. */
+function flatCopy<E>(src: readonly E[], dst: E[] | null | undefined): E[] {
+  const d = dst ?? [];
+  if (d.length > src.length) {
+    d.length = src.length;
+  }
+  for (let i = 0; i < src.length; i++) {
+    d[i] = src[i]!;
+  }
+  return d;
+}
+
+/** Map.forEach's function copying an entry into this, the map copied into. */
+function mapSetEntry(this: Map<unknown, unknown>, value: unknown, key: unknown): void {
+  this.set(key, value);
+}
+
+/** Map.forEach's function deleting from m an entry this, the map copied, lacks. */
+function mapDropMissing(this: ReadonlyMap<unknown, unknown>, _value: unknown, key: unknown, m: Map<unknown, unknown>): void {
+  if (!this.has(key)) {
+    m.delete(key);
+  }
+}
+
 /** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
 function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
   if (!Array.isArray(value)) {
@@ -1710,6 +1781,270 @@ function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): n
     return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
   }
   return value.length;
+}
+
+// Snapshot streams (docs/wire.md, "Snapshot streams"): the packets of a Go
+// snapshot.Sender, each a header naming its base view and a delta from
+// it, read exactly as snapshot.Receiver reads them. Each root type T gets
+// a TReceiver, a BitpackReceiver<T>.
+
+// The header's sizes and limits, and the words of snapshot's refusals,
+// each a Go format of %d and %#08x verbs (internal/snapwire), and of the
+// sentinels they wrap.
+const snapshotShortHeader = 7;
+const snapshotLongHeader = 8;
+const snapshotZeroHeader = 11;
+const snapshotMaxShort = 127;
+const snapshotMaxHistory = 32768;
+const snapshotMinPacket = 8;
+const snapshotDefaultHistory = 64;
+const snapshotLeftStreams = 4;
+const snapshotWords = {
+  TooShort: "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)",
+  NoDelta: "snapshot: packet %d: a %d-byte header and a delta in %d bytes",
+  LongForm: "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)",
+  OffsetRange: "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)",
+  ZeroBase: "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x",
+  NotHeld: "snapshot: packet %d: its base %d (offset %d) is not held",
+  NotBase: "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)",
+  LeftStream: "snapshot: packet %d: of stream %#08x, which this receiver left",
+  TooOld: "snapshot: packet %d: older than the %d sequences kept up to %d",
+  Delta: "snapshot: packet %d",
+  History: "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+  Overflow: "bitio: read past end of packet", // the sentinel's text
+  Range: "bitio: value out of range", // the sentinel's text
+  NoBase: "snapshot: the packet's base is not a view this receiver holds", // the sentinel's text
+};
+
+/** format (a Go format of %d and %#08x verbs) with args, as Go's fmt prints them. */
+function goFormat(format: string, args: readonly number[]): string {
+  let i = 0;
+  return format.replace(/%#08x|%d/g, (verb) => {
+    const a = args[i++] ?? 0;
+    return verb === "%d" ? String(a) : "0x" + (a >>> 0).toString(16).padStart(8, "0");
+  });
+}
+
+/** A refusal of a packet's header in snapshot's words: the format, then the sentinel's text. */
+function snapshotRefusal(type: string, kind: "Overflow" | "Range" | "NoBase", format: string, args: readonly number[]): BitpackError {
+  const text = goFormat(format, args) + ": " + snapshotWords[kind];
+  const e = new BitpackError("decode", type, kind, "", -1, text);
+  e.message = text;
+  return e;
+}
+
+/** The CRC-32 (IEEE) of the 4 little-endian bytes of v: the id of the zero base of stream v. */
+function crc32Word(v: number): number {
+  let crc = ~0;
+  for (let i = 0; i < 4; i++) {
+    crc = crcTable[(crc ^ (v >>> (8 * i))) & 0xff]! ^ (crc >>> 8);
+  }
+  return ~crc >>> 0;
+}
+
+/** serialize's sequence_greater_than: whether 16-bit sequence a is newer than b. */
+function seqNewer(a: number, b: number): boolean {
+  return (a > b && a - b <= 32768) || (a < b && b - a > 32768);
+}
+
+/** What a receiver needs of its type: the generated functions of T. */
+export interface BitpackSnapshotType<T> {
+  readonly name: string; // the Go type, as errors name it
+  zero(): T; // newT
+  readDelta(r: BitReader, base: T, into: T): boolean; // readTDeltaFrom
+}
+
+/** One view a receiver holds. */
+class BitpackView<T> {
+  value: T;
+  seq = 0;
+  id = 0; // the CRC-32 of the packet that produced it
+  stream = 0; // the value its ids chain from
+  full = false;
+
+  constructor(value: T) {
+    this.value = value;
+  }
+}
+
+/**
+ * Reads the packets of a Go snapshot.Sender[T] exactly as
+ * snapshot.Receiver[T] does (docs/wire.md, "Snapshot streams"): it keeps
+ * the views of the last history sequences up to the newest it read,
+ * decodes each packet's delta against the view its header names, and
+ * tells the client what to acknowledge. Each root type T of the module has
+ * its own, TReceiver.
+ *
+ * read(packet) returns the packet's sequence and view, or throws a
+ * BitpackError, and a refused packet changes nothing. Its kind is
+ * "NoBase" when the packet's base is not a view the receiver holds (Go's
+ * snapshot.ErrNoBase; the message says "base"), else bitpack's kind
+ * (Overflow, Range, ...), and its message is the Go Receiver's error,
+ * word for word. packet may be any view of bytes (a subarray of a larger
+ * buffer); the receiver keeps no reference to it.
+ *
+ * The view read returns is the receiver's, not a copy: it is the base
+ * later packets are decoded against, so it must not be changed, and it
+ * stays as it is until the receiver accepts another packet whose sequence
+ * is the same modulo history (history packets later in a stream in order;
+ * a duplicate of the same packet at once), after which the receiver
+ * reuses its objects. To keep a view longer, or to change it, copy it
+ * (copyT into a value of your own, cloneT for a new one). Reusing the
+ * objects of the views it evicts is what makes read allocate almost
+ * nothing once its history is full: a new object only for what the
+ * world gained (an entity that appears, a longer list), a changed string
+ * or byte array, or a union that changes member.
+ *
+ * ack is what to send back for the Go Sender's Ack: the newest sequence
+ * read, or 0xFFFF before the first. reset() forgets every view after a
+ * reconnect, as Receiver.Reset.
+ */
+export class BitpackReceiver<T> {
+  private readonly type: BitpackSnapshotType<T>;
+  private readonly history: number;
+  private readonly views: (BitpackView<T> | null)[]; // by sequence modulo history; made when first written
+  private readonly zeroBase: T; // the zero base, never written
+  private spare: BitpackView<T> | null = null; // what the next packet is decoded into
+  private newest = 0; // the newest sequence read (when hasRead)
+  private stream = 0; // the stream of the newest view
+  private hasRead = false; // a packet was read since creation or reset
+  private on = false; // a packet was read since creation: stream is the current stream, which reset keeps
+  private readonly left: number[] = []; // the streams left (the last few)
+  private leftCount = 0;
+
+  /** A receiver of T's stream; history must be the Sender's (0 or undefined: Go's default). */
+  constructor(type: BitpackSnapshotType<T>, history?: number) {
+    const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
+    if (!Number.isInteger(h) || h < 2 || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
+      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+    }
+    this.type = type;
+    this.history = h;
+    this.views = new Array<BitpackView<T> | null>(h).fill(null);
+    this.zeroBase = type.zero();
+  }
+
+  /** The sequence to acknowledge: the newest read, or 0xFFFF before the first. */
+  get ack(): number {
+    return this.hasRead ? this.newest : 0xffff;
+  }
+
+  /** Reads one packet: its sequence and view (the receiver's: see the class). Throws BitpackError for a packet it refuses. */
+  read(packet: Uint8Array): { seq: number; value: T } {
+    const type = this.type.name;
+    const length = packet.length;
+    if (length < snapshotMinPacket) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.TooShort, [length, snapshotMinPacket, snapshotShortHeader]);
+    }
+    const seq = packet[0]! | (packet[1]! << 8);
+    const form = packet[2]!;
+    let offset = form >>> 1;
+    let n = snapshotShortHeader;
+    if ((form & 1) === 1) {
+      n = snapshotLongHeader;
+      offset = (form | (packet[3]! << 8)) >>> 1;
+    } else if (offset === 0) {
+      n = snapshotZeroHeader;
+    }
+    if (length < n + 1) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.NoDelta, [seq, n, length]);
+    }
+    if (n === snapshotLongHeader && offset <= snapshotMaxShort) {
+      throw snapshotRefusal(type, "Range", snapshotWords.LongForm, [seq, offset, snapshotMaxShort]);
+    }
+    if (offset >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.OffsetRange, [seq, offset, this.history - 1, this.history]);
+    }
+    const at = n === snapshotLongHeader ? 4 : 3;
+    const check = (packet[at]! | (packet[at + 1]! << 8) | (packet[at + 2]! << 16) | (packet[at + 3]! << 24)) >>> 0;
+    let base = this.zeroBase;
+    let stream = 0;
+    if (offset === 0) {
+      stream = (packet[7]! | (packet[8]! << 8) | (packet[9]! << 16) | (packet[10]! << 24)) >>> 0;
+      const zero = crc32Word(stream);
+      if (check !== zero) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.ZeroBase, [seq, stream, zero, check]);
+      }
+    } else {
+      const b = (seq - offset) & 0xffff;
+      const held = this.views[b % this.history] ?? null;
+      if (held === null || !this.holds(held, b)) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotHeld, [seq, b, offset]);
+      }
+      if (held.id !== check) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotBase, [seq, b, check, held.id]);
+      }
+      base = held.value;
+      stream = held.stream;
+    }
+    if (this.hasLeft(stream)) {
+      throw snapshotRefusal(type, "NoBase", snapshotWords.LeftStream, [seq, stream]);
+    }
+    const starts = offset === 0 && (!this.hasRead || stream !== this.stream);
+    const takes = starts || (stream === this.stream && seqNewer(seq, this.newest));
+    if (!takes && ((this.newest - seq) & 0xffff) >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.TooOld, [seq, this.history, this.newest]);
+    }
+    // The delta goes into the spare view (the one the last accepted packet
+    // evicted): a refused delta leaves it half written, and it is no view.
+    const dst = this.spare ?? new BitpackView<T>(this.type.zero());
+    this.spare = dst;
+    const r = new BitReader(packet.subarray(n));
+    if (!this.type.readDelta(r, base, dst.value) || !r.finish()) {
+      const e = r.error(type);
+      e.message = goFormat(snapshotWords.Delta, [seq]) + ": " + e.message;
+      throw e;
+    }
+    dst.seq = seq;
+    dst.id = crc32(0, packet);
+    dst.stream = stream;
+    dst.full = true;
+    const i = seq % this.history;
+    this.spare = this.views[i] ?? null;
+    this.views[i] = dst;
+    if (starts && this.on && stream !== this.stream) {
+      this.leave();
+    }
+    if (takes) {
+      this.newest = seq;
+      this.stream = stream;
+      this.hasRead = true;
+      this.on = true;
+    }
+    return { seq, value: dst.value };
+  }
+
+  /** Forgets every view, as a new receiver would, after a reconnect; the streams it left stay left, and the one it was on is left when a packet starts another. */
+  reset(): void {
+    this.hasRead = false;
+    for (const v of this.views) {
+      if (v !== null) {
+        v.full = false;
+      }
+    }
+  }
+
+  /** Whether v holds the view of sequence seq: read, and within the last history sequences up to the newest. */
+  private holds(v: BitpackView<T>, seq: number): boolean {
+    return this.hasRead && v.full && v.seq === seq && ((this.newest - seq) & 0xffff) < this.history;
+  }
+
+  private hasLeft(stream: number): boolean {
+    for (let i = 0; i < Math.min(this.leftCount, snapshotLeftStreams); i++) {
+      if (this.left[i] === stream) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds the current stream to the streams left. */
+  private leave(): void {
+    if (!this.hasLeft(this.stream)) {
+      this.left[this.leftCount % snapshotLeftStreams] = this.stream;
+      this.leftCount++;
+    }
+  }
 }
 // ---------------------------------------------------------------------------
 /** Go's gen.Move: 8 bits. */
@@ -1740,7 +2075,7 @@ export function readMove(packet: Uint8Array): Move {
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeMove(value: Move): Uint8Array {
+export function writeMove(value: Move): BitpackBytes {
   const w = takeWriter();
   const ok = writeMoveTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Move");
@@ -1777,6 +2112,19 @@ export function cloneMove(v: Move): Move {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyMove(src: Move, dst: Move | null | undefined): Move {
+  const d = dst ?? newMove();
+  d.DX = src.DX;
+  d.DY = src.DY;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneMove); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -1784,28 +2132,16 @@ export function cloneMove(v: Move): Move {
 export function readMoveDelta(packet: Uint8Array, base: Move): Move {
   const r = new BitReader(packet);
   const v = cloneMove(base);
-  if (r.readBits(1) === 1 && !readMoveDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readMoveDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Move");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeMoveDelta(base: Move, value: Move): Uint8Array {
+export function writeMoveDelta(base: Move, value: Move): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeMoveDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Move") : w.bytes();
+  const out = writeMoveDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Move");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -1813,8 +2149,50 @@ export function writeMoveDelta(base: Move, value: Move): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyMove: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readMoveDelta does.
+ */
+export function readMoveDeltaFrom(r: BitReader, base: Move, into: Move): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyMove(base, into);
+  }
+  if (r.readBits(1) === 1 && !readMoveDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeMoveDeltaTo(w: BitWriter, base: Move, value: Move): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeMoveDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean): boolean {
+function readMoveDeltaItems(r: BitReader, v: Move, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1846,7 +2224,7 @@ export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeMoveDeltaTo(w: BitWriter, v: Move, b: Move, bit: boolean): boolean {
+function writeMoveDeltaItems(w: BitWriter, v: Move, b: Move, bit: boolean): boolean {
   if (absent(w, v, "Move")) return false;
   let changed = false;
   {
@@ -1914,7 +2292,7 @@ export function readFire(packet: Uint8Array): Fire {
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeFire(value: Fire): Uint8Array {
+export function writeFire(value: Fire): BitpackBytes {
   const w = takeWriter();
   const ok = writeFireTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Fire");
@@ -1947,6 +2325,18 @@ export function cloneFire(v: Fire): Fire {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyFire(src: Fire, dst: Fire | null | undefined): Fire {
+  const d = dst ?? newFire();
+  d.Power = src.Power;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneFire); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -1954,28 +2344,16 @@ export function cloneFire(v: Fire): Fire {
 export function readFireDelta(packet: Uint8Array, base: Fire): Fire {
   const r = new BitReader(packet);
   const v = cloneFire(base);
-  if (r.readBits(1) === 1 && !readFireDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readFireDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Fire");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeFireDelta(base: Fire, value: Fire): Uint8Array {
+export function writeFireDelta(base: Fire, value: Fire): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeFireDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Fire") : w.bytes();
+  const out = writeFireDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Fire");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -1983,8 +2361,50 @@ export function writeFireDelta(base: Fire, value: Fire): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyFire: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readFireDelta does.
+ */
+export function readFireDeltaFrom(r: BitReader, base: Fire, into: Fire): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyFire(base, into);
+  }
+  if (r.readBits(1) === 1 && !readFireDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeFireDeltaTo(w: BitWriter, base: Fire, value: Fire): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeFireDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean): boolean {
+function readFireDeltaItems(r: BitReader, v: Fire, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2003,7 +2423,7 @@ export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeFireDeltaTo(w: BitWriter, v: Fire, b: Fire, bit: boolean): boolean {
+function writeFireDeltaItems(w: BitWriter, v: Fire, b: Fire, bit: boolean): boolean {
   if (absent(w, v, "Fire")) return false;
   let changed = false;
   {
@@ -2053,7 +2473,7 @@ export function readChat(packet: Uint8Array): Chat {
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeChat(value: Chat): Uint8Array {
+export function writeChat(value: Chat): BitpackBytes {
   const w = takeWriter();
   const ok = writeChatTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Chat");
@@ -2086,6 +2506,18 @@ export function cloneChat(v: Chat): Chat {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyChat(src: Chat, dst: Chat | null | undefined): Chat {
+  const d = dst ?? newChat();
+  d.Text = src.Text;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneChat); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2093,28 +2525,16 @@ export function cloneChat(v: Chat): Chat {
 export function readChatDelta(packet: Uint8Array, base: Chat): Chat {
   const r = new BitReader(packet);
   const v = cloneChat(base);
-  if (r.readBits(1) === 1 && !readChatDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readChatDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Chat");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeChatDelta(base: Chat, value: Chat): Uint8Array {
+export function writeChatDelta(base: Chat, value: Chat): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeChatDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Chat") : w.bytes();
+  const out = writeChatDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Chat");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2122,8 +2542,50 @@ export function writeChatDelta(base: Chat, value: Chat): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyChat: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readChatDelta does.
+ */
+export function readChatDeltaFrom(r: BitReader, base: Chat, into: Chat): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyChat(base, into);
+  }
+  if (r.readBits(1) === 1 && !readChatDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeChatDeltaTo(w: BitWriter, base: Chat, value: Chat): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeChatDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean): boolean {
+function readChatDeltaItems(r: BitReader, v: Chat, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2139,7 +2601,7 @@ export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeChatDeltaTo(w: BitWriter, v: Chat, b: Chat, bit: boolean): boolean {
+function writeChatDeltaItems(w: BitWriter, v: Chat, b: Chat, bit: boolean): boolean {
   if (absent(w, v, "Chat")) return false;
   let changed = false;
   {
@@ -2199,7 +2661,7 @@ export function readPing(packet: Uint8Array): Ping {
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writePing(value: Ping): Uint8Array {
+export function writePing(value: Ping): BitpackBytes {
   const w = takeWriter();
   const ok = writePingTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Ping");
@@ -2232,6 +2694,18 @@ export function clonePing(v: Ping): Ping {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyPing(src: Ping, dst: Ping | null | undefined): Ping {
+  const d = dst ?? newPing();
+  d.Seq = src.Seq;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see clonePing); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2239,28 +2713,16 @@ export function clonePing(v: Ping): Ping {
 export function readPingDelta(packet: Uint8Array, base: Ping): Ping {
   const r = new BitReader(packet);
   const v = clonePing(base);
-  if (r.readBits(1) === 1 && !readPingDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readPingDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Ping");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writePingDelta(base: Ping, value: Ping): Uint8Array {
+export function writePingDelta(base: Ping, value: Ping): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writePingDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Ping") : w.bytes();
+  const out = writePingDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Ping");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2268,8 +2730,50 @@ export function writePingDelta(base: Ping, value: Ping): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyPing: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readPingDelta does.
+ */
+export function readPingDeltaFrom(r: BitReader, base: Ping, into: Ping): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyPing(base, into);
+  }
+  if (r.readBits(1) === 1 && !readPingDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writePingDeltaTo(w: BitWriter, base: Ping, value: Ping): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writePingDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean): boolean {
+function readPingDeltaItems(r: BitReader, v: Ping, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2288,7 +2792,7 @@ export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writePingDeltaTo(w: BitWriter, v: Ping, b: Ping, bit: boolean): boolean {
+function writePingDeltaItems(w: BitWriter, v: Ping, b: Ping, bit: boolean): boolean {
   if (absent(w, v, "Ping")) return false;
   let changed = false;
   {
@@ -2355,7 +2859,7 @@ export function readEnvelope(packet: Uint8Array): Envelope {
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeEnvelope(value: Envelope): Uint8Array {
+export function writeEnvelope(value: Envelope): BitpackBytes {
   const w = takeWriter();
   const ok = writeEnvelopeTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Envelope");
@@ -2458,7 +2962,7 @@ export function writeEnvelopeTo(w: BitWriter, v: Envelope): boolean {
   }
   if (!w.writeLength(v.Rest, 4, 3)) return w.at("Rest");
   for (let i0 = 0; i0 < v.Rest.length; i0++) {
-    const u1 = v.Rest[i0];
+    const u1 = v.Rest[i0]!;
     if (u1 === null || u1 === undefined) {
       w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
       return w.at("Rest[" + i0 + "]");
@@ -2508,6 +3012,63 @@ export function cloneEnvelope(v: Envelope): Envelope {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyEnvelope(src: Envelope, dst: Envelope | null | undefined): Envelope {
+  const d = dst ?? newEnvelope();
+  const u0 = src.First;
+  const u1 = d.First;
+  switch (u0.type) {
+    case "Move":
+      if (u1 !== null && u1 !== undefined && u1.type === "Move") copyMove(u0.value, u1.value);
+      else d.First = { type: "Move", value: copyMove(u0.value, null) };
+      break;
+    case "Fire":
+      if (u1 !== null && u1 !== undefined && u1.type === "Fire") copyFire(u0.value, u1.value);
+      else d.First = { type: "Fire", value: copyFire(u0.value, null) };
+      break;
+    case "Chat":
+      if (u1 !== null && u1 !== undefined && u1.type === "Chat") copyChat(u0.value, u1.value);
+      else d.First = { type: "Chat", value: copyChat(u0.value, null) };
+      break;
+  }
+  const a2 = src.Rest;
+  const b3 = d.Rest ?? [];
+  if (b3.length > a2.length) b3.length = a2.length;
+  for (let i0 = 0; i0 < a2.length; i0++) {
+    const u4 = a2[i0]!;
+    const u5 = b3[i0];
+    switch (u4.type) {
+      case "Move":
+        if (u5 !== null && u5 !== undefined && u5.type === "Move") copyMove(u4.value, u5.value);
+        else b3[i0] = { type: "Move", value: copyMove(u4.value, null) };
+        break;
+      case "Fire":
+        if (u5 !== null && u5 !== undefined && u5.type === "Fire") copyFire(u4.value, u5.value);
+        else b3[i0] = { type: "Fire", value: copyFire(u4.value, null) };
+        break;
+      case "Chat":
+        if (u5 !== null && u5 !== undefined && u5.type === "Chat") copyChat(u4.value, u5.value);
+        else b3[i0] = { type: "Chat", value: copyChat(u4.value, null) };
+        break;
+    }
+  }
+  d.Rest = b3;
+  const u6 = src.Solo;
+  const u7 = d.Solo;
+  switch (u6.type) {
+    case "Ping":
+      if (u7 !== null && u7 !== undefined && u7.type === "Ping") copyPing(u6.value, u7.value);
+      else d.Solo = { type: "Ping", value: copyPing(u6.value, null) };
+      break;
+  }
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneEnvelope); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2515,28 +3076,16 @@ export function cloneEnvelope(v: Envelope): Envelope {
 export function readEnvelopeDelta(packet: Uint8Array, base: Envelope): Envelope {
   const r = new BitReader(packet);
   const v = cloneEnvelope(base);
-  if (r.readBits(1) === 1 && !readEnvelopeDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readEnvelopeDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Envelope");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeEnvelopeDelta(base: Envelope, value: Envelope): Uint8Array {
+export function writeEnvelopeDelta(base: Envelope, value: Envelope): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeEnvelopeDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Envelope") : w.bytes();
+  const out = writeEnvelopeDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Envelope");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2544,8 +3093,50 @@ export function writeEnvelopeDelta(base: Envelope, value: Envelope): Uint8Array 
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyEnvelope: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readEnvelopeDelta does.
+ */
+export function readEnvelopeDeltaFrom(r: BitReader, base: Envelope, into: Envelope): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyEnvelope(base, into);
+  }
+  if (r.readBits(1) === 1 && !readEnvelopeDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeEnvelopeDeltaTo(w: BitWriter, base: Envelope, value: Envelope): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeEnvelopeDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): boolean {
+function readEnvelopeDeltaItems(r: BitReader, v: Envelope, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2557,7 +3148,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
         const h2 = v.First;
         if (h2.type === "Move") {
           const y4 = r.bitsRead;
-          const c5 = readMoveDeltaFrom(r, h2.value, true);
+          const c5 = readMoveDeltaItems(r, h2.value, true);
           if (r.failed) return r.at("First");
           if (!c5) return deltaUnchanged(r, y4) || r.at("First");
         } else {
@@ -2571,7 +3162,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
         const h6 = v.First;
         if (h6.type === "Fire") {
           const y8 = r.bitsRead;
-          const c9 = readFireDeltaFrom(r, h6.value, false);
+          const c9 = readFireDeltaItems(r, h6.value, false);
           if (r.failed) return r.at("First");
           if (!c9) return deltaUnchanged(r, y8) || r.at("First");
         } else {
@@ -2585,7 +3176,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
         const h10 = v.First;
         if (h10.type === "Chat") {
           const y12 = r.bitsRead;
-          const c13 = readChatDeltaFrom(r, h10.value, false);
+          const c13 = readChatDeltaItems(r, h10.value, false);
           if (r.failed) return r.at("First");
           if (!c13) return deltaUnchanged(r, y12) || r.at("First");
         } else {
@@ -2631,44 +3222,44 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
         const u26 = r.readIndex(2, 3);
         switch (u26) {
           case 0: {
-            const h27 = a15[k0];
+            const h27 = a15[k0]!;
             if (h27.type === "Move") {
               const y29 = r.bitsRead;
-              const c30 = readMoveDeltaFrom(r, h27.value, true);
+              const c30 = readMoveDeltaItems(r, h27.value, true);
               if (r.failed) return r.at("Rest[" + k0 + "]");
               if (!c30) return deltaUnchanged(r, y29) || r.at("Rest[" + k0 + "]");
             } else {
               const m28 = newMove();
               if (!readMoveFrom(r, m28)) return r.at("Rest[" + k0 + "]");
-              a15[k0] = { type: "Move", value: m28 };
+              a15[k0]! = { type: "Move", value: m28 };
             }
             break;
           }
           case 1: {
-            const h31 = a15[k0];
+            const h31 = a15[k0]!;
             if (h31.type === "Fire") {
               const y33 = r.bitsRead;
-              const c34 = readFireDeltaFrom(r, h31.value, false);
+              const c34 = readFireDeltaItems(r, h31.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
               if (!c34) return deltaUnchanged(r, y33) || r.at("Rest[" + k0 + "]");
             } else {
               const m32 = newFire();
               if (!readFireFrom(r, m32)) return r.at("Rest[" + k0 + "]");
-              a15[k0] = { type: "Fire", value: m32 };
+              a15[k0]! = { type: "Fire", value: m32 };
             }
             break;
           }
           case 2: {
-            const h35 = a15[k0];
+            const h35 = a15[k0]!;
             if (h35.type === "Chat") {
               const y37 = r.bitsRead;
-              const c38 = readChatDeltaFrom(r, h35.value, false);
+              const c38 = readChatDeltaItems(r, h35.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
               if (!c38) return deltaUnchanged(r, y37) || r.at("Rest[" + k0 + "]");
             } else {
               const m36 = newChat();
               if (!readChatFrom(r, m36)) return r.at("Rest[" + k0 + "]");
-              a15[k0] = { type: "Chat", value: m36 };
+              a15[k0]! = { type: "Chat", value: m36 };
             }
             break;
           }
@@ -2721,7 +3312,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
         const h44 = v.Solo;
         if (h44.type === "Ping") {
           const y46 = r.bitsRead;
-          const c47 = readPingDeltaFrom(r, h44.value, false);
+          const c47 = readPingDeltaItems(r, h44.value, false);
           if (r.failed) return r.at("Solo");
           if (!c47) return deltaUnchanged(r, y46) || r.at("Solo");
         } else {
@@ -2740,7 +3331,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit: boolean): boolean {
+function writeEnvelopeDeltaItems(w: BitWriter, v: Envelope, b: Envelope, bit: boolean): boolean {
   if (absent(w, v, "Envelope")) return false;
   let changed = false;
   {
@@ -2758,7 +3349,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(0, 2);
           if (u1 !== null && u1 !== undefined && u1.type === "Move") {
-            const c3 = writeMoveDeltaTo(w, u0.value, u1.value, true);
+            const c3 = writeMoveDeltaItems(w, u0.value, u1.value, true);
             if (w.failed) return w.at("First");
             if (!c3) {
               w.rewind(x2);
@@ -2777,7 +3368,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(1, 2);
           if (u1 !== null && u1 !== undefined && u1.type === "Fire") {
-            const c5 = writeFireDeltaTo(w, u0.value, u1.value, false);
+            const c5 = writeFireDeltaItems(w, u0.value, u1.value, false);
             if (w.failed) return w.at("First");
             if (!c5) {
               w.rewind(x4);
@@ -2796,7 +3387,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(2, 2);
           if (u1 !== null && u1 !== undefined && u1.type === "Chat") {
-            const c7 = writeChatDeltaTo(w, u0.value, u1.value, false);
+            const c7 = writeChatDeltaItems(w, u0.value, u1.value, false);
             if (w.failed) return w.at("First");
             if (!c7) {
               w.rewind(x6);
@@ -2838,8 +3429,8 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
         w.writeIntRelative(p13, k0);
         let c15 = false;
         {
-          const u16 = a8[k0];
-          const u17 = b9[k0];
+          const u16 = a8[k0]!;
+          const u17 = b9[k0]!;
           if (u16 === u17) {
           } else {
             if (u16 === null || u16 === undefined) {
@@ -2850,7 +3441,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
                 const x18 = w.bitsWritten;
                 w.writeBits(0, 2);
                 if (u17 !== null && u17 !== undefined && u17.type === "Move") {
-                  const c19 = writeMoveDeltaTo(w, u16.value, u17.value, true);
+                  const c19 = writeMoveDeltaItems(w, u16.value, u17.value, true);
                   if (w.failed) return w.at("Rest[" + k0 + "]");
                   if (!c19) {
                     w.rewind(x18);
@@ -2867,7 +3458,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
                 const x20 = w.bitsWritten;
                 w.writeBits(1, 2);
                 if (u17 !== null && u17 !== undefined && u17.type === "Fire") {
-                  const c21 = writeFireDeltaTo(w, u16.value, u17.value, false);
+                  const c21 = writeFireDeltaItems(w, u16.value, u17.value, false);
                   if (w.failed) return w.at("Rest[" + k0 + "]");
                   if (!c21) {
                     w.rewind(x20);
@@ -2884,7 +3475,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
                 const x22 = w.bitsWritten;
                 w.writeBits(2, 2);
                 if (u17 !== null && u17 !== undefined && u17.type === "Chat") {
-                  const c23 = writeChatDeltaTo(w, u16.value, u17.value, false);
+                  const c23 = writeChatDeltaItems(w, u16.value, u17.value, false);
                   if (w.failed) return w.at("Rest[" + k0 + "]");
                   if (!c23) {
                     w.rewind(x22);
@@ -2911,7 +3502,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
         if (bit) w.writeBits(0, 1);
       } else {
         for (let i0 = n11; i0 < n10; i0++) {
-          const u24 = a8[i0];
+          const u24 = a8[i0]!;
           if (u24 === null || u24 === undefined) {
             w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
             return w.at("Rest[" + i0 + "]");
@@ -2953,7 +3544,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(0, 0);
           if (u26 !== null && u26 !== undefined && u26.type === "Ping") {
-            const c28 = writePingDeltaTo(w, u25.value, u26.value, false);
+            const c28 = writePingDeltaItems(w, u25.value, u26.value, false);
             if (w.failed) return w.at("Solo");
             if (!c28) {
               w.rewind(x27);
