@@ -28,6 +28,7 @@ func TestCPPDeltas(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	gxx := requireCompiler(t)
 	c := sharedCorpus(t) // the driver's dispatch holds the read and write cases too
 	dc := sharedDeltaCorpus(t)

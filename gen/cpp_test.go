@@ -216,6 +216,7 @@ func TestCPPCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	gxx := requireCompiler(t)
 	c := sharedCorpus(t)
 	e, err := cpp.New(c.m, cpp.Options{Include: "minserialize.h"})

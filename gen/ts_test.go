@@ -100,6 +100,7 @@ func TestTypeScriptCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the TypeScript side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	c := sharedCorpus(t)
 	compareClient(t, "node", c, runTSDriver(t, c), true)
 }
@@ -112,6 +113,7 @@ func TestTypeScriptDeltas(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the TypeScript side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	c := sharedDeltaCorpus(t)
 	compareClient(t, "node", c, runTSDriver(t, c), true)
 }
