@@ -330,14 +330,12 @@ func mapCharge(o *op, n int, fresh bool) (work, bytes int64) {
 		return 0, 0
 	}
 	mx := o.mapx
-	bytes = roundAlloc(satAdd(mapHeaderBytes, satMul(int64(n), 5*mx.slot)))
+	bytes = roundAlloc(satAdd(mapHeaderBytes, satMul(int64(n), mapSlotFactor*mx.slot)))
 	if !fresh {
 		bytes = satMul(bytes, 2)
 	}
 	return satMul(int64(n), satAdd(mx.key.work, o.elem.work)), bytes
 }
-
-const mapHeaderBytes = 256
 
 // checkMap charges what decoding map op o at at charges, entry by entry in
 // wire order (see allowanceCheck).
@@ -457,7 +455,7 @@ func encodeMapDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool)
 // counts it (twice: the scratch value's map and the caller's).
 func mapEntryCharge(o *op) (work, bytes int64) {
 	mx := o.mapx
-	return satAdd(mx.key.work, o.elem.work), satMul(2, 5*mx.slot)
+	return satAdd(mx.key.work, o.elem.work), satMul(2, mapSlotFactor*mx.slot)
 }
 
 // decodeMapDelta applies a map's changed entries to the scratch value's
