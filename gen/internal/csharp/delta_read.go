@@ -226,7 +226,7 @@ func (e *Emitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse fu
 	c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 	c.line("if (%s != %s)", n, nb)
 	c.open()
-	if eb := v.ElemMin; eb > 0 {
+	if eb := v.Each; eb > 0 {
 		c.line("if ((long)(%s - %s) * %d > r.BitsRemaining)", n, nb, eb)
 		c.open()
 		c.line("r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (%s - %s) + \" elements need at least \" + (long)(%s - %s) * %d + \" bits, \" + r.BitsRemaining + \" remain\");", n, nb, n, nb, eb)

@@ -277,7 +277,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s;", n)
-		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", v.Prefix.Bits, v.MaxLen, v.ElemMin, n))
+		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", v.Prefix.Bits, v.MaxLen, v.Each, n))
 		if fresh {
 			c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
 		} else {
@@ -512,7 +512,7 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 	c.loops++
 	c.open()
 	c.line("int %s;", n)
-	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", v.Prefix.Bits, v.MaxLen, v.ElemMin, n)
+	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", v.Prefix.Bits, v.MaxLen, v.Each, n)
 	c.line("    return r.At(%s);", p)
 	if fresh {
 		c.line("%s = new %s(%s);", x, e.csType(v), n)

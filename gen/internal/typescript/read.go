@@ -168,7 +168,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		})
 	case model.OpSlice:
 		n := c.local("n")
-		c.line("const %s = r.readLength(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
+		c.line("const %s = r.readLength(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.Each)
 		check()
 		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
@@ -369,7 +369,7 @@ func (e *Emitter) quatComp(steps []model.QuatStep) string {
 func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh bool) {
 	p := code.PathExpr(v.Path, idx)
 	n, key, prev, val, start := c.local("n"), c.local("y"), c.local("s"), c.local("e"), c.local("x")
-	c.line("const %s = r.readCount(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
+	c.line("const %s = r.readCount(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.Each)
 	c.line("if (r.failed) return r.at(%s);", p)
 	e.built(c, true, x, "new "+e.tsType(v)+"()", func(a string) {
 		c.line("let %s: %s = %s;", prev, e.tsType(v.Key), e.zero(v.Key))

@@ -2876,7 +2876,7 @@ namespace Game.Net
             }
             {
                 int n0;
-                if (!r.ReadLength(3, 4, 4, out n0))
+                if (!r.ReadLength(3, 4, 2, out n0))
                     return r.At("Rest");
                 if (this.Rest == null || this.Rest.Length != n0)
                     this.Rest = new Msg[n0];
@@ -3309,9 +3309,9 @@ namespace Game.Net
                         return r.Unchanged(d13) || r.At("Rest");
                     if (d16 != d15)
                     {
-                        if ((long)(d16 - d15) * 4 > r.BitsRemaining)
+                        if ((long)(d16 - d15) * 2 > r.BitsRemaining)
                         {
-                            r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (d16 - d15) + " elements need at least " + (long)(d16 - d15) * 4 + " bits, " + r.BitsRemaining + " remain");
+                            r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (d16 - d15) + " elements need at least " + (long)(d16 - d15) * 2 + " bits, " + r.BitsRemaining + " remain");
                             return r.At("Rest");
                         }
                         Msg[] d38 = new Msg[d16];

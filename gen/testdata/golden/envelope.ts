@@ -2390,7 +2390,7 @@ export function readEnvelopeFrom(r: BitReader, v: Envelope): boolean {
     default:
       return r.at("First");
   }
-  const n3 = r.readLength(3, 4, 4);
+  const n3 = r.readLength(3, 4, 2);
   if (r.failed) return r.at("Rest");
   const a4 = new Array<Msg>(n3);
   for (let i0 = 0; i0 < n3; i0++) {
@@ -2681,8 +2681,8 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
       p22 = k0;
     }
     if (z18 === 0 && p22 < 0) return deltaUnchanged(r, x14) || r.at("Rest");
-    if (n17 > n16 && (n17 - n16) * 4 > r.bitsRemaining) {
-      return r.fail("Overflow", r.bitsRead, (n17 - n16) + " elements need at least " + (n17 - n16) * 4 + " bits, " + r.bitsRemaining + " remain") || r.at("Rest");
+    if (n17 > n16 && (n17 - n16) * 2 > r.bitsRemaining) {
+      return r.fail("Overflow", r.bitsRead, (n17 - n16) + " elements need at least " + (n17 - n16) * 2 + " bits, " + r.bitsRemaining + " remain") || r.at("Rest");
     }
     a15.length = Math.min(n17, n16);
     for (let i0 = n16; i0 < n17; i0++) {
