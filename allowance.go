@@ -57,6 +57,10 @@ const (
 	// slots (see mapCharge).
 	mapSlotFactor  = rules.MapSlotFactor
 	mapHeaderBytes = rules.MapHeaderBytes
+
+	// maxFigure caps the figures a refusal names (a count check's bits
+	// and the minimum sizes it multiplies, an allowance's values).
+	maxFigure = rules.MaxFigure
 )
 
 // The numbers live in package rules, which gen writes into every

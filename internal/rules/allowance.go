@@ -34,6 +34,14 @@ const (
 	SlotsPerValue = 8
 	SlotBytes     = 8
 
+	// MaxFigure caps the figures a refusal names (a count check's bits
+	// and the count figures it multiplies, an allowance's values) and the
+	// count figures themselves: 2^53-1, the largest integer a double holds
+	// exactly, so that a reader computing in doubles (TypeScript) names
+	// the same. Every allowance is far below it, so the cap changes no
+	// verdict.
+	MaxFigure = 1<<53 - 1
+
 	// Saturated caps every figure and charge: far above anything real (a
 	// quarter of int64's range), so a sum of a few never overflows.
 	Saturated = 1<<63/4 - 1

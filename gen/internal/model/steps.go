@@ -137,7 +137,7 @@ func step(v *Value, f *bitpack.Field) {
 		v.Op, v.Charge = OpHook, chargeOf(f)
 		v.Charge.Twice = false
 	case bitpack.KindMap:
-		v.Op, v.Prefix, v.Each = OpMap, count(v.MaxLen), min(f.Key.CountBits+f.Elem.CountBits, MaxFigure)
+		v.Op, v.Prefix, v.Each = OpMap, count(v.MaxLen), min(f.Key.CountBits+f.Elem.CountBits, rules.MaxFigure)
 		v.Charge = entryCharge(f.Key.Charge, f.Elem.Charge)
 		v.Order = KeysNumeric
 		switch v.Key.Op {
@@ -171,10 +171,6 @@ type Charge struct {
 	Bytes int64 // its Go size on a 64-bit platform; a map entry's slot: its key's, its value's and a control byte
 	Twice bool  // a slice's: the element keeps fields off the wire, so its memory is charged twice
 }
-
-// MaxFigure caps the count figures (bitpack's Field.CountBits, and their
-// sums): 2^53-1, the largest integer a double holds exactly.
-const MaxFigure = 1<<53 - 1
 
 // chargeOf copies layout node f's charge.
 func chargeOf(f *bitpack.Field) Charge {
