@@ -17,11 +17,11 @@ static double seconds_since( std::chrono::steady_clock::time_point start )
 // reads ahead a word at a time.
 static uint8_t input[sizeof packet + 8];
 
-// read decodes the packet into v, whole packet checked, or exits.
+// read decodes the packet into v, as bitpack.Unmarshal does, or exits.
 static void read( BenchPacket & v )
 {
     serialize::ReadStream stream( input, sizeof packet );
-    if ( !v.Serialize( stream ) || !bitpack::whole_packet( stream, sizeof packet ) )
+    if ( bitpack::read_packet( stream, sizeof packet, v ) != bitpack::ReadResult::ok )
     {
         fprintf( stderr, "the reference packet was refused\n" );
         exit( 1 );

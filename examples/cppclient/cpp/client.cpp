@@ -50,12 +50,13 @@ int main()
         printf( "%02x", packet[i] );
     printf( "\n" );
 
-    // Reading: check the CRC, read one Snapshot, refuse trailing bytes.
+    // Reading: check the CRC, read one Snapshot (charged to the packet's
+    // allowances, as Go's Unmarshal charges it), refuse trailing bytes.
     size_t payload_bytes = 0;
     const uint8_t * body = bitpack::open( ProtocolId, packet, bytes, &payload_bytes );
     Snapshot received;
     serialize::ReadStream reader( body, (int64_t) payload_bytes );
-    if ( !body || !received.Serialize( reader ) || !bitpack::whole_packet( reader, (int64_t) payload_bytes ) )
+    if ( !body || bitpack::read_packet( reader, (int64_t) payload_bytes, received ) != bitpack::ReadResult::ok )
     {
         fprintf( stderr, "packet refused\n" );
         return 1;
