@@ -38,6 +38,9 @@ var goldenCases = []struct {
 	{"loadout.h", CPP, Options{Namespace: "game"}, []any{&Loadout{}}},
 	{"loadout.cs", CSharp, Options{Namespace: "Game.Loadout"}, []any{&Loadout{}}},
 	{"loadout.ts", TypeScript, Options{}, []any{&Loadout{}}},
+	{"player.rs", Rust, Options{}, []any{&Player{}}},
+	{"envelope.rs", Rust, Options{}, []any{(*Envelope)(nil)}},
+	{"loadout.rs", Rust, Options{}, []any{&Loadout{}}},
 }
 
 // Loadout is the golden files' type of the kinds that came after the

@@ -54,9 +54,14 @@ int main()
     // allowances, as Go's Unmarshal charges it), refuse trailing bytes.
     size_t payload_bytes = 0;
     const uint8_t * body = bitpack::open( ProtocolId, packet, bytes, &payload_bytes );
+    if ( !body )
+    {
+        fprintf( stderr, "packet refused: bad CRC or too short\n" );
+        return 1;
+    }
     Snapshot received;
-    serialize::ReadStream reader( body, (int64_t) payload_bytes );
-    if ( !body || bitpack::read_packet( reader, (int64_t) payload_bytes, received ) != bitpack::ReadResult::ok )
+    serialize::ReadStream reader( body, (int64_t) payload_bytes );  // serialize asserts on a NULL body
+    if ( bitpack::read_packet( reader, (int64_t) payload_bytes, received ) != bitpack::ReadResult::ok )
     {
         fprintf( stderr, "packet refused\n" );
         return 1;

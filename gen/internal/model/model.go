@@ -113,6 +113,10 @@ type Value struct {
 	// at most 2^53-1, which a count of such values is checked against
 	// (docs/wire.md, "Truncated packets").
 	CountBits int64
+	// Cost is the layout's bitpack.Field.Charge of this node itself (the
+	// Rust runtime's figures; Charge below is what a step charges for the
+	// values it brings, for the C++, C# and TypeScript generators).
+	Cost bitpack.Charge
 
 	// Integers: Signed for Go's signed kinds; GoBits is the Go width (64
 	// for int and uint, which are 64 bits on the wire on every platform).
@@ -283,7 +287,7 @@ func (b *builder) structType(t reflect.Type, suggest string) (*Type, error) {
 		return nil, fmt.Errorf("gen: %w", err)
 	}
 	st := &Type{Kind: TypeStruct, Go: t, Fingerprint: fp, MinBits: l.MinBits, MaxBits: l.MaxBits, suggest: suggest, Charge: chargeOf(l.Root)}
-	st.value = &Value{Kind: bitpack.KindStruct, Op: OpStruct, Go: t, Type: st, MinBits: l.MinBits, CountBits: l.Root.CountBits, Encoding: l.Root.Encoding()}
+	st.value = &Value{Kind: bitpack.KindStruct, Op: OpStruct, Go: t, Type: st, MinBits: l.MinBits, CountBits: l.Root.CountBits, Cost: l.Root.Charge, Encoding: l.Root.Encoding()}
 	b.order = append(b.order, st)
 	if l.Root.Kind != bitpack.KindStruct {
 		// A struct type with hooks encodes itself.
@@ -305,7 +309,7 @@ func isEmbedded(t reflect.Type, i int) bool { return t.Field(i).Anonymous }
 
 // value models layout node f, found at path inside owner.
 func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, error) {
-	v := &Value{Kind: f.Kind, Go: f.Type, Path: path, Bits: f.Bits, MinBits: f.MinBits, CountBits: f.CountBits, Encoding: f.Encoding()}
+	v := &Value{Kind: f.Kind, Go: f.Type, Path: path, Bits: f.Bits, MinBits: f.MinBits, CountBits: f.CountBits, Cost: f.Charge, Encoding: f.Encoding()}
 	var err error
 	switch f.Kind {
 	case bitpack.KindBool:
