@@ -372,8 +372,8 @@ function small(value: number, signed: boolean, unit: number): string {
 
 // TestRuleProbesRust: the Rust runtime's copies (Wire::code's unit=
 // rounding, the quaternion rule through a generated type's write,
-// text_problem; its deltas take the short form's width from the
-// generator, which takes it from package rules).
+// text_problem, the allowances' round; its deltas take the short form's
+// width from the generator, which takes it from package rules).
 func TestRuleProbesRust(t *testing.T) {
 	rustc := requireRustc(t)
 	var module bytes.Buffer
@@ -412,6 +412,9 @@ fn main() {
 	for _, s := range textProbes {
 		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::text_problem(&[%s]).is_none() as u8);\n", byteList(s))
 	}
+	for _, n := range allocProbes {
+		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::round(%d));\n", n)
+	}
 	b.WriteString("}\n")
 	dir := t.TempDir()
 	for name, text := range map[string][]byte{"rules.rs": module.Bytes(), "probe.rs": []byte(b.String())} {
@@ -427,5 +430,5 @@ fn main() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRules(t, "Rust", string(out), unitsSection(false), quatSection(), textSection())
+	checkRules(t, "Rust", string(out), unitsSection(false), quatSection(), textSection(), allocSection())
 }
