@@ -194,6 +194,13 @@ namespace Game.Loadout
         /// <summary>Reads range=min..min+span: the offset from min in n bits.</summary>
         public bool ReadUintRange(int n, ulong min, ulong span, out ulong value)
         {
+            if (n == 0)
+            {
+                // A range of one value takes no bits: the allowances let a
+                // packet claim tens of thousands of them, so no calls for each.
+                value = min;
+                return true;
+            }
             int start = pos;
             ulong offset;
             value = 0;
@@ -207,6 +214,11 @@ namespace Game.Loadout
 
         public bool ReadIntRange(int n, long min, ulong span, out long value)
         {
+            if (n == 0)
+            {
+                value = min; // see ReadUintRange
+                return true;
+            }
             int start = pos;
             ulong offset;
             value = 0;
