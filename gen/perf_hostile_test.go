@@ -12,6 +12,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 	"github.com/bitpack-go/bitpack/gen/internal/csharp"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/gen/internal/rust"
 	"github.com/bitpack-go/bitpack/gen/internal/typescript"
 	"github.com/bitpack-go/bitpack/internal/zerobit"
 )
@@ -256,4 +257,72 @@ func TestHostileCases(t *testing.T) {
 			t.Errorf("%s (%d bytes): Go says %s, want %s", c.name, len(c.packet), got, want)
 		}
 	}
+}
+
+// hostileRust is the Rust report's program (main.rs beside the generated
+// table.rs): for each case a read into a value of its own, timed as the
+// other languages' are, in this thread's CPU time.
+func hostileRust(t *testing.T, m *model.Model) string {
+	e := rust.New(m)
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("mod table;\n")
+	p("#[repr(C)]\nstruct Timespec {\n    sec: i64,\n    nsec: i64,\n}\n")
+	p("extern \"C\" {\n    fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;\n}\n")
+	p("// thread_seconds is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID): the")
+	p("// machine is shared, and wall time counts the other work.")
+	p("fn thread_seconds() -> f64 {\n    let mut ts = Timespec { sec: 0, nsec: 0 };\n    unsafe { clock_gettime(3, &mut ts) };\n    ts.sec as f64 + ts.nsec as f64 * 1e-9\n}\n")
+	snap := perfSnapshotPacket()
+	p("fn read_snapshot() -> bool {\n    static P: [u8; %d] = [%s];\n    std::hint::black_box(table::%s::read(&P)).is_ok()\n}\n", len(snap), perfBytes(snap), e.TypeName(rootOfType(m, reflect.TypeOf(PerfSnapshot{}))))
+	var reads []string
+	for i, c := range hostileCases() {
+		n := e.TypeName(rootOf(m, c))
+		if c.base == nil {
+			p("fn read_%d() -> bool {\n    static P: [u8; %d] = [%s];\n    std::hint::black_box(table::%s::read(&P)).is_ok()\n}\n", i, len(c.packet), perfBytes(c.packet), n)
+		} else {
+			p("fn read_%d() -> bool {\n    static P: [u8; %d] = [%s];\n    static B: [u8; %d] = [%s];\n    thread_local! { static BASE: table::%s = table::%s::read(&B).expect(\"the base\"); }\n    BASE.with(|base| std::hint::black_box(table::%s::read_delta(&P, base)).is_ok())\n}\n",
+				i, len(c.packet), perfBytes(c.packet), len(c.base), perfBytes(c.base), n, n, n)
+		}
+		reads = append(reads, fmt.Sprintf("(%q, %d, read_%d)", c.name, len(c.packet), i))
+	}
+	p("static CASES: [(&str, usize, fn() -> bool); %d] = [\n    %s,\n];\n", len(reads), strings.Join(reads, ",\n    "))
+	p(`// main prints a row for each case: its cost as a multiple of a decode of
+// the snapshot, the median of rounds alternating k of each.
+fn main() {
+    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(21);
+    let k = 16;
+    let mut snap = 0.0;
+    for (name, bytes, read) in CASES.iter() {
+        let accepted = read();
+        let mut ratios = Vec::new();
+        for _ in 0..rounds {
+            let start = thread_seconds();
+            for _ in 0..k {
+                assert!(read_snapshot(), "the snapshot was refused");
+            }
+            let mid = thread_seconds();
+            for _ in 0..k {
+                read();
+            }
+            let end = thread_seconds();
+            ratios.push((end - mid) / (mid - start));
+            snap += (mid - start) / k as f64;
+        }
+        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let verdict = if accepted { "accepted" } else { "refused" };
+        println!("| Rust | {} | {} | {} | {:.2} ({:.2}-{:.2}) |", name, bytes, verdict, ratios[rounds / 2], ratios[0], ratios[rounds - 1]);
+    }
+    println!("| Rust | the snapshot | %d | {:.0} ns a decode | 1 |", snap * 1e9 / (rounds * CASES.len()) as f64);
+}`, len(snap))
+	return b.String()
+}
+
+// rootOfType returns the model root of Go type typ.
+func rootOfType(m *model.Model, typ reflect.Type) *model.Type {
+	for _, r := range m.Roots {
+		if r.Go == typ {
+			return r
+		}
+	}
+	panic("no root for " + typ.String())
 }

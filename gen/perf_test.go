@@ -95,6 +95,7 @@ func TestPerformanceReport(t *testing.T) {
 		row, h := f(t, dir, packet)
 		rows, hostile = append(rows, row), append(hostile, h)
 	}
+	hostile = append(hostile, rustPerf(t, dir))
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("\nReference packet (%d bytes), ns per packet; load average while measuring: %s\n", len(packet), strings.TrimSpace(string(load)))
 	fmt.Println("| language | read | read into a value again | write | write into a writer again |")
@@ -265,4 +266,25 @@ func tsPerf(t *testing.T, dir string, packet []byte) (string, string) {
 	}
 	script := filepath.Join(dir, "out", "bench.mjs")
 	return measure(t, "TypeScript", exec.Command(node, script, fmt.Sprint(perfLoops))), measure(t, "TypeScript", exec.Command(node, script, "hostile", fmt.Sprint(hostileRounds)))
+}
+
+// rustPerf builds the Rust hostile program (rustc -O) and returns its
+// rows; Rust has no reference-packet row yet.
+func rustPerf(t *testing.T, dir string) string {
+	rustc := requireRustc(t)
+	var module bytes.Buffer
+	if err := Rust(&module, Options{}, perfProtos()...); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"table.rs": module.Bytes(), "main.rs": []byte(hostileRust(t, perfModel(t)))}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "hostile_rs")
+	if out, err := exec.Command(rustc, "--edition", "2021", "-O", "-o", exe, filepath.Join(dir, "main.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, tail(string(out), 4000))
+	}
+	return measure(t, "Rust", exec.Command(exe, fmt.Sprint(hostileRounds)))
 }
