@@ -24,9 +24,9 @@ var tsCompilers = []struct{ name, dir string }{
 	{"oldest", filepath.Join("testdata", "ts-oldest")},
 }
 
-// tsBase are the settings every configuration of the matrix has: what a
+// tsMatrixBase are the settings every configuration of the matrix has: what a
 // web team's bundler-based build passes.
-var tsBase = []string{"--strict", "--noEmitOnError", "--module", "es2020", "--moduleResolution", "bundler", "--target", "es2020"}
+var tsMatrixBase = []string{"--strict", "--noEmitOnError", "--module", "es2020", "--moduleResolution", "bundler", "--target", "es2020"}
 
 // tsStrictest are the stricter settings teams turn on, which the
 // generated modules must pass too; erasableSyntaxOnly (no enums,
@@ -143,7 +143,7 @@ func TestTypeScriptCompileMatrix(t *testing.T) {
 		version := tscVersion(t, tsc)
 		for _, lib := range []string{"es2020", "es2020,dom"} {
 			for _, strictest := range []bool{false, true} {
-				args := append([]string{}, tsBase...)
+				args := append([]string{}, tsMatrixBase...)
 				args = append(args, "--lib", lib)
 				name := fmt.Sprintf("%s-%s/lib=%s", comp.name, version, lib)
 				if strictest {

@@ -8,10 +8,12 @@
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
 // are rounded to float32 when written (as storing them in Go would), and
@@ -499,8 +501,14 @@ export class BitReader {
         this.errorBit = 0;
         this.errorPath = "";
         this.errorDetail = "";
+        this.workSpent = 0;
+        this.bytesSpent = 1024;
+        /** The bytes of the last string readText read. */
+        this.textBytes = 0;
         this.data = packet;
         this.end = 8 * packet.length;
+        this.workLimit = 4096 + 64 * this.end;
+        this.bytesLimit = 1048576 + 64 * this.end;
     }
     get bitsRead() {
         return this.pos;
@@ -637,21 +645,40 @@ export class BitReader {
         return (code / steps) * delta + min;
     }
     /**
-     * A slice's length (n bits, at most maxlen), refused before anything is
-     * allocated when its elements of at least elemBits each cannot fit.
+     * A slice's length (n bits, at most maxlen), checked against the bits
+     * left at each bits an element (see checkCount) and its elements of work
+     * values and size bytes charged (times: 2 for elements with fields off
+     * the wire), all before anything is allocated.
      */
-    readLength(n, maxlen, elemBits) {
+    readLength(n, maxlen, each, work, size, times) {
         const start = this.pos;
         const v = this.readBits(n);
+        if (this.failed) {
+            return 0;
+        }
         if (v > maxlen) {
             this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
             return 0;
         }
-        if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-            this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+        return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+    }
+    /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+    readSlots(n, maxlen) {
+        const start = this.pos;
+        const v = this.readBits(n);
+        if (this.failed) {
             return 0;
         }
-        return v;
+        if (v > maxlen) {
+            this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+            return 0;
+        }
+        return this.chargeSlots(v, start) ? v : 0;
+    }
+    /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+    readPresence(work, size) {
+        const start = this.pos;
+        return this.readBits(1) === 1 && this.chargeValue(work, size, start);
     }
     /** Skips to the next byte boundary; the padding bits must be zero. */
     align() {
@@ -690,12 +717,21 @@ export class BitReader {
             this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
             return noBytes;
         }
+        if (!this.chargeValue(0, length, start)) {
+            return noBytes;
+        }
         const at = this.pos >>> 3;
         this.pos += 8 * length;
         return this.data.slice(at, at + length);
     }
-    /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+    /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
     readString(n, maxlen) {
+        const start = this.pos;
+        const s = this.readText(n, maxlen);
+        return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+    }
+    /** readString without the charge (a delta charges after comparing with the base). */
+    readText(n, maxlen) {
         const start = this.pos;
         const length = this.readBits(n);
         if (length > maxlen) {
@@ -716,6 +752,7 @@ export class BitReader {
             return "";
         }
         this.pos += 8 * length;
+        this.textBytes = length;
         return decodeText(this.data, at, length);
     }
     /**
@@ -762,19 +799,18 @@ export class BitReader {
         }
         return previous + difference;
     }
-    /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-    readCount(n, maxlen, entryBits) {
+    /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+    readCount(n, maxlen, each, work, slot) {
         const start = this.pos;
         const v = this.readBits(n);
+        if (this.failed) {
+            return 0;
+        }
         if (v > maxlen) {
             this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
             return 0;
         }
-        if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-            this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-            return 0;
-        }
-        return v;
+        return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
     }
     /**
      * A smallest-three quaternion of bits per component, decoded into the
@@ -835,6 +871,157 @@ export class BitReader {
         }
         return true;
     }
+    /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+    readStringDelta(start, n, maxlen, old) {
+        const s = this.readText(n, maxlen);
+        if (this.failed) {
+            return "";
+        }
+        if (s === old) {
+            this.fail("Range", start, deltaUnchangedText);
+            return "";
+        }
+        return this.chargeValue(0, this.textBytes, start) ? s : "";
+    }
+    /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+    readByteSliceDelta(start, n, maxlen, old) {
+        const length = this.readBits(n);
+        if (this.failed) {
+            return noBytes;
+        }
+        if (length > maxlen) {
+            this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+            return noBytes;
+        }
+        if (!this.align()) {
+            return noBytes;
+        }
+        if (length > (this.end - this.pos) >> 3) {
+            this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+            return noBytes;
+        }
+        const at = this.pos >>> 3;
+        let same = length === old.length;
+        for (let i = 0; same && i < length; i++) {
+            same = this.data[at + i] === old[i];
+        }
+        if (same) {
+            this.fail("Range", start, deltaUnchangedText);
+            return noBytes;
+        }
+        if (!this.chargeValue(0, length, start)) {
+            return noBytes;
+        }
+        this.pos += 8 * length;
+        return this.data.slice(at, at + length);
+    }
+    /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+    readByteArrayDelta(start, old) {
+        if (!this.align()) {
+            return old;
+        }
+        const length = old.length;
+        if (length > (this.end - this.pos) >> 3) {
+            this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+            return old;
+        }
+        const at = this.pos >>> 3;
+        let same = true;
+        for (let i = 0; same && i < length; i++) {
+            same = this.data[at + i] === old[i];
+        }
+        if (same) {
+            this.fail("Range", start, deltaUnchangedText);
+            return old;
+        }
+        this.pos += 8 * length;
+        return this.data.slice(at, at + length);
+    }
+    // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+    // packet may make a read visit and allocate, counted as bitpack's Go
+    // decoder counts it and with its numbers, so that this reader refuses
+    // exactly the packets Go refuses. A read of b bits may visit 4096 + 64b
+    // values and allocate 1048576 + 64b bytes, and starts having spent 1024
+    // bytes. The generated code charges when the packet says what follows
+    // (a count, a presence bit, an index), before anything is allocated or
+    // looped over, with the figures of the Go type (bitpack's Field.Charge):
+    // a charge is refused (Range) when its values exceed what is left of the
+    // first allowance, else when its bytes exceed what is left of the
+    // second. Figures are doubles: exact below 2^53, and any above is past
+    // every allowance, so no verdict changes; the values a refusal names are
+    // capped at 2^53 - 1, as Go caps them.
+    /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+    charge(work, bytes, n, size, bit) {
+        if (work > this.workLimit - this.workSpent) {
+            return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+        }
+        if (bytes > this.bytesLimit - this.bytesSpent) {
+            return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+        }
+        this.workSpent += work;
+        this.bytesSpent += bytes;
+        return true;
+    }
+    /** The root of a read: the values of the value it reads into, where it starts. */
+    chargeRoot(work) {
+        return this.charge(work, 0, 1, 0, this.pos);
+    }
+    /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+    chargeValue(work, size, bit) {
+        return this.charge(work, roundAlloc(size), 1, size, bit);
+    }
+    /** A slice's n elements; times is 2 for elements with fields off the wire. */
+    chargeValues(n, work, size, times, bit) {
+        return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+    }
+    /** A sparse slice's n slots. */
+    chargeSlots(n, bit) {
+        return this.charge(Math.ceil(n / 8), roundAlloc(n * 8), n, 8, bit);
+    }
+    /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+    chargeEntries(n, work, slot, bit) {
+        return n === 0 || this.charge(n * work, 2 * roundAlloc(256 + n * 5 * slot), n, slot, bit);
+    }
+    /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+    chargeEntry(work, slot, bit) {
+        return this.charge(work, 2 * 5 * slot, 1, slot, bit);
+    }
+    /** A hook's call: its value of size bytes and the call's own. */
+    chargeHook(work, size, bit) {
+        return this.charge(work, roundAlloc(size) + 256, 1, size + 256, bit);
+    }
+    /**
+     * The count check (docs/wire.md, "Truncated packets"): n values of at
+     * least each bits (one, many: "element", "elements") must fit in what is
+     * left, or the count is refused at the current bit.
+     */
+    checkCount(n, each, one, many) {
+        const need = Math.min(n * each, maxFigure);
+        const rest = this.end - this.pos;
+        if (need <= rest) {
+            return true;
+        }
+        return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+    }
+}
+const maxFigure = 9007199254740991;
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n) {
+    if (n <= 0) {
+        return 0;
+    }
+    if (n <= 16) {
+        return 16;
+    }
+    if (n > 32768) {
+        return Math.ceil(n / 8192) * 8192;
+    }
+    const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+    return Math.ceil(n / step) * step;
 }
 /**
  * Writes bitpack's bits into a buffer of its own, which grows as needed;
@@ -1878,8 +2065,11 @@ export function newEntity() {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readEntity(packet) {
     const r = new BitReader(packet);
+    if (!r.chargeRoot(6)) {
+        throw r.error("world.Entity");
+    }
     const v = newEntity();
-    if (!readEntityFrom(r, v) || !r.finish()) {
+    if (!readEntityFields(r, v) || !r.finish()) {
         throw r.error("world.Entity");
     }
     return v;
@@ -1895,8 +2085,12 @@ export function writeEntity(value) {
     }
     return out;
 }
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 6 values are charged to r's allowances first. */
 export function readEntityFrom(r, v) {
+    return r.chargeRoot(6) && readEntityFields(r, v);
+}
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readEntityFields(r, v) {
     v.X = r.readCompressed32(12, 2560, 640, 0);
     if (r.failed)
         return r.at("X");
@@ -2301,8 +2495,11 @@ export function newWorld() {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readWorld(packet) {
     const r = new BitReader(packet);
+    if (!r.chargeRoot(7)) {
+        throw r.error("world.World");
+    }
     const v = newWorld();
-    if (!readWorldFrom(r, v) || !r.finish()) {
+    if (!readWorldFields(r, v) || !r.finish()) {
         throw r.error("world.World");
     }
     return v;
@@ -2318,8 +2515,12 @@ export function writeWorld(value) {
     }
     return out;
 }
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 7 values are charged to r's allowances first. */
 export function readWorldFrom(r, v) {
+    return r.chargeRoot(7) && readWorldFields(r, v);
+}
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readWorldFields(r, v) {
     v.Tick = r.readBits(32);
     if (r.failed)
         return r.at("Tick");
@@ -2336,8 +2537,10 @@ export function readWorldFrom(r, v) {
         }
         if (i0 === n0)
             break;
+        if (!r.chargeValue(6, 16, x0))
+            return r.at("Entities[" + i0 + "]");
         const a2 = newEntity();
-        if (!readEntityFrom(r, a2))
+        if (!readEntityFields(r, a2))
             return r.at("Entities[" + i0 + "]");
         a1[i0] = a2;
         s0 = i0;
@@ -2506,8 +2709,10 @@ function readWorldDeltaItems(r, v, bit) {
             }
             const e10 = a5[k0];
             if (e10 === null || e10 === undefined) {
+                if (!r.chargeValue(6, 16, x9))
+                    return r.at("Entities[" + k0 + "]");
                 const a11 = newEntity();
-                if (!readEntityFrom(r, a11))
+                if (!readEntityFields(r, a11))
                     return r.at("Entities[" + k0 + "]");
                 a5[k0] = a11;
             }

@@ -174,13 +174,13 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		})
 	case model.OpSlice:
 		n := c.local("n")
-		c.line("const %s = r.readLength(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
+		c.line("const %s = r.readLength(%d, %d, %s);", n, v.Prefix.Bits, v.MaxLen, elemsCharge(v))
 		check()
 		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
 		})
 	case model.OpPointer:
-		c.line("if (!r.readBool()) {")
+		c.line("if (!r.readPresence(%d, %d)) {", v.Charge.Work, v.Charge.Bytes)
 		c.indent++
 		check()
 		c.line("%s = null;", x)
@@ -195,6 +195,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		e.readUnion(c, v, x, p)
 	case model.OpHook:
 		n := e.typeNames[v.Type]
+		c.line("if (!r.chargeHook(%d, %d, r.bitsRead)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, p)
 		set(fmt.Sprintf("hook(hooks.%s, %q).read(r)", n, n))
 	case model.OpSparse:
 		e.readSparse(c, v, x, idx, fresh)
@@ -234,6 +235,21 @@ func (e *Emitter) readInt(v *model.Value) string {
 	return fmt.Sprintf("r.readBits(%d)", v.Bits)
 }
 
+// elemsCharge is the arguments of readLength after maxlen: a slice's count
+// figure of an element, then its elements' charge (see eachCharge).
+func elemsCharge(v *model.Value) string { return fmt.Sprintf("%d, %s", v.Each, eachCharge(v)) }
+
+// eachCharge is the arguments of chargeValues after the count: the values
+// and bytes of each element of slice v, and 2 for elements whose memory is
+// charged twice (see model.Charge).
+func eachCharge(v *model.Value) string {
+	times := 1
+	if v.Charge.Twice {
+		times = 2
+	}
+	return fmt.Sprintf("%d, %d, %d", v.Charge.Work, v.Charge.Bytes, times)
+}
+
 // built fills x, or, when fresh, a new value (made by expr) in a local
 // that x takes at the end: TypeScript does not narrow x[i] after an
 // assignment, so nothing is read through x while it may be null.
@@ -262,7 +278,7 @@ func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fr
 	n := e.typeNames[v.Type]
 	e.built(c, fresh, x, "new"+n+"()", func(a string) {
 		if v.Fields == nil {
-			c.line("if (!read%sFrom(r, %s)) return r.at(%s);", n, a, p)
+			c.line("if (!read%sFields(r, %s)) return r.at(%s);", n, a, p)
 			return
 		}
 		for _, u := range v.Fields {
@@ -272,12 +288,12 @@ func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fr
 }
 
 func (e *Emitter) readUnion(c *body, v *model.Value, x, p string) {
-	start, u := "", ""
+	start, u := c.local("x"), ""
+	c.line("const %s = r.bitsRead;", start)
 	if v.Type.Numbered {
 		// The protocol's own indices (At): any other is refused as bitpack
 		// words it, listing them.
-		start, u = c.local("x"), c.local("u")
-		c.line("const %s = r.bitsRead;", start)
+		u = c.local("u")
 		c.line("const %s = r.readBits(%d);", u, v.Type.IndexBits)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("switch (%s) {", u)
@@ -288,8 +304,9 @@ func (e *Emitter) readUnion(c *body, v *model.Value, x, p string) {
 		n := e.typeNames[mt]
 		m := c.local("m")
 		c.line("  case %d: {", v.Type.Indices[i])
+		c.line("    if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", mt.Charge.Work, mt.Charge.Bytes, start, p)
 		c.line("    const %s = new%s();", m, n)
-		c.line("    if (!read%sFrom(r, %s)) return r.at(%s);", n, m, p)
+		c.line("    if (!read%sFields(r, %s)) return r.at(%s);", n, m, p)
 		c.line("    %s = { type: %q, value: %s };", x, n, m)
 		c.line("    break;")
 		c.line("  }")
@@ -315,7 +332,7 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	n, prev, i, start, a := c.local("n"), "s"+k, "i"+k, "x"+k, c.local("a")
 	c.loops++
 	if v.Prefix != nil {
-		c.line("const %s = r.readLength(%d, %d, 0);", n, v.Prefix.Bits, v.MaxLen)
+		c.line("const %s = r.readSlots(%d, %d);", n, v.Prefix.Bits, v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("const %s = new Array<%s>(%s).fill(null);", a, e.optional(v.Elem), n)
 	} else {
@@ -336,6 +353,7 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	c.line("  return r.at(%s);", p)
 	c.line("}")
 	c.line("if (%s === %s) break;", i, n)
+	c.line("if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, start, code.PathExpr(v.Elem.Path, append(idx, i)))
 	e.readPresent(c, v.Elem, a+"["+i+"]", append(idx, i))
 	c.line("%s = %s;", prev, i)
 	c.close()
@@ -379,7 +397,7 @@ func (e *Emitter) quatComp(steps []model.QuatStep, read bool) string {
 func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh bool) {
 	p := code.PathExpr(v.Path, idx)
 	n, key, prev, val, start := c.local("n"), c.local("y"), c.local("s"), c.local("e"), c.local("x")
-	c.line("const %s = r.readCount(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
+	c.line("const %s = r.readCount(%d, %d, %d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.Each, v.Charge.Work, v.Charge.Bytes)
 	c.line("if (r.failed) return r.at(%s);", p)
 	e.built(c, true, x, "new "+e.tsType(v)+"()", func(a string) {
 		c.line("let %s: %s = %s;", prev, e.tsType(v.Key), e.zero(v.Key))

@@ -104,7 +104,7 @@ func New(m *model.Model) (*Emitter, error) {
 // it exports (the receiver for a root type that has one), then its own.
 func (e *Emitter) exports(t *model.Type) []string {
 	n := e.typeNames[t]
-	names := []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To",
+	names := []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "read" + n + "Fields", "write" + n + "To",
 		"clone" + n, "copy" + n, "read" + n + "Delta", "write" + n + "Delta", "read" + n + "DeltaFrom", "write" + n + "DeltaTo",
 		"read" + n + "DeltaItems", "write" + n + "DeltaItems"}
 	if e.receives(t) {
@@ -185,10 +185,12 @@ func (e *Emitter) preamble() {
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
 // are rounded to float32 when written (as storing them in Go would), and
@@ -283,8 +285,11 @@ func (e *Emitter) structType(t *model.Type) {
 	e.printf(`/** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function read%[1]s(packet: Uint8Array): %[1]s {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(%[3]d)) {
+    throw r.error(%[2]s);
+  }
   const v = new%[1]s();
-  if (!read%[1]sFrom(r, v) || !r.finish()) {
+  if (!read%[1]sFields(r, v) || !r.finish()) {
     throw r.error(%[2]s);
   }
   return v;
@@ -302,13 +307,15 @@ export function write%[1]s(value: %[1]s): BitpackBytes {
   return out;
 }
 
-`, n, goName)
+`, n, goName, t.Charge.Work)
 	c := &body{indent: 1}
 	for _, m := range t.Fields {
 		e.read(c, m.Value, "v."+m.Name, nil, false)
 	}
-	e.printf("/** Reads v's fields from r, leaving r after them (no check for what follows). */\n")
-	e.printf("export function read%sFrom(r: BitReader, v: %s): boolean {\n%s  return true;\n}\n\n", n, n, c.b.String())
+	e.printf("/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own %d values are charged to r's allowances first. */\n", t.Charge.Work)
+	e.printf("export function read%sFrom(r: BitReader, v: %s): boolean {\n  return r.chargeRoot(%d) && read%sFields(r, v);\n}\n\n", n, n, t.Charge.Work, n)
+	e.printf("/** Reads v's fields from r, charging what they bring but not the value's own values. */\n")
+	e.printf("function read%sFields(r: BitReader, v: %s): boolean {\n%s  return true;\n}\n\n", n, n, c.b.String())
 	c = &body{indent: 1}
 	for _, m := range t.Fields {
 		e.write(c, m.Value, "v."+m.Name, nil)
@@ -336,7 +343,8 @@ func init() {
 		readDeltaCodeBig writeDeltaCode writeDeltaCodeBig deltaSameBits deltaSameWritten deltaSameBytes deltaLength
 		quatIn deltaCodeReaders flatCopy mapSetEntry mapDropMissing BitpackReceiver BitpackView BitpackSnapshotType goFormat
 		snapshotWords snapshotRefusal crc32Word seqNewer snapshotShortHeader snapshotLongHeader snapshotZeroHeader
-		snapshotMaxShort snapshotMaxHistory snapshotMinPacket snapshotDefaultHistory snapshotLeftStreams`) {
+		snapshotMaxShort snapshotMaxHistory snapshotMinPacket snapshotDefaultHistory snapshotLeftStreams
+		roundAlloc maxFigure`) {
 		tsReserved[w] = true
 	}
 }

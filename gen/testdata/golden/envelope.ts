@@ -8,10 +8,12 @@
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
 // are rounded to float32 when written (as storing them in Go would), and
@@ -559,10 +561,17 @@ export class BitReader {
   errorBit = 0;
   errorPath = "";
   errorDetail = "";
+  // The allowances (see charge), and what the read has spent.
+  private readonly workLimit: number;
+  private readonly bytesLimit: number;
+  private workSpent = 0;
+  private bytesSpent = 1024;
 
   constructor(packet: Uint8Array) {
     this.data = packet;
     this.end = 8 * packet.length;
+    this.workLimit = 4096 + 64 * this.end;
+    this.bytesLimit = 1048576 + 64 * this.end;
   }
 
   get bitsRead(): number {
@@ -720,21 +729,42 @@ export class BitReader {
   }
 
   /**
-   * A slice's length (n bits, at most maxlen), refused before anything is
-   * allocated when its elements of at least elemBits each cannot fit.
+   * A slice's length (n bits, at most maxlen), checked against the bits
+   * left at each bits an element (see checkCount) and its elements of work
+   * values and size bytes charged (times: 2 for elements with fields off
+   * the wire), all before anything is allocated.
    */
-  readLength(n: number, maxlen: number, elemBits: number): number {
+  readLength(n: number, maxlen: number, each: number, work: number, size: number, times: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
       return 0;
     }
-    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+    return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+  }
+
+  /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+  readSlots(n: number, maxlen: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
       return 0;
     }
-    return v;
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    return this.chargeSlots(v, start) ? v : 0;
+  }
+
+  /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+  readPresence(work: number, size: number): boolean {
+    const start = this.pos;
+    return this.readBits(1) === 1 && this.chargeValue(work, size, start);
   }
 
   /** Skips to the next byte boundary; the padding bits must be zero. */
@@ -776,13 +806,26 @@ export class BitReader {
       this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
       return noBytes;
     }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
     return this.data.slice(at, at + length);
   }
 
-  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
   readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const s = this.readText(n, maxlen);
+    return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** The bytes of the last string readText read. */
+  textBytes = 0;
+
+  /** readString without the charge (a delta charges after comparing with the base). */
+  readText(n: number, maxlen: number): string {
     const start = this.pos;
     const length = this.readBits(n);
     if (length > maxlen) {
@@ -803,6 +846,7 @@ export class BitReader {
       return "";
     }
     this.pos += 8 * length;
+    this.textBytes = length;
     return decodeText(this.data, at, length);
   }
 
@@ -851,19 +895,18 @@ export class BitReader {
     return previous + difference;
   }
 
-  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-  readCount(n: number, maxlen: number, entryBits: number): number {
+  /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+  readCount(n: number, maxlen: number, each: number, work: number, slot: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
       return 0;
     }
-    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-      return 0;
-    }
-    return v;
+    return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
   }
 
   /**
@@ -927,6 +970,172 @@ export class BitReader {
     }
     return true;
   }
+
+  /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+  readStringDelta(start: number, n: number, maxlen: number, old: string): string {
+    const s = this.readText(n, maxlen);
+    if (this.failed) {
+      return "";
+    }
+    if (s === old) {
+      this.fail("Range", start, deltaUnchangedText);
+      return "";
+    }
+    return this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+  readByteSliceDelta(start: number, n: number, maxlen: number, old: Uint8Array): Uint8Array {
+    const length = this.readBits(n);
+    if (this.failed) {
+      return noBytes;
+    }
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    let same = length === old.length;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return noBytes;
+    }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+  readByteArrayDelta(start: number, old: Uint8Array): Uint8Array {
+    if (!this.align()) {
+      return old;
+    }
+    const length = old.length;
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return old;
+    }
+    const at = this.pos >>> 3;
+    let same = true;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return old;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+  // packet may make a read visit and allocate, counted as bitpack's Go
+  // decoder counts it and with its numbers, so that this reader refuses
+  // exactly the packets Go refuses. A read of b bits may visit 4096 + 64b
+  // values and allocate 1048576 + 64b bytes, and starts having spent 1024
+  // bytes. The generated code charges when the packet says what follows
+  // (a count, a presence bit, an index), before anything is allocated or
+  // looped over, with the figures of the Go type (bitpack's Field.Charge):
+  // a charge is refused (Range) when its values exceed what is left of the
+  // first allowance, else when its bytes exceed what is left of the
+  // second. Figures are doubles: exact below 2^53, and any above is past
+  // every allowance, so no verdict changes; the values a refusal names are
+  // capped at 2^53 - 1, as Go caps them.
+
+  /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+  charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
+    if (work > this.workLimit - this.workSpent) {
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+    }
+    if (bytes > this.bytesLimit - this.bytesSpent) {
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+    }
+    this.workSpent += work;
+    this.bytesSpent += bytes;
+    return true;
+  }
+
+  /** The root of a read: the values of the value it reads into, where it starts. */
+  chargeRoot(work: number): boolean {
+    return this.charge(work, 0, 1, 0, this.pos);
+  }
+
+  /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+  chargeValue(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size), 1, size, bit);
+  }
+
+  /** A slice's n elements; times is 2 for elements with fields off the wire. */
+  chargeValues(n: number, work: number, size: number, times: number, bit: number): boolean {
+    return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+  }
+
+  /** A sparse slice's n slots. */
+  chargeSlots(n: number, bit: number): boolean {
+    return this.charge(Math.ceil(n / 8), roundAlloc(n * 8), n, 8, bit);
+  }
+
+  /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+  chargeEntries(n: number, work: number, slot: number, bit: number): boolean {
+    return n === 0 || this.charge(n * work, 2 * roundAlloc(256 + n * 5 * slot), n, slot, bit);
+  }
+
+  /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+  chargeEntry(work: number, slot: number, bit: number): boolean {
+    return this.charge(work, 2 * 5 * slot, 1, slot, bit);
+  }
+
+  /** A hook's call: its value of size bytes and the call's own. */
+  chargeHook(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size) + 256, 1, size + 256, bit);
+  }
+
+  /**
+   * The count check (docs/wire.md, "Truncated packets"): n values of at
+   * least each bits (one, many: "element", "elements") must fit in what is
+   * left, or the count is refused at the current bit.
+   */
+  checkCount(n: number, each: number, one: string, many: string): boolean {
+    const need = Math.min(n * each, maxFigure);
+    const rest = this.end - this.pos;
+    if (need <= rest) {
+      return true;
+    }
+    return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+  }
+}
+
+const maxFigure = 9007199254740991;
+
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n: number): number {
+  if (n <= 0) {
+    return 0;
+  }
+  if (n <= 16) {
+    return 16;
+  }
+  if (n > 32768) {
+    return Math.ceil(n / 8192) * 8192;
+  }
+  const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+  return Math.ceil(n / step) * step;
 }
 
 /**
@@ -2067,8 +2276,11 @@ export function newMove(): Move {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readMove(packet: Uint8Array): Move {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(2)) {
+    throw r.error("gen.Move");
+  }
   const v = newMove();
-  if (!readMoveFrom(r, v) || !r.finish()) {
+  if (!readMoveFields(r, v) || !r.finish()) {
     throw r.error("gen.Move");
   }
   return v;
@@ -2086,8 +2298,13 @@ export function writeMove(value: Move): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 2 values are charged to r's allowances first. */
 export function readMoveFrom(r: BitReader, v: Move): boolean {
+  return r.chargeRoot(2) && readMoveFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readMoveFields(r: BitReader, v: Move): boolean {
   v.DX = r.readRange(4, -8, 15);
   if (r.failed) return r.at("DX");
   v.DY = r.readRange(4, -8, 15);
@@ -2284,8 +2501,11 @@ export function newFire(): Fire {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readFire(packet: Uint8Array): Fire {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Fire");
+  }
   const v = newFire();
-  if (!readFireFrom(r, v) || !r.finish()) {
+  if (!readFireFields(r, v) || !r.finish()) {
     throw r.error("gen.Fire");
   }
   return v;
@@ -2303,8 +2523,13 @@ export function writeFire(value: Fire): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readFireFrom(r: BitReader, v: Fire): boolean {
+  return r.chargeRoot(1) && readFireFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readFireFields(r: BitReader, v: Fire): boolean {
   v.Power = r.readRange(2, 0, 3);
   if (r.failed) return r.at("Power");
   return true;
@@ -2465,8 +2690,11 @@ export function newChat(): Chat {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readChat(packet: Uint8Array): Chat {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Chat");
+  }
   const v = newChat();
-  if (!readChatFrom(r, v) || !r.finish()) {
+  if (!readChatFields(r, v) || !r.finish()) {
     throw r.error("gen.Chat");
   }
   return v;
@@ -2484,8 +2712,13 @@ export function writeChat(value: Chat): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readChatFrom(r: BitReader, v: Chat): boolean {
+  return r.chargeRoot(1) && readChatFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readChatFields(r: BitReader, v: Chat): boolean {
   v.Text = r.readString(5, 20);
   if (r.failed) return r.at("Text");
   return true;
@@ -2591,9 +2824,8 @@ function readChatDeltaItems(r: BitReader, v: Chat, bit: boolean): boolean {
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Text");
   } else {
-    const s1 = r.readString(5, 20);
+    const s1 = r.readStringDelta(x0, 5, 20, v.Text);
     if (r.failed) return r.at("Text");
-    if (s1 === v.Text) return deltaUnchanged(r, x0) || r.at("Text");
     v.Text = s1;
     changed = true;
   }
@@ -2653,8 +2885,11 @@ export function newPing(): Ping {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readPing(packet: Uint8Array): Ping {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Ping");
+  }
   const v = newPing();
-  if (!readPingFrom(r, v) || !r.finish()) {
+  if (!readPingFields(r, v) || !r.finish()) {
     throw r.error("gen.Ping");
   }
   return v;
@@ -2672,8 +2907,13 @@ export function writePing(value: Ping): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readPingFrom(r: BitReader, v: Ping): boolean {
+  return r.chargeRoot(1) && readPingFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readPingFields(r: BitReader, v: Ping): boolean {
   v.Seq = r.readBits(16);
   if (r.failed) return r.at("Seq");
   return true;
@@ -2851,8 +3091,11 @@ export function newEnvelope(): Envelope {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readEnvelope(packet: Uint8Array): Envelope {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(3)) {
+    throw r.error("gen.Envelope");
+  }
   const v = newEnvelope();
-  if (!readEnvelopeFrom(r, v) || !r.finish()) {
+  if (!readEnvelopeFields(r, v) || !r.finish()) {
     throw r.error("gen.Envelope");
   }
   return v;
@@ -2870,63 +3113,78 @@ export function writeEnvelope(value: Envelope): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 3 values are charged to r's allowances first. */
 export function readEnvelopeFrom(r: BitReader, v: Envelope): boolean {
+  return r.chargeRoot(3) && readEnvelopeFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readEnvelopeFields(r: BitReader, v: Envelope): boolean {
+  const x0 = r.bitsRead;
   switch (r.readIndex(2, 3)) {
     case 0: {
-      const m0 = newMove();
-      if (!readMoveFrom(r, m0)) return r.at("First");
-      v.First = { type: "Move", value: m0 };
+      if (!r.chargeValue(2, 2, x0)) return r.at("First");
+      const m1 = newMove();
+      if (!readMoveFields(r, m1)) return r.at("First");
+      v.First = { type: "Move", value: m1 };
       break;
     }
     case 1: {
-      const m1 = newFire();
-      if (!readFireFrom(r, m1)) return r.at("First");
-      v.First = { type: "Fire", value: m1 };
+      if (!r.chargeValue(1, 1, x0)) return r.at("First");
+      const m2 = newFire();
+      if (!readFireFields(r, m2)) return r.at("First");
+      v.First = { type: "Fire", value: m2 };
       break;
     }
     case 2: {
-      const m2 = newChat();
-      if (!readChatFrom(r, m2)) return r.at("First");
-      v.First = { type: "Chat", value: m2 };
+      if (!r.chargeValue(1, 16, x0)) return r.at("First");
+      const m3 = newChat();
+      if (!readChatFields(r, m3)) return r.at("First");
+      v.First = { type: "Chat", value: m3 };
       break;
     }
     default:
       return r.at("First");
   }
-  const n3 = r.readLength(3, 4, 4);
+  const n4 = r.readLength(3, 4, 2, 1, 16, 1);
   if (r.failed) return r.at("Rest");
-  const a4 = new Array<Msg>(n3);
-  for (let i0 = 0; i0 < n3; i0++) {
+  const a5 = new Array<Msg>(n4);
+  for (let i0 = 0; i0 < n4; i0++) {
+    const x6 = r.bitsRead;
     switch (r.readIndex(2, 3)) {
       case 0: {
-        const m5 = newMove();
-        if (!readMoveFrom(r, m5)) return r.at("Rest[" + i0 + "]");
-        a4[i0] = { type: "Move", value: m5 };
+        if (!r.chargeValue(2, 2, x6)) return r.at("Rest[" + i0 + "]");
+        const m7 = newMove();
+        if (!readMoveFields(r, m7)) return r.at("Rest[" + i0 + "]");
+        a5[i0] = { type: "Move", value: m7 };
         break;
       }
       case 1: {
-        const m6 = newFire();
-        if (!readFireFrom(r, m6)) return r.at("Rest[" + i0 + "]");
-        a4[i0] = { type: "Fire", value: m6 };
+        if (!r.chargeValue(1, 1, x6)) return r.at("Rest[" + i0 + "]");
+        const m8 = newFire();
+        if (!readFireFields(r, m8)) return r.at("Rest[" + i0 + "]");
+        a5[i0] = { type: "Fire", value: m8 };
         break;
       }
       case 2: {
-        const m7 = newChat();
-        if (!readChatFrom(r, m7)) return r.at("Rest[" + i0 + "]");
-        a4[i0] = { type: "Chat", value: m7 };
+        if (!r.chargeValue(1, 16, x6)) return r.at("Rest[" + i0 + "]");
+        const m9 = newChat();
+        if (!readChatFields(r, m9)) return r.at("Rest[" + i0 + "]");
+        a5[i0] = { type: "Chat", value: m9 };
         break;
       }
       default:
         return r.at("Rest[" + i0 + "]");
     }
   }
-  v.Rest = a4;
+  v.Rest = a5;
+  const x10 = r.bitsRead;
   switch (r.readIndex(0, 1)) {
     case 0: {
-      const m8 = newPing();
-      if (!readPingFrom(r, m8)) return r.at("Solo");
-      v.Solo = { type: "Ping", value: m8 };
+      if (!r.chargeValue(1, 2, x10)) return r.at("Solo");
+      const m11 = newPing();
+      if (!readPingFields(r, m11)) return r.at("Solo");
+      v.Solo = { type: "Ping", value: m11 };
       break;
     }
     default:
@@ -3142,47 +3400,51 @@ function readEnvelopeDeltaItems(r: BitReader, v: Envelope, bit: boolean): boolea
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("First");
   } else {
+    const x2 = r.bitsRead;
     const u1 = r.readIndex(2, 3);
     switch (u1) {
       case 0: {
-        const h2 = v.First;
-        if (h2.type === "Move") {
-          const y4 = r.bitsRead;
-          const c5 = readMoveDeltaItems(r, h2.value, true);
+        const h3 = v.First;
+        if (h3.type === "Move") {
+          const y5 = r.bitsRead;
+          const c6 = readMoveDeltaItems(r, h3.value, true);
           if (r.failed) return r.at("First");
-          if (!c5) return deltaUnchanged(r, y4) || r.at("First");
+          if (!c6) return deltaUnchanged(r, y5) || r.at("First");
         } else {
-          const m3 = newMove();
-          if (!readMoveFrom(r, m3)) return r.at("First");
-          v.First = { type: "Move", value: m3 };
+          if (!r.chargeValue(2, 2, x2)) return r.at("First");
+          const m4 = newMove();
+          if (!readMoveFields(r, m4)) return r.at("First");
+          v.First = { type: "Move", value: m4 };
         }
         break;
       }
       case 1: {
-        const h6 = v.First;
-        if (h6.type === "Fire") {
-          const y8 = r.bitsRead;
-          const c9 = readFireDeltaItems(r, h6.value, false);
+        const h7 = v.First;
+        if (h7.type === "Fire") {
+          const y9 = r.bitsRead;
+          const c10 = readFireDeltaItems(r, h7.value, false);
           if (r.failed) return r.at("First");
-          if (!c9) return deltaUnchanged(r, y8) || r.at("First");
+          if (!c10) return deltaUnchanged(r, y9) || r.at("First");
         } else {
-          const m7 = newFire();
-          if (!readFireFrom(r, m7)) return r.at("First");
-          v.First = { type: "Fire", value: m7 };
+          if (!r.chargeValue(1, 1, x2)) return r.at("First");
+          const m8 = newFire();
+          if (!readFireFields(r, m8)) return r.at("First");
+          v.First = { type: "Fire", value: m8 };
         }
         break;
       }
       case 2: {
-        const h10 = v.First;
-        if (h10.type === "Chat") {
-          const y12 = r.bitsRead;
-          const c13 = readChatDeltaItems(r, h10.value, false);
+        const h11 = v.First;
+        if (h11.type === "Chat") {
+          const y13 = r.bitsRead;
+          const c14 = readChatDeltaItems(r, h11.value, false);
           if (r.failed) return r.at("First");
-          if (!c13) return deltaUnchanged(r, y12) || r.at("First");
+          if (!c14) return deltaUnchanged(r, y13) || r.at("First");
         } else {
-          const m11 = newChat();
-          if (!readChatFrom(r, m11)) return r.at("First");
-          v.First = { type: "Chat", value: m11 };
+          if (!r.chargeValue(1, 16, x2)) return r.at("First");
+          const m12 = newChat();
+          if (!readChatFields(r, m12)) return r.at("First");
+          v.First = { type: "Chat", value: m12 };
         }
         break;
       }
@@ -3191,109 +3453,115 @@ function readEnvelopeDeltaItems(r: BitReader, v: Envelope, bit: boolean): boolea
     }
     changed = true;
   }
-  const x14 = r.bitsRead;
+  const x15 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Rest");
   } else {
-    const a15 = v.Rest;
-    const n16 = a15.length;
-    let n17 = n16;
-    const z18 = r.readBits(1);
+    const a16 = v.Rest;
+    const n17 = a16.length;
+    let n18 = n17;
+    const z19 = r.readBits(1);
     if (r.failed) return r.at("Rest");
-    if (z18 === 1) {
-      const x19 = r.bitsRead;
-      const l20 = r.readBits(3);
+    if (z19 === 1) {
+      const x20 = r.bitsRead;
+      const l21 = r.readBits(3);
       if (r.failed) return r.at("Rest");
-      if (l20 > 4) return r.fail("Range", x19, "length " + l20 + " exceeds maxlen 4") || r.at("Rest");
-      if (l20 === n16) return r.fail("Range", x19, "new length " + l20 + " is the base's (not canonical)") || r.at("Rest");
-      n17 = l20;
+      if (l21 > 4) return r.fail("Range", x20, "length " + l21 + " exceeds maxlen 4") || r.at("Rest");
+      if (l21 === n17) return r.fail("Range", x20, "new length " + l21 + " is the base's (not canonical)") || r.at("Rest");
+      n18 = l21;
     }
-    const m21 = Math.min(n17, n16);
-    let p22 = -1;
+    const m22 = Math.min(n18, n17);
+    let p23 = -1;
     for (;;) {
-      const x23 = r.bitsRead;
-      const k0 = r.readIntRelative(p22);
+      const x24 = r.bitsRead;
+      const k0 = r.readIntRelative(p23);
       if (r.failed) return r.at("Rest");
-      if (k0 > m21) return r.fail("Range", x23, "element index " + k0 + " out of range for " + m21 + " elements") || r.at("Rest");
-      if (k0 === m21) break;
-      const y24 = r.bitsRead;
-      let c25 = false;
+      if (k0 > m22) return r.fail("Range", x24, "element index " + k0 + " out of range for " + m22 + " elements") || r.at("Rest");
+      if (k0 === m22) break;
+      const y25 = r.bitsRead;
+      let c26 = false;
       {
-        const u26 = r.readIndex(2, 3);
-        switch (u26) {
+        const x28 = r.bitsRead;
+        const u27 = r.readIndex(2, 3);
+        switch (u27) {
           case 0: {
-            const h27 = a15[k0]!;
-            if (h27.type === "Move") {
-              const y29 = r.bitsRead;
-              const c30 = readMoveDeltaItems(r, h27.value, true);
+            const h29 = a16[k0]!;
+            if (h29.type === "Move") {
+              const y31 = r.bitsRead;
+              const c32 = readMoveDeltaItems(r, h29.value, true);
               if (r.failed) return r.at("Rest[" + k0 + "]");
-              if (!c30) return deltaUnchanged(r, y29) || r.at("Rest[" + k0 + "]");
+              if (!c32) return deltaUnchanged(r, y31) || r.at("Rest[" + k0 + "]");
             } else {
-              const m28 = newMove();
-              if (!readMoveFrom(r, m28)) return r.at("Rest[" + k0 + "]");
-              a15[k0]! = { type: "Move", value: m28 };
+              if (!r.chargeValue(2, 2, x28)) return r.at("Rest[" + k0 + "]");
+              const m30 = newMove();
+              if (!readMoveFields(r, m30)) return r.at("Rest[" + k0 + "]");
+              a16[k0]! = { type: "Move", value: m30 };
             }
             break;
           }
           case 1: {
-            const h31 = a15[k0]!;
-            if (h31.type === "Fire") {
-              const y33 = r.bitsRead;
-              const c34 = readFireDeltaItems(r, h31.value, false);
+            const h33 = a16[k0]!;
+            if (h33.type === "Fire") {
+              const y35 = r.bitsRead;
+              const c36 = readFireDeltaItems(r, h33.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
-              if (!c34) return deltaUnchanged(r, y33) || r.at("Rest[" + k0 + "]");
+              if (!c36) return deltaUnchanged(r, y35) || r.at("Rest[" + k0 + "]");
             } else {
-              const m32 = newFire();
-              if (!readFireFrom(r, m32)) return r.at("Rest[" + k0 + "]");
-              a15[k0]! = { type: "Fire", value: m32 };
+              if (!r.chargeValue(1, 1, x28)) return r.at("Rest[" + k0 + "]");
+              const m34 = newFire();
+              if (!readFireFields(r, m34)) return r.at("Rest[" + k0 + "]");
+              a16[k0]! = { type: "Fire", value: m34 };
             }
             break;
           }
           case 2: {
-            const h35 = a15[k0]!;
-            if (h35.type === "Chat") {
-              const y37 = r.bitsRead;
-              const c38 = readChatDeltaItems(r, h35.value, false);
+            const h37 = a16[k0]!;
+            if (h37.type === "Chat") {
+              const y39 = r.bitsRead;
+              const c40 = readChatDeltaItems(r, h37.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
-              if (!c38) return deltaUnchanged(r, y37) || r.at("Rest[" + k0 + "]");
+              if (!c40) return deltaUnchanged(r, y39) || r.at("Rest[" + k0 + "]");
             } else {
-              const m36 = newChat();
-              if (!readChatFrom(r, m36)) return r.at("Rest[" + k0 + "]");
-              a15[k0]! = { type: "Chat", value: m36 };
+              if (!r.chargeValue(1, 16, x28)) return r.at("Rest[" + k0 + "]");
+              const m38 = newChat();
+              if (!readChatFields(r, m38)) return r.at("Rest[" + k0 + "]");
+              a16[k0]! = { type: "Chat", value: m38 };
             }
             break;
           }
           default:
             return r.at("Rest[" + k0 + "]");
         }
-        c25 = true;
+        c26 = true;
       }
-      if (!c25) return deltaUnchanged(r, y24) || r.at("Rest[" + k0 + "]");
-      p22 = k0;
+      if (!c26) return deltaUnchanged(r, y25) || r.at("Rest[" + k0 + "]");
+      p23 = k0;
     }
-    if (z18 === 0 && p22 < 0) return deltaUnchanged(r, x14) || r.at("Rest");
-    if (n17 > n16 && (n17 - n16) * 4 > r.bitsRemaining) {
-      return r.fail("Overflow", r.bitsRead, (n17 - n16) + " elements need at least " + (n17 - n16) * 4 + " bits, " + r.bitsRemaining + " remain") || r.at("Rest");
-    }
-    a15.length = Math.min(n17, n16);
-    for (let i0 = n16; i0 < n17; i0++) {
+    if (z19 === 0 && p23 < 0) return deltaUnchanged(r, x15) || r.at("Rest");
+    if (n18 > n17 && !(r.checkCount(n18 - n17, 2, "element", "elements") && r.chargeValues(n18 - n17, 1, 16, 1, x15))) return r.at("Rest");
+    a16.length = Math.min(n18, n17);
+    for (let i0 = n17; i0 < n18; i0++) {
+      const x41 = r.bitsRead;
       switch (r.readIndex(2, 3)) {
         case 0: {
-          const m39 = newMove();
-          if (!readMoveFrom(r, m39)) return r.at("Rest[" + i0 + "]");
-          a15[i0] = { type: "Move", value: m39 };
+          if (!r.chargeValue(2, 2, x41)) return r.at("Rest[" + i0 + "]");
+          const m42 = newMove();
+          if (!readMoveFields(r, m42)) return r.at("Rest[" + i0 + "]");
+          a16[i0] = { type: "Move", value: m42 };
           break;
         }
         case 1: {
-          const m40 = newFire();
-          if (!readFireFrom(r, m40)) return r.at("Rest[" + i0 + "]");
-          a15[i0] = { type: "Fire", value: m40 };
+          if (!r.chargeValue(1, 1, x41)) return r.at("Rest[" + i0 + "]");
+          const m43 = newFire();
+          if (!readFireFields(r, m43)) return r.at("Rest[" + i0 + "]");
+          a16[i0] = { type: "Fire", value: m43 };
           break;
         }
         case 2: {
-          const m41 = newChat();
-          if (!readChatFrom(r, m41)) return r.at("Rest[" + i0 + "]");
-          a15[i0] = { type: "Chat", value: m41 };
+          if (!r.chargeValue(1, 16, x41)) return r.at("Rest[" + i0 + "]");
+          const m44 = newChat();
+          if (!readChatFields(r, m44)) return r.at("Rest[" + i0 + "]");
+          a16[i0] = { type: "Chat", value: m44 };
           break;
         }
         default:
@@ -3302,23 +3570,25 @@ function readEnvelopeDeltaItems(r: BitReader, v: Envelope, bit: boolean): boolea
     }
     changed = true;
   }
-  const x42 = r.bitsRead;
+  const x45 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Solo");
   } else {
-    const u43 = r.readIndex(0, 1);
-    switch (u43) {
+    const x47 = r.bitsRead;
+    const u46 = r.readIndex(0, 1);
+    switch (u46) {
       case 0: {
-        const h44 = v.Solo;
-        if (h44.type === "Ping") {
-          const y46 = r.bitsRead;
-          const c47 = readPingDeltaItems(r, h44.value, false);
+        const h48 = v.Solo;
+        if (h48.type === "Ping") {
+          const y50 = r.bitsRead;
+          const c51 = readPingDeltaItems(r, h48.value, false);
           if (r.failed) return r.at("Solo");
-          if (!c47) return deltaUnchanged(r, y46) || r.at("Solo");
+          if (!c51) return deltaUnchanged(r, y50) || r.at("Solo");
         } else {
-          const m45 = newPing();
-          if (!readPingFrom(r, m45)) return r.at("Solo");
-          v.Solo = { type: "Ping", value: m45 };
+          if (!r.chargeValue(1, 2, x47)) return r.at("Solo");
+          const m49 = newPing();
+          if (!readPingFields(r, m49)) return r.at("Solo");
+          v.Solo = { type: "Ping", value: m49 };
         }
         break;
       }

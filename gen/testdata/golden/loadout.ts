@@ -8,10 +8,12 @@
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
 // are rounded to float32 when written (as storing them in Go would), and
@@ -559,10 +561,17 @@ export class BitReader {
   errorBit = 0;
   errorPath = "";
   errorDetail = "";
+  // The allowances (see charge), and what the read has spent.
+  private readonly workLimit: number;
+  private readonly bytesLimit: number;
+  private workSpent = 0;
+  private bytesSpent = 1024;
 
   constructor(packet: Uint8Array) {
     this.data = packet;
     this.end = 8 * packet.length;
+    this.workLimit = 4096 + 64 * this.end;
+    this.bytesLimit = 1048576 + 64 * this.end;
   }
 
   get bitsRead(): number {
@@ -720,21 +729,42 @@ export class BitReader {
   }
 
   /**
-   * A slice's length (n bits, at most maxlen), refused before anything is
-   * allocated when its elements of at least elemBits each cannot fit.
+   * A slice's length (n bits, at most maxlen), checked against the bits
+   * left at each bits an element (see checkCount) and its elements of work
+   * values and size bytes charged (times: 2 for elements with fields off
+   * the wire), all before anything is allocated.
    */
-  readLength(n: number, maxlen: number, elemBits: number): number {
+  readLength(n: number, maxlen: number, each: number, work: number, size: number, times: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
       return 0;
     }
-    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+    return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+  }
+
+  /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+  readSlots(n: number, maxlen: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
       return 0;
     }
-    return v;
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    return this.chargeSlots(v, start) ? v : 0;
+  }
+
+  /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+  readPresence(work: number, size: number): boolean {
+    const start = this.pos;
+    return this.readBits(1) === 1 && this.chargeValue(work, size, start);
   }
 
   /** Skips to the next byte boundary; the padding bits must be zero. */
@@ -776,13 +806,26 @@ export class BitReader {
       this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
       return noBytes;
     }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
     return this.data.slice(at, at + length);
   }
 
-  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
   readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const s = this.readText(n, maxlen);
+    return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** The bytes of the last string readText read. */
+  textBytes = 0;
+
+  /** readString without the charge (a delta charges after comparing with the base). */
+  readText(n: number, maxlen: number): string {
     const start = this.pos;
     const length = this.readBits(n);
     if (length > maxlen) {
@@ -803,6 +846,7 @@ export class BitReader {
       return "";
     }
     this.pos += 8 * length;
+    this.textBytes = length;
     return decodeText(this.data, at, length);
   }
 
@@ -851,19 +895,18 @@ export class BitReader {
     return previous + difference;
   }
 
-  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-  readCount(n: number, maxlen: number, entryBits: number): number {
+  /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+  readCount(n: number, maxlen: number, each: number, work: number, slot: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
       return 0;
     }
-    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-      return 0;
-    }
-    return v;
+    return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
   }
 
   /**
@@ -927,6 +970,172 @@ export class BitReader {
     }
     return true;
   }
+
+  /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+  readStringDelta(start: number, n: number, maxlen: number, old: string): string {
+    const s = this.readText(n, maxlen);
+    if (this.failed) {
+      return "";
+    }
+    if (s === old) {
+      this.fail("Range", start, deltaUnchangedText);
+      return "";
+    }
+    return this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+  readByteSliceDelta(start: number, n: number, maxlen: number, old: Uint8Array): Uint8Array {
+    const length = this.readBits(n);
+    if (this.failed) {
+      return noBytes;
+    }
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    let same = length === old.length;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return noBytes;
+    }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+  readByteArrayDelta(start: number, old: Uint8Array): Uint8Array {
+    if (!this.align()) {
+      return old;
+    }
+    const length = old.length;
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return old;
+    }
+    const at = this.pos >>> 3;
+    let same = true;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return old;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+  // packet may make a read visit and allocate, counted as bitpack's Go
+  // decoder counts it and with its numbers, so that this reader refuses
+  // exactly the packets Go refuses. A read of b bits may visit 4096 + 64b
+  // values and allocate 1048576 + 64b bytes, and starts having spent 1024
+  // bytes. The generated code charges when the packet says what follows
+  // (a count, a presence bit, an index), before anything is allocated or
+  // looped over, with the figures of the Go type (bitpack's Field.Charge):
+  // a charge is refused (Range) when its values exceed what is left of the
+  // first allowance, else when its bytes exceed what is left of the
+  // second. Figures are doubles: exact below 2^53, and any above is past
+  // every allowance, so no verdict changes; the values a refusal names are
+  // capped at 2^53 - 1, as Go caps them.
+
+  /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+  charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
+    if (work > this.workLimit - this.workSpent) {
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+    }
+    if (bytes > this.bytesLimit - this.bytesSpent) {
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+    }
+    this.workSpent += work;
+    this.bytesSpent += bytes;
+    return true;
+  }
+
+  /** The root of a read: the values of the value it reads into, where it starts. */
+  chargeRoot(work: number): boolean {
+    return this.charge(work, 0, 1, 0, this.pos);
+  }
+
+  /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+  chargeValue(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size), 1, size, bit);
+  }
+
+  /** A slice's n elements; times is 2 for elements with fields off the wire. */
+  chargeValues(n: number, work: number, size: number, times: number, bit: number): boolean {
+    return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+  }
+
+  /** A sparse slice's n slots. */
+  chargeSlots(n: number, bit: number): boolean {
+    return this.charge(Math.ceil(n / 8), roundAlloc(n * 8), n, 8, bit);
+  }
+
+  /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+  chargeEntries(n: number, work: number, slot: number, bit: number): boolean {
+    return n === 0 || this.charge(n * work, 2 * roundAlloc(256 + n * 5 * slot), n, slot, bit);
+  }
+
+  /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+  chargeEntry(work: number, slot: number, bit: number): boolean {
+    return this.charge(work, 2 * 5 * slot, 1, slot, bit);
+  }
+
+  /** A hook's call: its value of size bytes and the call's own. */
+  chargeHook(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size) + 256, 1, size + 256, bit);
+  }
+
+  /**
+   * The count check (docs/wire.md, "Truncated packets"): n values of at
+   * least each bits (one, many: "element", "elements") must fit in what is
+   * left, or the count is refused at the current bit.
+   */
+  checkCount(n: number, each: number, one: string, many: string): boolean {
+    const need = Math.min(n * each, maxFigure);
+    const rest = this.end - this.pos;
+    if (need <= rest) {
+      return true;
+    }
+    return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+  }
+}
+
+const maxFigure = 9007199254740991;
+
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n: number): number {
+  if (n <= 0) {
+    return 0;
+  }
+  if (n <= 16) {
+    return 16;
+  }
+  if (n > 32768) {
+    return Math.ceil(n / 8192) * 8192;
+  }
+  const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+  return Math.ceil(n / step) * step;
 }
 
 /**
@@ -2071,8 +2280,11 @@ export function newQuatXYZW(): QuatXYZW {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readQuatXYZW(packet: Uint8Array): QuatXYZW {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(4)) {
+    throw r.error("gen.QuatXYZW");
+  }
   const v = newQuatXYZW();
-  if (!readQuatXYZWFrom(r, v) || !r.finish()) {
+  if (!readQuatXYZWFields(r, v) || !r.finish()) {
     throw r.error("gen.QuatXYZW");
   }
   return v;
@@ -2090,8 +2302,13 @@ export function writeQuatXYZW(value: QuatXYZW): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 4 values are charged to r's allowances first. */
 export function readQuatXYZWFrom(r: BitReader, v: QuatXYZW): boolean {
+  return r.chargeRoot(4) && readQuatXYZWFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readQuatXYZWFields(r: BitReader, v: QuatXYZW): boolean {
   v.X = r.readFloat32();
   if (r.failed) return r.at("X");
   v.Y = r.readFloat32();
@@ -2344,8 +2561,11 @@ export function newJump(): Jump {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readJump(packet: Uint8Array): Jump {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Jump");
+  }
   const v = newJump();
-  if (!readJumpFrom(r, v) || !r.finish()) {
+  if (!readJumpFields(r, v) || !r.finish()) {
     throw r.error("gen.Jump");
   }
   return v;
@@ -2363,8 +2583,13 @@ export function writeJump(value: Jump): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readJumpFrom(r: BitReader, v: Jump): boolean {
+  return r.chargeRoot(1) && readJumpFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readJumpFields(r: BitReader, v: Jump): boolean {
   v.H = r.readRange(4, 0, 15);
   if (r.failed) return r.at("H");
   return true;
@@ -2525,8 +2750,11 @@ export function newDuck(): Duck {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readDuck(packet: Uint8Array): Duck {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Duck");
+  }
   const v = newDuck();
-  if (!readDuckFrom(r, v) || !r.finish()) {
+  if (!readDuckFields(r, v) || !r.finish()) {
     throw r.error("gen.Duck");
   }
   return v;
@@ -2544,8 +2772,13 @@ export function writeDuck(value: Duck): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readDuckFrom(r: BitReader, v: Duck): boolean {
+  return r.chargeRoot(1) && readDuckFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readDuckFields(r: BitReader, v: Duck): boolean {
   v.Low = r.readBool();
   if (r.failed) return r.at("Low");
   return true;
@@ -2700,8 +2933,11 @@ export function newSay(): Say {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readSay(packet: Uint8Array): Say {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Say");
+  }
   const v = newSay();
-  if (!readSayFrom(r, v) || !r.finish()) {
+  if (!readSayFields(r, v) || !r.finish()) {
     throw r.error("gen.Say");
   }
   return v;
@@ -2719,8 +2955,13 @@ export function writeSay(value: Say): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readSayFrom(r: BitReader, v: Say): boolean {
+  return r.chargeRoot(1) && readSayFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readSayFields(r: BitReader, v: Say): boolean {
   v.Text = r.readString(4, 8);
   if (r.failed) return r.at("Text");
   return true;
@@ -2826,9 +3067,8 @@ function readSayDeltaItems(r: BitReader, v: Say, bit: boolean): boolean {
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Text");
   } else {
-    const s1 = r.readString(4, 8);
+    const s1 = r.readStringDelta(x0, 4, 8, v.Text);
     if (r.failed) return r.at("Text");
-    if (s1 === v.Text) return deltaUnchanged(r, x0) || r.at("Text");
     v.Text = s1;
     changed = true;
   }
@@ -2896,8 +3136,11 @@ export function newLoadout(): Loadout {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readLoadout(packet: Uint8Array): Loadout {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(5)) {
+    throw r.error("gen.Loadout");
+  }
   const v = newLoadout();
-  if (!readLoadoutFrom(r, v) || !r.finish()) {
+  if (!readLoadoutFields(r, v) || !r.finish()) {
     throw r.error("gen.Loadout");
   }
   return v;
@@ -2915,14 +3158,19 @@ export function writeLoadout(value: Loadout): BitpackBytes {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 5 values are charged to r's allowances first. */
 export function readLoadoutFrom(r: BitReader, v: Loadout): boolean {
+  return r.chargeRoot(5) && readLoadoutFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readLoadoutFields(r: BitReader, v: Loadout): boolean {
   if (!r.readQuat(9)) return r.at("Rot");
   v.Rot.X = quatOut[0];
   v.Rot.Y = quatOut[1];
   v.Rot.Z = quatOut[2];
   v.Rot.W = quatOut[3];
-  const n0 = r.readCount(3, 4, 18);
+  const n0 = r.readCount(3, 4, 18, 2, 4);
   if (r.failed) return r.at("Ammo");
   const a5 = new Map<number, number>();
   let s2: number = 0;
@@ -2951,20 +3199,23 @@ export function readLoadoutFrom(r: BitReader, v: Loadout): boolean {
   if (r.failed) return r.at("Next");
   switch (u7) {
     case 7: {
+      if (!r.chargeValue(1, 1, x6)) return r.at("Next");
       const m8 = newJump();
-      if (!readJumpFrom(r, m8)) return r.at("Next");
+      if (!readJumpFields(r, m8)) return r.at("Next");
       v.Next = { type: "Jump", value: m8 };
       break;
     }
     case 9: {
+      if (!r.chargeValue(1, 1, x6)) return r.at("Next");
       const m9 = newDuck();
-      if (!readDuckFrom(r, m9)) return r.at("Next");
+      if (!readDuckFields(r, m9)) return r.at("Next");
       v.Next = { type: "Duck", value: m9 };
       break;
     }
     case 10: {
+      if (!r.chargeValue(1, 16, x6)) return r.at("Next");
       const m10 = newSay();
-      if (!readSayFrom(r, m10)) return r.at("Next");
+      if (!readSayFields(r, m10)) return r.at("Next");
       v.Next = { type: "Say", value: m10 };
       break;
     }
@@ -3173,6 +3424,7 @@ function readLoadoutDeltaItems(r: BitReader, v: Loadout, bit: boolean): boolean 
         return r.fail("Range", x8, "key " + String(y7) + " does not follow key " + String(s6) + ": a map's changed entries travel in ascending key order, each once") || r.at("Ammo");
       }
       if (!m5.has(y7)) {
+        if (!r.chargeEntry(2, 4, x8)) return r.at("Ammo[" + String(y7) + "]");
         let e9: number = 0;
         e9 = r.readRange(10, 0, 999);
         if (r.failed) return r.at("Ammo[" + String(y7) + "]");
@@ -3243,8 +3495,9 @@ function readLoadoutDeltaItems(r: BitReader, v: Loadout, bit: boolean): boolean 
           if (r.failed) return r.at("Next");
           if (!c29) return deltaUnchanged(r, y28) || r.at("Next");
         } else {
+          if (!r.chargeValue(1, 1, x25)) return r.at("Next");
           const m27 = newJump();
-          if (!readJumpFrom(r, m27)) return r.at("Next");
+          if (!readJumpFields(r, m27)) return r.at("Next");
           v.Next = { type: "Jump", value: m27 };
         }
         break;
@@ -3257,8 +3510,9 @@ function readLoadoutDeltaItems(r: BitReader, v: Loadout, bit: boolean): boolean 
           if (r.failed) return r.at("Next");
           if (!c33) return deltaUnchanged(r, y32) || r.at("Next");
         } else {
+          if (!r.chargeValue(1, 1, x25)) return r.at("Next");
           const m31 = newDuck();
-          if (!readDuckFrom(r, m31)) return r.at("Next");
+          if (!readDuckFields(r, m31)) return r.at("Next");
           v.Next = { type: "Duck", value: m31 };
         }
         break;
@@ -3271,8 +3525,9 @@ function readLoadoutDeltaItems(r: BitReader, v: Loadout, bit: boolean): boolean 
           if (r.failed) return r.at("Next");
           if (!c37) return deltaUnchanged(r, y36) || r.at("Next");
         } else {
+          if (!r.chargeValue(1, 16, x25)) return r.at("Next");
           const m35 = newSay();
-          if (!readSayFrom(r, m35)) return r.at("Next");
+          if (!readSayFields(r, m35)) return r.at("Next");
           v.Next = { type: "Say", value: m35 };
         }
         break;
