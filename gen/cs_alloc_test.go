@@ -16,13 +16,13 @@ import (
 // steadyProtocol is the protocol id the steady stream is sealed with.
 const steadyProtocol = 0x47414d45
 
-// steadyStream is a client's stream of a world whose shape does not
+// csSteadyStream is a client's stream of a world whose shape does not
 // change (40 units, 5 shots and 10 items, always the same ones) while
 // its values do (positions, health, item counts), as a Go Sender with the
 // default History (64) sends it to a client that acknowledges every
 // packet, each packet sealed: packets, then the payloads, and the full
 // encoding of each view.
-func steadyStream(t *testing.T, n int) (sealed [][]byte, views [][]byte) {
+func csSteadyStream(t *testing.T, n int) (sealed [][]byte, views [][]byte) {
 	t.Helper()
 	s, err := snapshot.NewSender(snapshot.Options[snapcorpus.World]{Stream: 0x5eed0040, Entities: snapcorpus.Entities})
 	if err != nil {
@@ -259,7 +259,7 @@ func TestCSharpSteadyStateAllocs(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	const packets, warm = 300, 100
-	sealed, views := steadyStream(t, packets)
+	sealed, views := csSteadyStream(t, packets)
 	var gen bytes.Buffer
 	if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
 		t.Fatal(err)

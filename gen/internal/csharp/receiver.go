@@ -24,8 +24,8 @@ func (e *Emitter) ownedMethods(t *model.Type) string {
     public static bool TryRead(byte[] packet, int offset, int count, out %[1]s value, out string error)
     {
         BitpackReader r = new BitpackReader(packet, offset, count);
-        %[1]s v = new %[1]s();
-        if (!v.ReadFrom(ref r) || !r.Finish())
+        %[1]s v;
+        if (!Read(ref r, out v) || !r.Finish())
         {
             value = null;
             error = r.Error(%[2]s);

@@ -42,6 +42,7 @@ public sealed class BitpackReceiverState
     private ushort newest;
     private uint stream;
     private bool read;
+    private bool on; // a packet was read since creation: stream is the current stream, which Reset keeps
     private readonly uint[] left = new uint[LeftStreams];
     private int nleft;
 
@@ -151,17 +152,17 @@ public sealed class BitpackReceiverState
         ids[s] = id;
         streams[s] = h.Stream;
         full[s] = true;
-        if (h.starts && read && !HasLeft(stream))
+        if (h.starts && on && h.Stream != stream && !HasLeft(stream))
             left[nleft++ % LeftStreams] = stream;
         if (h.takes)
         {
             newest = h.Seq;
             stream = h.Stream;
-            read = true;
+            read = on = true;
         }
     }
 
-    /// <summary>Forgets every view, as after a reconnect; the streams left stay left.</summary>
+    /// <summary>Forgets every view, as after a reconnect; the streams left stay left, and the one it was on is left when a packet starts another (Go's Reset).</summary>
     public void Reset()
     {
         read = false;

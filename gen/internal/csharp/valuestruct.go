@@ -132,7 +132,7 @@ func (e *Emitter) valueStructType(t *model.Type, read, write, delta []byte) []by
     {
         BitpackReader r = new BitpackReader(packet);
         value = default(%[1]s);
-        if (!value.ReadFrom(ref r) || !r.Finish())
+        if (!r.ChargeRoot(%[6]d) || !value.ReadFrom(ref r) || !r.Finish())
         {
             value = default(%[1]s);
             error = r.Error(%[2]s);
@@ -157,11 +157,11 @@ func (e *Emitter) valueStructType(t *model.Type, read, write, delta []byte) []by
         return true;
     }
 
-    /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+    /// <summary>Reads one value from r, leaving r after it (no check for what follows), its own values charged to r's allowances first.</summary>
     public static bool Read(ref BitpackReader r, out %[1]s value)
     {
         value = default(%[1]s);
-        if (value.ReadFrom(ref r))
+        if (r.ChargeRoot(%[6]d) && value.ReadFrom(ref r))
             return true;
         value = default(%[1]s);
         return false;
@@ -185,7 +185,7 @@ func (e *Emitter) valueStructType(t *model.Type, read, write, delta []byte) []by
 
     public static bool operator !=(%[1]s a, %[1]s b) { return !a.Equals(b); }
 
-`, name, goName, initialCapacity(t), strings.Join(same, " && "), hashLines(hash))
+`, name, goName, initialCapacity(t), strings.Join(same, " && "), hashLines(hash), t.Charge.Work)
 	b.Write(read)
 	b.Write(write)
 	b.Write(delta)
