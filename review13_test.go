@@ -192,6 +192,11 @@ func TestReviewUnionMemberAlloc(t *testing.T) {
 	if len(packet) != 127 {
 		t.Fatalf("packet of %d bytes", len(packet))
 	}
+	// The member's plan is compiled first, as allocatedBy does for the
+	// type it decodes: the hook reaches it only through Union.Decode.
+	if _, err := bitpack.Describe(rvWideMember{}); err != nil {
+		t.Fatal(err)
+	}
 	var out rvUnionMsg
 	var err error
 	if n := allocatedBy(&out, func() { err = bitpack.Unmarshal(packet, &out) }); n > allowanceBound(packet) {
