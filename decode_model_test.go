@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"fmt"
+
 	"github.com/bitpack-go/bitpack"
 )
 
@@ -15,26 +17,26 @@ import (
 // pointer-form members filled in place, nil empties where it held nothing
 // — whatever earlier packets left in the decoder's scratch value.
 
-type r20Node struct {
+type modelNode struct {
 	In   reIn
 	Next *reIn
 	U    reMember
 	Bs   [][]byte `bits:"maxlen=3,elem.maxlen=2"`
 }
 
-type r20Msg struct {
-	L  []r20Node       `bits:"maxlen=3"`
-	P  *r20Node        //
-	Sp [2]*r20Node     `bits:"sparse"`
-	SS []*r20Node      `bits:"sparse,maxlen=3"`
+type modelMsg struct {
+	L  []modelNode       `bits:"maxlen=3"`
+	P  *modelNode        //
+	Sp [2]*modelNode     `bits:"sparse"`
+	SS []*modelNode      `bits:"sparse,maxlen=3"`
 	Bs [][]byte        `bits:"maxlen=3,elem.maxlen=2"`
-	A  [2]r20Node      //
+	A  [2]modelNode      //
 	M  map[uint8]uint8 `bits:"maxlen=2"`
 }
 
-type r20Gen struct{ r *rand.Rand }
+type modelGen struct{ r *rand.Rand }
 
-func (g r20Gen) bytes(max int) []byte {
+func (g modelGen) bytes(max int) []byte {
 	switch g.r.Intn(3) {
 	case 0:
 		return nil
@@ -48,7 +50,7 @@ func (g r20Gen) bytes(max int) []byte {
 	return b
 }
 
-func (g r20Gen) in() reIn {
+func (g modelGen) in() reIn {
 	v := reIn{B: g.bytes(3)}
 	switch g.r.Intn(3) {
 	case 1:
@@ -65,7 +67,7 @@ func (g r20Gen) in() reIn {
 	return v
 }
 
-func (g r20Gen) pin() *reIn {
+func (g modelGen) pin() *reIn {
 	if g.r.Intn(3) == 0 {
 		return nil
 	}
@@ -73,14 +75,14 @@ func (g r20Gen) pin() *reIn {
 	return &v
 }
 
-func (g r20Gen) member() reMember {
+func (g modelGen) member() reMember {
 	if g.r.Intn(2) == 0 {
 		return &reA{In: g.in()}
 	}
 	return reB{In: g.in()}
 }
 
-func (g r20Gen) bss() [][]byte {
+func (g modelGen) bss() [][]byte {
 	if g.r.Intn(3) == 0 {
 		return nil
 	}
@@ -92,11 +94,11 @@ func (g r20Gen) bss() [][]byte {
 	return v
 }
 
-func (g r20Gen) node() r20Node {
-	return r20Node{In: g.in(), Next: g.pin(), U: g.member(), Bs: g.bss()}
+func (g modelGen) node() modelNode {
+	return modelNode{In: g.in(), Next: g.pin(), U: g.member(), Bs: g.bss()}
 }
 
-func (g r20Gen) pnode() *r20Node {
+func (g modelGen) pnode() *modelNode {
 	if g.r.Intn(3) == 0 {
 		return nil
 	}
@@ -104,18 +106,18 @@ func (g r20Gen) pnode() *r20Node {
 	return &v
 }
 
-func (g r20Gen) msg() *r20Msg {
-	v := &r20Msg{P: g.pnode(), Sp: [2]*r20Node{g.pnode(), g.pnode()}, Bs: g.bss(), A: [2]r20Node{g.node(), g.node()}}
+func (g modelGen) msg() *modelMsg {
+	v := &modelMsg{P: g.pnode(), Sp: [2]*modelNode{g.pnode(), g.pnode()}, Bs: g.bss(), A: [2]modelNode{g.node(), g.node()}}
 	if g.r.Intn(4) > 0 {
 		n := g.r.Intn(4)
-		v.L = make([]r20Node, n, n+g.r.Intn(2))
+		v.L = make([]modelNode, n, n+g.r.Intn(2))
 		for k := range v.L {
 			v.L[k] = g.node()
 		}
 	}
 	if g.r.Intn(4) > 0 {
 		n := g.r.Intn(4)
-		v.SS = make([]*r20Node, n, n+g.r.Intn(2))
+		v.SS = make([]*modelNode, n, n+g.r.Intn(2))
 		for k := range v.SS {
 			v.SS[k] = g.pnode()
 		}
@@ -129,20 +131,20 @@ func (g r20Gen) msg() *r20Msg {
 	return v
 }
 
-// r20Merge returns what decoding the packet of src (empties nil) into
+// modelMerge returns what decoding the packet of src (empties nil) into
 // dst leaves there, as a new value (dst is only read).
-func r20Merge(dst, src reflect.Value) reflect.Value {
+func modelMerge(dst, src reflect.Value) reflect.Value {
 	out := reflect.New(src.Type()).Elem()
 	switch src.Kind() {
 	case reflect.Struct:
 		for i := 0; i < src.NumField(); i++ {
 			if src.Type().Field(i).IsExported() {
-				out.Field(i).Set(r20Merge(dst.Field(i), src.Field(i)))
+				out.Field(i).Set(modelMerge(dst.Field(i), src.Field(i)))
 			}
 		}
 	case reflect.Array:
 		for k := 0; k < src.Len(); k++ {
-			out.Index(k).Set(r20Merge(dst.Index(k), src.Index(k)))
+			out.Index(k).Set(modelMerge(dst.Index(k), src.Index(k)))
 		}
 	case reflect.Slice:
 		n := src.Len()
@@ -160,7 +162,7 @@ func r20Merge(dst, src reflect.Value) reflect.Value {
 			} else {
 				d = reflect.New(src.Type().Elem()).Elem()
 			}
-			out.Index(k).Set(r20Merge(d, src.Index(k)))
+			out.Index(k).Set(modelMerge(d, src.Index(k)))
 		}
 	case reflect.Map:
 		if src.Len() == 0 {
@@ -172,7 +174,7 @@ func r20Merge(dst, src reflect.Value) reflect.Value {
 		out.Set(reflect.MakeMap(src.Type()))
 		it := src.MapRange()
 		for it.Next() {
-			out.SetMapIndex(it.Key(), r20Merge(reflect.New(src.Type().Elem()).Elem(), it.Value()))
+			out.SetMapIndex(it.Key(), modelMerge(reflect.New(src.Type().Elem()).Elem(), it.Value()))
 		}
 	case reflect.Pointer:
 		if src.IsNil() {
@@ -183,7 +185,7 @@ func r20Merge(dst, src reflect.Value) reflect.Value {
 			d = dst.Elem()
 		}
 		p := reflect.New(src.Type().Elem())
-		p.Elem().Set(r20Merge(d, src.Elem()))
+		p.Elem().Set(modelMerge(d, src.Elem()))
 		out.Set(p)
 	case reflect.Interface:
 		if src.IsNil() {
@@ -191,26 +193,26 @@ func r20Merge(dst, src reflect.Value) reflect.Value {
 		}
 		s := src.Elem()
 		if s.Kind() == reflect.Pointer && !dst.IsNil() && dst.Elem().Type() == s.Type() && !dst.Elem().IsNil() {
-			out.Set(r20Merge(dst.Elem(), s))
+			out.Set(modelMerge(dst.Elem(), s))
 			return out
 		}
-		out.Set(r20Merge(reflect.New(s.Type()).Elem(), s))
+		out.Set(modelMerge(reflect.New(s.Type()).Elem(), s))
 	default:
 		out.Set(src)
 	}
 	return out
 }
 
-func TestR20DecodeModel(t *testing.T) {
+func TestDecodeMatchesModel(t *testing.T) {
 	reMust(t, reUnionErr)
-	g := r20Gen{rand.New(rand.NewSource(20))}
+	g := modelGen{rand.New(rand.NewSource(20))}
 	for i := 0; i < 2000; i++ {
 		seed := g.r.Int63()
 		src := g.msg()
 		p, err := bitpack.Marshal(src)
 		reMust(t, err)
-		target := r20Gen{rand.New(rand.NewSource(seed))}.msg()
-		want := r20Merge(reflect.ValueOf(r20Gen{rand.New(rand.NewSource(seed))}.msg()).Elem(), reflect.ValueOf(src).Elem()).Interface().(r20Msg)
+		target := modelGen{rand.New(rand.NewSource(seed))}.msg()
+		want := modelMerge(reflect.ValueOf(modelGen{rand.New(rand.NewSource(seed))}.msg()).Elem(), reflect.ValueOf(src).Elem()).Interface().(modelMsg)
 		if err := bitpack.Unmarshal(p, target); err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +223,7 @@ func TestR20DecodeModel(t *testing.T) {
 		// the same: the base is cloned into the target.
 		u, err := bitpack.AppendDelta(nil, src, src)
 		reMust(t, err)
-		target = r20Gen{rand.New(rand.NewSource(seed))}.msg()
+		target = modelGen{rand.New(rand.NewSource(seed))}.msg()
 		reMust(t, bitpack.UnmarshalDelta(u, src, target))
 		if !reflect.DeepEqual(*target, want) {
 			t.Fatalf("unchanged delta %d:\n got %s\nwant %s", i, reShape(reflect.ValueOf(target).Elem()), reShape(reflect.ValueOf(want)))
@@ -232,7 +234,7 @@ func TestR20DecodeModel(t *testing.T) {
 		if err != nil {
 			continue // unchanged
 		}
-		target = r20Gen{rand.New(rand.NewSource(seed))}.msg()
+		target = modelGen{rand.New(rand.NewSource(seed))}.msg()
 		if err := bitpack.UnmarshalDelta(d, base, target); err != nil {
 			t.Fatal(err)
 		}
@@ -240,4 +242,155 @@ func TestR20DecodeModel(t *testing.T) {
 			t.Fatalf("delta %d:\n got %s\nwant %s", i, reShape(reflect.ValueOf(target).Elem()), reShape(reflect.ValueOf(want)))
 		}
 	}
+}
+
+// Members stored in the interface's own word (a map, a struct of one
+// pointer): settle reaches them through that word.
+type wordMember interface{ isWordMember() }
+
+type (
+	wordMap struct {
+		M map[uint8]bool `bits:"maxlen=2"`
+	}
+	wordPtr struct{ P *reIn }
+)
+
+func (wordMap) isWordMember() {}
+func (wordPtr) isWordMember() {}
+
+var wordUnionErr = func() error {
+	u, err := bitpack.NewUnion(wordMap{}, wordPtr{})
+	if err != nil {
+		return err
+	}
+	return bitpack.RegisterUnion[wordMember](u)
+}()
+
+type modelTree struct {
+	B    []byte    `bits:"maxlen=2"`
+	Kids []modelTree `bits:"maxlen=2"`
+}
+
+type modelZero struct {
+	Z [0][]byte `bits:"elem.maxlen=2"`
+	B []byte    `bits:"maxlen=2"`
+}
+
+type modelMsg2 struct {
+	U  wordMember
+	UL []modelHolder     `bits:"maxlen=3"`
+	T  *modelTree        //
+	Z  []modelZero       `bits:"maxlen=3"`
+	MV map[uint8]reIn  `bits:"maxlen=2"`
+	MP map[uint8]*reIn `bits:"maxlen=2"`
+}
+
+type modelHolder struct{ U wordMember }
+
+func (g modelGen) wordMember() wordMember {
+	switch g.r.Intn(3) {
+	case 0:
+		return wordMap{M: g.in().M}
+	case 1:
+		return wordPtr{P: g.pin()}
+	}
+	return nil
+}
+
+func (g modelGen) tree(depth int) modelTree {
+	v := modelTree{B: g.bytes(2)}
+	if depth > 0 && g.r.Intn(3) > 0 {
+		n := g.r.Intn(3)
+		v.Kids = make([]modelTree, n, n+g.r.Intn(2))
+		for k := range v.Kids {
+			v.Kids[k] = g.tree(depth - 1)
+		}
+	}
+	return v
+}
+
+func (g modelGen) msg2() *modelMsg2 {
+	v := &modelMsg2{U: g.wordMember()}
+	for v.U == nil {
+		v.U = g.wordMember()
+	}
+	if g.r.Intn(4) > 0 {
+		n := g.r.Intn(4)
+		v.UL = make([]modelHolder, n, n+g.r.Intn(2))
+		for k := range v.UL {
+			for v.UL[k].U == nil {
+				v.UL[k].U = g.wordMember()
+			}
+		}
+	}
+	if g.r.Intn(3) > 0 {
+		t := g.tree(3)
+		v.T = &t
+	}
+	if g.r.Intn(4) > 0 {
+		n := g.r.Intn(4)
+		v.Z = make([]modelZero, n, n+g.r.Intn(2))
+		for k := range v.Z {
+			v.Z[k].B = g.bytes(2)
+		}
+	}
+	switch g.r.Intn(3) {
+	case 1:
+		v.MV, v.MP = map[uint8]reIn{}, map[uint8]*reIn{}
+	case 2:
+		v.MV, v.MP = map[uint8]reIn{3: g.in()}, map[uint8]*reIn{4: g.pin()}
+	}
+	return v
+}
+
+func TestDecodeMatchesModelMembers(t *testing.T) {
+	reMust(t, wordUnionErr)
+	g := modelGen{rand.New(rand.NewSource(21))}
+	for i := 0; i < 2000; i++ {
+		seed := g.r.Int63()
+		src := g.msg2()
+		p, err := bitpack.Marshal(src)
+		reMust(t, err)
+		target := modelGen{rand.New(rand.NewSource(seed))}.msg2()
+		want := modelMerge(reflect.ValueOf(modelGen{rand.New(rand.NewSource(seed))}.msg2()).Elem(), reflect.ValueOf(src).Elem()).Interface().(modelMsg2)
+		if err := bitpack.Unmarshal(p, target); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(*target, want) {
+			t.Fatalf("packet %d:\n got %#v\nwant %#v", i, *target, want)
+		}
+		// An unchanged delta (the packet's value as its own base) gives
+		// the same: the base is cloned into the target.
+		u, err := bitpack.AppendDelta(nil, src, src)
+		reMust(t, err)
+		target = modelGen{rand.New(rand.NewSource(seed))}.msg2()
+		reMust(t, bitpack.UnmarshalDelta(u, src, target))
+		if !reflect.DeepEqual(*target, want) {
+			t.Fatalf("unchanged delta %d:\n got %s %s\nwant %s %s", i, reShape(reflect.ValueOf(target).Elem()), modelEntries(target), reShape(reflect.ValueOf(want)), modelEntries(&want))
+		}
+		base := g.msg2()
+		d, err := bitpack.AppendDelta(nil, base, src)
+		if err != nil {
+			continue
+		}
+		target = modelGen{rand.New(rand.NewSource(seed))}.msg2()
+		if err := bitpack.UnmarshalDelta(d, base, target); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(*target, want) {
+			t.Fatalf("delta %d:\n got %s %s\nwant %s %s", i, reShape(reflect.ValueOf(target).Elem()), modelEntries(target), reShape(reflect.ValueOf(want)), modelEntries(&want))
+		}
+	}
+}
+
+// modelEntries renders the shapes of v's map entries (reShape stops at maps).
+func modelEntries(v *modelMsg2) string {
+	s := ""
+	for k, e := range v.MV {
+		s += fmt.Sprintf(" MV[%d]=%s", k, reShape(reflect.ValueOf(e)))
+	}
+	for k, e := range v.MP {
+		s += fmt.Sprintf(" MP[%d]=%s", k, reShape(reflect.ValueOf(e)))
+	}
+	return s
 }
