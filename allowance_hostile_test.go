@@ -22,7 +22,7 @@ type (
 		A [1 << 22]int8 `bits:"range=0..0"`
 		B [16]bool
 	}
-	heavyPtr struct{ P *heavyPointee }
+	heavyPtr     struct{ P *heavyPointee }
 	heavyTwoPass struct {
 		P *heavyPointee
 		S [1]*uint8 `bits:"sparse"`
@@ -73,9 +73,9 @@ func TestShortPacketWorkAllowance(t *testing.T) {
 // itemList is a hook that writes a list item by item with Encode, and
 // reads it back with Decode: the pattern the Unmarshaler doc recommends.
 type (
-	listItem     struct{ On bool }
-	itemList struct{ Items []listItem }
-	itemListMsg  struct{ L itemList }
+	listItem    struct{ On bool }
+	itemList    struct{ Items []listItem }
+	itemListMsg struct{ L itemList }
 )
 
 func (l itemList) MarshalBits(w *bitio.Writer) error {
@@ -150,9 +150,9 @@ type (
 		B   bool
 		Pad [1 << 16]byte `bits:"-"`
 	}
-	pageUnionHook  struct{ N int }
-	pageUnionMsg   struct{ H pageUnionHook }
-	hugeMember struct {
+	pageUnionHook struct{ N int }
+	pageUnionMsg  struct{ H pageUnionHook }
+	hugeMember    struct {
 		B   bool
 		Pad [4 << 20]byte `bits:"-"`
 	}
@@ -392,7 +392,7 @@ func TestHookCannotDetachFrame(t *testing.T) {
 // mostly empty, sent with only the present ones.
 type (
 	worldEntity struct{ ID uint16 }
-	sparseWorld  struct {
+	sparseWorld struct {
 		Tick     uint32
 		Entities [10000]*worldEntity `bits:"sparse"`
 	}

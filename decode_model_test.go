@@ -25,12 +25,12 @@ type modelNode struct {
 }
 
 type modelMsg struct {
-	L  []modelNode       `bits:"maxlen=3"`
-	P  *modelNode        //
-	Sp [2]*modelNode     `bits:"sparse"`
-	SS []*modelNode      `bits:"sparse,maxlen=3"`
+	L  []modelNode     `bits:"maxlen=3"`
+	P  *modelNode      //
+	Sp [2]*modelNode   `bits:"sparse"`
+	SS []*modelNode    `bits:"sparse,maxlen=3"`
 	Bs [][]byte        `bits:"maxlen=3,elem.maxlen=2"`
-	A  [2]modelNode      //
+	A  [2]modelNode    //
 	M  map[uint8]uint8 `bits:"maxlen=2"`
 }
 
@@ -267,7 +267,7 @@ var wordUnionErr = func() error {
 }()
 
 type modelTree struct {
-	B    []byte    `bits:"maxlen=2"`
+	B    []byte      `bits:"maxlen=2"`
 	Kids []modelTree `bits:"maxlen=2"`
 }
 
@@ -278,9 +278,9 @@ type modelZero struct {
 
 type modelMsg2 struct {
 	U  wordMember
-	UL []modelHolder     `bits:"maxlen=3"`
-	T  *modelTree        //
-	Z  []modelZero       `bits:"maxlen=3"`
+	UL []modelHolder   `bits:"maxlen=3"`
+	T  *modelTree      //
+	Z  []modelZero     `bits:"maxlen=3"`
 	MV map[uint8]reIn  `bits:"maxlen=2"`
 	MP map[uint8]*reIn `bits:"maxlen=2"`
 }

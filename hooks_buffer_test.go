@@ -226,8 +226,8 @@ type (
 	heavyPages struct {
 		L []paddedPage `bits:"maxlen=255"` // 1 bit, 8 KiB charged (twice 4 KiB), an element
 	}
-	heavyBlob struct{ In heavyPages }
-	twoHeavyBlobs  struct{ A, B heavyBlob }
+	heavyBlob     struct{ In heavyPages }
+	twoHeavyBlobs struct{ A, B heavyBlob }
 )
 
 func (h *heavyBlob) MarshalBits(w *bitio.Writer) error {

@@ -368,8 +368,8 @@ func TestHookReaderCopySharesAllowance(t *testing.T) {
 // rewindHook is a careless hook: it peeks a byte and rewinds too far, to
 // the packet's start.
 type (
-	rewindHook    struct{ V uint8 }
-	rewindMsg struct {
+	rewindHook struct{ V uint8 }
+	rewindMsg  struct {
 		A    uint8
 		H    rewindHook
 		Rest [2]byte
@@ -414,7 +414,7 @@ type (
 		Health int32 `bits:"range=0..1000"`
 	}
 	ifaceOnly struct{ hooker }
-	hookVal       struct{ V uint8 }
+	hookVal   struct{ V uint8 }
 )
 
 func (h *hookVal) MarshalBits(w *bitio.Writer) error { w.WriteBits(uint64(h.V), 8); return w.Err() }

@@ -166,7 +166,7 @@ func TestWideIntDecode(t *testing.T) {
 type wideIntsFull struct {
 	A  int64
 	S  []int64          `bits:"maxlen=8"`
-	C  []widePair64      `bits:"maxlen=8"`
+	C  []widePair64     `bits:"maxlen=8"`
 	Ar [3]uint64        //
 	M  map[int64]uint64 `bits:"maxlen=4"`
 	P  *int64           //
@@ -183,7 +183,7 @@ type widePair64 struct {
 type wideIntsNarrow struct {
 	A  int
 	S  []int        `bits:"maxlen=8"`
-	C  []widePair    `bits:"maxlen=8"`
+	C  []widePair   `bits:"maxlen=8"`
 	Ar [3]uint      //
 	M  map[int]uint `bits:"maxlen=4"`
 	P  *int         //

@@ -139,8 +139,8 @@ func TestQuatOrderOption(t *testing.T) {
 type (
 	// gonum.org/v1/gonum/num/quat.Number: the real (w) part first.
 	gonumQuat struct{ Real, Imag, Jmag, Kmag float64 }
-	quatWIJK      struct{ W, I, J, K float32 } // W is even named
-	quatSXYZ      struct{ S, X, Y, Z float32 } // X, Y, Z named, S scalar
+	quatWIJK  struct{ W, I, J, K float32 } // W is even named
+	quatSXYZ  struct{ S, X, Y, Z float32 } // X, Y, Z named, S scalar
 )
 
 // TestQuatFieldNamesOutOfOrder: a struct of four floats not named

@@ -270,7 +270,7 @@ func TestUnionIndexWidth(t *testing.T) {
 
 // laterIface has no union yet when earlyMember's union is built.
 type (
-	laterIface       interface{ isLater() }
+	laterIface  interface{ isLater() }
 	laterA      struct{ A uint8 }
 	laterB      struct{ B bool }
 	earlyMember struct {
