@@ -60,7 +60,7 @@ type op struct {
 }
 
 // scratch is a value of a plan's type that decodes land in before being
-// committed (see decode.go).
+// committed (see decode_loop.go).
 type scratch struct {
 	v      any                 // the *T, keeping it alive
 	base   pointer             // its address
