@@ -76,16 +76,21 @@ func CSharp(w io.Writer, opts Options, values ...any) error {
 //
 //	export interface T                                 // fields named as in Go
 //	export function readT(packet: Uint8Array): T       // throws BitpackError
-//	export function writeT(value: T): Uint8Array       // throws BitpackError
+//	export function writeT(value: T): BitpackBytes     // throws BitpackError
 //
 // plus newT (a value as Go's zero value is), the stream-level readTFrom
 // and writeTTo, the constant TFingerprint, and deltas:
 // readTDelta(packet, base) and writeTDelta(base, value), bitpack's
-// UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
-// are numbers, 64-bit ones bigint; pointers are T | null; a registered
-// interface is a union discriminated by type. Reads and writes are
-// bitpack's, and so are their refusals. opts is not used (a module needs
-// no namespace). Nothing is written when an error is returned.
+// UnmarshalDelta and AppendDelta, their stream-level readTDeltaFrom and
+// writeTDeltaTo, with cloneT and copyT. For each root type (the values
+// given) whose zero value bitpack encodes, TReceiver reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Integers of up to
+// 32 bits are numbers, 64-bit ones bigint; pointers are T | null; a
+// registered interface is a union discriminated by type. Reads and writes
+// are bitpack's, and so are their refusals. The module compiles with
+// TypeScript 5.0 and later under strict settings (the README lists
+// them). opts is not used (a module needs no namespace). Nothing is
+// written when an error is returned.
 func TypeScript(w io.Writer, opts Options, values ...any) error {
 	m, err := model.Build(values)
 	if err != nil {

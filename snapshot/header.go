@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The packet header (docs/wire.md, "Snapshot streams"), in serialize's
@@ -26,21 +27,22 @@ import (
 // probability 2^-32, the zero base's too. A header is 7 bytes, 8 for a
 // base 128 or more packets back, 11 from the zero base.
 
-// Header sizes and limits.
+// Header sizes and limits (internal/snapwire: the generated Receivers
+// repeat them).
 const (
-	shortHeader = 7     // bytes, a base 1 to 127 packets back
-	longHeader  = 8     // bytes, a base 128 to 32767 packets back
-	zeroHeader  = 11    // bytes, the zero base (with the stream's value)
-	maxShort    = 127   // the largest offset the short form carries
-	maxHistory  = 32768 // History's bound: offsets stay below it (15 bits)
-	minPacket   = shortHeader + 1
+	shortHeader = snapwire.ShortHeader // bytes, a base 1 to 127 packets back
+	longHeader  = snapwire.LongHeader  // bytes, a base 128 to 32767 packets back
+	zeroHeader  = snapwire.ZeroHeader  // bytes, the zero base (with the stream's value)
+	maxShort    = snapwire.MaxShort    // the largest offset the short form carries
+	maxHistory  = snapwire.MaxHistory  // History's bound: offsets stay below it (15 bits)
+	minPacket   = snapwire.MinPacket
 )
 
 // ErrNoBase reports a packet whose base is not a view this Receiver holds:
 // it never read it, it evicted it, or the view it holds under that
 // sequence is another one (another stream's, or a packet's the Sender did
 // not build on).
-var ErrNoBase = errors.New("snapshot: the packet's base is not a view this receiver holds")
+var ErrNoBase = errors.New(snapwire.NoBase)
 
 // header is a packet's header, decoded.
 type header struct {
@@ -82,8 +84,7 @@ func appendHeader(dst []byte, h header) []byte {
 // offset the history cannot hold. It returns the header's size.
 func parseHeader(packet []byte, history int) (header, int, error) {
 	if len(packet) < minPacket {
-		return header{}, 0, fmt.Errorf("snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta): %w",
-			len(packet), minPacket, shortHeader, bitpack.ErrOverflow)
+		return header{}, 0, fmt.Errorf(snapwire.TooShort+": %w", len(packet), minPacket, shortHeader, bitpack.ErrOverflow)
 	}
 	h := header{seq: binary.LittleEndian.Uint16(packet)}
 	n := shortHeader
@@ -96,16 +97,13 @@ func parseHeader(packet []byte, history int) (header, int, error) {
 		h.offset = binary.LittleEndian.Uint16(packet[2:]) >> 1
 	}
 	if len(packet) < n+1 {
-		return header{}, 0, fmt.Errorf("snapshot: packet %d: a %d-byte header and a delta in %d bytes: %w",
-			h.seq, n, len(packet), bitpack.ErrOverflow)
+		return header{}, 0, fmt.Errorf(snapwire.NoDelta+": %w", h.seq, n, len(packet), bitpack.ErrOverflow)
 	}
 	if n == longHeader && h.offset <= maxShort {
-		return header{}, 0, fmt.Errorf("snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d): %w",
-			h.seq, h.offset, maxShort, bitpack.ErrRange)
+		return header{}, 0, fmt.Errorf(snapwire.LongForm+": %w", h.seq, h.offset, maxShort, bitpack.ErrRange)
 	}
 	if int(h.offset) >= history {
-		return header{}, 0, fmt.Errorf("snapshot: packet %d: base offset %d out of range [0, %d] (History %d): %w",
-			h.seq, h.offset, history-1, history, bitpack.ErrRange)
+		return header{}, 0, fmt.Errorf(snapwire.OffsetRange+": %w", h.seq, h.offset, history-1, history, bitpack.ErrRange)
 	}
 	if n == longHeader {
 		h.check = binary.LittleEndian.Uint32(packet[4:])

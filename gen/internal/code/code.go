@@ -99,9 +99,26 @@ func IsLoopName(n string) bool {
 }
 
 // Rules fills in the wire rules a runtime's text names by placeholder,
-// each from its one definition in package rules: {{QUAT_NORM_TOLERANCE}}
-// is the quaternion norm tolerance, as a literal every target language
-// reads alike.
+// each from its one definition in package rules, as a literal every
+// target language reads alike: {{QUAT_NORM_TOLERANCE}} is the quaternion
+// norm tolerance; {{MAX_FIGURE}} the cap of the figures a refusal names;
+// the {{ALLOW_...}} placeholders are the allowances' numbers (see
+// rules.WorkBaseValues and the constants after it).
 func Rules(text string) string {
-	return strings.ReplaceAll(text, "{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64))
+	return rulesReplacer.Replace(text)
 }
+
+var rulesReplacer = strings.NewReplacer(
+	"{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64),
+	"{{MAX_FIGURE}}", strconv.Itoa(rules.MaxFigure),
+	"{{ALLOW_WORK_BASE}}", strconv.Itoa(rules.WorkBaseValues),
+	"{{ALLOW_WORK_PER_BIT}}", strconv.Itoa(rules.WorkValuesPerBit),
+	"{{ALLOW_BYTES_BASE}}", strconv.Itoa(rules.AllocBaseBytes),
+	"{{ALLOW_BYTES_PER_BIT}}", strconv.Itoa(rules.AllocBytesPerBit),
+	"{{ALLOW_OVERHEAD}}", strconv.Itoa(rules.DecodeOverheadBytes),
+	"{{ALLOW_HOOK_CALL}}", strconv.Itoa(rules.HookCallBytes),
+	"{{ALLOW_MAP_HEADER}}", strconv.Itoa(rules.MapHeaderBytes),
+	"{{ALLOW_MAP_SLOT_FACTOR}}", strconv.Itoa(rules.MapSlotFactor),
+	"{{ALLOW_SLOTS_PER_VALUE}}", strconv.Itoa(rules.SlotsPerValue),
+	"{{ALLOW_SLOT_BYTES}}", strconv.Itoa(rules.SlotBytes),
+)
