@@ -78,6 +78,11 @@ func csCases(c *corpus, e *csharp.Emitter) []byte {
             bool ok = %[2]s.Read(ref r, out v) && r.Finish();
             if (%[2]s.TryRead(p, out v2, out error) != ok || (!ok && error != r.Error(%[3]s)))
                 return "INCONSISTENT " + error;
+            %[2]s v3;
+            string error3;
+            byte[] within = Within(p);
+            if (%[2]s.TryRead(within, 5, p.Length, out v3, out error3) != ok || error3 != error)
+                return "INCONSISTENT within an array " + error3;
             if (!ok)
                 return Refused(r.ErrorKind, r.ErrorPath, r.ErrorBit, error);
             return Write%[1]d(v2);
@@ -91,6 +96,9 @@ func csCases(c *corpus, e *csharp.Emitter) []byte {
             string error;
             if (v.TryWrite(out packet, out error) != ok || (!ok && error != w.Error(%[3]s)) || (ok && !Same(packet, w)))
                 return "INCONSISTENT " + error;
+            string into = IntoBuffer(ok, packet, error, delegate(byte[] b, int at, int n, out int written, out string e) { return v.TryWrite(b, at, n, out written, out e); });
+            if (into != null)
+                return into;
             if (!ok)
                 return Refused(w.ErrorKind, w.ErrorPath, -1, error);
             return "OK " + Hex(packet);
@@ -289,9 +297,48 @@ func csDeltaCases(b *strings.Builder, c *corpus, e *csharp.Emitter) {
                 return "INCONSISTENT " + error;
             if (!b.TryWrite(out again, out none) || Hex(again) != Hex(before))
                 return "BASE CHANGED";
+            string into = Into%[1]d(bp, d, b, ok ? v2 : null, error);
+            if (into != null)
+                return into;
             if (!ok)
                 return Refused(r.ErrorKind, r.ErrorPath, r.ErrorBit, error);
             return Write%[1]d(v2);
+        }
+
+        static %[2]s last%[1]d = new %[2]s(); // the last delta's result: a value of another shape to read into
+
+        // Into%[1]d checks TryReadDelta into a value against TryReadDelta's
+        // verdict (want: the value, or null with the error): into a value
+        // holding the last result, and into a copy of the base itself.
+        static string Into%[1]d(byte[] bp, byte[] d, %[2]s b, %[2]s want, string error)
+        {
+            %[2]s other = last%[1]d, self;
+            string e, none, before = Enc%[1]d(other), baseBefore = Enc%[1]d(b);
+            byte[] within = Within(d);
+            if (%[2]s.TryReadDelta(within, 5, d.Length, b, other, out e) != (want != null) || e != error)
+                return "INCONSISTENT into a value " + e;
+            string got = Enc%[1]d(other);
+            if (want == null ? got != before : got != Enc%[1]d(want))
+                return "INTO A VALUE " + (want == null ? "CHANGED" : "DIFFERS") + " " + got;
+            if (Enc%[1]d(b) != baseBefore)
+                return "INTO A VALUE: BASE CHANGED";
+            if (!%[2]s.TryRead(bp, out self, out none))
+                return "BADBASE " + none;
+            if (%[2]s.TryReadDelta(new global::System.ArraySegment<byte>(d), self, self, out e) != (want != null) || e != error)
+                return "INCONSISTENT into its base " + e;
+            if (Enc%[1]d(self) != (want == null ? baseBefore : Enc%[1]d(want)))
+                return "INTO ITS BASE " + (want == null ? "CHANGED" : "DIFFERS") + " " + Enc%[1]d(self);
+            if (want != null)
+                last%[1]d = want.Clone();
+            return null;
+        }
+
+        // Enc%[1]d is v's full encoding, or its refusal.
+        static string Enc%[1]d(%[2]s v)
+        {
+            byte[] p;
+            string e;
+            return v.TryWrite(out p, out e) ? Hex(p) : "UNWRITABLE " + e;
         }
 
         static string WriteDelta%[1]d(byte[] bp, byte[] vp)
@@ -305,6 +352,9 @@ func csDeltaCases(b *strings.Builder, c *corpus, e *csharp.Emitter) {
             byte[] packet, again, direct;
             if (v.TryWriteDelta(b, out packet, out error) != ok || (!ok && error != w.Error(%[3]s)) || (ok && !Same(packet, w)))
                 return "INCONSISTENT " + error;
+            string into = IntoBuffer(ok, packet, error, delegate(byte[] buf, int at, int n, out int written, out string e) { return v.TryWriteDelta(b, buf, at, n, out written, out e); });
+            if (into != null)
+                return into;
             if (!ok)
                 return Refused(w.ErrorKind, w.ErrorPath, -1, error);
             if (!%[2]s.TryReadDelta(packet, b, out back, out error) || !back.TryWrite(out again, out error) ||

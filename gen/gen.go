@@ -43,12 +43,20 @@ func CPP(w io.Writer, opts Options, values ...any) error {
 // nil pointers are enough) and every type they reach, in namespace
 // opts.Namespace ("" = the global namespace; Include is not used). Each Go
 // struct type T becomes public sealed class T with a public field per
-// wire field, named as in Go, and
+// wire field, named as in Go (a public struct when its fields are all
+// fixed-width and it is not a root, a union's member, a pointee or a
+// sparse slot: gen/README.md, Structs), and
 //
 //	public static bool TryRead(byte[] packet, out T value, out string error)
 //	public bool TryWrite(out byte[] packet, out string error)
 //	public static bool TryReadDelta(byte[] packet, T baseValue, out T value, out string error)
 //	public bool TryWriteDelta(T baseValue, out byte[] packet, out string error)
+//
+// with overloads over (byte[], offset, count) and ArraySegment<byte> that
+// read into values and write into buffers the caller owns without
+// allocating; each root type T also gets TReceiver, the client's end of a
+// Go snapshot.Sender[T]'s stream (TryRead, Ack, Reset), reading it as
+// snapshot.Receiver does.
 //
 // which read and write exactly bitpack's bytes (full packets, and deltas
 // as AppendDelta and UnmarshalDelta), and refuse what bitpack refuses,

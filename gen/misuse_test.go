@@ -16,11 +16,11 @@ import (
 // allocating nothing in C#.
 
 // misuseWant are the errors the misuse programs print, one per line, in
-// order.
+// order. C# has no null struct of the types generated as C# structs
+// (Containers_Anon, QuatXYZW, Vec3): that refusal is TypeScript's only.
 var csMisuseWant = []string{
 	"bitpack: encode gen.Containers: field Ammo: 7 elements for an array of 8",
 	"bitpack: encode gen.Containers: field Grid[1]: null for an array of 2",
-	"bitpack: encode gen.Containers: field Anon: null Containers_Anon: only a Go pointer may be absent",
 	"bitpack: encode gen.Containers: field Players[1]: null Player: only a Go pointer may be absent",
 	"ok: a null slice is written as an empty one",
 	"bitpack: encode gen.Text: field Name: invalid UTF-8 at offset 1 (a lone surrogate)",
@@ -34,9 +34,7 @@ var csMisuseWant = []string{
 	"bitpack: encode gen.Maps: field Scores[\"a\ufffd\"]: invalid UTF-8 at offset 1 (a lone surrogate)",
 	"bitpack: encode gen.Maps: field Scores: 5 entries exceed maxlen 4",
 	"bitpack: encode gen.Rotations: field Arr: 3 elements for an array of 4",
-	"bitpack: encode gen.Rotations: field Plain: null QuatXYZW: only a Go pointer may be absent",
 	"bitpack: encode gen.Rotations: field GL: 2 elements for an array of 3",
-	"bitpack: encode gen.Rotations: field Vec: null Vec3: only a Go pointer may be absent",
 	"ReadFrom again allocated 0 bytes in 1000 reads",
 }
 
@@ -61,7 +59,6 @@ namespace BitpackGen.Table
         {
             Write(() => Try(new Containers { Ammo = new int[7] }));
             Write(() => { Containers c = new Containers(); c.Grid[1] = null; return Try(c); });
-            Write(() => Try(new Containers { Anon = null }));
             Write(() => Try(new Containers { Players = new[] { new Player(), null } }));
             Write(() => Try(new Containers { IDs = null }));
             Write(() => Try(new Text { Name = "a\uD800" }));
@@ -75,9 +72,7 @@ namespace BitpackGen.Table
             Write(() => Try(new Maps { Scores = new System.Collections.Generic.Dictionary<string, int> { { "a\uD800", 1 } } }));
             Write(() => Try(new Maps { Scores = new System.Collections.Generic.Dictionary<string, int> { { "a", 1 }, { "b", 1 }, { "c", 1 }, { "d", 1 }, { "e", 1 } } }));
             Write(() => Try(new Rotations { Arr = new float[3] }));
-            Write(() => Try(new Rotations { Plain = null }));
             Write(() => { Rotations r = new Rotations(); r.GL.V = new float[2]; return Try(r); });
-            Write(() => { Rotations r = new Rotations(); r.Vec.V = null; return Try(r); });
 
             Scalars s = new Scalars { I64 = -5, F64 = 0.5 };
             byte[] packet;

@@ -84,10 +84,13 @@ func TestClientNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"public sealed class Bitpack_\n", "public sealed class Error\n", "public sealed class object_\n",
+		"public sealed class Bitpack_\n", "public struct Error : global::System.IEquatable<Error>\n",
+		"public struct object_ : global::System.IEquatable<object_>\n",
 		"public object_ object_;", "public byte TryRead_;", "public byte Fingerprint_;", "public byte Keywords_;",
-		"public Bitpack_ Pack;", "public sealed class gen_Vec3\n", "public sealed class world_Vec3\n",
-		"public sealed class Mixed_Stats\n", "public byte Serialize;",
+		"public Bitpack_ Pack;", "public struct gen_Vec3 : global::System.IEquatable<gen_Vec3>\n",
+		"public struct world_Vec3 : global::System.IEquatable<world_Vec3>\n",
+		"public struct Mixed_Stats : global::System.IEquatable<Mixed_Stats>\n", "public byte Serialize;",
+		"public sealed class KeywordsReceiver\n", "public sealed class MixedReceiver\n",
 	} {
 		if !strings.Contains(cs.String(), want) {
 			t.Errorf("generated C# lacks %q", want)

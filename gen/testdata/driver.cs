@@ -60,6 +60,47 @@ namespace BitpackGen.Table
             return "REFUSED\t" + kind + "\t" + path + "\t" + bit + "\t" + message;
         }
 
+        internal delegate bool WriteInto(byte[] buffer, int offset, int count, out int written, out string error);
+
+        // Within returns p in a larger array, from offset 5 on, junk around it.
+        internal static byte[] Within(byte[] p)
+        {
+            byte[] b = new byte[p.Length + 10];
+            for (int i = 0; i < b.Length; i++)
+                b[i] = 0xA5;
+            Buffer.BlockCopy(p, 0, b, 5, p.Length);
+            return b;
+        }
+
+        // IntoBuffer checks a write into a part of a caller's array against
+        // the verdict of the write that makes a new one (ok, packet, error):
+        // the same refusal, or the same bytes and nothing written outside
+        // them, and a part one byte short refused with the packet's length.
+        // It returns null when they agree.
+        internal static string IntoBuffer(bool ok, byte[] packet, string error, WriteInto write)
+        {
+            int n = ok ? packet.Length : 64, written;
+            byte[] b = Within(new byte[n]);
+            string e;
+            if (write(b, 5, n, out written, out e) != ok || (!ok && e != error) || (!ok && written != 0))
+                return "INCONSISTENT into a buffer " + e;
+            if (!ok)
+                return null;
+            for (int i = 0; i < b.Length; i++)
+            {
+                if (i < 5 || i >= 5 + n ? b[i] != 0xA5 : b[i] != packet[i - 5])
+                    return "INTO A BUFFER " + written + " " + Hex(b);
+            }
+            if (written != n)
+                return "INTO A BUFFER: " + written + " bytes written, not " + n;
+            if (n == 0)
+                return null;
+            b = Within(new byte[n - 1]);
+            if (write(b, 5, n - 1, out written, out e) || written != 0 || !e.EndsWith(": the packet needs " + n + " bytes, the buffer has " + (n - 1)) || b[4] != 0xA5 || b[4 + n] != 0xA5)
+                return "INTO A SHORT BUFFER " + e;
+            return null;
+        }
+
         // Same reports whether TryWrite's packet is the writer's bytes.
         internal static bool Same(byte[] packet, BitpackWriter w)
         {
@@ -132,10 +173,26 @@ namespace BitpackGen.Table
         {
             uint id = Convert.ToUInt32(f[1], 16);
             byte[] p = Bytes(f[2]);
+            byte[] within = Within(p);
             if (f[0] == "S")
-                return "OK " + Hex(Bitpack.Seal(id, p));
+            {
+                byte[] sealedPacket = Bitpack.Seal(id, p), into = new byte[p.Length + 14], inPlace = new byte[p.Length + 6];
+                Buffer.BlockCopy(p, 0, inPlace, 6, p.Length);
+                int n = Bitpack.Seal(id, new ArraySegment<byte>(within, 5, p.Length), new ArraySegment<byte>(into, 3, p.Length + 4));
+                int m = Bitpack.Seal(id, inPlace, 6, p.Length, inPlace, 2); // the payload overlaps the packet
+                if (n != sealedPacket.Length || m != n || Hex(into).Substring(6, 2 * n) != Hex(sealedPacket) || Hex(inPlace).Substring(4) != Hex(sealedPacket))
+                    return "INCONSISTENT Seal into";
+                return "OK " + Hex(sealedPacket);
+            }
             byte[] payload;
-            if (!Bitpack.Open(id, p, out payload))
+            ArraySegment<byte> part;
+            int at, count;
+            bool opened = Bitpack.Open(id, p, out payload);
+            if (Bitpack.Open(id, new ArraySegment<byte>(within, 5, p.Length), out part) != opened ||
+                Bitpack.Open(id, within, 5, p.Length, out at, out count) != opened ||
+                opened && (part.Offset != 9 || part.Count != payload.Length || at != 9 || count != payload.Length || Hex(within).Substring(18, 2 * count) != Hex(payload)))
+                return "INCONSISTENT Open within";
+            if (!opened)
                 return "REFUSED";
             return "OK " + Hex(payload);
         }

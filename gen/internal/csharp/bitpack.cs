@@ -83,13 +83,6 @@ public static partial class Bitpack
         return a.Length.CompareTo(b.Length);
     }
 
-    private sealed class KeyComparer : global::System.Collections.Generic.IComparer<string>
-    {
-        public int Compare(string a, string b) { return CompareKeys(a, b); }
-    }
-
-    internal static readonly global::System.Collections.Generic.IComparer<string> KeyOrder = new KeyComparer();
-
     /// <summary>Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or null.</summary>
     internal static string TextProblem(byte[] p, int at, int n)
     {
@@ -185,6 +178,21 @@ public static partial class Bitpack
         return table;
     }
 
+    /// <summary>The CRC32 (IEEE) of value's 4 little-endian bytes.</summary>
+    public static uint Crc32Word(uint value)
+    {
+        uint[] table = CrcTable();
+        uint crc = 0xFFFFFFFFu;
+        for (int i = 0; i < 4; i++, value >>= 8)
+            crc = table[(byte)crc ^ (byte)value] ^ crc >> 8;
+        return ~crc;
+    }
+
+    // The words of Go's sentinel errors a snapshot receiver wraps
+    // (bitio.ErrOverflow, bitio.ErrRange).
+    internal const string OverflowText = "bitio: read past end of packet";
+    internal const string RangeText = "bitio: value out of range";
+
     /// <summary>CRC32 (IEEE) continued from crc over p[offset..offset+count).</summary>
     public static uint Crc32(uint crc, byte[] p, int offset, int count)
     {
@@ -195,10 +203,24 @@ public static partial class Bitpack
         return ~crc;
     }
 
+    // FrameCrc is the CRC32 of the protocol id's 4 little-endian bytes, four
+    // zero bytes and the payload.
     private static uint FrameCrc(uint protocolId, byte[] payload, int offset, int count)
     {
-        byte[] header = { (byte)protocolId, (byte)(protocolId >> 8), (byte)(protocolId >> 16), (byte)(protocolId >> 24), 0, 0, 0, 0 };
-        return Crc32(Crc32(0, header, 0, 8), payload, offset, count);
+        uint[] table = CrcTable();
+        uint crc = 0xFFFFFFFFu;
+        for (int i = 0; i < 8; i++)
+            crc = table[(byte)crc ^ (i < 4 ? (byte)(protocolId >> (8 * i)) : 0)] ^ crc >> 8;
+        return Crc32(~crc, payload, offset, count);
+    }
+
+    /// <summary>Refuses bytes offset to offset+count that are not bytes of a (name: the parameter's).</summary>
+    internal static void CheckSegment(byte[] a, int offset, int count, string name)
+    {
+        if (a == null)
+            throw new global::System.ArgumentNullException(name);
+        if (offset < 0 || count < 0 || offset > a.Length - count)
+            throw new global::System.ArgumentOutOfRangeException(name, "bytes " + offset + " to " + ((long)offset + count) + " of an array of " + a.Length);
     }
 
     /// <summary>
@@ -211,25 +233,203 @@ public static partial class Bitpack
     {
         if (payload == null)
             payload = NoBytes;
-        uint crc = FrameCrc(protocolId, payload, 0, payload.Length);
         byte[] packet = new byte[4 + payload.Length];
-        for (int i = 0; i < 4; i++)
-            packet[i] = (byte)(crc >> (8 * i));
-        global::System.Buffer.BlockCopy(payload, 0, packet, 4, payload.Length);
+        Seal(protocolId, payload, 0, payload.Length, packet, 0);
         return packet;
+    }
+
+    /// <summary>
+    /// Seal without allocating: writes the sealed packet of the count bytes
+    /// of payload from offset on into destination from destinationOffset on
+    /// and returns its length, count + 4. The two may be one array: a
+    /// payload written 4 bytes into a buffer is sealed in place by
+    /// Seal(id, buffer, 4, n, buffer, 0).
+    /// </summary>
+    /// <exception cref="global::System.ArgumentException">destination has fewer than count + 4 bytes from destinationOffset on.</exception>
+    public static int Seal(uint protocolId, byte[] payload, int offset, int count, byte[] destination, int destinationOffset)
+    {
+        CheckSegment(payload, offset, count, "payload");
+        if (destination == null)
+            throw new global::System.ArgumentNullException("destination");
+        if (destinationOffset < 0 || destinationOffset > destination.Length || destination.Length - destinationOffset < 4L + count)
+            throw new global::System.ArgumentException("the sealed packet needs " + (4L + count) + " bytes from offset " + destinationOffset + " of an array of " + destination.Length, "destination");
+        uint crc = FrameCrc(protocolId, payload, offset, count);
+        global::System.Buffer.BlockCopy(payload, offset, destination, destinationOffset + 4, count); // as memmove: the two may overlap
+        for (int i = 0; i < 4; i++)
+            destination[destinationOffset + i] = (byte)(crc >> (8 * i));
+        return count + 4;
+    }
+
+    /// <summary>Seal(protocolId, payload's array, offset, count, destination's array, offset), refusing a packet longer than destination: returns the packet's length.</summary>
+    /// <exception cref="global::System.ArgumentException">destination spans fewer than payload.Count + 4 bytes.</exception>
+    public static int Seal(uint protocolId, global::System.ArraySegment<byte> payload, global::System.ArraySegment<byte> destination)
+    {
+        if (destination.Count < 4L + payload.Count)
+            throw new global::System.ArgumentException("the sealed packet needs " + (4L + payload.Count) + " bytes, destination spans " + destination.Count, "destination");
+        return Seal(protocolId, payload.Array, payload.Offset, payload.Count, destination.Array, destination.Offset);
     }
 
     /// <summary>bitpack.Open: the payload of a sealed packet, or false when it is shorter than 4 bytes or its CRC does not match.</summary>
     public static bool Open(uint protocolId, byte[] packet, out byte[] payload)
     {
         payload = null;
-        if (packet == null || packet.Length < 4)
+        int at, n;
+        if (packet == null || !Open(protocolId, packet, 0, packet.Length, out at, out n))
             return false;
-        uint stored = (uint)packet[0] | (uint)packet[1] << 8 | (uint)packet[2] << 16 | (uint)packet[3] << 24;
-        if (stored != FrameCrc(protocolId, packet, 4, packet.Length - 4))
+        payload = new byte[n];
+        global::System.Buffer.BlockCopy(packet, at, payload, 0, n);
+        return true;
+    }
+
+    /// <summary>
+    /// Open without copying: checks the sealed packet in the count bytes of
+    /// packet from offset on and gives where its payload is in packet
+    /// (payloadOffset = offset + 4, payloadCount = count - 4); false, with
+    /// both 0, when it is shorter than 4 bytes or its CRC does not match.
+    /// </summary>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of packet.</exception>
+    public static bool Open(uint protocolId, byte[] packet, int offset, int count, out int payloadOffset, out int payloadCount)
+    {
+        CheckSegment(packet, offset, count, "packet");
+        payloadOffset = payloadCount = 0;
+        if (count < 4)
             return false;
-        payload = new byte[packet.Length - 4];
-        global::System.Buffer.BlockCopy(packet, 4, payload, 0, payload.Length);
+        uint stored = (uint)packet[offset] | (uint)packet[offset + 1] << 8 | (uint)packet[offset + 2] << 16 | (uint)packet[offset + 3] << 24;
+        if (stored != FrameCrc(protocolId, packet, offset + 4, count - 4))
+            return false;
+        payloadOffset = offset + 4;
+        payloadCount = count - 4;
+        return true;
+    }
+
+    /// <summary>Open over the bytes packet spans: payload is the part of them that is the payload (default when it returns false).</summary>
+    public static bool Open(uint protocolId, global::System.ArraySegment<byte> packet, out global::System.ArraySegment<byte> payload)
+    {
+        int at, n;
+        payload = default(global::System.ArraySegment<byte>);
+        if (!Open(protocolId, packet.Array, packet.Offset, packet.Count, out at, out n))
+            return false;
+        payload = new global::System.ArraySegment<byte>(packet.Array, at, n);
+        return true;
+    }
+
+    // The arrays writers sort maps' keys in, kept for the next write: a
+    // stack per key type and thread (a map inside a map's value takes the
+    // next array), each Take paired with a Release in a finally.
+    private static class KeyStack<K>
+    {
+        [global::System.ThreadStatic] internal static K[][] Arrays;
+        [global::System.ThreadStatic] internal static int Top;
+    }
+
+    /// <summary>An array of at least n keys to sort a map's in, the writer's until ReleaseKeys.</summary>
+    internal static K[] TakeKeys<K>(int n)
+    {
+        K[][] arrays = KeyStack<K>.Arrays;
+        int top = KeyStack<K>.Top;
+        if (arrays == null || top == arrays.Length)
+        {
+            global::System.Array.Resize(ref arrays, top < 4 ? 4 : 2 * top);
+            KeyStack<K>.Arrays = arrays;
+        }
+        K[] keys = arrays[top];
+        if (keys == null || keys.Length < n)
+            arrays[top] = keys = new K[n < 16 ? 16 : n];
+        KeyStack<K>.Top = top + 1;
+        return keys;
+    }
+
+    /// <summary>Copies m's keys into keys from 0 on (Keys.CopyTo allocates under mono).</summary>
+    internal static void CopyKeys<K, V>(global::System.Collections.Generic.Dictionary<K, V> m, K[] keys)
+    {
+        int i = 0;
+        foreach (global::System.Collections.Generic.KeyValuePair<K, V> kv in m)
+            keys[i++] = kv.Key;
+    }
+
+    /// <summary>Sorts the first n keys in their natural order (numbers by value, false before true), allocating nothing (Array.Sort allocates under mono).</summary>
+    internal static void SortKeys<K>(K[] keys, int n) where K : global::System.IComparable<K>
+    {
+        Sort(keys, n, new NaturalOrder<K>());
+    }
+
+    /// <summary>Sorts the first n string keys by their UTF-8 bytes (CompareKeys), allocating nothing.</summary>
+    internal static void SortStringKeys(string[] keys, int n)
+    {
+        Sort(keys, n, new StringKeyOrder());
+    }
+
+    private struct NaturalOrder<K> : global::System.Collections.Generic.IComparer<K> where K : global::System.IComparable<K>
+    {
+        public int Compare(K a, K b) { return a.CompareTo(b); }
+    }
+
+    private struct StringKeyOrder : global::System.Collections.Generic.IComparer<string>
+    {
+        public int Compare(string a, string b) { return CompareKeys(a, b); }
+    }
+
+    // Sort is a heapsort of keys[0..n) (distinct keys: a map's), by
+    // insertion below 16 keys.
+    private static void Sort<K, O>(K[] keys, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+    {
+        if (n <= 16)
+        {
+            for (int i = 1; i < n; i++)
+            {
+                K key = keys[i];
+                int j = i - 1;
+                for (; j >= 0 && order.Compare(keys[j], key) > 0; j--)
+                    keys[j + 1] = keys[j];
+                keys[j + 1] = key;
+            }
+            return;
+        }
+        for (int i = n / 2 - 1; i >= 0; i--)
+            SiftDown(keys, i, n, order);
+        for (int end = n - 1; end > 0; end--)
+        {
+            K top = keys[0];
+            keys[0] = keys[end];
+            keys[end] = top;
+            SiftDown(keys, 0, end, order);
+        }
+    }
+
+    private static void SiftDown<K, O>(K[] keys, int i, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+    {
+        K key = keys[i];
+        for (int child = 2 * i + 1; child < n; child = 2 * i + 1)
+        {
+            if (child + 1 < n && order.Compare(keys[child + 1], keys[child]) > 0)
+                child++;
+            if (order.Compare(keys[child], key) <= 0)
+                break;
+            keys[i] = keys[child];
+            i = child;
+        }
+        keys[i] = key;
+    }
+
+    /// <summary>Gives back the array TakeKeys gave last.</summary>
+    internal static void ReleaseKeys<K>() { KeyStack<K>.Top--; }
+
+    /// <summary>The result of a write into a caller's buffer: its length, or the error (the value's, or that the buffer is too small).</summary>
+    internal static bool Written(ref BitpackWriter w, bool ok, int count, string type, out int bytesWritten, out string error)
+    {
+        bytesWritten = 0;
+        if (!ok)
+        {
+            error = w.Error(type);
+            return false;
+        }
+        if (!w.InGivenBuffer())
+        {
+            error = Message("encode", type, "", -1, "the packet needs " + w.BytesWritten + " bytes, the buffer has " + count);
+            return false;
+        }
+        bytesWritten = w.BytesWritten;
+        error = null;
         return true;
     }
 

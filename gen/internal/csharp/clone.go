@@ -16,7 +16,7 @@ func (e *Emitter) cloneMethod(t *model.Type) string {
 	name := e.typeNames[t]
 	c := &body{indent: 2}
 	for _, m := range t.Fields {
-		if m.Value.Op == model.OpCheck || !deepValue(m.Value) {
+		if m.Value.Op == model.OpCheck || !e.deepValue(m.Value) {
 			continue
 		}
 		n := e.members[m]
@@ -32,7 +32,10 @@ func (e *Emitter) cloneMethod(t *model.Type) string {
 }
 
 // deepValue reports whether a copy of v must copy more than v itself.
-func deepValue(v *model.Value) bool {
+func (e *Emitter) deepValue(v *model.Value) bool {
+	if e.valueStruct(v) {
+		return false // a struct: copied by assignment
+	}
 	switch v.Op {
 	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed,
 		model.OpString, model.OpHook, model.OpCheck:
@@ -45,7 +48,7 @@ func deepValue(v *model.Value) bool {
 
 // cloneTo renders dst = a copy of src (values of v).
 func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
-	if !deepValue(v) {
+	if !e.deepValue(v) {
 		c.line("%s = %s;", dst, src)
 		return
 	}
@@ -61,7 +64,7 @@ func (e *Emitter) cloneTo(c *body, v *model.Value, dst, src string) {
 			c.line("%s = %s == null ? null : (%s)%s.Clone();", dst, src, e.csType(v), src)
 		}
 	case model.OpArray, model.OpSlice, model.OpSparse:
-		typ, elemDeep := e.csType(v), deepValue(v.Elem)
+		typ, elemDeep := e.csType(v), e.deepValue(v.Elem)
 		if v.Op == model.OpSparse {
 			elemDeep = !csValueType(v.Elem)
 		}
@@ -135,7 +138,7 @@ func (e *Emitter) cloneOptional(c *body, ev *model.Value, dst, src string) {
 		c.line("%s = new %s();", dst, e.optional(ev))
 		e.cloneOptional(c, ev.Elem, dst+".Value", src+".Value")
 		c.close()
-	case csValueType(ev) || !deepValue(ev):
+	case csValueType(ev) || !e.deepValue(ev):
 		c.line("%s = %s;", dst, src)
 	default:
 		c.line("if (%s == null)", src)

@@ -31,8 +31,10 @@ var (
 	csQuote string
 	//go:embed delta.cs
 	csDelta string
+	//go:embed snapshot.cs
+	csSnapshot string
 
-	csRuntime = code.Rules(csReader + csAllowance + csWriter + csBitpack + csFormat + csQuat + csDelta)
+	csRuntime = code.Rules(csReader + csAllowance + csWriter + csBitpack + csFormat + csQuat + csDelta + csSnapshot)
 )
 
 // Emitter renders a model as a C# file.
@@ -42,9 +44,12 @@ type Emitter struct {
 	typeNames map[*model.Type]string
 	members   map[*model.Member]string
 	unionsOf  map[*model.Type][]*model.Type // a struct type's unions, for its interface list
-	b         bytes.Buffer
-	consts    []string          // the class being rendered: its private constants
-	constName map[string]string // and their names by declaration
+	// valueStructs are the struct types rendered as C# structs
+	// (valuestruct.go).
+	valueStructs map[*model.Type]bool
+	b            bytes.Buffer
+	consts       []string          // the class being rendered: its private constants
+	constName    map[string]string // and their names by declaration
 }
 
 // New prepares the C# file of model m, in namespace ("" = the global
@@ -71,6 +76,7 @@ func New(m *model.Model, namespace string) (*Emitter, error) {
 			}
 		}
 	}
+	e.valueStructs = findValueStructs(m, e.unionsOf)
 	return e, nil
 }
 
@@ -119,6 +125,9 @@ func (e *Emitter) File() []byte {
 			e.unionType(&src, t)
 		}
 	}
+	for _, t := range e.m.Roots {
+		e.receiverType(&src, t)
+	}
 	text := strings.TrimSuffix(src.String(), "\n")
 	for _, line := range strings.Split(text, "\n") {
 		if line == "" {
@@ -154,7 +163,12 @@ func (e *Emitter) preamble() {
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
-// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+// or one you own (the base is never changed); T.TryWriteDelta writes
+// AppendDelta's bytes. TReceiver, for each root type, reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Reads and writes
+// over (byte[], offset, count) and ArraySegment<byte>, into your values
+// and buffers, allocate nothing once the values' shapes are stable.
+// Types of fixed-width fields only are structs where that is safe.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
@@ -200,6 +214,9 @@ func (e *Emitter) structType(t *model.Type) []byte {
 	e.consts, e.constName = nil, map[string]string{}
 	read := e.readFunc(t)
 	write := e.writeFunc(t)
+	if e.valueStructs[t] {
+		return e.valueStructType(t, read, write, e.valueDeltaMethods(t))
+	}
 	delta := e.deltaMethods(t) // before the constants are declared: it declares some
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -293,6 +310,8 @@ func (e *Emitter) structType(t *model.Type) []byte {
 	b.Write(read)
 	b.Write(write)
 	b.Write(delta)
+	b.WriteString(e.copyMethod(t))
+	b.WriteString(e.ownedMethods(t))
 	p("}\n\n")
 	return b.Bytes()
 }
@@ -346,12 +365,12 @@ func init() {
 		while var dynamic async await nameof when yield value global partial where get set add remove`) {
 		csKeywords[w] = true
 	}
-	for _, w := range strings.Fields(`Bitpack BitpackReader BitpackWriter BitpackBox BitpackErrorKind System r w v`) {
+	for _, w := range strings.Fields(`Bitpack BitpackReader BitpackWriter BitpackBox BitpackErrorKind BitpackSnapshotHeader BitpackReceiverState System r w v`) {
 		csRuntimeNames[w] = true
 	}
 	for _, w := range strings.Fields(`Fingerprint TryRead TryWrite Read ReadFrom WriteTo Equals GetHashCode
 		ToString GetType MemberwiseClone Finalize ReferenceEquals TryReadDelta TryWriteDelta ReadDelta WriteDelta
-		ReadDeltaBody WriteDeltaBody ReadDeltaItems WriteDeltaItems Clone`) {
+		ReadDeltaBody WriteDeltaBody ReadDeltaItems WriteDeltaItems Clone CopyFrom`) {
 		csMemberNames[w] = true
 	}
 }

@@ -110,7 +110,7 @@ public partial struct BitpackReader
         if (!ChargeValue(0, length, start))
             return false;
         value = length == 0 ? Bitpack.NoBytes : new byte[length];
-        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), value, 0, (int)length);
         pos += 8 * (int)length;
         return true;
     }
@@ -135,7 +135,7 @@ public partial struct BitpackReader
             return Fail(BitpackErrorKind.Overflow, start, "needs " + value.Length + " bytes, " + (end - pos) / 8 + " remain");
         if (SameBytes(value, value.Length))
             return Unchanged(start);
-        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), value, 0, value.Length);
         pos += 8 * value.Length;
         return true;
     }
@@ -149,7 +149,7 @@ public partial struct BitpackReader
             return false;
         for (int i = 0; i < n; i++)
         {
-            if (data[(pos >> 3) + i] != b[i])
+            if (data[origin + (pos >> 3) + i] != b[i])
                 return false;
         }
         return true;
@@ -161,7 +161,7 @@ public partial struct BitpackReader
         for (int i = 0; i < n; i++)
         {
             int a = from + i;
-            if ((data[a >> 3] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+            if ((data[origin + (a >> 3)] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
                 return false;
         }
         return true;
@@ -176,9 +176,15 @@ public partial struct BitpackWriter
         if (bit >= pos)
             return;
         int first = bit >> 3;
-        buffer[first] &= (byte)((1 << (bit & 7)) - 1);
-        global::System.Array.Clear(buffer, first + 1, ((pos + 7) >> 3) - first - 1);
+        buffer[origin + first] &= (byte)((1 << (bit & 7)) - 1);
+        global::System.Array.Clear(buffer, origin + first + 1, ((pos + 7) >> 3) - first - 1);
         pos = bit;
+    }
+
+    /// <summary>Whether the n bits written from bit from on are the first n bits of b.</summary>
+    public bool SameBits(int from, byte[] b, int n)
+    {
+        return Bitpack.SameBits(buffer, 8 * origin + from, b, n);
     }
 
     /// <summary>Words the error just recorded as the refusal of the base's value, as bitpack does, and returns false.</summary>

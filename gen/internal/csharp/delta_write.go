@@ -34,6 +34,9 @@ func (e *Emitter) dWriteItems(c *body, items []csItem, bit, changed string) {
 // absentChecks refuses a null object of v (a class: struct, hook,
 // quaternion holder) in the value, then in the base.
 func (e *Emitter) absentChecks(c *body, v *model.Value, g, b, p string) {
+	if e.valueStruct(v) {
+		return // a struct: never null
+	}
 	what := code.Quote("null " + e.typeNames[v.Type] + ": only a Go pointer may be absent")
 	for k, x := range []string{g, b} {
 		c.line("if (%s == null)", x)
@@ -439,15 +442,15 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 	maybePart(c, bit, changed, func(ch string) {
 		kv, kb, i, j, cmp, pos, key := c.local("d"), c.local("d"), c.local("d"), c.local("d"), c.local("d"), c.local("d"), c.local("d")
 		for _, k := range [][3]string{{kv, n, g}, {kb, nb, b}} {
-			c.line("%s[] %s = %s;", ktype, k[0], newArray(ktype, k[1]))
+			c.line("%s[] %s = Bitpack.TakeKeys<%s>(%s);", ktype, k[0], ktype, k[1])
+		}
+		c.line("try")
+		c.open()
+		for _, k := range [][3]string{{kv, n, g}, {kb, nb, b}} {
 			c.line("if (%s > 0)", k[1])
 			c.open()
-			c.line("%s.Keys.CopyTo(%s, 0);", k[2], k[0])
-			if v.Order == model.KeysBytewise {
-				c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", k[0])
-			} else {
-				c.line("global::System.Array.Sort(%s);", k[0])
-			}
+			c.line("Bitpack.CopyKeys(%s, %s);", k[2], k[0])
+			sortKeys(c, v, k[0], k[1])
 			c.close()
 		}
 		compare := fmt.Sprintf("%s[%s].CompareTo(%s[%s])", kv, i, kb, j)
@@ -490,6 +493,12 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 		c.close()
 		c.line("if (%s)", ch)
 		c.line("    w.WriteBits(0, 1);")
+		c.close()
+		c.line("finally")
+		c.open()
+		c.line("Bitpack.ReleaseKeys<%s>();", ktype)
+		c.line("Bitpack.ReleaseKeys<%s>();", ktype)
+		c.close()
 	})
 }
 
@@ -507,5 +516,5 @@ func (e *Emitter) dWriteHook(c *body, v *model.Value, g, b, p, ch string) {
 	c.line("w.Fail(%s.ErrorKind, \"base value: \" + %s.ErrorDetail);", tmp, tmp)
 	c.line("%s", csRet("w", p))
 	c.close()
-	c.line("%s = w.BitsWritten - %s != %s.BitsWritten || !Bitpack.SameBits(w.Buffer, %s, %s.Buffer, %s.BitsWritten);", ch, at, tmp, at, tmp, tmp)
+	c.line("%s = w.BitsWritten - %s != %s.BitsWritten || !w.SameBits(%s, %s.Buffer, %s.BitsWritten);", ch, at, tmp, at, tmp, tmp)
 }

@@ -146,25 +146,33 @@ func (e *Emitter) initValue(c *body, v *model.Value, x string) {
 		}
 	case model.OpArray:
 		c.line("%s = %s;", x, newArray(e.csType(v.Elem), strconv.Itoa(v.Len)))
-		if needsInit(v.Elem) {
+		if e.needsInit(v.Elem) {
 			c.loop(strconv.Itoa(v.Len), func(i string) { e.initValue(c, v.Elem, x+"["+i+"]") })
 		}
-	case model.OpStruct, model.OpFields, model.OpHook:
-		c.line("%s = new %s();", x, e.typeNames[v.Type])
-	case model.OpQuat, model.OpMap:
-		c.line("%s = %s;", x, e.newValue(v))
+	case model.OpStruct, model.OpFields, model.OpHook, model.OpQuat, model.OpMap:
+		if e.needsInit(v) {
+			c.line("%s = %s;", x, e.newValue(v))
+		}
 	}
 }
 
 // newValue is a new quaternion holder or map: Go's zero value.
 func (e *Emitter) newValue(v *model.Value) string {
+	if v.Op.IsStruct() || v.Op == model.OpHook {
+		return "new " + e.typeNames[v.Type] + "()"
+	}
 	if v.Op == model.OpQuat && v.Type == nil {
 		return newArray(e.csType(v)[:len(e.csType(v))-2], "4")
 	}
 	return "new " + e.csType(v) + "()"
 }
 
-func needsInit(v *model.Value) bool {
+// needsInit reports whether a new value of v needs more than C#'s
+// default (null, zero): a value struct does not.
+func (e *Emitter) needsInit(v *model.Value) bool {
+	if e.valueStruct(v) {
+		return false
+	}
 	switch v.Op {
 	case model.OpString, model.OpBytes, model.OpByteArray, model.OpSlice, model.OpSparse,
 		model.OpArray, model.OpStruct, model.OpFields, model.OpHook, model.OpQuat, model.OpMap:

@@ -33,18 +33,31 @@ public sealed class BitpackBox<T>
 public partial struct BitpackReader
 {
     private readonly byte[] data;
-    private int pos;
+    private readonly int origin; // the packet's first byte in data
+    private int pos;             // bits read, from origin
     private readonly int end;
     private BitpackErrorKind kind;
     private int errorBit;
     private string errorPath, errorDetail;
     private long workLimit, workSpent, bytesLimit, bytesSpent; // the allowances (see Charge), and what the read has spent
 
-    public BitpackReader(byte[] packet)
+    public BitpackReader(byte[] packet) : this(packet ?? Bitpack.NoBytes, 0, packet == null ? 0 : packet.Length)
     {
-        data = packet ?? Bitpack.NoBytes;
+    }
+
+    /// <summary>
+    /// A reader of the count bytes of packet from offset on (bits and
+    /// errors count from offset); nothing outside them is read.
+    /// </summary>
+    /// <exception cref="global::System.ArgumentNullException">packet is null.</exception>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of packet.</exception>
+    public BitpackReader(byte[] packet, int offset, int count)
+    {
+        Bitpack.CheckSegment(packet, offset, count, "packet");
+        data = packet;
+        origin = offset;
         pos = 0;
-        end = data.Length <= int.MaxValue / 8 ? 8 * data.Length : 0;
+        end = count <= int.MaxValue / 8 ? 8 * count : 0;
         kind = BitpackErrorKind.None;
         errorBit = 0;
         errorPath = errorDetail = null;
@@ -52,8 +65,13 @@ public partial struct BitpackReader
         bytesSpent = {{ALLOW_OVERHEAD}};
         workLimit = {{ALLOW_WORK_BASE}} + {{ALLOW_WORK_PER_BIT}}L * end;
         bytesLimit = {{ALLOW_BYTES_BASE}} + {{ALLOW_BYTES_PER_BIT}}L * end;
-        if (data.Length > int.MaxValue / 8)
-            Fail(BitpackErrorKind.Range, 0, "packet of " + data.Length + " bytes is too large to address in bits");
+        if (count > int.MaxValue / 8)
+            Fail(BitpackErrorKind.Range, 0, "packet of " + count + " bytes is too large to address in bits");
+    }
+
+    /// <summary>A reader of the bytes packet spans.</summary>
+    public BitpackReader(global::System.ArraySegment<byte> packet) : this(packet.Array, packet.Offset, packet.Count)
+    {
     }
 
     public int BitsRead { get { return pos; } }
@@ -117,7 +135,7 @@ public partial struct BitpackReader
             return Overflow(n);
         if (n <= 0)
             return true;
-        int first = pos >> 3, last = (pos + n - 1) >> 3;
+        int first = origin + (pos >> 3), last = origin + ((pos + n - 1) >> 3);
         ulong word = 0;
         for (int i = last; i >= first; i--)
             word = (word << 8) | data[i];
@@ -308,7 +326,7 @@ public partial struct BitpackReader
             return false;
         if (dst.Length > (end - pos) / 8)
             return Fail(BitpackErrorKind.Overflow, pos, "needs " + 8L * dst.Length + " bits, " + (end - pos) + " remain");
-        global::System.Buffer.BlockCopy(data, pos >> 3, dst, 0, dst.Length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), dst, 0, dst.Length);
         pos += 8 * dst.Length;
         return true;
     }
@@ -330,7 +348,7 @@ public partial struct BitpackReader
             return false;
         if (value == null || value.Length != length)
             value = length == 0 ? Bitpack.NoBytes : new byte[length];
-        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), value, 0, (int)length);
         pos += 8 * (int)length;
         return true;
     }
@@ -359,7 +377,7 @@ public partial struct BitpackReader
             return false;
         if (length > (uint)((end - pos) / 8))
             return Fail(BitpackErrorKind.Overflow, pos, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
-        int at = pos >> 3;
+        int at = origin + (pos >> 3);
         string problem = Bitpack.TextProblem(data, at, (int)length);
         if (problem != null)
             return Fail(BitpackErrorKind.InvalidString, start, problem);

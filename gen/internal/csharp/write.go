@@ -14,6 +14,9 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return w.At(%s);", p) }
 	absent := func(what string) {
+		if e.valueStruct(v) {
+			return // a struct: never null
+		}
 		c.line("if (%s == null)", x)
 		c.open()
 		c.line("w.Fail(BitpackErrorKind.Range, %s);", code.Quote(what))
@@ -225,13 +228,11 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	fail(fmt.Sprintf("w.WriteCount(%s, %d, %d)", n, v.MaxLen, v.Prefix.Bits))
 	c.line("if (%s > 0)", n)
 	c.open()
-	c.line("%s %s = %s;", ktype+"[]", keys, newArray(ktype, n))
-	c.line("%s.Keys.CopyTo(%s, 0);", m, keys)
-	if v.Order == model.KeysBytewise {
-		c.line("global::System.Array.Sort(%s, Bitpack.KeyOrder);", keys)
-	} else {
-		c.line("global::System.Array.Sort(%s);", keys)
-	}
+	c.line("%s %s = Bitpack.TakeKeys<%s>(%s);", ktype+"[]", keys, ktype, n)
+	c.line("try")
+	c.open()
+	c.line("Bitpack.CopyKeys(%s, %s);", m, keys)
+	sortKeys(c, v, keys, n)
 	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
 	c.open()
 	at := append(idx, "Bitpack.KeyText("+keys+"["+i+"])")
@@ -240,6 +241,20 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	e.write(c, v.Elem, val, at)
 	c.close()
 	c.close()
+	c.line("finally")
+	c.open()
+	c.line("Bitpack.ReleaseKeys<%s>();", ktype)
+	c.close()
+	c.close()
 	c.close()
 	c.loops--
+}
+
+// sortKeys sorts the first n keys of array keys in bitpack's order.
+func sortKeys(c *body, v *model.Value, keys, n string) {
+	if v.Order == model.KeysBytewise {
+		c.line("Bitpack.SortStringKeys(%s, %s);", keys, n)
+	} else {
+		c.line("Bitpack.SortKeys(%s, %s);", keys, n)
+	}
 }

@@ -1,12 +1,19 @@
 
 /// <summary>
-/// Writes bitpack's bits into a buffer of its own, which grows as needed;
-/// Reset starts again and keeps the buffer. A refused value records the
-/// first error and returns false.
+/// Writes bitpack's bits into a buffer: its own, which grows as needed, or
+/// a caller's (bytes offset to offset+count of an array), which it never
+/// writes past: a packet that outgrows it goes on in a buffer of the
+/// writer's own (OutgrewBuffer). Reset starts again and keeps the buffer.
+/// A refused value records the first error and returns false.
 /// </summary>
 public partial struct BitpackWriter
 {
     private byte[] buffer;
+    private int origin;   // the packet's first byte in buffer
+    private int capacity; // bytes from origin the writer may use
+    private int zeroed;   // bytes from origin known to be zero (a caller's buffer is cleared as it is used)
+    private byte[] given;    // the caller's buffer the writer was made with (null: none), at givenOffset, givenCount bytes
+    private int givenOffset, givenCount;
     private int pos;
     private BitpackErrorKind kind;
     private string errorPath, errorDetail;
@@ -14,9 +21,41 @@ public partial struct BitpackWriter
     public BitpackWriter(int capacity)
     {
         buffer = new byte[capacity > 8 ? capacity : 8];
+        origin = 0;
+        this.capacity = zeroed = buffer.Length;
+        given = null;
+        givenOffset = givenCount = 0;
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
+    }
+
+    /// <summary>
+    /// A writer into the count bytes of destination from offset on (what
+    /// they held is overwritten as the packet grows; nothing outside them is
+    /// touched). A packet longer than count bytes goes on in a buffer of the
+    /// writer's own: OutgrewBuffer is then true.
+    /// </summary>
+    /// <exception cref="global::System.ArgumentNullException">destination is null.</exception>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of destination.</exception>
+    public BitpackWriter(byte[] destination, int offset, int count)
+    {
+        Bitpack.CheckSegment(destination, offset, count, "destination");
+        buffer = destination;
+        origin = offset;
+        capacity = count;
+        zeroed = 0;
+        given = destination;
+        givenOffset = offset;
+        givenCount = count;
+        pos = 0;
+        kind = BitpackErrorKind.None;
+        errorPath = errorDetail = null;
+    }
+
+    /// <summary>A writer into the bytes destination spans (see BitpackWriter(byte[], int, int)).</summary>
+    public BitpackWriter(global::System.ArraySegment<byte> destination) : this(destination.Array, destination.Offset, destination.Count)
+    {
     }
 
     public int BitsWritten { get { return pos; } }
@@ -26,12 +65,33 @@ public partial struct BitpackWriter
     public string ErrorPath { get { return errorPath ?? ""; } }
     public string ErrorDetail { get { return errorDetail ?? ""; } }
 
+    /// <summary>Whether the packet is longer than the caller's buffer the writer was made with (it is then in a buffer of the writer's own).</summary>
+    public bool OutgrewBuffer { get { return given != null && BytesWritten > givenCount; } }
+
+    /// <summary>
+    /// Puts the packet in the caller's buffer the writer was made with, where
+    /// it may not be after growing past it and being taken back (Rewind):
+    /// false when it is longer (OutgrewBuffer).
+    /// </summary>
+    public bool InGivenBuffer()
+    {
+        if (OutgrewBuffer)
+            return false;
+        if (given != null && buffer != given)
+            global::System.Buffer.BlockCopy(buffer, origin, given, givenOffset, BytesWritten);
+        return true;
+    }
+
     /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
     public void Reset()
     {
         if (buffer == null)
+        {
             buffer = new byte[64];
-        global::System.Array.Clear(buffer, 0, BytesWritten < buffer.Length ? BytesWritten : buffer.Length);
+            capacity = zeroed = buffer.Length;
+        }
+        int n = BytesWritten < capacity ? BytesWritten : capacity;
+        global::System.Array.Clear(buffer, origin, n);
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
@@ -42,12 +102,15 @@ public partial struct BitpackWriter
     {
         byte[] packet = new byte[BytesWritten];
         if (packet.Length > 0)
-            global::System.Buffer.BlockCopy(buffer, 0, packet, 0, packet.Length);
+            global::System.Buffer.BlockCopy(buffer, origin, packet, 0, packet.Length);
         return packet;
     }
 
-    /// <summary>The buffer the bytes are written into: its first BytesWritten bytes are the packet.</summary>
+    /// <summary>The buffer the bytes are written into: its BytesWritten bytes from Offset on are the packet.</summary>
     public byte[] Buffer { get { return buffer; } }
+
+    /// <summary>Where the packet starts in Buffer: the offset of the caller's buffer the writer was made with, else 0.</summary>
+    public int Offset { get { return origin; } }
 
     public bool Fail(BitpackErrorKind why, string detail)
     {
@@ -77,19 +140,29 @@ public partial struct BitpackWriter
 
     private void Reserve(int bits)
     {
-        if (buffer == null)
-            buffer = new byte[64];
         long need = ((long)pos + bits + 7) >> 3;
-        if (need <= buffer.Length)
+        if (need <= capacity)
+        {
+            if (need > zeroed)
+            {
+                global::System.Array.Clear(buffer, origin + zeroed, (int)need - zeroed);
+                zeroed = (int)need;
+            }
             return;
-        long size = buffer.Length * 2L;
+        }
+        long size = capacity * 2L;
         if (size < need)
             size = need;
+        if (size < 64)
+            size = 64;
         if (size > int.MaxValue)
             throw new global::System.OutOfMemoryException("bitpack: packet of more than 2 GiB");
         byte[] grown = new byte[size];
-        global::System.Buffer.BlockCopy(buffer, 0, grown, 0, (pos + 7) >> 3);
+        if (buffer != null)
+            global::System.Buffer.BlockCopy(buffer, origin, grown, 0, (pos + 7) >> 3);
         buffer = grown;
+        origin = 0;
+        capacity = zeroed = grown.Length;
     }
 
     /// <summary>Writes the low n bits of value, 0 &lt;= n &lt;= 32.</summary>
@@ -99,7 +172,7 @@ public partial struct BitpackWriter
             return true;
         Reserve(n);
         ulong word = (ulong)(value & (0xFFFFFFFFu >> (32 - n))) << (pos & 7);
-        for (int i = pos >> 3; word != 0; i++, word >>= 8)
+        for (int i = origin + (pos >> 3); word != 0; i++, word >>= 8)
             buffer[i] |= (byte)word;
         pos += n;
         return true;
@@ -229,7 +302,7 @@ public partial struct BitpackWriter
     {
         Align();
         Reserve(8 * count);
-        global::System.Buffer.BlockCopy(src, 0, buffer, pos >> 3, count);
+        global::System.Buffer.BlockCopy(src, 0, buffer, origin + (pos >> 3), count);
         pos += 8 * count;
     }
 
@@ -288,7 +361,7 @@ public partial struct BitpackWriter
         WriteBits((uint)length, n);
         Align();
         Reserve(8 * length);
-        int at = pos >> 3;
+        int at = origin + (pos >> 3);
         for (int i = 0; i < value.Length; i++)
         {
             int c = value[i];

@@ -18,7 +18,12 @@
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
-// (the base is never changed); T.TryWriteDelta writes AppendDelta's bytes.
+// or one you own (the base is never changed); T.TryWriteDelta writes
+// AppendDelta's bytes. TReceiver, for each root type, reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Reads and writes
+// over (byte[], offset, count) and ArraySegment<byte>, into your values
+// and buffers, allocate nothing once the values' shapes are stable.
+// Types of fixed-width fields only are structs where that is safe.
 //
 // Mix a type's Fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)); Bitpack.Seal and Bitpack.Open are
@@ -62,18 +67,31 @@ public sealed class BitpackBox<T>
 public partial struct BitpackReader
 {
     private readonly byte[] data;
-    private int pos;
+    private readonly int origin; // the packet's first byte in data
+    private int pos;             // bits read, from origin
     private readonly int end;
     private BitpackErrorKind kind;
     private int errorBit;
     private string errorPath, errorDetail;
     private long workLimit, workSpent, bytesLimit, bytesSpent; // the allowances (see Charge), and what the read has spent
 
-    public BitpackReader(byte[] packet)
+    public BitpackReader(byte[] packet) : this(packet ?? Bitpack.NoBytes, 0, packet == null ? 0 : packet.Length)
     {
-        data = packet ?? Bitpack.NoBytes;
+    }
+
+    /// <summary>
+    /// A reader of the count bytes of packet from offset on (bits and
+    /// errors count from offset); nothing outside them is read.
+    /// </summary>
+    /// <exception cref="global::System.ArgumentNullException">packet is null.</exception>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of packet.</exception>
+    public BitpackReader(byte[] packet, int offset, int count)
+    {
+        Bitpack.CheckSegment(packet, offset, count, "packet");
+        data = packet;
+        origin = offset;
         pos = 0;
-        end = data.Length <= int.MaxValue / 8 ? 8 * data.Length : 0;
+        end = count <= int.MaxValue / 8 ? 8 * count : 0;
         kind = BitpackErrorKind.None;
         errorBit = 0;
         errorPath = errorDetail = null;
@@ -81,8 +99,13 @@ public partial struct BitpackReader
         bytesSpent = 1024;
         workLimit = 4096 + 64L * end;
         bytesLimit = 1048576 + 64L * end;
-        if (data.Length > int.MaxValue / 8)
-            Fail(BitpackErrorKind.Range, 0, "packet of " + data.Length + " bytes is too large to address in bits");
+        if (count > int.MaxValue / 8)
+            Fail(BitpackErrorKind.Range, 0, "packet of " + count + " bytes is too large to address in bits");
+    }
+
+    /// <summary>A reader of the bytes packet spans.</summary>
+    public BitpackReader(global::System.ArraySegment<byte> packet) : this(packet.Array, packet.Offset, packet.Count)
+    {
     }
 
     public int BitsRead { get { return pos; } }
@@ -146,7 +169,7 @@ public partial struct BitpackReader
             return Overflow(n);
         if (n <= 0)
             return true;
-        int first = pos >> 3, last = (pos + n - 1) >> 3;
+        int first = origin + (pos >> 3), last = origin + ((pos + n - 1) >> 3);
         ulong word = 0;
         for (int i = last; i >= first; i--)
             word = (word << 8) | data[i];
@@ -337,7 +360,7 @@ public partial struct BitpackReader
             return false;
         if (dst.Length > (end - pos) / 8)
             return Fail(BitpackErrorKind.Overflow, pos, "needs " + 8L * dst.Length + " bits, " + (end - pos) + " remain");
-        global::System.Buffer.BlockCopy(data, pos >> 3, dst, 0, dst.Length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), dst, 0, dst.Length);
         pos += 8 * dst.Length;
         return true;
     }
@@ -359,7 +382,7 @@ public partial struct BitpackReader
             return false;
         if (value == null || value.Length != length)
             value = length == 0 ? Bitpack.NoBytes : new byte[length];
-        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), value, 0, (int)length);
         pos += 8 * (int)length;
         return true;
     }
@@ -388,7 +411,7 @@ public partial struct BitpackReader
             return false;
         if (length > (uint)((end - pos) / 8))
             return Fail(BitpackErrorKind.Overflow, pos, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
-        int at = pos >> 3;
+        int at = origin + (pos >> 3);
         string problem = Bitpack.TextProblem(data, at, (int)length);
         if (problem != null)
             return Fail(BitpackErrorKind.InvalidString, start, problem);
@@ -645,13 +668,20 @@ public partial struct BitpackReader
 }
 
 /// <summary>
-/// Writes bitpack's bits into a buffer of its own, which grows as needed;
-/// Reset starts again and keeps the buffer. A refused value records the
-/// first error and returns false.
+/// Writes bitpack's bits into a buffer: its own, which grows as needed, or
+/// a caller's (bytes offset to offset+count of an array), which it never
+/// writes past: a packet that outgrows it goes on in a buffer of the
+/// writer's own (OutgrewBuffer). Reset starts again and keeps the buffer.
+/// A refused value records the first error and returns false.
 /// </summary>
 public partial struct BitpackWriter
 {
     private byte[] buffer;
+    private int origin;   // the packet's first byte in buffer
+    private int capacity; // bytes from origin the writer may use
+    private int zeroed;   // bytes from origin known to be zero (a caller's buffer is cleared as it is used)
+    private byte[] given;    // the caller's buffer the writer was made with (null: none), at givenOffset, givenCount bytes
+    private int givenOffset, givenCount;
     private int pos;
     private BitpackErrorKind kind;
     private string errorPath, errorDetail;
@@ -659,9 +689,41 @@ public partial struct BitpackWriter
     public BitpackWriter(int capacity)
     {
         buffer = new byte[capacity > 8 ? capacity : 8];
+        origin = 0;
+        this.capacity = zeroed = buffer.Length;
+        given = null;
+        givenOffset = givenCount = 0;
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
+    }
+
+    /// <summary>
+    /// A writer into the count bytes of destination from offset on (what
+    /// they held is overwritten as the packet grows; nothing outside them is
+    /// touched). A packet longer than count bytes goes on in a buffer of the
+    /// writer's own: OutgrewBuffer is then true.
+    /// </summary>
+    /// <exception cref="global::System.ArgumentNullException">destination is null.</exception>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of destination.</exception>
+    public BitpackWriter(byte[] destination, int offset, int count)
+    {
+        Bitpack.CheckSegment(destination, offset, count, "destination");
+        buffer = destination;
+        origin = offset;
+        capacity = count;
+        zeroed = 0;
+        given = destination;
+        givenOffset = offset;
+        givenCount = count;
+        pos = 0;
+        kind = BitpackErrorKind.None;
+        errorPath = errorDetail = null;
+    }
+
+    /// <summary>A writer into the bytes destination spans (see BitpackWriter(byte[], int, int)).</summary>
+    public BitpackWriter(global::System.ArraySegment<byte> destination) : this(destination.Array, destination.Offset, destination.Count)
+    {
     }
 
     public int BitsWritten { get { return pos; } }
@@ -671,12 +733,33 @@ public partial struct BitpackWriter
     public string ErrorPath { get { return errorPath ?? ""; } }
     public string ErrorDetail { get { return errorDetail ?? ""; } }
 
+    /// <summary>Whether the packet is longer than the caller's buffer the writer was made with (it is then in a buffer of the writer's own).</summary>
+    public bool OutgrewBuffer { get { return given != null && BytesWritten > givenCount; } }
+
+    /// <summary>
+    /// Puts the packet in the caller's buffer the writer was made with, where
+    /// it may not be after growing past it and being taken back (Rewind):
+    /// false when it is longer (OutgrewBuffer).
+    /// </summary>
+    public bool InGivenBuffer()
+    {
+        if (OutgrewBuffer)
+            return false;
+        if (given != null && buffer != given)
+            global::System.Buffer.BlockCopy(buffer, origin, given, givenOffset, BytesWritten);
+        return true;
+    }
+
     /// <summary>Empties the writer (and forgets its error), keeping its buffer.</summary>
     public void Reset()
     {
         if (buffer == null)
+        {
             buffer = new byte[64];
-        global::System.Array.Clear(buffer, 0, BytesWritten < buffer.Length ? BytesWritten : buffer.Length);
+            capacity = zeroed = buffer.Length;
+        }
+        int n = BytesWritten < capacity ? BytesWritten : capacity;
+        global::System.Array.Clear(buffer, origin, n);
         pos = 0;
         kind = BitpackErrorKind.None;
         errorPath = errorDetail = null;
@@ -687,12 +770,15 @@ public partial struct BitpackWriter
     {
         byte[] packet = new byte[BytesWritten];
         if (packet.Length > 0)
-            global::System.Buffer.BlockCopy(buffer, 0, packet, 0, packet.Length);
+            global::System.Buffer.BlockCopy(buffer, origin, packet, 0, packet.Length);
         return packet;
     }
 
-    /// <summary>The buffer the bytes are written into: its first BytesWritten bytes are the packet.</summary>
+    /// <summary>The buffer the bytes are written into: its BytesWritten bytes from Offset on are the packet.</summary>
     public byte[] Buffer { get { return buffer; } }
+
+    /// <summary>Where the packet starts in Buffer: the offset of the caller's buffer the writer was made with, else 0.</summary>
+    public int Offset { get { return origin; } }
 
     public bool Fail(BitpackErrorKind why, string detail)
     {
@@ -722,19 +808,29 @@ public partial struct BitpackWriter
 
     private void Reserve(int bits)
     {
-        if (buffer == null)
-            buffer = new byte[64];
         long need = ((long)pos + bits + 7) >> 3;
-        if (need <= buffer.Length)
+        if (need <= capacity)
+        {
+            if (need > zeroed)
+            {
+                global::System.Array.Clear(buffer, origin + zeroed, (int)need - zeroed);
+                zeroed = (int)need;
+            }
             return;
-        long size = buffer.Length * 2L;
+        }
+        long size = capacity * 2L;
         if (size < need)
             size = need;
+        if (size < 64)
+            size = 64;
         if (size > int.MaxValue)
             throw new global::System.OutOfMemoryException("bitpack: packet of more than 2 GiB");
         byte[] grown = new byte[size];
-        global::System.Buffer.BlockCopy(buffer, 0, grown, 0, (pos + 7) >> 3);
+        if (buffer != null)
+            global::System.Buffer.BlockCopy(buffer, origin, grown, 0, (pos + 7) >> 3);
         buffer = grown;
+        origin = 0;
+        capacity = zeroed = grown.Length;
     }
 
     /// <summary>Writes the low n bits of value, 0 &lt;= n &lt;= 32.</summary>
@@ -744,7 +840,7 @@ public partial struct BitpackWriter
             return true;
         Reserve(n);
         ulong word = (ulong)(value & (0xFFFFFFFFu >> (32 - n))) << (pos & 7);
-        for (int i = pos >> 3; word != 0; i++, word >>= 8)
+        for (int i = origin + (pos >> 3); word != 0; i++, word >>= 8)
             buffer[i] |= (byte)word;
         pos += n;
         return true;
@@ -874,7 +970,7 @@ public partial struct BitpackWriter
     {
         Align();
         Reserve(8 * count);
-        global::System.Buffer.BlockCopy(src, 0, buffer, pos >> 3, count);
+        global::System.Buffer.BlockCopy(src, 0, buffer, origin + (pos >> 3), count);
         pos += 8 * count;
     }
 
@@ -933,7 +1029,7 @@ public partial struct BitpackWriter
         WriteBits((uint)length, n);
         Align();
         Reserve(8 * length);
-        int at = pos >> 3;
+        int at = origin + (pos >> 3);
         for (int i = 0; i < value.Length; i++)
         {
             int c = value[i];
@@ -1075,13 +1171,6 @@ public static partial class Bitpack
         return a.Length.CompareTo(b.Length);
     }
 
-    private sealed class KeyComparer : global::System.Collections.Generic.IComparer<string>
-    {
-        public int Compare(string a, string b) { return CompareKeys(a, b); }
-    }
-
-    internal static readonly global::System.Collections.Generic.IComparer<string> KeyOrder = new KeyComparer();
-
     /// <summary>Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or null.</summary>
     internal static string TextProblem(byte[] p, int at, int n)
     {
@@ -1177,6 +1266,21 @@ public static partial class Bitpack
         return table;
     }
 
+    /// <summary>The CRC32 (IEEE) of value's 4 little-endian bytes.</summary>
+    public static uint Crc32Word(uint value)
+    {
+        uint[] table = CrcTable();
+        uint crc = 0xFFFFFFFFu;
+        for (int i = 0; i < 4; i++, value >>= 8)
+            crc = table[(byte)crc ^ (byte)value] ^ crc >> 8;
+        return ~crc;
+    }
+
+    // The words of Go's sentinel errors a snapshot receiver wraps
+    // (bitio.ErrOverflow, bitio.ErrRange).
+    internal const string OverflowText = "bitio: read past end of packet";
+    internal const string RangeText = "bitio: value out of range";
+
     /// <summary>CRC32 (IEEE) continued from crc over p[offset..offset+count).</summary>
     public static uint Crc32(uint crc, byte[] p, int offset, int count)
     {
@@ -1187,10 +1291,24 @@ public static partial class Bitpack
         return ~crc;
     }
 
+    // FrameCrc is the CRC32 of the protocol id's 4 little-endian bytes, four
+    // zero bytes and the payload.
     private static uint FrameCrc(uint protocolId, byte[] payload, int offset, int count)
     {
-        byte[] header = { (byte)protocolId, (byte)(protocolId >> 8), (byte)(protocolId >> 16), (byte)(protocolId >> 24), 0, 0, 0, 0 };
-        return Crc32(Crc32(0, header, 0, 8), payload, offset, count);
+        uint[] table = CrcTable();
+        uint crc = 0xFFFFFFFFu;
+        for (int i = 0; i < 8; i++)
+            crc = table[(byte)crc ^ (i < 4 ? (byte)(protocolId >> (8 * i)) : 0)] ^ crc >> 8;
+        return Crc32(~crc, payload, offset, count);
+    }
+
+    /// <summary>Refuses bytes offset to offset+count that are not bytes of a (name: the parameter's).</summary>
+    internal static void CheckSegment(byte[] a, int offset, int count, string name)
+    {
+        if (a == null)
+            throw new global::System.ArgumentNullException(name);
+        if (offset < 0 || count < 0 || offset > a.Length - count)
+            throw new global::System.ArgumentOutOfRangeException(name, "bytes " + offset + " to " + ((long)offset + count) + " of an array of " + a.Length);
     }
 
     /// <summary>
@@ -1203,25 +1321,203 @@ public static partial class Bitpack
     {
         if (payload == null)
             payload = NoBytes;
-        uint crc = FrameCrc(protocolId, payload, 0, payload.Length);
         byte[] packet = new byte[4 + payload.Length];
-        for (int i = 0; i < 4; i++)
-            packet[i] = (byte)(crc >> (8 * i));
-        global::System.Buffer.BlockCopy(payload, 0, packet, 4, payload.Length);
+        Seal(protocolId, payload, 0, payload.Length, packet, 0);
         return packet;
+    }
+
+    /// <summary>
+    /// Seal without allocating: writes the sealed packet of the count bytes
+    /// of payload from offset on into destination from destinationOffset on
+    /// and returns its length, count + 4. The two may be one array: a
+    /// payload written 4 bytes into a buffer is sealed in place by
+    /// Seal(id, buffer, 4, n, buffer, 0).
+    /// </summary>
+    /// <exception cref="global::System.ArgumentException">destination has fewer than count + 4 bytes from destinationOffset on.</exception>
+    public static int Seal(uint protocolId, byte[] payload, int offset, int count, byte[] destination, int destinationOffset)
+    {
+        CheckSegment(payload, offset, count, "payload");
+        if (destination == null)
+            throw new global::System.ArgumentNullException("destination");
+        if (destinationOffset < 0 || destinationOffset > destination.Length || destination.Length - destinationOffset < 4L + count)
+            throw new global::System.ArgumentException("the sealed packet needs " + (4L + count) + " bytes from offset " + destinationOffset + " of an array of " + destination.Length, "destination");
+        uint crc = FrameCrc(protocolId, payload, offset, count);
+        global::System.Buffer.BlockCopy(payload, offset, destination, destinationOffset + 4, count); // as memmove: the two may overlap
+        for (int i = 0; i < 4; i++)
+            destination[destinationOffset + i] = (byte)(crc >> (8 * i));
+        return count + 4;
+    }
+
+    /// <summary>Seal(protocolId, payload's array, offset, count, destination's array, offset), refusing a packet longer than destination: returns the packet's length.</summary>
+    /// <exception cref="global::System.ArgumentException">destination spans fewer than payload.Count + 4 bytes.</exception>
+    public static int Seal(uint protocolId, global::System.ArraySegment<byte> payload, global::System.ArraySegment<byte> destination)
+    {
+        if (destination.Count < 4L + payload.Count)
+            throw new global::System.ArgumentException("the sealed packet needs " + (4L + payload.Count) + " bytes, destination spans " + destination.Count, "destination");
+        return Seal(protocolId, payload.Array, payload.Offset, payload.Count, destination.Array, destination.Offset);
     }
 
     /// <summary>bitpack.Open: the payload of a sealed packet, or false when it is shorter than 4 bytes or its CRC does not match.</summary>
     public static bool Open(uint protocolId, byte[] packet, out byte[] payload)
     {
         payload = null;
-        if (packet == null || packet.Length < 4)
+        int at, n;
+        if (packet == null || !Open(protocolId, packet, 0, packet.Length, out at, out n))
             return false;
-        uint stored = (uint)packet[0] | (uint)packet[1] << 8 | (uint)packet[2] << 16 | (uint)packet[3] << 24;
-        if (stored != FrameCrc(protocolId, packet, 4, packet.Length - 4))
+        payload = new byte[n];
+        global::System.Buffer.BlockCopy(packet, at, payload, 0, n);
+        return true;
+    }
+
+    /// <summary>
+    /// Open without copying: checks the sealed packet in the count bytes of
+    /// packet from offset on and gives where its payload is in packet
+    /// (payloadOffset = offset + 4, payloadCount = count - 4); false, with
+    /// both 0, when it is shorter than 4 bytes or its CRC does not match.
+    /// </summary>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of packet.</exception>
+    public static bool Open(uint protocolId, byte[] packet, int offset, int count, out int payloadOffset, out int payloadCount)
+    {
+        CheckSegment(packet, offset, count, "packet");
+        payloadOffset = payloadCount = 0;
+        if (count < 4)
             return false;
-        payload = new byte[packet.Length - 4];
-        global::System.Buffer.BlockCopy(packet, 4, payload, 0, payload.Length);
+        uint stored = (uint)packet[offset] | (uint)packet[offset + 1] << 8 | (uint)packet[offset + 2] << 16 | (uint)packet[offset + 3] << 24;
+        if (stored != FrameCrc(protocolId, packet, offset + 4, count - 4))
+            return false;
+        payloadOffset = offset + 4;
+        payloadCount = count - 4;
+        return true;
+    }
+
+    /// <summary>Open over the bytes packet spans: payload is the part of them that is the payload (default when it returns false).</summary>
+    public static bool Open(uint protocolId, global::System.ArraySegment<byte> packet, out global::System.ArraySegment<byte> payload)
+    {
+        int at, n;
+        payload = default(global::System.ArraySegment<byte>);
+        if (!Open(protocolId, packet.Array, packet.Offset, packet.Count, out at, out n))
+            return false;
+        payload = new global::System.ArraySegment<byte>(packet.Array, at, n);
+        return true;
+    }
+
+    // The arrays writers sort maps' keys in, kept for the next write: a
+    // stack per key type and thread (a map inside a map's value takes the
+    // next array), each Take paired with a Release in a finally.
+    private static class KeyStack<K>
+    {
+        [global::System.ThreadStatic] internal static K[][] Arrays;
+        [global::System.ThreadStatic] internal static int Top;
+    }
+
+    /// <summary>An array of at least n keys to sort a map's in, the writer's until ReleaseKeys.</summary>
+    internal static K[] TakeKeys<K>(int n)
+    {
+        K[][] arrays = KeyStack<K>.Arrays;
+        int top = KeyStack<K>.Top;
+        if (arrays == null || top == arrays.Length)
+        {
+            global::System.Array.Resize(ref arrays, top < 4 ? 4 : 2 * top);
+            KeyStack<K>.Arrays = arrays;
+        }
+        K[] keys = arrays[top];
+        if (keys == null || keys.Length < n)
+            arrays[top] = keys = new K[n < 16 ? 16 : n];
+        KeyStack<K>.Top = top + 1;
+        return keys;
+    }
+
+    /// <summary>Copies m's keys into keys from 0 on (Keys.CopyTo allocates under mono).</summary>
+    internal static void CopyKeys<K, V>(global::System.Collections.Generic.Dictionary<K, V> m, K[] keys)
+    {
+        int i = 0;
+        foreach (global::System.Collections.Generic.KeyValuePair<K, V> kv in m)
+            keys[i++] = kv.Key;
+    }
+
+    /// <summary>Sorts the first n keys in their natural order (numbers by value, false before true), allocating nothing (Array.Sort allocates under mono).</summary>
+    internal static void SortKeys<K>(K[] keys, int n) where K : global::System.IComparable<K>
+    {
+        Sort(keys, n, new NaturalOrder<K>());
+    }
+
+    /// <summary>Sorts the first n string keys by their UTF-8 bytes (CompareKeys), allocating nothing.</summary>
+    internal static void SortStringKeys(string[] keys, int n)
+    {
+        Sort(keys, n, new StringKeyOrder());
+    }
+
+    private struct NaturalOrder<K> : global::System.Collections.Generic.IComparer<K> where K : global::System.IComparable<K>
+    {
+        public int Compare(K a, K b) { return a.CompareTo(b); }
+    }
+
+    private struct StringKeyOrder : global::System.Collections.Generic.IComparer<string>
+    {
+        public int Compare(string a, string b) { return CompareKeys(a, b); }
+    }
+
+    // Sort is a heapsort of keys[0..n) (distinct keys: a map's), by
+    // insertion below 16 keys.
+    private static void Sort<K, O>(K[] keys, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+    {
+        if (n <= 16)
+        {
+            for (int i = 1; i < n; i++)
+            {
+                K key = keys[i];
+                int j = i - 1;
+                for (; j >= 0 && order.Compare(keys[j], key) > 0; j--)
+                    keys[j + 1] = keys[j];
+                keys[j + 1] = key;
+            }
+            return;
+        }
+        for (int i = n / 2 - 1; i >= 0; i--)
+            SiftDown(keys, i, n, order);
+        for (int end = n - 1; end > 0; end--)
+        {
+            K top = keys[0];
+            keys[0] = keys[end];
+            keys[end] = top;
+            SiftDown(keys, 0, end, order);
+        }
+    }
+
+    private static void SiftDown<K, O>(K[] keys, int i, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+    {
+        K key = keys[i];
+        for (int child = 2 * i + 1; child < n; child = 2 * i + 1)
+        {
+            if (child + 1 < n && order.Compare(keys[child + 1], keys[child]) > 0)
+                child++;
+            if (order.Compare(keys[child], key) <= 0)
+                break;
+            keys[i] = keys[child];
+            i = child;
+        }
+        keys[i] = key;
+    }
+
+    /// <summary>Gives back the array TakeKeys gave last.</summary>
+    internal static void ReleaseKeys<K>() { KeyStack<K>.Top--; }
+
+    /// <summary>The result of a write into a caller's buffer: its length, or the error (the value's, or that the buffer is too small).</summary>
+    internal static bool Written(ref BitpackWriter w, bool ok, int count, string type, out int bytesWritten, out string error)
+    {
+        bytesWritten = 0;
+        if (!ok)
+        {
+            error = w.Error(type);
+            return false;
+        }
+        if (!w.InGivenBuffer())
+        {
+            error = Message("encode", type, "", -1, "the packet needs " + w.BytesWritten + " bytes, the buffer has " + count);
+            return false;
+        }
+        bytesWritten = w.BytesWritten;
+        error = null;
         return true;
     }
 
@@ -1759,7 +2055,7 @@ public partial struct BitpackReader
         if (!ChargeValue(0, length, start))
             return false;
         value = length == 0 ? Bitpack.NoBytes : new byte[length];
-        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), value, 0, (int)length);
         pos += 8 * (int)length;
         return true;
     }
@@ -1784,7 +2080,7 @@ public partial struct BitpackReader
             return Fail(BitpackErrorKind.Overflow, start, "needs " + value.Length + " bytes, " + (end - pos) / 8 + " remain");
         if (SameBytes(value, value.Length))
             return Unchanged(start);
-        global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);
+        global::System.Buffer.BlockCopy(data, origin + (pos >> 3), value, 0, value.Length);
         pos += 8 * value.Length;
         return true;
     }
@@ -1798,7 +2094,7 @@ public partial struct BitpackReader
             return false;
         for (int i = 0; i < n; i++)
         {
-            if (data[(pos >> 3) + i] != b[i])
+            if (data[origin + (pos >> 3) + i] != b[i])
                 return false;
         }
         return true;
@@ -1810,7 +2106,7 @@ public partial struct BitpackReader
         for (int i = 0; i < n; i++)
         {
             int a = from + i;
-            if ((data[a >> 3] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
+            if ((data[origin + (a >> 3)] >> (a & 7) & 1) != (b[i >> 3] >> (i & 7) & 1))
                 return false;
         }
         return true;
@@ -1825,9 +2121,15 @@ public partial struct BitpackWriter
         if (bit >= pos)
             return;
         int first = bit >> 3;
-        buffer[first] &= (byte)((1 << (bit & 7)) - 1);
-        global::System.Array.Clear(buffer, first + 1, ((pos + 7) >> 3) - first - 1);
+        buffer[origin + first] &= (byte)((1 << (bit & 7)) - 1);
+        global::System.Array.Clear(buffer, origin + first + 1, ((pos + 7) >> 3) - first - 1);
         pos = bit;
+    }
+
+    /// <summary>Whether the n bits written from bit from on are the first n bits of b.</summary>
+    public bool SameBits(int from, byte[] b, int n)
+    {
+        return Bitpack.SameBits(buffer, 8 * origin + from, b, n);
     }
 
     /// <summary>Words the error just recorded as the refusal of the base's value, as bitpack does, and returns false.</summary>
@@ -2079,9 +2381,218 @@ public static partial class Bitpack
         return true;
     }
 }
+
+// Snapshot streams (docs/wire.md, "Snapshot streams"): the header of Go's
+// snapshot.Sender packets and what a Receiver keeps besides its views, the
+// same for every type; each root type's TReceiver holds one.
+
+/// <summary>A snapshot packet's header, as BitpackReceiverState.Check read it.</summary>
+public struct BitpackSnapshotHeader
+{
+    /// <summary>The packet's sequence.</summary>
+    public ushort Seq;
+    /// <summary>How many packets back its base is; 0: the zero base.</summary>
+    public ushort Offset;
+    /// <summary>The base's id.</summary>
+    public uint Check;
+    /// <summary>The stream the packet is of (the base's).</summary>
+    public uint Stream;
+    /// <summary>The header's size in bytes: the delta follows.</summary>
+    public int Size;
+    /// <summary>The history slot holding the base, or -1 for the zero base.</summary>
+    public int BaseSlot;
+    internal bool starts, takes;
+}
+
+/// <summary>
+/// The bookkeeping of a snapshot Receiver, as Go's snapshot.Receiver does
+/// it: for each of History slots the sequence, id and stream of the view it
+/// holds, the newest sequence read and its stream, and the last 4 streams
+/// left. Check refuses a packet as Go does before its delta is decoded;
+/// Accept records one whose delta decoded. Not safe for concurrent use.
+/// </summary>
+public sealed class BitpackReceiverState
+{
+    /// <summary>The History a receiver keeps unless told otherwise (Go's default).</summary>
+    public const int DefaultHistory = 64;
+
+    private const int LeftStreams = 4, MaxHistory = 32768, ShortHeader = 7, LongHeader = 8, ZeroHeader = 11, MaxShort = 127;
+
+    private readonly int history;
+    private readonly ushort[] seqs;
+    private readonly uint[] ids, streams;
+    private readonly bool[] full;
+    private ushort newest;
+    private uint stream;
+    private bool read;
+    private bool on; // a packet was read since creation: stream is the current stream, which Reset keeps
+    private readonly uint[] left = new uint[LeftStreams];
+    private int nleft;
+
+    /// <summary>The state of a receiver keeping history views: 0 for the default (64), else a power of two from 2 to 32768, the Sender's.</summary>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">history is none of those.</exception>
+    public BitpackReceiverState(int history)
+    {
+        if (history == 0)
+            history = DefaultHistory;
+        else if (history < 2 || history > MaxHistory || (history & (history - 1)) != 0)
+            throw new global::System.ArgumentOutOfRangeException("history", "snapshot: History " + history + ": want 0 (the default, " + DefaultHistory +
+                ") or a power of two from 2 to " + MaxHistory + " (sequences wrap at 65536, which History must divide)");
+        this.history = history;
+        seqs = new ushort[history];
+        ids = new uint[history];
+        streams = new uint[history];
+        full = new bool[history];
+    }
+
+    /// <summary>How many views the receiver keeps.</summary>
+    public int History { get { return history; } }
+
+    /// <summary>The sequence to acknowledge: the newest read, or 0xFFFF before the first.</summary>
+    public ushort Ack { get { return read ? newest : (ushort)0xFFFF; } }
+
+    /// <summary>Whether the view of sequence seq is one the receiver holds: read, and among the last History sequences up to the newest.</summary>
+    public bool Holds(ushort seq)
+    {
+        int s = seq & (history - 1);
+        return read && full[s] && seqs[s] == seq && (ushort)(newest - seq) < history;
+    }
+
+    /// <summary>
+    /// Reads the header of the count bytes of packet from offset on and
+    /// checks everything Go's Receiver checks before the delta (the steps
+    /// of docs/wire.md in order): false, with Go's error, for a packet it
+    /// refuses. Changes nothing.
+    /// </summary>
+    public bool Check(byte[] packet, int offset, int count, out BitpackSnapshotHeader h, out string error)
+    {
+        Bitpack.CheckSegment(packet, offset, count, "packet");
+        h = default(BitpackSnapshotHeader);
+        h.BaseSlot = -1;
+        if (count < ShortHeader + 1)
+            return Refuse(out error, "a packet of " + count + " bytes: the smallest is " + (ShortHeader + 1) + " (a " + ShortHeader + "-byte header and a delta)", Bitpack.OverflowText);
+        ushort seq = (ushort)(packet[offset] | packet[offset + 1] << 8);
+        int n = ShortHeader;
+        ushort off;
+        if ((packet[offset + 2] & 1) == 0)
+        {
+            off = (ushort)(packet[offset + 2] >> 1);
+            if (off == 0)
+                n = ZeroHeader;
+        }
+        else
+        {
+            n = LongHeader;
+            off = (ushort)((packet[offset + 2] | packet[offset + 3] << 8) >> 1);
+        }
+        if (count < n + 1)
+            return Refuse(out error, "packet " + seq + ": a " + n + "-byte header and a delta in " + count + " bytes", Bitpack.OverflowText);
+        if (n == LongHeader && off <= MaxShort)
+            return Refuse(out error, "packet " + seq + ": base offset " + off + " in the long form (the short form carries 0 to " + MaxShort + ")", Bitpack.RangeText);
+        if (off >= history)
+            return Refuse(out error, "packet " + seq + ": base offset " + off + " out of range [0, " + (history - 1) + "] (History " + history + ")", Bitpack.RangeText);
+        h.Seq = seq;
+        h.Offset = off;
+        h.Size = n;
+        h.Check = Word(packet, offset + (n == LongHeader ? 4 : 3));
+        if (off == 0)
+        {
+            h.Stream = Word(packet, offset + 7);
+            uint z = ZeroId(h.Stream);
+            if (h.Check != z)
+                return Refuse(out error, "packet " + seq + ": the zero base of stream " + Hex(h.Stream) + " has id " + Hex(z) + ", not " + Hex(h.Check), NoBaseText);
+        }
+        else
+        {
+            ushort b = (ushort)(seq - off);
+            int s = b & (history - 1);
+            if (!Holds(b))
+                return Refuse(out error, "packet " + seq + ": its base " + b + " (offset " + off + ") is not held", NoBaseText);
+            if (ids[s] != h.Check)
+                return Refuse(out error, "packet " + seq + ": the view held as " + b + " is not its base (check " + Hex(h.Check) + ", held " + Hex(ids[s]) + ")", NoBaseText);
+            h.BaseSlot = s;
+            h.Stream = streams[s];
+        }
+        if (HasLeft(h.Stream))
+            return Refuse(out error, "packet " + seq + ": of stream " + Hex(h.Stream) + ", which this receiver left", NoBaseText);
+        h.starts = off == 0 && (!read || h.Stream != stream);
+        h.takes = h.starts || h.Stream == stream && Newer(seq, newest);
+        if (!h.takes && (ushort)(newest - seq) >= history)
+            return Refuse(out error, "packet " + seq + ": older than the " + history + " sequences kept up to " + newest, Bitpack.RangeText);
+        error = null;
+        return true;
+    }
+
+    /// <summary>
+    /// Records a packet Check passed and whose delta decoded, id being the
+    /// CRC-32 of the whole packet: its view is in slot h.Seq mod History;
+    /// it becomes the newest when it takes that place.
+    /// </summary>
+    public void Accept(ref BitpackSnapshotHeader h, uint id)
+    {
+        int s = h.Seq & (history - 1);
+        seqs[s] = h.Seq;
+        ids[s] = id;
+        streams[s] = h.Stream;
+        full[s] = true;
+        if (h.starts && on && h.Stream != stream && !HasLeft(stream))
+            left[nleft++ % LeftStreams] = stream;
+        if (h.takes)
+        {
+            newest = h.Seq;
+            stream = h.Stream;
+            read = on = true;
+        }
+    }
+
+    /// <summary>Forgets every view, as after a reconnect; the streams left stay left, and the one it was on is left when a packet starts another (Go's Reset).</summary>
+    public void Reset()
+    {
+        read = false;
+        global::System.Array.Clear(full, 0, full.Length);
+    }
+
+    /// <summary>The error wrapping ErrNoBase's text, Go's snapshot.ErrNoBase.</summary>
+    internal const string NoBaseText = "snapshot: the packet's base is not a view this receiver holds";
+
+    private static bool Refuse(out string error, string what, string sentinel)
+    {
+        error = "snapshot: " + what + ": " + sentinel;
+        return false;
+    }
+
+    private static uint Word(byte[] p, int at)
+    {
+        return (uint)p[at] | (uint)p[at + 1] << 8 | (uint)p[at + 2] << 16 | (uint)p[at + 3] << 24;
+    }
+
+    private static string Hex(uint v) { return "0x" + v.ToString("x8"); }
+
+    /// <summary>The id of the zero base of a stream: the CRC-32 of its value's 4 little-endian bytes.</summary>
+    public static uint ZeroId(uint stream)
+    {
+        return Bitpack.Crc32Word(stream);
+    }
+
+    private bool HasLeft(uint s)
+    {
+        for (int i = 0; i < nleft && i < LeftStreams; i++)
+        {
+            if (left[i] == s)
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>Whether sequence a is newer than b (serialize's sequence_greater_than).</summary>
+    public static bool Newer(ushort a, ushort b)
+    {
+        return a > b && a - b <= 32768 || a < b && b - a > 32768;
+    }
+}
 // ---------------------------------------------------------------------------
-/// <summary>Go's gen.Vec3: 96 bits.</summary>
-public sealed class Vec3
+/// <summary>Go's gen.Vec3: 96 bits. A struct: default(Vec3) is Go's zero value.</summary>
+public struct Vec3 : global::System.IEquatable<Vec3>
 {
     /// <summary>bitpack.Fingerprint(gen.Vec3): mix it into the protocol id as the Go side does.</summary>
     public const uint Fingerprint = 0x8f3a1b78u;
@@ -2090,26 +2601,17 @@ public sealed class Vec3
     public float Y; // float32 raw
     public float Z; // float32 raw
 
-    /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
-    public Vec3()
-    {
-    }
-
-    /// <summary>
-    /// Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's
-    /// error, for every packet it refuses (whole bytes after the value too).
-    /// </summary>
+    /// <summary>Reads a whole packet as bitpack.Unmarshal does: false, with bitpack's error, for every packet it refuses.</summary>
     public static bool TryRead(byte[] packet, out Vec3 value, out string error)
     {
         BitpackReader r = new BitpackReader(packet);
-        Vec3 v;
-        if (!Read(ref r, out v) || !r.Finish())
+        value = default(Vec3);
+        if (!r.ChargeRoot(3) || !value.ReadFrom(ref r) || !r.Finish())
         {
-            value = null;
+            value = default(Vec3);
             error = r.Error("gen.Vec3");
             return false;
         }
-        value = v;
         error = null;
         return true;
     }
@@ -2129,22 +2631,36 @@ public sealed class Vec3
         return true;
     }
 
-    /// <summary>
-    /// Reads one value from r, leaving r after it (no check for what
-    /// follows), as bitpack.Decode does: the value's own 3 values are
-    /// charged to r's allowances first.
-    /// </summary>
+    /// <summary>Reads one value from r, leaving r after it (no check for what follows), its own values charged to r's allowances first.</summary>
     public static bool Read(ref BitpackReader r, out Vec3 value)
     {
-        value = null;
-        if (!r.ChargeRoot(3))
-            return false;
-        value = new Vec3();
-        if (value.ReadFrom(ref r))
+        value = default(Vec3);
+        if (r.ChargeRoot(3) && value.ReadFrom(ref r))
             return true;
-        value = null;
+        value = default(Vec3);
         return false;
     }
+
+    /// <summary>Whether every field holds the same value (floats: the same bits, as a delta compares them).</summary>
+    public bool Equals(Vec3 other)
+    {
+        return Bitpack.Float32Bits(X) == Bitpack.Float32Bits(other.X) && Bitpack.Float32Bits(Y) == Bitpack.Float32Bits(other.Y) && Bitpack.Float32Bits(Z) == Bitpack.Float32Bits(other.Z);
+    }
+
+    public override bool Equals(object obj) { return obj is Vec3 && Equals((Vec3)obj); }
+
+    public override int GetHashCode()
+    {
+        int h = 17;
+        h = h * 31 + (int)Bitpack.Float32Bits(X);
+        h = h * 31 + (int)Bitpack.Float32Bits(Y);
+        h = h * 31 + (int)Bitpack.Float32Bits(Z);
+        return h;
+    }
+
+    public static bool operator ==(Vec3 a, Vec3 b) { return a.Equals(b); }
+
+    public static bool operator !=(Vec3 a, Vec3 b) { return !a.Equals(b); }
 
     /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>
     public bool ReadFrom(ref BitpackReader r)
@@ -2167,97 +2683,7 @@ public sealed class Vec3
         return true;
     }
 
-    /// <summary>
-    /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
-    /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
-    /// error (whole bytes after the delta too). value is a new object:
-    /// baseValue is never changed, on success or refusal (then value is
-    /// null), and value shares nothing with it but strings and hook objects,
-    /// which a delta replaces and never changes, so value is safe to keep as
-    /// the next base. baseValue must be a value this client decoded (the
-    /// server encodes against what the client holds).
-    /// </summary>
-    public static bool TryReadDelta(byte[] packet, Vec3 baseValue, out Vec3 value, out string error)
-    {
-        BitpackReader r = new BitpackReader(packet);
-        Vec3 v;
-        if (!ReadDelta(ref r, baseValue, out v) || !r.Finish())
-        {
-            value = null;
-            error = r.Error("gen.Vec3");
-            return false;
-        }
-        value = v;
-        error = null;
-        return true;
-    }
-
-    /// <summary>
-    /// Writes this value's delta against baseValue, the bytes
-    /// bitpack.AppendDelta writes (00 when nothing changed on the wire): false,
-    /// with its error, for every pair it refuses.
-    /// </summary>
-    public bool TryWriteDelta(Vec3 baseValue, out byte[] packet, out string error)
-    {
-        BitpackWriter w = new BitpackWriter(16);
-        if (!WriteDelta(ref w, baseValue))
-        {
-            packet = null;
-            error = w.Error("gen.Vec3");
-            return false;
-        }
-        packet = w.ToArray();
-        error = null;
-        return true;
-    }
-
-    /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
-    public static bool ReadDelta(ref BitpackReader r, Vec3 baseValue, out Vec3 value)
-    {
-        if (baseValue == null)
-            throw new global::System.ArgumentNullException("baseValue");
-        value = null;
-        int start = r.BitsRead;
-        bool changed;
-        if (!r.ReadBool(out changed))
-            return false;
-        Vec3 v = baseValue.Clone();
-        if (changed)
-        {
-            bool any;
-            if (!v.ReadDeltaBody(ref r, out any))
-                return false;
-            if (!any)
-                return r.Unchanged(start);
-        }
-        value = v;
-        return true;
-    }
-
-    /// <summary>Writes this value's delta against baseValue to w: its changed bit, then its body.</summary>
-    public bool WriteDelta(ref BitpackWriter w, Vec3 baseValue)
-    {
-        if (baseValue == null)
-            throw new global::System.ArgumentNullException("baseValue");
-        int start = w.BitsWritten;
-        bool changed = false;
-        w.WriteBits(1, 1);
-        if (!ReferenceEquals(this, baseValue) && !WriteDeltaBody(ref w, baseValue, out changed))
-            return false;
-        if (!changed)
-        {
-            w.Rewind(start);
-            w.WriteBits(0, 1);
-        }
-        return true;
-    }
-
-    /// <summary>
-    /// Reads a delta body (of a changed value, element, pointee or member of
-    /// this type: its items, each after its changed bit when it has two or
-    /// more) and applies it to this value, a copy of the base; changed says
-    /// whether it changed anything (a body must).
-    /// </summary>
+    /// <summary>Reads a delta body (its items, each after its changed bit when it has two or more) and applies it to this value; changed says whether it changed anything (a body must).</summary>
     public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
     {
         changed = false;
@@ -2348,13 +2774,6 @@ public sealed class Vec3
         }
         return true;
     }
-
-    /// <summary>A copy of this value sharing nothing a delta changes (strings and hook objects, which it replaces whole, are shared).</summary>
-    public Vec3 Clone()
-    {
-        Vec3 copy = (Vec3)MemberwiseClone();
-        return copy;
-    }
 }
 
 /// <summary>Go's gen.Player: 69 to 196 bits.</summary>
@@ -2371,7 +2790,6 @@ public sealed class Player
     /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
     public Player()
     {
-        this.Pos = new Vec3();
         this.Name = "";
     }
 
@@ -2456,11 +2874,6 @@ public sealed class Player
     {
         if (!w.WriteIntRange(this.Health, 0, 1000UL, 10))
             return w.At("Health");
-        if (this.Pos == null)
-        {
-            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
-            return w.At("Pos");
-        }
         if (!w.WriteCompressed32(this.Pos.X, k0, k1, 204800u, 18, k2, k3, false, "[-1024, 1024]"))
             return w.At("Pos.X");
         if (!w.WriteCompressed32(this.Pos.Y, k0, k1, 204800u, 18, k2, k3, false, "[-1024, 1024]"))
@@ -2672,16 +3085,6 @@ public sealed class Player
             if (w.WriteScalarDelta(true, d0, d1, 10, 0UL))
                 changed = true;
         }
-        if (this.Pos == null)
-        {
-            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
-            return w.At("Pos");
-        }
-        if (b.Pos == null)
-        {
-            w.Fail(BitpackErrorKind.Range, "null Vec3: only a Go pointer may be absent");
-            return w.BaseValue() || w.At("Pos");
-        }
         if (Bitpack.Float32Bits(this.Pos.X) == Bitpack.Float32Bits(b.Pos.X))
         {
             w.WriteBits(0, 1);
@@ -2754,8 +3157,260 @@ public sealed class Player
     public Player Clone()
     {
         Player copy = (Player)MemberwiseClone();
-        copy.Pos = this.Pos == null ? null : this.Pos.Clone();
         return copy;
+    }
+
+    /// <summary>
+    /// Makes this value a copy of source that shares nothing a delta changes
+    /// with it, as Clone does, reusing this value's objects, arrays and
+    /// dictionaries where they have the source's shape: a copy into a value
+    /// of the same shape (the same pointers and sparse slots present, the
+    /// same lengths and map keys) allocates nothing.
+    /// </summary>
+    public void CopyFrom(Player source)
+    {
+        if (source == null)
+            throw new global::System.ArgumentNullException("source");
+        if (ReferenceEquals(this, source))
+            return;
+        this.Health = source.Health;
+        this.Pos = source.Pos;
+        this.Name = source.Name;
+        this.Alive = source.Alive;
+    }
+
+    [global::System.ThreadStatic] private static Player scratch; // TryReadDelta's, into a value: the delta is applied here first
+
+    /// <summary>
+    /// TryRead over the count bytes of packet from offset on (nothing
+    /// outside them is read): a new value, or false with bitpack's error.
+    /// </summary>
+    public static bool TryRead(byte[] packet, int offset, int count, out Player value, out string error)
+    {
+        BitpackReader r = new BitpackReader(packet, offset, count);
+        Player v;
+        if (!Read(ref r, out v) || !r.Finish())
+        {
+            value = null;
+            error = r.Error("gen.Player");
+            return false;
+        }
+        value = v;
+        error = null;
+        return true;
+    }
+
+    /// <summary>TryRead over the bytes packet spans.</summary>
+    public static bool TryRead(global::System.ArraySegment<byte> packet, out Player value, out string error)
+    {
+        return TryRead(packet.Array, packet.Offset, packet.Count, out value, out error);
+    }
+
+    /// <summary>
+    /// Writes the packet bitpack.Marshal writes into the count bytes of
+    /// destination from offset on, allocating nothing: bytesWritten is its
+    /// length. False, with bitpack's error, for a value it refuses, and for a
+    /// packet longer than count bytes (the error says how long); then
+    /// bytesWritten is 0 and the bytes of destination are unspecified.
+    /// </summary>
+    public bool TryWrite(byte[] destination, int offset, int count, out int bytesWritten, out string error)
+    {
+        BitpackWriter w = new BitpackWriter(destination, offset, count);
+        bool ok = WriteTo(ref w);
+        return Bitpack.Written(ref w, ok, count, "gen.Player", out bytesWritten, out error);
+    }
+
+    /// <summary>TryWrite into the bytes destination spans.</summary>
+    public bool TryWrite(global::System.ArraySegment<byte> destination, out int bytesWritten, out string error)
+    {
+        return TryWrite(destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
+    }
+
+    /// <summary>
+    /// Writes this value's delta against baseValue, the bytes
+    /// bitpack.AppendDelta writes, into the count bytes of destination from
+    /// offset on, allocating nothing (as TryWrite into a buffer).
+    /// </summary>
+    public bool TryWriteDelta(Player baseValue, byte[] destination, int offset, int count, out int bytesWritten, out string error)
+    {
+        BitpackWriter w = new BitpackWriter(destination, offset, count);
+        bool ok = WriteDelta(ref w, baseValue);
+        return Bitpack.Written(ref w, ok, count, "gen.Player", out bytesWritten, out error);
+    }
+
+    /// <summary>TryWriteDelta into the bytes destination spans.</summary>
+    public bool TryWriteDelta(Player baseValue, global::System.ArraySegment<byte> destination, out int bytesWritten, out string error)
+    {
+        return TryWriteDelta(baseValue, destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
+    }
+
+    /// <summary>
+    /// Applies a delta (bitpack.AppendDelta's bytes, the count bytes of
+    /// packet from offset on) to baseValue as bitpack.UnmarshalDelta does,
+    /// into value, a value the caller owns (it may be baseValue itself):
+    /// its objects, arrays and dictionaries are reused where they have the
+    /// result's shape, so that a delta between values of a stable shape
+    /// allocates nothing but the strings it changes. Atomic: a refused delta
+    /// (false, with bitpack's error) changes neither value nor baseValue;
+    /// an accepted one never changes baseValue unless it is value. value
+    /// shares nothing with baseValue but strings and hook objects.
+    /// </summary>
+    public static bool TryReadDelta(byte[] packet, int offset, int count, Player baseValue, Player value, out string error)
+    {
+        if (value == null)
+            throw new global::System.ArgumentNullException("value");
+        BitpackReader r = new BitpackReader(packet, offset, count);
+        Player s = scratch ?? new Player();
+        scratch = null; // a hook reading this type again gets its own
+        bool ok = ReadDelta(ref r, baseValue, s) && r.Finish();
+        if (ok)
+            value.CopyFrom(s);
+        scratch = s;
+        error = ok ? null : r.Error("gen.Player");
+        return ok;
+    }
+
+    /// <summary>TryReadDelta into value over the bytes packet spans.</summary>
+    public static bool TryReadDelta(global::System.ArraySegment<byte> packet, Player baseValue, Player value, out string error)
+    {
+        return TryReadDelta(packet.Array, packet.Offset, packet.Count, baseValue, value, out error);
+    }
+
+    /// <summary>
+    /// Reads one delta from r (its changed bit, then its body) and applies it
+    /// to baseValue into value, which becomes a copy of baseValue (CopyFrom)
+    /// first unless it is baseValue: not atomic (a refusal leaves value part
+    /// way), no check for what follows. TryReadDelta is the atomic one.
+    /// </summary>
+    public static bool ReadDelta(ref BitpackReader r, Player baseValue, Player value)
+    {
+        if (baseValue == null)
+            throw new global::System.ArgumentNullException("baseValue");
+        if (value == null)
+            throw new global::System.ArgumentNullException("value");
+        int start = r.BitsRead;
+        bool changed;
+        if (!r.ReadBool(out changed))
+            return false;
+        value.CopyFrom(baseValue);
+        if (changed)
+        {
+            bool any;
+            if (!value.ReadDeltaBody(ref r, out any))
+                return false;
+            if (!any)
+                return r.Unchanged(start);
+        }
+        return true;
+    }
+}
+
+/// <summary>
+/// The client's end of a Go snapshot.Sender[gen.Player]'s stream (docs/wire.md,
+/// "Snapshot streams"): it reads each packet exactly as Go's
+/// snapshot.Receiver does — the same views, the same refusals, in its
+/// words, the same Ack — keeping the views of the last History sequences
+/// up to the newest as the bases later packets name. Not safe for
+/// concurrent use.
+///
+/// Memory: the receiver owns History + 1 values (a view per slot of its
+/// history, and one to decode into) and reuses them: once its history is
+/// full, a packet whose view has the shape of the one it replaces (the
+/// same entities present, the same lengths and map keys) is read without
+/// allocating, but for the strings it changes.
+/// </summary>
+public sealed class PlayerReceiver
+{
+    private readonly BitpackReceiverState state;
+    private readonly Player[] views;      // by sequence modulo History
+    private readonly Player zero = new Player(); // the zero base, never written
+    private Player next = new Player();          // the packet being read is decoded here, then swapped into its slot
+
+    /// <summary>A receiver keeping history views: 0 for the default (64), else a power of two from 2 to 32768, the Sender's History.</summary>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">history is none of those.</exception>
+    public PlayerReceiver(int history = BitpackReceiverState.DefaultHistory)
+    {
+        state = new BitpackReceiverState(history);
+        views = new Player[state.History];
+    }
+
+    /// <summary>How many views the receiver keeps.</summary>
+    public int History { get { return state.History; } }
+
+    /// <summary>The sequence to acknowledge to the Sender: the newest read, or 0xFFFF before the first (Go's Receiver.Ack).</summary>
+    public ushort Ack { get { return state.Ack; } }
+
+    /// <summary>
+    /// Reads one packet, the count bytes of packet from offset on (nothing
+    /// outside them is read). True: value is the packet's view and seq its
+    /// sequence. False: error is Go's Receiver's, word for word (a packet
+    /// whose base the receiver does not hold says so: "... base ...: snapshot:
+    /// the packet's base is not a view this receiver holds"), value is
+    /// null, seq is the packet's sequence once its header could be read
+    /// (else 0, as Go's), and nothing changed: the history, Ack, and every
+    /// value handed out before are as they were.
+    ///
+    /// value is the receiver's view, not a copy: do not change it. It stays
+    /// as read until the receiver reads another packet of the same slot
+    /// (sequence modulo History: History sequences later, or this packet
+    /// again) and then one more packet: hold it no longer, or copy it
+    /// (Clone, or CopyFrom into a value of your own).
+    /// </summary>
+    /// <exception cref="global::System.ArgumentNullException">packet is null.</exception>
+    /// <exception cref="global::System.ArgumentOutOfRangeException">offset and count do not name bytes of packet.</exception>
+    public bool TryRead(byte[] packet, int offset, int count, out Player value, out ushort seq, out string error)
+    {
+        BitpackSnapshotHeader h;
+        value = null;
+        if (!state.Check(packet, offset, count, out h, out error))
+        {
+            seq = h.Seq;
+            return false;
+        }
+        seq = h.Seq;
+        BitpackReader r = new BitpackReader(packet, offset + h.Size, count - h.Size);
+        if (!Player.ReadDelta(ref r, h.BaseSlot < 0 ? zero : views[h.BaseSlot], next) || !r.Finish())
+        {
+            error = "snapshot: packet " + h.Seq + ": " + r.Error("gen.Player");
+            return false;
+        }
+        int slot = h.Seq & (views.Length - 1);
+        value = next;
+        next = views[slot] ?? new Player();
+        views[slot] = value;
+        state.Accept(ref h, Bitpack.Crc32(0, packet, offset, count));
+        return true;
+    }
+
+    /// <summary>TryRead over a whole array.</summary>
+    public bool TryRead(byte[] packet, out Player value, out ushort seq, out string error)
+    {
+        if (packet == null)
+            throw new global::System.ArgumentNullException("packet");
+        return TryRead(packet, 0, packet.Length, out value, out seq, out error);
+    }
+
+    /// <summary>TryRead over the bytes packet spans.</summary>
+    public bool TryRead(global::System.ArraySegment<byte> packet, out Player value, out ushort seq, out string error)
+    {
+        return TryRead(packet.Array, packet.Offset, packet.Count, out value, out seq, out error);
+    }
+
+    /// <summary>
+    /// Forgets every view, as a new receiver would, after a reconnect (Go's
+    /// Receiver.Reset): no packet builds on what it held. It still refuses
+    /// the streams it left.
+    /// </summary>
+    public void Reset()
+    {
+        state.Reset();
+    }
+
+    /// <summary>The view the receiver holds under seq (its own, as TryRead hands it out), or false.</summary>
+    public bool TryGetView(ushort seq, out Player value)
+    {
+        value = state.Holds(seq) ? views[seq & (views.Length - 1)] : null;
+        return value != null;
     }
 }
 

@@ -1,0 +1,366 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/snapcorpus"
+	"github.com/bitpack-go/bitpack/snapshot"
+)
+
+// csReceiverStep is one thing a receiver is given (a packet, or a reset)
+// and the line Go's snapshot.Receiver answers for it: "OK seq view ack"
+// (view: the full encoding of the view read), "ERR seq error ack", or
+// "RESET ack".
+type csReceiverStep struct {
+	why    string
+	reset  bool
+	packet []byte
+	want   string
+}
+
+// receiverSteps are snapshot/testdata/stream.json's steps, then packets
+// made from its last ones to reach every refusal Go's Receiver words
+// (each header check, a delta cut short, damaged, or with a byte after
+// it), each with Go's answer, from a Go Receiver given them all in order.
+// It checks that Go's answers are the recorded ones where the file has
+// them.
+func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", "stream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file snapcorpus.File
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	var steps []csReceiverStep
+	var lastZero, lastAccepted []byte // the last accepted packet from a zero base, and from a view
+	for _, st := range file.Steps {
+		if st.Reset {
+			steps = append(steps, csReceiverStep{why: "reset", reset: true})
+			continue
+		}
+		p, err := hex.DecodeString(st.Packet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, csReceiverStep{why: st.Why, packet: p})
+		if st.Error == "" && p[2] == 0 {
+			lastZero = p
+		} else if st.Error == "" {
+			lastAccepted = p
+		}
+	}
+	put16 := func(p []byte, at int, v uint16) []byte {
+		q := bytes.Clone(p)
+		binary.LittleEndian.PutUint16(q[at:], v)
+		return q
+	}
+	seqOf := func(p []byte) uint16 { return binary.LittleEndian.Uint16(p) }
+	stream := binary.LittleEndian.Uint32(lastZero[7:])
+	// A zero-base packet of stream, unchanged, at seq.
+	atRestIn := func(stream uint32, seq uint16) []byte {
+		p := binary.LittleEndian.AppendUint16(nil, seq)
+		p = append(p, 0)
+		p = binary.LittleEndian.AppendUint32(p, crc32.ChecksumIEEE(binary.LittleEndian.AppendUint32(nil, stream)))
+		p = binary.LittleEndian.AppendUint32(p, stream)
+		return append(p, 0)
+	}
+	atRest := func(seq uint16) []byte { return atRestIn(stream, seq) }
+	last := lastAccepted
+	flip := func(p []byte, bit int) []byte {
+		q := bytes.Clone(p)
+		q[bit/8] ^= 1 << (bit % 8)
+		return q
+	}
+	crafted := []csReceiverStep{
+		{why: "7 bytes", packet: last[:7]},
+		{why: "a zero-base header and no delta", packet: lastZero[:11]},
+		{why: "a long form that the short form carries", packet: append(append(put16(last[:2], 0, seqOf(last)), 5<<1|1, 0), last[3:]...)},
+		{why: "an offset past History", packet: append(append(bytes.Clone(last[:2]), byte(file.History)<<1), last[3:]...)},
+		{why: "a zero base whose check is wrong", packet: flip(lastZero, 8*4)},
+		{why: "the current stream's zero base, older than the history", packet: atRest(seqOf(last) - uint16(file.History) - 3)},
+		{why: "a delta cut short", packet: last[:len(last)-1]},
+		{why: "a byte after the delta", packet: append(bytes.Clone(last), 0)},
+	}
+	for bit := 8 * 7; bit < min(8*len(last), 8*7+48); bit += 5 {
+		crafted = append(crafted, csReceiverStep{why: fmt.Sprintf("the last packet, delta bit %d flipped", bit-8*7), packet: flip(last, bit)})
+	}
+	crafted = append(crafted,
+		csReceiverStep{why: "the last packet again", packet: last},
+		csReceiverStep{why: "the current stream's zero base, the newest", packet: atRest(seqOf(last) + 2)},
+		csReceiverStep{why: "a reset", reset: true},
+		csReceiverStep{why: "a packet on a view forgotten", packet: last},
+		csReceiverStep{why: "the current stream's zero base after the reset", packet: atRest(seqOf(last) + 3)},
+	)
+	// Streams started and left: the first (before the reconnect, which
+	// Reset did not leave), five others, and the first again, by then no
+	// longer among the 4 streams left remembered.
+	others := []uint32{0x5eed0001, stream, 0x0badf00d, 0x5eed0001, 0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x5eed0001, stream, 0x0badf00d}
+	for k, s := range others {
+		crafted = append(crafted, csReceiverStep{why: fmt.Sprintf("stream %#08x's zero base", s), packet: atRestIn(s, seqOf(last)+4+uint16(k))})
+	}
+	steps = append(steps, crafted...)
+
+	codec, err := bitpack.NewCodec[snapcorpus.World]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: file.History})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v snapcorpus.World
+	decodeRefusals := 0
+	for i := range steps {
+		st := &steps[i]
+		if st.reset {
+			r.Reset()
+			st.want = fmt.Sprintf("RESET %d", r.Ack())
+		} else if seq, err := r.Read(st.packet, &v); err != nil {
+			st.want = fmt.Sprintf("ERR %d %s %d", seq, err, r.Ack())
+			if strings.Contains(err.Error(), "bitpack: decode") && i >= len(file.Steps) {
+				decodeRefusals++
+			}
+		} else {
+			view, err := codec.Marshal(&v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.want = fmt.Sprintf("OK %d %x %d", seq, view, r.Ack())
+		}
+		if i < len(file.Steps) {
+			rec := file.Steps[i]
+			var recorded string
+			switch {
+			case rec.Reset:
+				recorded = fmt.Sprintf("RESET %d", rec.Ack)
+			case rec.Error != "":
+				recorded = fmt.Sprintf("ERR %d", rec.Ack)
+			default:
+				recorded = fmt.Sprintf("OK %d %s %d", *rec.Seq, rec.View, rec.Ack)
+			}
+			got := st.want
+			if strings.HasPrefix(got, "ERR") {
+				f := strings.Fields(got)
+				got = "ERR " + f[len(f)-1]
+			}
+			if got != recorded {
+				t.Fatalf("step %d: Go's Receiver answers %q, the file records %q", i, got, recorded)
+			}
+		}
+	}
+	if decodeRefusals < 3 {
+		t.Fatalf("only %d crafted packets are refused by the delta's decoder", decodeRefusals)
+	}
+	return &file, steps
+}
+
+// csReceiverProgram reads commands from standard input: "P hex how" reads
+// a packet through a receiver of History history (how: 0, the whole
+// array; 1, offset and count within a larger array of junk; 2, an
+// ArraySegment of one) and answers as csReceiverStep.want; "R" resets it.
+// After every step it checks that each view it still holds is the one it
+// handed out for that sequence, encoding as it did then ("VIEW CHANGED"
+// otherwise).
+const csReceiverProgram = `using System;
+using System.Collections.Generic;
+using Snap;
+
+static class Program
+{
+    static string Hex(byte[] p, int n) { return BitConverter.ToString(p, 0, n).Replace("-", "").ToLowerInvariant(); }
+
+    static string Encode(World v)
+    {
+        byte[] p;
+        string error;
+        if (!v.TryWrite(out p, out error))
+            return "UNWRITABLE " + error;
+        return Hex(p, p.Length);
+    }
+
+    static int Main(string[] args)
+    {
+        foreach (int bad in new[] { 1, 3, 65536, -2 })
+        {
+            try
+            {
+                new WorldReceiver(bad);
+                Console.WriteLine("History " + bad + " accepted");
+            }
+            catch (ArgumentOutOfRangeException e)
+            {
+                Console.WriteLine(e.Message.Split('\n')[0]);
+            }
+        }
+        WorldReceiver r = new WorldReceiver(int.Parse(args[0]));
+        if (new WorldReceiver().History != 64 || new WorldReceiver(0).History != 64)
+            Console.WriteLine("the default History is not 64");
+        Console.WriteLine("ACK " + r.Ack);
+        var handed = new Dictionary<ushort, KeyValuePair<World, string>>();
+        Random junk = new Random(7);
+        string line;
+        while ((line = Console.ReadLine()) != null)
+        {
+            string[] f = line.Split(' ');
+            if (f[0] == "R")
+            {
+                r.Reset();
+                Console.WriteLine("RESET " + r.Ack);
+            }
+            else
+            {
+                byte[] p = new byte[f[1].Length / 2];
+                for (int i = 0; i < p.Length; i++)
+                    p[i] = Convert.ToByte(f[1].Substring(2 * i, 2), 16);
+                byte[] big = new byte[p.Length + 19];
+                junk.NextBytes(big);
+                Buffer.BlockCopy(p, 0, big, 11, p.Length);
+                World v;
+                ushort seq;
+                string error;
+                bool ok;
+                switch (f[2])
+                {
+                    case "0": ok = r.TryRead(p, out v, out seq, out error); break;
+                    case "1": ok = r.TryRead(big, 11, p.Length, out v, out seq, out error); break;
+                    default: ok = r.TryRead(new ArraySegment<byte>(big, 11, p.Length), out v, out seq, out error); break;
+                }
+                if (ok)
+                {
+                    string view = Encode(v);
+                    handed[seq] = new KeyValuePair<World, string>(v, view);
+                    Console.WriteLine("OK " + seq + " " + view + " " + r.Ack);
+                }
+                else
+                    Console.WriteLine("ERR " + seq + " " + error + " " + r.Ack + (v != null ? " VALUE NOT NULL" : ""));
+            }
+            for (int i = 0; i < r.History; i++)
+            {
+                World held;
+                ushort s = (ushort)(r.Ack - i);
+                if (!r.TryGetView(s, out held))
+                    continue;
+                KeyValuePair<World, string> h;
+                if (!handed.TryGetValue(s, out h) || !ReferenceEquals(h.Key, held) || Encode(held) != h.Value)
+                    Console.WriteLine("VIEW CHANGED " + s);
+            }
+        }
+        return 0;
+    }
+}
+`
+
+// TestCSharpReceiver replays snapshot/testdata/stream.json (loss,
+// duplicates, reordering, another client's stream, damaged packets,
+// evicted bases, a reconnect and the old stream after it) and the packets
+// receiverSteps makes from it through the generated C# WorldReceiver,
+// under mono and mono -O=-float32, each packet given whole, as a part of a
+// larger array and as an ArraySegment: every view, sequence, refusal
+// (word for word) and Ack must be Go's Receiver's, and the views the
+// receiver holds must stay as it handed them out.
+func TestCSharpReceiver(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
+	}
+	mono := requireTool(t, "mono", "C#")
+	requireTool(t, "mcs", "C#")
+	file, steps := receiverSteps(t)
+	var gen bytes.Buffer
+	if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "receiver.exe")
+	csCompile(t, map[string][]byte{"world.cs": gen.Bytes(), "main.cs": []byte(csReceiverProgram)}, exe)
+	var in strings.Builder
+	for i, st := range steps {
+		if st.reset {
+			in.WriteString("R\n")
+		} else {
+			fmt.Fprintf(&in, "P %x %d\n", st.packet, i%3)
+		}
+	}
+	for _, args := range [][]string{{exe}, {"-O=-float32", exe}} {
+		cmd := exec.Command(mono, append(args, fmt.Sprint(file.History))...)
+		cmd.Stdin = strings.NewReader(in.String())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("mono %v: %v\n%s", args, err, tail(string(out), 4000))
+		}
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		sc.Buffer(nil, 1<<20)
+		for _, h := range []int{1, 3, 65536, -2} {
+			_, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: h})
+			if !sc.Scan() || err == nil || sc.Text() != err.Error() {
+				t.Fatalf("mono %v: History %d: %q, Go refuses it with %v", args, h, sc.Text(), err)
+			}
+		}
+		fresh, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: file.History})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("ACK %d", fresh.Ack()); !sc.Scan() || sc.Text() != want {
+			t.Fatalf("mono %v: a new receiver's Ack: %q, Go's %q", args, sc.Text(), want)
+		}
+		i, bad := 0, 0
+		for sc.Scan() {
+			line := sc.Text()
+			if i >= len(steps) {
+				t.Fatalf("mono %v: an answer past the last step: %s", args, line)
+			}
+			if strings.HasPrefix(line, "VIEW CHANGED") {
+				t.Errorf("mono %v: step %d (%s): %s", args, i-1, steps[i-1].why, line)
+				continue
+			}
+			if line != steps[i].want {
+				if bad++; bad <= 5 {
+					t.Errorf("mono %v: step %d (%s):\n got %s\nwant %s", args, i, steps[i].why, line, steps[i].want)
+				}
+			}
+			i++
+		}
+		if i != len(steps) {
+			t.Fatalf("mono %v: %d answers for %d steps\n%s", args, i, len(steps), tail(string(out), 2000))
+		}
+	}
+}
+
+// Crowd has a field of a type named as Crowd's receiver would be.
+type (
+	Crowd struct {
+		Size  uint8
+		Named CrowdReceiver
+	}
+	CrowdReceiver struct{ On bool }
+)
+
+// TestCSharpReceiverName: a root type's receiver takes an underscore when
+// a type of the file has its name, and the file compiles.
+func TestCSharpReceiverName(t *testing.T) {
+	var cs bytes.Buffer
+	if err := CSharp(&cs, Options{}, &Crowd{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"public struct CrowdReceiver : ", "public sealed class CrowdReceiver_\n", "    public CrowdReceiver_(int history = BitpackReceiverState.DefaultHistory)\n"} {
+		if !strings.Contains(cs.String(), want) {
+			t.Errorf("generated C# lacks %q", want)
+		}
+	}
+	requireTool(t, "mcs", "C#")
+	csCompile(t, map[string][]byte{"crowd.cs": cs.Bytes(), "main.cs": []byte("static class P { static void Main() { new CrowdReceiver_(); } }\n")},
+		filepath.Join(t.TempDir(), "crowd.exe"))
+}
