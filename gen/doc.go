@@ -71,7 +71,7 @@
 // includes (Options.Include). Each struct holds plain fields and has
 // template <typename Stream> bool Serialize(Stream & stream), written with
 // serialize's macros where their semantics are bitpack's, and with the
-// header's bitpack_* macros (a block guarded by BITPACK_GEN_RUNTIME_1,
+// header's bitpack_* macros (a block guarded by BITPACK_GEN_RUNTIME_N,
 // built only on serialize_bits, serialize_bool, serialize_int,
 // serialize_bytes and serialize_align) for what serialize does not do or
 // does differently:
@@ -164,6 +164,14 @@
 // target may not be base itself. A serialize stream cannot rewind, so the
 // writer compares before it writes (DeltaChanged and its kin); hooks are
 // compared by the bits their Serialize writes.
+//
+// Snapshot streams: bitpack::Receiver<T, History> reads a Go
+// snapshot.Sender's packets as snapshot.Receiver does (the same views,
+// refusals and ack; bitpack::ReceiveResult says why a packet was refused,
+// no_base for ErrNoBase). It decodes into a spare view, so a refused packet
+// changes nothing, copies the accepted view into the caller's value, and
+// once its history is made allocates nothing. The header's numbers come
+// from package snapshot's own definitions (internal/snapwire).
 //
 // # C# and TypeScript
 //

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The packet header (docs/wire.md, "Snapshot streams"), in serialize's
@@ -27,13 +28,15 @@ import (
 // base 128 or more packets back, 11 from the zero base.
 
 // Header sizes and limits.
+// (internal/snapwire is their one home: the generated clients' receivers
+// take them from there too.)
 const (
-	shortHeader = 7     // bytes, a base 1 to 127 packets back
-	longHeader  = 8     // bytes, a base 128 to 32767 packets back
-	zeroHeader  = 11    // bytes, the zero base (with the stream's value)
-	maxShort    = 127   // the largest offset the short form carries
-	maxHistory  = 32768 // History's bound: offsets stay below it (15 bits)
-	minPacket   = shortHeader + 1
+	shortHeader = snapwire.ShortHeader // bytes, a base 1 to 127 packets back
+	longHeader  = snapwire.LongHeader  // bytes, a base 128 to 32767 packets back
+	zeroHeader  = snapwire.ZeroHeader  // bytes, the zero base (with the stream's value)
+	maxShort    = snapwire.MaxShort    // the largest offset the short form carries
+	maxHistory  = snapwire.MaxHistory  // History's bound: offsets stay below it (15 bits)
+	minPacket   = snapwire.MinPacket
 )
 
 // ErrNoBase reports a packet whose base is not a view this Receiver holds:

@@ -1,6 +1,10 @@
 package snapshot
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/bitpack-go/bitpack/internal/snapwire"
+)
 
 // Entity names one entity of a world: an element of one of the fields
 // Options.Entities lists.
@@ -45,14 +49,14 @@ type Options[T any] struct {
 }
 
 // defaultHistory is History's default.
-const defaultHistory = 64
+const defaultHistory = snapwire.DefaultHistory
 
 // history returns the History o asks for, checked.
 func history(n int) (int, error) {
 	switch {
 	case n == 0:
 		return defaultHistory, nil
-	case n < 2 || n > maxHistory || n&(n-1) != 0:
+	case n < snapwire.MinHistory || n > maxHistory || n&(n-1) != 0:
 		return 0, fmt.Errorf("snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
 			n, defaultHistory, maxHistory)
 	}

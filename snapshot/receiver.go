@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // Receiver reads a stream of packets from a Sender: it keeps the views of
@@ -26,7 +27,7 @@ type Receiver[T any] struct {
 
 // leftStreams is how many of the streams it left a Receiver remembers,
 // to refuse their packets.
-const leftStreams = 4
+const leftStreams = snapwire.LeftStreams
 
 // slot is one view of a Receiver's history.
 type slot[T any] struct {
@@ -153,7 +154,7 @@ func (r *Receiver[T]) holds(s *slot[T], seq uint16) bool {
 // read, or 0xFFFF before the first.
 func (r *Receiver[T]) Ack() uint16 {
 	if !r.read {
-		return 0xFFFF
+		return snapwire.NoAck
 	}
 	return r.newest
 }

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/bitpack-go/bitpack/internal/rules"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // PathExpr is the expression of a value's field path for an error
@@ -99,9 +100,24 @@ func IsLoopName(n string) bool {
 }
 
 // Rules fills in the wire rules a runtime's text names by placeholder,
-// each from its one definition in package rules: {{QUAT_NORM_TOLERANCE}}
-// is the quaternion norm tolerance, as a literal every target language
-// reads alike.
+// each from its one definition: {{QUAT_NORM_TOLERANCE}} is package
+// rules' quaternion norm tolerance, and the {{SNAP_...}} placeholders are
+// the numbers of a snapshot stream's header and Receiver (package
+// snapwire), each as a literal every target language reads alike.
 func Rules(text string) string {
-	return strings.ReplaceAll(text, "{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64))
+	return ruleReplacer.Replace(text)
 }
+
+var ruleReplacer = strings.NewReplacer(
+	"{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64),
+	"{{SNAP_SHORT_HEADER}}", strconv.Itoa(snapwire.ShortHeader),
+	"{{SNAP_LONG_HEADER}}", strconv.Itoa(snapwire.LongHeader),
+	"{{SNAP_ZERO_HEADER}}", strconv.Itoa(snapwire.ZeroHeader),
+	"{{SNAP_MAX_SHORT}}", strconv.Itoa(snapwire.MaxShort),
+	"{{SNAP_MIN_PACKET}}", strconv.Itoa(snapwire.MinPacket),
+	"{{SNAP_MIN_HISTORY}}", strconv.Itoa(snapwire.MinHistory),
+	"{{SNAP_MAX_HISTORY}}", strconv.Itoa(snapwire.MaxHistory),
+	"{{SNAP_DEFAULT_HISTORY}}", strconv.Itoa(snapwire.DefaultHistory),
+	"{{SNAP_LEFT_STREAMS}}", strconv.Itoa(snapwire.LeftStreams),
+	"{{SNAP_NO_ACK}}", strconv.Itoa(snapwire.NoAck),
+)

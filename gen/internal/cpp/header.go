@@ -22,8 +22,9 @@ type Options struct {
 // printed: numbers (the block's guard and includes, integers, units,
 // compressed floats), text (strings, sparse indices, checks), framing
 // (Seal and Open, and the macros of all three), quaternions and map keys,
-// deltas (which close the guard). Each part but the first continues the
-// one before: they are one block, split where its subjects change.
+// deltas, the snapshot stream's Receiver (which closes the guard). Each
+// part but the first continues the one before: they are one block, split
+// where its subjects change.
 var (
 	//go:embed runtime_numbers.h
 	runtimeNumbers string
@@ -35,8 +36,10 @@ var (
 	runtimeQuatKeys string
 	//go:embed runtime_delta.h
 	runtimeDelta string
+	//go:embed runtime_snapshot.h
+	runtimeSnapshot string
 
-	cppRuntime = code.Rules(runtimeNumbers + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta)
+	cppRuntime = code.Rules(runtimeNumbers + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta + runtimeSnapshot)
 )
 
 // Emitter renders a model as a C++ header.
@@ -230,6 +233,9 @@ func (e *Emitter) preamble() {
 // read refuses what bitpack.UnmarshalDelta refuses; like a refused
 // Serialize, a refused delta leaves the value partly written, and reading
 // into base itself is refused.
+//
+// bitpack::Receiver<T, History> reads a Go snapshot.Sender's stream (see
+// the class): a refused packet changes nothing, and result() says why.
 `)
 	if len(e.m.Hooks) > 0 {
 		e.printf("//\n// These types encode themselves in Go (MarshalBits/UnmarshalBits), which no\n")

@@ -3,8 +3,8 @@
 // generates carries this block; the guard keeps one copy per program (its
 // number changes whenever the block does).
 
-#ifndef BITPACK_GEN_RUNTIME_3
-#define BITPACK_GEN_RUNTIME_3
+#ifndef BITPACK_GEN_RUNTIME_4
+#define BITPACK_GEN_RUNTIME_4
 
 #include <float.h>
 #include <math.h>
