@@ -173,6 +173,15 @@
 // once its history is made allocates nothing. The header's numbers come
 // from package snapshot's own definitions (internal/snapwire).
 //
+// # Enums
+//
+// A Go named integer type whose constants are given in Options.Enums
+// (bitpack gen reads them from the package's source; reflection cannot
+// see constants) is an enum in the model (model.TypeEnum, Value.Enum),
+// and each renderer declares the type's fields with an enum of its own
+// language. The wire is the integer's: a value no constant names is read
+// and written as any other, as Go does.
+//
 // # C# and TypeScript
 //
 // CSharp and TypeScript write one self-contained file each, its bit reader

@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"cmp"
 	"io"
+	"reflect"
+	"slices"
 
 	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 	"github.com/bitpack-go/bitpack/gen/internal/csharp"
@@ -15,6 +18,64 @@ type Options struct {
 	Namespace string // C++ namespace for everything generated; "" = none
 	Include   string // the serialize header to #include; "" = "serialize.h"
 	Package   string // Go: the generated file's package name; "" = the last element of the types' import path
+
+	// Enums are named integer types' constants, which name the types'
+	// values in the generated code: a field of such a type is declared
+	// with an enum of its own (C++ enum class, C# enum, TypeScript a
+	// union of the values with an as-const object of the names). The
+	// wire does not change. Reflection cannot see constants: bitpack gen
+	// reads them from the package's source (every named integer type of
+	// the module whose package declares constants of it) and fills this
+	// in; a program calling gen itself lists them, with EnumOf. Types no
+	// field holds are not used.
+	Enums []Enum
+}
+
+// An Enum is a Go named integer type's constants: the type, by the
+// import path of its package and its name, and each constant's name and
+// value, in the order the generated enum lists them (the declaration's).
+type Enum struct {
+	PkgPath   string
+	Name      string
+	Constants []EnumConstant
+}
+
+// An EnumConstant is one constant of an Enum: its name in Go and its
+// value (for an unsigned type, the bits of the value: int64(uint64(v))).
+type EnumConstant struct {
+	Name  string
+	Value int64
+}
+
+// EnumOf is the Enum of T, a named integer type, whose constants are
+// named by constants' keys, listed in the order of their values (names
+// break ties):
+//
+//	gen.EnumOf(map[string]game.Team{"Red": game.Red, "Blue": game.Blue, "Spectator": game.Spectator})
+func EnumOf[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](constants map[string]T) Enum {
+	t := reflect.TypeFor[T]()
+	e := Enum{PkgPath: t.PkgPath(), Name: t.Name()}
+	for name, v := range constants {
+		e.Constants = append(e.Constants, EnumConstant{Name: name, Value: int64(v)})
+	}
+	slices.SortFunc(e.Constants, func(a, b EnumConstant) int {
+		x, y := constants[a.Name], constants[b.Name]
+		return cmp.Or(cmp.Compare(x, y), cmp.Compare(a.Name, b.Name))
+	})
+	return e
+}
+
+// build is the model of values with the options' enums.
+func build(opts Options, values []any) (*model.Model, error) {
+	specs := make([]model.EnumSpec, 0, len(opts.Enums))
+	for _, e := range opts.Enums {
+		s := model.EnumSpec{PkgPath: e.PkgPath, Name: e.Name}
+		for _, c := range e.Constants {
+			s.Constants = append(s.Constants, model.SpecConstant{Name: c.Name, Value: c.Value})
+		}
+		specs = append(specs, s)
+	}
+	return model.Build(values, specs...)
 }
 
 // CPP writes one self-contained C++11 header for the types of values
@@ -25,7 +86,7 @@ type Options struct {
 // deterministic: the same types give the same bytes. Nothing is written
 // when an error is returned.
 func CPP(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
@@ -57,7 +118,7 @@ func CPP(w io.Writer, opts Options, values ...any) error {
 // file carries its own bit reader and writer, Seal and Open. The output is
 // deterministic. Nothing is written when an error is returned.
 func CSharp(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
@@ -86,7 +147,7 @@ func CSharp(w io.Writer, opts Options, values ...any) error {
 // bitpack's, and so are their refusals. opts is not used (a module needs
 // no namespace). Nothing is written when an error is returned.
 func TypeScript(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
@@ -118,7 +179,7 @@ func TypeScript(w io.Writer, opts Options, values ...any) error {
 // such types are left to the plan. Nothing is written on error. One
 // package holds one file gen.Go wrote: the helpers of two would collide.
 func Go(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
