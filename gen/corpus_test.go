@@ -63,7 +63,7 @@ func (l *lazyCorpus) get(t *testing.T) *corpus {
 		for _, e := range entries {
 			protos = append(protos, e.proto)
 		}
-		m, err := model.Build(protos)
+		m, err := build(Options{Enums: tableEnums}, protos)
 		if err != nil {
 			t.Fatal(err)
 		}

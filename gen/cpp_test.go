@@ -57,7 +57,7 @@ func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 		protos = append(protos, e.proto)
 	}
 	var header bytes.Buffer
-	if err := CPP(&header, Options{Include: "minserialize.h"}, protos...); err != nil {
+	if err := CPP(&header, Options{Include: "minserialize.h", Enums: tableEnums}, protos...); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{"table.h": header.Bytes(), "dispatch.inc": []byte(dispatch)}

@@ -2,7 +2,11 @@ package gen
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -42,6 +46,67 @@ func TestEnumErrors(t *testing.T) {
 		err := g(&out)
 		if err == nil || !strings.Contains(err.Error(), "the constants of github.com/bitpack-go/bitpack/gen.Level: none given") || out.Len() != 0 {
 			t.Errorf("%s: %v, %d bytes written", name, err, out.Len())
+		}
+	}
+}
+
+// TestTypeScriptEnumTypes: an enum is a type TypeScript checks: a field
+// of it takes its named values (and values read), and 7, which no
+// constant of Team names, does not compile where a Team is wanted; the
+// declarations are erasable syntax (no enum: erasableSyntaxOnly and
+// isolatedModules accept them).
+func TestTypeScriptEnumTypes(t *testing.T) {
+	tsc := requireTSC(t)
+	var module bytes.Buffer
+	if err := TypeScript(&module, Options{Enums: tableEnums}, &Named{}); err != nil {
+		t.Fatal(err)
+	}
+	if regexp.MustCompile(`(?m)^export (const )?enum `).Match(module.Bytes()) {
+		t.Error("the module declares a TypeScript enum")
+	}
+	decls := regexp.MustCompile(`(?s)export const (Team|Offset|Rank) = \{.*?\} as const;\n\n/\*\*[^\n]*\*/\nexport type (Team|Offset|Rank) = [^\n]*\n`).FindAll(module.Bytes(), -1)
+	if len(decls) != 3 {
+		t.Fatalf("found %d enum declarations, want 3", len(decls))
+	}
+	dir := t.TempDir()
+	compile := func(name, src string, extra ...string) (string, error) {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append(append(append([]string{}, tsFlags...), "--noEmit", "--target", "es2020"), extra...)
+		out, err := exec.Command(tsc, append(args, path)...).CombinedOutput()
+		return string(out), err
+	}
+	if out, err := compile("decls.ts", string(bytes.Join(decls, nil)), "--erasableSyntaxOnly", "--isolatedModules", "--verbatimModuleSyntax"); err != nil {
+		t.Errorf("the enum declarations alone: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "table.ts"), module.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	use := `import * as t from "./table.js";
+const v = t.newNamed();
+v.Side = t.Team.Blue;
+v.Rank = t.Rank.Top;
+v.Shift = t.Offset.Left;
+v.ByTeam.set(t.Team.Red, t.Offset.Right);
+const read: t.Team = t.readNamed(t.writeNamed(v)).Side;
+const fine: bigint = v.Fine;
+const beat: number = v.Beat + v.Lag;
+export const out = [read, fine, beat];
+`
+	if out, err := compile("use.ts", use); err != nil {
+		t.Errorf("named values: %v\n%s", err, out)
+	}
+	for _, bad := range []struct{ src, want string }{
+		{`const x: t.Team = 7;`, "error TS2322: Type '7' is not assignable to type 'Team'."},
+		{`t.newNamed().Side = 7;`, "error TS2322: Type '7' is not assignable to type 'Team'."},
+		{`t.newNamed().Rank = 1n;`, "error TS2322: Type '1n' is not assignable to type 'Rank'."},
+		{`t.newNamed().Shift = t.Team.Blue;`, "error TS2322: Type '2' is not assignable to type 'Offset'."},
+	} {
+		out, err := compile("bad.ts", `import * as t from "./table.js";`+"\n"+bad.src+"\nexport {};\n")
+		if err == nil || !strings.Contains(out, bad.want) {
+			t.Errorf("%s: %v\n%s\nwant %q", bad.src, err, out, bad.want)
 		}
 	}
 }

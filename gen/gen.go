@@ -142,8 +142,11 @@ func CSharp(w io.Writer, opts Options, values ...any) error {
 // and writeTTo, the constant TFingerprint, and deltas:
 // readTDelta(packet, base) and writeTDelta(base, value), bitpack's
 // UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
-// are numbers, 64-bit ones bigint; pointers are T | null; a registered
-// interface is a union discriminated by type. Reads and writes are
+// are numbers, 64-bit ones bigint; a named integer type with constants
+// (Options.Enums) is the union of its values, with an as-const object of
+// the same name naming them; a time.Duration with unit=U is its count of
+// U (a number, a bigint where the count's range passes 2^53); pointers
+// are T | null; a registered interface is a union discriminated by type. Reads and writes are
 // bitpack's, and so are their refusals. opts is not used (a module needs
 // no namespace). Nothing is written when an error is returned.
 func TypeScript(w io.Writer, opts Options, values ...any) error {

@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden generated files in t
 // eye when they change: the README's player (a Vec3 under a float tag, a
 // string), a union envelope, in a namespace, and a loadout (a quaternion,
 // a map, a duration in units, a clamped integer, a union numbered with
-// At), in each language.
+// At), in each language; and the table's Named (enums, and durations
+// counted in units).
 var goldenCases = []struct {
 	file   string
 	gen    func(io.Writer, Options, ...any) error
@@ -38,6 +39,7 @@ var goldenCases = []struct {
 	{"loadout.h", CPP, Options{Namespace: "game"}, []any{&Loadout{}}},
 	{"loadout.cs", CSharp, Options{Namespace: "Game.Loadout"}, []any{&Loadout{}}},
 	{"loadout.ts", TypeScript, Options{}, []any{&Loadout{}}},
+	{"named.ts", TypeScript, Options{Enums: tableEnums}, []any{&Named{}}},
 }
 
 // Loadout is the golden files' type of the kinds that came after the

@@ -130,6 +130,34 @@ func EncodingComment(v *Value) string {
 	return strings.Join(words, "; ")
 }
 
+// FieldComment is a field's encoding in bitpack's words, containers
+// included ("slice maxlen 4; struct"), for a client that holds durations
+// counted in their units (Counted), which it says: "in units of 1ms (Go's
+// time.Duration ÷ 1ms): int [0, 10000] × 1ms".
+func FieldComment(v *Value) string {
+	var words []string
+	for ; v != nil; v = v.Elem {
+		switch {
+		case v.Op == OpMap:
+			words = append(words, v.Encoding+" ("+countedWords(v.Key)+")")
+		case !v.Op.IsStruct():
+			words = append(words, countedWords(v))
+		case v.Fields != nil:
+			words = append(words, "sent with this field's options")
+		default:
+			words = append(words, "struct")
+		}
+	}
+	return strings.Join(words, "; ")
+}
+
+func countedWords(v *Value) string {
+	if v.Counted {
+		return "in units of " + v.UnitText + " (Go's time.Duration ÷ " + v.UnitText + "): " + v.Encoding
+	}
+	return v.Encoding
+}
+
 // SizeText words a struct type's size on the wire: "40 bits", "8 to 200
 // bits", "8 bits or more".
 func SizeText(t *Type) string {
