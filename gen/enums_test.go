@@ -110,3 +110,57 @@ export const out = [read, fine, beat];
 		}
 	}
 }
+
+// TestCSharpEnumTypes: an enum is a C# enum of the Go type's underlying
+// type, its members Go's constants with their values; a field of it is
+// declared with it, so an integer needs a cast to go there; a value no
+// member names is read and written as it is.
+func TestCSharpEnumTypes(t *testing.T) {
+	mono := requireTool(t, "mono", "C#")
+	mcs := requireTool(t, "mcs", "C#")
+	var file bytes.Buffer
+	if err := CSharp(&file, Options{Namespace: "Named", Enums: tableEnums}, &Named{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	use := `using System;
+using Named;
+static class Use
+{
+    static int Main()
+    {
+        var v = new Named.Named();
+        v.Side = Team.Blue;
+        v.Raw = (Team)7;
+        v.Rank = Rank.Top;
+        v.ByTeam[Team.Red] = Offset.Right;
+        v.Lag = 1500;
+        byte[] packet;
+        string error;
+        Named.Named back;
+        if (!v.TryWrite(out packet, out error) || !Named.Named.TryRead(packet, out back, out error))
+        {
+            Console.WriteLine(error);
+            return 1;
+        }
+        Console.WriteLine("{0} {1} {2} {3} {4} {5} {6} {7}", Enum.GetUnderlyingType(typeof(Team)), Enum.GetUnderlyingType(typeof(Offset)),
+            Enum.GetUnderlyingType(typeof(Rank)), (long)Rank.Bottom, back.Side, (byte)back.Raw, back.ByTeam[Team.Red], back.Lag);
+        return 0;
+    }
+}
+`
+	exe := filepath.Join(dir, "use.exe")
+	csCompile(t, map[string][]byte{"named.cs": file.Bytes(), "use.cs": []byte(use)}, exe)
+	out, err := exec.Command(mono, exe).CombinedOutput()
+	if want := "System.Byte System.Int16 System.Int64 -1099511627776 Blue 7 Right 1500\n"; err != nil || string(out) != want {
+		t.Errorf("mono: %v: %q, want %q", err, out, want)
+	}
+	bad := strings.Replace(use, "v.Side = Team.Blue;", "v.Side = 2;", 1)
+	if err := os.WriteFile(filepath.Join(dir, "bad.cs"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := exec.Command(mcs, "-langversion:7.2", "-out:"+filepath.Join(dir, "bad.exe"), filepath.Join(dir, "named.cs"), filepath.Join(dir, "bad.cs")).CombinedOutput()
+	if err == nil || !strings.Contains(string(o), "error CS0266: Cannot implicitly convert type `int' to `Named.Team'") {
+		t.Errorf("an int assigned to a Team field: %v\n%s", err, o)
+	}
+}

@@ -103,7 +103,9 @@ func CPP(w io.Writer, opts Options, values ...any) error {
 // nil pointers are enough) and every type they reach, in namespace
 // opts.Namespace ("" = the global namespace; Include is not used). Each Go
 // struct type T becomes public sealed class T with a public field per
-// wire field, named as in Go, and
+// wire field, named as in Go (a named integer type with constants,
+// Options.Enums, is a C# enum of its underlying type; a time.Duration with
+// unit=U a long counting U), and
 //
 //	public static bool TryRead(byte[] packet, out T value, out string error)
 //	public bool TryWrite(out byte[] packet, out string error)

@@ -40,6 +40,7 @@ var goldenCases = []struct {
 	{"loadout.cs", CSharp, Options{Namespace: "Game.Loadout"}, []any{&Loadout{}}},
 	{"loadout.ts", TypeScript, Options{}, []any{&Loadout{}}},
 	{"named.ts", TypeScript, Options{Enums: tableEnums}, []any{&Named{}}},
+	{"named.cs", CSharp, Options{Namespace: "Game.Named", Enums: tableEnums}, []any{&Named{}}},
 }
 
 // Loadout is the golden files' type of the kinds that came after the

@@ -68,4 +68,4 @@ func TestGenEnums(t *testing.T) {
 }
 
 // rendersEnums are the languages whose output names an enum's values.
-var rendersEnums = map[string]bool{"ts": true}
+var rendersEnums = map[string]bool{"ts": true, "cs": true}

@@ -56,7 +56,7 @@ func New(m *model.Model, namespace string) (*Emitter, error) {
 			}
 		}
 	}
-	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append(append([]*model.Type{}, m.Hooks...), m.Enums...), m.Types...) {
 		e.typeNames[t] = csIdent(t.Name)
 	}
 	for _, t := range m.Types {
@@ -108,6 +108,9 @@ func (e *Emitter) File() []byte {
 	src.WriteString(code.RuntimeEnd + "\n")
 	for _, t := range e.m.Hooks {
 		e.hookType(&src, t)
+	}
+	for _, t := range e.m.Enums {
+		e.enumType(&src, t)
 	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
@@ -178,6 +181,23 @@ func (e *Emitter) hookType(b *bytes.Buffer, t *model.Type) {
 	fmt.Fprintf(b, "public sealed partial class %s\n{\n}\n\n", e.typeNames[t])
 }
 
+// enumType renders a Go named integer type with constants as a C# enum of
+// the same underlying type, its members Go's constants. A field of it may
+// hold a value no member names (a cast of any value the tags allow), which
+// is read and written as any other, as Go does.
+func (e *Emitter) enumType(b *bytes.Buffer, t *model.Type) {
+	fmt.Fprintf(b, "/// <summary>Go's %s (%s), by its constants. A value the wire carries may be one no member names: it is read and written as it is.</summary>\n", t.Go, t.Go.Kind())
+	fmt.Fprintf(b, "public enum %s : %s\n{\n", e.typeNames[t], csIntType(t.Signed, t.GoBits))
+	for _, c := range t.Constants {
+		v := csUlong(c.Uint)
+		if t.Signed {
+			v = csLong(c.Int)
+		}
+		fmt.Fprintf(b, "    %s = %s,\n", csIdent(c.Name), strings.TrimSuffix(v, "UL"))
+	}
+	fmt.Fprintf(b, "}\n\n")
+}
+
 // unionType renders a registered interface as a C# interface its member
 // classes implement.
 func (e *Emitter) unionType(b *bytes.Buffer, t *model.Type) {
@@ -216,7 +236,7 @@ func (e *Emitter) structType(t *model.Type) []byte {
 			p("    // %s: %s (nothing stored)\n", e.members[m], m.Value.Encoding)
 			continue
 		}
-		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], model.EncodingComment(m.Value))
+		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], model.FieldComment(m.Value))
 	}
 	if len(t.Fields) > 0 {
 		p("\n")

@@ -460,7 +460,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 		c.line("int %s = w.BitsWritten;", pos)
 		c.line("w.WriteBits(1, 1);")
 		c.line("%s %s = %s < 0 ? %s[%s] : %s[%s];", ktype, key, cmp, kv, i, kb, j)
-		idx := append(append([]string{}, it.idx...), "Bitpack.KeyText("+key+")")
+		idx := append(append([]string{}, it.idx...), e.keyText(v.Key, key))
 		e.write(c, v.Key, key, idx)
 		c.line("if (%s < 0)", cmp)
 		c.open()

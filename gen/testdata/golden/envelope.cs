@@ -632,6 +632,16 @@ namespace Game.Net
             return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
         }
 
+        /// <summary>
+        /// A time.Duration with unit=, held as its count of units (see
+        /// CodeCounted); the offset from min in n bits, XOR flip.
+        /// </summary>
+        public bool WriteCounted(long units, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText)
+        {
+            ulong code;
+            return CodeCounted(units, min, max, unit, clamp, unitText, out code) && WriteBits64(code ^ flip, n);
+        }
+
         /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
         public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
         {
@@ -1736,6 +1746,28 @@ namespace Game.Net
             {
                 if (!clamp)
                     return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            code = (ulong)units - (ulong)min;
+            return true;
+        }
+
+        /// <summary>
+        /// The offset code of a time.Duration with unit=, held as its count of
+        /// units: refused outside [min, max] unless clamp moves it to the nearer
+        /// bound, worded as Go words the duration it stands for (count × unit
+        /// nanoseconds).
+        /// </summary>
+        public bool CodeCounted(long units, long min, long max, long unit, bool clamp, string unitText, out ulong code)
+        {
+            code = 0;
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                {
+                    string value = units >= long.MinValue / unit && units <= long.MaxValue / unit ? Bitpack.DurationText(units * unit) : units + " × " + unitText;
+                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                }
                 units = units < min ? min : max;
             }
             code = (ulong)units - (ulong)min;
