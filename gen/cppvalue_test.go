@@ -49,10 +49,17 @@ func (a *assigner) value(v *model.Value, rv reflect.Value, p place) {
 	switch v.Kind {
 	case bitpack.KindBool:
 		a.add("%s = %t;", x, rv.Bool())
-	case bitpack.KindInt:
-		a.add("%s = %s;", x, cpp.IntLiteral(rv.Int()))
-	case bitpack.KindUint:
-		a.add("%s = %s;", x, cpp.UintLiteral(rv.Uint()))
+	case bitpack.KindInt, bitpack.KindUint:
+		var lit string
+		if v.Kind == bitpack.KindUint {
+			lit = cpp.UintLiteral(rv.Uint())
+		} else {
+			lit = cpp.IntLiteral(rv.Int())
+		}
+		if v.Enum != nil { // an enum class takes no integer without a cast
+			lit = "static_cast<" + a.e.TypeName(v.Enum) + ">( " + lit + " )"
+		}
+		a.add("%s = %s;", x, lit)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
 			a.add("set_f32( %s, %#08xu );", x, float32Bits(rv))

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bitpack-go/bitpack"
 )
 
 // Level is an unsigned enum of the enum tests whose largest value needs
@@ -161,6 +164,96 @@ static class Use
 	}
 	o, err := exec.Command(mcs, "-langversion:7.2", "-out:"+filepath.Join(dir, "bad.exe"), filepath.Join(dir, "named.cs"), filepath.Join(dir, "bad.cs")).CombinedOutput()
 	if err == nil || !strings.Contains(string(o), "error CS0266: Cannot implicitly convert type `int' to `Named.Team'") {
+		t.Errorf("an int assigned to a Team field: %v\n%s", err, o)
+	}
+}
+
+// TestCPPEnumTypes: an enum is a C++ enum class of the Go type's
+// underlying type whose members carry Go's values; a field of it (a map's
+// keys too) is declared with it, so an integer needs a cast to go there;
+// a value no member names is written as it is. The bytes written are
+// Marshal's, and read back they give the same fields.
+func TestCPPEnumTypes(t *testing.T) {
+	gxx := requireCompiler(t)
+	var header bytes.Buffer
+	if err := CPP(&header, Options{Include: "minserialize.h", Namespace: "named", Enums: tableEnums}, &Named{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"enum class Team : uint8_t\n{\n    Red = 1,\n    Blue = 2,\n    Spectator = 0,\n};\n",
+		"enum class Offset : int16_t\n{\n    Left = -1,\n    Centre = 0,\n    Right = 1,\n};\n",
+		"enum class Rank : int64_t\n{\n    Bottom = INT64_C( -1099511627776 ),\n    Top = INT64_C( 1099511627776 ),\n};\n",
+		"    Team Side; // int [0, 3]\n", "    Team ByTeam_keys[3];", "    Offset Row[3];",
+	} {
+		if !strings.Contains(header.String(), want) {
+			t.Errorf("the header lacks %q", want)
+		}
+	}
+	goValue := Named{Side: 2, Raw: 7, Shift: -1, Rank: 1 << 40, Ranks: []Rank{-5, 5}, Row: [3]Offset{1, 0, -1}, ByTeam: map[Team]Offset{1: 1, 3: -1}}
+	packet, err := bitpack.Marshal(&goValue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	use := `#include <stdio.h>
+#include "named.h"
+using namespace named;
+int main()
+{
+    Named v{};
+    v.Side = Team::Blue;
+    v.Raw = static_cast<Team>( 7 );
+    v.Shift = Offset::Left;
+    v.Rank = Rank::Top;
+    v.Ranks_count = 2;
+    v.Ranks[0] = static_cast<Rank>( -5 );
+    v.Ranks[1] = static_cast<Rank>( 5 );
+    v.Row[0] = Offset::Right;
+    v.Row[2] = Offset::Left;
+    v.ByTeam_count = 2;
+    v.ByTeam_keys[0] = static_cast<Team>( 3 );
+    v.ByTeam[0] = Offset::Left;
+    v.ByTeam_keys[1] = Team::Red;
+    v.ByTeam[1] = Offset::Right;
+    uint8_t buffer[256];
+    serialize::WriteStream w( buffer, sizeof buffer );
+    if ( !v.Serialize( w ) )
+        return 1;
+    for ( int64_t i = 0; i < w.GetBytesProcessed(); i++ )
+        printf( "%02x", buffer[i] );
+    Named back{};
+    serialize::ReadStream r( buffer, w.GetBytesProcessed() );
+    if ( bitpack::read_packet( r, w.GetBytesProcessed(), back ) != bitpack::ReadResult::ok )
+        return 2;
+    printf( " %d %d %d %lld %d %d", back.Side == Team::Blue, int( back.Raw ), back.Shift == Offset::Left, (long long) back.Rank, int( back.Row[2] ), back.ByTeam_count );
+    for ( int i = 0; i < back.ByTeam_count; i++ )
+        printf( " %d:%d", int( back.ByTeam_keys[i] ), int( back.ByTeam[i] ) );
+    printf( "\n" );
+    return 0;
+}
+`
+	dir := t.TempDir()
+	min, err := os.ReadFile(filepath.Join("testdata", "minserialize.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"minserialize.h": min, "named.h": header.Bytes(), "use.cpp": []byte(use),
+		"bad.cpp": []byte(strings.Replace(use, "v.Side = Team::Blue;", "v.Side = 2;", 1))} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "use")
+	if out, err := exec.Command(gxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-o", exe, filepath.Join(dir, "use.cpp")).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	out, err := exec.Command(exe).CombinedOutput()
+	if want := fmt.Sprintf("%x 1 7 1 1099511627776 -1 2 1:1 3:-1\n", packet); err != nil || string(out) != want {
+		t.Errorf("the program: %v: %q, want %q", err, out, want)
+	}
+	bad := exec.Command(gxx, "-std=c++11", "-fsyntax-only", filepath.Join(dir, "bad.cpp"))
+	bad.Env = append(os.Environ(), "LC_ALL=C") // ASCII quotes in the message
+	o, err := bad.CombinedOutput()
+	if err == nil || !strings.Contains(string(o), "cannot convert 'int' to 'named::Team' in assignment") {
 		t.Errorf("an int assigned to a Team field: %v\n%s", err, o)
 	}
 }

@@ -41,6 +41,7 @@ var goldenCases = []struct {
 	{"loadout.ts", TypeScript, Options{}, []any{&Loadout{}}},
 	{"named.ts", TypeScript, Options{Enums: tableEnums}, []any{&Named{}}},
 	{"named.cs", CSharp, Options{Namespace: "Game.Named", Enums: tableEnums}, []any{&Named{}}},
+	{"named.h", CPP, Options{Namespace: "game::named", Enums: tableEnums}, []any{&Named{}}},
 }
 
 // Loadout is the golden files' type of the kinds that came after the
@@ -124,12 +125,13 @@ func TestCPPGoldenCompiles(t *testing.T) {
 	src := `#include "golden/player.h"
 #include "golden/envelope.h"
 #include "golden/loadout.h"
+#include "golden/named.h"
 #define BOTH(T) template bool T::Serialize<serialize::ReadStream>( serialize::ReadStream & ); \
 	template bool T::Serialize<serialize::WriteStream>( serialize::WriteStream & );
-BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd)
+BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd) BOTH(game::named::Named)
 #define DELTA(T) template bool T::SerializeDelta<serialize::ReadStream>( serialize::ReadStream &, const T & ); \
 	template bool T::SerializeDelta<serialize::WriteStream>( serialize::WriteStream &, const T & );
-DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout)
+DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout) DELTA(game::named::Named)
 static_assert( Player_fingerprint == %#08xu, "Player's fingerprint" );
 static_assert( game::net::Envelope_fingerprint == %#08xu, "Envelope's fingerprint" );
 `

@@ -108,7 +108,7 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 		case model.OpMap:
 			field("int", take(), dims, "")
 			dims += dim(v.MaxLen)
-			ktype, kdims := cppScalar(v.Key)
+			ktype, kdims := e.scalarType(v.Key, names)
 			field(ktype, take(), dims+kdims, " // keys: "+v.Key.Encoding+", ascending")
 			continue
 		case model.OpBytes:
@@ -129,20 +129,28 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 		case model.OpStruct, model.OpFields, model.OpUnion, model.OpHook:
 			field(e.typeRef(v.Type, names), cm.name, dims, comment)
 		case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
-			ctype, _ := cppScalar(v)
+			ctype, _ := e.scalarType(v, names)
 			field(ctype, cm.name, dims, comment)
 		}
 		return
 	}
 }
 
-// cppScalar is the C++ type of a scalar value (or a map key), and the
-// array dimension a string adds.
-func cppScalar(v *model.Value) (string, string) {
+// scalarType is the C++ type of a scalar value (or a map key), and the
+// array dimension a string adds: an enum's named as typeRef names it
+// among members (nil: from the global namespace, as a function body
+// names it).
+func (e *Emitter) scalarType(v *model.Value, members map[string]bool) (string, string) {
 	switch v.Op {
 	case model.OpBool:
 		return "bool", ""
 	case model.OpInt:
+		if v.Enum != nil && members == nil {
+			return e.qualified(v.Enum), ""
+		}
+		if v.Enum != nil {
+			return e.typeRef(v.Enum, members), ""
+		}
 		return intType(v.Signed, v.GoBits), ""
 	case model.OpFloat, model.OpCompressed:
 		return floatType(v.FloatBits), ""
@@ -173,7 +181,16 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 	case model.OpBool:
 		c.line("serialize_bool( stream, %s );", x)
 	case model.OpInt:
-		e.integer(c, v, x)
+		if v.Enum == nil {
+			e.integer(c, v, x)
+			return
+		}
+		n := c.local("n")
+		c.open()
+		c.line("%s %s = static_cast<%s>( %s );", intType(v.Signed, v.GoBits), n, intType(v.Signed, v.GoBits), x)
+		e.integer(c, v, n)
+		c.line("%s = static_cast< %s >( %s );", x, e.qualified(v.Enum), n)
+		c.close()
 	case model.OpFloat:
 		if v.FloatBits == 32 {
 			c.line("serialize_float( stream, %s );", x)
