@@ -12,6 +12,7 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // assigner writes C++ statements that store a Go value of a model type
@@ -51,9 +52,12 @@ func (a *assigner) value(v *model.Value, rv reflect.Value, p place) {
 		a.add("%s = %t;", x, rv.Bool())
 	case bitpack.KindInt, bitpack.KindUint:
 		var lit string
-		if v.Kind == bitpack.KindUint {
+		switch {
+		case v.Kind == bitpack.KindUint:
 			lit = cpp.UintLiteral(rv.Uint())
-		} else {
+		case v.Counted: // the count Go rounds the duration to
+			lit = cpp.IntLiteral(int64(rules.UnitsSigned(rv.Int(), v.Unit)))
+		default:
 			lit = cpp.IntLiteral(rv.Int())
 		}
 		if v.Enum != nil { // an enum class takes no integer without a cast

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 )
@@ -171,8 +172,9 @@ static class Use
 // TestCPPEnumTypes: an enum is a C++ enum class of the Go type's
 // underlying type whose members carry Go's values; a field of it (a map's
 // keys too) is declared with it, so an integer needs a cast to go there;
-// a value no member names is written as it is. The bytes written are
-// Marshal's, and read back they give the same fields.
+// a value no member names is written as it is. A duration is its count of
+// units (Lag = 1500 is 1.5s). The bytes written are Marshal's, and read
+// back they give the same fields.
 func TestCPPEnumTypes(t *testing.T) {
 	gxx := requireCompiler(t)
 	var header bytes.Buffer
@@ -189,7 +191,8 @@ func TestCPPEnumTypes(t *testing.T) {
 			t.Errorf("the header lacks %q", want)
 		}
 	}
-	goValue := Named{Side: 2, Raw: 7, Shift: -1, Rank: 1 << 40, Ranks: []Rank{-5, 5}, Row: [3]Offset{1, 0, -1}, ByTeam: map[Team]Offset{1: 1, 3: -1}}
+	goValue := Named{Side: 2, Raw: 7, Shift: -1, Rank: 1 << 40, Ranks: []Rank{-5, 5}, Row: [3]Offset{1, 0, -1}, ByTeam: map[Team]Offset{1: 1, 3: -1},
+		Beat: 7 * time.Microsecond, Lag: 1500 * time.Millisecond}
 	packet, err := bitpack.Marshal(&goValue)
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +217,8 @@ int main()
     v.ByTeam[0] = Offset::Left;
     v.ByTeam_keys[1] = Team::Red;
     v.ByTeam[1] = Offset::Right;
+    v.Beat = 7;
+    v.Lag = 1500;
     uint8_t buffer[256];
     serialize::WriteStream w( buffer, sizeof buffer );
     if ( !v.Serialize( w ) )
@@ -224,7 +229,8 @@ int main()
     serialize::ReadStream r( buffer, w.GetBytesProcessed() );
     if ( bitpack::read_packet( r, w.GetBytesProcessed(), back ) != bitpack::ReadResult::ok )
         return 2;
-    printf( " %d %d %d %lld %d %d", back.Side == Team::Blue, int( back.Raw ), back.Shift == Offset::Left, (long long) back.Rank, int( back.Row[2] ), back.ByTeam_count );
+    printf( " %d %d %d %lld %d %lld %lld %d", back.Side == Team::Blue, int( back.Raw ), back.Shift == Offset::Left, (long long) back.Rank, int( back.Row[2] ),
+        (long long) back.Beat, (long long) back.Lag, back.ByTeam_count );
     for ( int i = 0; i < back.ByTeam_count; i++ )
         printf( " %d:%d", int( back.ByTeam_keys[i] ), int( back.ByTeam[i] ) );
     printf( "\n" );
@@ -247,7 +253,7 @@ int main()
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
 	out, err := exec.Command(exe).CombinedOutput()
-	if want := fmt.Sprintf("%x 1 7 1 1099511627776 -1 2 1:1 3:-1\n", packet); err != nil || string(out) != want {
+	if want := fmt.Sprintf("%x 1 7 1 1099511627776 -1 7 1500 2 1:1 3:-1\n", packet); err != nil || string(out) != want {
 		t.Errorf("the program: %v: %q, want %q", err, out, want)
 	}
 	bad := exec.Command(gxx, "-std=c++11", "-fsyntax-only", filepath.Join(dir, "bad.cpp"))

@@ -219,7 +219,7 @@ func scalarField(v *model.Value) string {
 	case model.OpBool:
 		return "bitpack::BoolField()"
 	case model.OpInt:
-		unit := max(v.Unit, 1)
+		unit := countUnit(v)
 		if v.Signed {
 			lo, hi, flip := model.IntBounds(v)
 			return fmt.Sprintf("bitpack::SignedField( %s, %s, %d, %s, %s, %t )", cppInt(lo), cppInt(hi), model.UnitBits(v), cppUint(flip), cppInt(unit), v.Clamp)

@@ -72,7 +72,7 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 	for v := m.Value; v != nil; v = v.Elem {
 		switch {
 		case !v.Op.IsStruct():
-			words = append(words, v.Encoding)
+			words = append(words, model.CountedWords(v))
 		case v.Fields != nil:
 			words = append(words, "sent with this field's options (see Serialize)")
 		}
@@ -109,7 +109,7 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 			field("int", take(), dims, "")
 			dims += dim(v.MaxLen)
 			ktype, kdims := e.scalarType(v.Key, names)
-			field(ktype, take(), dims+kdims, " // keys: "+v.Key.Encoding+", ascending")
+			field(ktype, take(), dims+kdims, " // keys: "+model.CountedWords(v.Key)+", ascending")
 			continue
 		case model.OpBytes:
 			field("int", take(), dims, "")
@@ -376,9 +376,10 @@ func (e *Emitter) integer(c *cppBody, v *model.Value, x string) {
 
 // units renders an integer with unit= or clamp through bitpack's helper:
 // its range (the tag's, or a raw field's) in units, and the unit (1 for
-// clamp alone).
+// clamp alone, and for a duration, which the field holds counted in its
+// units).
 func (e *Emitter) units(c *cppBody, v *model.Value, x string) {
-	unit := max(v.Unit, 1)
+	unit := countUnit(v)
 	if v.Signed {
 		lo, hi, flip := model.IntBounds(v)
 		c.line("bitpack_signed_units( stream, %s, %s, %s, %d, %s, %s, %t );", x, cppInt(lo), cppInt(hi), model.UnitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
@@ -386,6 +387,17 @@ func (e *Emitter) units(c *cppBody, v *model.Value, x string) {
 	}
 	lo, hi := model.UintBounds(v)
 	c.line("bitpack_unsigned_units( stream, %s, %s, %s, %d, %s, %t );", x, cppUint(lo), cppUint(hi), model.UnitBits(v), cppUint(uint64(unit)), v.Clamp)
+}
+
+// countUnit is what the header multiplies integer v's units by to get
+// the field's value: its unit (1 without one), and 1 for a duration,
+// which the field holds counted in its units (Counted) as the wire
+// carries it.
+func countUnit(v *model.Value) int64 {
+	if v.Counted {
+		return 1
+	}
+	return max(v.Unit, 1)
 }
 
 // rangeCheck refuses, on write, a value below lo or above hi; a side the

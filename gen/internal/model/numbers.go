@@ -120,9 +120,9 @@ func FieldComment(v *Value) string {
 	for ; v != nil; v = v.Elem {
 		switch {
 		case v.Op == OpMap:
-			words = append(words, v.Encoding+" ("+countedWords(v.Key)+")")
+			words = append(words, v.Encoding+" ("+CountedWords(v.Key)+")")
 		case !v.Op.IsStruct():
-			words = append(words, countedWords(v))
+			words = append(words, CountedWords(v))
 		case v.Fields != nil:
 			words = append(words, "sent with this field's options")
 		default:
@@ -132,7 +132,9 @@ func FieldComment(v *Value) string {
 	return strings.Join(words, "; ")
 }
 
-func countedWords(v *Value) string {
+// CountedWords is a scalar's encoding in bitpack's words, and for a
+// duration counted in its units what the client holds.
+func CountedWords(v *Value) string {
 	if v.Counted {
 		return "in units of " + v.UnitText + " (Go's time.Duration ÷ " + v.UnitText + "): " + v.Encoding
 	}

@@ -1901,7 +1901,7 @@ struct Loadout
     int Ammo_count;
     uint8_t Ammo_keys[4]; // keys: uint 8 bits, ascending
     uint16_t Ammo[4]; // map maxlen 4, ascending keys; int [0, 999]
-    int64_t Respawn; // int [0, 10000] × 1ms
+    int64_t Respawn; // in units of 1ms (Go's time.Duration ÷ 1ms): int [0, 10000] × 1ms
     int16_t Ping; // int [0, 500] clamp
     Cmd Next; // union of 3: gen.Jump | *gen.Duck | gen.Say
 
@@ -1932,7 +1932,7 @@ struct Loadout
                 p0 = e0;
             }
         }
-        bitpack_signed_units( stream, Respawn, 0, 10000, 14, 0, 1000000, false );
+        bitpack_signed_units( stream, Respawn, 0, 10000, 14, 0, 1, false );
         bitpack_signed_units( stream, Ping, 0, 500, 9, 0, 1, true );
         serialize_object( stream, Next );
         return true;
@@ -1954,7 +1954,7 @@ struct Loadout
             if ( bitpack::scalar_changed( bitpack::UnsignedField( 0, 999, 10, 1, false ), Ammo[i0], base.Ammo[bp_j0] ) )
                 return true;
         }
-        if ( bitpack::scalar_changed( bitpack::SignedField( 0, 10000, 14, 0, 1000000, false ), Respawn, base.Respawn ) )
+        if ( bitpack::scalar_changed( bitpack::SignedField( 0, 10000, 14, 0, 1, false ), Respawn, base.Respawn ) )
             return true;
         if ( bitpack::scalar_changed( bitpack::SignedField( 0, 500, 9, 0, 1, true ), Ping, base.Ping ) )
             return true;
@@ -2108,7 +2108,7 @@ struct Loadout
                 }
             }
         }
-        bitpack_delta_scalar( stream, bitpack::SignedField( 0, 10000, 14, 0, 1000000, false ), Respawn, base.Respawn, true, bp_any0 );
+        bitpack_delta_scalar( stream, bitpack::SignedField( 0, 10000, 14, 0, 1, false ), Respawn, base.Respawn, true, bp_any0 );
         bitpack_delta_scalar( stream, bitpack::SignedField( 0, 500, 9, 0, 1, true ), Ping, base.Ping, true, bp_any0 );
         {
             bool bp_c7 = false;

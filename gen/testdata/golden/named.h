@@ -1620,9 +1620,9 @@ struct Named
     int ByTeam_count;
     Team ByTeam_keys[3]; // keys: int [0, 3], ascending
     Offset ByTeam[3]; // map maxlen 3, ascending keys; int 16 bits (two's complement)
-    int64_t Fine; // int 62 bits (two's complement) × 2ns
-    int64_t Beat; // int 40 bits (two's complement) × 1µs
-    int64_t Lag; // int [-5000, 5000] × 1ms clamp
+    int64_t Fine; // in units of 2ns (Go's time.Duration ÷ 2ns): int 62 bits (two's complement) × 2ns
+    int64_t Beat; // in units of 1µs (Go's time.Duration ÷ 1µs): int 40 bits (two's complement) × 1µs
+    int64_t Lag; // in units of 1ms (Go's time.Duration ÷ 1ms): int [-5000, 5000] × 1ms clamp
 
     template <typename Stream> bool Serialize( Stream & stream )
     {
@@ -1714,9 +1714,9 @@ struct Named
                 p0 = e0;
             }
         }
-        bitpack_signed_units( stream, Fine, INT64_C( -2305843009213693952 ), INT64_C( 2305843009213693951 ), 62, UINT64_C( 2305843009213693952 ), 2, false );
-        bitpack_signed_units( stream, Beat, INT64_C( -549755813888 ), INT64_C( 549755813887 ), 40, UINT64_C( 549755813888 ), 1000, false );
-        bitpack_signed_units( stream, Lag, -5000, 5000, 14, 0, 1000000, true );
+        bitpack_signed_units( stream, Fine, INT64_C( -2305843009213693952 ), INT64_C( 2305843009213693951 ), 62, UINT64_C( 2305843009213693952 ), 1, false );
+        bitpack_signed_units( stream, Beat, INT64_C( -549755813888 ), INT64_C( 549755813887 ), 40, UINT64_C( 549755813888 ), 1, false );
+        bitpack_signed_units( stream, Lag, -5000, 5000, 14, 0, 1, true );
         return true;
     }
 
@@ -1761,11 +1761,11 @@ struct Named
             if ( bitpack::scalar_changed( bitpack::SignedField( -32768, 32767, 16, 32768, 1, false ), static_cast<int16_t>( ByTeam[i0] ), static_cast<int16_t>( base.ByTeam[bp_j0] ) ) )
                 return true;
         }
-        if ( bitpack::scalar_changed( bitpack::SignedField( INT64_C( -2305843009213693952 ), INT64_C( 2305843009213693951 ), 62, UINT64_C( 2305843009213693952 ), 2, false ), Fine, base.Fine ) )
+        if ( bitpack::scalar_changed( bitpack::SignedField( INT64_C( -2305843009213693952 ), INT64_C( 2305843009213693951 ), 62, UINT64_C( 2305843009213693952 ), 1, false ), Fine, base.Fine ) )
             return true;
-        if ( bitpack::scalar_changed( bitpack::SignedField( INT64_C( -549755813888 ), INT64_C( 549755813887 ), 40, UINT64_C( 549755813888 ), 1000, false ), Beat, base.Beat ) )
+        if ( bitpack::scalar_changed( bitpack::SignedField( INT64_C( -549755813888 ), INT64_C( 549755813887 ), 40, UINT64_C( 549755813888 ), 1, false ), Beat, base.Beat ) )
             return true;
-        if ( bitpack::scalar_changed( bitpack::SignedField( -5000, 5000, 14, 0, 1000000, true ), Lag, base.Lag ) )
+        if ( bitpack::scalar_changed( bitpack::SignedField( -5000, 5000, 14, 0, 1, true ), Lag, base.Lag ) )
             return true;
         return false;
     }
@@ -2148,9 +2148,9 @@ struct Named
                 }
             }
         }
-        bitpack_delta_scalar( stream, bitpack::SignedField( INT64_C( -2305843009213693952 ), INT64_C( 2305843009213693951 ), 62, UINT64_C( 2305843009213693952 ), 2, false ), Fine, base.Fine, true, bp_any0 );
-        bitpack_delta_scalar( stream, bitpack::SignedField( INT64_C( -549755813888 ), INT64_C( 549755813887 ), 40, UINT64_C( 549755813888 ), 1000, false ), Beat, base.Beat, true, bp_any0 );
-        bitpack_delta_scalar( stream, bitpack::SignedField( -5000, 5000, 14, 0, 1000000, true ), Lag, base.Lag, true, bp_any0 );
+        bitpack_delta_scalar( stream, bitpack::SignedField( INT64_C( -2305843009213693952 ), INT64_C( 2305843009213693951 ), 62, UINT64_C( 2305843009213693952 ), 1, false ), Fine, base.Fine, true, bp_any0 );
+        bitpack_delta_scalar( stream, bitpack::SignedField( INT64_C( -549755813888 ), INT64_C( 549755813887 ), 40, UINT64_C( 549755813888 ), 1, false ), Beat, base.Beat, true, bp_any0 );
+        bitpack_delta_scalar( stream, bitpack::SignedField( -5000, 5000, 14, 0, 1, true ), Lag, base.Lag, true, bp_any0 );
         if ( Stream::IsReading && !bp_any0 )
             return false;
         return true;
