@@ -50,6 +50,8 @@ func commit(p *plan, dst, src pointer) {
 			commitHook(o, d, s)
 		case KindMap:
 			commitMap(o, d, s)
+		case KindTime:
+			commitTime(o, d, s)
 		}
 	}
 }

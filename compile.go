@@ -45,7 +45,9 @@ func (c *compiler) compile(t reflect.Type) (*plan, error) {
 		q.buildRead()
 		q.commits = commitStepsOf(q)
 	}
+	depths := map[*plan]int{}
 	for _, q := range c.memo {
+		q.shallow = deepest(q, depths) <= MaxDepth
 		if q.deltaErr != nil {
 			return nil, q.deltaErr
 		}
@@ -142,6 +144,7 @@ func finish(p *plan, finished map[*plan]bool) {
 	p.minBits = p.root.CountBits
 	p.work = planWork(p)
 	p.root.Charge = chargeOf(p)
+	p.inlineMaps = inlineMaps(p)
 	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {
 		p.dsteps, p.flat = deltaSteps(p)
 	}
@@ -285,6 +288,12 @@ func (c *compiler) planFor(t reflect.Type, o *tagOptions, f fieldCtx) (*plan, er
 		p.fixedOnly = p.fixedOnly && kinds[p.ops[i].kind].fixed
 	}
 	p.onStack = stackPlan(p)
+	for i := range p.ops {
+		switch p.ops[i].kind {
+		case KindString, KindArray, KindSlice, KindPointer, KindSparse, KindUnion:
+			p.strings = true
+		}
+	}
 	if len(p.ops) == 1 && kinds[p.ops[0].kind].fixed && p.ops[0].offset == (offset{}) {
 		p.scalar = &p.ops[0]
 	}
@@ -323,6 +332,9 @@ func (c *compiler) appendValue(ops *[]op, t reflect.Type, o *tagOptions, f field
 	}
 	if o.checkSet && !f.inherited {
 		return nil, f.tagged(o, "check applies to fields of type bitpack.Check, not %s", t)
+	}
+	if t == timeType {
+		return c.appendTime(ops, t, o, f, base)
 	}
 	if o.key != "" && t.Kind() != reflect.Map {
 		return nil, f.tagged(o, "key. applies to maps' keys, not to %s", t)

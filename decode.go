@@ -37,11 +37,21 @@ type decoder struct {
 	// scratch: a delta's scratch value, whose spare pointees new ones come
 	// from (see takeSpare); nil otherwise.
 	scratch *scratch
+	// undo: a delta decoded into its base itself changes it in place,
+	// saving what it changes here (see delta_inplace.go); nil otherwise.
+	// entry counts the map entries the decode is inside (new values).
+	undo  *undoLog
+	entry int
 	// The flat pointee decoder.plan's last gate opened, and its pointer:
 	// where the pointee's run steps, which follow the gate, store. (Kept
 	// here, not in plan's registers; no other plan runs in between.)
 	pointee pointer
 	gate    *op
+	// strs: the strings read and held back, to be made once the decode is
+	// accepted (see setString); nil: strings are made as they are read,
+	// as they are inside a map's entries (inMap > 0).
+	strs  *[]pendingString
+	inMap int
 }
 
 // enter starts a decode. With f, the frame of the Reader it reads (see
@@ -303,8 +313,11 @@ func decodeScalar(o *op, c uint64, base pointer, bit int) *fieldError {
 // storeScalar checks the bits c read at bit for the fixed-width field o
 // and stores the value at at, o's own address. Its kind decides.
 func storeScalar(o *op, c uint64, at pointer, bit int) *fieldError {
-	if o.kind == KindCompressedFloat {
+	switch o.kind {
+	case KindCompressedFloat:
 		return storeQuantized(o, c, at, bit)
+	case KindTime:
+		return storeTime(o, c, at, bit)
 	}
 	return storeInt(o, c, at, bit)
 }

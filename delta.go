@@ -13,10 +13,14 @@ import (
 // Delta snapshots: a value encoded against a base value the receiver
 // already holds, so that only what differs on the wire travels (the
 // format is docs/wire.md's "Delta encoding"). This file holds the API,
-// the delta items a plan is walked by, and the drivers that clone a base
-// into the scratch value; delta_encode.go and delta_decode.go walk the
-// items. Each kind's delta encode, decode and clone functions live in its
-// kind_*.go file, dispatched by one-line switch cases as everywhere else.
+// the delta items a plan is walked by, and the driver of a delta into
+// another value than its base (through the scratch value: see
+// delta_clone.go); delta_inplace.go drives one into its base itself;
+// delta_encode.go and delta_decode.go walk the items. Each kind's delta
+// encode, decode and clone functions live in its kind_*.go file,
+// dispatched by one-line switch cases as everywhere else (but for arrays'
+// and slices' clones, in delta_clone.go: kind_seq.go is at the file length
+// limit).
 
 // AppendDelta appends to dst the encoding of *v relative to *base: what a
 // receiver that holds base, as it decoded it, needs to rebuild v with
@@ -32,6 +36,16 @@ import (
 // more than its bits pay for. On error it returns dst unchanged. It
 // allocates nothing when dst has the capacity, but for union members held
 // by value and hooks.
+//
+// Quantize your base. A delta checks what it changes, never the rest of
+// the base (that would cost a whole encode of it per delta): a field the
+// base holds outside its tags (a value past its range, a string past its
+// maxlen, NaN in a compressed float, an unregistered union member) that v
+// leaves alone travels as unchanged, and UnmarshalDelta passes it on,
+// while a delta that changes it is refused on both sides. A base a decode
+// made is always within its tags; one a program builds or edits should go
+// through Quantize, which refuses one that is not (an encode and a
+// decode, once per base), and makes it what the receiver holds.
 func (c *Codec[T]) AppendDelta(dst []byte, base, v *T) ([]byte, error) {
 	if err := c.check(v); err != nil {
 		return dst, err
@@ -45,11 +59,22 @@ func (c *Codec[T]) AppendDelta(dst []byte, base, v *T) ([]byte, error) {
 // UnmarshalDelta decodes data, a delta AppendDelta encoded against *base,
 // into *v: v becomes base with the delta's changes. v may be base itself.
 // It is a decoder of hostile bytes with every guarantee Unmarshal has
-// (see the package doc): on any error *v is untouched; an accepted delta
-// re-encodes to the same bytes against the same base; trailing bytes are
-// refused; the allowances apply to what the delta adds (copying base is
-// not charged). v keeps its fields that are not on the wire, as with
-// Unmarshal. base must not share memory with v unless it is v.
+// (see the package doc): on any error *v is untouched, base itself
+// included; an accepted delta re-encodes to the same bytes against the
+// same base; trailing bytes are refused; the allowances apply to what the
+// delta adds (copying base is not charged). v keeps its fields that are
+// not on the wire, as with Unmarshal, and what it leaves in v follows
+// Unmarshal's rules. base must not share memory with v unless it is v.
+//
+// Into base itself, it costs what the delta changes, whatever else base
+// holds: the changes are made in place and put back if the delta is
+// refused. Into another value, base is copied into it (which a base that
+// nests past MaxDepth, a cycle say, stops with ErrDepth, as Marshal does),
+// for less than Unmarshal of base's encoding costs (half, when base holds
+// maps; a fifth without, in docs/performance.md's measures); into a value
+// that held an earlier snapshot of the same shape (a view a stream
+// recycles), it allocates nothing. docs/wire.md ("Limits of the Go
+// decoder") says what each costs.
 func (c *Codec[T]) UnmarshalDelta(data []byte, base, v *T) error {
 	if err := c.check(v); err != nil {
 		return err
@@ -159,36 +184,56 @@ func appendDelta(dst []byte, p *plan, t reflect.Type, base, v pointer) ([]byte, 
 func unmarshalDelta(data []byte, p *plan, t reflect.Type, base, v pointer) error {
 	var r bitio.Reader
 	r.Reset(data)
-	if r.ReadBits(1) == 0 && r.Err() == nil {
-		// Unchanged: v becomes a copy of base, nothing to check but the
-		// packet's end.
-		if r.BitsRemaining() >= 8 {
-			return trailingError(t, &r)
-		}
-		if v != base {
-			clone(p, v, base, nil)
-		}
-		return nil
-	}
+	unchanged := r.ReadBits(1) == 0
 	if err := r.Err(); err != nil {
 		return publicError("decode", t, fromBitio("", 0, err))
 	}
-	r.Rewind(0) // the allowances are for the whole packet
+	if unchanged && r.BitsRemaining() >= 8 {
+		return trailingError(t, &r)
+	}
+	switch {
+	case unchanged && v == base:
+		return nil
+	case v == base:
+		return unmarshalDeltaInPlace(&r, p, t, v)
+	case unchanged && p.shallow:
+		clone(p, v, base, nil, 0) // v becomes a copy of base, which cannot fail
+		return nil
+	}
+	if !unchanged {
+		r.Rewind(0) // the allowances are for the whole packet
+	}
 	s := p.getScratch()
 	tmp := s.base
-	clone(p, tmp, base, s)
 	d := decoder{r: &r, scratch: s}
 	d.enter(nil)
-	ferr := d.deltaRoot(p, tmp)
+	var ferr *fieldError
+	s.cloning = cloneIn
+	cerr := clone(p, tmp, base, s, 0)
+	s.cloning = 0
+	if cerr != nil {
+		ferr = cerr.fieldError()
+	} else if !unchanged {
+		ferr = d.deltaRoot(p, tmp)
+	}
 	var err error
 	switch {
 	case ferr != nil:
 		err = publicError("decode", t, ferr)
 	case r.BitsRemaining() >= 8:
 		err = trailingError(t, &r)
-	default:
+	case len(s.lazyMaps) == 0:
 		commit(p, v, tmp)
+	default:
+		// Copied out as clone copies, maps left in the base from there
+		// (see cloneOut). It cannot fail: what the base holds passed the
+		// same depth checks copied in, and what the delta added passed the
+		// decoder's, which are the same.
+		s.cloning = cloneOut
+		clone(p, v, tmp, s, 0)
+		s.cloning = 0
 	}
+	clear(s.lazyMaps)
 	if s.grown += d.grown; s.grown > scratchKeepLimit {
 		release(p, tmp)
 		s.dropSpares()
@@ -426,89 +471,6 @@ func opsOf(f *Field) int {
 		}
 	}
 	return 1
-}
-
-// ---------------------------------------------------------------------------
-// Cloning a base into the scratch value.
-
-// clone makes the value at dst a copy of the one at src on the wire:
-// what commit would make it were src a decoded value, except that src
-// keeps everything it holds. Fields not on the wire keep dst's. Pointees
-// dst lets go of go to s's spares, and new ones come from there first (s
-// nil: no spares).
-func clone(p *plan, dst, src pointer, s *scratch) {
-	if commitCopies(p, dst, src) {
-		return
-	}
-	for _, i := range p.others {
-		o := &p.ops[i]
-		d, sv := dst.field(o.offset), src.field(o.offset)
-		switch o.kind {
-		case KindString:
-			commitString(o, d, sv) // strings are immutable: shared
-		case KindBytes:
-			cloneBytes(o, d, sv)
-		case KindArray:
-			cloneArray(o, d, sv, s)
-		case KindSlice:
-			cloneSlice(o, d, sv, s)
-		case KindPointer:
-			clonePointer(o, d, sv, s)
-		case KindSparse:
-			cloneSparse(o, d, sv, s)
-		case KindUnion:
-			cloneUnion(o, d, sv, s)
-		case KindCustom:
-			cloneHook(o, d, sv)
-		case KindMap:
-			cloneMap(o, d, sv, s)
-		}
-	}
-}
-
-// Spares: pointees the scratch value let go of while a base was cloned
-// into it or a delta removed them, kept for the next pointee of their
-// plan, so that a steady stream of deltas allocates nothing even when
-// pointers appear and vanish.
-
-// takeSpare returns a spare pointee of plan p, or false.
-func (s *scratch) takeSpare(p *plan) (pointer, bool) {
-	if s == nil {
-		return pointer{}, false
-	}
-	list := s.spares[p]
-	if len(list) == 0 {
-		return pointer{}, false
-	}
-	e := list[len(list)-1]
-	s.spares[p] = list[:len(list)-1]
-	return e, true
-}
-
-// putSpare keeps e, a pointee of plan p the scratch value no longer
-// holds.
-func (s *scratch) putSpare(p *plan, e pointer) {
-	if s == nil || e.isNil() {
-		return
-	}
-	if s.spares == nil {
-		s.spares = map[*plan][]pointer{}
-	}
-	s.spares[p] = append(s.spares[p], e)
-}
-
-// dropSpares lets go of every spare (see scratchKeepLimit).
-func (s *scratch) dropSpares() { s.spares = nil }
-
-// newPointee stores a pointee of plan p in the pointer at at: a spare of
-// s's when there is one (its fields are whatever they were), else a new
-// zero value. It reports whether it allocated.
-func newPointee(s *scratch, p *plan, at pointer) (pointer, bool) {
-	if e, ok := s.takeSpare(p); ok {
-		at.setElem(e)
-		return e, false
-	}
-	return at.setNew(p), true
 }
 
 // ---------------------------------------------------------------------------

@@ -5,7 +5,9 @@ import "github.com/bitpack-go/bitpack/bitio"
 // The delta decoder: the scratch value holds a copy of the base (see
 // clone), and the delta's changes are applied to it, field by field, by
 // each kind (kind_*.go); commit then moves it into the caller's value, as
-// for Unmarshal. Every part the delta marks changed must change the value
+// for Unmarshal. Decoded into the base itself, the changes are made in
+// place instead, each saved first (see delta_inplace.go: the save*
+// calls). Every part the delta marks changed must change the value
 // (a value has exactly one delta against a base), every index must be in
 // range and increasing, and what the delta adds is charged against the
 // packet's allowances before it is allocated or looped over.
@@ -127,6 +129,7 @@ func (d *decoder) stepDelta(p *plan, st *dstep, at pointer, start int) *fieldErr
 	if err := r.Err(); err != nil {
 		return fromBitio(p.ops[st.op].path, start, err)
 	}
+	d.saveBits(at, uintptr(st.size))
 	return st.apply(p, at, old, long, v, start)
 }
 
@@ -207,7 +210,7 @@ func (st *dstep) codeOutside(p *plan, at pointer, c uint64, start int) *fieldErr
 // deltaBody reports.
 func (d *decoder) deltaOp(o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
 	switch o.kind {
-	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat:
+	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat, KindTime:
 		return decodeScalarDelta(d, o, at, start, bit)
 	case KindQuat:
 		return decodeQuatDelta(d, o, at, start, bit)
@@ -354,6 +357,7 @@ func (d *decoder) flatElem(p *plan, at pointer) *fieldError {
 		v := w.take(n)
 		if long && st.kind == accQ32 && v <= st.limit {
 			if f := st.q.Dequantize(uint32(v)); st.farApart(f, *fa.float32()) {
+				d.saveBits(fa, 4)
 				*fa.float32() = f // far from the base's: not its code, nor within the short form's reach
 				continue
 			}
@@ -368,6 +372,7 @@ func (d *decoder) flatElem(p *plan, at pointer) *fieldError {
 			w.fill(r)
 			continue
 		}
+		d.saveBits(fa, uintptr(st.size))
 		if err := st.apply(p, fa, old, long, v, pos); err != nil {
 			w.done(r)
 			return err

@@ -209,7 +209,7 @@ func (st *dstep) emit(w *bitio.Writer, cv, cb, head uint64, hn int) {
 // op writes the delta of one field, by its kind.
 func (e *deltaEncoder) op(o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
 	switch o.kind {
-	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat:
+	case KindBool, KindInt, KindUint, KindFloat, KindCompressedFloat, KindTime:
 		return encodeScalarDelta(e, o, at, bt, bit)
 	case KindQuat:
 		return encodeQuatDelta(e, o, at, bt, bit)

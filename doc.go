@@ -263,8 +263,12 @@
 // gives: v is untouched on error (also when v is the base itself), an
 // accepted delta re-encodes to the same bytes against the same base,
 // trailing bytes are refused, and the allowances apply to what the delta
-// adds (copying the base is not charged). bitpacktest.CheckDelta
-// property-tests a type's deltas in one line.
+// adds (copying the base is not charged). Decoded into the base itself, a
+// delta costs what it changes, however large the base; into another
+// value, the base is copied, for less than Unmarshal of its encoding
+// costs. A delta checks what it changes, not the rest of the base: keep
+// your bases what a decode makes them (Quantize; see AppendDelta).
+// bitpacktest.CheckDelta property-tests a type's deltas in one line.
 //
 // # Generated code
 //
@@ -285,10 +289,14 @@
 // Codec.Append, Append and Encode allocate nothing when the buffer has
 // room. Codec.Unmarshal, Unmarshal and Decode allocate nothing into a
 // value reused from the previous packet, but for slices that must grow,
-// pointees that must be made, and strings that changed. AppendDelta,
+// pointees that must be made, and strings that changed (made once the
+// packet is accepted, a value's in one allocation). AppendDelta,
 // UnmarshalDelta and Quantize allocate nothing either, the same way
-// (pointees a delta removes are kept for the next that appears); maps,
-// hooks and union members held by value allocate in a delta. A union member
+// (into another value than the base, pointees a delta removes are kept
+// for the next that appears; into the base itself, what a delta adds is
+// new); hooks and union members held by value allocate in a delta, and so
+// does each entry a delta changes in a map too large to gather in place
+// (see docs/wire.md, "Limits of the Go decoder"). A union member
 // registered as a value (not a pointer) costs an allocation or two per
 // encode. The README's benchmark tables compare Codec and the any-typed
 // API with the same packet written by hand against bitio, and with the Go

@@ -34,6 +34,13 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 // field is checked and its code gathered into the group's word, and the
 // word goes out with one write. On error it also returns the index of
 // the value that failed.
+//
+// Every code in a group was checked against its field's limit (so it fits
+// its width), which is what lets the word go out unchecked; a code out of
+// range comes back from its kind (fieldCode: clamped, or the refusal) as
+// wire bits, which are un-xored to be xored again. A pointer's presence
+// bit ends its group; the pointee follows, spliced into the program (its
+// steps run on it, then accEndPointee) or a plan of its own.
 func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
 	steps := p.run
 	for k := 0; k < n; k++ {
@@ -51,6 +58,12 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				case accRawRun:
 					writeRaw(w, at, int(st.limit), st.size)
 					continue
+				case accString: // encodeString's work, without the calls (encodeOp words a refusal)
+					if s := *at.string(); uint64(len(s)) <= st.limit {
+						if w.WriteString(s, int(st.limit)); w.Err() == nil {
+							continue
+						}
+					}
 				case accRaw:
 					if n := at.sliceLen(); uint64(n) <= st.limit {
 						w.WriteBitsUnchecked(uint64(n), int(st.width)) // n <= maxlen: fits
@@ -64,13 +77,12 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				continue
 			}
 			// A group: gather the codes of its fields, then one write.
-			// Every code was checked against its limit (so it fits its
-			// width), which is what lets the word go out unchecked.
 			var acc uint64
 			for ; ; i++ {
 				st := &steps[i]
 				at := base.field(st.offset)
 				var v uint64
+				var err *fieldError
 				switch st.kind {
 				case accU8:
 					v = uint64(*at.u8())
@@ -86,9 +98,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					v = uint64(int64(int16(*at.u16())))
 				case accI32:
 					v = uint64(int64(int32(*at.u32())))
-				case accQ32:
-					// count floats 4 bytes apart, their codes width bits
-					// apart: gathered here (v stays 0).
+				case accQ32: // count floats 4 bytes apart, their codes width bits apart: gathered here (v stays 0)
 					shift := st.shift
 					for j := range int(st.count) {
 						f := *at.index(j, 4).float32()
@@ -104,7 +114,6 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 				case accRun:
 					var ok bool
 					if acc, ok = intRun(acc, at, st); !ok {
-						var err *fieldError
 						if acc, err = intRunSlow(p.runOps, acc, at, st); err != nil {
 							return err, k
 						}
@@ -115,26 +124,21 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 						v = 1
 					}
 				case accQuat:
-					var err *fieldError
 					if v, err = quatWord(&p.runOps[st.op], st.qq, at); err != nil {
 						return err, k
 					}
 				default: // accQ64, accSlow: the kind codes it (st.min 0, no flip)
-					var err *fieldError
 					if v, err = fieldCode(&p.runOps[st.op], at); err != nil {
 						return err, k
 					}
 				}
 				// load, subtract, compare, xor: see intCode.
 				code := v - st.min
-				if code > st.limit {
-					// Out of range: its kind clamps it (clamp) or words the
-					// refusal. Its code comes back as wire bits: un-xor it.
-					c, err := fieldCode(&p.runOps[st.op], at)
-					if err != nil {
+				if code > st.limit { // out of range
+					if code, err = fieldCode(&p.runOps[st.op], at); err != nil {
 						return err, k
 					}
-					code = c ^ st.flip
+					code ^= st.flip
 				}
 				acc |= (code ^ st.flip) << (st.shift & 63)
 				if st.last {
@@ -142,10 +146,7 @@ func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int
 					break
 				}
 			}
-			// A pointer's presence bit ends its group; the pointee follows:
-			// spliced into the program (its steps run on it, then
-			// accEndPointee), or a plan of its own.
-			if st := &steps[i]; st.kind == accPtr {
+			if st := &steps[i]; st.kind == accPtr { // the pointee follows
 				e := base.field(st.offset).elem()
 				switch {
 				case st.spliced == 0 || depth+int(st.levels) > MaxDepth: // (encodePointee words the refusal)
@@ -220,6 +221,8 @@ func fieldCode(o *op, at pointer) (uint64, *fieldError) {
 		return quantizedCode(o, at)
 	case KindBool, KindInt, KindUint, KindFloat:
 		return intFieldCode(o, at)
+	case KindTime:
+		return timeFieldCode(o, at)
 	}
 	return 0, newFieldError(o.path, -1, ErrRange, "internal error: %s is not a fixed-width kind", o.kind)
 }

@@ -67,11 +67,11 @@ func TestEncodeGroups(t *testing.T) {
 		{accU16, 0, 1, 0, false},
 		{accQ32, 11, 3, 0, false}, // 15 bits each: one step
 		{accU8, 56, 1, 63, true},
-		{accOp, 0, 0, 0, false},   // the string
-		{accQuat, 0, 0, 29, true}, // 2 + 3×9 bits, alone: an op follows
-		{accOp, 0, 0, 0, false},   // the 2 + 3×21-bit quaternion takes more than a word
-		{accRun, 0, 4, 64, true},  // Flags, unrolled: four fill a word, as one step...
-		{accU16, 0, 1, 16, true},  // ...and the fifth starts the next
+		{accString, 0, 0, 0, false}, // the string: a step of its own
+		{accQuat, 0, 0, 29, true},   // 2 + 3×9 bits, alone: an op follows
+		{accOp, 0, 0, 0, false},     // the 2 + 3×21-bit quaternion takes more than a word
+		{accRun, 0, 4, 64, true},    // Flags, unrolled: four fill a word, as one step...
+		{accU16, 0, 1, 16, true},    // ...and the fifth starts the next
 	}
 	var got []step
 	for _, st := range p.enc {

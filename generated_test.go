@@ -15,13 +15,15 @@ import (
 	"github.com/bitpack-go/bitpack/gen"
 )
 
-// The gameplay message and the reference packet under names of their own,
-// whose Codecs run the Go code gen.Go generated for them
-// (generated_types_test.go), while gameplayMsg's and BenchPacket's run the
-// plan: the benchmarks set the two side by side.
+// The gameplay message, the reference packet and the string-heavy record
+// (record_test.go) under names of their own, whose Codecs run the Go code
+// gen.Go generated for them (generated_types_test.go), while gameplayMsg's,
+// BenchPacket's and stringRecord's run the plan: the benchmarks set the
+// two side by side.
 type (
 	gameplayGen gameplayMsg
 	packetGen   BenchPacket
+	recordGen   stringRecord
 )
 
 var updateGenerated = flag.Bool("update-generated", false, "rewrite generated_types_test.go")
@@ -32,7 +34,7 @@ const generatedFile = "generated_types_test.go"
 // (go test -run TestGeneratedCurrent -update-generated . rewrites it).
 func TestGeneratedCurrent(t *testing.T) {
 	var out bytes.Buffer
-	if err := gen.Go(&out, gen.Options{}, &gameplayGen{}, &packetGen{}); err != nil {
+	if err := gen.Go(&out, gen.Options{}, &gameplayGen{}, &packetGen{}, &recordGen{}); err != nil {
 		t.Fatal(err)
 	}
 	if *updateGenerated {

@@ -13,8 +13,9 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0xebd4da814aaa1a93, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
-	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0x218789ace5fc0969, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
+	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0x167d002b481fac76, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
+	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0x45360bb5ade2a97a, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
+	bitpack.RegisterGenerated(bitpack.Generated[recordGen]{Layout: 0x5ce498c234bcc942, Append: bitpackAppendrecordGen, Unmarshal: bitpackUnmarshalrecordGen})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -1004,6 +1005,150 @@ func bitpackUnmarshalpacketGen(data []byte, v *packetGen) bool {
 		(*v).EventIDs = make([]uint32, n30)
 	}
 	copy((*v).EventIDs, s_EventIDs_e[:])
+	return true
+}
+
+// bitpackAppendrecordGen appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendrecordGen(dst []byte, v *recordGen) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if len((*v).Name) > 16 {
+		return dst, false
+	}
+	w.WriteString(string((*v).Name), 16)
+	if len((*v).Phone) > 10 {
+		return dst, false
+	}
+	w.WriteString(string((*v).Phone), 10)
+	c0 := uint64(int64((*v).BirthDay)) - 0x8000000000000000
+	c1 := uint64(int64((*v).Siblings))
+	if c1 > 255 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked((c0 ^ 0x8000000000000000), 64)
+	w.WriteBitsUnchecked(c1|bitpackBit((*v).Spouse)<<8, 9)
+	w.WriteBitsUnchecked(uint64(math.Float64bits(float64((*v).Money))), 64)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalrecordGen decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalrecordGen(data []byte, v *recordGen) bool {
+	if len(data) > 46 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_Name     []byte
+		s_Phone    []byte
+		s_BirthDay int64
+		s_Siblings int
+		s_Spouse   bool
+		s_Money    float64
+	)
+	var n0 int
+	if end-pos < 5 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0x1f
+	if c2 > 16 {
+		return false
+	}
+	n0 = int(c2)
+	pos += 5
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n0 {
+		return false
+	}
+	s_Name = data[pos>>3 : pos>>3+n0 : pos>>3+n0]
+	if !bitpackText(s_Name) {
+		return false
+	}
+	pos += 8 * n0
+	var n3 int
+	if end-pos < 4 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0xf
+	if c5 > 10 {
+		return false
+	}
+	n3 = int(c5)
+	pos += 4
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n3 {
+		return false
+	}
+	s_Phone = data[pos>>3 : pos>>3+n3 : pos>>3+n3]
+	if !bitpackText(s_Phone) {
+		return false
+	}
+	pos += 8 * n3
+	if end-pos < 32 {
+		return false
+	}
+	w7 := bitpackWord(data, pos)
+	c8 := w7 >> 0 & 0xffffffff
+	lo6 := c8
+	pos += 32
+	if end-pos < 41 {
+		return false
+	}
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0xffffffff
+	s_BirthDay = int64(int64((((lo6 | c11<<32) ^ 0x8000000000000000) + 0x8000000000000000)))
+	c12 := w10 >> 32 & 0xff
+	u13 := int64(c12)
+	if int64(int(u13)) != u13 {
+		return false
+	}
+	s_Siblings = int(u13)
+	c14 := w10 >> 40 & 0x1
+	s_Spouse = bool(c14 != 0)
+	pos += 41
+	if end-pos < 32 {
+		return false
+	}
+	w15 := bitpackWord(data, pos)
+	c16 := w15 >> 0 & 0xffffffff
+	lo9 := c16
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w17 := bitpackWord(data, pos)
+	c18 := w17 >> 0 & 0xffffffff
+	s_Money = float64(math.Float64frombits(uint64((lo9 | c18<<32))))
+	pos += 32
+	if end-pos >= 8 {
+		return false
+	}
+	(*v).BirthDay = s_BirthDay
+	(*v).Siblings = s_Siblings
+	(*v).Spouse = s_Spouse
+	(*v).Money = s_Money
+	if string((*v).Name) != string(s_Name) {
+		(*v).Name = string(s_Name)
+	}
+	if string((*v).Phone) != string(s_Phone) {
+		(*v).Phone = string(s_Phone)
+	}
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/bitpack-go/bitpack/bitio"
 )
@@ -58,20 +59,118 @@ func encodeString(w *bitio.Writer, o *op, at pointer, _ int) *fieldError {
 	return nil
 }
 
+// Decoding strings. Every path reads a string with the same checks
+// (maxlen, zero padding, its bytes in the packet, bitio.ValidStringBytes,
+// its charge): from the packet's window, without a call to the Reader
+// (windowString, for the read programs' string steps), or through the
+// Reader (readString), which words every refusal and is where a string
+// the window path does not take goes. A decode into the scratch value or
+// on the stack makes the strings it read only once the packet is
+// accepted, all of a value's in one allocation (see setString).
+
 func decodeString(d *decoder, o *op, at pointer, start, _ int) *fieldError {
+	b, err := d.readString(o, start)
+	if err != nil {
+		return err
+	}
+	d.setString(at, b)
+	return nil
+}
+
+// readString reads the string op o at bit start through the Reader and
+// charges it: its bytes (the packet's), or the refusal.
+func (d *decoder) readString(o *op, start int) ([]byte, *fieldError) {
 	b := d.r.ReadStringBytes(o.n)
-	if d.r.Err() != nil {
-		return nil // reported by plan
+	if err := d.r.Err(); err != nil {
+		return nil, fromBitio(o.path, start, err)
 	}
 	work, bytes := stringCharge(len(b))
 	if err := d.charge(work, bytes, 1, uintptr(len(b)), start); err != nil {
-		return err.withPrefix(o.path)
+		return nil, err.withPrefix(o.path)
 	}
-	if s := at.string(); *s != string(b) { // no allocation when unchanged
+	return b, nil
+}
+
+// windowString reads the string of the read step s at bit pos from the
+// packet's window w (pos>>3 at most w.last) and charges it: its bytes and
+// the position after them, or end -1 when readString must take it (a
+// length above maxlen, padding bits set, bytes past the packet's end, not
+// a valid string, over the allowance).
+func (d *decoder) windowString(w packetWindow, pos int, s *rstep) (b []byte, end int) {
+	word := w.word(pos)
+	n := int(word & s.mask)
+	pad := -(pos + int(s.bits)) & 7
+	if n > s.n || word>>(s.bits&63)&(1<<pad-1) != 0 {
+		return nil, -1
+	}
+	first := (pos + int(s.bits) + pad) >> 3
+	if first+n > w.last+8 {
+		return nil, -1
+	}
+	if b = w.bytes(first, n); !bitio.ValidStringBytes(b) || !d.budget.take(stringCharge(n)) {
+		return nil, -1
+	}
+	return b, 8 * (first + n)
+}
+
+// stringBatchMax is the most strings a decode holds back before it makes
+// them (in one allocation), and so the most a value's strings share.
+const stringBatchMax = 64
+
+// pendingString is a string a decode has read and not yet made: where it
+// goes, and its bytes in the packet.
+type pendingString struct {
+	at pointer
+	b  []byte
+}
+
+// setString makes the string at at the bytes b read from the packet:
+// nothing when it holds them already, else b copied into a new string —
+// at once, or, when the decoder holds strings back (d.strs, a decode into
+// the scratch value), once the decode is accepted, together with the
+// value's other strings (makeStrings).
+func (d *decoder) setString(at pointer, b []byte) {
+	s := at.string()
+	switch {
+	case *s == string(b): // no allocation when unchanged
+	case d.strs == nil || d.inMap > 0 || len(b) == 0:
 		*s = string(b)
 		d.grow(len(b), 1)
+	default:
+		if len(*d.strs) == stringBatchMax {
+			d.makeStrings()
+		}
+		*d.strs = append(*d.strs, pendingString{at, b})
 	}
-	return nil
+}
+
+// makeStrings makes the strings the decoder holds back, in one
+// allocation, and lets go of them.
+func (d *decoder) makeStrings() {
+	list := *d.strs
+	n := 0
+	for i := range list {
+		n += len(list[i].b)
+	}
+	var all strings.Builder // its buffer becomes the string: no copy, not zeroed
+	all.Grow(n)
+	for i := range list {
+		all.Write(list[i].b)
+	}
+	rest := all.String()
+	for i := range list {
+		k := len(list[i].b)
+		*list[i].at.string(), rest = rest[:k], rest[k:]
+	}
+	dropStrings(d.strs)
+	d.grow(n, 1)
+}
+
+// dropStrings empties a list of strings held back, dropping its
+// references to the packet and the value.
+func dropStrings(list *[]pendingString) {
+	clear(*list)
+	*list = (*list)[:0]
 }
 
 // commitString shares the scratch value's string: strings are immutable.
@@ -170,8 +269,8 @@ func decodeStringDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 	if err := d.charge(work, bytes, 1, uintptr(len(b)), start); err != nil {
 		return false, err.withPrefix(o.path)
 	}
-	*s = string(b)
-	d.grow(len(b), 1)
+	d.saveString(at)
+	d.setString(at, b)
 	return true, nil
 }
 
@@ -213,7 +312,15 @@ func decodeBytesDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool,
 		return false, nil
 	}
 	r.Rewind(body)
-	return true, decodeBytes(d, o, at, start, 0)
+	if d.undo != nil { // in place: the slice, and the bytes of its array it overwrites
+		d.saveSlice(at)
+		if int(n) <= at.sliceCap() {
+			d.saveBytes(at.sliceElem(0, 0), int(n))
+		}
+	}
+	err := decodeBytes(d, o, at, start, 0)
+	d.emptied(at)
+	return true, err
 }
 
 // sameAsRead reports whether the next n bytes of r (aligned, and there)
@@ -264,6 +371,7 @@ func decodeByteArrayDelta(d *decoder, o *op, at pointer, start int, bit bool) (b
 		return false, unchangedError(o.path, start)
 	}
 	r.Rewind(body)
+	d.saveBytes(at, o.n)
 	r.ReadBytes(at.byteArray(o.n))
 	return true, nil
 }

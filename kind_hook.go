@@ -316,6 +316,7 @@ func decodeHookDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) 
 		return false, baseError(err)
 	}
 	body := r.BitsRead()
+	d.saveTyped(at, o.typ)
 	if err := decodeHook(d, o, at, body, depth); err != nil {
 		return false, err
 	}

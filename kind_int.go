@@ -101,20 +101,39 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 	}
 	node := &Field{Type: t, Kind: base.kind}
 	base.access = accessOf(base.size, signed)
+	if err := intBounds(&base, node, o, f, t, signed, width); err != nil {
+		return nil, err
+	}
+	node.Clamp = o.clamp
+	if base.unit > 1 {
+		if err := unitFits(&base, t); err != nil {
+			return nil, f.tagged(o, "%v", err)
+		}
+		node.Unit = base.unit
+	}
+	node.Bits = base.bits
+	*ops = append(*ops, base)
+	return node, nil
+}
+
+// intBounds sets the code bounds of base (min, limit, flip, bits, ranged)
+// and the range of its layout node from range= or bits=, else the raw
+// width, for an integer of Go type t and width bits on the wire.
+func intBounds(base *op, node *Field, o *tagOptions, f fieldCtx, t reflect.Type, signed bool, width int) error {
 	switch {
 	case o.rangeSet:
 		node.Ranged, base.ranged = true, true
 		if signed {
 			lo, hi, ok := o.signedRange(width)
 			if !ok {
-				return nil, f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
+				return f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
 			}
 			base.min, base.limit = uint64(lo), uint64(hi)-uint64(lo)
 			node.IntMin, node.IntMax = lo, hi
 		} else {
 			lo, hi, ok := o.unsignedRange(width)
 			if !ok {
-				return nil, f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
+				return f.tagged(o, "range %s..%s does not fit %s", o.rangeLo, o.rangeHi, t)
 			}
 			base.min, base.limit = lo, hi-lo
 			node.UintMin, node.UintMax = lo, hi
@@ -122,7 +141,7 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 		base.bits = bitio.BitsRequired(0, base.limit)
 	case o.hasInt(): // bits=N
 		if o.bits < 1 || o.bits > width {
-			return nil, f.tagged(o, "bits=%d does not fit %s (1..%d)", o.bits, t, width)
+			return f.tagged(o, "bits=%d does not fit %s (1..%d)", o.bits, t, width)
 		}
 		base.bits = o.bits
 		fallthrough
@@ -138,16 +157,7 @@ func (c *compiler) appendInt(ops *[]op, t reflect.Type, o *tagOptions, f fieldCt
 			node.UintMax = 0
 		}
 	}
-	node.Clamp = o.clamp
-	if base.unit > 1 {
-		if err := unitFits(&base, t); err != nil {
-			return nil, f.tagged(o, "%v", err)
-		}
-		node.Unit = base.unit
-	}
-	node.Bits = base.bits
-	*ops = append(*ops, base)
-	return node, nil
+	return nil
 }
 
 var durationType = reflect.TypeFor[time.Duration]()
@@ -478,7 +488,7 @@ func isShort(next, old uint64, s int) bool {
 // above). Fields the same in memory are unchanged without a look at
 // their codes.
 func encodeScalarDelta(e *deltaEncoder, o *op, at, bt pointer, bit bool) (bool, *fieldError) {
-	if at.raw(o.size) == bt.raw(o.size) {
+	if o.kind != KindTime && at.raw(o.size) == bt.raw(o.size) { // (a time is not its memory)
 		return e.same(bit)
 	}
 	cv, ok := quickCode(o, at)
@@ -596,6 +606,11 @@ func decodeScalarDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool
 	}
 	if c == old {
 		return false, unchangedError(o.path, start)
+	}
+	if o.kind == KindTime {
+		d.saveTime(at)
+	} else {
+		d.saveBits(at, o.size)
 	}
 	return true, storeScalar(o, c^o.flip, at, start)
 }

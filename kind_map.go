@@ -56,8 +56,17 @@ type mapInfo struct {
 type mapWork struct {
 	key, prev, val reflect.Value // decoding: the entry being read, and the key before it
 	kp, vp         pointer
+	from           reflect.Value // cloning: the entry being copied
+	fp             pointer
 	keys, vals     reflect.Value // encoding: the entries, gathered into the first len(order) of these []K, []V
 	order          []int         // encoding: entry positions in ascending key order
+	// Decoding a delta: the map's entries gathered (keys, vals), their
+	// keys, a hash table of them, and whether the map was gathered (see
+	// index).
+	ranks   []keyRank
+	table   []int32
+	indexed bool
+	mx      *mapInfo
 }
 
 func (c *compiler) appendMap(ops *[]op, t reflect.Type, o *tagOptions, f fieldCtx, base op) (*Field, error) {
@@ -112,8 +121,9 @@ func (mx *mapInfo) work(o *op) *mapWork {
 	if w, ok := mx.works.Get().(*mapWork); ok {
 		return w
 	}
-	kp, vp := reflect.New(o.typ.Key()), reflect.New(o.typ.Elem())
-	return &mapWork{key: kp.Elem(), prev: reflect.New(o.typ.Key()).Elem(), val: vp.Elem(), kp: pointerOf(kp), vp: pointerOf(vp)}
+	kp, vp, fp := reflect.New(o.typ.Key()), reflect.New(o.typ.Elem()), reflect.New(o.typ.Elem())
+	return &mapWork{key: kp.Elem(), prev: reflect.New(o.typ.Key()).Elem(), val: vp.Elem(), kp: pointerOf(kp), vp: pointerOf(vp),
+		from: fp.Elem(), fp: pointerOf(fp)}
 }
 
 // done gives the buffers back, holding nothing of the caller's.
@@ -121,11 +131,14 @@ func (mx *mapInfo) done(w *mapWork) {
 	w.key.SetZero()
 	w.prev.SetZero()
 	w.val.SetZero()
+	w.from.SetZero()
 	for _, i := range w.order { // the gathered copies: nothing of the caller's stays
 		w.keys.Index(i).SetZero()
 		w.vals.Index(i).SetZero()
 	}
 	w.order = w.order[:0]
+	clear(w.ranks)
+	w.ranks, w.indexed = w.ranks[:0], false
 	mx.works.Put(w)
 }
 
@@ -166,6 +179,13 @@ func keyText(k reflect.Value) string {
 // gather copies the entries of map m into w's buffers and orders them by
 // key (w.order), the order they travel in.
 func (mx *mapInfo) gather(o *op, m reflect.Value, w *mapWork) {
+	mx.copyOut(o, m, w)
+	slices.SortFunc(w.order, func(a, b int) int { return mx.compare(w.keys.Index(a), w.keys.Index(b)) })
+}
+
+// copyOut copies the entries of map m into w's buffers, in the map's
+// order (w.order: 0, 1, ...).
+func (mx *mapInfo) copyOut(o *op, m reflect.Value, w *mapWork) {
 	n := m.Len()
 	if !w.keys.IsValid() || w.keys.Len() < n {
 		// (Re-slicing a reflect.Value allocates; these keep their length.)
@@ -180,7 +200,6 @@ func (mx *mapInfo) gather(o *op, m reflect.Value, w *mapWork) {
 		w.vals.Index(i).SetIterValue(&it)
 		w.order = append(w.order, i)
 	}
-	slices.SortFunc(w.order, func(a, b int) int { return mx.compare(w.keys.Index(a), w.keys.Index(b)) })
 }
 
 // entry returns the addresses of gathered entry i's key and value.
@@ -222,7 +241,20 @@ func encodeMap(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 // the one before. It fills the scratch value's map (made once, cleared
 // after), which commit hands over.
 func decodeMap(d *decoder, o *op, at pointer, start, depth int) *fieldError {
+	// An entry is decoded into a buffer and copied into the map: its
+	// strings are made as they are read, not held back (see setString).
+	d.inMap++
+	err := decodeEntries(d, o, at, start, depth)
+	d.inMap--
+	return err
+}
+
+// decodeEntries is decodeMap's work.
+func decodeEntries(d *decoder, o *op, at pointer, start, depth int) *fieldError {
 	r := d.r
+	if d.scratch != nil {
+		d.scratch.decodedMap(at)
+	}
 	count := r.ReadBits(o.bits)
 	if r.Err() != nil {
 		return nil
@@ -363,222 +395,4 @@ func (c *allowanceCheck) mapEntries(o *op, at pointer, depth int) *fieldError {
 		}
 	}
 	return nil
-}
-
-// Deltas. A map that changed sends its changed entries in ascending key
-// order, each after a 1 bit: its key, then, for a key the base holds, a
-// bit — 0, the entry is removed; 1, its value's body follows (see
-// deltaEncoder.body) — and for a key it does not, the value whole (an
-// added entry). A 0 bit ends the list, which is never empty. Keys must
-// ascend, and the map that results may not hold more than maxlen entries.
-
-func encodeMapDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool) (bool, *fieldError) {
-	mv, mb := at.value(o.typ).Elem(), bt.value(o.typ).Elem()
-	if n := mv.Len(); n > o.n {
-		return false, newFieldError(o.path, -1, ErrRange, "%d entries exceed maxlen %d", n, o.n)
-	}
-	if mv.Len() == 0 && mb.Len() == 0 || mv.UnsafePointer() == mb.UnsafePointer() {
-		return e.same(bit)
-	}
-	mx := o.mapx
-	d := depth + o.level
-	if d+max(mx.key.levels, o.elem.levels) > MaxDepth {
-		return false, newFieldError(o.path, -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
-	}
-	vw, bw := mx.work(o), mx.work(o)
-	defer mx.done(vw)
-	defer mx.done(bw)
-	mx.gather(o, mv, vw)
-	mx.gather(o, mb, bw)
-	w := e.w
-	start := e.begin(bit)
-	changed := false
-	for i, j := 0, 0; i < len(vw.order) || j < len(bw.order); {
-		c := -1 // the next key is v's only (-1), base's only (1), or both's (0)
-		switch {
-		case i == len(vw.order):
-			c = 1
-		case j < len(bw.order):
-			c = mx.compare(vw.keys.Index(vw.order[i]), bw.keys.Index(bw.order[j]))
-		}
-		pos := w.BitsWritten()
-		w.WriteBits(1, 1)
-		var err *fieldError
-		var key reflect.Value
-		var kp pointer
-		switch {
-		case c < 0: // added
-			var vp pointer
-			kp, vp = vw.entry(vw.order[i])
-			key = vw.keys.Index(vw.order[i])
-			if err, _ = encodeValues(w, mx.key, kp, 0, 1, d); err == nil {
-				e.charge(mapEntryCharge(o))
-				e.full(o.elem, vp, d)
-				err, _ = encodeValues(w, o.elem, vp, 0, 1, d)
-			}
-			i++
-		case c > 0: // removed
-			kp, _ = bw.entry(bw.order[j])
-			key = bw.keys.Index(bw.order[j])
-			err, _ = encodeValues(w, mx.key, kp, 0, 1, d)
-			w.WriteBits(0, 1)
-			j++
-		default: // in both: its value's body, if it changed
-			var vp, bp pointer
-			kp, vp = vw.entry(vw.order[i])
-			_, bp = bw.entry(bw.order[j])
-			key = vw.keys.Index(vw.order[i])
-			var ch bool
-			if err, _ = encodeValues(w, mx.key, kp, 0, 1, d); err == nil {
-				w.WriteBits(1, 1)
-				ch, err = e.sub(o.elem, 0, vp, bp, d)
-			}
-			i, j = i+1, j+1
-			if err == nil && !ch {
-				w.Rewind(pos)
-				continue
-			}
-		}
-		if err != nil {
-			return false, err.withPrefix(o.path + "[" + keyText(key) + "]")
-		}
-		e.full(mx.key, kp, d) // every key sent is decoded
-		changed = true
-	}
-	if !changed {
-		return e.unchanged(start, bit)
-	}
-	w.WriteBits(0, 1)
-	return true, nil
-}
-
-// mapEntryCharge is the cost of one entry a delta adds to a map: its key
-// and value visited, and its share of the map's memory, as mapCharge
-// counts it (twice: the scratch value's map and the caller's).
-func mapEntryCharge(o *op) (work, bytes int64) {
-	mx := o.mapx
-	return satAdd(mx.key.work, o.elem.work), satMul(2, 5*mx.slot)
-}
-
-// decodeMapDelta applies a map's changed entries to the scratch value's
-// map (a copy of the base's: see cloneMap).
-func decodeMapDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
-	r := d.r
-	if !d.changedBit(bit) || r.Err() != nil {
-		return false, nil
-	}
-	mx := o.mapx
-	dd := depth + o.level
-	if dd+max(mx.key.levels, o.elem.levels) > MaxDepth {
-		return false, newFieldError(o.path, start, ErrDepth, "more than %d nested levels", MaxDepth)
-	}
-	m := at.value(o.typ).Elem()
-	buf := mx.work(o)
-	defer mx.done(buf)
-	for k := 0; ; k++ {
-		pos := r.BitsRead()
-		if r.ReadBits(1) == 0 {
-			if err := r.Err(); err != nil {
-				return false, fromBitio(o.path, pos, err)
-			}
-			if k == 0 {
-				return false, unchangedError(o.path, start)
-			}
-			if n := m.Len(); n > o.n {
-				return false, newFieldError(o.path, pos, ErrRange, "the delta leaves %d entries, more than maxlen %d", n, o.n)
-			}
-			return true, nil
-		}
-		buf.key.SetZero()
-		if err := d.plan(mx.key, buf.kp, dd); err != nil {
-			return false, err.withPrefix(o.path + "[key " + strconv.Itoa(k) + "]")
-		}
-		if k > 0 && mx.compare(buf.prev, buf.key) >= 0 {
-			return false, newFieldError(o.path, pos, ErrRange, "key %s does not follow key %s: a map's changed entries travel in ascending key order, each once", keyText(buf.key), keyText(buf.prev))
-		}
-		if err := d.mapEntryDelta(o, m, buf, pos, dd); err != nil {
-			return false, err.withPrefix(o.path + "[" + keyText(buf.key) + "]")
-		}
-		buf.prev.Set(buf.key)
-	}
-}
-
-// mapEntryDelta applies the change of the entry whose key buf holds.
-func (d *decoder) mapEntryDelta(o *op, m reflect.Value, buf *mapWork, pos, dd int) *fieldError {
-	r := d.r
-	cur := reflect.Value{}
-	if !m.IsNil() {
-		cur = m.MapIndex(buf.key)
-	}
-	if !cur.IsValid() { // added: the value whole
-		work, bytes := mapEntryCharge(o)
-		if err := d.charge(work, bytes, 1, uintptr(o.mapx.slot), pos); err != nil {
-			return err
-		}
-		buf.val.SetZero()
-		if err := d.plan(o.elem, buf.vp, dd); err != nil {
-			return err
-		}
-		settle(o.elem, buf.vp) // its pointees may be spares (see below)
-		if m.IsNil() {
-			m.Set(reflect.MakeMap(o.typ))
-		}
-		m.SetMapIndex(buf.key, buf.val)
-		d.grow(1, uintptr(o.mapx.slot))
-		return nil
-	}
-	if r.ReadBits(1) == 0 {
-		if err := r.Err(); err != nil {
-			return fromBitio("", pos, err)
-		}
-		m.SetMapIndex(buf.key, reflect.Value{}) // removed
-		return nil
-	}
-	buf.val.Set(cur) // the scratch value's own copy (see cloneMap): changed in place
-	if err := d.deltaSub(o.elem, 0, buf.vp, dd, "", -1); err != nil {
-		return err
-	}
-	// An entry is a new value in the caller's map (commitMap copies or
-	// hands it over, settling nothing), so it must be what a packet's
-	// entry is, every empty slice and map in it nil (see settle) — not
-	// what the delta emptied in the base's copy, nor what a spare
-	// pointee held. cloneMap settles the entries the delta leaves alone.
-	settle(o.elem, buf.vp)
-	m.SetMapIndex(buf.key, buf.val)
-	return nil
-}
-
-// cloneMap makes the map at d hold copies of the entries of the one at s,
-// values of their own (see clone).
-func cloneMap(o *op, d, s pointer, sc *scratch) {
-	dm, sm := d.value(o.typ).Elem(), s.value(o.typ).Elem()
-	if sm.Len() == 0 {
-		if !dm.IsNil() {
-			dm.Clear()
-		}
-		return
-	}
-	if dm.IsNil() {
-		dm.Set(reflect.MakeMapWithSize(o.typ, sm.Len()))
-	} else {
-		dm.Clear()
-	}
-	mx := o.mapx
-	buf := mx.work(o)
-	defer mx.done(buf)
-	src := reflect.New(o.typ.Elem())
-	var it reflect.MapIter
-	it.Reset(sm)
-	for it.Next() {
-		buf.key.SetIterKey(&it)
-		if o.elem.dense || !hasPointers(o.typ.Elem()) {
-			buf.val.SetIterValue(&it)
-		} else {
-			src.Elem().SetIterValue(&it)
-			buf.val.SetZero() // a value of the entry's own
-			clone(o.elem, buf.vp, pointerOf(src), sc)
-			settle(o.elem, buf.vp) // its pointees may be spares: see mapEntryDelta
-		}
-		dm.SetMapIndex(buf.key, buf.val)
-	}
 }

@@ -161,10 +161,15 @@ func decodePointerDelta(d *decoder, o *op, at pointer, start, depth int, bit boo
 	case r.Err() != nil:
 		return false, nil
 	case e.isNil():
+		d.saveWord(at)
 		return true, decodePointee(d, o, at, start, depth)
 	case r.ReadBits(1) == 0:
 		if r.Err() == nil {
-			d.scratch.putSpare(o.elem, e)
+			if d.undo != nil {
+				d.saveWord(at)
+			} else {
+				d.scratch.putSpare(o.elem, e)
+			}
 			at.setNil()
 		}
 		return true, nil
@@ -173,21 +178,34 @@ func decodePointerDelta(d *decoder, o *op, at pointer, start, depth int, bit boo
 }
 
 // clonePointer copies a pointee into dst's own (see clone).
-func clonePointer(o *op, d, s pointer, sc *scratch) {
-	clonePointee(o.elem, d, s, sc)
+func clonePointer(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
+	if err := clonePointee(o, d, s, sc, depth); err != nil {
+		return err.in(o.path)
+	}
+	return nil
 }
 
-// clonePointee makes the pointer at d point to a copy of what the one at
-// s points to, in the pointee d has, a spare or a new one; or nil.
-func clonePointee(p *plan, d, s pointer, sc *scratch) {
+// clonePointee makes the pointer at d, held by o (a pointer or a sparse
+// field), point to a copy of what the one at s points to, in the pointee
+// d has, a spare or a new one; or nil.
+func clonePointee(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
 	se, de := s.elem(), d.elem()
+	spare := false
 	switch {
 	case se.isNil():
-		sc.putSpare(p, de)
+		if sc == nil || sc.cloning != cloneOut { // the caller's pointees never become spares
+			sc.putSpare(o.elem, de)
+		}
 		d.setNil()
-		return
+		return nil
 	case de.isNil():
-		de, _ = newPointee(sc, p, d)
+		var fresh bool
+		de, fresh = newPointee(sc, o.elem, d)
+		spare = !fresh && sc.cloning == cloneOut
 	}
-	clone(p, de, se, sc)
+	err := cloneSub(o.elem, o.level, de, se, sc, depth)
+	if spare && err == nil {
+		settle(o.elem, de) // the caller held none: a new value (see settle)
+	}
+	return err
 }

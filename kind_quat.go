@@ -479,6 +479,7 @@ func decodeQuatDelta(d *decoder, o *op, at pointer, start int, bit bool) (bool, 
 	if lb == largest && cb == codes {
 		return false, unchangedError(o.path, start)
 	}
+	d.saveBytes(at, int(o.size))
 	storeQuat(o, at, v)
 	return true, nil
 }

@@ -573,7 +573,11 @@ func decodeSliceDelta(d *decoder, o *op, at pointer, start, depth int, bit bool)
 		return false, unchangedError(o.path, start)
 	}
 	if n <= nb {
+		if resized {
+			d.saveSlice(at)
+		}
 		at.setSliceLen(o.typ, n)
+		d.emptied(at)
 		return true, nil
 	}
 	if rest := r.BitsRemaining(); !fitsIn(n-nb, o.elem.minBits, rest) {
@@ -583,31 +587,17 @@ func decodeSliceDelta(d *decoder, o *op, at pointer, start, depth int, bit bool)
 	if err := d.charge(work, bytes, n-nb, uintptr(o.elem.bytes), start); err != nil {
 		return false, err.withPrefix(o.path)
 	}
+	if d.undo != nil {
+		return true, d.growInPlace(o, at, nb, n, depth)
+	}
+	if n > at.sliceCap() && o.elem.inlineMaps {
+		for k := range nb { // the elements move: their maps left in the base come in first
+			d.scratch.materializeIn(o.elem, at.sliceElem(k, o.stride), depth+o.level)
+		}
+	}
 	if n > at.sliceCap() {
 		d.grow(n, o.stride)
 	}
 	at.setSliceLen(o.typ, n)
 	return true, d.elemsFrom(o, at.sliceElem(nb, o.stride), n-nb, nb, depth)
-}
-
-// cloneArray and cloneSlice copy the elements of an array or slice into
-// dst's own (see clone).
-func cloneArray(o *op, d, s pointer, sc *scratch) {
-	for k := 0; k < o.n; k++ {
-		clone(o.elem, d.index(k, o.stride), s.index(k, o.stride), sc)
-	}
-}
-
-func cloneSlice(o *op, d, s pointer, sc *scratch) {
-	n := s.sliceLen()
-	d.setSliceLen(o.typ, n)
-	switch {
-	case n == 0:
-	case o.elem.dense:
-		d.sliceElem(0, 0).copyFrom(s.sliceElem(0, 0), uintptr(n)*o.stride)
-	default:
-		for k := 0; k < n; k++ {
-			clone(o.elem, d.sliceElem(k, o.stride), s.sliceElem(k, o.stride), sc)
-		}
-	}
 }

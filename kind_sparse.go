@@ -281,15 +281,16 @@ func decodeSparseDelta(d *decoder, o *op, at pointer, start, depth int, bit bool
 		return false, nil
 	}
 	n, resized := o.n, false
+	stale := n // slots from stale on hold old pointees a slot the delta lists reuses, and the others lose
 	if o.slice {
 		nb := at.sliceLen()
 		if resized = r.ReadBits(1) == 1; resized {
 			var err *fieldError
-			if n, err = d.sparseLength(o, at, nb); err != nil || r.Err() != nil {
+			if n, stale, err = d.sparseLength(o, at, nb); err != nil || r.Err() != nil {
 				return false, err
 			}
 		} else {
-			n = nb
+			n, stale = nb, nb
 		}
 	}
 	prev := int32(-1)
@@ -303,41 +304,70 @@ func decodeSparseDelta(d *decoder, o *op, at pointer, start, depth int, bit bool
 			return false, newFieldError(o.path, pos, ErrRange, "sparse index %d out of range for length %d", idx, n)
 		case int(idx) == n && !resized && prev < 0:
 			return false, unchangedError(o.path, start)
-		case int(idx) == n:
+		}
+		for k := max(int(prev)+1, stale); k < int(idx); k++ {
+			d.dropSlot(o, sparseSlot(o, at, k))
+		}
+		if int(idx) == n {
 			return true, nil
 		}
-		if err := d.sparseSlotDelta(o, at, int(idx), pos, depth); err != nil {
+		var err *fieldError
+		if int(idx) >= stale {
+			err = d.staleSlotDelta(o, at, int(idx), pos, depth)
+		} else {
+			err = d.sparseSlotDelta(o, at, int(idx), pos, depth)
+		}
+		if err != nil {
 			return false, err
 		}
 		prev = idx
 	}
 }
 
-// sparseLength reads the new length of the sparse slice o at at, whose
-// base has nb slots, and makes it that long: slots it drops, and stale
-// ones it regains past the base's length, give their pointees to the
-// scratch value's spares.
-func (d *decoder) sparseLength(o *op, at pointer, nb int) (int, *fieldError) {
+// sparseLength reads the new length n of the sparse slice o at at, whose
+// base has nb slots, and makes it that long. In the scratch value, slots
+// it drops, and stale ones it regains past the base's length, give their
+// pointees to its spares. In place (see delta_inplace.go), the slots past
+// n are left alone, and those it regains within the slice's capacity,
+// from the returned stale on, keep their old pointees until the list of
+// changed slots says which it reuses (see staleSlotDelta); a slice that
+// outgrows its capacity, or one in a map's entry (a new value), gets a new
+// array of n, its slots past nb nil.
+func (d *decoder) sparseLength(o *op, at pointer, nb int) (n, stale int, err *fieldError) {
 	r := d.r
 	pos := r.BitsRead()
 	v := r.ReadBits(o.bits)
 	switch {
 	case r.Err() != nil:
-		return 0, nil
+		return 0, 0, nil
 	case v > uint64(o.n):
-		return 0, newFieldError(o.path, pos, ErrRange, "length %d exceeds maxlen %d", v, o.n)
+		return 0, 0, newFieldError(o.path, pos, ErrRange, "length %d exceeds maxlen %d", v, o.n)
 	case int(v) == nb:
-		return 0, newFieldError(o.path, pos, ErrRange, "new length %d is the base's (not canonical)", v)
+		return 0, 0, newFieldError(o.path, pos, ErrRange, "new length %d is the base's (not canonical)", v)
 	}
-	n := int(v)
+	n = int(v)
 	if n > nb {
 		work, bytes := slotsCharge(n - nb)
 		if err := d.charge(work, bytes, n-nb, slotBytes, pos); err != nil {
-			return 0, err.withPrefix(o.path)
+			return 0, 0, err.withPrefix(o.path)
 		}
-		if n > at.sliceCap() {
+		if n > at.sliceCap() || d.undo != nil && d.entry > 0 {
 			d.grow(n, ptrSize)
 		}
+	}
+	if d.undo != nil {
+		d.saveSlice(at)
+		switch {
+		case n <= nb:
+			at.setSliceLenWithin(n)
+			d.emptied(at)
+		case n > at.sliceCap() || d.entry > 0:
+			at.growSliceTo(o.typ, nb, n)
+		default:
+			at.setSliceLenWithin(n)
+			return n, nb, nil
+		}
+		return n, n, nil
 	}
 	for k := n; k < nb; k++ {
 		d.dropSlot(o, sparseSlot(o, at, k))
@@ -346,14 +376,49 @@ func (d *decoder) sparseLength(o *op, at pointer, nb int) (int, *fieldError) {
 	for k := nb; k < n; k++ {
 		d.dropSlot(o, sparseSlot(o, at, k))
 	}
-	return n, nil
+	return n, n, nil
 }
 
-// dropSlot empties a sparse slot of the scratch value, keeping its
-// pointee as a spare.
+// dropSlot empties a sparse slot: in the scratch value, keeping its
+// pointee as a spare; in place, saving it.
 func (d *decoder) dropSlot(o *op, slot pointer) {
-	d.scratch.putSpare(o.elem, slot.elem())
+	e := slot.elem()
+	if e.isNil() {
+		return
+	}
+	if d.undo != nil {
+		d.saveWord(slot)
+	} else {
+		d.scratch.putSpare(o.elem, e)
+	}
 	slot.setNil()
+}
+
+// staleSlotDelta reads slot k of the sparse slice o at at, a slot it
+// regained within its capacity in place (see sparseLength), which the
+// delta sends whole: into the slot's old pointee, as Unmarshal would, once
+// the delta is accepted (see laterPointee); into a new one when it has
+// none.
+func (d *decoder) staleSlotDelta(o *op, at pointer, k, pos, depth int) *fieldError {
+	slot := sparseSlot(o, at, k)
+	old := slot.elem()
+	if old.isNil() {
+		return d.sparseSlotDelta(o, at, k, pos, depth)
+	}
+	work, bytes := sparseElemCharge(o)
+	if err := d.charge(work, bytes, 1, o.elem.size, pos); err != nil {
+		return err.withPrefix(elemPath(o.path, k))
+	}
+	tmp, ok := d.scratch.takeSpare(o.elem)
+	if !ok {
+		tmp = newValue(o.elem)
+		d.grow(1, o.elem.typ.Size())
+	}
+	d.later(laterStep{kind: laterPointee, o: o, dst: old, src: tmp})
+	if err := d.sub(o.elem, o.level, tmp, depth); err != nil {
+		return err.withPrefix(elemPath(o.path, k))
+	}
+	return nil
 }
 
 // sparseSlotDelta reads the change of slot k of the sparse field o at at.
@@ -367,6 +432,7 @@ func (d *decoder) sparseSlotDelta(o *op, at pointer, k, pos, depth int) *fieldEr
 		if err := d.charge(work, bytes, 1, uintptr(o.elem.bytes), pos); err != nil {
 			return err.withPrefix(elemPath(o.path, k))
 		}
+		d.saveWord(slot)
 		var fresh bool
 		if e, fresh = newPointee(d.scratch, o.elem, slot); fresh {
 			d.grow(1, o.elem.typ.Size())
@@ -386,13 +452,16 @@ func (d *decoder) sparseSlotDelta(o *op, at pointer, k, pos, depth int) *fieldEr
 }
 
 // cloneSparse copies a sparse field's elements into dst's own (see clone).
-func cloneSparse(o *op, d, s pointer, sc *scratch) {
+func cloneSparse(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
 	n := o.n
 	if o.slice {
 		n = s.sliceLen()
 		d.setSliceLen(o.typ, n)
 	}
 	for k := 0; k < n; k++ {
-		clonePointee(o.elem, sparseSlot(o, d, k), sparseSlot(o, s, k), sc)
+		if err := clonePointee(o, sparseSlot(o, d, k), sparseSlot(o, s, k), sc, depth); err != nil {
+			return err.in(elemPath(o.path, k))
+		}
 	}
+	return nil
 }

@@ -230,7 +230,8 @@ func encodeUnionDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit boo
 }
 
 // decodeUnionDelta changes the member the scratch value holds in place:
-// clone gave it a value of its own, whichever form the member takes.
+// clone gave it a value of its own, whichever form the member takes. In
+// the base itself, a member held by value is changed in a copy.
 func decodeUnionDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
 	r := d.r
 	if !d.changedBit(bit) {
@@ -248,11 +249,23 @@ func decodeUnionDelta(d *decoder, o *op, at pointer, start, depth int, bit bool)
 	}
 	cur, holds := at.ifaceValue(o.ifaces[i])
 	if !holds {
+		d.saveIface(at)
 		return true, decodeMember(d, o, at, i, pos, depth)
 	}
 	mp, err := u.member(i)
 	if err != nil {
 		return false, memberError(o.path, pos, err)
+	}
+	if d.undo != nil && !u.members[i].pointer && !o.ifaces[i].deref {
+		// In place, a member held by value is changed in a copy: its box
+		// may be shared by copies of the interface.
+		box := newValue(mp)
+		if err := cloneSub(mp, o.level, box, cur, nil, depth); err != nil {
+			return false, err.in(o.path).fieldError()
+		}
+		d.saveIface(at)
+		at.setIface(o.ifaces[i], box)
+		cur = box
 	}
 	return true, d.deltaSub(mp, o.level, cur, depth, o.path, -1)
 }
@@ -261,7 +274,7 @@ func decodeUnionDelta(d *decoder, o *op, at pointer, start, depth int, bit bool)
 // at s holds, of its own (see clone): the pointee d holds when it is a
 // pointer to the same type, else a new value. An interface holding no
 // member is copied as it is.
-func cloneUnion(o *op, d, s pointer, sc *scratch) {
+func cloneUnion(o *op, d, s pointer, sc *scratch, depth int) *cloneError {
 	i, sv, ok := heldMember(o, s)
 	var mp *plan
 	if ok {
@@ -269,13 +282,19 @@ func cloneUnion(o *op, d, s pointer, sc *scratch) {
 	}
 	if mp == nil {
 		d.value(o.typ).Elem().Set(s.value(o.typ).Elem())
-		return
+		return nil
 	}
-	if dv, same := d.ifaceValue(o.ifaces[i]); same && o.union.members[i].pointer {
-		clone(mp, dv, sv, sc)
-		return
+	dv, same := d.ifaceValue(o.ifaces[i])
+	if !same || !o.union.members[i].pointer {
+		dv = newValue(mp)
+		defer d.setIface(o.ifaces[i], dv) // a value of its own, copied or not
 	}
-	fresh := newValue(mp)
-	clone(mp, fresh, sv, sc)
-	d.setIface(o.ifaces[i], fresh)
+	if sc != nil && sc.cloning == cloneIn {
+		sc.cloning = 0 // a member held in the interface's word has no address of its own to leave maps at
+		defer func() { sc.cloning = cloneIn }()
+	}
+	if err := cloneSub(mp, o.level, dv, sv, sc, depth); err != nil {
+		return err.in(o.path)
+	}
+	return nil
 }

@@ -60,5 +60,6 @@ func init() {
 		KindUnion:           unionKind,
 		KindCheck:           checkKind,
 		KindMap:             mapKind,
+		KindTime:            timeKind,
 	}
 }

@@ -29,6 +29,7 @@ const (
 	KindUnion                           // interface field: type index (Bits), then one of Members
 	KindCheck                           // serialize check: align, 32-bit hash of CheckName
 	KindMap                             // count (MaxLen), then entries in ascending key order: Key, then Elem
+	KindTime                            // time.Time: its Unix time in units of Unit, a signed integer (Ranged, IntMin, IntMax, Bits)
 
 	kindCount // (not a kind: the size of the kinds table)
 )
@@ -60,8 +61,8 @@ type Field struct {
 	FloatMin         float64 // KindCompressedFloat: the tag's bounds and resolution
 	FloatMax         float64
 	Res              float64
-	Clamp            bool  // KindCompressedFloat, KindInt, KindUint: clamp out-of-range values on encode
-	Unit             int64 // KindInt, KindUint with unit=: the Go value of one unit on the wire (0: none)
+	Clamp            bool  // KindCompressedFloat, KindInt, KindUint, KindTime: clamp out-of-range values on encode
+	Unit             int64 // KindInt, KindUint with unit=, KindTime: the Go value of one unit on the wire, in nanoseconds for a time (0: none)
 	MaxLen           int   // KindString, KindBytes, KindSlice, KindSparse slices, KindMap
 	Len              int   // KindArray, KindByteArray
 

@@ -66,6 +66,13 @@ type scratch struct {
 	base   pointer             // its address
 	grown  int64               // bytes decodes have allocated into it (see decodeFlat)
 	spares map[*plan][]pointer // pointees it let go of, for the next (see takeSpare)
+	strs   *[]pendingString    // strings a decode into it holds back (see setString), made for plans with strings
+	undo   *undoLog            // what deltas decoded into their base change (see delta_inplace.go)
+	// A delta's copy of its base through the scratch value (see clone):
+	// which way it goes, and the base's maps not copied in (yet), by the
+	// address of the scratch value's field.
+	cloning  uint8
+	lazyMaps map[pointer]pointer
 }
 
 // getScratch returns a scratch value for p, reusing a put-back one.
@@ -77,7 +84,11 @@ func (p *plan) getScratch() *scratch {
 		return s
 	}
 	v := reflect.New(p.typ)
-	return &scratch{v: v.Interface(), base: pointerOf(v)}
+	s := &scratch{v: v.Interface(), base: pointerOf(v)}
+	if p.strings {
+		s.strs = new([]pendingString)
+	}
+	return s
 }
 
 // putScratch gives a scratch value back for the next decode.
@@ -117,11 +128,14 @@ type plan struct {
 	described   atomic.Pointer[Layout]  // the full layout, once Describe built it
 	fixedOnly   bool                    // every op is fixed-width: a value is its runs and nothing else (see gateSteps)
 	onStack     bool                    // a value decodes on the stack: runs, byte arrays, short raw slices (see stackPlan)
+	strings     bool                    // a decode of a value may meet a string: one of its ops is, or runs a plan that may hold one
 	levels      int                     // struct levels the inline part spans: 0 for non-structs, 1 for a flat struct (and see finish)
 	use         usage                   // option kinds that reached a leaf inside (see usage)
 	delta       []ditem                 // the fields a delta walks (see ditem)
 	dsteps      []dstep                 // the delta program over them (see dstep)
 	flat        bool                    // dsteps are fixed-width fields only (see listFlat)
+	shallow     bool                    // a value spans at most MaxDepth levels, whatever it holds: cloning one cannot fail (see deepest)
+	inlineMaps  bool                    // a value holds a map in itself, not through a pointer (see materializeIn)
 	deltaErr    error                   // building delta failed (an internal error: compile reports it)
 
 	compiling bool // planFor has not returned yet

@@ -141,6 +141,7 @@ const (
 	accRaw                             // a slice of raw full-width unsigned integers of size bytes: its length in width bits (up to limit), then the elements
 	accEndPointee                      // the end of a spliced pointee's steps (see buildRun): back to the value holding it
 	accRawRun                          // a raw run (see fuse) of limit unsigned integers of size bytes, full width
+	accString                          // a string of up to limit bytes: its length in width bits, then its bytes, aligned
 )
 
 // encStep is one step of a plan's encode program, which encodeValues runs:
@@ -157,7 +158,7 @@ type encStep struct {
 	q         quant.Float // accQ32
 	qq        *quant.Quat // accQuat
 	op        int32       // index in plan.ops: errors, and what accOp runs
-	kind      uint8       // an access constant, or accQuat, accPtr, accRun, accOp, accBytes, accRaw
+	kind      uint8       // an access constant, or accQuat, accPtr, accRun, accOp, accBytes, accRaw, ...
 	shift     uint8       // the code's bit offset within its group
 	groupBits uint8       // last: the group's width
 	group     uint16      // index of the step's group among the program's groups
@@ -212,6 +213,8 @@ func (p *plan) program(rawRuns bool) (steps []encStep, out []encOut, groups int)
 				st.kind, st.limit = accBytes, uint64(o.n)
 			case o.kind == KindSlice && o.rawElems() != nil:
 				st.kind, st.limit, st.width, st.size = accRaw, uint64(o.n), uint8(o.bits), uint8(o.stride)
+			case o.kind == KindString:
+				st.kind, st.limit, st.width = accString, uint64(o.n), uint8(o.bits)
 			}
 			steps = append(steps, st)
 			out = append(out, encOut{op: int32(k)})

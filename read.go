@@ -13,22 +13,24 @@ import "slices"
 
 // How a step is run.
 const (
-	stepRun   uint8 = iota // a fused run of at most 56 bits: one window load, its fields stored from the word
-	stepWide               // a fused run of more bits (a 64-bit field): read through the Reader
-	stepRaw                // a raw run (see fuse): its bytes copied when at a byte boundary, else readRaw
-	stepBytes              // a [N]byte: its padding bits, then its bytes copied
-	stepQuat               // a quaternion of at most 56 bits: one window load (see storeQuatWord)
-	stepGate               // a pointer to a flat pointee: its presence bit, with the pointee's first run when it fits
-	stepOp                 // any other op: its kind decodes it (decodeOp)
+	stepRun    uint8 = iota // a fused run of at most 56 bits: one window load, its fields stored from the word
+	stepWide                // a fused run of more bits (one field of up to 64): two window loads
+	stepRaw                 // a raw run (see fuse): its bytes copied when at a byte boundary, else readRaw
+	stepBytes               // a [N]byte: its padding bits, then its bytes copied
+	stepQuat                // a quaternion of at most 56 bits: one window load (see storeQuatWord)
+	stepGate                // a pointer to a flat pointee: its presence bit, with the pointee's first run when it fits
+	stepString              // a string whose length and padding one window holds (see windowString)
+	stepOp                  // any other op: its kind decodes it (decodeOp)
 )
 
 // rstep is one step of a read program.
 type rstep struct {
 	scs  []scalar // stepRun, stepWide, stepGate: the run's fields (a gate's shifted past the presence bit)
-	mask uint64   // stepRun, stepGate: 1<<bits - 1; stepBytes: a byte's (its padding is in the window's first)
+	mask uint64   // stepRun, stepWide, stepGate, stepString: 1<<bits - 1; stepBytes: a byte's (its padding is in the window's first)
 	kind uint8
-	bits uint8 // stepRun, stepGate: the bits one window holds for the step
-	// stepRaw, stepBytes: where the bytes go, and how many.
+	bits uint8 // stepRun, stepGate: the bits one window holds for the step; stepWide: the run's; stepString: its length's
+	// stepRaw, stepBytes: where the bytes go, and how many; stepString:
+	// where the string goes, and its maxlen.
 	off offset
 	n   int
 	// sub: the step is one of the pointee's the last gate opened; it
@@ -60,6 +62,9 @@ func (p *plan) buildRead() {
 		case o.kind == KindByteArray:
 			p.read = append(p.read, rstep{kind: stepBytes, op: int32(i), off: o.offset, n: o.n, mask: 0xff})
 			i++
+		case o.kind == KindString && stringStep(o):
+			p.read = append(p.read, rstep{kind: stepString, op: int32(i), off: o.offset, n: o.n, bits: uint8(o.bits), mask: 1<<o.bits - 1})
+			i++
 		case o.kind == KindPointer && o.elem.fixedOnly:
 			p.read = append(p.read, gateSteps(o, i)...)
 			i++
@@ -70,6 +75,19 @@ func (p *plan) buildRead() {
 	}
 }
 
+// wideWord is the word of the wide run step s at bit pos, pos>>3 at most
+// w.last: a field of 57 to 64 bits read with two window loads of 32 (the
+// second may be in the packet's last 8 bytes). It is the field only when
+// the packet holds it, pos+s.bits at most 8*(w.last+8); else it is
+// garbage, read from the packet all the same.
+func wideWord(w packetWindow, pos int, s *rstep) uint64 {
+	return (w.word(pos)&(1<<32-1) | w.wordAt(pos+32)<<32) & s.mask
+}
+
+// stringStep reports whether the string op o is a step of its own
+// (stepString): its length and padding fit one window.
+func stringStep(o *op) bool { return o.bits+7 <= fuseBits }
+
 // runStepOf is the step of the run whose head is p.ops[i].
 func runStepOf(p *plan, i int, sub bool) rstep {
 	o := &p.ops[i]
@@ -79,6 +97,7 @@ func runStepOf(p *plan, i int, sub bool) rstep {
 		s.kind, s.off, s.n = stepRaw, o.offset, int(o.group)*int(o.size)
 	case o.groupBits > fuseBits:
 		s.kind = stepWide
+		fallthrough
 	default:
 		s.bits, s.mask = uint8(o.groupBits), 1<<o.groupBits-1
 	}
@@ -122,7 +141,10 @@ func gateSteps(o *op, i int) []rstep {
 // the Reader. (Against the loop over ops it replaced, which called
 // ReadBits and a store function for each run: 6321 -> 5355 instructions
 // per decode of the gameplay message; each call makes the compiler
-// reload the loop's state from the stack.)
+// reload the loop's state from the stack.) Raw runs and byte arrays at a
+// byte boundary, or after padding bits of 0, are their bytes as they are
+// in memory: one copy (raw runs as readRaw copies them; stackRuns has this
+// case too).
 func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 	r, steps := d.r, p.read
 	for i := 0; ; {
@@ -139,18 +161,18 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 			if pos>>3 > w.last {
 				goto through // the packet's last 8 bytes, or past its end
 			}
-			// ReadBits' fast path: 8 bytes left hold 57 bits from any
-			// position.
+			// ReadBits' fast path: 8 bytes left hold 57 bits from any position.
 			start, at, acc = pos, base, w.word(pos)&s.mask
 			if s.sub {
 				at = d.pointee
 			}
 			switch s.kind {
 			case stepRun:
+			case stepWide:
+				if acc = wideWord(w, pos, s); pos+int(s.bits) > 8*(w.last+8) {
+					goto through // the packet ends inside it
+				}
 			case stepRaw, stepBytes:
-				// At a byte boundary, or after padding bits of 0, the
-				// bytes as they are in memory: one copy (raw runs as
-				// readRaw copies them). stackRuns has this case too.
 				pad := -pos & 7
 				if s.kind == stepRaw && (pad != 0 || !nativeLittleEndian) || acc&(1<<pad-1) != 0 {
 					goto through
@@ -161,6 +183,13 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 					continue
 				}
 				goto through
+			case stepString: // (base, not at: d.pointee must not flow into setString, which would move the Reader to the heap)
+				if b, end := d.windowString(w, pos, s); end >= 0 {
+					d.setString(base.field(s.off), b)
+					pos = end
+					continue
+				}
+				goto through // readString words the refusal
 			case stepQuat:
 				if o := &p.ops[s.op]; storeQuatWord(o, at.field(o.offset), acc) {
 					pos += int(s.bits)
@@ -211,7 +240,7 @@ func (d *decoder) plan(p *plan, base pointer, depth int) *fieldError {
 		setReaderPos(r, pos)
 		var err *fieldError
 		switch n := 1; {
-		case s.kind == stepOp, s.kind == stepBytes, s.kind == stepQuat:
+		case s.kind == stepOp, s.kind == stepBytes, s.kind == stepQuat, s.kind == stepString:
 			err = decodeOp(d, &p.ops[s.op], base, depth)
 		case s.kind == stepGate:
 			n, err = d.gateStep(p, s, base, depth)
@@ -328,6 +357,8 @@ func decodeOp(d *decoder, o *op, base pointer, depth int) *fieldError {
 		err = decodeCheck(d, o, at, start, depth)
 	case KindMap:
 		err = decodeMap(d, o, at, start, depth)
+	case KindTime:
+		err = decodeTime(d, o, at, start, depth)
 	}
 	if err != nil {
 		return err

@@ -36,6 +36,12 @@ func TestStackDecode(t *testing.T) {
 		{&struct {
 			A uint8
 			S string `bits:"maxlen=4"`
+		}{}, true},
+		{&struct {
+			S [5]string `bits:"maxlen=4"` // more strings and raw slices than stackItemsMax
+		}{}, false},
+		{&struct {
+			S string `bits:"maxlen=1000000000000000"` // a length of 50 bits: not a read step of its own
 		}{}, false},
 		{&struct {
 			A []uint32 `bits:"maxlen=3,range=0..9"` // checked elements

@@ -170,7 +170,7 @@ func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole
 	}
 	s := p.getScratch()
 	tmp := s.base
-	d := decoder{r: r}
+	d := decoder{r: r, strs: s.strs}
 	d.enter(f)
 	ferr := d.root(p, tmp)
 	d.leave(f)
@@ -181,7 +181,13 @@ func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole
 	case whole && r.BitsRemaining() >= 8:
 		err = trailingError(t, r)
 	default:
+		if s.strs != nil && len(*s.strs) > 0 {
+			d.makeStrings()
+		}
 		commit(p, base, tmp)
+	}
+	if s.strs != nil && len(*s.strs) > 0 { // refused
+		dropStrings(s.strs)
 	}
 	// A scratch value lives as long as its type is in use, and holds what
 	// decodes allocated into it (slice backing arrays, pointees, strings).

@@ -10,6 +10,7 @@ package bitpack
 import (
 	"encoding/binary"
 	"reflect"
+	"time"
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -88,6 +89,11 @@ func (p pointer) float32() *float32 { return (*float32)(p.p) }
 func (p pointer) float64() *float64 { return (*float64)(p.p) }
 func (p pointer) string() *string   { return (*string)(p.p) }
 func (p pointer) bytes() *[]byte    { return (*[]byte)(p.p) }
+func (p pointer) time() *time.Time  { return (*time.Time)(p.p) }
+
+// setString makes the string at p b's bytes, without a copy: nothing may
+// write to b afterwards.
+func (p pointer) setString(b []byte) { *p.string() = unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // uint8s ... uint64s view n consecutive elements starting at p.
 func (p pointer) uint8s(n int) []uint8   { return unsafe.Slice((*uint8)(p.p), n) }
@@ -397,6 +403,21 @@ func readerWindow(r *bitio.Reader) (packetWindow, int) {
 // packet's; pos>>3 must be at most w.last.
 func (w packetWindow) word(pos int) uint64 { return load8(unsafe.Add(w.p, pos>>3)) >> (pos & 7) }
 
+// wordAt is word for any pos, w.last at least 0: past byte w.last, the
+// packet's last 8 bytes shifted down (the packet's bits from pos on, then
+// zeros, while pos is inside the packet; never a read outside it).
+func (w packetWindow) wordAt(pos int) uint64 {
+	if pos>>3 <= w.last {
+		return w.word(pos)
+	}
+	return load8(unsafe.Add(w.p, w.last)) >> ((pos - 8*w.last) & 63)
+}
+
+// bytes returns the n bytes from byte b on; b+n must be at most w.last+8.
+func (w packetWindow) bytes(b, n int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(w.p, b)), n)
+}
+
 // copyTo copies the n bytes from byte b on to dst; b+n must be at most
 // w.last+8, the bytes there are.
 func (w packetWindow) copyTo(dst pointer, b, n int) {
@@ -407,4 +428,82 @@ func (w packetWindow) copyTo(dst pointer, b, n int) {
 // decoder read up to from readerWindow's).
 func setReaderPos(r *bitio.Reader, pos int) {
 	*(*int)(unsafe.Add(unsafe.Pointer(r), readerPosOffset)) = pos
+}
+
+// undoEntry is what an in-place delta changed at one place and what was
+// there (see undoLog): the words are kept as the types they are, so the
+// garbage collector sees the pointers a change replaced.
+type undoEntry struct {
+	at   pointer
+	p, q unsafe.Pointer // a pointer, a string's or slice's data, an interface's words
+	w, x uint64         // a value's bits; a string's or slice's length, a slice's capacity; an offset
+	kind uint8
+}
+
+// undoEntryBytes is the size of an undoEntry.
+const undoEntryBytes = unsafe.Sizeof(undoEntry{})
+
+const (
+	undoBits   = iota // a fixed-width field of x bytes, whose bits were w
+	undoBytes         // x pointer-free bytes, kept from offset w of undoLog.bytes
+	undoWord          // a pointer or map field
+	undoString        // a string
+	undoSlice         // a slice's header
+	undoIface         // an interface's two words
+	undoTyped         // a value of a type only reflect can copy: undoLog.typed[w]
+	undoTime          // a time.Time: undoLog.times[w]
+)
+
+// saveBits returns the entry that puts back the size bytes (1, 2, 4 or
+// 8) of the fixed-width field at p.
+func (p pointer) saveBits(size uintptr) undoEntry {
+	return undoEntry{at: p, w: p.raw(size), x: uint64(size), kind: undoBits}
+}
+
+// saveWord, saveString, saveSlice and saveIface return the entry that
+// puts back the pointer (or map), string, slice or interface at p.
+func (p pointer) saveWord() undoEntry {
+	return undoEntry{at: p, p: *(*unsafe.Pointer)(p.p), kind: undoWord}
+}
+
+func (p pointer) saveString() undoEntry {
+	s := *(*string)(p.p)
+	return undoEntry{at: p, p: unsafe.Pointer(unsafe.StringData(s)), w: uint64(len(s)), kind: undoString}
+}
+
+func (p pointer) saveSlice() undoEntry {
+	h := (*sliceHeader)(p.p)
+	return undoEntry{at: p, p: h.data, w: uint64(h.len), x: uint64(h.cap), kind: undoSlice}
+}
+
+func (p pointer) saveIface() undoEntry {
+	w := (*[2]unsafe.Pointer)(p.p)
+	return undoEntry{at: p, p: w[0], q: w[1], kind: undoIface}
+}
+
+// restore puts back what e saved, but for the kinds undoLog keeps
+// elsewhere (undoBytes, undoTyped, undoTime).
+func (e *undoEntry) restore() {
+	switch e.kind {
+	case undoBits:
+		e.at.storeUint(uintptr(e.x), e.w)
+	case undoWord:
+		*(*unsafe.Pointer)(e.at.p) = e.p
+	case undoString:
+		*(*string)(e.at.p) = unsafe.String((*byte)(e.p), int(e.w))
+	case undoSlice:
+		*(*sliceHeader)(e.at.p) = sliceHeader{e.p, int(e.w), int(e.x)}
+	case undoIface:
+		*(*[2]unsafe.Pointer)(e.at.p) = [2]unsafe.Pointer{e.p, e.q}
+	}
+}
+
+// growSliceTo makes the slice at p (of type t) n elements long, n above
+// its capacity: a new array of exactly n holding its first m elements
+// (the rest zero), which are moved as typed values.
+func (p pointer) growSliceTo(t reflect.Type, m, n int) {
+	v := reflect.NewAt(t, p.p).Elem()
+	grown := reflect.MakeSlice(t, n, n)
+	reflect.Copy(grown, v.Slice(0, m))
+	v.Set(grown)
 }

@@ -74,6 +74,11 @@
 // It never returns a value it did not fully read, and it allocates nothing
 // except the string ReadString returns.
 //
+// ValidString and ValidStringBytes are the string rule on its own (valid
+// UTF-8, no NUL), for code that checks strings before or after it moves
+// them: 8 bytes at a time while they are ASCII, which the strings of most
+// packets are.
+//
 // # Runs of values
 //
 // ReadUints and WriteUints move a whole slice of same-width values (an

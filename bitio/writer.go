@@ -352,22 +352,35 @@ func (w *Writer) WriteBytes(p []byte) {
 // next bytes can be copied in bulk; next is how many bytes the caller
 // appends right after.
 func (w *Writer) alignFlush(next int) {
-	w.put(0, -w.pending&7)
-	if w.pending == 0 {
-		return
+	w.putFlushAligned(0, 0, next)
+}
+
+// putFlushAligned appends the low n bits of v (the caller guarantees
+// v < 2^n, n < 64, and no error), aligns, and moves the pending whole
+// bytes to the buffer, so that the next bytes, next of them, can be copied
+// in bulk.
+func (w *Writer) putFlushAligned(v uint64, n uint, next int) {
+	q := w.pending & 63
+	s, p := w.scratch|v<<q, q+n
+	buf := w.buf
+	if p >= 64 {
+		buf = binary.LittleEndian.AppendUint64(buf, s)
+		p -= 64
+		s = v >> 1 >> (^q & 63) // what did not fit: v >> (64-q), 0 when q is 0
 	}
-	if n := len(w.buf) + int(w.pending/8); cap(w.buf)-len(w.buf) >= 8 && n+next >= len(w.buf)+8 {
+	k := int(p+7) >> 3 // the pending bytes, aligned: 0 to 8
+	if l := len(buf); cap(buf)-l >= 8 && k+next >= 8 {
 		// Store the whole scratch word, keep only its pending bytes: the
 		// next bytes overwrite the rest, so nothing is written past what
 		// the Writer returns.
-		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.scratch)[:n]
-		w.scratch, w.pending = 0, 0
-		return
+		buf = binary.LittleEndian.AppendUint64(buf, s)[:l+k]
+	} else {
+		for ; k > 0; k-- { // near the end of the capacity: never grow for nothing
+			buf = append(buf, byte(s))
+			s >>= 8
+		}
 	}
-	for ; w.pending > 0; w.pending -= 8 { // near the end of the capacity: never grow for nothing
-		w.buf = append(w.buf, byte(w.scratch))
-		w.scratch >>= 8
-	}
+	w.buf, w.scratch, w.pending = buf, 0, 0
 }
 
 // WriteString writes len(s) as int(len, 0, maxlen), then the bytes of s
@@ -375,50 +388,143 @@ func (w *Writer) alignFlush(next int) {
 // invalid UTF-8 or a NUL byte is ErrInvalidString. Nothing is written on
 // error.
 func (w *Writer) WriteString(s string, maxlen int) {
-	if w.failed {
+	n := len(s)
+	if w.failed || n > maxlen { // (a negative maxlen is below len(s))
+		w.refuseString(s, maxlen)
 		return
 	}
+	buf := w.buf
+	l := len(buf)
+	if n > 16 || cap(buf)-l < shortRoom {
+		w.writeString(s, maxlen)
+		return
+	}
+	// Up to 16 bytes, with room for them and more: the string is two words
+	// in registers, checked (ASCII without NUL: see asciiPrefix) and
+	// stored, with no call. Anything else takes writeString.
+	// x and y: its first and last 8, 4, 2 or 1 bytes (as many as it has,
+	// overlapping); under 8 bytes, t: a word every byte of which is one of
+	// s's.
+	var x, y, t uint64
+	ascii := false
 	switch {
-	case maxlen < 0:
-		w.fail("write string", ErrRange, "negative maxlen %d", maxlen)
-		return
-	case len(s) > maxlen:
-		w.fail("write string", ErrRange, "string of %d bytes exceeds maxlen %d", len(s), maxlen)
+	case n >= 8:
+		x, y = load64(s, 0), load64(s, n-8)
+		ascii = (x|y)&highs == 0 && (x+(highs-ones))&(y+(highs-ones))&highs == highs
+	case n >= 4:
+		x, y = uint64(load32(s, 0)), uint64(load32(s, n-4))
+		t = x | y<<32
+	case n >= 2:
+		x, y = uint64(load16(s, 0)), uint64(load16(s, n-2))
+		t = x | y<<16
+		t |= t << 32
+	case n == 1:
+		x = uint64(s[0])
+		y, t = x, x*ones
+	default:
+		t = ones
+	}
+	if n < 8 {
+		ascii = t&highs == 0 && (t+(highs-ones))&highs == highs
+	}
+	if !ascii {
+		w.writeString(s, maxlen) // not ASCII, or a NUL: ValidString decides
 		return
 	}
-	if problem := stringProblem(s); problem != "" {
-		w.fail("write string", ErrInvalidString, "%s", problem)
+	// The length, alignment and the pending bytes (as putFlushAligned),
+	// then the string, stored in d: offsets masked to 0..31, which a
+	// 40-byte array holds 8 bytes from, so nothing is bounds-checked.
+	d := (*[shortRoom]byte)(buf[l:cap(buf)])
+	v := uint64(n)
+	q := w.pending & 63
+	sc, p := w.scratch|v<<q, q+uint(bits.Len64(uint64(maxlen)))
+	o := 0
+	if p >= 64 {
+		binary.LittleEndian.PutUint64(d[:], sc)
+		o, p = 8, p-64
+		sc = v >> 1 >> (^q & 63)
+	}
+	k := int(p+7) >> 3
+	if k+n >= 8 { // the string's bytes overwrite the word's others: nothing is written past the end
+		binary.LittleEndian.PutUint64(d[o&31:], sc)
+	} else {
+		for j := range k {
+			d[(o+j)&31] = byte(sc >> (8 * j))
+		}
+	}
+	o += k // at most 16
+	// The string: two stores, overlapping when it is shorter than their
+	// width, none past its end.
+	switch {
+	case n >= 8:
+		binary.LittleEndian.PutUint64(d[o&31:], x)
+		binary.LittleEndian.PutUint64(d[(o+n-8)&31:], y)
+	case n >= 4:
+		binary.LittleEndian.PutUint32(d[o&31:], uint32(x))
+		binary.LittleEndian.PutUint32(d[(o+n-4)&31:], uint32(y))
+	case n >= 2:
+		binary.LittleEndian.PutUint16(d[o&31:], uint16(x))
+		binary.LittleEndian.PutUint16(d[(o+n-2)&31:], uint16(y))
+	case n == 1:
+		d[o&31] = byte(x)
+	}
+	w.scratch, w.pending = 0, 0
+	w.buf = w.buf[:l+o+n] // the same array: only the length is stored
+}
+
+// shortRoom is the room WriteString's path without calls needs after the
+// buffer's length: its stores are at offsets masked to 0..31 (a full
+// scratch word, the pending bytes and 16 bytes of string reach 32).
+const shortRoom = 40
+
+// writeString is WriteString's general path: any length, any room.
+func (w *Writer) writeString(s string, maxlen int) {
+	if !ValidString(s) {
+		w.refuseString(s, maxlen)
 		return
 	}
-	w.put(uint64(len(s)), uint(BitsRequired(0, uint64(maxlen))))
-	w.alignFlush(len(s))
+	w.putFlushAligned(uint64(len(s)), uint(bits.Len64(uint64(maxlen))), len(s))
 	w.buf = append(w.buf, s...)
 }
 
-// stringProblem returns "" if s may travel as a serialize string (valid
-// UTF-8, no NUL byte), or what is wrong with it. Generated Go code repeats
-// the rule (bitpackText); the rules' version (bitpack's internal/rules,
-// Version) hashes this function, so changing it makes every generated Go
+// refuseString records why WriteString refuses s (nothing after an
+// earlier error).
+func (w *Writer) refuseString(s string, maxlen int) {
+	switch {
+	case w.failed:
+	case maxlen < 0:
+		w.fail("write string", ErrRange, "negative maxlen %d", maxlen)
+	case len(s) > maxlen:
+		w.fail("write string", ErrRange, "string of %d bytes exceeds maxlen %d", len(s), maxlen)
+	default:
+		w.fail("write string", ErrInvalidString, "%s", stringProblem(s))
+	}
+}
+
+// stringProblem returns "" if s may travel as a serialize string (see
+// ValidString), or what is wrong with it. Generated Go code repeats the
+// rule; the rules' version (bitpack's internal/rules, Version) hashes this
+// function and ValidString's, so changing them makes every generated Go
 // file stale.
 func stringProblem(s string) string {
+	if ValidString(s) {
+		return ""
+	}
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		return "NUL byte at offset " + itoa(i)
 	}
-	if !utf8.ValidString(s) {
-		return "invalid UTF-8 at offset " + itoa(invalidOffset(s))
-	}
-	return ""
+	return "invalid UTF-8 at offset " + itoa(invalidOffset(s))
 }
 
 // bytesProblem is stringProblem for a byte slice.
 func bytesProblem(b []byte) string {
+	if ValidStringBytes(b) {
+		return ""
+	}
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		return "NUL byte at offset " + itoa(i)
 	}
-	if !utf8.Valid(b) {
-		return "invalid UTF-8 at offset " + itoa(invalidOffset(string(b)))
-	}
-	return ""
+	return "invalid UTF-8 at offset " + itoa(invalidOffset(string(b)))
 }
 
 // invalidOffset returns the offset of the first byte that does not start a

@@ -33,6 +33,10 @@ import (
 //  5. A value against itself, or against q of itself, is the 1-byte
 //     packet 00, and decoding into the base itself (v == base) gives what
 //     decoding into another value gives.
+//  6. A refused delta — the delta cut short, with a trailing byte, or with
+//     a bit flipped — changes nothing: neither the value it is decoded
+//     into, nor the base, decoded into itself or not (compared field by
+//     field, nil and empty slices apart).
 //
 // Count, Seed and the generator options apply as for CheckRoundTrip; a
 // failure is shrunk and reported with the seed that replays it.
@@ -77,6 +81,7 @@ func runDelta(typ reflect.Type, cfg *config) (*roundTripReport, error) {
 	props.Property("the delta re-encodes to itself against the same base", prop.ForAll(c.each(c.canonical), pairs))
 	props.Property("AppendDelta(q(base), q(v)) == AppendDelta(base, v)", prop.ForAll(c.each(c.quantized), pairs))
 	props.Property("AppendDelta(x, x) == 00, and decoding in place", prop.ForAll(c.each(c.itself), pairs))
+	props.Property("a refused delta changes neither the value it is decoded into nor the base, in place or not", prop.ForAll(c.each(c.atomic), pairs))
 	rep := &roundTripReport{typ: typ, seed: cfg.seed, what: "delta"}
 	props.Run(rep)
 	return rep, nil
@@ -212,6 +217,49 @@ func (c *deltaChecker) itself(base, v reflect.Value) string {
 		return fmt.Sprintf("decoding %x into the base itself gives %s, into another value %s", delta, show(qb.Elem()), show(got.Elem()))
 	}
 	return ""
+}
+
+func (c *deltaChecker) atomic(base, v reflect.Value) string {
+	delta, err := bitpack.AppendDelta(nil, c.ptr(base).Interface(), c.ptr(v).Interface())
+	if err != nil {
+		return fmt.Sprintf("AppendDelta: %v", err)
+	}
+	qb, err := c.q(base)
+	if err != nil {
+		return fmt.Sprintf("Quantize(base): %v", err)
+	}
+	pristine := deepCopy(qb.Elem())
+	for _, bad := range corrupted(delta) {
+		self := c.ptr(qb.Elem())
+		if err := bitpack.UnmarshalDelta(bad, self.Interface(), self.Interface()); err != nil && !identical(self.Elem(), pristine, 0) {
+			return fmt.Sprintf("%x was refused (%v) but changed the base it was decoded into: %s\nbase: %s", bad, err, show(self.Elem()), show(pristine))
+		}
+		other := c.ptr(v)
+		if err := bitpack.UnmarshalDelta(bad, qb.Interface(), other.Interface()); err != nil && !identical(other.Elem(), v, 0) {
+			return fmt.Sprintf("%x was refused (%v) but changed the value it was decoded into: %s\nvalue: %s", bad, err, show(other.Elem()), show(v))
+		}
+		if !identical(qb.Elem(), pristine, 0) {
+			return fmt.Sprintf("decoding %x into another value changed the base: %s\nbase: %s", bad, show(qb.Elem()), show(pristine))
+		}
+	}
+	return ""
+}
+
+// corrupted returns packets made from delta that a decoder refuses, or
+// may: cut to half its bytes, with a trailing byte, and with a bit flipped
+// at a third, at two thirds and at the end of its bits.
+func corrupted(delta []byte) [][]byte {
+	out := [][]byte{append(append([]byte(nil), delta...), 0)}
+	if len(delta) > 1 {
+		out = append(out, delta[:len(delta)/2])
+	}
+	n := 8 * len(delta)
+	for _, i := range []int{n / 3, 2 * n / 3, n - 1} {
+		d := append([]byte(nil), delta...)
+		d[i/8] ^= 1 << (i % 8)
+		out = append(out, d)
+	}
+	return out
 }
 
 // mix returns base with some of its parts replaced by v's (see

@@ -30,8 +30,9 @@
 // independent ones, and one with a few of its parts changed into the
 // other's): AppendDelta accepts them, UnmarshalDelta against the quantized
 // base gives the quantized value exactly, every delta re-encodes to itself
-// against its base, quantizing either side changes no delta, and a value
-// against itself is the byte 00:
+// against its base, quantizing either side changes no delta, a value
+// against itself is the byte 00, and a refused delta changes neither the
+// value it is decoded into nor its base (decoded into itself or not):
 //
 //	func TestSnapshotDelta(t *testing.T) {
 //		bitpacktest.CheckDelta[Snapshot](t)

@@ -43,7 +43,7 @@ func buildDeltaCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 	rng := rand.New(rand.NewSource(29))
 	for k, entry := range entries {
 		typ := reflect.TypeOf(entry.proto)
-		n := 12
+		n := sweep(12, 6)
 		if typ == reflect.TypeOf(Far{}) {
 			n = 3 // big values: a few go a long way
 		}
@@ -52,10 +52,10 @@ func buildDeltaCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 	}
 }
 
-const (
-	deltaPairsPerType   = 24
-	deltaHostilePerType = 2
-	deltaRandomPerType  = 10
+var (
+	deltaPairsPerType   = sweep(24, 8)
+	deltaHostilePerType = sweep(2, 1)
+	deltaRandomPerType  = sweep(10, 4)
 )
 
 // deltas adds the delta commands of table type k.
@@ -81,7 +81,7 @@ func (c *corpus) deltas(k int, typ reflect.Type, samples []any, rng *rand.Rand) 
 		}
 		c.deltaWrite(k, typ, basePacket, valuePacket, d, what)
 		c.deltaRead(k, typ, basePacket, d, what)
-		if len(d) > 1 && hostile < deltaHostilePerType {
+		if len(d) > 1 && hostile < deltaHostilePerType && (fullSweeps() || typ != reflect.TypeOf(Far{})) { // see buildCorpus
 			hostile++
 			c.damaged(d, rng, func(p []byte, how string) {
 				c.deltaRead(k, typ, basePacket, p, what+" "+how)

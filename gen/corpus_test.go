@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -83,14 +84,30 @@ var mainCorpus = lazyCorpus{name: "corpus", build: buildCorpus}
 // sharedCorpus is the corpus of reads, writes and probes.
 func sharedCorpus(t *testing.T) *corpus { return mainCorpus.get(t) }
 
+// fullSweeps reports whether the environment sets BITPACK_FULL=1, as
+// .ci/run does: the cross-language tests then run the full corpora (the
+// counts below, the delta corpus's and the probes') and the C++ driver's
+// AddressSanitizer and UBSan build too. Without it every table type, tag
+// kind and language is still checked, on fewer samples of each, and the
+// C++ driver is built once, optimised, so that go test ./... stays quick.
+func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
+
+// sweep is full with BITPACK_FULL=1, else quick.
+func sweep(full, quick int) int {
+	if fullSweeps() {
+		return full
+	}
+	return quick
+}
+
 // How much of each table type the corpus takes.
-const (
-	validPerType   = 40 // random valid values, each read and written back
-	hostilePerType = 3  // of which the first few are spoiled bit by bit
-	writePerType   = 6  // valid values written from C++ assignments
-	spoilPerType   = 2  // values whose leaves are spoiled one at a time
-	spoilCap       = 90 // at most this many spoiled values per type
-	randomPerType  = 30 // packets of random bytes
+var (
+	validPerType   = sweep(40, 12) // random valid values, each read and written back
+	hostilePerType = sweep(3, 1)   // of which the first few are spoiled bit by bit
+	writePerType   = sweep(6, 3)   // valid values written from C++ assignments
+	spoilPerType   = sweep(2, 1)   // values whose leaves are spoiled one at a time
+	spoilCap       = 90            // at most this many spoiled values per type
+	randomPerType  = sweep(30, 8)  // packets of random bytes
 )
 
 func buildCorpus(t *testing.T, entries []tableEntry, c *corpus) {
@@ -117,7 +134,7 @@ func buildCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 				t.Fatalf("%s: sample %d does not marshal: %v", typ, i, err)
 			}
 			c.read(k, typ, p, fmt.Sprintf("%s sample %d", typ, i))
-			if i < hostilePerType && (i == 0 || typ != reflect.TypeOf(Far{})) { // one Far is 900 packets
+			if i < hostilePerType && (i == 0 && fullSweeps() || typ != reflect.TypeOf(Far{})) { // one Far is 900 packets, each tens of ms to a client
 				c.hostile(k, typ, p, rng, fmt.Sprintf("%s sample %d", typ, i))
 			}
 			if (i < writePerType || i >= n) && typ != reflect.TypeOf(Far{}) {
@@ -150,7 +167,7 @@ func (c *corpus) frames(rng *rand.Rand) {
 		}
 		return hex.EncodeToString(b)
 	}
-	for i := 0; i < 40; i++ {
+	for i := 0; i < sweep(40, 10); i++ {
 		id := rng.Uint32()
 		payload := make([]byte, rng.Intn(40))
 		rng.Read(payload)
@@ -342,7 +359,7 @@ func (c *corpus) pinned(t *testing.T) {
 		}
 		return x
 	}
-	for i := 0; i < 6000; i++ {
+	for i := 0; i < sweep(6000, 1500); i++ {
 		v := Pinned{V: float32(near(fields[0])), A: float32(near(fields[1])), W: near(fields[2])}
 		want, err := goWrite(v)
 		if err != nil {

@@ -41,17 +41,57 @@ var cppFlags = map[string][]string{
 	"fast":      {"-O2", "-march=native", "-ffp-contract=fast"},
 }
 
+// driverBuilds are the builds the driver's tests run: both with
+// BITPACK_FULL=1 (see fullSweeps), else the optimised one alone.
+func driverBuilds() []string {
+	if fullSweeps() {
+		return []string{"sanitized", "fast"}
+	}
+	return []string{"fast"}
+}
+
 // driver is the compiled C++ test driver of one build.
 type driver struct {
 	name string
 	path string
 }
 
+// builtDrivers are the drivers buildDrivers built last: TestCPPCrossLanguage
+// and TestCPPDeltas compile the same dispatch (the corpus's), once per test
+// binary. TestMain removes their directories.
+var builtDrivers struct {
+	sync.Mutex
+	dispatch string
+	drivers  []driver
+	dirs     []string
+}
+
+// removeBuiltDrivers removes the directories of the drivers built.
+func removeBuiltDrivers() {
+	builtDrivers.Lock()
+	defer builtDrivers.Unlock()
+	for _, dir := range builtDrivers.dirs {
+		os.RemoveAll(dir)
+	}
+	builtDrivers.dirs, builtDrivers.drivers = nil, nil
+}
+
 // buildDrivers generates the table's header and dispatch into a fresh
-// directory and compiles the driver once per build, in parallel.
+// directory and compiles the driver once per build, in parallel, unless
+// the drivers of the same dispatch were built before.
 func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 	t.Helper()
-	dir := t.TempDir()
+	builtDrivers.Lock()
+	defer builtDrivers.Unlock()
+	if builtDrivers.drivers != nil && builtDrivers.dispatch == dispatch {
+		t.Log("the drivers were built by an earlier test")
+		return builtDrivers.drivers
+	}
+	dir, err := os.MkdirTemp("", "bitpack-cpp-driver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtDrivers.dirs = append(builtDrivers.dirs, dir)
 	var protos []any
 	for _, e := range table() {
 		protos = append(protos, e.proto)
@@ -77,7 +117,7 @@ func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 	var wg sync.WaitGroup
 	errs := make(map[string]error)
 	var mu sync.Mutex
-	for _, name := range []string{"sanitized", "fast"} {
+	for _, name := range driverBuilds() {
 		d := driver{name: name, path: filepath.Join(dir, "driver_"+name)}
 		drivers = append(drivers, d)
 		args := append([]string{"-std=c++11", "-Wall", "-Wextra", "-Werror"}, cppFlags[name]...)
@@ -85,20 +125,24 @@ func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := exec.Command(gxx, args...).CombinedOutput()
+			cmd := exec.Command(gxx, args...)
+			out, err := cmd.CombinedOutput()
 			if err != nil {
 				mu.Lock()
 				errs[name] = fmt.Errorf("g++ %s: %v\n%s", strings.Join(args, " "), err, out)
 				mu.Unlock()
+				return
 			}
+			t.Logf("%s build: %v of CPU", name, (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Round(time.Millisecond))
 		}()
 	}
 	wg.Wait()
-	for _, name := range []string{"sanitized", "fast"} {
+	for _, name := range driverBuilds() {
 		if err := errs[name]; err != nil {
 			t.Fatal(err)
 		}
 	}
+	builtDrivers.dispatch, builtDrivers.drivers = dispatch, drivers
 	return drivers
 }
 
@@ -166,8 +210,8 @@ func goWrite(v any) (string, error) {
 // sample values spoiled in turn) are refused by the C++ writer, and the
 // others are written identically; and every code of a float32 and a
 // float64 compressed float decodes to the same bits. It runs once with
-// AddressSanitizer and UBSan, once optimised with -march=native
-// -ffp-contract=fast.
+// AddressSanitizer and UBSan (with BITPACK_FULL=1), once optimised with
+// -march=native -ffp-contract=fast.
 func TestCPPCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
@@ -180,7 +224,7 @@ func TestCPPCrossLanguage(t *testing.T) {
 	}
 	start := time.Now()
 	drivers := buildDrivers(t, gxx, cppDispatch(c, e))
-	t.Logf("both builds in %v", time.Since(start))
+	t.Logf("builds in %v", time.Since(start))
 	lines := c.lines()
 	for _, d := range drivers {
 		start = time.Now()
@@ -206,9 +250,9 @@ func TestCPPCrossLanguage(t *testing.T) {
 // index, and the write cases as C++ assignments.
 func cppDispatch(c *corpus, e *cpp.Emitter) string {
 	var b strings.Builder
-	b.WriteString("static void dispatch_read( int type, const uint8_t * data, int64_t bytes )\n{\n    switch ( type )\n    {\n")
+	b.WriteString("static void dispatch_read( int type, const Packet & p )\n{\n    switch ( type )\n    {\n")
 	for k, r := range c.m.Roots {
-		fmt.Fprintf(&b, "    case %d: read_packet<%s>( data, bytes ); break;\n", k, e.TypeName(r))
+		fmt.Fprintf(&b, "    case %d: read_packet<%s>( p ); break;\n", k, e.TypeName(r))
 	}
 	b.WriteString("    default: puts( \"BADTYPE\" ); break;\n    }\n}\n\n")
 	for _, f := range []struct{ name, template string }{{"dispatch_delta_read", "apply_delta"}, {"dispatch_delta_write", "write_delta"}} {

@@ -3,10 +3,10 @@
 // compiles for them (read through bitpack.Describe and
 // bitpack.Fingerprint) is the single source of truth for every generated
 // line. CPP writes C++ for serialize, CSharp C# for Unity, TypeScript a
-// module for the browser, and Go straight-line code for the package of the
-// types, which bitpack's Codecs then run (see Go); the command
-// github.com/bitpack-go/bitpack/cmd/bitpack runs them on a package
-// (bitpack gen -lang cpp|cs|ts|go -o net.h ./net Snapshot).
+// module for the browser, Rust a Rust module, and Go straight-line code
+// for the package of the types, which bitpack's Codecs then run (see Go);
+// the command github.com/bitpack-go/bitpack/cmd/bitpack runs them on a
+// package (bitpack gen -lang cpp|cs|ts|go|rust -o net.h ./net Snapshot).
 //
 // # Design
 //
@@ -36,8 +36,9 @@
 // header.go and steps.go, deltas in delta.go and delta_containers.go,
 // the runtime block in runtime_*.h), csharp (csharp.go, read.go,
 // write.go, delta*.go, clone.go; the runtime in *.cs), typescript
-// (typescript.go, read.go, write.go, delta*.go; the runtime in *.ts)
-// and golang (golang.go, read.go, write.go). What C# and TypeScript
+// (typescript.go, read.go, write.go, delta*.go; the runtime in *.ts),
+// golang (golang.go, read.go, write.go) and rust (rust.go; the runtime in
+// *.rs). What C# and TypeScript
 // print alike (field path expressions, string literals) is package code.
 // The wire rules the generated code repeats have one home, bitpack's
 // internal/rules: the quaternion tolerance is filled into every runtime
@@ -207,6 +208,26 @@
 // types' own bodies for changed elements, pointees and members;
 // TryReadDelta applies a delta to a Clone of the base, so a refusal
 // leaves nothing changed.
+//
+// # Rust
+//
+// Rust writes one module; package rust renders the model as data and the
+// runtime (module wire of the generated file, the rust package's .rs
+// files) does the rest. Each value's step is a constant wire::S (its Op,
+// and every number the model worked out: code, bounds, prefix, element,
+// fields with their Go names and member positions, union members and
+// indices, quaternion component places, items, count figure, charge),
+// and one trait, wire::Wire, reads, writes and deltas every Rust type by
+// its step: the scalars by their codes, Vec, arrays, Option<Box<T>> and
+// BTreeMap generically, the generated structs, unions and hooks through
+// three macros of the runtime (bitpack_struct!, bitpack_union!,
+// bitpack_hook!) that dispatch a step's fields to the struct's members.
+// So the generated code per field is one line of data, and the reading
+// and writing is written once. Errors gather their path on the way out,
+// as bitpack's do; Writer counts what the decode will charge, so that a
+// write refuses what the decode would, in its words (a decode of the
+// packet finds the charge). The Go decoder's allowances, the count check
+// and the truncation words are docs/wire.md's, as in bitpack's decoder.
 //
 // # Representations
 //

@@ -223,6 +223,7 @@ int main()
     serialize::WriteStream w( buffer, sizeof buffer );
     if ( !v.Serialize( w ) )
         return 1;
+    w.Flush();
     for ( int64_t i = 0; i < w.GetBytesProcessed(); i++ )
         printf( "%02x", buffer[i] );
     Named back{};

@@ -10,6 +10,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/csharp"
 	"github.com/bitpack-go/bitpack/gen/internal/golang"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/gen/internal/rust"
 	"github.com/bitpack-go/bitpack/gen/internal/typescript"
 )
 
@@ -193,5 +194,33 @@ func Go(w io.Writer, opts Options, values ...any) error {
 		return err
 	}
 	_, err = w.Write(src)
+	return err
+}
+
+// Rust writes one self-contained Rust module (edition 2021, std only, no
+// unsafe; Rust 1.63 and newer) for the types of values (struct values or
+// pointers to them; nil pointers are enough) and every type they reach;
+// include it with mod (opts is not used: the module's name is the file's).
+// Each Go struct type T becomes a struct with its fields in snake_case
+// (Go int and uint are i64 and u64, pointers Option<Box<T>>, maps
+// BTreeMap, unions enums of their members) and
+//
+//	pub fn read(packet: &[u8]) -> Result<T, Error>                 // bitpack.Unmarshal
+//	pub fn write(&self) -> Result<Vec<u8>, Error>                  // bitpack.Marshal
+//	pub fn read_delta(packet: &[u8], base: &T) -> Result<T, Error> // bitpack.UnmarshalDelta
+//	pub fn write_delta(&self, base: &T) -> Result<Vec<u8>, Error>  // bitpack.AppendDelta
+//	pub const FINGERPRINT: u32                                     // bitpack.Fingerprint
+//
+// which read and write exactly bitpack's bytes and refuse what bitpack
+// refuses, the Go decoder's allowances included, with an Error naming the
+// field and bit as bitpack's errors do. The module also carries seal and
+// open, and Receiver<T> for package snapshot's streams. The output is
+// deterministic. Nothing is written when an error is returned.
+func Rust(w io.Writer, opts Options, values ...any) error {
+	m, err := model.Build(values)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(rust.New(m).File())
 	return err
 }

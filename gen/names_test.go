@@ -2,6 +2,8 @@ package gen
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +29,51 @@ type (
 		Here        Vec3
 	}
 )
+
+// RustNames holds Go names Rust must adapt: a field named like a keyword,
+// runs of capitals, two fields of one snake_case name, a type named like
+// std's Option.
+type (
+	Option    struct{ A uint8 }
+	RustNames struct {
+		Type       uint8
+		MaxHP      uint16
+		HTTPServer bool
+		ID         uint8
+		Id         uint8
+		Opt        Option
+		Err        Error
+	}
+)
+
+// TestRustNames: the Rust names of fields and types, and the module
+// compiles with them.
+func TestRustNames(t *testing.T) {
+	var rs bytes.Buffer
+	if err := Rust(&rs, Options{}, &RustNames{}, &Keywords{}, &Mixed{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"pub struct RustNames {", "    pub type_: u8,", "    pub max_hp: u16,", "    pub http_server: bool,", "    pub id: u8,",
+		"    pub id_2: u8,", "pub struct Option_ {", "    pub opt: Option_,", "pub struct Error_ {", "    pub err: Error_,",
+		"pub struct object {", "    pub object: object,", "    pub try_read: u8,", "pub struct gen_Vec3 {", "pub struct Mixed_Stats {",
+		"    pub serialize: u8,",
+	} {
+		if !strings.Contains(rs.String(), want) {
+			t.Errorf("generated Rust lacks %q", want)
+		}
+	}
+	rustc := requireRustc(t)
+	dir := t.TempDir()
+	for name, text := range map[string][]byte{"names.rs": rs.Bytes(), "lib.rs": []byte("#![deny(warnings)]\npub mod names;\n")} {
+		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command(rustc, "--edition", "2021", "--crate-type", "lib", "--emit", "metadata", "-o", filepath.Join(dir, "lib.rmeta"), filepath.Join(dir, "lib.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, tail(string(out), 4000))
+	}
+}
 
 func TestClientNames(t *testing.T) {
 	var cs, ts bytes.Buffer
@@ -87,6 +134,7 @@ func TestClientErrors(t *testing.T) {
 	for _, f := range []func(*bytes.Buffer, Options, ...any) error{
 		func(b *bytes.Buffer, o Options, v ...any) error { return CSharp(b, o, v...) },
 		func(b *bytes.Buffer, o Options, v ...any) error { return TypeScript(b, o, v...) },
+		func(b *bytes.Buffer, o Options, v ...any) error { return Rust(b, o, v...) },
 	} {
 		var out bytes.Buffer
 		for _, tc := range []struct {
@@ -97,6 +145,7 @@ func TestClientErrors(t *testing.T) {
 			{[]any{42}, "gen: argument 0 is int, not a struct or a pointer to one"},
 			{[]any{loopy{}}, "gen: gen.loopy contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
 			{[]any{&loopyMap{}}, "gen: gen.loopyMap contains itself (through a pointer, slice, map or union): recursive types have no fixed-size form in the generated code, which stores everything inline"},
+			{[]any{struct{ S string }{}}, `gen: bitpack: type struct { S string } field S: string needs a maxlen tag of its own, e.g. bits:"maxlen=32"`},
 		} {
 			if err := f(&out, Options{}, tc.values...); err == nil || err.Error() != tc.want {
 				t.Errorf("%v: %v, want %q", tc.values, err, tc.want)

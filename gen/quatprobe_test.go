@@ -50,16 +50,17 @@ func (c *corpus) quatProbes() {
 		}
 		c.quatDecode(w.Bytes(), what)
 	}
-	// Every code of A (codes 15, past M = 14, included).
-	for code := 0; code < 4<<12; code++ {
+	// Every code of A (codes 15, past M = 14, included); every 7th without
+	// BITPACK_FULL.
+	for code := 0; code < 4<<12; code += sweep(1, 7) {
 		l, c0, c1, c2 := uint32(code>>12), uint32(code>>8&15), uint32(code>>4&15), uint32(code&15)
 		decode(func(quant.Quat) (uint32, [3]uint32) { return l, [3]uint32{c0, c1, c2} }, valid, valid, fmt.Sprintf("A code %d %d %d %d", l, c0, c1, c2))
 	}
-	for i := 0; i < 1500; i++ {
+	for i := 0; i < sweep(1500, 400); i++ {
 		decode(valid, random, valid, "random B code")
 		decode(valid, valid, random, "random C code")
 	}
-	for i := 0; i < 4000; i++ {
+	for i := 0; i < sweep(4000, 1000); i++ {
 		var v QuatProbe
 		switch i % 4 {
 		case 0: // random rotations

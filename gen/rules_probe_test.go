@@ -344,3 +344,63 @@ function small(value: number, signed: boolean, unit: number): string {
 	}
 	checkRules(t, "TypeScript", string(out), unitsSection(false), unitsSection(true), quatSection(), textSection())
 }
+
+// TestRuleProbesRust: the Rust runtime's copies (Wire::code's unit=
+// rounding, the quaternion rule through a generated type's write,
+// text_problem; its deltas take the short form's width from the
+// generator, which takes it from package rules).
+func TestRuleProbesRust(t *testing.T) {
+	rustc := requireRustc(t)
+	var module bytes.Buffer
+	if err := Rust(&module, Options{}, quatRule{}); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`#![deny(warnings)]
+mod rules;
+use rules::wire::{Op, Wire, S, S0};
+
+// units is v (as the Go type's 64 bits) in units of unit, as a field of
+// 64 bits whose range is the whole type's writes it.
+fn units<T: Wire>(v: T, signed: bool, unit: i128) -> String {
+    let (lo, hi) = if signed { (i64::MIN as i128, i64::MAX as i128) } else { (0, u64::MAX as i128) };
+    let s = S { op: Op::Int, bits: 64, limit: u64::MAX, lo, hi, unit, signed, ..S0 };
+    match v.code(&s) {
+        Ok(c) if signed => ((c as i128 + lo) as i64).to_string(),
+        Ok(c) => c.to_string(),
+        Err(_) => "refused".into(),
+    }
+}
+
+fn main() {
+    let f = f32::from_bits;
+`)
+	for _, p := range unitProbes {
+		fmt.Fprintf(&b, "    println!(\"{}\", units(%di64, true, %d));\n", p.v, p.u)
+	}
+	for _, p := range uunitProbes {
+		fmt.Fprintf(&b, "    println!(\"{}\", units(%du64, false, %d));\n", p.v, p.u)
+	}
+	for _, q := range quatProbes() {
+		fmt.Fprintf(&b, "    println!(\"{}\", rules::quatRule { q: [f(%s), f(%s), f(%s), f(%s)] }.write().is_ok() as u8);\n", f32hex(q[0]), f32hex(q[1]), f32hex(q[2]), f32hex(q[3]))
+	}
+	for _, s := range textProbes {
+		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::text_problem(&[%s]).is_none() as u8);\n", byteList(s))
+	}
+	b.WriteString("}\n")
+	dir := t.TempDir()
+	for name, text := range map[string][]byte{"rules.rs": module.Bytes(), "probe.rs": []byte(b.String())} {
+		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "probe")
+	if out, err := exec.Command(rustc, "--edition", "2021", "-o", exe, filepath.Join(dir, "probe.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, tail(string(out), 4000))
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRules(t, "Rust", string(out), unitsSection(false), quatSection(), textSection())
+}

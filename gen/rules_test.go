@@ -39,6 +39,8 @@ func TestRuntimeRules(t *testing.T) {
 			[]string{"a squared norm more than " + tol + " from 1", "if (global::System.Math.Abs(n2 - 1) <= " + tol + ")"}},
 		{"TypeScript", func(w *bytes.Buffer) error { return TypeScript(w, Options{}, ruleProbe{}) },
 			[]string{"more than " + tol + " from 1;", "if (Math.abs(n2 - 1) <= " + tol + ") {"}},
+		{"Rust", func(w *bytes.Buffer) error { return Rust(w, Options{}, ruleProbe{}) },
+			[]string{"more than " + tol + " from 1;", "(n2 - 1.0).abs() <= " + tol + ";"}},
 		{"Go", func(w *bytes.Buffer) error { return Go(w, Options{}, ruleProbe{}) },
 			[]string{"// " + tol + " of its squared norm", "-1) <= " + tol + " {", goRuleFunc(t, "UnitsSigned"), goRuleFunc(t, "UnitsUnsigned")}},
 	} {
@@ -80,7 +82,7 @@ func TestRuleLiterals(t *testing.T) {
 			return err
 		}
 		switch filepath.Ext(path) {
-		case ".go", ".h", ".cs", ".ts":
+		case ".go", ".h", ".cs", ".ts", ".rs":
 		default:
 			return nil
 		}

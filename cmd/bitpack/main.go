@@ -5,20 +5,21 @@
 //	bitpack gen -lang cs [-o Net.cs] [-namespace Game.Net] ./path/to/pkg TypeA [TypeB ...]
 //	bitpack gen -lang ts [-o net.ts] ./path/to/pkg TypeA [TypeB ...]
 //	bitpack gen -lang go [-o bitpack_gen.go] ./path/to/pkg TypeA [TypeB ...]
+//	bitpack gen -lang rust [-o net.rs] ./path/to/pkg TypeA [TypeB ...]
 //
 // writes one C++11 header with a serialize Serialize function for each
-// named type and every type it reaches, one C# file (Unity) or one
-// TypeScript module (the browser) reading and writing them, or a Go file
-// for the package itself whose straight-line code its Codecs then run
-// (see package gen). Run it inside the Go module that holds the package (go run
-// github.com/bitpack-go/bitpack/cmd/bitpack uses the bitpack version of
-// that module's go.mod). It works the way reflect-mode generators do: it
-// writes a small Go program into a temporary directory of the module,
-// which imports the package and calls gen.CPP (gen.CSharp,
-// gen.TypeScript) on the named types, runs it with go run, and removes
-// it. The compiled plan of the package's own bitpack is the only source
-// of truth, and registered unions are there because the package's init
-// functions ran.
+// named type and every type it reaches, one C# file (Unity), one
+// TypeScript module (the browser) or one Rust module reading and writing
+// them, or a Go file for the package itself whose straight-line code its
+// Codecs then run (see package gen). Run it inside the Go module that
+// holds the package (go run github.com/bitpack-go/bitpack/cmd/bitpack uses
+// the bitpack version of that module's go.mod). It works the way
+// reflect-mode generators do: it writes a small Go program into a
+// temporary directory of the module, which imports the package and calls
+// gen.CPP (gen.CSharp, gen.TypeScript, gen.Go, gen.Rust) on the named
+// types, runs it with go run, and removes it. The compiled plan of the
+// package's own bitpack is the only source of truth, and registered
+// unions are there because the package's init functions ran.
 //
 // What reflection cannot see, it reads from the source first: the
 // constants of the named integer types of the package and of the
@@ -56,14 +57,14 @@ func main() {
 	}
 }
 
-const usage = `usage: bitpack gen -lang cpp|cs|ts|go [-o file] [-namespace ns] [-include header] package Type [Type ...]
+const usage = `usage: bitpack gen -lang cpp|cs|ts|go|rust [-o file] [-namespace ns] [-include header] package Type [Type ...]
 
 Generates client code for the named Go types of package (an import path,
 or a directory such as ./net), and every type they reach: a C++11 header of
 serialize functions (cpp), a C# file for Unity (cs), a TypeScript module
-for the browser (ts), or a Go file for package itself with straight-line
-encode and decode functions that its bitpack Codecs run (go). Run it inside
-the Go module that holds the package.
+for the browser (ts), a Rust module (rust), or a Go file for package itself
+with straight-line encode and decode functions that its bitpack Codecs run
+(go). Run it inside the Go module that holds the package.
 `
 
 // languages maps -lang to the gen function that writes it and the options
@@ -72,10 +73,11 @@ var languages = map[string]struct {
 	fn                 string
 	namespace, include bool
 }{
-	"cpp": {"CPP", true, true},
-	"cs":  {"CSharp", true, false},
-	"ts":  {"TypeScript", false, false},
-	"go":  {"Go", false, false},
+	"cpp":  {"CPP", true, true},
+	"cs":   {"CSharp", true, false},
+	"ts":   {"TypeScript", false, false},
+	"go":   {"Go", false, false},
+	"rust": {"Rust", false, false},
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -86,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bitpack gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	lang := fs.String("lang", "", "the language to generate: cpp, cs, ts or go")
+	lang := fs.String("lang", "", "the language to generate: cpp, cs, ts, go or rust")
 	out := fs.String("o", "", "the file to write (default: standard output)")
 	namespace := fs.String("namespace", "", "cpp: the C++ namespace of the generated code (a::b allowed); cs: the C# namespace (A.B allowed)")
 	include := fs.String("include", "", `cpp: the serialize header to #include (default "serialize.h")`)
@@ -95,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	l, ok := languages[*lang]
 	if !ok {
-		return fmt.Errorf("-lang %q: the languages are cpp, cs, ts and go", *lang)
+		return fmt.Errorf("-lang %q: the languages are cpp, cs, ts, go and rust", *lang)
 	}
 	if *namespace != "" && !l.namespace {
 		return fmt.Errorf("-namespace does not apply to -lang %s", *lang)

@@ -62,8 +62,8 @@ func TestGenOptions(t *testing.T) {
 	}
 }
 
-// TestGenLanguages: -lang cs, ts and go write what gen.CSharp,
-// gen.TypeScript and gen.Go write, -namespace reaching the C#, and the example's
+// TestGenLanguages: -lang cs, ts, go and rust write what gen.CSharp,
+// gen.TypeScript, gen.Go and gen.Rust write, -namespace reaching the C#, and the example's
 // checked-in files are what they write (go generate ./examples/cppclient).
 func TestGenLanguages(t *testing.T) {
 	for _, tc := range []struct {
@@ -75,6 +75,7 @@ func TestGenLanguages(t *testing.T) {
 		{[]string{"gen", "-lang", "cs", "-namespace", "Game.Net"}, gen.CSharp, gen.Options{Namespace: "Game.Net"}, "cs/Net.cs"},
 		{[]string{"gen", "-lang", "ts"}, gen.TypeScript, gen.Options{}, "ts/net.ts"},
 		{[]string{"gen", "-lang", "go"}, gen.Go, gen.Options{}, "bitpack_gen.go"},
+		{[]string{"gen", "-lang", "rust"}, gen.Rust, gen.Options{}, "rust/net.rs"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append(tc.args, "../../examples/cppclient", "Snapshot")
@@ -104,9 +105,10 @@ func TestGenErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"build"}, "the only command is gen"},
-		{[]string{"gen", "-lang", "cobol", ".", "T"}, `-lang "cobol": the languages are cpp, cs, ts and go`},
+		{[]string{"gen", "-lang", "cobol", ".", "T"}, `-lang "cobol": the languages are cpp, cs, ts, go and rust`},
 		{[]string{"gen", "-lang", "ts", "-namespace", "game", ".", "T"}, "-namespace does not apply to -lang ts"},
 		{[]string{"gen", "-lang", "cs", "-include", "serialize.h", ".", "T"}, "-include does not apply to -lang cs"},
+		{[]string{"gen", "-lang", "rust", "-namespace", "game", ".", "T"}, "-namespace does not apply to -lang rust"},
 		{[]string{"gen", "-lang", "cs", "../../examples/gamestate", "Player"}, "is package main, which no program can import: move the types to a package of their own, or call gen.CSharp from a test"},
 		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient"}, "name a package and at least one type"},
 		{[]string{"gen", "-lang", "cpp", "../../examples/cppclient", "vec3"}, "type vec3 is not exported"},

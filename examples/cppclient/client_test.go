@@ -149,3 +149,19 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	checkClient(t, "TypeScript", strings.Split(strings.TrimSpace(string(out)), "\n"))
 }
+
+// TestRustClient compiles rust/main.rs with rust/net.rs (rustc, edition
+// 2021, every warning an error), runs it and reads its packet on the Go
+// side.
+func TestRustClient(t *testing.T) {
+	rustc := requireTool(t, "rustc")
+	bin := filepath.Join(t.TempDir(), "client")
+	if out, err := exec.Command(rustc, "--edition", "2021", "-o", bin, "rust/main.rs").CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin).Output()
+	if err != nil {
+		t.Fatalf("client: %v", err)
+	}
+	checkClient(t, "Rust", strings.Split(strings.TrimSpace(string(out)), "\n"))
+}

@@ -1,16 +1,17 @@
 // Package cppclient is the example of gen's README: the Go types of a small
 // game protocol, and the client code generated from them by the go:generate
 // lines below: net.h (C++), cs/Net.cs (C#, for Unity), ts/net.ts
-// (TypeScript, for the browser), and bitpack_gen.go, the Go side's own
-// straight-line encode and decode that a Codec[Snapshot] runs. cpp/client.cpp, cs/Client.cs and
-// ts/client.ts are clients that write a snapshot the Go side reads, and
-// read it back.
+// (TypeScript, for the browser), rust/net.rs (Rust), and bitpack_gen.go,
+// the Go side's own straight-line encode and decode that a Codec[Snapshot]
+// runs. cpp/client.cpp, cs/Client.cs, ts/client.ts and rust/main.rs are
+// clients that write a snapshot the Go side reads, and read it back.
 package cppclient
 
 //go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cpp -o net.h . Snapshot
 //go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang cs -namespace Game.Net -o cs/Net.cs . Snapshot
 //go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang ts -o ts/net.ts . Snapshot
 //go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang go -o bitpack_gen.go . Snapshot
+//go:generate go run github.com/bitpack-go/bitpack/cmd/bitpack gen -lang rust -o rust/net.rs . Snapshot
 
 // Vec3 is a position.
 type Vec3 struct{ X, Y, Z float32 }

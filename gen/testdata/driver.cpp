@@ -49,8 +49,36 @@ static void print_hex( const uint8_t * p, int64_t n )
     putchar( '\n' );
 }
 
-template <typename T> static void write_value( T * v, int64_t capacity )
+// A packet to read, in a copy of its own with the 8 bytes after it that
+// serialize's reader loads (its 8-byte window starts at the byte it reads
+// from) and no more, so the sanitizer sees any read past them. They hold
+// 0xa5, so a reader that interprets them disagrees with Go.
+struct Packet
 {
+    uint8_t * data;
+    int64_t bytes;
+
+    explicit Packet( const std::vector<uint8_t> & p ) : data( new uint8_t[p.size() + 8] ), bytes( (int64_t) p.size() )
+    {
+        memset( data, 0xa5, p.size() + 8 );
+        if ( !p.empty() )
+            memcpy( data, p.data(), p.size() );
+    }
+    ~Packet() { delete [] data; }
+
+private:
+    Packet( const Packet & );
+    Packet & operator=( const Packet & );
+};
+
+// whole_words rounds a write buffer's size up to a multiple of 8 bytes:
+// serialize's writer stores whole 8-byte words and asserts on any other
+// capacity.
+static int64_t whole_words( int64_t bytes ) { return ( bytes + 7 ) / 8 * 8; }
+
+template <typename T> static void write_value( T * v, int64_t most )
+{
+    const int64_t capacity = whole_words( most );
     std::vector<uint8_t> buffer( (size_t) capacity );
     serialize::WriteStream stream( buffer.data(), capacity );
     if ( !v->Serialize( stream ) )
@@ -63,33 +91,18 @@ template <typename T> static void write_value( T * v, int64_t capacity )
     print_hex( buffer.data(), stream.GetBytesProcessed() );
 }
 
-template <typename T> static void read_packet( const uint8_t * data, int64_t bytes )
+template <typename T> static void read_packet( const Packet & p )
 {
     T * v = new T();
-    serialize::ReadStream stream( data, bytes );
-    switch ( bitpack::read_packet( stream, bytes, *v ) )
+    serialize::ReadStream stream( p.data, p.bytes );
+    switch ( bitpack::read_packet( stream, p.bytes, *v ) )
     {
-    case bitpack::ReadResult::ok: write_value( v, bytes + 64 ); break;
+    case bitpack::ReadResult::ok: write_value( v, p.bytes + 64 ); break;
     case bitpack::ReadResult::refused: puts( "REFUSED" ); break;
     case bitpack::ReadResult::trailing: puts( "TRAILING" ); break;
     }
     delete v;
 }
-
-// A packet of the delta corpus, in a copy of exactly its size (so the
-// sanitizer sees any read past its end).
-struct Packet
-{
-    uint8_t * data;
-    int64_t bytes;
-
-    explicit Packet( const std::vector<uint8_t> & p ) : data( new uint8_t[p.size() + 1] ), bytes( (int64_t) p.size() )
-    {
-        if ( !p.empty() )
-            memcpy( data, p.data(), p.size() );
-    }
-    ~Packet() { delete [] data; }
-};
 
 // load reads a packet bitpack accepts (a delta command's base or value).
 template <typename T> static bool load( T * v, const Packet & p )
@@ -129,7 +142,7 @@ template <typename T> static void write_delta( const Packet & base_packet, const
     T * v = new T();
     if ( load( base, base_packet ) && load( v, value_packet ) )
     {
-        const int64_t capacity = 4 * ( base_packet.bytes + value_packet.bytes ) + 64;
+        const int64_t capacity = whole_words( 4 * ( base_packet.bytes + value_packet.bytes ) + 64 );
         std::vector<uint8_t> buffer( (size_t) capacity );
         serialize::WriteStream stream( buffer.data(), capacity );
         if ( !v->SerializeDelta( stream, *base ) )
@@ -151,11 +164,11 @@ static void set_f32( float & f, uint32_t bits ) { memcpy( &f, &bits, 4 ); }
 static void set_f64( double & f, uint64_t bits ) { memcpy( &f, &bits, 8 ); }
 static void set_bytes( void * dst, const char * src, int n ) { memcpy( dst, src, (size_t) n ); }
 
-static void probe_pinned( const uint8_t * data, int64_t bytes )
+static void probe_pinned( const Packet & p )
 {
     Pinned v;
     memset( &v, 0, sizeof v );
-    serialize::ReadStream stream( data, bytes );
+    serialize::ReadStream stream( p.data, p.bytes );
     if ( !v.Serialize( stream ) )
     {
         puts( "REFUSED" );
@@ -185,12 +198,12 @@ static void encode_pinned( const char * fields )
     write_value( &v, 64 );
 }
 
-static void probe_quat( const uint8_t * data, int64_t bytes )
+static void probe_quat( const Packet & p )
 {
     QuatProbe v;
     memset( &v, 0, sizeof v );
-    serialize::ReadStream stream( data, bytes );
-    if ( !v.Serialize( stream ) || !bitpack::whole_packet( stream, bytes ) )
+    serialize::ReadStream stream( p.data, p.bytes );
+    if ( !v.Serialize( stream ) || !bitpack::whole_packet( stream, p.bytes ) )
     {
         puts( "REFUSED" );
         return;
@@ -328,12 +341,7 @@ int main( int argc, char ** argv )
             }
             else
             {
-                // A copy of exactly the packet's size, so the sanitizer
-                // sees any read past its end.
-                uint8_t * data = new uint8_t[packet.size()];
-                memcpy( data, packet.data(), packet.size() );
-                dispatch_read( type, data, (int64_t) packet.size() );
-                delete [] data;
+                dispatch_read( type, Packet( packet ) );
             }
         }
         else if ( command == 'W' )
@@ -346,7 +354,7 @@ int main( int argc, char ** argv )
         }
         else if ( command == 'D' && hex_to_bytes( rest, packet ) )
         {
-            probe_pinned( packet.data(), (int64_t) packet.size() );
+            probe_pinned( Packet( packet ) );
         }
         else if ( command == 'P' )
         {
@@ -354,7 +362,7 @@ int main( int argc, char ** argv )
         }
         else if ( command == 'Q' && hex_to_bytes( rest, packet ) )
         {
-            probe_quat( packet.data(), (int64_t) packet.size() );
+            probe_quat( Packet( packet ) );
         }
         else if ( command == 'E' )
         {

@@ -12,11 +12,33 @@
 // IsReading, and the macros serialize_bits, serialize_bool, serialize_int,
 // serialize_uint64, serialize_float, serialize_double, serialize_bytes,
 // serialize_align and serialize_object, which return false from the
-// enclosing function when the stream refuses. It is deliberately strict:
-// bit by bit, no read past the last byte, and any misuse the real library
-// only asserts on (a value wider than its bits, an integer outside its
-// range on write, bad arguments) aborts the program, so a test sees every
-// place where generated code leaves a check to the stream.
+// enclosing function when the stream refuses.
+//
+// It is deliberately no more lenient than serialize's own header (checked
+// against serialize 1.11.0), so that a harness or client that works here
+// works there:
+//
+// - The reader loads an 8-byte window at the byte of every read, as
+//   serialize's BitReader does: the packet's allocation must extend at
+//   least 8 bytes past its last byte (the bytes past it are loaded, never
+//   interpreted). A packet in an allocation of exactly its size is a read
+//   past the allocation, which AddressSanitizer reports.
+// - The writer wants a capacity that is a multiple of 8 (serialize's
+//   BitWriter stores whole 8-byte words) and keeps the bits of the word
+//   being written in a scratch word until that word fills or Flush() stores
+//   it: before Flush the buffer's last word is not written. The stand-in
+//   fills the buffer with 0xa5 bytes when the stream is made, so a program
+//   that reads the packet before Flush sees them (serialize leaves whatever
+//   the buffer held, often zeros that look right).
+// - Both constructors refuse a NULL buffer (serialize asserts on it).
+//
+// It is stricter where serialize only asserts in debug builds: any misuse
+// (a value wider than its bits, an integer outside its range on write, a
+// write past the capacity, bad arguments) aborts the program whatever the
+// build, so a test sees every place where generated code leaves a check to
+// the stream. serialize_int with min == max aborts too: serialize 1.6.2 and
+// later write such a value in 0 bits, as bitpack does, but earlier versions
+// (1.4.4 among them) assert min < max, so the generated code never asks.
 
 #ifndef BITPACK_MINSERIALIZE_H
 #define BITPACK_MINSERIALIZE_H
@@ -42,16 +64,38 @@ namespace serialize
         return n;
     }
 
+    // The 8-byte words of the stream are little-endian whatever the host.
+    inline uint64_t load_word( const uint8_t * p )
+    {
+        uint8_t b[8];
+        memcpy( b, p, 8 );
+        uint64_t w = 0;
+        for ( int i = 7; i >= 0; i-- )
+            w = ( w << 8 ) | b[i];
+        return w;
+    }
+
+    inline void store_word( uint8_t * p, uint64_t w )
+    {
+        uint8_t b[8];
+        for ( int i = 0; i < 8; i++ )
+            b[i] = uint8_t( w >> ( 8 * i ) );
+        memcpy( p, b, 8 );
+    }
+
     class WriteStream
     {
     public:
         enum { IsWriting = 1 };
         enum { IsReading = 0 };
 
-        // buffer is zeroed: bits are or-ed in.
-        WriteStream( uint8_t * buffer, int64_t bytes ) : m_buffer( buffer ), m_capacity( bytes * 8 ), m_bits( 0 )
+        WriteStream( uint8_t * buffer, int64_t bytes ) : m_buffer( buffer ), m_capacity( bytes * 8 ), m_bits( 0 ), m_scratch( 0 ), m_scratchBits( 0 ), m_words( 0 ), m_flushed( false )
         {
-            memset( buffer, 0, (size_t) bytes );
+            if ( !buffer )
+                misuse( "WriteStream: NULL buffer (serialize asserts on it)" );
+            if ( bytes < 0 || bytes % 8 != 0 )
+                misuse( "WriteStream: capacity not a multiple of 8 bytes (serialize's writer stores whole 8-byte words and asserts on it)" );
+            memset( buffer, 0xa5, (size_t) bytes );
         }
 
         bool SerializeBits( uint32_t value, int bits )
@@ -62,10 +106,16 @@ namespace serialize
                 misuse( "SerializeBits: value wider than its bits" );
             if ( m_bits + bits > m_capacity )
                 misuse( "SerializeBits: buffer full" );
-            for ( int i = 0; i < bits; i++ )
+            if ( m_flushed )
+                misuse( "SerializeBits: a write after Flush() inside a word (serialize's next word would land past it)" );
+            m_scratch |= uint64_t( value ) << m_scratchBits;
+            m_scratchBits += bits;
+            if ( m_scratchBits >= 64 )
             {
-                if ( ( value >> i ) & 1 )
-                    m_buffer[( m_bits + i ) >> 3] |= uint8_t( 1 << ( ( m_bits + i ) & 7 ) );
+                store_word( m_buffer + 8 * m_words, m_scratch );
+                m_words++;
+                m_scratchBits -= 64;
+                m_scratch = m_scratchBits == 0 ? 0 : uint64_t( value ) >> ( bits - m_scratchBits );
             }
             m_bits += bits;
             return true;
@@ -87,18 +137,29 @@ namespace serialize
 
         bool SerializeBytes( const uint8_t * data, int64_t bytes )
         {
-            if ( bytes < 0 )
-                misuse( "SerializeBytes: negative length" );
+            if ( bytes < 0 || ( bytes > 0 && !data ) )
+                misuse( "SerializeBytes: negative length or NULL data" );
             SerializeAlign();
             if ( m_bits + bytes * 8 > m_capacity )
                 misuse( "SerializeBytes: buffer full" );
-            if ( bytes > 0 )
-                memcpy( m_buffer + m_bits / 8, data, (size_t) bytes );
-            m_bits += bytes * 8;
+            for ( int64_t i = 0; i < bytes; i++ )
+                SerializeBits( data[i], 8 );
             return true;
         }
 
-        void Flush() {}
+        // Flush stores the scratch word's bits (the rest of its word zeros).
+        void Flush()
+        {
+            if ( m_scratchBits == 0 )
+                return;
+            store_word( m_buffer + 8 * m_words, m_scratch );
+            m_words++;
+            m_scratch = 0;
+            m_scratchBits = 0;
+            m_flushed = true;
+        }
+
+        const uint8_t * GetData() const { return m_buffer; }
         int64_t GetBitsProcessed() const { return m_bits; }
         int64_t GetBytesProcessed() const { return ( m_bits + 7 ) / 8; }
 
@@ -106,6 +167,10 @@ namespace serialize
         uint8_t * m_buffer;
         int64_t m_capacity;
         int64_t m_bits;
+        uint64_t m_scratch;  // the bits of word m_words written so far
+        int m_scratchBits;   // how many, in [0, 63]
+        int64_t m_words;     // the words stored
+        bool m_flushed;      // Flush stored a partial word
     };
 
     class ReadStream
@@ -114,7 +179,15 @@ namespace serialize
         enum { IsWriting = 0 };
         enum { IsReading = 1 };
 
-        ReadStream( const uint8_t * buffer, int64_t bytes ) : m_buffer( buffer ), m_size( bytes * 8 ), m_bits( 0 ) {}
+        // buffer's allocation must extend 8 bytes past its `bytes` bytes
+        // (see the top of the file).
+        ReadStream( const uint8_t * buffer, int64_t bytes ) : m_buffer( buffer ), m_size( bytes * 8 ), m_bits( 0 )
+        {
+            if ( !buffer )
+                misuse( "ReadStream: NULL buffer (serialize asserts on it)" );
+            if ( bytes < 0 )
+                misuse( "ReadStream: negative size" );
+        }
 
         bool SerializeBits( uint32_t & value, int bits )
         {
@@ -122,14 +195,11 @@ namespace serialize
                 misuse( "SerializeBits: bits outside 1..32" );
             if ( m_bits + bits > m_size )
                 return false;
-            uint32_t v = 0;
-            for ( int i = 0; i < bits; i++ )
-            {
-                const uint32_t bit = ( m_buffer[( m_bits + i ) >> 3] >> ( ( m_bits + i ) & 7 ) ) & 1;
-                v |= bit << i;
-            }
+            // serialize's window: 8 bytes from the byte holding the first
+            // bit, up to 7 of them past the packet.
+            const uint64_t window = load_word( m_buffer + ( m_bits >> 3 ) );
+            value = uint32_t( window >> ( m_bits & 7 ) ) & uint32_t( ( uint64_t( 1 ) << bits ) - 1 );
             m_bits += bits;
-            value = v;
             return true;
         }
 
@@ -155,7 +225,7 @@ namespace serialize
         bool SerializeBytes( uint8_t * data, int64_t bytes )
         {
             if ( bytes < 0 )
-                misuse( "SerializeBytes: negative length" );
+                return false;
             if ( !SerializeAlign() || bytes > ( m_size - m_bits ) / 8 )
                 return false;
             if ( bytes > 0 )

@@ -149,7 +149,7 @@ func TestReadmeAllocations(t *testing.T) {
 		}
 	})
 	mustSay(t, doc, "no allocation, but for a Name that changed")
-	mustSay(t, doc, "a string allocates when it differs from the one the target holds")
+	mustSay(t, doc, "the strings that differ from the ones the target holds are made in one allocation per value")
 
 	// The world snapshot's decode into a reused value: the same packet
 	// again, then two ticks in turn (the same players armed: no pointee

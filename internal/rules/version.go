@@ -4,9 +4,9 @@ package rules
 // rules generated code repeats but no layout shows: this package's
 // definitions, package quant's arithmetic (compressed floats, their
 // codes and clamps, smallest-three quaternions), string validity (package
-// bitio's stringProblem and bytesProblem) and the quaternion rule
+// bitio's ValidString, stringProblem and bytesProblem) and the quaternion rule
 // (bitpack's quatEncodable, quatNorm2 and zeroQuat). bitpack folds it
 // into Layout.Hash, so a Go file generated against other rules is
 // refused as stale instead of run. TestVersion recomputes it from those
 // sources and says the value to write here when one of them changed.
-const Version uint64 = 0x43e18868f953d859
+const Version uint64 = 0x8dbae64bb96f2048

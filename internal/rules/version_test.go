@@ -26,6 +26,7 @@ var ruleSources = []struct {
 	{"../../quant/float64.go", nil},
 	{"../../quant/quat.go", nil},
 	{"../../bitio/writer.go", []string{"stringProblem", "bytesProblem"}},
+	{"../../bitio/text.go", nil},
 	{"../../kind_quat.go", []string{"quatEncodable", "quatNorm2", "zeroQuat", "quatNormTolerance"}},
 }
 

@@ -42,6 +42,17 @@ func exampleLoadout() example {
 	return plain(value, value)
 }
 
+type Profile struct {
+	Name string    `bits:"maxlen=16"`                   // 5-bit length, align, bytes
+	Seen time.Time `bits:"unit=1s,range=0..4102444800"` // 32 bits: seconds from 1970 to 2100
+}
+
+func exampleProfile() example {
+	value := Profile{Name: "ada", Seen: time.Date(2024, 1, 2, 3, 4, 5, 600_000_000, time.UTC)}
+	decoded := Profile{Name: "ada", Seen: time.Date(2024, 1, 2, 3, 4, 6, 0, time.UTC)}
+	return plain(value, decoded)
+}
+
 type Ping struct {
 	Health int32   `bits:"range=0..1000"` // 10 bits
 	Alive  bool    // 1 bit
@@ -250,6 +261,7 @@ var examples = map[string]func() example{
 	"pose":        examplePose,
 	"ping":        examplePing,
 	"loadout":     exampleLoadout,
+	"profile":     exampleProfile,
 	"hello":       exampleHello,
 	"misc":        exampleMisc,
 	"squad":       exampleSquad,

@@ -53,9 +53,14 @@ int main()
     // Reading: check the CRC, read one Snapshot, refuse trailing bytes.
     size_t payload_bytes = 0;
     const uint8_t * body = bitpack::open( ProtocolId, packet, bytes, &payload_bytes );
+    if ( !body )
+    {
+        fprintf( stderr, "packet refused: bad CRC or too short\n" );
+        return 1;
+    }
     Snapshot received;
-    serialize::ReadStream reader( body, (int64_t) payload_bytes );
-    if ( !body || !received.Serialize( reader ) || !bitpack::whole_packet( reader, (int64_t) payload_bytes ) )
+    serialize::ReadStream reader( body, (int64_t) payload_bytes );  // serialize asserts on a NULL body
+    if ( !received.Serialize( reader ) || !bitpack::whole_packet( reader, (int64_t) payload_bytes ) )
     {
         fprintf( stderr, "packet refused\n" );
         return 1;

@@ -114,6 +114,15 @@ type Value struct {
 	// padding counted as none): a reader refuses a slice length whose
 	// elements cannot fit in what is left before allocating them.
 	MinBits int
+	// CountBits is the value's count figure (bitpack.Field.CountBits):
+	// the fewest bits it takes with a union counted as its index alone,
+	// at most 2^53-1, which a count of such values is checked against
+	// (docs/wire.md, "Truncated packets").
+	CountBits int64
+	// Cost is the layout's bitpack.Field.Charge: what the Go decoder's
+	// allowances charge for a value of this node that it allocates or
+	// visits on its own (zero on plain struct fields and array elements).
+	Cost bitpack.Charge
 
 	// Integers: Signed for Go's signed kinds; GoBits is the Go width (64
 	// for int and uint, which are 64 bits on the wire on every platform).
@@ -305,7 +314,7 @@ func (b *builder) structType(t reflect.Type, suggest string) (*Type, error) {
 		return nil, fmt.Errorf("gen: %w", err)
 	}
 	st := &Type{Kind: TypeStruct, Go: t, Fingerprint: fp, MinBits: l.MinBits, MaxBits: l.MaxBits, suggest: suggest}
-	st.value = &Value{Kind: bitpack.KindStruct, Op: OpStruct, Go: t, Type: st, MinBits: l.MinBits, Encoding: l.Root.Encoding()}
+	st.value = &Value{Kind: bitpack.KindStruct, Op: OpStruct, Go: t, Type: st, MinBits: l.MinBits, CountBits: l.Root.CountBits, Cost: l.Root.Charge, Encoding: l.Root.Encoding()}
 	b.order = append(b.order, st)
 	if l.Root.Kind != bitpack.KindStruct {
 		// A struct type with hooks encodes itself.
@@ -327,7 +336,7 @@ func isEmbedded(t reflect.Type, i int) bool { return t.Field(i).Anonymous }
 
 // value models layout node f, found at path inside owner.
 func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, error) {
-	v := &Value{Kind: f.Kind, Go: f.Type, Path: path, Bits: f.Bits, MinBits: f.MinBits, Encoding: f.Encoding()}
+	v := &Value{Kind: f.Kind, Go: f.Type, Path: path, Bits: f.Bits, MinBits: f.MinBits, CountBits: f.CountBits, Cost: f.Charge, Encoding: f.Encoding()}
 	var err error
 	switch f.Kind {
 	case bitpack.KindBool:

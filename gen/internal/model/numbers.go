@@ -111,6 +111,26 @@ func Delta(v *Value) float64 {
 	return v.Max - v.Min
 }
 
+// EncodingComment is a field's encoding in bitpack's words, containers
+// included: "slice maxlen 4; struct" (for a client that holds a duration
+// as Go's nanoseconds: Rust's).
+func EncodingComment(v *Value) string {
+	var words []string
+	for ; v != nil; v = v.Elem {
+		switch {
+		case v.Op == OpMap:
+			words = append(words, v.Encoding+" ("+v.Key.Encoding+")")
+		case !v.Op.IsStruct():
+			words = append(words, v.Encoding)
+		case v.Fields != nil:
+			words = append(words, "sent with this field's options")
+		default:
+			words = append(words, "struct")
+		}
+	}
+	return strings.Join(words, "; ")
+}
+
 // FieldComment is a field's encoding in bitpack's words, containers
 // included ("slice maxlen 4; struct"), for a client that holds durations
 // counted in their units (Counted), which it says: "in units of 1ms (Go's

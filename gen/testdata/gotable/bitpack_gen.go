@@ -14,18 +14,18 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0xe4b15f34e4851de7, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
-	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0xa7120d28f1980fdb, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
-	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xd70b611baac1215f, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
-	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x4a25a2b3cc873089, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
-	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd362f32f1990cf45, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
-	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0xb7db67323a3d23f6, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
-	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xcbed6f960e861a55, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
-	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x382e4f171dd779e1, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
-	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xe6cb20acd1921cf7, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
-	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x9775f81afc393296, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
-	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xb95f0733b2a4ed10, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x533476860de96feb, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
+	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0x97895439abb678e0, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
+	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0xe9ba46b1a19646a6, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
+	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xad29ea9754a90170, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
+	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x43b8fce0ef935782, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
+	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd80d2281f968b34, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
+	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0x2cdc461c788b21e9, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
+	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xab8656f0b9e41702, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
+	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0xca99769694806c00, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
+	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xa600504f2511b9c, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
+	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x2bd99728241bb613, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
+	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xb823a5b7598c5f43, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0xb9745c107434b046, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 }
 
 // The quantizers, built as bitpack builds them.

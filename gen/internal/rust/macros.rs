@@ -1,0 +1,207 @@
+
+    /// A snapshot stream's receiver (package snapshot's Receiver; the
+    /// header of docs/wire.md, "Snapshot streams"): it keeps the views of
+    /// the last History sequences up to the newest it read, decodes each
+    /// packet's delta against the view its header names, and says what to
+    /// acknowledge. A refused packet changes nothing.
+    pub struct Receiver<T: Root> {
+        history: usize,
+        slots: Vec<Option<(T, u16, u32, u32)>>, // view, sequence, id, stream
+        zero: T,
+        newest: u16,
+        stream: u32,
+        read: bool,
+        left: Vec<u32>, // the last 4 streams left
+    }
+
+    impl<T: Root> Receiver<T> {
+        /// A Receiver of the Sender's History: a power of two from 2 to
+        /// 32768 (anything else panics).
+        pub fn new(history: usize) -> Receiver<T> {
+            assert!(history.is_power_of_two() && (2..=32768).contains(&history), "snapshot: History {} is not a power of two from 2 to 32768", history);
+            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, left: Vec::new() }
+        }
+
+        /// The sequence to acknowledge: the newest read, 0xFFFF before any.
+        pub fn ack(&self) -> u16 { if self.read { self.newest } else { 0xffff } }
+
+        /// Forgets every view (after a reconnect); the streams it left stay left.
+        pub fn reset(&mut self) {
+            self.read = false;
+            self.slots.iter_mut().for_each(|s| *s = None);
+        }
+
+        fn held(&self, seq: u16) -> Option<&(T, u16, u32, u32)> {
+            let s = self.slots[seq as usize % self.history].as_ref()?;
+            (s.1 == seq && (self.newest.wrapping_sub(seq) as usize) < self.history).then_some(s)
+        }
+
+        /// Reads one packet: its sequence and the view it gives (the
+        /// Receiver's, until it leaves the history). A delta's refusal has
+        /// the bit in the packet.
+        pub fn read(&mut self, packet: &[u8]) -> Result<(u16, &T), Error> {
+            let no = |kind: ErrorKind, m: String| Err(Error::new(kind, 0, format!("snapshot: {}", m)));
+            if packet.len() < 8 {
+                return no(Overflow, format!("a packet of {} bytes: the smallest is 8 (a 7-byte header and a delta)", packet.len()));
+            }
+            let word = |at: usize| u32::from_le_bytes([packet[at], packet[at + 1], packet[at + 2], packet[at + 3]]);
+            let (seq, long) = (u16::from_le_bytes([packet[0], packet[1]]), packet[2] & 1 == 1);
+            let offset = if long { u16::from_le_bytes([packet[2], packet[3]]) >> 1 } else { (packet[2] >> 1) as u16 };
+            let n = if long { 8 } else if offset == 0 { 11 } else { 7 };
+            match () {
+                _ if packet.len() < n + 1 => return no(Overflow, format!("packet {}: a {}-byte header and a delta in {} bytes", seq, n, packet.len())),
+                _ if long && offset <= 127 => return no(Range, format!("packet {}: base offset {} in the long form (the short form carries 0 to 127)", seq, offset)),
+                _ if offset as usize >= self.history => return no(Range, format!("packet {}: base offset {} out of range [0, {}] (History {})", seq, offset, self.history - 1, self.history)),
+                _ => {}
+            }
+            let (check, base_seq) = (word(if long { 4 } else { 3 }), seq.wrapping_sub(offset));
+            let (base, stream) = match (offset, self.held(base_seq)) {
+                (0, _) if crc32(0, &packet[7..11]) != check => return no(NoBase, format!("packet {}: the zero base of stream {:#010x} has id {:#010x}, not {:#010x}", seq, word(7), crc32(0, &packet[7..11]), check)),
+                (0, _) => (&self.zero, word(7)),
+                (_, Some(s)) if self.read && s.2 == check => (&s.0, s.3),
+                (_, Some(s)) if self.read => return no(NoBase, format!("packet {}: the view held as {} is not its base (check {:#010x}, held {:#010x})", seq, base_seq, check, s.2)),
+                _ => return no(NoBase, format!("packet {}: its base {} (offset {}) is not held", seq, base_seq, offset)),
+            };
+            if self.left.contains(&stream) {
+                return no(NoBase, format!("packet {}: of stream {:#010x}, which this receiver left", seq, stream));
+            }
+            let starts = offset == 0 && (!self.read || stream != self.stream);
+            let takes = starts || stream == self.stream && newer(seq, self.newest);
+            if !takes && self.newest.wrapping_sub(seq) as usize >= self.history {
+                return no(Range, format!("packet {}: older than the {} sequences kept up to {}", seq, self.history, self.newest));
+            }
+            let view = read_delta(&packet[n..], base).map_err(|e| Error { bit: e.bit + 8 * n as u64, ..e })?;
+            if starts && self.read && !self.left.contains(&self.stream) {
+                self.left.push(self.stream);
+                if self.left.len() > 4 {
+                    self.left.remove(0);
+                }
+            }
+            if takes {
+                (self.newest, self.stream, self.read) = (seq, stream, true);
+            }
+            let slot = &mut self.slots[seq as usize % self.history];
+            Ok((seq, &slot.insert((view, seq, crc32(0, packet), stream)).0))
+        }
+    }
+
+    /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
+    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
+
+    /// The Wire of a generated struct type: its fields by member position
+    /// (a check has no field), in the order its step lists them.
+    macro_rules! bitpack_struct {
+        ($t:ident, $step:path, $name:expr, $fp:expr; $($i:literal $f:ident)*) => {
+            impl wire::Wire for $t {
+                fn zero() -> $t { Default::default() }
+                fn read(&mut self, r: &mut wire::Reader, s: &wire::S) -> wire::Res {
+                    if s.op == wire::Op::Quat {
+                        return wire::quat_read(self, r, s);
+                    }
+                    s.fields.iter().try_for_each(|f| match f.member { $($i => wire::Wire::read(&mut self.$f, r, f),)* _ => wire::check_read(r, f) }.map_err(|e| e.at(f.name)))
+                }
+                fn write(&self, w: &mut wire::Writer, s: &wire::S) -> wire::Res {
+                    if s.op == wire::Op::Quat {
+                        return wire::quat_write(self, w, s);
+                    }
+                    s.fields.iter().try_for_each(|f| match f.member { $($i => wire::Wire::write(&self.$f, w, f),)* _ => wire::check_write(w, f) }.map_err(|e| e.at(f.name)))
+                }
+                fn dread(&mut self, r: &mut wire::Reader, s: &wire::S, start: u64) -> wire::Res { wire::quat_dread(self, r, s, start) }
+                fn dwrite(&self, b: &$t, w: &mut wire::Writer, s: &wire::S) -> wire::Res<bool> { wire::quat_dwrite(self, b, w, s) }
+                fn items_read(&mut self, r: &mut wire::Reader, s: &wire::S, bit: bool) -> wire::Res<bool> {
+                    if s.op == wire::Op::Quat {
+                        return wire::item_read(self, r, s, bit);
+                    }
+                    s.fields.iter().try_fold(false, |ch, f| Ok(match f.member { $($i => wire::Wire::items_read(&mut self.$f, r, f, bit),)* _ => Ok(false) }.map_err(|e| e.at(f.name))? || ch))
+                }
+                fn items_write(&self, b: &$t, w: &mut wire::Writer, s: &wire::S, bit: bool) -> wire::Res<bool> {
+                    if s.op == wire::Op::Quat {
+                        return wire::item_write(self, b, w, s, bit);
+                    }
+                    s.fields.iter().try_fold(false, |ch, f| Ok(match f.member { $($i => wire::Wire::items_write(&self.$f, &b.$f, w, f, bit),)* _ => Ok(false) }.map_err(|e| e.at(f.name))? || ch))
+                }
+                fn float(&self, p: &[u16]) -> f64 { match p[0] { $($i => wire::Wire::float(&self.$f, &p[1..]),)* _ => 0.0 } }
+                fn set_float(&mut self, p: &[u16], v: f64) { match p[0] { $($i => wire::Wire::set_float(&mut self.$f, &p[1..], v),)* _ => {} } }
+            }
+            impl wire::Root for $t {
+                const NAME: &'static str = $name;
+                fn step() -> &'static wire::S { &$step }
+            }
+            #[allow(dead_code)]
+            impl $t {
+                /// bitpack.Fingerprint of the Go type: mix it into the
+                /// protocol id as the Go side does (seal, open).
+                pub const FINGERPRINT: u32 = $fp;
+                /// Reads a whole packet as bitpack.Unmarshal does (trailing bytes refused).
+                pub fn read(packet: &[u8]) -> Result<$t, wire::Error> { wire::read(packet) }
+                /// Writes the packet bitpack.Marshal writes, refusing what it refuses.
+                pub fn write(&self) -> Result<Vec<u8>, wire::Error> { wire::write(self) }
+                /// Applies a delta as bitpack.UnmarshalDelta does: a new value, base untouched.
+                pub fn read_delta(packet: &[u8], base: &$t) -> Result<$t, wire::Error> { wire::read_delta(packet, base) }
+                /// Writes bitpack.AppendDelta's bytes: self against base.
+                pub fn write_delta(&self, base: &$t) -> Result<Vec<u8>, wire::Error> { wire::write_delta(self, base) }
+            }
+        };
+    }
+
+    /// The Wire of a generated union: an enum of its members, by position.
+    macro_rules! bitpack_union {
+        ($t:ident; $i0:literal $v0:ident $($i:literal $v:ident)*) => {
+            impl Default for $t {
+                fn default() -> $t { $t::$v0(Default::default()) }
+            }
+            impl wire::Wire for $t {
+                fn zero() -> $t { Default::default() }
+                fn read(&mut self, r: &mut wire::Reader, s: &wire::S) -> wire::Res {
+                    let (i, start) = wire::union_index(r, s)?;
+                    wire::member_charge(r, s, i, start)?;
+                    let m = s.members[i];
+                    *self = match i { $($i => $t::$v(wire::Wire::zero()),)* _ => $t::$v0(wire::Wire::zero()) };
+                    match self { $t::$v0(x) => wire::Wire::read(x, r, m), $($t::$v(x) => wire::Wire::read(x, r, m),)* }
+                }
+                fn write(&self, w: &mut wire::Writer, s: &wire::S) -> wire::Res {
+                    let i = match self { $t::$v0(_) => $i0, $($t::$v(_) => $i,)* };
+                    wire::union_write(w, s, i);
+                    match self { $t::$v0(x) => wire::Wire::write(x, w, s.members[i]), $($t::$v(x) => wire::Wire::write(x, w, s.members[i]),)* }
+                }
+                /// The member's index; its body if the base holds that member, else the member whole.
+                fn dread(&mut self, r: &mut wire::Reader, s: &wire::S, _: u64) -> wire::Res {
+                    let (i, start) = wire::union_index(r, s)?;
+                    match (i, &mut *self) {
+                        ($i0, $t::$v0(x)) => return wire::body_read(x, r, s.members[i], None),
+                        $(($i, $t::$v(x)) => return wire::body_read(x, r, s.members[i], None),)*
+                        _ => r.seek(start),
+                    }
+                    wire::Wire::read(self, r, s)
+                }
+                fn dwrite(&self, b: &$t, w: &mut wire::Writer, s: &wire::S) -> wire::Res<bool> {
+                    #[allow(unreachable_patterns)]
+                    match (self, b) {
+                        ($t::$v0(x), $t::$v0(y)) => wire::union_body(x, y, w, s, $i0),
+                        $(($t::$v(x), $t::$v(y)) => wire::union_body(x, y, w, s, $i),)*
+                        _ => wire::Wire::write(self, w, s).map(|_| true),
+                    }
+                }
+            }
+        };
+    }
+
+    /// A union member's index and body against the base's same member.
+    pub fn union_body<T: Wire>(x: &T, y: &T, w: &mut Writer, s: &S, i: usize) -> Res<bool> {
+        w.bits(s.indices[i], s.bits);
+        body_write(x, y, w, s.members[i])
+    }
+
+    /// The Wire of a hook type (see Hook), which the module's parent declares.
+    macro_rules! bitpack_hook {
+        ($t:ident) => {
+            impl wire::Wire for $t {
+                fn zero() -> $t { Default::default() }
+                fn read(&mut self, r: &mut wire::Reader, s: &wire::S) -> wire::Res { wire::hook_read(r, s).map(|v| *self = v) }
+                fn write(&self, w: &mut wire::Writer, s: &wire::S) -> wire::Res { wire::hook_write(self, w, s) }
+                fn dread(&mut self, r: &mut wire::Reader, s: &wire::S, start: u64) -> wire::Res { wire::hook_dread(self, r, s, start) }
+                fn dwrite(&self, b: &$t, w: &mut wire::Writer, s: &wire::S) -> wire::Res<bool> { wire::hook_dwrite(self, b, w, s) }
+            }
+        };
+    }
+}
