@@ -83,7 +83,9 @@ func build(opts Options, values []any) (*model.Model, error) {
 // (struct values or pointers to them; nil pointers are enough) and every
 // type they reach: for each, a struct of plain fields with a serialize
 // member function template, Serialize(Stream &), written with serialize's
-// macros and bitpack's helpers, in dependency order. The output is
+// macros and bitpack's helpers, in dependency order (a named integer type
+// with constants, Options.Enums, is an enum class of its underlying type;
+// a time.Duration with unit=U an int64_t counting U). The output is
 // deterministic: the same types give the same bytes. Nothing is written
 // when an error is returned.
 func CPP(w io.Writer, opts Options, values ...any) error {
