@@ -2,11 +2,11 @@ package bitpack
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/internal/frame"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // Allowances: whatever the tags allow, what a packet can make one decode
@@ -41,19 +41,31 @@ import (
 // wide values. Values the decoder would refuse are refused by Marshal too
 // (checkAllowance), so every value Marshal accepts decodes.
 const (
-	workBaseValues   = 4096
-	workValuesPerBit = 64
-	allocBaseBytes   = 1 << 20
-	allocBytesPerBit = 64
+	workBaseValues   = rules.WorkBaseValues
+	workValuesPerBit = rules.WorkValuesPerBit
+	allocBaseBytes   = rules.AllocBaseBytes
+	allocBytesPerBit = rules.AllocBytesPerBit
 
 	// decodeOverheadBytes is charged once per decode for the decoder's own
 	// bookkeeping and the error it may return.
-	decodeOverheadBytes = 1024
+	decodeOverheadBytes = rules.DecodeOverheadBytes
 	// hookCallBytes is about what one hook call allocates besides the
 	// value: its Reader and frame, the kept result (measured at about 250
 	// bytes; TestDecodeAllowance checks the total).
-	hookCallBytes = 256
+	hookCallBytes = rules.HookCallBytes
+	// mapSlotFactor: a map's entries take up to this many times their
+	// slots (see mapCharge).
+	mapSlotFactor  = rules.MapSlotFactor
+	mapHeaderBytes = rules.MapHeaderBytes
+
+	// maxFigure caps the figures a refusal names (a count check's bits
+	// and the minimum sizes it multiplies, an allowance's values).
+	maxFigure = rules.MaxFigure
 )
+
+// The numbers live in package rules, which gen writes into every
+// generated reader's runtime: the readers charge what this decoder
+// charges (docs/wire.md, "Limits of the Go decoder").
 
 // budget is what a decode may spend and has spent.
 type budget struct {
@@ -170,7 +182,7 @@ func slotsCharge(n int) (work, bytes int64) {
 // of 10000 entity slots is 1250 values, and an empty one encodes.
 func slotsWork(n int) int64 { return (int64(n) + slotsPerValue - 1) / slotsPerValue }
 
-const slotsPerValue = 8
+const slotsPerValue = rules.SlotsPerValue
 
 // sparseElemCharge is the cost of one present element of sparse op o.
 func sparseElemCharge(o *op) (work, bytes int64) {
@@ -191,26 +203,12 @@ func hookCharge(o *op) (work, bytes int64) {
 // one, is what the allowances charge for one (see size64).
 const (
 	ptrSize   = 4 << (^uintptr(0) >> 63)
-	slotBytes = 8
+	slotBytes = rules.SlotBytes
 )
 
-// roundAlloc returns at least what Go's allocator takes for n bytes: its
-// size classes are at most 50% apart up to 32 KiB (8, 16, 24, 32, 48, ...),
-// so n rounded up to a multiple of half its leading power of two is never
-// below the class (and at most 1.5 n); larger objects take whole 8 KiB
-// pages.
-func roundAlloc(n int64) int64 {
-	switch {
-	case n <= 0:
-		return 0
-	case n <= 16:
-		return 16
-	case n > 32<<10:
-		return min(n+(8<<10-1), saturated) &^ (8<<10 - 1)
-	}
-	step := int64(1) << (bits.Len64(uint64(n)) - 2)
-	return (n + step - 1) &^ (step - 1)
-}
+// roundAlloc returns at least what Go's allocator takes for n bytes (see
+// rules.RoundAlloc).
+func roundAlloc(n int64) int64 { return rules.RoundAlloc(n) }
 
 // planWork is the number of values one value of p visits, its variable
 // parts aside (slice elements, pointees, sparse elements, union members

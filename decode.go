@@ -297,13 +297,6 @@ func countRefusal(path string, bit, n int, each int64, rest int, one, many strin
 	return newFieldError(path, bit, ErrOverflow, "%d %s need at least %d bits, %d remain", n, many, need, rest)
 }
 
-// maxFigure caps the figures a refusal names (a count check's bits and
-// the minimum sizes it multiplies, an allowance's values): 2^53-1, the
-// largest integer a float64 holds exactly, so that a decoder computing
-// them in one (TypeScript) names the same. Every allowance is far below
-// it, so the cap changes no verdict.
-const maxFigure = 1<<53 - 1
-
 // decodeScalar checks the bits c read for a fixed-width field and stores
 // the value at base + o.offset. bit is where c started. Its kind decides.
 func decodeScalar(o *op, c uint64, base pointer, bit int) *fieldError {

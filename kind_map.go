@@ -362,14 +362,12 @@ func mapCharge(o *op, n int, fresh bool) (work, bytes int64) {
 		return 0, 0
 	}
 	mx := o.mapx
-	bytes = roundAlloc(satAdd(mapHeaderBytes, satMul(int64(n), 5*mx.slot)))
+	bytes = roundAlloc(satAdd(mapHeaderBytes, satMul(int64(n), mapSlotFactor*mx.slot)))
 	if !fresh {
 		bytes = satMul(bytes, 2)
 	}
 	return satMul(int64(n), satAdd(mx.key.work, o.elem.work)), bytes
 }
-
-const mapHeaderBytes = 256
 
 // checkMap charges what decoding map op o at at charges, entry by entry in
 // wire order (see allowanceCheck).

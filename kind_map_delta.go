@@ -103,7 +103,7 @@ func encodeMapDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool)
 // counts it (twice: the scratch value's map and the caller's).
 func mapEntryCharge(o *op) (work, bytes int64) {
 	mx := o.mapx
-	return satAdd(mx.key.work, o.elem.work), satMul(2, 5*mx.slot)
+	return satAdd(mx.key.work, o.elem.work), satMul(2, mapSlotFactor*mx.slot)
 }
 
 // decodeMapDelta applies a map's changed entries to the scratch value's

@@ -3,6 +3,8 @@ package bitpack
 import (
 	"math"
 	"math/bits"
+
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // Sizes: the fewest and most bits a value can take — for the decoder's
@@ -12,7 +14,7 @@ import (
 
 // saturated caps sizes, counts and charges: far above anything real (a
 // quarter of int64's range), so that a sum of a few never overflows.
-const saturated = math.MaxInt64 / 4
+const saturated = rules.Saturated
 
 // satAdd and satMul are + and × on non-negative sizes, saturating.
 func satAdd(a, b int64) int64 { return min(a+b, saturated) } // a, b <= saturated: no overflow

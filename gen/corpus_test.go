@@ -38,6 +38,12 @@ type command struct {
 	err   *bitpack.Error // Go's refusal, for comparing where the clients refuse
 	quiet []string       // Go's answer with signalling NaNs of raw floats quieted (see quietAnswers)
 	exact bool           // the value exists alike in every language (write cases: no invalid UTF-8)
+	// unwritable is Go's encoder's refusal of the result of a delta Go
+	// accepts (a zero-bit value the delta's bits paid for, which the
+	// result's own packet would not): a driver writing the result back
+	// may accept it (the C++, C# and TypeScript writers do not apply the
+	// allowances) or refuse it in these words (Rust's, like Marshal).
+	unwritable string
 }
 
 // writeCase is a value the drivers build in their own language and write.
@@ -55,16 +61,22 @@ type lazyCorpus struct {
 	c     *corpus
 }
 
+// corpusProtos are the corpora's root types: the table's, then the
+// zero-bit ones (see corpus_zerobit_test.go).
+func corpusProtos() []any {
+	var protos []any
+	for _, e := range table() {
+		protos = append(protos, e.proto)
+	}
+	return append(protos, zeroBitProtos()...)
+}
+
 func (l *lazyCorpus) get(t *testing.T) *corpus {
 	t.Helper()
 	l.once.Do(func() {
 		start := time.Now()
 		entries := table()
-		var protos []any
-		for _, e := range entries {
-			protos = append(protos, e.proto)
-		}
-		m, err := build(Options{Enums: tableEnums}, protos)
+		m, err := build(Options{Enums: tableEnums}, corpusProtos())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,6 +165,7 @@ func buildCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 			c.spoil(entry, root, k)
 		}
 	}
+	c.zeroBitReads(len(entries), rng)
 	c.pinned(t)
 	c.quatProbes()
 	c.frames(rng)

@@ -322,11 +322,11 @@ func (g *goReceiver) crafted(t *testing.T, left [][]byte) []receiverStep {
 	expect("on a view the reset forgot", sent[35], "REFUSED no_base seq=35 ack=65535")
 	expect("the stream's zero base after the reset", sent[36], "OK seq=36 ack=36 ")
 	expect("after it, on a view from before the reset", sent[35], "REFUSED no_base seq=35 ack=36")
-	// The recorded stream's first stream was never left (the reset came
-	// before another stream started): its zero base starts it again, and
-	// this stream is left.
-	expect("the zero base of a stream the receiver reset on", left[0], "OK seq=0 ack=0 ")
-	expect("the zero base of the stream just left", sent[37], "REFUSED no_base seq=37 ack=0")
+	// The recorded stream's first stream was left when the stream after
+	// the reconnect started (a Reset keeps the stream it was on until
+	// then): a late packet of it is refused, and the receiver stays.
+	expect("the zero base of the stream the receiver reset on, late", left[0], "REFUSED no_base seq=0 ack=36")
+	expect("after it, a packet of this stream", sent[37], "OK seq=37 ack=37 ")
 	// Six streams one after the other: the receiver remembers the last 4
 	// it left, so the first of them starts again and the second does not.
 	var firsts [][]byte

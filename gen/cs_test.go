@@ -156,6 +156,7 @@ func TestCSharpCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	c := sharedCorpus(t)
@@ -325,6 +326,7 @@ func TestCSharpDeltas(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	c := sharedDeltaCorpus(t)

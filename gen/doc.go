@@ -72,7 +72,7 @@
 // includes (Options.Include). Each struct holds plain fields and has
 // template <typename Stream> bool Serialize(Stream & stream), written with
 // serialize's macros where their semantics are bitpack's, and with the
-// header's bitpack_* macros (a block guarded by BITPACK_GEN_RUNTIME_N,
+// header's bitpack_* macros (a block guarded by BITPACK_GEN_RUNTIME_n,
 // built only on serialize_bits, serialize_bool, serialize_int,
 // serialize_bytes and serialize_align) for what serialize does not do or
 // does differently:
@@ -129,18 +129,23 @@
 // indices, check hashes, non-zero alignment padding, strings that are not
 // UTF-8 or hold a NUL, int_relative differences a smaller tier could hold
 // sent in the absolute tier, quaternion codes above M or not canonical,
-// and map keys not above the key before. The one exception is whole bytes after the value, which
-// only the caller can judge (Serialize reads a value from a stream):
-// bitpack::whole_packet(stream, bytes) checks it. Writes refuse every
+// and map keys not above the key before, and what a packet claims past
+// bitpack's decoder allowances (docs/wire.md, "Limits of the Go decoder"),
+// charged with the Go decoder's figures (Field.Charge) to the
+// bitpack::Allowance of the packet being read, which bitpack::read_packet
+// and read_delta open (a read with none open refuses what it would charge).
+// Whole bytes after the value, which only the caller can judge (Serialize
+// reads a value from a stream), read_packet checks
+// (bitpack::whole_packet). Writes refuse every
 // value Marshal refuses (out of range, in units for unit=, unless clamp;
 // too long; NaN or infinite compressed floats, compressed floats outside
 // their bounds without clamp; quaternions with a component not finite or
 // not of unit length; invalid strings; a union index no member has), where
 // serialize's macros only assert or clamp. A map is written in ascending
 // key order whatever the order of its arrays; equal keys, which no Go map
-// holds, are refused. bitpack's decoder limits (MaxDepth, its
-// allocation allowance) are resource limits, not wire rules: the generated
-// code has fixed arrays and no recursion, so it has nothing to limit.
+// holds, are refused. The generated code has fixed arrays and no
+// recursion, so nothing bounds what it allocates but the arrays
+// themselves; the allowances bound what it loops over.
 //
 // Compressed floats and quaternions compute bitpack's formulas (package
 // quant) with every product and sum passed through a volatile rounding
@@ -197,8 +202,10 @@
 // word and nothing is allocated for them until a packet is refused. The
 // top-level TryRead/readT adds the whole-packet check; TryWrite/writeT
 // reports the writer's error. Containers are the languages' own (arrays,
-// strings, null for absent pointers), checked against maxlen and against
-// the bits left before anything is allocated. float32 arithmetic rounds at
+// strings, null for absent pointers), checked against maxlen, against the
+// bits left (the count check) and against bitpack's decoder allowances,
+// charged with the Go decoder's figures (Field.Charge, CountBits), before
+// anything is allocated or looped over. float32 arithmetic rounds at
 // every step (a cast to float in C#, Math.fround in TypeScript). The
 // README's sections say the mapping; the tests run the C++ corpus through
 // mono and node and compare every answer with Go's.

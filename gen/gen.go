@@ -141,19 +141,24 @@ func CSharp(w io.Writer, opts Options, values ...any) error {
 //
 //	export interface T                                 // fields named as in Go
 //	export function readT(packet: Uint8Array): T       // throws BitpackError
-//	export function writeT(value: T): Uint8Array       // throws BitpackError
+//	export function writeT(value: T): BitpackBytes     // throws BitpackError
 //
 // plus newT (a value as Go's zero value is), the stream-level readTFrom
 // and writeTTo, the constant TFingerprint, and deltas:
 // readTDelta(packet, base) and writeTDelta(base, value), bitpack's
-// UnmarshalDelta and AppendDelta, with cloneT. Integers of up to 32 bits
-// are numbers, 64-bit ones bigint; a named integer type with constants
-// (Options.Enums) is the union of its values, with an as-const object of
-// the same name naming them; a time.Duration with unit=U is its count of
-// U (a number, a bigint where the count's range passes 2^53); pointers
-// are T | null; a registered interface is a union discriminated by type. Reads and writes are
-// bitpack's, and so are their refusals. opts is not used (a module needs
-// no namespace). Nothing is written when an error is returned.
+// UnmarshalDelta and AppendDelta, their stream-level readTDeltaFrom and
+// writeTDeltaTo, with cloneT and copyT. For each root type (the values
+// given) whose zero value bitpack encodes, TReceiver reads a Go
+// snapshot.Sender's stream as snapshot.Receiver does. Integers of up to
+// 32 bits are numbers, 64-bit ones bigint; a named integer type with
+// constants (Options.Enums) is the union of its values, with an as-const
+// object of the same name naming them; a time.Duration with unit=U is its
+// count of U (a number, a bigint where the count's range passes 2^53);
+// pointers are T | null; a registered interface is a union discriminated
+// by type. Reads and writes are bitpack's, and so are their refusals. The
+// module compiles with TypeScript 5.0 and later under strict settings
+// (the README lists them). opts is not used (a module needs no
+// namespace). Nothing is written when an error is returned.
 func TypeScript(w io.Writer, opts Options, values ...any) error {
 	m, err := build(opts, values)
 	if err != nil {

@@ -89,10 +89,13 @@ func TestPerformanceReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := []string{goPerf(t, packet)}
+	var hostile []string
 	dir := t.TempDir()
-	for _, f := range []func(*testing.T, string, []byte) string{cppPerf, csPerf, tsPerf} {
-		rows = append(rows, f(t, dir, packet))
+	for _, f := range []func(*testing.T, string, []byte) (string, string){cppPerf, csPerf, tsPerf} {
+		row, h := f(t, dir, packet)
+		rows, hostile = append(rows, row), append(hostile, h)
 	}
+	hostile = append(hostile, rustPerf(t, dir))
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("\nReference packet (%d bytes), ns per packet; load average while measuring: %s\n", len(packet), strings.TrimSpace(string(load)))
 	fmt.Println("| language | read | read into a value again | write | write into a writer again |")
@@ -100,7 +103,19 @@ func TestPerformanceReport(t *testing.T) {
 	for _, r := range rows {
 		fmt.Println(r)
 	}
+	fmt.Printf("\nHostile packets, each reader's time as a multiple of its own decode of the %d-byte snapshot: median of %d rounds (lowest-highest)\n", len(perfSnapshotPacket()), hostileRounds)
+	fmt.Println("| language | packet | bytes | verdict | snapshots |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, h := range hostile {
+		fmt.Println(h)
+	}
 }
+
+// hostileRounds is how many rounds each hostile packet is timed in.
+const hostileRounds = 21
+
+// perfProtos are the types the report's generated code holds.
+func perfProtos() []any { return append([]any{&BenchPacket{}}, hostileProtos()...) }
 
 // measure runs a program that prints one table row, and returns it.
 func measure(t *testing.T, name string, cmd *exec.Cmd) string {
@@ -179,7 +194,7 @@ func perfBytes(p []byte) string {
 	return strings.Join(parts, ", ")
 }
 
-func cppPerf(t *testing.T, dir string, packet []byte) string {
+func cppPerf(t *testing.T, dir string, packet []byte) (string, string) {
 	gxx := requireCompiler(t)
 	include, header := "minserialize.h", filepath.Join("testdata", "minserialize.h")
 	what := "gen's test serialize (bit by bit)"
@@ -187,7 +202,7 @@ func cppPerf(t *testing.T, dir string, packet []byte) string {
 		include, header, what = "serialize.h", *perfSerialize, "serialize.h"
 	}
 	var h bytes.Buffer
-	if err := CPP(&h, Options{Include: include}, &BenchPacket{}); err != nil {
+	if err := CPP(&h, Options{Include: include}, perfProtos()...); err != nil {
 		t.Fatal(err)
 	}
 	src, err := os.ReadFile(header)
@@ -198,7 +213,7 @@ func cppPerf(t *testing.T, dir string, packet []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{"bench.h": h.Bytes(), include: src,
+	files := map[string][]byte{"bench.h": h.Bytes(), include: src, "hostile.inc": []byte(hostileCPP(t, perfModel(t))),
 		"bench.cpp": []byte(fmt.Sprintf("#include %q\n#include \"bench.h\"\nstatic const uint8_t packet[] = { %s };\nstatic const char * what = %q;\n%s",
 			include, perfBytes(packet), what, bench))}
 	for name, b := range files {
@@ -210,31 +225,31 @@ func cppPerf(t *testing.T, dir string, packet []byte) string {
 	if out, err := exec.Command(gxx, "-std=c++11", "-O2", "-o", exe, filepath.Join(dir, "bench.cpp")).CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
-	return measure(t, "C++", exec.Command(exe, fmt.Sprint(perfLoops)))
+	return measure(t, "C++", exec.Command(exe, fmt.Sprint(perfLoops))), measure(t, "C++", exec.Command(exe, "hostile", fmt.Sprint(hostileRounds)))
 }
 
-func csPerf(t *testing.T, dir string, packet []byte) string {
+func csPerf(t *testing.T, dir string, packet []byte) (string, string) {
 	mono := requireTool(t, "mono", "C#")
 	var cs bytes.Buffer
-	if err := CSharp(&cs, Options{Namespace: "Perf"}, &BenchPacket{}); err != nil {
+	if err := CSharp(&cs, Options{Namespace: "Perf"}, perfProtos()...); err != nil {
 		t.Fatal(err)
 	}
 	bench, err := os.ReadFile(filepath.Join("testdata", "bench.cs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources := map[string][]byte{"perf.cs": cs.Bytes(),
+	sources := map[string][]byte{"perf.cs": cs.Bytes(), "hostile.cs": []byte(hostileCS(t, perfModel(t))),
 		"bench.cs": bytes.Replace(bench, []byte("/*PACKET*/"), []byte(perfBytes(packet)), 1)}
 	exe := filepath.Join(dir, "bench_cs.exe")
 	csCompile(t, sources, exe)
-	return measure(t, "C#", exec.Command(mono, "-O=all", exe, fmt.Sprint(perfLoops)))
+	return measure(t, "C#", exec.Command(mono, "-O=all", exe, fmt.Sprint(perfLoops))), measure(t, "C#", exec.Command(mono, "-O=all", exe, "hostile", fmt.Sprint(hostileRounds)))
 }
 
-func tsPerf(t *testing.T, dir string, packet []byte) string {
+func tsPerf(t *testing.T, dir string, packet []byte) (string, string) {
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	var ts bytes.Buffer
-	if err := TypeScript(&ts, Options{}, &BenchPacket{}); err != nil {
+	if err := TypeScript(&ts, Options{}, perfProtos()...); err != nil {
 		t.Fatal(err)
 	}
 	tsCompile(t, tsc, dir, map[string][]byte{"perf.ts": ts.Bytes()}, "--target", "es2020")
@@ -243,11 +258,33 @@ func tsPerf(t *testing.T, dir string, packet []byte) string {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{"package.json": []byte(`{"type": "module"}` + "\n"),
-		"out/bench.mjs": bytes.Replace(bench, []byte("/*PACKET*/"), []byte(perfBytes(packet)), 1)}
+		"out/bench.mjs": bytes.Replace(bench, []byte("/*PACKET*/"), []byte(perfBytes(packet)), 1), "out/hostile.mjs": []byte(hostileTS(t, perfModel(t)))}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return measure(t, "TypeScript", exec.Command(node, filepath.Join(dir, "out", "bench.mjs"), fmt.Sprint(perfLoops)))
+	script := filepath.Join(dir, "out", "bench.mjs")
+	return measure(t, "TypeScript", exec.Command(node, script, fmt.Sprint(perfLoops))), measure(t, "TypeScript", exec.Command(node, script, "hostile", fmt.Sprint(hostileRounds)))
+}
+
+// rustPerf builds the Rust hostile program (rustc -O) and returns its
+// rows; Rust has no reference-packet row yet.
+func rustPerf(t *testing.T, dir string) string {
+	rustc := requireRustc(t)
+	var module bytes.Buffer
+	if err := Rust(&module, Options{}, perfProtos()...); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"table.rs": module.Bytes(), "main.rs": []byte(hostileRust(t, perfModel(t)))}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "hostile_rs")
+	if out, err := exec.Command(rustc, "--edition", "2021", "-O", "-o", exe, filepath.Join(dir, "main.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, tail(string(out), 4000))
+	}
+	return measure(t, "Rust", exec.Command(exe, fmt.Sprint(hostileRounds)))
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // The rules each runtime writes in its own code (unit= rounding, the
-// delta short form's width, the quaternion tolerance, string validity),
+// delta short form's width, the quaternion tolerance, string validity,
+// the allowances' rounding of an allocation),
 // called directly with values at their edges and held to the Go
 // definitions: package rules' functions, and bitpack's verdicts for the
 // rest. (The cross-language suites check them on random values.)
@@ -62,6 +63,12 @@ var textProbes = []string{
 	"\xed\x9f\xbf", "\xee\x80\x80", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80",
 	"\x80", "ab\xff", "\xe2\x82", "\xe2\x82\xac",
 }
+
+// allocProbes are sizes of allocations the allowances round (Go's size
+// classes): each side of 16, of every step up to 32 KiB's page rule, and
+// far up to where a double still holds the result.
+var allocProbes = []int64{-1, 0, 1, 15, 16, 17, 24, 25, 31, 32, 33, 47, 48, 49, 63, 64, 65, 1000, 4095, 4096, 4097,
+	24576, 24577, 32767, 32768, 32769, 40000, 40960, 1 << 30, 1<<40 + 1, rules.MaxFigure - 8193}
 
 // A rule section is what a probe program prints for one rule: a line per
 // probe, each with its name and Go's answer.
@@ -116,6 +123,15 @@ func textSection() ruleSection {
 	for _, s := range textProbes {
 		_, err := bitpack.Marshal(&textRule{S: s})
 		r.add(verdict(err == nil), "string %q is valid", s)
+	}
+	return r
+}
+
+// allocSection is Go's rounding of each allocation probe.
+func allocSection() ruleSection {
+	var r ruleSection
+	for _, n := range allocProbes {
+		r.add(fmt.Sprint(rules.RoundAlloc(n)), "RoundAlloc(%d)", n)
 	}
 	return r
 }
@@ -196,6 +212,9 @@ func TestRuleProbesCPP(t *testing.T) {
 	for _, s := range textProbes {
 		fmt.Fprintf(&b, "    { const uint8_t p[] = { %s0 }; printf( \"%%d\\n\", bitpack::text_ok( p, %d ) ? 1 : 0 ); }\n", byteListComma(s), len(s))
 	}
+	for _, n := range allocProbes {
+		fmt.Fprintf(&b, "    printf( \"%%\" PRId64 \"\\n\", bitpack::round_alloc( %s ) );\n", cppIntLit(n))
+	}
 	b.WriteString("    return 0;\n}\n")
 	min, err := os.ReadFile(filepath.Join("testdata", "minserialize.h"))
 	if err != nil {
@@ -214,7 +233,7 @@ func TestRuleProbesCPP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRules(t, "C++", string(out), unitsSection(false), unitsSection(false), shortSection(), quatSection(), textSection())
+	checkRules(t, "C++", string(out), unitsSection(false), unitsSection(false), shortSection(), quatSection(), textSection(), allocSection())
 }
 
 func cppIntLit(v int64) string {
@@ -254,6 +273,9 @@ func TestRuleProbesCSharp(t *testing.T) {
 	for _, s := range textProbes {
 		fmt.Fprintf(&b, "        o.WriteLine(Bitpack.TextProblem(new byte[] { %s}, 0, %d) == null ? 1 : 0);\n", byteListComma(s), len(s))
 	}
+	for _, n := range allocProbes {
+		fmt.Fprintf(&b, "        o.WriteLine(BitpackReader.RoundAlloc(%s));\n", csLongLit(n))
+	}
 	b.WriteString("    }\n}\n")
 	exe := filepath.Join(t.TempDir(), "probe.exe")
 	csCompile(t, map[string][]byte{"rules.cs": file.Bytes(), "probe.cs": []byte(b.String())}, exe)
@@ -261,7 +283,7 @@ func TestRuleProbesCSharp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRules(t, "C#", string(out), unitsSection(false), shortSection(), quatSection(), textSection())
+	checkRules(t, "C#", string(out), unitsSection(false), shortSection(), quatSection(), textSection(), allocSection())
 }
 
 func csLongLit(v int64) string {
@@ -285,7 +307,7 @@ func TestRuleProbesTypeScript(t *testing.T) {
 	// test adds.
 	module.WriteString("export { quatProblem, textProblem };\n")
 	var b strings.Builder
-	b.WriteString(`import { BitReader, BitWriter, float32FromBits, quatProblem, textProblem } from "./rules.js";
+	b.WriteString(`import { BitReader, BitWriter, float32FromBits, quatProblem, roundAlloc, textProblem } from "./rules.js";
 
 declare const console: { log(s: string): void };
 const lines: string[] = [];
@@ -332,6 +354,9 @@ function small(value: number, signed: boolean, unit: number): string {
 	for _, s := range textProbes {
 		fmt.Fprintf(&b, "lines.push(textProblem(new Uint8Array([%s]), 0, %d) === \"\" ? \"1\" : \"0\");\n", byteList(s), len(s))
 	}
+	for _, n := range allocProbes {
+		fmt.Fprintf(&b, "lines.push(String(roundAlloc(%d)));\n", n)
+	}
 	b.WriteString("console.log(lines.join(\"\\n\"));\n")
 	dir := t.TempDir()
 	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module.Bytes(), "probe.ts": []byte(b.String())}, "--target", "es2020", "--lib", "es2020")
@@ -342,13 +367,13 @@ function small(value: number, signed: boolean, unit: number): string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRules(t, "TypeScript", string(out), unitsSection(false), unitsSection(true), quatSection(), textSection())
+	checkRules(t, "TypeScript", string(out), unitsSection(false), unitsSection(true), quatSection(), textSection(), allocSection())
 }
 
 // TestRuleProbesRust: the Rust runtime's copies (Wire::code's unit=
 // rounding, the quaternion rule through a generated type's write,
-// text_problem; its deltas take the short form's width from the
-// generator, which takes it from package rules).
+// text_problem, the allowances' round; its deltas take the short form's
+// width from the generator, which takes it from package rules).
 func TestRuleProbesRust(t *testing.T) {
 	rustc := requireRustc(t)
 	var module bytes.Buffer
@@ -387,6 +412,9 @@ fn main() {
 	for _, s := range textProbes {
 		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::text_problem(&[%s]).is_none() as u8);\n", byteList(s))
 	}
+	for _, n := range allocProbes {
+		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::round(%d));\n", n)
+	}
 	b.WriteString("}\n")
 	dir := t.TempDir()
 	for name, text := range map[string][]byte{"rules.rs": module.Bytes(), "probe.rs": []byte(b.String())} {
@@ -402,5 +430,5 @@ fn main() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRules(t, "Rust", string(out), unitsSection(false), quatSection(), textSection())
+	checkRules(t, "Rust", string(out), unitsSection(false), quatSection(), textSection(), allocSection())
 }

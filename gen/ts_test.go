@@ -81,7 +81,7 @@ func tsCases(t *testing.T, c *corpus, e *typescript.Emitter) []byte {
 	b.WriteString("  }\n  return \"BADCASE\";\n}\n")
 	b.WriteString("\nfunction deltaRead(type: number, base: Uint8Array, d: Uint8Array): string {\n  switch (type) {\n")
 	for k, r := range c.m.Roots {
-		fmt.Fprintf(&b, "    case %d:\n      return deltaReadCase(base, d, t.read%[2]s, t.read%[2]sDelta, t.write%[2]s);\n", k, e.TypeName(r))
+		fmt.Fprintf(&b, "    case %d:\n      return deltaReadCase(%[1]d, base, d, { read: t.read%[2]s, apply: t.read%[2]sDelta, from: t.read%[2]sDeltaFrom, copy: t.copy%[2]s, write: t.write%[2]s, type: %[3]s });\n", k, e.TypeName(r), code.Quote(r.Go.String()))
 	}
 	b.WriteString("  }\n  return \"BADTYPE\";\n}\n\nfunction deltaWrite(type: number, base: Uint8Array, value: Uint8Array): string {\n  switch (type) {\n")
 	for k, r := range c.m.Roots {
@@ -100,6 +100,7 @@ func TestTypeScriptCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the TypeScript side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	c := sharedCorpus(t)
 	compareClient(t, "node", c, runTSDriver(t, c), true)
 }
@@ -112,6 +113,7 @@ func TestTypeScriptDeltas(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the TypeScript side does not change under Go's race detector; the plain run covers it")
 	}
+	t.Parallel() // each language's process runs beside another's: two cores
 	c := sharedDeltaCorpus(t)
 	compareClient(t, "node", c, runTSDriver(t, c), true)
 }

@@ -63,7 +63,8 @@ func TestRecordedStream(t *testing.T) {
 	t.Logf("%d steps: %v", len(file.Steps), kinds)
 	for _, k := range []string{"reset", "accepted", "another client's stream, the same sequences refused as no-base",
 		"a damaged check refused as no-base", "a packet whose base was evicted refused as no-base",
-		"a truncated packet refused as overflow", "the old stream, after the reconnect refused as no-base"} {
+		"a truncated packet refused as overflow", "the old stream, after the reconnect refused as no-base",
+		"the old stream's zero base, late after the reconnect refused as no-base"} {
 		if kinds[k] == 0 {
 			t.Errorf("no step %q", k)
 		}

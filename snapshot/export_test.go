@@ -15,7 +15,7 @@ func (r *Receiver[T]) State() string { return r.state(-1) }
 func (r *Receiver[T]) StateOf(seq uint16) string { return r.state(int(seq) % r.history) }
 
 func (r *Receiver[T]) state(only int) string {
-	s := fmt.Sprintf("read %v newest %d stream %#x left %x %d;", r.read, r.newest, r.stream, r.left, r.nleft)
+	s := fmt.Sprintf("read %v on %v newest %d stream %#x left %x %d;", r.read, r.on, r.newest, r.stream, r.left, r.nleft)
 	for i, sl := range r.slots {
 		if sl == nil {
 			s += fmt.Sprintf(" [%d: none]", i)

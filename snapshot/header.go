@@ -27,9 +27,8 @@ import (
 // probability 2^-32, the zero base's too. A header is 7 bytes, 8 for a
 // base 128 or more packets back, 11 from the zero base.
 
-// Header sizes and limits.
-// (internal/snapwire is their one home: the generated clients' receivers
-// take them from there too.)
+// Header sizes and limits (internal/snapwire: the generated Receivers
+// repeat them).
 const (
 	shortHeader = snapwire.ShortHeader // bytes, a base 1 to 127 packets back
 	longHeader  = snapwire.LongHeader  // bytes, a base 128 to 32767 packets back
@@ -43,7 +42,7 @@ const (
 // it never read it, it evicted it, or the view it holds under that
 // sequence is another one (another stream's, or a packet's the Sender did
 // not build on).
-var ErrNoBase = errors.New("snapshot: the packet's base is not a view this receiver holds")
+var ErrNoBase = errors.New(snapwire.NoBase)
 
 // header is a packet's header, decoded.
 type header struct {
@@ -85,8 +84,7 @@ func appendHeader(dst []byte, h header) []byte {
 // offset the history cannot hold. It returns the header's size.
 func parseHeader(packet []byte, history int) (header, int, error) {
 	if len(packet) < minPacket {
-		return header{}, 0, fmt.Errorf("snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta): %w",
-			len(packet), minPacket, shortHeader, bitpack.ErrOverflow)
+		return header{}, 0, fmt.Errorf(snapwire.TooShort+": %w", len(packet), minPacket, shortHeader, bitpack.ErrOverflow)
 	}
 	h := header{seq: binary.LittleEndian.Uint16(packet)}
 	n := shortHeader
@@ -99,16 +97,13 @@ func parseHeader(packet []byte, history int) (header, int, error) {
 		h.offset = binary.LittleEndian.Uint16(packet[2:]) >> 1
 	}
 	if len(packet) < n+1 {
-		return header{}, 0, fmt.Errorf("snapshot: packet %d: a %d-byte header and a delta in %d bytes: %w",
-			h.seq, n, len(packet), bitpack.ErrOverflow)
+		return header{}, 0, fmt.Errorf(snapwire.NoDelta+": %w", h.seq, n, len(packet), bitpack.ErrOverflow)
 	}
 	if n == longHeader && h.offset <= maxShort {
-		return header{}, 0, fmt.Errorf("snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d): %w",
-			h.seq, h.offset, maxShort, bitpack.ErrRange)
+		return header{}, 0, fmt.Errorf(snapwire.LongForm+": %w", h.seq, h.offset, maxShort, bitpack.ErrRange)
 	}
 	if int(h.offset) >= history {
-		return header{}, 0, fmt.Errorf("snapshot: packet %d: base offset %d out of range [0, %d] (History %d): %w",
-			h.seq, h.offset, history-1, history, bitpack.ErrRange)
+		return header{}, 0, fmt.Errorf(snapwire.OffsetRange+": %w", h.seq, h.offset, history-1, history, bitpack.ErrRange)
 	}
 	if n == longHeader {
 		h.check = binary.LittleEndian.Uint32(packet[4:])

@@ -57,8 +57,7 @@ func history(n int) (int, error) {
 	case n == 0:
 		return defaultHistory, nil
 	case n < snapwire.MinHistory || n > maxHistory || n&(n-1) != 0:
-		return 0, fmt.Errorf("snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
-			n, defaultHistory, maxHistory)
+		return 0, fmt.Errorf(snapwire.History, n, defaultHistory, maxHistory)
 	}
 	return n, nil
 }

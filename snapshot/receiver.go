@@ -18,8 +18,9 @@ type Receiver[T any] struct {
 	slots   []*slot[T] // by sequence modulo history; made when first written (a view can be large, and History up to 32768)
 	zero    T          // the zero base, never written
 	newest  uint16     // the newest sequence read (when read)
-	stream  uint32     // the stream of the newest view
+	stream  uint32     // the stream of the newest view (when on)
 	read    bool       // a packet was read since creation or Reset
+	on      bool       // a packet was read since creation: stream is the current stream, which Reset keeps
 	spare   *slot[T]   // a slot for the first packet of a sequence modulo History, until one is accepted
 	left    [leftStreams]uint32
 	nleft   int // streams left so far (the last leftStreams are kept)
@@ -80,9 +81,9 @@ func NewReceiver[T any](opts Options[T]) (*Receiver[T], error) {
 // sequence — an older packet's or a duplicate's too — and becomes the
 // newest when its sequence is newer than the newest read in the same
 // stream, or when it starts another stream: a packet from the zero base
-// of a stream the Receiver is not on. The stream it was on is then one
-// it left (as on Reset), whose packets it refuses from then on: they were
-// sent before a reconnect.
+// of a stream the Receiver is not on. The stream it was on (before a
+// Reset too) is then one it left, whose packets it refuses from then on:
+// they were sent before a reconnect.
 func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 	if r == nil || r.codec == nil {
 		return 0, errors.New("snapshot: Read on a nil or zero Receiver (use NewReceiver)")
@@ -97,28 +98,26 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 	base, stream := &r.zero, h.stream
 	if h.offset == 0 {
 		if z := zeroID(h.stream); h.check != z {
-			return h.seq, fmt.Errorf("snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x: %w",
-				h.seq, h.stream, z, h.check, ErrNoBase)
+			return h.seq, fmt.Errorf(snapwire.ZeroBase+": %w", h.seq, h.stream, z, h.check, ErrNoBase)
 		}
 	} else {
 		b := h.seq - h.offset
 		s := r.slots[int(b)%r.history]
 		if !r.holds(s, b) {
-			return h.seq, fmt.Errorf("snapshot: packet %d: its base %d (offset %d) is not held: %w", h.seq, b, h.offset, ErrNoBase)
+			return h.seq, fmt.Errorf(snapwire.NotHeld+": %w", h.seq, b, h.offset, ErrNoBase)
 		}
 		if s.id != h.check {
-			return h.seq, fmt.Errorf("snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x): %w",
-				h.seq, b, h.check, s.id, ErrNoBase)
+			return h.seq, fmt.Errorf(snapwire.NotBase+": %w", h.seq, b, h.check, s.id, ErrNoBase)
 		}
 		base, stream = &s.view, s.stream
 	}
 	if r.hasLeft(stream) {
-		return h.seq, fmt.Errorf("snapshot: packet %d: of stream %#08x, which this receiver left: %w", h.seq, stream, ErrNoBase)
+		return h.seq, fmt.Errorf(snapwire.LeftStream+": %w", h.seq, stream, ErrNoBase)
 	}
 	starts := h.offset == 0 && (!r.read || stream != r.stream)
 	takes := starts || stream == r.stream && newer(h.seq, r.newest)
 	if !takes && r.newest-h.seq >= uint16(r.history) {
-		return h.seq, fmt.Errorf("snapshot: packet %d: older than the %d sequences kept up to %d: %w", h.seq, r.history, r.newest, bitpack.ErrRange)
+		return h.seq, fmt.Errorf(snapwire.TooOld+": %w", h.seq, r.history, r.newest, bitpack.ErrRange)
 	}
 	dst := r.slots[int(h.seq)%r.history]
 	if dst == nil { // a slot never used: it joins the history if the packet is accepted
@@ -128,17 +127,17 @@ func (r *Receiver[T]) Read(packet []byte, v *T) (seq uint16, err error) {
 		dst = r.spare
 	}
 	if err := r.codec.UnmarshalDelta(packet[n:], base, &dst.view); err != nil {
-		return h.seq, fmt.Errorf("snapshot: packet %d: %w", h.seq, err)
+		return h.seq, fmt.Errorf(snapwire.Delta+": %w", h.seq, err)
 	}
 	dst.seq, dst.id, dst.stream, dst.full = h.seq, viewID(packet), stream, true
 	if dst == r.spare {
 		r.slots[int(h.seq)%r.history], r.spare = dst, nil
 	}
-	if starts && r.read {
+	if starts && r.on && stream != r.stream {
 		r.leave()
 	}
 	if takes {
-		r.newest, r.stream, r.read = h.seq, stream, true
+		r.newest, r.stream, r.read, r.on = h.seq, stream, true, true
 	}
 	*v = dst.view
 	return h.seq, nil
@@ -180,7 +179,9 @@ func (r *Receiver[T]) leave() {
 // Reset forgets every view, as a new Receiver would, after a reconnect: no
 // packet builds on what it held. It still refuses the streams it left;
 // the one it was on is not among them (its Sender may go on, sending from
-// the zero base), until a packet starts another.
+// the zero base) until a packet starts another, which leaves it: a late
+// packet of the old stream from the zero base must not take the Receiver
+// back to a stream its server has left.
 func (r *Receiver[T]) Reset() {
 	r.read = false
 	for _, s := range r.slots {

@@ -117,6 +117,28 @@ func TestReconnect(t *testing.T) {
 	}
 }
 
+// TestReconnectLateZeroBase: after a reconnect (both ends Reset), the
+// old stream's first packet, from the zero base, arrives once the new
+// stream has begun. Starting the new stream left the old one, so the
+// late packet is refused, and the client goes on with the new stream;
+// were it read, the Receiver would follow the old stream back, leave the
+// new one, and refuse every packet the server sends from then on.
+func TestReconnectLateZeroBase(t *testing.T) {
+	p := newPair(t, snapshot.Options[goldenWorld]{History: 16, Stream: 31})
+	oldZero := p.send(world(0))
+	p.deliver(oldZero)
+	for i := 1; i < 10; i++ {
+		p.deliver(p.send(world(i)))
+	}
+	p.s.Reset()
+	p.r.Reset()
+	p.deliver(p.send(world(10))) // the new stream's first packet, from its zero base
+	refuse(t, p.r, &p.v, oldZero, snapshot.ErrNoBase, "packet 0: of stream 0x0000001f, which this receiver left")
+	for i := 11; i < 60; i++ {
+		p.deliver(p.send(world(i)))
+	}
+}
+
 // TestReconnectOldAcks: the server makes a new Sender (sequences from 0
 // again) for a client whose Receiver still holds the old stream's views at
 // the same sequences, and whose Ack names an old view; and a packet of the

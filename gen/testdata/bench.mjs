@@ -1,8 +1,52 @@
 // bench.mjs: the TypeScript part of gen's performance report
-// (perf_test.go), next to the compiled perf.js. It reads and writes the
-// reference packet n times each way and prints one row of the report: ns
-// per packet.
+// (perf_test.go), next to the compiled perf.js and the generated
+// hostile.mjs. It reads and writes the reference packet n times each way
+// and prints one row of the report: ns per packet. Run as "bench.mjs
+// hostile rounds", it prints the hostile packets' rows instead
+// (perf_hostile_test.go).
 import { BitReader, BitWriter, newBenchPacket, readBenchPacket, readBenchPacketFrom, writeBenchPacket, writeBenchPacketTo } from "./perf.js";
+import { cases, readSnapshot } from "./hostile.mjs";
+
+// cpuMicros is the process's CPU time (user and system), in µs: the
+// machine is shared, and wall time counts the other work (node has no
+// clock of one thread's; its GC helpers' time counts here too).
+function cpuMicros() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+// hostile prints a row for each hostile case: its cost as a multiple of a
+// decode of the snapshot, the median of rounds alternating k of each,
+// timed in CPU time.
+function hostile(rounds) {
+  const k = 16;
+  let snap = 0;
+  for (const c of cases) {
+    const accepted = c.read();
+    const ratios = [];
+    for (let r = 0; r < rounds; r++) {
+      const start = cpuMicros();
+      for (let i = 0; i < k; i++) {
+        readSnapshot();
+      }
+      const mid = cpuMicros();
+      for (let i = 0; i < k; i++) {
+        c.read();
+      }
+      const end = cpuMicros();
+      ratios.push((end - mid) / (mid - start));
+      snap += (1000 * (mid - start)) / k;
+    }
+    ratios.sort((a, b) => a - b);
+    console.log(`| TypeScript | ${c.name} | ${c.bytes} | ${accepted ? "accepted" : "refused"} | ${ratios[rounds >> 1].toFixed(2)} (${ratios[0].toFixed(2)}-${ratios[rounds - 1].toFixed(2)}) |`);
+  }
+  console.log(`| TypeScript | the snapshot | - | ${(snap / (rounds * cases.length)).toFixed(0)} ns a decode | 1 |`);
+}
+
+if (process.argv[2] === "hostile") {
+  hostile(Number(process.argv[3]));
+  process.exit(0);
+}
 
 const packet = new Uint8Array([/*PACKET*/]);
 const n = Number(process.argv[2] || 1000000);

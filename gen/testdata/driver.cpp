@@ -91,9 +91,21 @@ template <typename T> static void write_value( T * v, int64_t most )
     print_hex( buffer.data(), stream.GetBytesProcessed() );
 }
 
+// scratch is a value of type T for one role (0: a read, 1: a delta's
+// base, 2: its result), made once and reused by every command: a read
+// defines every part of the value its write-back uses, and some table
+// types are large (the zero-bit ones hold 255 x 255 x 4096 bytes), which
+// allocating, zeroing or faulting in on every command would make the
+// whole run's cost.
+template <typename T, int role> static T * scratch()
+{
+    static T * v = new T;
+    return v;
+}
+
 template <typename T> static void read_packet( const Packet & p )
 {
-    T * v = new T();
+    T * v = scratch<T, 0>();
     serialize::ReadStream stream( p.data, p.bytes );
     switch ( bitpack::read_packet( stream, p.bytes, *v ) )
     {
@@ -101,7 +113,6 @@ template <typename T> static void read_packet( const Packet & p )
     case bitpack::ReadResult::refused: puts( "REFUSED" ); break;
     case bitpack::ReadResult::trailing: puts( "TRAILING" ); break;
     }
-    delete v;
 }
 
 // load reads a packet bitpack accepts (a delta command's base or value).
@@ -119,8 +130,8 @@ template <typename T> static bool load( T * v, const Packet & p )
 // alignment padding.
 template <typename T> static void apply_delta( const Packet & base_packet, const Packet & delta )
 {
-    T * base = new T();
-    T * v = new T();
+    T * base = scratch<T, 1>();
+    T * v = scratch<T, 2>();
     if ( load( base, base_packet ) )
     {
         serialize::ReadStream stream( delta.data, delta.bytes );
@@ -131,15 +142,13 @@ template <typename T> static void apply_delta( const Packet & base_packet, const
         case bitpack::ReadResult::trailing: puts( "TRAILING" ); break;
         }
     }
-    delete v;
-    delete base;
 }
 
 // write_delta answers E: value's delta against base.
 template <typename T> static void write_delta( const Packet & base_packet, const Packet & value_packet )
 {
-    T * base = new T();
-    T * v = new T();
+    T * base = scratch<T, 1>();
+    T * v = scratch<T, 2>();
     if ( load( base, base_packet ) && load( v, value_packet ) )
     {
         const int64_t capacity = whole_words( 4 * ( base_packet.bytes + value_packet.bytes ) + 64 );
@@ -156,8 +165,6 @@ template <typename T> static void write_delta( const Packet & base_packet, const
             print_hex( buffer.data(), stream.GetBytesProcessed() );
         }
     }
-    delete v;
-    delete base;
 }
 
 static void set_f32( float & f, uint32_t bits ) { memcpy( &f, &bits, 4 ); }

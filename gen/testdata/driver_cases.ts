@@ -99,27 +99,29 @@ function written<T>(write: (v: T) => Uint8Array, v: T): string {
   }
 }
 
-// objects collects the objects v holds (itself included), but frozen ones.
-function objects(v: unknown, into: Set<object>): void {
-  if (typeof v !== "object" || v === null || Object.isFrozen(v) || into.has(v)) {
+// objects collects the objects v holds (itself included), but frozen ones
+// (and byte arrays, unless bytes).
+function objects(v: unknown, into: Set<object>, bytes = true): void {
+  if (typeof v !== "object" || v === null || Object.isFrozen(v) || into.has(v) || (!bytes && v instanceof Uint8Array)) {
     return;
   }
   into.add(v);
   if (v instanceof Map) {
-    v.forEach((e) => objects(e, into));
+    v.forEach((e) => objects(e, into, bytes));
   } else if (!(v instanceof Uint8Array)) {
     for (const k of Object.keys(v)) {
-      objects((v as Record<string, unknown>)[k], into);
+      objects((v as Record<string, unknown>)[k], into, bytes);
     }
   }
 }
 
-// shared reports whether a and b hold one object (not frozen) between them.
-function shared(a: unknown, b: unknown): boolean {
+// shared reports whether a and b hold one object (not frozen; no byte
+// array, unless bytes) between them.
+function shared(a: unknown, b: unknown, bytes = true): boolean {
   const seen = new Set<object>();
-  objects(a, seen);
+  objects(a, seen, bytes);
   const other = new Set<object>();
-  objects(b, other);
+  objects(b, other, bytes);
   for (const o of other) {
     if (seen.has(o)) {
       return true;
@@ -128,21 +130,56 @@ function shared(a: unknown, b: unknown): boolean {
   return false;
 }
 
+// The value of each table type the last delta read into: the next one of
+// the type reads into it again, a value of other shapes (other lengths,
+// keys, members, pointers set and not).
+const stale = new Map<number, unknown>();
+
+// The functions of a type a delta read takes.
+interface DeltaReader<T> {
+  read: (p: Uint8Array) => T;
+  apply: (p: Uint8Array, base: T) => T;
+  from: (r: t.BitReader, base: T, into: T) => boolean;
+  copy: (src: T, dst: T | null | undefined) => T;
+  write: (v: T) => Uint8Array;
+  type: string;
+}
+
 // deltaReadCase applies a delta to the base read from its packet and
 // answers as read does, with the result written whole; the base must come
 // out of it unchanged, whatever the answer, and the result must share no
-// object with it.
-function deltaReadCase<T>(base: Uint8Array, d: Uint8Array, read: (p: Uint8Array) => T, apply: (p: Uint8Array, base: T) => T, write: (v: T) => Uint8Array): string {
-  const b = read(base);
-  const before = written(write, b);
+// object with it. The stream-level readTDeltaFrom into the last value the
+// type read into (reusing its objects) must agree, word for word when it
+// refuses, and share nothing with the base but byte arrays; so must copyT
+// of the base into that value.
+function deltaReadCase<T>(k: number, base: Uint8Array, d: Uint8Array, f: DeltaReader<T>): string {
+  const b = f.read(base);
+  const before = written(f.write, b);
   let answer: string;
   try {
-    const v = apply(d, b);
-    answer = (shared(b, v) ? "SHARED " : "") + "OK " + hex(write(v));
+    const v = f.apply(d, b);
+    answer = (shared(b, v) ? "SHARED " : "") + "OK " + hex(f.write(v));
   } catch (e) {
     answer = refused(e);
   }
-  return written(write, b) === before ? answer : "BASE CHANGED " + answer;
+  const into = (stale.get(k) as T | undefined) ?? f.read(base);
+  const r = new t.BitReader(d);
+  let again: string;
+  if (f.from(r, b, into) && r.finish()) {
+    again = (shared(b, into, false) ? "SHARED " : "") + "OK " + hex(f.write(into));
+  } else {
+    again = refused(r.error(f.type));
+  }
+  stale.set(k, into);
+  if (again !== answer) {
+    return "STREAM " + again + " / " + answer;
+  }
+  const copy = f.copy(b, into);
+  if (written(f.write, copy) !== before || shared(b, copy, false)) {
+    return "COPY " + written(f.write, copy) + " / " + before;
+  }
+  stale.set(k, copy);
+  return written(f.write, b) === before ? answer : "BASE CHANGED " + answer;
 }
 
 // deltaWriteCase writes the delta of the value read from its packet

@@ -2,7 +2,7 @@
 // replay: the packets one client's Receiver got, in the order it got them
 // — lost, duplicated and reordered ones, another client's stream, damaged
 // headers, packets on evicted bases, a reconnect and the old stream's
-// packets after it — each with what Go's Receiver did with it. A Receiver
+// packets after it (its first, from the zero base, too) — each with what Go's Receiver did with it. A Receiver
 // written from docs/wire.md ("Snapshot streams") must do the same, step
 // for step: the generated clients' tests (issue 29) replay the file.
 //
@@ -231,6 +231,13 @@ func Record() (*File, error) {
 			for _, q := range rec.queue {
 				rec.old[string(q.b)] = true
 			}
+		}
+		if tick == 110 {
+			// The old stream's first packet, from the zero base, arrives
+			// once the new stream has begun: starting the new stream left
+			// the old one, so it is refused (read, it would take the
+			// Receiver back to a stream its Sender has left).
+			rec.deliver("the old stream's zero base, late after the reconnect", sent[0])
 		}
 		for _, b := range rec.arrivals(tick) {
 			rec.deliver(rec.why(b), b)

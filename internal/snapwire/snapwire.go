@@ -1,26 +1,63 @@
-// Package snapwire holds the numbers of package snapshot's stream header
-// and Receiver (docs/wire.md, "Snapshot streams") in one place: package
-// snapshot uses them, and package gen writes them into the receivers of
-// the clients it generates, so no client repeats them by hand.
+// Package snapwire is the one home of package snapshot's header rules
+// that other code repeats: the header's sizes and limits, a Receiver's
+// defaults, and the words of its refusals. Package snapshot builds its
+// errors from them, and package gen emits them into the Receivers it
+// generates, so that a generated Receiver refuses a packet in snapshot's
+// words (docs/wire.md, "Snapshot streams").
 package snapwire
 
-// Header sizes, in bytes, and the limits of the offset to the base.
+// Header sizes and limits.
 const (
-	ShortHeader = 7     // a base 1 to MaxShort packets back
-	LongHeader  = 8     // a base MaxShort+1 to MaxHistory-1 packets back
-	ZeroHeader  = 11    // the zero base, with the stream's value
-	MaxShort    = 127   // the largest offset the short form carries (7 bits)
-	MaxHistory  = 32768 // History's bound: offsets stay below it (15 bits)
-	MinHistory  = 2     // History's least value
-	MinPacket   = ShortHeader + 1
+	ShortHeader    = 7     // bytes, a base 1 to 127 packets back
+	LongHeader     = 8     // bytes, a base 128 to 32767 packets back
+	ZeroHeader     = 11    // bytes, the zero base (with the stream's value)
+	MaxShort       = 127   // the largest offset the short form carries
+	MaxHistory     = 32768 // History's bound: offsets stay below it (15 bits)
+	MinHistory     = 2     // History's least value
+	MinPacket      = ShortHeader + 1
+	DefaultHistory = 64 // History when none is given
+	LeftStreams    = 4  // how many of the streams it left a Receiver remembers
 )
-
-// DefaultHistory is the History of a Sender or Receiver that names none.
-const DefaultHistory = 64
-
-// LeftStreams is how many of the streams it left a Receiver remembers, to
-// refuse their packets.
-const LeftStreams = 4
 
 // NoAck is what a Receiver acknowledges before it has read a packet.
 const NoAck = 0xFFFF
+
+// The words of a Receiver's refusals. Each is a fmt format whose verbs
+// are %d (a decimal integer) and %#08x (a 32-bit value as 0x and 8 hex
+// digits) only, so that other languages render it as fmt does; the error
+// is the text, ": " and the text of the error it wraps (a sentinel, or
+// for Delta the delta's refusal).
+const (
+	// NoBase is the text of snapshot.ErrNoBase.
+	NoBase = "snapshot: the packet's base is not a view this receiver holds"
+
+	TooShort    = "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)"     // overflow: bytes, MinPacket, ShortHeader
+	NoDelta     = "snapshot: packet %d: a %d-byte header and a delta in %d bytes"                         // overflow: seq, header size, bytes
+	LongForm    = "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)" // range: seq, offset, MaxShort
+	OffsetRange = "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)"                 // range: seq, offset, History-1, History
+	ZeroBase    = "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x"            // no base: seq, stream, its id, check
+	NotHeld     = "snapshot: packet %d: its base %d (offset %d) is not held"                              // no base: seq, base seq, offset
+	NotBase     = "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)"    // no base: seq, base seq, check, held id
+	LeftStream  = "snapshot: packet %d: of stream %#08x, which this receiver left"                        // no base: seq, stream
+	TooOld      = "snapshot: packet %d: older than the %d sequences kept up to %d"                        // range: seq, History, newest
+	Delta       = "snapshot: packet %d"                                                                   // the delta's refusal: seq
+
+	// History refuses a History a Sender or Receiver cannot keep: the
+	// History asked for, DefaultHistory, MaxHistory.
+	History = "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)"
+)
+
+// Words are the formats above, by name: what gen emits.
+var Words = []struct{ Name, Format string }{
+	{"TooShort", TooShort},
+	{"NoDelta", NoDelta},
+	{"LongForm", LongForm},
+	{"OffsetRange", OffsetRange},
+	{"ZeroBase", ZeroBase},
+	{"NotHeld", NotHeld},
+	{"NotBase", NotBase},
+	{"LeftStream", LeftStream},
+	{"TooOld", TooOld},
+	{"Delta", Delta},
+	{"History", History},
+}

@@ -50,7 +50,8 @@ int main()
         printf( "%02x", packet[i] );
     printf( "\n" );
 
-    // Reading: check the CRC, read one Snapshot, refuse trailing bytes.
+    // Reading: check the CRC, read one Snapshot (charged to the packet's
+    // allowances, as Go's Unmarshal charges it), refuse trailing bytes.
     size_t payload_bytes = 0;
     const uint8_t * body = bitpack::open( ProtocolId, packet, bytes, &payload_bytes );
     if ( !body )
@@ -60,7 +61,7 @@ int main()
     }
     Snapshot received;
     serialize::ReadStream reader( body, (int64_t) payload_bytes );  // serialize asserts on a NULL body
-    if ( !received.Serialize( reader ) || !bitpack::whole_packet( reader, (int64_t) payload_bytes ) )
+    if ( bitpack::read_packet( reader, (int64_t) payload_bytes, received ) != bitpack::ReadResult::ok )
     {
         fprintf( stderr, "packet refused\n" );
         return 1;

@@ -839,6 +839,14 @@ pub mod wire {
                 Op::ByteArray => take(r, N, None, true).map(|b| self.iter_mut().zip(b).for_each(|(x, &c)| *x = byte(c))),
                 Op::Sparse => T::sparse_read(self, r, s).map(|_| ()),
                 Op::Quat => quat_read(self, r, s),
+                // Integers of no bits (a range of one value) are all the
+                // first one: a packet may claim tens of thousands of them.
+                _ if N > 0 && s.e().op == Op::Int && s.e().bits == 0 => {
+                    self[0].read(r, s.e()).map_err(|x| x.at(&seg(0)))?;
+                    let first = self[0].clone();
+                    self[1..].iter_mut().for_each(|x| *x = first.clone());
+                    Ok(())
+                }
                 _ => self.iter_mut().enumerate().try_for_each(|(i, x)| x.read(r, s.e()).map_err(|x| x.at(&seg(i)))),
             }
         }
@@ -1589,6 +1597,7 @@ pub mod wire {
         newest: u16,
         stream: u32,
         read: bool,
+        on: bool, // a packet was read since creation: stream is the current stream, which reset keeps
         left: Vec<u32>, // the last 4 streams left
     }
 
@@ -1597,13 +1606,14 @@ pub mod wire {
         /// 32768 (anything else panics).
         pub fn new(history: usize) -> Receiver<T> {
             assert!(history.is_power_of_two() && (2..=32768).contains(&history), "snapshot: History {} is not a power of two from 2 to 32768", history);
-            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, left: Vec::new() }
+            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() }
         }
 
         /// The sequence to acknowledge: the newest read, 0xFFFF before any.
         pub fn ack(&self) -> u16 { if self.read { self.newest } else { 0xffff } }
 
-        /// Forgets every view (after a reconnect); the streams it left stay left.
+        /// Forgets every view (after a reconnect); the streams it left stay
+        /// left, and the one it was on is left when a packet starts another.
         pub fn reset(&mut self) {
             self.read = false;
             self.slots.iter_mut().for_each(|s| *s = None);
@@ -1649,14 +1659,14 @@ pub mod wire {
                 return no(Range, format!("packet {}: older than the {} sequences kept up to {}", seq, self.history, self.newest));
             }
             let view = read_delta(&packet[n..], base).map_err(|e| Error { bit: e.bit + 8 * n as u64, ..e })?;
-            if starts && self.read && !self.left.contains(&self.stream) {
+            if starts && self.on && stream != self.stream && !self.left.contains(&self.stream) {
                 self.left.push(self.stream);
                 if self.left.len() > 4 {
                     self.left.remove(0);
                 }
             }
             if takes {
-                (self.newest, self.stream, self.read) = (seq, stream, true);
+                (self.newest, self.stream, self.read, self.on) = (seq, stream, true, true);
             }
             let slot = &mut self.slots[seq as usize % self.history];
             Ok((seq, &slot.insert((view, seq, crc32(0, packet), stream)).0))

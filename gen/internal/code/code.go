@@ -100,16 +100,30 @@ func IsLoopName(n string) bool {
 }
 
 // Rules fills in the wire rules a runtime's text names by placeholder,
-// each from its one definition: {{QUAT_NORM_TOLERANCE}} is package
-// rules' quaternion norm tolerance, and the {{SNAP_...}} placeholders are
-// the numbers of a snapshot stream's header and Receiver (package
-// snapwire), each as a literal every target language reads alike.
+// each from its one definition, as a literal every target language reads
+// alike: {{QUAT_NORM_TOLERANCE}} is package rules' quaternion norm
+// tolerance; {{MAX_FIGURE}} the cap of the figures a refusal names; the
+// {{ALLOW_...}} placeholders are the allowances' numbers (see
+// rules.WorkBaseValues and the constants after it); the {{SNAP_...}}
+// placeholders are the numbers of a snapshot stream's header and Receiver
+// (package snapwire).
 func Rules(text string) string {
-	return ruleReplacer.Replace(text)
+	return rulesReplacer.Replace(text)
 }
 
-var ruleReplacer = strings.NewReplacer(
+var rulesReplacer = strings.NewReplacer(
 	"{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64),
+	"{{MAX_FIGURE}}", strconv.Itoa(rules.MaxFigure),
+	"{{ALLOW_WORK_BASE}}", strconv.Itoa(rules.WorkBaseValues),
+	"{{ALLOW_WORK_PER_BIT}}", strconv.Itoa(rules.WorkValuesPerBit),
+	"{{ALLOW_BYTES_BASE}}", strconv.Itoa(rules.AllocBaseBytes),
+	"{{ALLOW_BYTES_PER_BIT}}", strconv.Itoa(rules.AllocBytesPerBit),
+	"{{ALLOW_OVERHEAD}}", strconv.Itoa(rules.DecodeOverheadBytes),
+	"{{ALLOW_HOOK_CALL}}", strconv.Itoa(rules.HookCallBytes),
+	"{{ALLOW_MAP_HEADER}}", strconv.Itoa(rules.MapHeaderBytes),
+	"{{ALLOW_MAP_SLOT_FACTOR}}", strconv.Itoa(rules.MapSlotFactor),
+	"{{ALLOW_SLOTS_PER_VALUE}}", strconv.Itoa(rules.SlotsPerValue),
+	"{{ALLOW_SLOT_BYTES}}", strconv.Itoa(rules.SlotBytes),
 	"{{SNAP_SHORT_HEADER}}", strconv.Itoa(snapwire.ShortHeader),
 	"{{SNAP_LONG_HEADER}}", strconv.Itoa(snapwire.LongHeader),
 	"{{SNAP_ZERO_HEADER}}", strconv.Itoa(snapwire.ZeroHeader),

@@ -367,7 +367,7 @@ func (e *Emitter) deltaPart(c *cppBody, v *model.Value, p, bp place) {
 		c.refuse("Stream::IsReading && memcmp( %s, %s, %d ) == 0", x, bx, v.Len)
 	case model.OpHook:
 		c.refuse("Stream::IsWriting && bitpack::hook_differs( %s, %s ) < 0", x, bx)
-		c.line("serialize_object( stream, %s );", x)
+		e.hook(c, v, x)
 		c.refuse("Stream::IsReading && bitpack::hook_differs( %s, %s ) != 1", x, bx)
 	case model.OpUnion:
 		c.refuse("!%s.SerializeDeltaPart( stream, %s )", x, bx)
@@ -458,6 +458,10 @@ func (e *Emitter) sliceDelta(c *cppBody, v *model.Value, p, bp place) {
 	m := c.local("shared")
 	c.line("const int %s = %s < %s ? %s : %s;", m, n, bn, n, bn)
 	e.deltaList(c, v.Elem, p, bp, m, rs)
+	c.line("if ( %s > %s )", n, bn)
+	c.indent++
+	e.chargeElems(c, v, n+" - "+bn)
+	c.indent--
 	k := strconv.Itoa(c.loops)
 	i := "i" + k
 	c.loops++
@@ -478,6 +482,7 @@ func (e *Emitter) pointerDelta(c *cppBody, v *model.Value, p, bp place) {
 	c.open()
 	c.line("if ( Stream::IsReading )")
 	c.line("    %s = true;", present)
+	chargeValue(c, v.Charge)
 	e.step(c, v.Elem, p)
 	c.close()
 	c.line("else")

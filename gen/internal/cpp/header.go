@@ -20,7 +20,8 @@ type Options struct {
 
 // The runtime block every header carries, by concern, in the order it is
 // printed: numbers (the block's guard and includes, integers, units,
-// compressed floats), text (strings, sparse indices, checks), framing
+// compressed floats), allowances (what a packet may make a read visit),
+// text (strings, sparse indices, checks), framing
 // (Seal and Open, and the macros of all three), quaternions and map keys,
 // deltas, the snapshot stream's Receiver (which closes the guard). Each
 // part but the first continues the one before: they are one block, split
@@ -28,6 +29,8 @@ type Options struct {
 var (
 	//go:embed runtime_numbers.h
 	runtimeNumbers string
+	//go:embed runtime_allowance.h
+	runtimeAllowance string
 	//go:embed runtime_text.h
 	runtimeText string
 	//go:embed runtime_framing.h
@@ -39,7 +42,7 @@ var (
 	//go:embed runtime_snapshot.h
 	runtimeSnapshot string
 
-	cppRuntime = code.Rules(runtimeNumbers + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta + runtimeSnapshot)
+	cppRuntime = code.Rules(runtimeNumbers + runtimeAllowance + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta + runtimeSnapshot)
 )
 
 // Emitter renders a model as a C++ header.
@@ -210,20 +213,19 @@ func (e *Emitter) preamble() {
 		e.printf("//   %s  fingerprint %#08x\n", model.FullName(t), t.Fingerprint)
 	}
 	e.printf(`//
-// Each struct's Serialize reads and writes exactly bitpack's bytes. A read
-// refuses (returns false) every packet bitpack.Unmarshal refuses, except
-// whole bytes left after the value: Unmarshal takes a packet as one value,
-// Serialize reads one value from a stream, so after a successful read check
-// bitpack::whole_packet(stream, packet_bytes). A refused read leaves the
-// value partly overwritten: read into a scratch value. A write refuses
-// every value bitpack.Marshal refuses (out of range, too long, invalid
-// UTF-8, NaN), where serialize's macros would assert or clamp.
+// Each struct's Serialize reads and writes exactly bitpack's bytes. Read a
+// packet with bitpack::read_packet(stream, packet_bytes, value): it refuses
+// every packet bitpack.Unmarshal refuses, trailing whole bytes and what the
+// packet claims past bitpack's decoder allowances included (see
+// bitpack::Allowance: a read of your own must open one). A refused read
+// leaves the value partly overwritten: read into a scratch value. A write
+// refuses every value bitpack.Marshal refuses (out of range, too long,
+// invalid UTF-8, NaN), where serialize's macros would assert or clamp.
 //
 // Every container is a fixed-size array (a string is char[maxlen + 1], a
 // slice a count and an array of maxlen, a pointer a presence flag and the
-// value), so no packet can make this code allocate or recurse: bitpack's
-// decoder limits (MaxDepth, its allocation allowance) are its own, not wire
-// rules, and have nothing to bound here.
+// value), so no packet can make this code allocate or recurse; a read
+// charges what the packet claims to loop over as Go's decoder charges it.
 //
 // Mix a type's fingerprint constant into the protocol id exactly as the Go
 // side does (bitpack.Seal(dst, appID^fp, payload)); bitpack::seal and
@@ -248,6 +250,8 @@ func (e *Emitter) preamble() {
 		for _, t := range e.m.Hooks {
 			e.printf("//   %s  (Go type %s)\n", e.typeNames[t], t.Go)
 		}
+		e.printf("//\n// A hook that reads a generated type itself charges it as bitpack.Decode\n")
+		e.printf("// would in Go: bitpack::charge_root( value ) before its Serialize.\n")
 	}
 	e.printf("\n#ifndef %s\n#define %s\n\n", e.guard(), e.guard())
 }
@@ -331,6 +335,9 @@ func (e *Emitter) structType(t *model.Type) {
 		e.step(body, m.Value, place{name: cm.name, comps: cm.comps})
 	}
 	e.serializeFunc(body)
+	e.printf("\n    // bp_work is the values a read of a whole %s visits, its variable\n", e.typeNames[t])
+	e.printf("    // parts aside: what bitpack::read_packet charges first (see Allowance).\n")
+	e.printf("    static int64_t bp_work() { return %s; }\n", cppInt(t.Charge.Work))
 	e.structDelta(t)
 	e.printf("};\n\n")
 	e.printf("const uint32_t %s = %#08xu; // bitpack.Fingerprint(%s)\n\n", e.fingerprintName(t), t.Fingerprint, t.Go)
@@ -375,7 +382,12 @@ func (e *Emitter) unionType(t *model.Type) {
 	body.line("switch ( type )")
 	body.line("{")
 	for i, mt := range t.Members {
-		body.line("case %d: serialize_object( stream, %s ); break;", t.Indices[i], e.typeNames[mt])
+		body.line("case %d:", t.Indices[i])
+		body.indent++
+		chargeValue(body, mt.Charge)
+		body.line("serialize_object( stream, %s );", e.typeNames[mt])
+		body.line("break;")
+		body.indent--
 	}
 	body.line("default: return false;")
 	body.line("}")

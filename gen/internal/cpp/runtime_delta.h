@@ -387,20 +387,24 @@ namespace bitpack
 
     // read_packet reads a whole packet of `bytes` bytes, as bitpack.Unmarshal
     // does, from stream (a read stream over it) into value: refused when
-    // Unmarshal refuses it, trailing when whole bytes follow the value.
-    // Unless ok, value is partly overwritten.
+    // Unmarshal refuses it (the allowances included: it opens one for the
+    // packet), trailing when whole bytes follow the value. Unless ok, value
+    // is partly overwritten.
     template <typename Stream, typename T> inline ReadResult read_packet( Stream & stream, int64_t bytes, T & value )
     {
-        if ( !value.Serialize( stream ) )
+        Allowance allowance( bytes );
+        if ( !charge_root( value ) || !value.Serialize( stream ) )
             return ReadResult::refused;
         return whole_packet( stream, bytes ) ? ReadResult::ok : ReadResult::trailing;
     }
 
     // read_delta applies a whole delta packet, as bitpack.UnmarshalDelta
-    // does: value becomes base with the delta's changes. value must not be
-    // base (refused). Unless ok, value is partly overwritten.
+    // does (the allowances included: it opens one for the packet): value
+    // becomes base with the delta's changes. value must not be base
+    // (refused). Unless ok, value is partly overwritten.
     template <typename Stream, typename T> inline ReadResult read_delta( Stream & stream, int64_t bytes, const T & base, T & value )
     {
+        Allowance allowance( bytes );
         if ( !value.SerializeDelta( stream, base ) )
             return ReadResult::refused;
         return whole_packet( stream, bytes ) ? ReadResult::ok : ReadResult::trailing;

@@ -51,7 +51,7 @@ namespace bitpack
         static_assert( History >= {{SNAP_MIN_HISTORY}} && History <= {{SNAP_MAX_HISTORY}} && ( History & ( History - 1 ) ) == 0, "History is a power of two from {{SNAP_MIN_HISTORY}} to {{SNAP_MAX_HISTORY}}, the Sender's" );
 
     public:
-        Receiver() : zero_(), spare_( NULL ), buffer_( NULL ), capacity_( 0 ), newest_( 0 ), stream_( 0 ), read_( false ), nleft_( 0 ), next_left_( 0 ), result_( ReceiveResult::ok )
+        Receiver() : zero_(), spare_( NULL ), buffer_( NULL ), capacity_( 0 ), newest_( 0 ), stream_( 0 ), read_( false ), on_( false ), nleft_( 0 ), next_left_( 0 ), result_( ReceiveResult::ok )
         {
             for ( int i = 0; i < History; i++ )
                 slots_[i] = NULL;
@@ -155,13 +155,13 @@ namespace bitpack
             Slot * old = slots_[s % History];
             slots_[s % History] = spare_;
             spare_ = old;
-            if ( starts && read_ )
+            if ( starts && on_ && stream != stream_ )
                 leave();
             if ( takes )
             {
                 newest_ = s;
                 stream_ = stream;
-                read_ = true;
+                read_ = on_ = true;
             }
             out = slots_[s % History]->view;
             result_ = ReceiveResult::ok;
@@ -177,7 +177,8 @@ namespace bitpack
         ReceiveResult result() const { return result_; }
 
         // reset forgets every view, as a new receiver would, after a
-        // reconnect; it still refuses the streams it left (snapshot.Receiver's
+        // reconnect; it still refuses the streams it left, and leaves the
+        // one it was on when a packet starts another (snapshot.Receiver's
         // Reset).
         void reset()
         {
@@ -275,6 +276,7 @@ namespace bitpack
         uint16_t newest_;        // the newest sequence read (when read_)
         uint32_t stream_;        // the stream of the newest view
         bool read_;              // a packet was read since creation or reset
+        bool on_;                // a packet was read since creation: stream_ is the current stream, which reset keeps
         uint32_t left_[{{SNAP_LEFT_STREAMS}}];  // the streams left, the last {{SNAP_LEFT_STREAMS}}
         int nleft_;              // how many left_ holds
         int next_left_;          // where the next one goes

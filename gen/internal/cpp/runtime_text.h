@@ -46,7 +46,8 @@
 
     // text is serialize_string's wire (the length in [0, maxlen], align,
     // the bytes) for a char[maxlen + 1] buffer, with bitpack's rules: both
-    // directions refuse invalid UTF-8 and NUL bytes, and writing refuses a
+    // directions refuse invalid UTF-8 and NUL bytes, reading charges the
+    // bytes to the allowances as Go does, and writing refuses a
     // string with no terminator within maxlen + 1 bytes. maxlen 0 is
     // allowed (no length bits; serialize_string would assert).
     template <typename Stream> bool text( Stream & stream, char * s, int maxlen )
@@ -65,7 +66,7 @@
         if ( Stream::IsReading )
         {
             s[length] = '\0';
-            if ( !text_ok( (const uint8_t*) s, length ) )
+            if ( !text_ok( (const uint8_t*) s, length ) || !charge_value( 0, length ) )
                 return false;
         }
         return true;

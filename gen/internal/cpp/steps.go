@@ -211,6 +211,7 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 	case model.OpBytes:
 		n, p := p.take()
 		e.count(c, n, v.MaxLen)
+		c.line("bitpack_charge( bitpack::charge_value( 0, %s ) );", n)
 		c.line("serialize_bytes( stream, %s, %s );", p.expr(), n)
 	case model.OpByteArray:
 		c.line("serialize_bytes( stream, %s, %d );", x, v.Len)
@@ -219,12 +220,14 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 	case model.OpSlice:
 		n, p := p.take()
 		e.count(c, n, v.MaxLen)
+		e.chargeElems(c, v, n)
 		e.loop(c, n, func(i string) { e.step(c, v.Elem, p.index(i)) })
 	case model.OpPointer:
 		present, p := p.take()
 		c.line("serialize_bool( stream, %s );", present)
 		c.line("if ( %s )", present)
 		c.open()
+		chargeValue(c, v.Charge)
 		e.step(c, v.Elem, p)
 		c.close()
 	case model.OpStruct, model.OpFields:
@@ -236,7 +239,9 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 			cm := e.members[u.Member]
 			e.step(c, u.Value, place{prefix: x + ".", name: cm.name, comps: cm.comps})
 		}
-	case model.OpHook, model.OpUnion:
+	case model.OpHook:
+		e.hook(c, v, x)
+	case model.OpUnion:
 		c.line("serialize_object( stream, %s );", x)
 	case model.OpSparse:
 		e.sparse(c, v, p)
@@ -277,6 +282,7 @@ func (e *Emitter) mapSteps(c *cppBody, v *model.Value, p place) {
 	count, p := p.take()
 	keys, p := p.take()
 	e.count(c, count, v.MaxLen)
+	c.line("bitpack_charge( bitpack::charge_entries( %s, %d, %d ) );", count, v.Charge.Work, v.Charge.Bytes)
 	k := strconv.Itoa(c.loops)
 	i, prev, entry, sorted := "i"+k, "p"+k, "e"+k, "bp_sorted"+k
 	c.loops++
@@ -299,6 +305,28 @@ func (e *Emitter) mapSteps(c *cppBody, v *model.Value, p place) {
 	c.close()
 	c.close()
 	c.loops--
+}
+
+// chargeElems renders the charge of n elements of slice v, as they are
+// read (see runtime_allowance.h).
+func (e *Emitter) chargeElems(c *cppBody, v *model.Value, n string) {
+	times := 1
+	if v.Charge.Twice {
+		times = 2
+	}
+	c.line("bitpack_charge( bitpack::charge_values( %s, %s, %s, %d ) );", n, cppInt(v.Charge.Work), cppInt(v.Charge.Bytes), times)
+}
+
+// chargeValue renders the charge of one value (a pointee, a sparse
+// element, a union member) as it is read.
+func chargeValue(c *cppBody, ch model.Charge) {
+	c.line("bitpack_charge( bitpack::charge_value( %s, %s ) );", cppInt(ch.Work), cppInt(ch.Bytes))
+}
+
+// hook renders a hook's call, charged as it is read.
+func (e *Emitter) hook(c *cppBody, v *model.Value, x string) {
+	c.line("bitpack_charge( bitpack::charge_hook( %s, %s ) );", cppInt(v.Charge.Work), cppInt(v.Charge.Bytes))
+	c.line("serialize_object( stream, %s );", x)
 }
 
 // loop renders a for loop over [0, n) with a fresh index variable.
@@ -426,6 +454,7 @@ func (e *Emitter) sparse(c *cppBody, v *model.Value, p place) {
 		var count string
 		count, p = p.take()
 		e.count(c, count, v.MaxLen)
+		c.line("bitpack_charge( bitpack::charge_slots( %s ) );", count)
 		n = count
 	}
 	present, p := p.take()
@@ -452,6 +481,7 @@ func (e *Emitter) sparse(c *cppBody, v *model.Value, p place) {
 	c.line("    break;")
 	c.line("if ( Stream::IsReading )")
 	c.line("    %s[%s] = true;", present, i)
+	chargeValue(c, v.Charge)
 	e.step(c, v.Elem, p.index(i))
 	c.line("%s = %s;", prev, i)
 	c.close()

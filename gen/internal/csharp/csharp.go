@@ -17,6 +17,8 @@ import (
 var (
 	//go:embed reader.cs
 	csReader string
+	//go:embed allowance.cs
+	csAllowance string
 	//go:embed writer.cs
 	csWriter string
 	//go:embed bitpack.cs
@@ -30,7 +32,7 @@ var (
 	//go:embed delta.cs
 	csDelta string
 
-	csRuntime = code.Rules(csReader + csWriter + csBitpack + csFormat + csQuat + csDelta)
+	csRuntime = code.Rules(csReader + csAllowance + csWriter + csBitpack + csFormat + csQuat + csDelta)
 )
 
 // Emitter renders a model as a C# file.
@@ -145,11 +147,13 @@ func (e *Emitter) preamble() {
 // T.TryRead reads a whole packet exactly as bitpack.Unmarshal does and
 // refuses every packet it refuses (trailing whole bytes included), with an
 // error naming the field and bit; T.TryWrite writes bitpack.Marshal's bytes
-// and refuses every value it refuses. No allocation on the read path but
-// the values themselves. bitpack's decoder limits (MaxDepth, its work and
-// allocation allowances) are resource limits, not wire rules: here every
-// length is bounded by its maxlen and checked against the bits left before
-// anything is allocated.
+// and refuses every value it refuses but one: a value its packet could not
+// pay for (Marshal applies its decoder's allowances; TryWrite does not). No
+// allocation on the read path but the values themselves. A read charges
+// what the packet brings against bitpack's decoder allowances (its work and
+// allocation limits, with the Go decoder's numbers), before it allocates or
+// loops, so it refuses what bitpack refuses for claiming more than its bits
+// pay for.
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
@@ -261,8 +265,8 @@ func (e *Emitter) structType(t *model.Type) []byte {
     public static bool TryRead(byte[] packet, out %[1]s value, out string error)
     {
         BitpackReader r = new BitpackReader(packet);
-        %[1]s v = new %[1]s();
-        if (!v.ReadFrom(ref r) || !r.Finish())
+        %[1]s v;
+        if (!Read(ref r, out v) || !r.Finish())
         {
             value = null;
             error = r.Error(%[2]s);
@@ -288,9 +292,16 @@ func (e *Emitter) structType(t *model.Type) []byte {
         return true;
     }
 
-    /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+    /// <summary>
+    /// Reads one value from r, leaving r after it (no check for what
+    /// follows), as bitpack.Decode does: the value's own %[4]d values are
+    /// charged to r's allowances first.
+    /// </summary>
     public static bool Read(ref BitpackReader r, out %[1]s value)
     {
+        value = null;
+        if (!r.ChargeRoot(%[4]d))
+            return false;
         value = new %[1]s();
         if (value.ReadFrom(ref r))
             return true;
@@ -298,7 +309,7 @@ func (e *Emitter) structType(t *model.Type) []byte {
         return false;
     }
 
-`, name, goName, initialCapacity(t))
+`, name, goName, initialCapacity(t), t.Charge.Work)
 	b.Write(read)
 	b.Write(write)
 	b.Write(delta)
@@ -321,7 +332,7 @@ func (e *Emitter) readFunc(t *model.Type) []byte {
 		e.read(c, m.Value, "this."+e.members[m], nil)
 	}
 	var b bytes.Buffer
-	b.WriteString("    /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>\n")
+	b.WriteString("    /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>\n")
 	b.WriteString("    public bool ReadFrom(ref BitpackReader r)\n    {\n")
 	b.WriteString(csTempDecls(c))
 	b.WriteString(c.b.String())

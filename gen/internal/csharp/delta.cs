@@ -92,7 +92,7 @@ public partial struct BitpackReader
         return true;
     }
 
-    /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old); value is a new array.</summary>
+    /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old), charged at start; value is a new array.</summary>
     public bool ReadByteSliceDelta(int start, int n, int maxlen, byte[] old, out byte[] value)
     {
         uint length;
@@ -107,19 +107,32 @@ public partial struct BitpackReader
             return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
         if (SameBytes(old, (int)length))
             return Unchanged(start);
+        if (!ChargeValue(0, length, start))
+            return false;
         value = length == 0 ? Bitpack.NoBytes : new byte[length];
         global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
         pos += 8 * (int)length;
         return true;
     }
 
-    /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused when they are the same.</summary>
+    /// <summary>A changed string (see ReadString), refused when it is the base's (old), its bytes charged at start, where its part begins.</summary>
+    public bool ReadStringDelta(int start, int n, int maxlen, string old, out string value)
+    {
+        int length;
+        if (!ReadText(n, maxlen, out value, out length))
+            return false;
+        if (value == (old ?? ""))
+            return Unchanged(start);
+        return ChargeValue(0, length, start);
+    }
+
+    /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused (at start, where its part begins) past the packet or when they are the same.</summary>
     public bool ReadByteArrayDelta(int start, byte[] value)
     {
         if (!Align())
             return false;
         if (value.Length > (end - pos) / 8)
-            return Fail(BitpackErrorKind.Overflow, pos, "needs " + value.Length + " bytes, " + (end - pos) + " remain");
+            return Fail(BitpackErrorKind.Overflow, start, "needs " + value.Length + " bytes, " + (end - pos) / 8 + " remain");
         if (SameBytes(value, value.Length))
             return Unchanged(start);
         global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);

@@ -84,10 +84,8 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case model.OpString:
 		s := c.local("d")
 		c.line("string %s;", s)
-		c.line("if (!r.ReadString(%d, %d, out %s))", v.Prefix.Bits, v.MaxLen, s)
+		c.line("if (!r.ReadStringDelta(%s, %d, %d, %s, out %s))", start, v.Prefix.Bits, v.MaxLen, it.get, s)
 		c.line("    %s", ret)
-		c.line("if (%s == (%s ?? \"\"))", s, it.get)
-		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 		c.line("%s = %s;", it.set, s)
 	case model.OpBytes:
 		s := c.local("d")
@@ -107,6 +105,8 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case model.OpPointer:
 		c.line("if (%s == null)", it.get)
 		c.open()
+		c.line("if (!r.ChargeValue(%d, %d, %s))", v.Charge.Work, v.Charge.Bytes, start)
+		c.line("    %s", ret)
 		e.readPresent(c, v.Elem, it.set, it.idx)
 		c.close()
 		c.line("else")
@@ -126,7 +126,7 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 		c.line("    %s.WriteTo(ref %s);", it.get, tmp)
 		c.line("int %s = r.BitsRead;", at)
 		c.line("%s %s;", name, nv)
-		c.line("if (!%s.Read(ref r, out %s))", name, nv)
+		c.line("if (!r.ChargeHook(%d, %d, %s) || !%s.Read(ref r, out %s))", v.Charge.Work, v.Charge.Bytes, at, name, nv)
 		c.line("    %s", ret)
 		c.line("if (r.BitsRead - %s == %s.BitsWritten && r.SameBits(%s, %s.Buffer, %s.BitsWritten))", at, tmp, at, tmp, tmp)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
@@ -219,20 +219,17 @@ func (e *Emitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse fu
 	v := it.v
 	nb, n, m := c.local("d"), c.local("d"), c.local("d")
 	c.line("int %s = %s == null ? 0 : %s.Length, %s = %s;", nb, it.get, it.get, n, nb)
-	rs := e.dReadLength(c, v, nb, n, ret, refuse)
+	rs := e.dReadLength(c, v, nb, n, ret, refuse, false)
 	c.line("int %s = %s < %s ? %s : %s;", m, n, nb, n, nb)
 	prev := e.dReadList(c, it, m, false, ret)
 	c.line("if (!%s && %s < 0)", rs, prev)
 	c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 	c.line("if (%s != %s)", n, nb)
 	c.open()
-	if eb := v.ElemMin; eb > 0 {
-		c.line("if ((long)(%s - %s) * %d > r.BitsRemaining)", n, nb, eb)
-		c.open()
-		c.line("r.Fail(BitpackErrorKind.Overflow, r.BitsRead, (%s - %s) + \" elements need at least \" + (long)(%s - %s) * %d + \" bits, \" + r.BitsRemaining + \" remain\");", n, nb, n, nb, eb)
-		c.line("%s", ret)
-		c.close()
-	}
+	// The elements it gains, checked and charged as a slice's (from the
+	// bit after the list; charged where the part starts).
+	c.line("if (%s > %s && (!r.CheckCount(%s - %s, %d, \"element\", \"elements\") || !r.ChargeValues(%s - %s, %s, %s)))", n, nb, n, nb, v.Each, n, nb, eachCharge(v), start)
+	c.line("    %s", ret)
 	a := c.local("d")
 	c.line("%s %s = %s;", e.csType(v), a, newArray(e.csType(v.Elem), n))
 	c.line("if (%s > 0)", m)
@@ -249,9 +246,10 @@ func (e *Emitter) dReadSlice(c *body, it csItem, start, p, ret string, refuse fu
 }
 
 // dReadLength reads a slice's resized bit and, when set, its new length
-// into n (nb: the base's length), refusing one past maxlen or the base's.
-// It returns the variable holding the bit.
-func (e *Emitter) dReadLength(c *body, v *model.Value, nb, n, ret string, refuse func(cond, bitAt, msg string)) string {
+// into n (nb: the base's length), refusing one past maxlen or the base's;
+// for a sparse slice (slots), the slots it gains are charged at the
+// length. It returns the variable holding the bit.
+func (e *Emitter) dReadLength(c *body, v *model.Value, nb, n, ret string, refuse func(cond, bitAt, msg string), slots bool) string {
 	rs, q, l := c.local("d"), c.local("d"), c.local("d")
 	c.line("bool %s;", rs)
 	c.line("if (!r.ReadBool(out %s))", rs)
@@ -264,6 +262,10 @@ func (e *Emitter) dReadLength(c *body, v *model.Value, nb, n, ret string, refuse
 	c.line("    %s", ret)
 	refuse(fmt.Sprintf("%s > %du", l, v.MaxLen), q, fmt.Sprintf("\"length \" + %s + \" exceeds maxlen %d\"", l, v.MaxLen))
 	refuse(fmt.Sprintf("%s == %s", l, nb), q, fmt.Sprintf("\"new length \" + %s + \" is the base's (not canonical)\"", l))
+	if slots {
+		c.line("if (%s > %s && !r.ChargeSlots(%s - %s, %s))", l, nb, l, nb, q)
+		c.line("    %s", ret)
+	}
 	c.line("%s = (int)%s;", n, l)
 	c.close()
 	return rs
@@ -276,7 +278,7 @@ func (e *Emitter) dReadSparse(c *body, it csItem, start, p, ret string, refuse f
 	if v.Prefix != nil {
 		nb := c.local("d")
 		c.line("int %s = %s == null ? 0 : %s.Length, %s = %s;", nb, it.get, it.get, n, nb)
-		rs = e.dReadLength(c, v, nb, n, ret, refuse)
+		rs = e.dReadLength(c, v, nb, n, ret, refuse, true)
 		c.line("if (%s)", rs)
 		c.open()
 		a := c.local("d")
@@ -310,6 +312,8 @@ func (e *Emitter) dReadSparse(c *body, it csItem, start, p, ret string, refuse f
 	sx := it.set + "[" + i + "]"
 	c.line("if (%s == null)", sx)
 	c.open()
+	c.line("if (!r.ChargeValue(%d, %d, %s))", v.Charge.Work, v.Charge.Bytes, q)
+	c.line("    %s", csRet("r", code.PathExpr(v.Elem.Path, idx)))
 	e.readPresent(c, v.Elem, sx, idx)
 	c.close()
 	c.line("else")
@@ -363,7 +367,10 @@ func (e *Emitter) dReadUnion(c *body, it csItem, p, ret string) {
 		c.close()
 		c.line("else")
 		c.open()
-		c.line("if (!%s.Read(ref r, out %s))", name, m)
+		c.line("if (!r.ChargeValue(%d, %d, %s))", mt.Charge.Work, mt.Charge.Bytes, q)
+		c.line("    %s", ret)
+		c.line("%s = new %s();", m, name)
+		c.line("if (!%s.ReadFrom(ref r))", m)
 		c.line("    %s", ret)
 		c.line("%s = %s;", it.set, m)
 		c.close()
@@ -401,6 +408,8 @@ func (e *Emitter) dReadMap(c *body, it csItem, start, p, ret string, refuse func
 	c.line("%s %s;", vtype, cur)
 	c.line("if (!%s.TryGetValue(%s, out %s))", it.get, key, cur)
 	c.open()
+	c.line("if (!r.ChargeEntry(%d, %d, %s))", v.Charge.Work, v.Charge.Bytes, q)
+	c.line("    %s", csRet("r", code.PathExpr(v.Elem.Path, idx)))
 	e.readInto(c, v.Elem, cur, idx, true, true)
 	c.line("%s.Add(%s, %s);", it.get, key, cur)
 	c.close()

@@ -295,7 +295,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		n := c.fresh("n")
 		c.open()
 		c.line("int %s;", n)
-		fail(fmt.Sprintf("r.ReadLength(%d, %d, %d, out %s)", v.Prefix.Bits, v.MaxLen, v.ElemMin, n))
+		fail(fmt.Sprintf("r.ReadLength(%d, %d, %s, out %s)", v.Prefix.Bits, v.MaxLen, elemsCharge(v), n))
 		if fresh {
 			c.line("%s = %s;", x, newArray(e.csType(v.Elem), n))
 		} else {
@@ -306,7 +306,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 		c.close()
 	case model.OpPointer:
 		t := c.temp(tBool)
-		fail("r.ReadBool(out " + t + ")")
+		fail(fmt.Sprintf("r.ReadPresence(%d, %d, out %s)", v.Charge.Work, v.Charge.Bytes, t))
 		c.line("if (!%s)", t)
 		c.line("    %s = null;", x)
 		c.line("else")
@@ -318,6 +318,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 	case model.OpUnion:
 		e.readUnion(c, v, x, idx)
 	case model.OpHook:
+		fail(fmt.Sprintf("r.ChargeHook(%d, %d, r.BitsRead)", v.Charge.Work, v.Charge.Bytes))
 		fail(fmt.Sprintf("%s.Read(ref r, out %s)", e.typeNames[v.Type], x))
 	case model.OpSparse:
 		e.readSparse(c, v, x, idx, fresh)
@@ -385,6 +386,21 @@ func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool)
 	return 0, "", "", false
 }
 
+// elemsCharge is the arguments of ReadLength after maxlen: a slice's count
+// figure of an element, then its elements' charge (see eachCharge).
+func elemsCharge(v *model.Value) string { return fmt.Sprintf("%d, %s", v.Each, eachCharge(v)) }
+
+// eachCharge is the arguments of ChargeValues after the count: the values
+// and bytes of each element of slice v, and 2 for elements whose memory is
+// charged twice (see model.Charge).
+func eachCharge(v *model.Value) string {
+	times := 1
+	if v.Charge.Twice {
+		times = 2
+	}
+	return fmt.Sprintf("%d, %d, %d", v.Charge.Work, v.Charge.Bytes, times)
+}
+
 // readPresent reads a pointer's or sparse slot's value into x, whose type
 // is optional(v).
 func (e *Emitter) readPresent(c *body, v *model.Value, x string, idx []string) {
@@ -401,10 +417,9 @@ func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fr
 	name := e.typeNames[v.Type]
 	if v.Fields == nil {
 		if fresh {
-			c.line("if (!%s.Read(ref r, out %s))", name, x)
-		} else {
-			c.line("if (!%s.ReadFrom(ref r))", x)
+			c.line("%s = new %s();", x, name)
 		}
+		c.line("if (!%s.ReadFrom(ref r))", x)
 		c.line("    return r.At(%s);", p)
 		return
 	}
@@ -418,13 +433,14 @@ func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fr
 
 func (e *Emitter) readUnion(c *body, v *model.Value, x string, idx []string) {
 	p := code.PathExpr(v.Path, idx)
-	t := c.temp(tInt)
+	t, start := c.temp(tInt), "x"+strconv.Itoa(c.loops)
+	c.open()
+	c.line("int %s = r.BitsRead;", start)
 	if v.Type.Numbered {
 		// The protocol's own indices (At): any other is refused as bitpack
 		// words it, listing them.
-		u, start := c.temp(tUint), "x"+strconv.Itoa(c.loops)
+		u := c.temp(tUint)
 		c.open()
-		c.line("int %s = r.BitsRead;", start)
 		c.line("if (!r.ReadBits(%d, out %s))", v.Type.IndexBits, u)
 		c.line("    return r.At(%s);", p)
 		c.line("switch (%s)", u)
@@ -451,12 +467,16 @@ func (e *Emitter) readUnion(c *body, v *model.Value, x string, idx []string) {
 		c.line("case %d:", i)
 		c.open()
 		c.line("%s %s;", name, m)
-		c.line("if (!%s.Read(ref r, out %s))", name, m)
+		c.line("if (!r.ChargeValue(%d, %d, %s))", mt.Charge.Work, mt.Charge.Bytes, start)
+		c.line("    return r.At(%s);", p)
+		c.line("%s = new %s();", m, name)
+		c.line("if (!%s.ReadFrom(ref r))", m)
 		c.line("    return r.At(%s);", p)
 		c.line("%s = %s;", x, m)
 		c.line("break;")
 		c.close()
 	}
+	c.close()
 	c.close()
 }
 
@@ -472,7 +492,7 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	slot := e.optional(v.Elem)
 	if v.Prefix != nil {
 		c.line("int %s;", n)
-		c.line("if (!r.ReadLength(%d, %d, 0, out %s))", v.Prefix.Bits, v.MaxLen, n)
+		c.line("if (!r.ReadSlots(%d, %d, out %s))", v.Prefix.Bits, v.MaxLen, n)
 		c.line("    return r.At(%s);", p)
 		c.line("%s = %s;", x, newArray(slot, n))
 	} else {
@@ -496,6 +516,8 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	c.close()
 	c.line("if (%s == %s)", i, n)
 	c.line("    break;")
+	c.line("if (!r.ChargeValue(%d, %d, %s))", v.Charge.Work, v.Charge.Bytes, start)
+	c.line("    return r.At(%s);", code.PathExpr(v.Elem.Path, append(idx, i)))
 	e.readPresent(c, v.Elem, x+"["+i+"]", append(idx, i))
 	c.line("%s = %s;", prev, i)
 	c.close()
@@ -530,7 +552,7 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 	c.loops++
 	c.open()
 	c.line("int %s;", n)
-	c.line("if (!r.ReadCount(%d, %d, %d, out %s))", v.Prefix.Bits, v.MaxLen, v.ElemMin, n)
+	c.line("if (!r.ReadCount(%d, %d, %d, %d, %d, out %s))", v.Prefix.Bits, v.MaxLen, v.Each, v.Charge.Work, v.Charge.Bytes, n)
 	c.line("    return r.At(%s);", p)
 	if fresh {
 		c.line("%s = new %s(%s);", x, e.csType(v), n)

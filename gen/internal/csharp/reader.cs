@@ -38,6 +38,7 @@ public partial struct BitpackReader
     private BitpackErrorKind kind;
     private int errorBit;
     private string errorPath, errorDetail;
+    private long workLimit, workSpent, bytesLimit, bytesSpent; // the allowances (see Charge), and what the read has spent
 
     public BitpackReader(byte[] packet)
     {
@@ -47,6 +48,10 @@ public partial struct BitpackReader
         kind = BitpackErrorKind.None;
         errorBit = 0;
         errorPath = errorDetail = null;
+        workSpent = 0;
+        bytesSpent = {{ALLOW_OVERHEAD}};
+        workLimit = {{ALLOW_WORK_BASE}} + {{ALLOW_WORK_PER_BIT}}L * end;
+        bytesLimit = {{ALLOW_BYTES_BASE}} + {{ALLOW_BYTES_PER_BIT}}L * end;
         if (data.Length > int.MaxValue / 8)
             Fail(BitpackErrorKind.Range, 0, "packet of " + data.Length + " bytes is too large to address in bits");
     }
@@ -158,6 +163,13 @@ public partial struct BitpackReader
     /// <summary>Reads range=min..min+span: the offset from min in n bits.</summary>
     public bool ReadUintRange(int n, ulong min, ulong span, out ulong value)
     {
+        if (n == 0)
+        {
+            // A range of one value takes no bits: the allowances let a
+            // packet claim tens of thousands of them, so no calls for each.
+            value = min;
+            return true;
+        }
         int start = pos;
         ulong offset;
         value = 0;
@@ -171,6 +183,11 @@ public partial struct BitpackReader
 
     public bool ReadIntRange(int n, long min, ulong span, out long value)
     {
+        if (n == 0)
+        {
+            value = min; // see ReadUintRange
+            return true;
+        }
         int start = pos;
         ulong offset;
         value = 0;
@@ -228,11 +245,12 @@ public partial struct BitpackReader
     }
 
     /// <summary>
-    /// Reads a slice's length (n bits, at most maxlen) and refuses, before
-    /// anything is allocated, a length whose elements of at least elemBits
-    /// each cannot fit in what is left of the packet.
+    /// Reads a slice's length (n bits, at most maxlen), checks it against the
+    /// bits left at each bits an element (see CheckCount) and charges its
+    /// elements of work values and size bytes (times: 2 for elements with
+    /// fields off the wire), all before anything is allocated.
     /// </summary>
-    public bool ReadLength(int n, int maxlen, int elemBits, out int length)
+    public bool ReadLength(int n, int maxlen, long each, long work, long size, int times, out int length)
     {
         int start = pos;
         uint v;
@@ -241,10 +259,33 @@ public partial struct BitpackReader
             return false;
         if (v > (uint)maxlen)
             return Fail(BitpackErrorKind.Range, start, "length " + v + " exceeds maxlen " + maxlen);
-        if (elemBits > 0 && (long)v * elemBits > end - pos)
-            return Fail(BitpackErrorKind.Overflow, pos, v + " elements need at least " + (long)v * elemBits + " bits, " + (end - pos) + " remain");
+        if (!CheckCount(v, each, "element", "elements") || !ChargeValues(v, work, size, times, start))
+            return false;
         length = (int)v;
         return true;
+    }
+
+    /// <summary>A sparse slice's length (n bits, at most maxlen), its slots charged.</summary>
+    public bool ReadSlots(int n, int maxlen, out int length)
+    {
+        int start = pos;
+        uint v;
+        length = 0;
+        if (!ReadBits(n, out v))
+            return false;
+        if (v > (uint)maxlen)
+            return Fail(BitpackErrorKind.Range, start, "length " + v + " exceeds maxlen " + maxlen);
+        if (!ChargeSlots(v, start))
+            return false;
+        length = (int)v;
+        return true;
+    }
+
+    /// <summary>A pointer's presence bit; a pointee of work values and size bytes is charged at it.</summary>
+    public bool ReadPresence(long work, long size, out bool present)
+    {
+        int start = pos;
+        return ReadBool(out present) && (!present || ChargeValue(work, size, start));
     }
 
     /// <summary>Skips to the next byte boundary; the padding bits must be zero.</summary>
@@ -285,6 +326,8 @@ public partial struct BitpackReader
             return false;
         if (length > (uint)((end - pos) / 8))
             return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
+        if (!ChargeValue(0, length, start))
+            return false;
         if (value == null || value.Length != length)
             value = length == 0 ? Bitpack.NoBytes : new byte[length];
         global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
@@ -292,12 +335,22 @@ public partial struct BitpackReader
         return true;
     }
 
-    /// <summary>A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL.</summary>
+    /// <summary>A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged.</summary>
     public bool ReadString(int n, int maxlen, out string value)
+    {
+        int start = pos;
+        int length;
+        return ReadText(n, maxlen, out value, out length) && ChargeValue(0, length, start);
+    }
+
+    // ReadText is ReadString without the charge, and the string's length
+    // in bytes.
+    private bool ReadText(int n, int maxlen, out string value, out int byteLength)
     {
         int start = pos;
         uint length;
         value = "";
+        byteLength = 0;
         if (!ReadBits(n, out length))
             return false;
         if (length > (uint)maxlen)
@@ -313,6 +366,7 @@ public partial struct BitpackReader
         if (length > 0)
             value = global::System.Text.Encoding.UTF8.GetString(data, at, (int)length);
         pos += 8 * (int)length;
+        byteLength = (int)length;
         return true;
     }
 
@@ -365,8 +419,8 @@ public partial struct BitpackReader
         return true;
     }
 
-    /// <summary>A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit.</summary>
-    public bool ReadCount(int n, int maxlen, int entryBits, out int count)
+    /// <summary>A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated.</summary>
+    public bool ReadCount(int n, int maxlen, long each, long work, long slot, out int count)
     {
         int start = pos;
         uint v;
@@ -375,8 +429,8 @@ public partial struct BitpackReader
             return false;
         if (v > (uint)maxlen)
             return Fail(BitpackErrorKind.Range, start, v + " entries exceed maxlen " + maxlen);
-        if (entryBits > 0 && (long)v * entryBits > end - pos)
-            return Fail(BitpackErrorKind.Overflow, pos, v + " entries need at least " + (long)v * entryBits + " bits, " + (end - pos) + " remain");
+        if (!CheckCount(v, each, "entry", "entries") || !ChargeEntries(v, work, slot, start))
+            return false;
         count = (int)v;
         return true;
     }

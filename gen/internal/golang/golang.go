@@ -313,14 +313,15 @@ func goIdent(n string) string {
 
 // goBounds refuses a type whose decode could reach bitpack's allowances
 // (allowance.go): the generated code does not count work or bytes, so it
-// must be unable to reach them. A decode may always visit workBaseValues
-// (4096) values and allocate allocBaseBytes (1 MiB) whatever the packet;
+// must be unable to reach them. A decode may always visit
+// rules.WorkBaseValues (4096) values and allocate rules.AllocBaseBytes (1
+// MiB) whatever the packet;
 // the bounds here are what the value can hold at most, counted
 // generously (every value, element and byte; each allocation at twice its
 // size plus 64), against those, halved for the bytes.
 func goBounds(v *model.Value) error {
 	work, mem := goCost(v)
-	if work > 4096 || mem > 1<<19 {
+	if work > rules.WorkBaseValues || mem > rules.AllocBaseBytes/2 {
 		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
 	}
 	if n := goShadow(v, true); n > goShadowLimit {

@@ -32,7 +32,7 @@ func (m *Model) Dump() string {
 			}
 			b.WriteString("\n\n")
 		case TypeStruct:
-			fmt.Fprintf(&b, "struct %s (%s): %s, fingerprint %#08x\n", t.Name, t.Go, SizeText(t), t.Fingerprint)
+			fmt.Fprintf(&b, "struct %s (%s): %s, fingerprint %#08x, %s\n", t.Name, t.Go, SizeText(t), t.Fingerprint, chargeText(t.Charge))
 			for _, f := range t.Fields {
 				dumpValue(&b, f.Value, 1)
 			}
@@ -69,6 +69,15 @@ func dumpValue(b *strings.Builder, v *Value, depth int) {
 	case OpArray, OpSlice, OpPointer, OpSparse:
 		dumpValue(b, v.Elem, depth+1)
 	}
+}
+
+// chargeText words a charge's figures.
+func chargeText(c Charge) string {
+	s := fmt.Sprintf("charged %d values, %d bytes", c.Work, c.Bytes)
+	if c.Twice {
+		s += " twice"
+	}
+	return s
 }
 
 // stepText words v's step and its numbers.
@@ -112,15 +121,23 @@ func stepText(v *Value) string {
 			add("unrolled")
 		}
 	case OpSlice:
-		add("elements of at least %d bits", v.ElemMin)
+		add("elements of at least %d bits", v.Each)
+		add("each %s", chargeText(v.Charge))
+	case OpPointer:
+		add("the pointee %s", chargeText(v.Charge))
 	case OpSparse:
 		add("%d slots", v.Slots)
-	case OpStruct, OpUnion, OpHook:
+		add("each element %s", chargeText(v.Charge))
+	case OpStruct, OpUnion:
 		add("%s", v.Type.Name)
+	case OpHook:
+		add("%s", v.Type.Name)
+		add("each call %s", chargeText(v.Charge))
 	case OpFields:
 		add("%s's fields in place", v.Type.Name)
 	case OpMap:
-		add("entries of at least %d bits", v.ElemMin)
+		add("entries of at least %d bits", v.Each)
+		add("each entry charged %d values, a slot of %d bytes", v.Charge.Work, v.Charge.Bytes)
 		add("keys %s", [...]string{KeysNumeric: "ascending", KeysFalseFirst: "false first", KeysBytewise: "by bytes"}[v.Order])
 	case OpQuat:
 		add("%d bits a component, codes 0..%d", v.Bits, v.Steps)

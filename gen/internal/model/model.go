@@ -60,6 +60,11 @@ type Type struct {
 	Fingerprint uint32
 	MinBits     int
 	MaxBits     int // -1: unbounded
+	// Charge is what the Go decoder's allowances charge for a value of
+	// the type (its layout root's bitpack.Field.Charge): its Work when a
+	// decode of it starts, and its Work and Bytes for a union member of
+	// it, when its index is read (see Charge).
+	Charge Charge
 
 	// TypeUnion: the member struct types in the order NewUnion took them,
 	// the type index each has on the wire (its position unless the union
@@ -111,17 +116,16 @@ type Value struct {
 
 	Bits int // bool 1; integers: the wire width; compressed floats: code bits; quat: bits per component
 	// MinBits is the fewest bits the value takes on the wire (alignment
-	// padding counted as none): a reader refuses a slice length whose
-	// elements cannot fit in what is left before allocating them.
+	// padding counted as none).
 	MinBits int
 	// CountBits is the value's count figure (bitpack.Field.CountBits):
 	// the fewest bits it takes with a union counted as its index alone,
 	// at most 2^53-1, which a count of such values is checked against
 	// (docs/wire.md, "Truncated packets").
 	CountBits int64
-	// Cost is the layout's bitpack.Field.Charge: what the Go decoder's
-	// allowances charge for a value of this node that it allocates or
-	// visits on its own (zero on plain struct fields and array elements).
+	// Cost is the layout's bitpack.Field.Charge of this node itself (the
+	// Rust runtime's figures; Charge below is what a step charges for the
+	// values it brings, for the C++, C# and TypeScript generators).
 	Cost bitpack.Charge
 
 	// Integers: Signed for Go's signed kinds; GoBits is the Go width (64
@@ -191,22 +195,23 @@ type Value struct {
 
 	// The step (steps.go): Op, and what it needs. Prefix is the length
 	// prefix of strings, byte slices, slices, sparse slices and maps;
-	// Code the code of a fixed-width value; ElemMin the fewest bits an
-	// element of a slice or an entry of a map takes (a reader refuses a
-	// count whose elements cannot fit in what is left before allocating
-	// them; capped at 2^30); Slots a sparse array's slots (Len, or MaxLen
-	// for a slice); Unrolled, for an array, that bitpack unrolls it into
-	// its parent's ops (a delta then refuses a listed element that
-	// changes nothing where its index is read); Order a map's key order.
+	// Code the code of a fixed-width value; Each the count figure of one
+	// element of a slice or entry of a map, which its count is checked
+	// against (docs/wire.md, "Truncated packets"); Charge what the
+	// allowances charge for each value the step brings (see Charge);
+	// Slots a sparse array's slots (Len, or MaxLen for a slice);
+	// Unrolled, for an array, that bitpack unrolls it into its parent's
+	// ops (a delta then refuses a listed element that changes nothing
+	// where its index is read); Order a map's key order.
 	Op       Op
 	Prefix   *Count
 	Code     Code
-	ElemMin  int
+	Each     int64
+	Charge   Charge
 	Slots    int
 	Unrolled bool
 	Order    KeyOrder
-	Charges  []Charge // the allowances' charges (see Charge): none yet
-	item     bool     // an item of its struct's delta (see IsItem)
+	item     bool // an item of its struct's delta (see IsItem)
 }
 
 // A QuatStep is one step towards a quaternion component: into member
@@ -313,7 +318,7 @@ func (b *builder) structType(t reflect.Type, suggest string) (*Type, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gen: %w", err)
 	}
-	st := &Type{Kind: TypeStruct, Go: t, Fingerprint: fp, MinBits: l.MinBits, MaxBits: l.MaxBits, suggest: suggest}
+	st := &Type{Kind: TypeStruct, Go: t, Fingerprint: fp, MinBits: l.MinBits, MaxBits: l.MaxBits, suggest: suggest, Charge: chargeOf(l.Root)}
 	st.value = &Value{Kind: bitpack.KindStruct, Op: OpStruct, Go: t, Type: st, MinBits: l.MinBits, CountBits: l.Root.CountBits, Cost: l.Root.Charge, Encoding: l.Root.Encoding()}
 	b.order = append(b.order, st)
 	if l.Root.Kind != bitpack.KindStruct {

@@ -18,10 +18,6 @@ func LengthBits(maxlen int) int {
 	return n
 }
 
-// ElemBits is a value's minimum size for the length check, capped well
-// inside a 32-bit int: an element of 2^30 bits fits in no packet anyway.
-func ElemBits(v *Value) int { return min(v.MinBits, 1<<30) }
-
 // Span is the width of a ranged integer's range, B - A, as an unsigned
 // number.
 func Span(v *Value) uint64 {

@@ -115,11 +115,14 @@ func step(v *Value, f *bitpack.Field) {
 	case bitpack.KindArray:
 		v.Op, v.Unrolled = OpArray, f.Unrolled()
 	case bitpack.KindSlice:
-		v.Op, v.Prefix, v.ElemMin = OpSlice, count(v.MaxLen), ElemBits(v.Elem)
+		v.Op, v.Prefix, v.Each = OpSlice, count(v.MaxLen), f.Elem.CountBits
+		v.Charge = chargeOf(f.Elem)
 	case bitpack.KindPointer:
-		v.Op = OpPointer
+		v.Op, v.Charge = OpPointer, chargeOf(f.Elem)
+		v.Charge.Twice = false
 	case bitpack.KindSparse:
-		v.Op, v.Slots = OpSparse, v.Len
+		v.Op, v.Slots, v.Charge = OpSparse, v.Len, chargeOf(f.Elem)
+		v.Charge.Twice = false
 		if f.Type.Kind() == reflect.Slice {
 			v.Prefix, v.Slots = count(v.MaxLen), v.MaxLen
 		}
@@ -131,9 +134,11 @@ func step(v *Value, f *bitpack.Field) {
 	case bitpack.KindUnion:
 		v.Op = OpUnion
 	case bitpack.KindCustom:
-		v.Op = OpHook
+		v.Op, v.Charge = OpHook, chargeOf(f)
+		v.Charge.Twice = false
 	case bitpack.KindMap:
-		v.Op, v.Prefix, v.ElemMin = OpMap, count(v.MaxLen), min(v.Key.MinBits+v.Elem.MinBits, 1<<30)
+		v.Op, v.Prefix, v.Each = OpMap, count(v.MaxLen), min(f.Key.CountBits+f.Elem.CountBits, rules.MaxFigure)
+		v.Charge = entryCharge(f.Key.Charge, f.Elem.Charge)
 		v.Order = KeysNumeric
 		switch v.Key.Op {
 		case OpBool:
@@ -153,19 +158,30 @@ func step(v *Value, f *bitpack.Field) {
 
 func count(maxlen int) *Count { return &Count{Bits: LengthBits(maxlen), Max: maxlen} }
 
-// Charges are what the Go decoder charges a decode's work and memory
-// allowances at a step (bitpack's allowance.go), which every reader must
-// charge alike to accept exactly the packets Go accepts: Values to the
-// work allowance and Bytes to the memory allowance, once (PerEach false)
-// or for each element, byte, slot, entry, pointee, member or call the
-// packet brings (PerEach). Where Go charges: a string's and a byte
-// slice's bytes (OpString, OpBytes), a slice's elements (OpSlice), a
-// pointee (OpPointer), a sparse slice's slots and each present element
-// (OpSparse), a union's member (OpUnion), a hook's call (OpHook), a map's
-// entries (OpMap). The numbers must come from bitpack's exported layout,
-// which does not carry them yet: until it does, Value.Charges is empty
-// and no generated reader enforces the allowances.
+// Charge is what the Go decoder charges its work and memory allowances
+// for each value a step brings (docs/wire.md, "The allowances, exactly"),
+// which every reader must charge alike to accept exactly the packets Go
+// accepts: a slice's element, a pointee, a sparse element, a hook's call,
+// a map's entry (Value.Charge); a value of a struct type (Type.Charge), a
+// decode of which starts by charging its Work, and a union member of
+// which is charged whole. The figures are bitpack's (Field.Charge),
+// copied; the runtimes multiply them by a count and round the bytes.
 type Charge struct {
-	Values, Bytes int64
-	PerEach       bool
+	Work  int64 // the values one visits
+	Bytes int64 // its Go size on a 64-bit platform; a map entry's slot: its key's, its value's and a control byte
+	Twice bool  // a slice's: the element keeps fields off the wire, so its memory is charged twice
 }
+
+// chargeOf copies layout node f's charge.
+func chargeOf(f *bitpack.Field) Charge {
+	return Charge{Work: f.Charge.Work, Bytes: f.Charge.Bytes, Twice: f.Charge.Partial}
+}
+
+// entryCharge is a map entry's: its key's and its value's values, and its
+// slot, as bitpack's decoder counts them (kind_map.go, mapx.slot).
+func entryCharge(key, elem bitpack.Charge) Charge {
+	return Charge{Work: satAdd(key.Work, elem.Work), Bytes: satAdd(satAdd(key.Bytes, elem.Bytes), 1)}
+}
+
+// satAdd adds figures, saturating at rules.Saturated as bitpack's do.
+func satAdd(a, b int64) int64 { return min(a+b, rules.Saturated) }

@@ -5,12 +5,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/zerobit"
 )
 
 var update = flag.Bool("update", false, "rewrite the step goldens")
@@ -188,5 +190,106 @@ func TestStepGoldens(t *testing.T) {
 		if got != string(want) {
 			t.Errorf("%s: the steps are not %s (go test -run TestStepGoldens -update, then read the difference):\n%s", tc.name, file, got)
 		}
+	}
+}
+
+// Half keeps a field off the wire: a slice of it is charged twice.
+type Half struct {
+	A    uint8
+	keep uint8
+}
+
+// Halves holds a slice of Half.
+type Halves struct {
+	H []Half `bits:"maxlen=9"`
+}
+
+var _ = Half{}.keep // kept off the wire on purpose
+
+// TestChargesFromLayout: the steps carry bitpack's charges and count
+// figures, as docs/wire.md words them for these types (worked out by
+// hand from the Go types: a Chunk is 4096 values and bytes and takes no
+// bits), and every value's count figure is its layout node's.
+func TestChargesFromLayout(t *testing.T) {
+	m, err := Build([]any{zerobit.ZeroSlice{}, zerobit.ZeroMap{}, zerobit.ZeroPair{}, zerobit.MixedStream{}, Halves{}, World{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]*Type{}
+	for _, typ := range m.Types {
+		types[typ.Name] = typ
+	}
+	field := func(typ, name string) *Value {
+		for _, f := range types[typ].Fields {
+			if f.Name == name {
+				return f.Value
+			}
+		}
+		t.Fatalf("%s has no field %s", typ, name)
+		return nil
+	}
+	for _, c := range []struct {
+		what string
+		got  Charge
+		each int64
+		want Charge
+		ways int64
+	}{
+		{"ZeroSlice.C, a slice of Chunks", field("ZeroSlice", "C").Charge, field("ZeroSlice", "C").Each, Charge{Work: 4096, Bytes: 4096}, 0},
+		{"ZeroMap.M, uint8 keys to Chunks", field("ZeroMap", "M").Charge, field("ZeroMap", "M").Each, Charge{Work: 4097, Bytes: 4098}, 8},
+		{"MixedStream.M, a slice of unions", field("MixedStream", "M").Charge, field("MixedStream", "M").Each, Charge{Work: 1, Bytes: 16}, 1},
+		{"Halves.H, a slice of a struct with a field off the wire", field("Halves", "H").Charge, field("Halves", "H").Each, Charge{Work: 1, Bytes: 2, Twice: true}, 8},
+		{"World.Scores, string keys to uint16", field("World", "Scores").Charge, field("World", "Scores").Each, Charge{Work: 2, Bytes: 19}, 15},
+	} {
+		if c.got != c.want || c.each != c.ways {
+			t.Errorf("%s: charge %+v, count figure %d; want %+v, %d", c.what, c.got, c.each, c.want, c.ways)
+		}
+	}
+	for name, want := range map[string]Charge{
+		"ZeroPair": {Work: 8193, Bytes: 8208}, "Chunk": {Work: 4096, Bytes: 4096}, "Tick": {Work: 1, Bytes: 1},
+		"World": {Work: 60, Bytes: 232}, "Halves": {Work: 1, Bytes: 24},
+	} {
+		if got := types[name].Charge; got != want {
+			t.Errorf("type %s: charge %+v, want %+v", name, got, want)
+		}
+	}
+	// Every value's count figure, and every union member's charge, is
+	// its layout node's.
+	for _, typ := range m.Types {
+		if typ.Kind != TypeStruct {
+			continue
+		}
+		l, err := bitpack.Describe(reflect.New(typ.Go).Interface())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range typ.Fields {
+			sameFigures(t, f.Value, l.Root.Fields[i])
+		}
+	}
+}
+
+// sameFigures compares value v's count figures, and its unions' member
+// charges, with layout node f's, through its parts.
+func sameFigures(t *testing.T, v *Value, f *bitpack.Field) {
+	t.Helper()
+	if v.CountBits != f.CountBits {
+		t.Errorf("%s: count figure %d, its layout's %d", v.Path, v.CountBits, f.CountBits)
+	}
+	if v.Op == OpUnion {
+		for i, mt := range v.Type.Members {
+			if c := f.Members[i].Charge; mt.Charge != (Charge{Work: c.Work, Bytes: c.Bytes, Twice: c.Partial}) {
+				t.Errorf("%s: member %s charged %+v, its layout's %+v", v.Path, mt.Name, mt.Charge, c)
+			}
+		}
+	}
+	if v.Elem != nil {
+		sameFigures(t, v.Elem, f.Elem)
+	}
+	if v.Key != nil {
+		sameFigures(t, v.Key, f.Key)
+	}
+	for i, u := range v.Fields {
+		sameFigures(t, u.Value, f.Fields[i])
 	}
 }

@@ -189,6 +189,14 @@
                 Op::ByteArray => take(r, N, None, true).map(|b| self.iter_mut().zip(b).for_each(|(x, &c)| *x = byte(c))),
                 Op::Sparse => T::sparse_read(self, r, s).map(|_| ()),
                 Op::Quat => quat_read(self, r, s),
+                // Integers of no bits (a range of one value) are all the
+                // first one: a packet may claim tens of thousands of them.
+                _ if N > 0 && s.e().op == Op::Int && s.e().bits == 0 => {
+                    self[0].read(r, s.e()).map_err(|x| x.at(&seg(0)))?;
+                    let first = self[0].clone();
+                    self[1..].iter_mut().for_each(|x| *x = first.clone());
+                    Ok(())
+                }
                 _ => self.iter_mut().enumerate().try_for_each(|(i, x)| x.read(r, s.e()).map_err(|x| x.at(&seg(i)))),
             }
         }

@@ -11,6 +11,7 @@
         newest: u16,
         stream: u32,
         read: bool,
+        on: bool, // a packet was read since creation: stream is the current stream, which reset keeps
         left: Vec<u32>, // the last 4 streams left
     }
 
@@ -19,13 +20,14 @@
         /// 32768 (anything else panics).
         pub fn new(history: usize) -> Receiver<T> {
             assert!(history.is_power_of_two() && (2..=32768).contains(&history), "snapshot: History {} is not a power of two from 2 to 32768", history);
-            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, left: Vec::new() }
+            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() }
         }
 
         /// The sequence to acknowledge: the newest read, 0xFFFF before any.
         pub fn ack(&self) -> u16 { if self.read { self.newest } else { 0xffff } }
 
-        /// Forgets every view (after a reconnect); the streams it left stay left.
+        /// Forgets every view (after a reconnect); the streams it left stay
+        /// left, and the one it was on is left when a packet starts another.
         pub fn reset(&mut self) {
             self.read = false;
             self.slots.iter_mut().for_each(|s| *s = None);
@@ -71,14 +73,14 @@
                 return no(Range, format!("packet {}: older than the {} sequences kept up to {}", seq, self.history, self.newest));
             }
             let view = read_delta(&packet[n..], base).map_err(|e| Error { bit: e.bit + 8 * n as u64, ..e })?;
-            if starts && self.read && !self.left.contains(&self.stream) {
+            if starts && self.on && stream != self.stream && !self.left.contains(&self.stream) {
                 self.left.push(self.stream);
                 if self.left.len() > 4 {
                     self.left.remove(0);
                 }
             }
             if takes {
-                (self.newest, self.stream, self.read) = (seq, stream, true);
+                (self.newest, self.stream, self.read, self.on) = (seq, stream, true, true);
             }
             let slot = &mut self.slots[seq as usize % self.history];
             Ok((seq, &slot.insert((view, seq, crc32(0, packet), stream)).0))

@@ -36,6 +36,10 @@ func (c *body) loop(n string, inner func(i string)) {
 	c.loops--
 }
 
+// elem is element i of array x, read or filled in place: the index is in
+// range by construction, which "!" tells noUncheckedIndexedAccess.
+func elem(x, i string) string { return x + "[" + i + "]!" }
+
 // local returns a local name with prefix that no other local of the
 // function has (a0, e1, ...): a value built inside another's block must
 // not shadow it.

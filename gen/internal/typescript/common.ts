@@ -5,20 +5,26 @@
 // through Math.fround at every step, as bitpack pins it.
 
 /** What kind of refusal an error is, as the Go side's sentinel errors. */
-export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing";
+export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing" | "NoBase";
 
 /** A refused packet or value: the field path and bit are bitpack's. */
 export class BitpackError extends Error {
-  constructor(
-    readonly op: "decode" | "encode",
-    readonly type: string,
-    readonly kind: BitpackErrorKind,
-    readonly path: string,
-    readonly bit: number, // -1 for encode errors
-    readonly detail: string,
-  ) {
+  readonly op: "decode" | "encode";
+  readonly type: string;
+  readonly kind: BitpackErrorKind;
+  readonly path: string;
+  readonly bit: number; // -1 for encode errors
+  readonly detail: string;
+
+  constructor(op: "decode" | "encode", type: string, kind: BitpackErrorKind, path: string, bit: number, detail: string) {
     super(errorMessage(op, type, path, bit, detail));
     this.name = "BitpackError";
+    this.op = op;
+    this.type = type;
+    this.kind = kind;
+    this.path = path;
+    this.bit = bit;
+    this.detail = detail;
   }
 }
 
@@ -41,6 +47,16 @@ function joinPath(segment: string, path: string): string {
   }
   return segment + "." + path;
 }
+
+/**
+ * The bytes writeT, writeTDelta and seal return: a Uint8Array over an
+ * ArrayBuffer of its own, which WebSocket.send, a fetch body and a Blob
+ * take. Written as what Uint8Array's slice returns, it is
+ * Uint8Array<ArrayBuffer> to TypeScript 5.7 and later (whose DOM library
+ * refuses a plain Uint8Array, which may view a SharedArrayBuffer) and
+ * Uint8Array to earlier versions, which have no generic Uint8Array.
+ */
+export type BitpackBytes = ReturnType<Uint8Array["slice"]>;
 
 /** A Go **T's pointee, where the pointee can itself be null. */
 export interface BitpackBox<T> {
@@ -91,12 +107,12 @@ function show(value: unknown): string {
 /** Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or "". */
 function textProblem(p: Uint8Array, at: number, n: number): string {
   for (let i = 0; i < n; i++) {
-    if (p[at + i] === 0) {
+    if (p[at + i]! === 0) {
       return "NUL byte at offset " + i;
     }
   }
   for (let k = 0; k < n; ) {
-    const c = p[at + k];
+    const c = p[at + k]!;
     if (c < 0x80) {
       k++;
       continue;
@@ -123,9 +139,9 @@ function textProblem(p: Uint8Array, at: number, n: number): string {
     } else if (c >= 0xf1 && c <= 0xf3) {
       length = 4;
     }
-    let ok = length > 0 && n - k >= length && p[at + k + 1] >= low && p[at + k + 1] <= high;
+    let ok = length > 0 && n - k >= length && p[at + k + 1]! >= low && p[at + k + 1]! <= high;
     for (let j = 2; ok && j < length; j++) {
-      ok = p[at + k + j] >= 0x80 && p[at + k + j] <= 0xbf;
+      ok = p[at + k + j]! >= 0x80 && p[at + k + j]! <= 0xbf;
     }
     if (!ok) {
       return "invalid UTF-8 at offset " + k;
@@ -140,19 +156,19 @@ function decodeText(p: Uint8Array, at: number, n: number): string {
   const units: number[] = [];
   let out = "";
   for (let k = at; k < at + n; ) {
-    const c = p[k];
+    const c = p[k]!;
     let cp: number;
     if (c < 0x80) {
       cp = c;
       k++;
     } else if (c < 0xe0) {
-      cp = ((c & 0x1f) << 6) | (p[k + 1] & 0x3f);
+      cp = ((c & 0x1f) << 6) | (p[k + 1]! & 0x3f);
       k += 2;
     } else if (c < 0xf0) {
-      cp = ((c & 0x0f) << 12) | ((p[k + 1] & 0x3f) << 6) | (p[k + 2] & 0x3f);
+      cp = ((c & 0x0f) << 12) | ((p[k + 1]! & 0x3f) << 6) | (p[k + 2]! & 0x3f);
       k += 3;
     } else {
-      cp = ((c & 0x07) << 18) | ((p[k + 1] & 0x3f) << 12) | ((p[k + 2] & 0x3f) << 6) | (p[k + 3] & 0x3f);
+      cp = ((c & 0x07) << 18) | ((p[k + 1]! & 0x3f) << 12) | ((p[k + 2]! & 0x3f) << 6) | (p[k + 3]! & 0x3f);
       k += 4;
     }
     if (cp > 0xffff) {

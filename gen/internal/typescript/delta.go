@@ -13,13 +13,19 @@ import (
 // type T
 //
 //	export function readTDelta(packet: Uint8Array, base: T): T
-//	export function writeTDelta(base: T, value: T): Uint8Array
+//	export function writeTDelta(base: T, value: T): BitpackBytes
+//	export function readTDeltaFrom(r: BitReader, base: T, into: T): boolean
+//	export function writeTDeltaTo(w: BitWriter, base: T, value: T): boolean
 //
-// and the stream-level readTDeltaFrom and writeTDeltaTo, which read or
-// write T's items (its fields, structs flattened into theirs), each after
-// a changed bit when bit is set, and say whether any changed. A read
-// applies the delta to cloneT(base), a copy of its own, so base is never
-// touched and a refusal throws before anything is returned.
+// readTDelta applies the delta to cloneT(base), a copy of its own, so base
+// is never touched and a refusal throws before anything is returned. The
+// stream-level readTDeltaFrom and writeTDeltaTo read and write a delta
+// where a stream is, after whatever came before it (a header), as
+// readTFrom and writeTTo do a whole value. Under them, readTDeltaItems
+// and writeTDeltaItems (the module's own) read or write T's items (its
+// fields, structs flattened into theirs), each after a changed bit when
+// bit is set, and say whether any changed: what the types that hold a T
+// call.
 
 // typeItems counts a struct type's items in its own form.
 func typeItems(t *model.Type) int {
@@ -96,6 +102,7 @@ func (e *Emitter) deltaStruct(t *model.Type) {
 	} else {
 		e.printf("  return {\n%s\n  };\n}\n\n", strings.Join(fields, "\n"))
 	}
+	e.copyStruct(t)
 	e.printf(`/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see clone%[1]s); base is untouched.
@@ -104,33 +111,63 @@ func (e *Emitter) deltaStruct(t *model.Type) {
 export function read%[1]sDelta(packet: Uint8Array, base: %[1]s): %[1]s {
   const r = new BitReader(packet);
   const v = clone%[1]s(base);
-  if (r.readBits(1) === 1 && !read%[1]sDeltaFrom(r, v, %[3]t) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!read%[1]sDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error(%[2]s);
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function write%[1]sDelta(base: %[1]s, value: %[1]s): Uint8Array {
+export function write%[1]sDelta(base: %[1]s, value: %[1]s): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!write%[1]sDeltaTo(w, value, base, %[3]t) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error(%[2]s) : w.bytes();
+  const out = write%[1]sDeltaTo(w, base, value) ? w.bytes() : w.error(%[2]s);
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
   }
   return out;
+}
+
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copy%[1]s: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as read%[1]sDelta does.
+ */
+export function read%[1]sDeltaFrom(r: BitReader, base: %[1]s, into: %[1]s): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copy%[1]s(base, into);
+  }
+  if (r.readBits(1) === 1 && !read%[1]sDeltaItems(r, into, %[3]t) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function write%[1]sDeltaTo(w: BitWriter, base: %[1]s, value: %[1]s): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!write%[1]sDeltaItems(w, value, base, %[3]t) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
 }
 
 `, n, goName, root)
@@ -140,7 +177,7 @@ export function write%[1]sDelta(base: %[1]s, value: %[1]s): Uint8Array {
 		e.dItems(c, d, f, "v."+fieldName(t, f), nil)
 	}
 	e.printf("/** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */\n")
-	e.printf("export function read%sDeltaFrom(r: BitReader, v: %s, bit: boolean): boolean {\n", n, n)
+	e.printf("function read%sDeltaItems(r: BitReader, v: %s, bit: boolean): boolean {\n", n, n)
 	e.printf("  let changed = false;\n%s  return changed;\n}\n\n", c.b.String())
 	c = &body{indent: 1}
 	for _, f := range model.StructFields(self) {
@@ -148,7 +185,7 @@ export function write%[1]sDelta(base: %[1]s, value: %[1]s): Uint8Array {
 		e.dwItems(c, d, f, x, "b."+fieldName(t, f), nil)
 	}
 	e.printf("/** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */\n")
-	e.printf("export function write%sDeltaTo(w: BitWriter, v: %s, b: %s, bit: boolean): boolean {\n", n, n, n)
+	e.printf("function write%sDeltaItems(w: BitWriter, v: %s, b: %s, bit: boolean): boolean {\n", n, n, n)
 	e.printf("  if (absent(w, v, %s)) return false;\n  let changed = false;\n%s  return changed;\n}\n\n", code.Quote(n), c.b.String())
 }
 

@@ -16,7 +16,11 @@ function deltaCodes(): BitWriter {
 
 const deltaCodeBytes = new Uint8Array(8);
 
-/** A reader of code (n bits), for the full reader to make a value of. */
+// The readers of 1 to 8 bytes of deltaCodeBytes, made once: a delta reads
+// each changed field's code through one, and makes no object for it.
+const deltaCodeReaders: BitReader[] = [];
+
+/** A reader of code (n bits), for the full reader to make a value of: used at once, reused by the next. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
   let low = 0;
   let high = 0;
@@ -30,7 +34,15 @@ function deltaCodeReader(code: number | bigint, n: number): BitReader {
     deltaCodeBytes[i] = low >>> (8 * i);
     deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
-  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+  const k = (n + 7) >>> 3;
+  let r = deltaCodeReaders[k];
+  if (r === undefined) {
+    r = new BitReader(deltaCodeBytes.subarray(0, k));
+    deltaCodeReaders[k] = r;
+  }
+  r.rewind(0);
+  r.failed = false;
+  return r;
 }
 
 const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
@@ -206,6 +218,30 @@ function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
     }
   }
   return true;
+}
+
+/** dst (a new array when it is null or undefined) made a copy of src, whose values are copied by assignment. */
+function flatCopy<E>(src: readonly E[], dst: E[] | null | undefined): E[] {
+  const d = dst ?? [];
+  if (d.length > src.length) {
+    d.length = src.length;
+  }
+  for (let i = 0; i < src.length; i++) {
+    d[i] = src[i]!;
+  }
+  return d;
+}
+
+/** Map.forEach's function copying an entry into this, the map copied into. */
+function mapSetEntry(this: Map<unknown, unknown>, value: unknown, key: unknown): void {
+  this.set(key, value);
+}
+
+/** Map.forEach's function deleting from m an entry this, the map copied, lacks. */
+function mapDropMissing(this: ReadonlyMap<unknown, unknown>, _value: unknown, key: unknown, m: Map<unknown, unknown>): void {
+  if (!this.has(key)) {
+    m.delete(key);
+  }
 }
 
 /** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */

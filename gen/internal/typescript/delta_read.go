@@ -8,7 +8,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The statements of readTDeltaFrom: each item's changed bit and part,
+// The statements of readTDeltaItems: each item's changed bit and part,
 // applied to x, which holds the base's value (a copy of its own), with
 // refusals worded and placed as bitpack.UnmarshalDelta's.
 
@@ -19,7 +19,7 @@ func (e *Emitter) dItems(c *body, d dctx, v *model.Value, x string, idx []string
 			return
 		}
 		if v.Fields == nil {
-			c.line("if (read%sDeltaFrom(r, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.ch)
+			c.line("if (read%sDeltaItems(r, %s, %s)) %s = true;", e.typeNames[v.Type], x, d.bit, d.ch)
 			c.line("if (r.failed) return r.at(%s);", code.PathExpr(v.Path, idx))
 			return
 		}
@@ -64,25 +64,18 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		e.dScalar(c, v, x, cur, p, start)
 	case model.OpString:
 		s := c.local("s")
-		c.line("const %s = r.readString(%d, %d);", s, v.Prefix.Bits, v.MaxLen)
+		c.line("const %s = r.readStringDelta(%s, %d, %d, %s);", s, start, v.Prefix.Bits, v.MaxLen, cur)
 		c.line("if (r.failed) return r.at(%s);", p)
-		c.line("if (%s === %s) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
 	case model.OpBytes:
-		s, y, l := c.local("s"), c.local("y"), c.local("l")
-		c.line("const %s = r.bitsRead;", y)
-		c.line("const %s = r.readBits(%d);", l, v.Prefix.Bits)
-		c.line("if (%s > %d) return r.fail(\"Range\", %s, \"length \" + %s + \" exceeds maxlen %d\") || r.at(%s);", l, v.MaxLen, start, l, v.MaxLen, p)
-		c.line("r.rewind(%s);", y)
-		c.line("const %s = r.readByteSlice(%d, %d);", s, v.Prefix.Bits, v.MaxLen)
+		s := c.local("s")
+		c.line("const %s = r.readByteSliceDelta(%s, %d, %d, %s);", s, start, v.Prefix.Bits, v.MaxLen, cur)
 		c.line("if (r.failed) return r.at(%s);", p)
-		c.line("if (deltaSameBytes(%s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
 	case model.OpByteArray:
 		s := c.local("s")
-		c.line("const %s = r.readByteArray(%d);", s, v.Len)
+		c.line("const %s = r.readByteArrayDelta(%s, %s);", s, start, cur)
 		c.line("if (r.failed) return r.at(%s);", p)
-		c.line("if (deltaSameBytes(%s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", s, cur, start, p)
 		c.line("%s = %s;", x, s)
 	case model.OpQuat:
 		e.dQuat(c, v, x, cur, p, start)
@@ -91,6 +84,7 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		c.line("const %s = new BitWriter(16);", hb)
 		c.line("if (!hook(hooks.%s, %q).write(%s, %s)) return deltaBaseRefusal(r, %s, %s) || r.at(%s);", n, n, hb, cur, hb, start, p)
 		c.line("const %s = r.bitsRead;", y)
+		c.line("if (!r.chargeHook(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, y, p)
 		c.line("const %s = hook(hooks.%s, %q).read(r);", s, n, n)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (deltaSameBits(r, %s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", y, hb, start, p)
@@ -107,6 +101,7 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		c.line("const %s = %s;", l, cur)
 		c.line("if (%s === null) {", l)
 		c.indent++
+		c.line("if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, start, p)
 		e.readPresent(c, v.Elem, x, idx)
 		c.indent--
 		c.line("} else if (r.readBits(1) === 0) {")
@@ -168,7 +163,7 @@ func (e *Emitter) dQuat(c *body, v *model.Value, x, cur, p, start string) {
 	c.line("const %s = %s;", l, cur)
 	var comps [4]string
 	for k, steps := range v.Comps {
-		comps[k] = l + e.quatComp(steps)
+		comps[k] = l + e.quatComp(steps, true)
 	}
 	c.line("if (!%s.writeQuat(%s, %s, %s, %s, %d)) return deltaBaseRefusal(r, %s, %s) || r.at(%s);", w, comps[0], comps[1], comps[2], comps[3], v.Bits, w, start, p)
 	c.line("const %s = r.bitsRead;", y)
@@ -177,11 +172,9 @@ func (e *Emitter) dQuat(c *body, v *model.Value, x, cur, p, start string) {
 	c.line("  return r.at(%s);", p)
 	c.line("}")
 	c.line("if (deltaSameBits(r, %s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", y, w, start, p)
-	e.built(c, true, x, e.zero(v), func(a string) {
-		for k, steps := range v.Comps {
-			c.line("%s%s = quatOut[%d];", a, e.quatComp(steps), k)
-		}
-	})
+	for k, steps := range v.Comps { // into the value x holds: a copy of its own
+		c.line("%s%s = quatOut[%d];", l, e.quatComp(steps, false), k)
+	}
 }
 
 // dBody renders the body of a value (an element, a pointee, a member, a
@@ -226,7 +219,11 @@ func (e *Emitter) dList(c *body, v *model.Value, a, m string, idx []string, p st
 	if v.Unrolled {
 		at = pos // bitpack places an unrolled element's refusal at its index
 	}
-	e.dBody(c, v.Elem, a+"["+k+"]", a+"["+k+"]", withIdx(idx, k), at)
+	x := elem(a, k) // filled in place
+	if v.Elem.Op == model.OpPointer {
+		x = a + "[" + k + "]" // only assigned
+	}
+	e.dBody(c, v.Elem, x, elem(a, k), withIdx(idx, k), at)
 	c.line("%s = %s;", prev, k)
 	c.close()
 	c.loops--
@@ -245,15 +242,15 @@ func (e *Emitter) dSlice(c *body, v *model.Value, cur string, idx []string, p, s
 	c.line("if (r.failed) return r.at(%s);", p)
 	c.line("if (%s === 1) {", rs)
 	c.indent++
-	e.dLength(c, v, n, nb, p)
+	e.dLength(c, v, n, nb, p, false)
 	c.close()
 	m := c.local("m")
 	c.line("const %s = Math.min(%s, %s);", m, n, nb)
 	prev := e.dList(c, v, a, m, idx, p)
 	c.line("if (%s === 0 && %s < 0) return deltaUnchanged(r, %s) || r.at(%s);", rs, prev, start, p)
-	c.line("if (%s > %s && (%s - %s) * %d > r.bitsRemaining) {", n, nb, n, nb, v.ElemMin)
-	c.line("  return r.fail(\"Overflow\", r.bitsRead, (%s - %s) + \" elements need at least \" + (%s - %s) * %d + \" bits, \" + r.bitsRemaining + \" remain\") || r.at(%s);", n, nb, n, nb, v.ElemMin, p)
-	c.line("}")
+	// The elements it gains, checked and charged as a slice's (from the bit
+	// after the list; charged where the part starts).
+	c.line("if (%s > %s && !(r.checkCount(%s - %s, %d, \"element\", \"elements\") && r.chargeValues(%s - %s, %s, %s))) return r.at(%s);", n, nb, n, nb, v.Each, n, nb, eachCharge(v), start, p)
 	c.line("%s.length = Math.min(%s, %s);", a, n, nb)
 	i := "i" + strconv.Itoa(c.loops)
 	c.loops++
@@ -264,14 +261,18 @@ func (e *Emitter) dSlice(c *body, v *model.Value, cur string, idx []string, p, s
 	c.loops--
 }
 
-// dLength reads a resized slice's new length into n (nb: the base's).
-func (e *Emitter) dLength(c *body, v *model.Value, n, nb, p string) {
+// dLength reads a resized slice's new length into n (nb: the base's); for
+// a sparse slice (slots), the slots it gains are charged at the length.
+func (e *Emitter) dLength(c *body, v *model.Value, n, nb, p string, slots bool) {
 	pos, l := c.local("x"), c.local("l")
 	c.line("const %s = r.bitsRead;", pos)
 	c.line("const %s = r.readBits(%d);", l, v.Prefix.Bits)
 	c.line("if (r.failed) return r.at(%s);", p)
 	c.line("if (%s > %d) return r.fail(\"Range\", %s, \"length \" + %s + \" exceeds maxlen %d\") || r.at(%s);", l, v.MaxLen, pos, l, v.MaxLen, p)
 	c.line("if (%s === %s) return r.fail(\"Range\", %s, \"new length \" + %s + \" is the base's (not canonical)\") || r.at(%s);", l, nb, pos, l, p)
+	if slots {
+		c.line("if (%s > %s && !r.chargeSlots(%s - %s, %s)) return r.at(%s);", l, nb, l, nb, pos, p)
+	}
 	c.line("%s = %s;", n, l)
 }
 
@@ -289,7 +290,7 @@ func (e *Emitter) dSparse(c *body, v *model.Value, cur string, idx []string, p, 
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (%s === 1) {", rs)
 		c.indent++
-		e.dLength(c, v, n, nb, p)
+		e.dLength(c, v, n, nb, p, true)
 		c.line("%s.length = %s;", a, n)
 		c.line("%s.fill(null, %s);", a, nb)
 		c.close()
@@ -311,6 +312,7 @@ func (e *Emitter) dSparse(c *body, v *model.Value, cur string, idx []string, p, 
 	c.line("const %s = %s[%s];", l, a, k)
 	c.line("if (%s === null || %s === undefined) {", l, l)
 	c.indent++
+	c.line("if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, pos, code.PathExpr(v.Elem.Path, withIdx(idx, k)))
 	e.readPresent(c, v.Elem, a+"["+k+"]", withIdx(idx, k))
 	c.indent--
 	c.line("} else if (r.readBits(1) === 0) {")
@@ -328,10 +330,9 @@ func (e *Emitter) dSparse(c *body, v *model.Value, cur string, idx []string, p, 
 // dUnion renders a union's part: the member's index, then its body when
 // the base holds that member, else the member whole.
 func (e *Emitter) dUnion(c *body, v *model.Value, x, cur, p string) {
-	u := c.local("u")
+	u, start := c.local("u"), c.local("x")
+	c.line("const %s = r.bitsRead;", start)
 	if v.Type.Numbered {
-		start := c.local("x")
-		c.line("const %s = r.bitsRead;", start)
 		c.line("const %s = r.readBits(%d);", u, v.Type.IndexBits)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("switch (%s) {", u)
@@ -358,13 +359,14 @@ func (e *Emitter) dUnion(c *body, v *model.Value, x, cur, p string) {
 		c.indent++
 		y, ch := c.local("y"), c.local("c")
 		c.line("const %s = r.bitsRead;", y)
-		c.line("const %s = read%sDeltaFrom(r, %s.value, %t);", ch, n, h, typeItems(mt) > 1)
+		c.line("const %s = read%sDeltaItems(r, %s.value, %t);", ch, n, h, typeItems(mt) > 1)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("if (!%s) return deltaUnchanged(r, %s) || r.at(%s);", ch, y, p)
 		c.indent--
 		c.line("} else {")
+		c.line("  if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", mt.Charge.Work, mt.Charge.Bytes, start, p)
 		c.line("  const %s = new%s();", m, n)
-		c.line("  if (!read%sFrom(r, %s)) return r.at(%s);", n, m, p)
+		c.line("  if (!read%sFields(r, %s)) return r.at(%s);", n, m, p)
 		c.line("  %s = { type: %q, value: %s };", x, n, m)
 		c.line("}")
 		c.line("break;")
@@ -409,6 +411,7 @@ func (e *Emitter) dMap(c *body, v *model.Value, cur string, idx []string, p, sta
 	at := withIdx(idx, tsKeyText(v.Key, key))
 	c.line("if (!%s.has(%s)) {", m, key)
 	c.indent++
+	c.line("if (!r.chargeEntry(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, pos, code.PathExpr(v.Elem.Path, at))
 	c.line("let %s: %s = %s;", val, e.tsType(v.Elem), e.zero(v.Elem))
 	e.read(c, v.Elem, val, at, false)
 	c.line("%s.set(%s, %s);", m, key, val)

@@ -8,7 +8,7 @@ import (
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 )
 
-// The statements of writeTDeltaTo: each item's changed bit and part, the
+// The statements of writeTDeltaItems: each item's changed bit and part, the
 // value x against the base b, as bitpack.AppendDelta writes them. A part
 // whose change is known only once it is written (a container's, a
 // quaternion's, a hook's) is written as if it changed and taken back
@@ -33,7 +33,7 @@ func (e *Emitter) dwItems(c *body, d dctx, v *model.Value, x, b string, idx []st
 			return
 		}
 		if v.Fields == nil {
-			c.line("if (write%sDeltaTo(w, %s, %s, %s)) %s = true;", e.typeNames[v.Type], x, b, d.bit, d.ch)
+			c.line("if (write%sDeltaItems(w, %s, %s, %s)) %s = true;", e.typeNames[v.Type], x, b, d.bit, d.ch)
 			c.line("if (w.failed) return w.at(%s);", p)
 			return
 		}
@@ -167,7 +167,7 @@ func (e *Emitter) dwWhole(c *body, d dctx, v *model.Value, x, b string, idx []st
 		c.line("const %s = %s;", l, b)
 		var comps [4]string
 		for k, steps := range v.Comps {
-			comps[k] = l + e.quatComp(steps)
+			comps[k] = l + e.quatComp(steps, true)
 		}
 		c.line("if (!%s.writeQuat(%s, %s, %s, %s, %d)) return deltaAdopt(w, %s, \"base value: \") || w.at(%s);", s, comps[0], comps[1], comps[2], comps[3], v.Bits, s, p)
 	} else {
@@ -206,7 +206,7 @@ func (e *Emitter) dwList(c *body, v *model.Value, va, vb, m string, idx []string
 	c.indent++
 	c.line("const %s = w.bitsWritten;", pos)
 	c.line("w.writeIntRelative(%s, %s);", prev, k)
-	ch := e.dwBody(c, v.Elem, va+"["+k+"]", vb+"["+k+"]", withIdx(idx, k))
+	ch := e.dwBody(c, v.Elem, elem(va, k), elem(vb, k), withIdx(idx, k))
 	c.line("if (%s) %s = %s;", ch, prev, k)
 	c.line("else w.rewind(%s);", pos)
 	c.close()
@@ -249,7 +249,7 @@ func (e *Emitter) dwSlice(c *body, d dctx, v *model.Value, x, b string, idx []st
 	c.loops++
 	c.line("for (let %s = %s; %s < %s; %s++) {", i, nb, i, n, i)
 	c.indent++
-	e.write(c, v.Elem, va+"["+i+"]", withIdx(idx, i))
+	e.write(c, v.Elem, elem(va, i), withIdx(idx, i))
 	c.close()
 	c.loops--
 	c.line("%s = true;", d.ch)
@@ -396,7 +396,7 @@ func (e *Emitter) dwUnion(c *body, d dctx, v *model.Value, x, b, p string) {
 		c.line("if (%s !== null && %s !== undefined && %s.type === %q) {", ub, ub, ub, n)
 		c.indent++
 		ch := c.local("c")
-		c.line("const %s = write%sDeltaTo(w, %s.value, %s.value, %t);", ch, n, u, ub, typeItems(mt) > 1)
+		c.line("const %s = write%sDeltaItems(w, %s.value, %s.value, %t);", ch, n, u, ub, typeItems(mt) > 1)
 		c.line("if (w.failed) return w.at(%s);", p)
 		e.dwUnchanged(c, d, "!"+ch, st)
 		c.indent--
@@ -445,10 +445,10 @@ func (e *Emitter) dwMap(c *body, d dctx, v *model.Value, x, b string, idx []stri
 	o, pos, k := c.local("o"), c.local("x"), c.local("k")
 	c.line("for (let %s = 0, %s = 0; %s < %s.length || %s < %s.length; ) {", i, j, i, ks, j, kb)
 	c.indent++
-	c.line("const %s = %s === %s.length ? 1 : %s < %s.length ? %s(%s[%s], %s[%s]) : -1;", o, i, ks, j, kb, cmp, ks, i, kb, j)
+	c.line("const %s = %s === %s.length ? 1 : %s < %s.length ? %s(%s, %s) : -1;", o, i, ks, j, kb, cmp, elem(ks, i), elem(kb, j))
 	c.line("const %s = w.bitsWritten;", pos)
 	c.line("w.writeBits(1, 1);")
-	c.line("const %s = %s <= 0 ? %s[%s] : %s[%s];", k, o, ks, i, kb, j)
+	c.line("const %s = %s <= 0 ? %s : %s;", k, o, elem(ks, i), elem(kb, j))
 	at := withIdx(idx, tsKeyText(v.Key, k))
 	e.write(c, v.Key, k, at)
 	c.line("if (%s < 0) {", o)

@@ -50,7 +50,7 @@ function shortest(value: number, single: boolean): string {
     const upOk = readsBack(up, upDp, v, single);
     if (downOk && upOk) {
       const rest = d.slice(p);
-      let useUp = rest[0] > "5" || (rest[0] === "5" && rest.length > 1);
+      let useUp = rest.charAt(0) > "5" || (rest.charAt(0) === "5" && rest.length > 1);
       if (rest === "5") {
         // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
         useUp = powerOfTwo && (single || v !== 2.98023223876953125e-8) ? true : (d.charCodeAt(p - 1) - 48) % 2 === 1;
@@ -95,7 +95,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
   if (digits.length <= p) {
     return [digits, dp];
   }
-  const next = digits[p];
+  const next = digits.charAt(p);
   const up = next > "5" || (next === "5" && (digits.length > p + 1 || (digits.charCodeAt(p - 1) - 48) % 2 === 1));
   const d = Array.from(digits.slice(0, p));
   if (up) {
@@ -106,7 +106,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
     if (i < 0) {
       return ["1", dp + 1];
     }
-    d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
+    d[i] = String.fromCharCode(d[i]!.charCodeAt(0) + 1);
   }
   return [d.join("").replace(/0+$/, ""), dp];
 }

@@ -7,8 +7,9 @@ const quatDelta = float32FromBits(0x3fb504f3); // 2m, exact
 
 // The components a decode gives and the code an encode gives, reused:
 // readers copy them out at once.
-const quatOut = [0, 0, 0, 0];
-const quatCode = [0, 0, 0, 0];
+const quatOut: [number, number, number, number] = [0, 0, 0, 0];
+const quatCode: [number, number, number, number] = [0, 0, 0, 0];
+const quatIn: [number, number, number, number] = [0, 0, 0, 0];
 
 function quatQuantize(f: number, steps: number): number {
   let n = f32(f32(f + quatM) / quatDelta);
@@ -56,19 +57,24 @@ function quatDecode(largest: number, c0: number, c1: number, c2: number, steps: 
 // quatNatural is the plain smallest-three code, into quatCode: the largest
 // magnitude (the highest index on a tie) dropped, all four negated first
 // when its sign bit is set, the other three quantized in order.
-function quatNatural(v: readonly number[], steps: number): void {
+function quatNatural(x: number, y: number, z: number, w: number, steps: number): void {
+  const v = quatIn; // no array per call: a delta codes every changed quaternion
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
   let largest = 0;
   for (let i = 1; i < 4; i++) {
-    if (Math.abs(v[i]) >= Math.abs(v[largest])) {
+    if (Math.abs(v[i]!) >= Math.abs(v[largest]!)) {
       largest = i;
     }
   }
-  const top = v[largest];
+  const top = v[largest]!;
   const sign = top < 0 || Object.is(top, -0) ? -1 : 1;
   quatCode[0] = largest;
   for (let i = 0, k = 1; i < 4; i++) {
     if (i !== largest) {
-      quatCode[k++] = quatQuantize(sign < 0 ? -v[i] : v[i], steps);
+      quatCode[k++] = quatQuantize(sign < 0 ? -v[i]! : v[i]!, steps);
     }
   }
 }
@@ -78,22 +84,23 @@ function quatNatural(v: readonly number[], steps: number): void {
 // code of the normalised quaternion, its codes moved one step at a time
 // toward the middle (the farthest first) until it does.
 function quatEncode(x: number, y: number, z: number, w: number, steps: number): void {
-  quatNatural([x, y, z, w], steps);
+  quatNatural(x, y, z, w, steps);
   if (quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     return;
   }
   const n2 = f32(f32(f32(f32(x * x) + f32(y * y)) + f32(z * z)) + f32(w * w));
   const r = f32(Math.sqrt(n2));
-  quatNatural([f32(x / r), f32(y / r), f32(z / r), f32(w / r)], steps);
+  quatNatural(f32(x / r), f32(y / r), f32(z / r), f32(w / r), steps);
   const mid = steps / 2;
   while (!quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     let far = 1;
     for (let k = 2; k < 4; k++) {
-      if (Math.abs(quatCode[k] - mid) > Math.abs(quatCode[far] - mid)) {
+      if (Math.abs(quatCode[k]! - mid) > Math.abs(quatCode[far]! - mid)) {
         far = k;
       }
     }
-    quatCode[far] += quatCode[far] > mid ? -1 : 1;
+    const c = quatCode[far]!;
+    quatCode[far] = c > mid ? c - 1 : c + 1;
   }
 }
 

@@ -37,13 +37,13 @@ function isPrint(r: number): boolean {
   let hi = t.length / 2; // ranges [t[2k], t[2k+1]], ascending
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (t[2 * mid + 1] < r) {
+    if (t[2 * mid + 1]! < r) {
       lo = mid + 1;
     } else {
       hi = mid;
     }
   }
-  return lo < t.length / 2 && t[2 * lo] <= r;
+  return lo < t.length / 2 && t[2 * lo]! <= r;
 }
 
 const quoteEscapes: { [r: number]: string } = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v" };

@@ -164,17 +164,23 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		set(fmt.Sprintf("r.readByteArray(%d)", v.Len))
 	case model.OpArray:
 		e.built(c, fresh, x, fmt.Sprintf("new Array<%s>(%d)", e.tsType(v.Elem), v.Len), func(a string) {
-			c.loop(strconv.Itoa(v.Len), func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), fresh) })
+			c.loop(strconv.Itoa(v.Len), func(i string) {
+				at := elem(a, i) // filled in place unless fresh
+				if fresh || v.Elem.Op == model.OpPointer {
+					at = a + "[" + i + "]" // only assigned
+				}
+				e.read(c, v.Elem, at, append(idx, i), fresh)
+			})
 		})
 	case model.OpSlice:
 		n := c.local("n")
-		c.line("const %s = r.readLength(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
+		c.line("const %s = r.readLength(%d, %d, %s);", n, v.Prefix.Bits, v.MaxLen, elemsCharge(v))
 		check()
 		e.built(c, true, x, fmt.Sprintf("new Array<%s>(%s)", e.tsType(v.Elem), n), func(a string) {
 			c.loop(n, func(i string) { e.read(c, v.Elem, a+"["+i+"]", append(idx, i), true) })
 		})
 	case model.OpPointer:
-		c.line("if (!r.readBool()) {")
+		c.line("if (!r.readPresence(%d, %d)) {", v.Charge.Work, v.Charge.Bytes)
 		c.indent++
 		check()
 		c.line("%s = null;", x)
@@ -189,6 +195,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		e.readUnion(c, v, x, p)
 	case model.OpHook:
 		n := e.typeNames[v.Type]
+		c.line("if (!r.chargeHook(%d, %d, r.bitsRead)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, p)
 		set(fmt.Sprintf("hook(hooks.%s, %q).read(r)", n, n))
 	case model.OpSparse:
 		e.readSparse(c, v, x, idx, fresh)
@@ -198,7 +205,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 		c.line("if (!r.readQuat(%d)) return r.at(%s);", v.Bits, p)
 		e.built(c, fresh, x, e.zero(v), func(a string) {
 			for k, steps := range v.Comps {
-				c.line("%s%s = quatOut[%d];", a, e.quatComp(steps), k)
+				c.line("%s%s = quatOut[%d];", a, e.quatComp(steps, false), k)
 			}
 		})
 	case model.OpMap:
@@ -289,6 +296,21 @@ func (e *Emitter) readCount(v *model.Value, r string) string {
 	return fmt.Sprintf("Number(%s.readSignedBig(%d))", r, v.Bits)
 }
 
+// elemsCharge is the arguments of readLength after maxlen: a slice's count
+// figure of an element, then its elements' charge (see eachCharge).
+func elemsCharge(v *model.Value) string { return fmt.Sprintf("%d, %s", v.Each, eachCharge(v)) }
+
+// eachCharge is the arguments of chargeValues after the count: the values
+// and bytes of each element of slice v, and 2 for elements whose memory is
+// charged twice (see model.Charge).
+func eachCharge(v *model.Value) string {
+	times := 1
+	if v.Charge.Twice {
+		times = 2
+	}
+	return fmt.Sprintf("%d, %d, %d", v.Charge.Work, v.Charge.Bytes, times)
+}
+
 // built fills x, or, when fresh, a new value (made by expr) in a local
 // that x takes at the end: TypeScript does not narrow x[i] after an
 // assignment, so nothing is read through x while it may be null.
@@ -317,7 +339,7 @@ func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fr
 	n := e.typeNames[v.Type]
 	e.built(c, fresh, x, "new"+n+"()", func(a string) {
 		if v.Fields == nil {
-			c.line("if (!read%sFrom(r, %s)) return r.at(%s);", n, a, p)
+			c.line("if (!read%sFields(r, %s)) return r.at(%s);", n, a, p)
 			return
 		}
 		for _, u := range v.Fields {
@@ -327,12 +349,12 @@ func (e *Emitter) readStruct(c *body, v *model.Value, x string, idx []string, fr
 }
 
 func (e *Emitter) readUnion(c *body, v *model.Value, x, p string) {
-	start, u := "", ""
+	start, u := c.local("x"), ""
+	c.line("const %s = r.bitsRead;", start)
 	if v.Type.Numbered {
 		// The protocol's own indices (At): any other is refused as bitpack
 		// words it, listing them.
-		start, u = c.local("x"), c.local("u")
-		c.line("const %s = r.bitsRead;", start)
+		u = c.local("u")
 		c.line("const %s = r.readBits(%d);", u, v.Type.IndexBits)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("switch (%s) {", u)
@@ -343,8 +365,9 @@ func (e *Emitter) readUnion(c *body, v *model.Value, x, p string) {
 		n := e.typeNames[mt]
 		m := c.local("m")
 		c.line("  case %d: {", v.Type.Indices[i])
+		c.line("    if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", mt.Charge.Work, mt.Charge.Bytes, start, p)
 		c.line("    const %s = new%s();", m, n)
-		c.line("    if (!read%sFrom(r, %s)) return r.at(%s);", n, m, p)
+		c.line("    if (!read%sFields(r, %s)) return r.at(%s);", n, m, p)
 		c.line("    %s = { type: %q, value: %s };", x, n, m)
 		c.line("    break;")
 		c.line("  }")
@@ -370,7 +393,7 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	n, prev, i, start, a := c.local("n"), "s"+k, "i"+k, "x"+k, c.local("a")
 	c.loops++
 	if v.Prefix != nil {
-		c.line("const %s = r.readLength(%d, %d, 0);", n, v.Prefix.Bits, v.MaxLen)
+		c.line("const %s = r.readSlots(%d, %d);", n, v.Prefix.Bits, v.MaxLen)
 		c.line("if (r.failed) return r.at(%s);", p)
 		c.line("const %s = new Array<%s>(%s).fill(null);", a, e.optional(v.Elem), n)
 	} else {
@@ -391,6 +414,7 @@ func (e *Emitter) readSparse(c *body, v *model.Value, x string, idx []string, fr
 	c.line("  return r.at(%s);", p)
 	c.line("}")
 	c.line("if (%s === %s) break;", i, n)
+	c.line("if (!r.chargeValue(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, start, code.PathExpr(v.Elem.Path, append(idx, i)))
 	e.readPresent(c, v.Elem, a+"["+i+"]", append(idx, i))
 	c.line("%s = %s;", prev, i)
 	c.close()
@@ -410,13 +434,17 @@ func tsPrimitive(v *model.Value) bool {
 }
 
 // quatComp is the TypeScript expression of a quaternion component's place
-// within its holder: .X, .V.Y, [3].
-func (e *Emitter) quatComp(steps []model.QuatStep) string {
+// within its holder: .X, .V.Y, [3]; read says the component is read
+// (an element read gets the "!" of elem).
+func (e *Emitter) quatComp(steps []model.QuatStep, read bool) string {
 	var b strings.Builder
 	for _, s := range steps {
-		if s.Member != nil {
+		switch {
+		case s.Member != nil:
 			b.WriteString("." + s.Member.Name)
-		} else {
+		case read:
+			b.WriteString(elem("", strconv.Itoa(s.Index)))
+		default:
 			fmt.Fprintf(&b, "[%d]", s.Index)
 		}
 	}
@@ -430,7 +458,7 @@ func (e *Emitter) quatComp(steps []model.QuatStep) string {
 func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh bool) {
 	p := code.PathExpr(v.Path, idx)
 	n, key, prev, val, start := c.local("n"), c.local("y"), c.local("s"), c.local("e"), c.local("x")
-	c.line("const %s = r.readCount(%d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.ElemMin)
+	c.line("const %s = r.readCount(%d, %d, %d, %d, %d);", n, v.Prefix.Bits, v.MaxLen, v.Each, v.Charge.Work, v.Charge.Bytes)
 	c.line("if (r.failed) return r.at(%s);", p)
 	e.built(c, true, x, "new "+e.tsType(v)+"()", func(a string) {
 		c.line("let %s: %s = %s;", prev, e.tsType(v.Key), e.zero(v.Key))

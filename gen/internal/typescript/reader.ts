@@ -14,10 +14,17 @@ export class BitReader {
   errorBit = 0;
   errorPath = "";
   errorDetail = "";
+  // The allowances (see charge), and what the read has spent.
+  private readonly workLimit: number;
+  private readonly bytesLimit: number;
+  private workSpent = 0;
+  private bytesSpent = {{ALLOW_OVERHEAD}};
 
   constructor(packet: Uint8Array) {
     this.data = packet;
     this.end = 8 * packet.length;
+    this.workLimit = {{ALLOW_WORK_BASE}} + {{ALLOW_WORK_PER_BIT}} * this.end;
+    this.bytesLimit = {{ALLOW_BYTES_BASE}} + {{ALLOW_BYTES_PER_BIT}} * this.end;
   }
 
   get bitsRead(): number {
@@ -85,9 +92,9 @@ export class BitReader {
     }
     const d = this.data;
     let i = pos >>> 3;
-    let value = d[i] >>> (pos & 7);
+    let value = d[i]! >>> (pos & 7);
     for (let got = 8 - (pos & 7); got < n; got += 8) {
-      value |= d[++i] << got; // got < 32
+      value |= d[++i]! << got; // got < 32
     }
     this.pos = pos + n;
     return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
@@ -175,21 +182,42 @@ export class BitReader {
   }
 
   /**
-   * A slice's length (n bits, at most maxlen), refused before anything is
-   * allocated when its elements of at least elemBits each cannot fit.
+   * A slice's length (n bits, at most maxlen), checked against the bits
+   * left at each bits an element (see checkCount) and its elements of work
+   * values and size bytes charged (times: 2 for elements with fields off
+   * the wire), all before anything is allocated.
    */
-  readLength(n: number, maxlen: number, elemBits: number): number {
+  readLength(n: number, maxlen: number, each: number, work: number, size: number, times: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
       return 0;
     }
-    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+    return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+  }
+
+  /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+  readSlots(n: number, maxlen: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
       return 0;
     }
-    return v;
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    return this.chargeSlots(v, start) ? v : 0;
+  }
+
+  /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+  readPresence(work: number, size: number): boolean {
+    const start = this.pos;
+    return this.readBits(1) === 1 && this.chargeValue(work, size, start);
   }
 
   /** Skips to the next byte boundary; the padding bits must be zero. */
@@ -231,13 +259,26 @@ export class BitReader {
       this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
       return noBytes;
     }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
     return this.data.slice(at, at + length);
   }
 
-  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
   readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const s = this.readText(n, maxlen);
+    return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** The bytes of the last string readText read. */
+  textBytes = 0;
+
+  /** readString without the charge (a delta charges after comparing with the base). */
+  readText(n: number, maxlen: number): string {
     const start = this.pos;
     const length = this.readBits(n);
     if (length > maxlen) {
@@ -258,6 +299,7 @@ export class BitReader {
       return "";
     }
     this.pos += 8 * length;
+    this.textBytes = length;
     return decodeText(this.data, at, length);
   }
 
@@ -275,9 +317,9 @@ export class BitReader {
         if (!this.readBool()) {
           continue;
         }
-        difference = tierLow[tier] + this.readBits(tierBits[tier]);
-        if (!this.failed && difference > tierHigh[tier]) {
-          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        difference = tierLow[tier]! + this.readBits(tierBits[tier]!);
+        if (!this.failed && difference > tierHigh[tier]!) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier]! + ", " + tierHigh[tier]! + "]");
         }
       }
       if (!this.failed && difference === 0) {
@@ -289,7 +331,7 @@ export class BitReader {
           this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
           return -1;
         }
-        if (absolute - previous <= tierHigh[4]) {
+        if (absolute - previous <= tierHigh[4]!) {
           this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
           return -1;
         }
@@ -306,19 +348,18 @@ export class BitReader {
     return previous + difference;
   }
 
-  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-  readCount(n: number, maxlen: number, entryBits: number): number {
+  /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+  readCount(n: number, maxlen: number, each: number, work: number, slot: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
       return 0;
     }
-    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-      return 0;
-    }
-    return v;
+    return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
   }
 
   /**
@@ -344,7 +385,7 @@ export class BitReader {
     }
     let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
     for (let i = 1; i < 4; i++) {
-      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+      if (Math.abs(quatOut[i]!) >= Math.abs(quatOut[back]!)) {
         back = i;
       }
     }
@@ -382,4 +423,170 @@ export class BitReader {
     }
     return true;
   }
+
+  /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+  readStringDelta(start: number, n: number, maxlen: number, old: string): string {
+    const s = this.readText(n, maxlen);
+    if (this.failed) {
+      return "";
+    }
+    if (s === old) {
+      this.fail("Range", start, deltaUnchangedText);
+      return "";
+    }
+    return this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+  readByteSliceDelta(start: number, n: number, maxlen: number, old: Uint8Array): Uint8Array {
+    const length = this.readBits(n);
+    if (this.failed) {
+      return noBytes;
+    }
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    let same = length === old.length;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return noBytes;
+    }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+  readByteArrayDelta(start: number, old: Uint8Array): Uint8Array {
+    if (!this.align()) {
+      return old;
+    }
+    const length = old.length;
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return old;
+    }
+    const at = this.pos >>> 3;
+    let same = true;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return old;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+  // packet may make a read visit and allocate, counted as bitpack's Go
+  // decoder counts it and with its numbers, so that this reader refuses
+  // exactly the packets Go refuses. A read of b bits may visit {{ALLOW_WORK_BASE}} + {{ALLOW_WORK_PER_BIT}}b
+  // values and allocate {{ALLOW_BYTES_BASE}} + {{ALLOW_BYTES_PER_BIT}}b bytes, and starts having spent {{ALLOW_OVERHEAD}}
+  // bytes. The generated code charges when the packet says what follows
+  // (a count, a presence bit, an index), before anything is allocated or
+  // looped over, with the figures of the Go type (bitpack's Field.Charge):
+  // a charge is refused (Range) when its values exceed what is left of the
+  // first allowance, else when its bytes exceed what is left of the
+  // second. Figures are doubles: exact below 2^53, and any above is past
+  // every allowance, so no verdict changes; the values a refusal names are
+  // capped at 2^53 - 1, as Go caps them.
+
+  /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+  charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
+    if (work > this.workLimit - this.workSpent) {
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+    }
+    if (bytes > this.bytesLimit - this.bytesSpent) {
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+    }
+    this.workSpent += work;
+    this.bytesSpent += bytes;
+    return true;
+  }
+
+  /** The root of a read: the values of the value it reads into, where it starts. */
+  chargeRoot(work: number): boolean {
+    return this.charge(work, 0, 1, 0, this.pos);
+  }
+
+  /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+  chargeValue(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size), 1, size, bit);
+  }
+
+  /** A slice's n elements; times is 2 for elements with fields off the wire. */
+  chargeValues(n: number, work: number, size: number, times: number, bit: number): boolean {
+    return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+  }
+
+  /** A sparse slice's n slots. */
+  chargeSlots(n: number, bit: number): boolean {
+    return this.charge(Math.ceil(n / {{ALLOW_SLOTS_PER_VALUE}}), roundAlloc(n * {{ALLOW_SLOT_BYTES}}), n, {{ALLOW_SLOT_BYTES}}, bit);
+  }
+
+  /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+  chargeEntries(n: number, work: number, slot: number, bit: number): boolean {
+    return n === 0 || this.charge(n * work, 2 * roundAlloc({{ALLOW_MAP_HEADER}} + n * {{ALLOW_MAP_SLOT_FACTOR}} * slot), n, slot, bit);
+  }
+
+  /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+  chargeEntry(work: number, slot: number, bit: number): boolean {
+    return this.charge(work, 2 * {{ALLOW_MAP_SLOT_FACTOR}} * slot, 1, slot, bit);
+  }
+
+  /** A hook's call: its value of size bytes and the call's own. */
+  chargeHook(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size) + {{ALLOW_HOOK_CALL}}, 1, size + {{ALLOW_HOOK_CALL}}, bit);
+  }
+
+  /**
+   * The count check (docs/wire.md, "Truncated packets"): n values of at
+   * least each bits (one, many: "element", "elements") must fit in what is
+   * left, or the count is refused at the current bit.
+   */
+  checkCount(n: number, each: number, one: string, many: string): boolean {
+    const need = Math.min(n * each, maxFigure);
+    const rest = this.end - this.pos;
+    if (need <= rest) {
+      return true;
+    }
+    return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+  }
+}
+
+const maxFigure = {{MAX_FIGURE}};
+
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n: number): number {
+  if (n <= 0) {
+    return 0;
+  }
+  if (n <= 16) {
+    return 16;
+  }
+  if (n > 32768) {
+    return Math.ceil(n / 8192) * 8192;
+  }
+  const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+  return Math.ceil(n / step) * step;
 }

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The runtime every TypeScript module carries, in parts; quote.ts only
@@ -29,9 +31,38 @@ var (
 	tsQuote string
 	//go:embed delta.ts
 	tsDelta string
+	//go:embed snapshot.ts
+	tsSnapshot string
 
-	tsRuntime = code.Rules(tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta)
+	tsRuntime = code.Rules(tsCommon + tsFormat + tsQuat + tsReader + tsWriter + tsDelta + snapshotRuntime())
 )
+
+// snapshotRuntime is snapshot.ts with snapshot's header rules and words
+// (internal/snapwire) filled in, and the texts of the sentinels its
+// refusals wrap.
+func snapshotRuntime() string {
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, w := range snapwire.Words {
+		fmt.Fprintf(&b, "  %s: %s,\n", w.Name, code.Quote(w.Format))
+	}
+	for _, s := range []struct{ kind, text string }{
+		{"Overflow", bitpack.ErrOverflow.Error()}, {"Range", bitpack.ErrRange.Error()}, {"NoBase", snapwire.NoBase},
+	} {
+		fmt.Fprintf(&b, "  %s: %s, // the sentinel's text\n", s.kind, code.Quote(s.text))
+	}
+	b.WriteString("}")
+	constants := fmt.Sprintf(`const snapshotShortHeader = %d;
+const snapshotLongHeader = %d;
+const snapshotZeroHeader = %d;
+const snapshotMaxShort = %d;
+const snapshotMaxHistory = %d;
+const snapshotMinPacket = %d;
+const snapshotDefaultHistory = %d;
+const snapshotLeftStreams = %d;`, snapwire.ShortHeader, snapwire.LongHeader, snapwire.ZeroHeader, snapwire.MaxShort,
+		snapwire.MaxHistory, snapwire.MinPacket, snapwire.DefaultHistory, snapwire.LeftStreams)
+	return strings.NewReplacer("{{SNAPSHOT_WORDS}}", b.String(), "{{SNAPSHOT_CONSTANTS}}", constants).Replace(tsSnapshot)
+}
 
 // Emitter renders a model as a TypeScript module.
 type Emitter struct {
@@ -60,17 +91,37 @@ func New(m *model.Model) (*Emitter, error) {
 			if o, ok := exported[n]; ok {
 				return nil, fmt.Errorf("gen: %s, which TypeScript declares for %s, is also the name of %s; rename one of them", n, t.Go, o.Go)
 			}
+			if tsReserved[n] {
+				return nil, fmt.Errorf("gen: %s, which TypeScript declares for %s, is a name the module's runtime declares; rename %s", n, t.Go, t.Go)
+			}
 			exported[n] = t
 		}
 	}
 	return e, nil
 }
 
-// exports are the names a struct type's part of the module exports.
+// exports are the names a struct type's part of the module declares: what
+// it exports (the receiver for a root type that has one), then its own.
 func (e *Emitter) exports(t *model.Type) []string {
 	n := e.typeNames[t]
-	return []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "write" + n + "To",
-		"clone" + n, "read" + n + "Delta", "write" + n + "Delta", "read" + n + "DeltaFrom", "write" + n + "DeltaTo"}
+	names := []string{n, n + "Fingerprint", "new" + n, "read" + n, "write" + n, "read" + n + "From", "read" + n + "Fields", "write" + n + "To",
+		"clone" + n, "copy" + n, "read" + n + "Delta", "write" + n + "Delta", "read" + n + "DeltaFrom", "write" + n + "DeltaTo",
+		"read" + n + "DeltaItems", "write" + n + "DeltaItems"}
+	if e.receives(t) {
+		names = append(names, n+"Receiver")
+	}
+	return names
+}
+
+// receives reports whether root type t gets a receiver of snapshot
+// streams: whether package snapshot takes it (its zero value encodes).
+func (e *Emitter) receives(t *model.Type) bool {
+	for _, r := range e.m.Roots {
+		if r == t {
+			return t.ZeroEncodes()
+		}
+	}
+	return false
 }
 
 func (e *Emitter) printf(format string, args ...any) { fmt.Fprintf(&e.b, format, args...) }
@@ -99,7 +150,31 @@ func (e *Emitter) File() []byte {
 			e.deltaUnion(t)
 		}
 	}
+	for _, t := range e.m.Roots {
+		if e.receives(t) {
+			e.receiver(t)
+		}
+	}
 	return e.b.Bytes()
+}
+
+// receiver renders TReceiver, the runtime's BitpackReceiver of root type
+// t's snapshot streams.
+func (e *Emitter) receiver(t *model.Type) {
+	e.printf(`/**
+ * Reads the packets of a Go snapshot.Sender[%[2]s] exactly as
+ * snapshot.Receiver[%[2]s] does: read(packet) returns the packet's sequence
+ * and view, or throws BitpackError; ack is what to acknowledge. history
+ * must be the Sender's (omitted or 0: Go's default). The view is the
+ * receiver's, valid until its history evicts it: see BitpackReceiver.
+ */
+export class %[1]sReceiver extends BitpackReceiver<%[1]s> {
+  constructor(history?: number) {
+    super({ name: %[3]s, zero: new%[1]s, readDelta: read%[1]sDeltaFrom }, history);
+  }
+}
+
+`, e.typeNames[t], t.Go, code.Quote(t.Go.String()))
 }
 
 func (e *Emitter) preamble() {
@@ -113,10 +188,12 @@ func (e *Emitter) preamble() {
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
 // integer type with constants is a union of its values (an as-const object
@@ -132,7 +209,19 @@ func (e *Emitter) preamble() {
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
 // copy of base (cloneT), which it returns; base is never changed, and a
 // refused delta throws before anything is returned. writeTDelta(base, value)
-// writes bitpack.AppendDelta's bytes.
+// writes bitpack.AppendDelta's bytes. readTDeltaFrom(r, base, into) and
+// writeTDeltaTo(w, base, value) read and write a delta where a stream is (after
+// a header of your own, say); copyT(src, dst) copies a value into another,
+// reusing its objects.
+//
+// TReceiver (for each root type whose zero value bitpack encodes) reads the
+// packets of a Go snapshot.Sender[T] as snapshot.Receiver[T] does: new
+// TReceiver(history), read(packet) -> { seq, value }, ack, reset(). The value
+// is the receiver's and stays valid until its history evicts it (see
+// BitpackReceiver).
+//
+// writeT, writeTDelta and seal return BitpackBytes: a Uint8Array over an
+// ArrayBuffer of its own, which WebSocket.send, fetch and Blob take.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
@@ -229,15 +318,18 @@ func (e *Emitter) structType(t *model.Type) {
 	e.printf(`/** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function read%[1]s(packet: Uint8Array): %[1]s {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(%[3]d)) {
+    throw r.error(%[2]s);
+  }
   const v = new%[1]s();
-  if (!read%[1]sFrom(r, v) || !r.finish()) {
+  if (!read%[1]sFields(r, v) || !r.finish()) {
     throw r.error(%[2]s);
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function write%[1]s(value: %[1]s): Uint8Array {
+export function write%[1]s(value: %[1]s): BitpackBytes {
   const w = takeWriter();
   const ok = write%[1]sTo(w, value);
   const out = ok ? w.bytes() : w.error(%[2]s);
@@ -248,13 +340,15 @@ export function write%[1]s(value: %[1]s): Uint8Array {
   return out;
 }
 
-`, n, goName)
+`, n, goName, t.Charge.Work)
 	c := &body{indent: 1}
 	for _, m := range t.Fields {
 		e.read(c, m.Value, "v."+m.Name, nil, false)
 	}
-	e.printf("/** Reads v's fields from r, leaving r after them (no check for what follows). */\n")
-	e.printf("export function read%sFrom(r: BitReader, v: %s): boolean {\n%s  return true;\n}\n\n", n, n, c.b.String())
+	e.printf("/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own %d values are charged to r's allowances first. */\n", t.Charge.Work)
+	e.printf("export function read%sFrom(r: BitReader, v: %s): boolean {\n  return r.chargeRoot(%d) && read%sFields(r, v);\n}\n\n", n, n, t.Charge.Work, n)
+	e.printf("/** Reads v's fields from r, charging what they bring but not the value's own values. */\n")
+	e.printf("function read%sFields(r: BitReader, v: %s): boolean {\n%s  return true;\n}\n\n", n, n, c.b.String())
 	c = &body{indent: 1}
 	for _, m := range t.Fields {
 		e.write(c, m.Value, "v."+m.Name, nil)
@@ -276,10 +370,14 @@ func init() {
 		namespace module abstract async await constructor get set of readonly keyof infer is asserts
 		Array ReadonlyArray Uint8Array Uint32Array ArrayBuffer DataView Math Number BigInt String Boolean Object
 		Error Symbol Promise Record Partial Required Readonly Pick Omit Map Set Date JSON Function RegExp
-		BitpackError BitpackErrorKind BitReader BitWriter BitpackBox Hook hooks hook absent seal open crc32
+		BitpackError BitpackErrorKind BitpackBytes BitReader BitWriter BitpackBox Hook hooks hook absent seal open crc32
 		float32FromBits float32Bits float64FromBits float64Bits deltaScratch deltaCodes deltaCodeBytes
 		deltaCodeReader deltaUnchangedText deltaUnchanged deltaBaseRefusal deltaAdopt readDeltaCode
-		readDeltaCodeBig writeDeltaCode writeDeltaCodeBig deltaSameBits deltaSameWritten deltaSameBytes deltaLength`) {
+		readDeltaCodeBig writeDeltaCode writeDeltaCodeBig deltaSameBits deltaSameWritten deltaSameBytes deltaLength
+		quatIn deltaCodeReaders flatCopy mapSetEntry mapDropMissing BitpackReceiver BitpackView BitpackSnapshotType goFormat
+		snapshotWords snapshotRefusal crc32Word seqNewer snapshotShortHeader snapshotLongHeader snapshotZeroHeader
+		snapshotMaxShort snapshotMaxHistory snapshotMinPacket snapshotDefaultHistory snapshotLeftStreams
+		roundAlloc maxFigure`) {
 		tsReserved[w] = true
 	}
 }

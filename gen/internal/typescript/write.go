@@ -35,10 +35,10 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 		fail(fmt.Sprintf("w.writeByteArray(%s, %d)", x, v.Len))
 	case model.OpArray:
 		fail(fmt.Sprintf("w.fixedLength(%s, %d)", x, v.Len))
-		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
+		c.loop(strconv.Itoa(v.Len), func(i string) { e.write(c, v.Elem, elem(x, i), append(idx, i)) })
 	case model.OpSlice:
 		fail(fmt.Sprintf("w.writeLength(%s, %d, %d)", x, v.MaxLen, v.Prefix.Bits))
-		c.loop(x+".length", func(i string) { e.write(c, v.Elem, x+"["+i+"]", append(idx, i)) })
+		c.loop(x+".length", func(i string) { e.write(c, v.Elem, elem(x, i), append(idx, i)) })
 	case model.OpPointer:
 		l := c.local("e")
 		c.line("const %s = %s;", l, x)
@@ -191,7 +191,7 @@ func (e *Emitter) writeQuat(c *body, v *model.Value, x, p string, fail func(stri
 	}
 	var comps [4]string
 	for k, steps := range v.Comps {
-		comps[k] = l + e.quatComp(steps)
+		comps[k] = l + e.quatComp(steps, true)
 	}
 	fail(fmt.Sprintf("w.writeQuat(%s, %s, %s, %s, %d)", comps[0], comps[1], comps[2], comps[3], v.Bits))
 }
@@ -213,7 +213,7 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	c.line("const %s = Array.from(%s.keys()).sort(%s);", keys, m, order)
 	c.loop(keys+".length", func(i string) {
 		k, val := c.local("k"), c.local("e")
-		c.line("const %s = %s[%s];", k, keys, i)
+		c.line("const %s = %s;", k, elem(keys, i))
 		at := append(idx, tsKeyText(v.Key, k))
 		e.write(c, v.Key, k, at)
 		c.line("const %s = %s.get(%s) as %s;", val, m, k, e.tsType(v.Elem))

@@ -21,7 +21,7 @@ export class BitWriter {
   }
 
   /** The bytes written, in a new array of exactly their size. */
-  bytes(): Uint8Array {
+  bytes(): BitpackBytes {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
@@ -30,7 +30,7 @@ export class BitWriter {
     const end = (this.pos + 7) >>> 3;
     const i = pos >>> 3;
     if (i < end) {
-      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer[i] = this.buffer[i]! & ((1 << (pos & 7)) - 1);
       this.buffer.fill(0, i + 1, end);
     }
     this.pos = pos;
@@ -43,7 +43,7 @@ export class BitWriter {
     }
     const b = this.buffer;
     let i = at >>> 3;
-    let value = b[i] >>> (at & 7);
+    let value = b[i]! >>> (at & 7);
     for (let got = 8 - (at & 7); got < n; got += 8) {
       value |= (b[++i] ?? 0) << got; // got < 32
     }
@@ -114,7 +114,7 @@ export class BitWriter {
     const shift = pos & 7;
     const b = this.buffer;
     let i = pos >>> 3;
-    b[i] |= v << shift; // a byte keeps the low 8 bits
+    b[i] = b[i]! | (v << shift); // a byte keeps the low 8 bits
     let rest = v >>> (8 - shift);
     for (let left = n + shift - 8; left > 0; left -= 8) {
       b[++i] = rest; // past the first byte, the buffer is still zero
@@ -520,10 +520,10 @@ export class BitWriter {
       return true;
     }
     for (let tier = 0; tier < 5; tier++) {
-      const here = difference <= tierHigh[tier];
+      const here = difference <= tierHigh[tier]!;
       this.writeBits(here ? 1 : 0, 1);
       if (here) {
-        return this.writeBits(difference - tierLow[tier], tierBits[tier]);
+        return this.writeBits(difference - tierLow[tier]!, tierBits[tier]!);
       }
     }
     return this.writeBits(current >>> 0, 32);
@@ -584,7 +584,7 @@ const crcTable = (() => {
 export function crc32(crc: number, p: Uint8Array): number {
   crc = ~crc;
   for (let i = 0; i < p.length; i++) {
-    crc = crcTable[(crc ^ p[i]) & 0xff] ^ (crc >>> 8);
+    crc = crcTable[(crc ^ p[i]!) & 0xff]! ^ (crc >>> 8);
   }
   return ~crc >>> 0;
 }
@@ -600,7 +600,7 @@ function frameCrc(protocolId: number, payload: Uint8Array): number {
  * fingerprint into the id as the Go side does. A CRC catches accidents and
  * foreign traffic, not attackers.
  */
-export function seal(protocolId: number, payload: Uint8Array): Uint8Array {
+export function seal(protocolId: number, payload: Uint8Array): BitpackBytes {
   const crc = frameCrc(protocolId >>> 0, payload);
   const packet = new Uint8Array(4 + payload.length);
   new DataView(packet.buffer).setUint32(0, crc, true);

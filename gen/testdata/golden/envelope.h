@@ -5,20 +5,19 @@
 //
 //   github.com/bitpack-go/bitpack/gen.Envelope  fingerprint 0x3962575c
 //
-// Each struct's Serialize reads and writes exactly bitpack's bytes. A read
-// refuses (returns false) every packet bitpack.Unmarshal refuses, except
-// whole bytes left after the value: Unmarshal takes a packet as one value,
-// Serialize reads one value from a stream, so after a successful read check
-// bitpack::whole_packet(stream, packet_bytes). A refused read leaves the
-// value partly overwritten: read into a scratch value. A write refuses
-// every value bitpack.Marshal refuses (out of range, too long, invalid
-// UTF-8, NaN), where serialize's macros would assert or clamp.
+// Each struct's Serialize reads and writes exactly bitpack's bytes. Read a
+// packet with bitpack::read_packet(stream, packet_bytes, value): it refuses
+// every packet bitpack.Unmarshal refuses, trailing whole bytes and what the
+// packet claims past bitpack's decoder allowances included (see
+// bitpack::Allowance: a read of your own must open one). A refused read
+// leaves the value partly overwritten: read into a scratch value. A write
+// refuses every value bitpack.Marshal refuses (out of range, too long,
+// invalid UTF-8, NaN), where serialize's macros would assert or clamp.
 //
 // Every container is a fixed-size array (a string is char[maxlen + 1], a
 // slice a count and an array of maxlen, a pointer a presence flag and the
-// value), so no packet can make this code allocate or recurse: bitpack's
-// decoder limits (MaxDepth, its allocation allowance) are its own, not wire
-// rules, and have nothing to bound here.
+// value), so no packet can make this code allocate or recurse; a read
+// charges what the packet claims to loop over as Go's decoder charges it.
 //
 // Mix a type's fingerprint constant into the protocol id exactly as the Go
 // side does (bitpack.Seal(dst, appID^fp, payload)); bitpack::seal and
@@ -424,6 +423,141 @@ namespace bitpack
         return compressed( stream, CompressedDoubleField( min, max, res, clamp ), value );
     }
 
+
+    // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+    // packet may make a read visit and allocate, counted as bitpack's Go
+    // decoder counts it and with its numbers, so that a read refuses exactly
+    // the packets Go refuses (here nothing is allocated, but a packet of a
+    // few bytes could still claim millions of values to loop over). A read
+    // of b bits may visit 4096 + 64b values and allocate 1048576 + 64b bytes, and
+    // starts having spent 1024 bytes. The generated code charges when the
+    // packet says what follows (a count, a presence bit, an index), before
+    // looping over it, with the figures of the Go type (bitpack's
+    // Field.Charge): a charge is refused when its values exceed what is left
+    // of the first allowance, or its bytes what is left of the second.
+    //
+    // read_packet and read_delta open an Allowance for their packet; the
+    // reads they run charge it, on this thread. A read with none open refuses
+    // the first value it would charge: to call Serialize (or SerializeDelta)
+    // yourself, open one for the packet first:
+    //
+    //     bitpack::Allowance allowance( packet_bytes );
+    //     serialize::ReadStream stream( packet, packet_bytes );
+    //     if ( !value.Serialize( stream ) ...
+    //
+    // (read_packet also charges the value's own values, as Go's Unmarshal
+    // does: bitpack::charge_root( value ).)
+    class Allowance
+    {
+    public:
+        explicit Allowance( int64_t packet_bytes )
+            : work_limit( 4096 + 64 * 8 * packet_bytes ), bytes_limit( 1048576 + 64 * 8 * packet_bytes ),
+              work( 0 ), bytes( 1024 ), outer( current() )
+        {
+            current() = this;
+        }
+
+        ~Allowance() { current() = outer; }
+
+        // take spends work values and n bytes, or refuses them (false) and
+        // spends nothing.
+        bool take( int64_t w, int64_t n )
+        {
+            if ( w > work_limit - work || n > bytes_limit - bytes )
+                return false;
+            work += w;
+            bytes += n;
+            return true;
+        }
+
+        // current is the innermost Allowance open on this thread, or NULL.
+        static Allowance *& current()
+        {
+            static thread_local Allowance * open = NULL;
+            return open;
+        }
+
+    private:
+        Allowance( const Allowance & ) = delete;
+        Allowance & operator=( const Allowance & ) = delete;
+
+        const int64_t work_limit, bytes_limit;
+        int64_t work, bytes;
+        Allowance * outer;
+    };
+
+    const int64_t max_figure = 9007199254740991;
+
+    // mul multiplies non-negative figures, saturating at max_figure (past
+    // every allowance).
+    inline int64_t mul( int64_t a, int64_t b )
+    {
+        if ( a != 0 && b > max_figure / a )
+            return max_figure;
+        return a * b < max_figure ? a * b : max_figure;
+    }
+
+    // round_alloc is at least what Go's allocator takes for n bytes, as the
+    // allowances count it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages
+    // above 32 KiB, else n rounded up to a multiple of half its leading
+    // power of two.
+    inline int64_t round_alloc( int64_t n )
+    {
+        if ( n <= 0 )
+            return 0;
+        if ( n <= 16 )
+            return 16;
+        if ( n > 32768 )
+            return ( n < max_figure - 8191 ? n + 8191 : max_figure ) & ~INT64_C( 8191 );
+        int64_t step = 1;
+        while ( step <= n )
+            step <<= 1;
+        step >>= 2; // half n's leading power of two
+        return ( n + step - 1 ) & ~( step - 1 );
+    }
+
+    // charge spends work values and n bytes of the open Allowance.
+    inline bool charge( int64_t work, int64_t n )
+    {
+        Allowance * a = Allowance::current();
+        return a != NULL && a->take( work, n );
+    }
+
+    // One value the packet brings (a pointee, a union member, a sparse
+    // element; a string's or byte slice's bytes: work 0, size their count).
+    inline bool charge_value( int64_t work, int64_t size ) { return charge( work, round_alloc( size ) ); }
+
+    // A slice's n elements; times is 2 for elements with fields off the wire.
+    inline bool charge_values( int64_t n, int64_t work, int64_t size, int times )
+    {
+        return charge( mul( n, work ), mul( round_alloc( mul( n, size ) ), times ) );
+    }
+
+    // A sparse slice's n slots.
+    inline bool charge_slots( int64_t n )
+    {
+        return charge( ( n + 8 - 1 ) / 8, round_alloc( mul( n, 8 ) ) );
+    }
+
+    // A map's n entries of work values and a slot of slot bytes each: its
+    // table, twice.
+    inline bool charge_entries( int64_t n, int64_t work, int64_t slot )
+    {
+        return n == 0 || charge( mul( n, work ), mul( round_alloc( 256 + mul( n, 5 * slot ) ), 2 ) );
+    }
+
+    // One entry a delta adds to a map: its share of the table, twice,
+    // unrounded.
+    inline bool charge_entry( int64_t work, int64_t slot ) { return charge( work, 2 * 5 * slot ); }
+
+    // A hook's call: its value of size bytes and the call's own.
+    inline bool charge_hook( int64_t work, int64_t size ) { return charge( work, round_alloc( size ) + 256 ); }
+
+    // charge_root charges a read of value: its own values (which it does not
+    // allocate), as Go's Unmarshal does when it starts.
+    template <typename T> inline bool charge_root( const T & ) { return charge( T::bp_work(), 0 ); }
+
+#define bitpack_charge( charged ) do { if ( Stream::IsReading && !( charged ) ) return false; } while (0)
     // text_ok reports whether p[0..n) is UTF-8 exactly as Go's utf8.Valid
     // accepts it (no overlong forms, no surrogates, nothing past U+10FFFF)
     // and holds no NUL byte.
@@ -472,7 +606,8 @@ namespace bitpack
 
     // text is serialize_string's wire (the length in [0, maxlen], align,
     // the bytes) for a char[maxlen + 1] buffer, with bitpack's rules: both
-    // directions refuse invalid UTF-8 and NUL bytes, and writing refuses a
+    // directions refuse invalid UTF-8 and NUL bytes, reading charges the
+    // bytes to the allowances as Go does, and writing refuses a
     // string with no terminator within maxlen + 1 bytes. maxlen 0 is
     // allowed (no length bits; serialize_string would assert).
     template <typename Stream> bool text( Stream & stream, char * s, int maxlen )
@@ -491,7 +626,7 @@ namespace bitpack
         if ( Stream::IsReading )
         {
             s[length] = '\0';
-            if ( !text_ok( (const uint8_t*) s, length ) )
+            if ( !text_ok( (const uint8_t*) s, length ) || !charge_value( 0, length ) )
                 return false;
         }
         return true;
@@ -1264,20 +1399,24 @@ namespace bitpack
 
     // read_packet reads a whole packet of `bytes` bytes, as bitpack.Unmarshal
     // does, from stream (a read stream over it) into value: refused when
-    // Unmarshal refuses it, trailing when whole bytes follow the value.
-    // Unless ok, value is partly overwritten.
+    // Unmarshal refuses it (the allowances included: it opens one for the
+    // packet), trailing when whole bytes follow the value. Unless ok, value
+    // is partly overwritten.
     template <typename Stream, typename T> inline ReadResult read_packet( Stream & stream, int64_t bytes, T & value )
     {
-        if ( !value.Serialize( stream ) )
+        Allowance allowance( bytes );
+        if ( !charge_root( value ) || !value.Serialize( stream ) )
             return ReadResult::refused;
         return whole_packet( stream, bytes ) ? ReadResult::ok : ReadResult::trailing;
     }
 
     // read_delta applies a whole delta packet, as bitpack.UnmarshalDelta
-    // does: value becomes base with the delta's changes. value must not be
-    // base (refused). Unless ok, value is partly overwritten.
+    // does (the allowances included: it opens one for the packet): value
+    // becomes base with the delta's changes. value must not be base
+    // (refused). Unless ok, value is partly overwritten.
     template <typename Stream, typename T> inline ReadResult read_delta( Stream & stream, int64_t bytes, const T & base, T & value )
     {
+        Allowance allowance( bytes );
         if ( !value.SerializeDelta( stream, base ) )
             return ReadResult::refused;
         return whole_packet( stream, bytes ) ? ReadResult::ok : ReadResult::trailing;
@@ -1340,7 +1479,7 @@ namespace bitpack
         static_assert( History >= 2 && History <= 32768 && ( History & ( History - 1 ) ) == 0, "History is a power of two from 2 to 32768, the Sender's" );
 
     public:
-        Receiver() : zero_(), spare_( NULL ), buffer_( NULL ), capacity_( 0 ), newest_( 0 ), stream_( 0 ), read_( false ), nleft_( 0 ), next_left_( 0 ), result_( ReceiveResult::ok )
+        Receiver() : zero_(), spare_( NULL ), buffer_( NULL ), capacity_( 0 ), newest_( 0 ), stream_( 0 ), read_( false ), on_( false ), nleft_( 0 ), next_left_( 0 ), result_( ReceiveResult::ok )
         {
             for ( int i = 0; i < History; i++ )
                 slots_[i] = NULL;
@@ -1444,13 +1583,13 @@ namespace bitpack
             Slot * old = slots_[s % History];
             slots_[s % History] = spare_;
             spare_ = old;
-            if ( starts && read_ )
+            if ( starts && on_ && stream != stream_ )
                 leave();
             if ( takes )
             {
                 newest_ = s;
                 stream_ = stream;
-                read_ = true;
+                read_ = on_ = true;
             }
             out = slots_[s % History]->view;
             result_ = ReceiveResult::ok;
@@ -1466,7 +1605,8 @@ namespace bitpack
         ReceiveResult result() const { return result_; }
 
         // reset forgets every view, as a new receiver would, after a
-        // reconnect; it still refuses the streams it left (snapshot.Receiver's
+        // reconnect; it still refuses the streams it left, and leaves the
+        // one it was on when a packet starts another (snapshot.Receiver's
         // Reset).
         void reset()
         {
@@ -1564,6 +1704,7 @@ namespace bitpack
         uint16_t newest_;        // the newest sequence read (when read_)
         uint32_t stream_;        // the stream of the newest view
         bool read_;              // a packet was read since creation or reset
+        bool on_;                // a packet was read since creation: stream_ is the current stream, which reset keeps
         uint32_t left_[4];  // the streams left, the last 4
         int nleft_;              // how many left_ holds
         int next_left_;          // where the next one goes
@@ -1595,6 +1736,10 @@ struct Move
         serialize_int( stream, DY, -8, 7 );
         return true;
     }
+
+    // bp_work is the values a read of a whole Move visits, its variable
+    // parts aside: what bitpack::read_packet charges first (see Allowance).
+    static int64_t bp_work() { return 2; }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1654,6 +1799,10 @@ struct Fire
         return true;
     }
 
+    // bp_work is the values a read of a whole Fire visits, its variable
+    // parts aside: what bitpack::read_packet charges first (see Allowance).
+    static int64_t bp_work() { return 1; }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Fire & base ) const
@@ -1706,6 +1855,10 @@ struct Chat
         bitpack_string( stream, Text, 20 );
         return true;
     }
+
+    // bp_work is the values a read of a whole Chat visits, its variable
+    // parts aside: what bitpack::read_packet charges first (see Allowance).
+    static int64_t bp_work() { return 1; }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1767,9 +1920,18 @@ struct Msg
         serialize_int( stream, type, 0, 2 );
         switch ( type )
         {
-        case 0: serialize_object( stream, Move ); break;
-        case 1: serialize_object( stream, Fire ); break;
-        case 2: serialize_object( stream, Chat ); break;
+        case 0:
+            bitpack_charge( bitpack::charge_value( 2, 2 ) );
+            serialize_object( stream, Move );
+            break;
+        case 1:
+            bitpack_charge( bitpack::charge_value( 1, 1 ) );
+            serialize_object( stream, Fire );
+            break;
+        case 2:
+            bitpack_charge( bitpack::charge_value( 1, 16 ) );
+            serialize_object( stream, Chat );
+            break;
         default: return false;
         }
         return true;
@@ -1803,19 +1965,28 @@ struct Msg
         {
         case 0:
             if ( !bp_held )
+            {
+                bitpack_charge( bitpack::charge_value( 2, 2 ) );
                 serialize_object( stream, Move );
+            }
             else if ( !Move.SerializeDeltaBody( stream, base.Move ) )
                 return false;
             break;
         case 1:
             if ( !bp_held )
+            {
+                bitpack_charge( bitpack::charge_value( 1, 1 ) );
                 serialize_object( stream, Fire );
+            }
             else if ( !Fire.SerializeDeltaBody( stream, base.Fire ) )
                 return false;
             break;
         case 2:
             if ( !bp_held )
+            {
+                bitpack_charge( bitpack::charge_value( 1, 16 ) );
                 serialize_object( stream, Chat );
+            }
             else if ( !Chat.SerializeDeltaBody( stream, base.Chat ) )
                 return false;
             break;
@@ -1835,6 +2006,10 @@ struct Ping
         serialize_bits( stream, Seq, 16 );
         return true;
     }
+
+    // bp_work is the values a read of a whole Ping visits, its variable
+    // parts aside: what bitpack::read_packet charges first (see Allowance).
+    static int64_t bp_work() { return 1; }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1892,7 +2067,10 @@ struct One
             type = 0;
         switch ( type )
         {
-        case 0: serialize_object( stream, Ping ); break;
+        case 0:
+            bitpack_charge( bitpack::charge_value( 1, 2 ) );
+            serialize_object( stream, Ping );
+            break;
         default: return false;
         }
         return true;
@@ -1925,7 +2103,10 @@ struct One
         {
         case 0:
             if ( !bp_held )
+            {
+                bitpack_charge( bitpack::charge_value( 1, 2 ) );
                 serialize_object( stream, Ping );
+            }
             else if ( !Ping.SerializeDeltaBody( stream, base.Ping ) )
                 return false;
             break;
@@ -1949,6 +2130,7 @@ struct Envelope
         if ( Stream::IsWriting && ( Rest_count < 0 || Rest_count > 4 ) )
             return false;
         serialize_int( stream, Rest_count, 0, 4 );
+        bitpack_charge( bitpack::charge_values( Rest_count, 1, 16, 1 ) );
         for ( int i0 = 0; i0 < Rest_count; i0++ )
         {
             serialize_object( stream, Rest[i0] );
@@ -1956,6 +2138,10 @@ struct Envelope
         serialize_object( stream, Solo );
         return true;
     }
+
+    // bp_work is the values a read of a whole Envelope visits, its variable
+    // parts aside: what bitpack::read_packet charges first (see Allowance).
+    static int64_t bp_work() { return 3; }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -2065,6 +2251,8 @@ struct Envelope
                         if ( Stream::IsReading && !bp_resized4 && p0 < 0 )
                             return false;
                     }
+                    if ( Rest_count > base.Rest_count )
+                        bitpack_charge( bitpack::charge_values( Rest_count - base.Rest_count, 1, 16, 1 ) );
                     for ( int i0 = base.Rest_count; i0 < Rest_count; i0++ )
                     {
                         serialize_object( stream, Rest[i0] );

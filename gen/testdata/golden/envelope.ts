@@ -8,10 +8,12 @@
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
 // integer type with constants is a union of its values (an as-const object
@@ -27,7 +29,19 @@
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
 // copy of base (cloneT), which it returns; base is never changed, and a
 // refused delta throws before anything is returned. writeTDelta(base, value)
-// writes bitpack.AppendDelta's bytes.
+// writes bitpack.AppendDelta's bytes. readTDeltaFrom(r, base, into) and
+// writeTDeltaTo(w, base, value) read and write a delta where a stream is (after
+// a header of your own, say); copyT(src, dst) copies a value into another,
+// reusing its objects.
+//
+// TReceiver (for each root type whose zero value bitpack encodes) reads the
+// packets of a Go snapshot.Sender[T] as snapshot.Receiver[T] does: new
+// TReceiver(history), read(packet) -> { seq, value }, ack, reset(). The value
+// is the receiver's and stays valid until its history evicts it (see
+// BitpackReceiver).
+//
+// writeT, writeTDelta and seal return BitpackBytes: a Uint8Array over an
+// ArrayBuffer of its own, which WebSocket.send, fetch and Blob take.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
@@ -39,20 +53,26 @@
 // through Math.fround at every step, as bitpack pins it.
 
 /** What kind of refusal an error is, as the Go side's sentinel errors. */
-export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing";
+export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing" | "NoBase";
 
 /** A refused packet or value: the field path and bit are bitpack's. */
 export class BitpackError extends Error {
-  constructor(
-    readonly op: "decode" | "encode",
-    readonly type: string,
-    readonly kind: BitpackErrorKind,
-    readonly path: string,
-    readonly bit: number, // -1 for encode errors
-    readonly detail: string,
-  ) {
+  readonly op: "decode" | "encode";
+  readonly type: string;
+  readonly kind: BitpackErrorKind;
+  readonly path: string;
+  readonly bit: number; // -1 for encode errors
+  readonly detail: string;
+
+  constructor(op: "decode" | "encode", type: string, kind: BitpackErrorKind, path: string, bit: number, detail: string) {
     super(errorMessage(op, type, path, bit, detail));
     this.name = "BitpackError";
+    this.op = op;
+    this.type = type;
+    this.kind = kind;
+    this.path = path;
+    this.bit = bit;
+    this.detail = detail;
   }
 }
 
@@ -75,6 +95,16 @@ function joinPath(segment: string, path: string): string {
   }
   return segment + "." + path;
 }
+
+/**
+ * The bytes writeT, writeTDelta and seal return: a Uint8Array over an
+ * ArrayBuffer of its own, which WebSocket.send, a fetch body and a Blob
+ * take. Written as what Uint8Array's slice returns, it is
+ * Uint8Array<ArrayBuffer> to TypeScript 5.7 and later (whose DOM library
+ * refuses a plain Uint8Array, which may view a SharedArrayBuffer) and
+ * Uint8Array to earlier versions, which have no generic Uint8Array.
+ */
+export type BitpackBytes = ReturnType<Uint8Array["slice"]>;
 
 /** A Go **T's pointee, where the pointee can itself be null. */
 export interface BitpackBox<T> {
@@ -125,12 +155,12 @@ function show(value: unknown): string {
 /** Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or "". */
 function textProblem(p: Uint8Array, at: number, n: number): string {
   for (let i = 0; i < n; i++) {
-    if (p[at + i] === 0) {
+    if (p[at + i]! === 0) {
       return "NUL byte at offset " + i;
     }
   }
   for (let k = 0; k < n; ) {
-    const c = p[at + k];
+    const c = p[at + k]!;
     if (c < 0x80) {
       k++;
       continue;
@@ -157,9 +187,9 @@ function textProblem(p: Uint8Array, at: number, n: number): string {
     } else if (c >= 0xf1 && c <= 0xf3) {
       length = 4;
     }
-    let ok = length > 0 && n - k >= length && p[at + k + 1] >= low && p[at + k + 1] <= high;
+    let ok = length > 0 && n - k >= length && p[at + k + 1]! >= low && p[at + k + 1]! <= high;
     for (let j = 2; ok && j < length; j++) {
-      ok = p[at + k + j] >= 0x80 && p[at + k + j] <= 0xbf;
+      ok = p[at + k + j]! >= 0x80 && p[at + k + j]! <= 0xbf;
     }
     if (!ok) {
       return "invalid UTF-8 at offset " + k;
@@ -174,19 +204,19 @@ function decodeText(p: Uint8Array, at: number, n: number): string {
   const units: number[] = [];
   let out = "";
   for (let k = at; k < at + n; ) {
-    const c = p[k];
+    const c = p[k]!;
     let cp: number;
     if (c < 0x80) {
       cp = c;
       k++;
     } else if (c < 0xe0) {
-      cp = ((c & 0x1f) << 6) | (p[k + 1] & 0x3f);
+      cp = ((c & 0x1f) << 6) | (p[k + 1]! & 0x3f);
       k += 2;
     } else if (c < 0xf0) {
-      cp = ((c & 0x0f) << 12) | ((p[k + 1] & 0x3f) << 6) | (p[k + 2] & 0x3f);
+      cp = ((c & 0x0f) << 12) | ((p[k + 1]! & 0x3f) << 6) | (p[k + 2]! & 0x3f);
       k += 3;
     } else {
-      cp = ((c & 0x07) << 18) | ((p[k + 1] & 0x3f) << 12) | ((p[k + 2] & 0x3f) << 6) | (p[k + 3] & 0x3f);
+      cp = ((c & 0x07) << 18) | ((p[k + 1]! & 0x3f) << 12) | ((p[k + 2]! & 0x3f) << 6) | (p[k + 3]! & 0x3f);
       k += 4;
     }
     if (cp > 0xffff) {
@@ -254,7 +284,7 @@ function shortest(value: number, single: boolean): string {
     const upOk = readsBack(up, upDp, v, single);
     if (downOk && upOk) {
       const rest = d.slice(p);
-      let useUp = rest[0] > "5" || (rest[0] === "5" && rest.length > 1);
+      let useUp = rest.charAt(0) > "5" || (rest.charAt(0) === "5" && rest.length > 1);
       if (rest === "5") {
         // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
         useUp = powerOfTwo && (single || v !== 2.98023223876953125e-8) ? true : (d.charCodeAt(p - 1) - 48) % 2 === 1;
@@ -299,7 +329,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
   if (digits.length <= p) {
     return [digits, dp];
   }
-  const next = digits[p];
+  const next = digits.charAt(p);
   const up = next > "5" || (next === "5" && (digits.length > p + 1 || (digits.charCodeAt(p - 1) - 48) % 2 === 1));
   const d = Array.from(digits.slice(0, p));
   if (up) {
@@ -310,7 +340,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
     if (i < 0) {
       return ["1", dp + 1];
     }
-    d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
+    d[i] = String.fromCharCode(d[i]!.charCodeAt(0) + 1);
   }
   return [d.join("").replace(/0+$/, ""), dp];
 }
@@ -405,8 +435,9 @@ const quatDelta = float32FromBits(0x3fb504f3); // 2m, exact
 
 // The components a decode gives and the code an encode gives, reused:
 // readers copy them out at once.
-const quatOut = [0, 0, 0, 0];
-const quatCode = [0, 0, 0, 0];
+const quatOut: [number, number, number, number] = [0, 0, 0, 0];
+const quatCode: [number, number, number, number] = [0, 0, 0, 0];
+const quatIn: [number, number, number, number] = [0, 0, 0, 0];
 
 function quatQuantize(f: number, steps: number): number {
   let n = f32(f32(f + quatM) / quatDelta);
@@ -454,19 +485,24 @@ function quatDecode(largest: number, c0: number, c1: number, c2: number, steps: 
 // quatNatural is the plain smallest-three code, into quatCode: the largest
 // magnitude (the highest index on a tie) dropped, all four negated first
 // when its sign bit is set, the other three quantized in order.
-function quatNatural(v: readonly number[], steps: number): void {
+function quatNatural(x: number, y: number, z: number, w: number, steps: number): void {
+  const v = quatIn; // no array per call: a delta codes every changed quaternion
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
   let largest = 0;
   for (let i = 1; i < 4; i++) {
-    if (Math.abs(v[i]) >= Math.abs(v[largest])) {
+    if (Math.abs(v[i]!) >= Math.abs(v[largest]!)) {
       largest = i;
     }
   }
-  const top = v[largest];
+  const top = v[largest]!;
   const sign = top < 0 || Object.is(top, -0) ? -1 : 1;
   quatCode[0] = largest;
   for (let i = 0, k = 1; i < 4; i++) {
     if (i !== largest) {
-      quatCode[k++] = quatQuantize(sign < 0 ? -v[i] : v[i], steps);
+      quatCode[k++] = quatQuantize(sign < 0 ? -v[i]! : v[i]!, steps);
     }
   }
 }
@@ -476,22 +512,23 @@ function quatNatural(v: readonly number[], steps: number): void {
 // code of the normalised quaternion, its codes moved one step at a time
 // toward the middle (the farthest first) until it does.
 function quatEncode(x: number, y: number, z: number, w: number, steps: number): void {
-  quatNatural([x, y, z, w], steps);
+  quatNatural(x, y, z, w, steps);
   if (quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     return;
   }
   const n2 = f32(f32(f32(f32(x * x) + f32(y * y)) + f32(z * z)) + f32(w * w));
   const r = f32(Math.sqrt(n2));
-  quatNatural([f32(x / r), f32(y / r), f32(z / r), f32(w / r)], steps);
+  quatNatural(f32(x / r), f32(y / r), f32(z / r), f32(w / r), steps);
   const mid = steps / 2;
   while (!quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     let far = 1;
     for (let k = 2; k < 4; k++) {
-      if (Math.abs(quatCode[k] - mid) > Math.abs(quatCode[far] - mid)) {
+      if (Math.abs(quatCode[k]! - mid) > Math.abs(quatCode[far]! - mid)) {
         far = k;
       }
     }
-    quatCode[far] += quatCode[far] > mid ? -1 : 1;
+    const c = quatCode[far]!;
+    quatCode[far] = c > mid ? c - 1 : c + 1;
   }
 }
 
@@ -528,10 +565,17 @@ export class BitReader {
   errorBit = 0;
   errorPath = "";
   errorDetail = "";
+  // The allowances (see charge), and what the read has spent.
+  private readonly workLimit: number;
+  private readonly bytesLimit: number;
+  private workSpent = 0;
+  private bytesSpent = 1024;
 
   constructor(packet: Uint8Array) {
     this.data = packet;
     this.end = 8 * packet.length;
+    this.workLimit = 4096 + 64 * this.end;
+    this.bytesLimit = 1048576 + 64 * this.end;
   }
 
   get bitsRead(): number {
@@ -599,9 +643,9 @@ export class BitReader {
     }
     const d = this.data;
     let i = pos >>> 3;
-    let value = d[i] >>> (pos & 7);
+    let value = d[i]! >>> (pos & 7);
     for (let got = 8 - (pos & 7); got < n; got += 8) {
-      value |= d[++i] << got; // got < 32
+      value |= d[++i]! << got; // got < 32
     }
     this.pos = pos + n;
     return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
@@ -689,21 +733,42 @@ export class BitReader {
   }
 
   /**
-   * A slice's length (n bits, at most maxlen), refused before anything is
-   * allocated when its elements of at least elemBits each cannot fit.
+   * A slice's length (n bits, at most maxlen), checked against the bits
+   * left at each bits an element (see checkCount) and its elements of work
+   * values and size bytes charged (times: 2 for elements with fields off
+   * the wire), all before anything is allocated.
    */
-  readLength(n: number, maxlen: number, elemBits: number): number {
+  readLength(n: number, maxlen: number, each: number, work: number, size: number, times: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
       return 0;
     }
-    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+    return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+  }
+
+  /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+  readSlots(n: number, maxlen: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
       return 0;
     }
-    return v;
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    return this.chargeSlots(v, start) ? v : 0;
+  }
+
+  /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+  readPresence(work: number, size: number): boolean {
+    const start = this.pos;
+    return this.readBits(1) === 1 && this.chargeValue(work, size, start);
   }
 
   /** Skips to the next byte boundary; the padding bits must be zero. */
@@ -745,13 +810,26 @@ export class BitReader {
       this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
       return noBytes;
     }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
     return this.data.slice(at, at + length);
   }
 
-  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
   readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const s = this.readText(n, maxlen);
+    return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** The bytes of the last string readText read. */
+  textBytes = 0;
+
+  /** readString without the charge (a delta charges after comparing with the base). */
+  readText(n: number, maxlen: number): string {
     const start = this.pos;
     const length = this.readBits(n);
     if (length > maxlen) {
@@ -772,6 +850,7 @@ export class BitReader {
       return "";
     }
     this.pos += 8 * length;
+    this.textBytes = length;
     return decodeText(this.data, at, length);
   }
 
@@ -789,9 +868,9 @@ export class BitReader {
         if (!this.readBool()) {
           continue;
         }
-        difference = tierLow[tier] + this.readBits(tierBits[tier]);
-        if (!this.failed && difference > tierHigh[tier]) {
-          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        difference = tierLow[tier]! + this.readBits(tierBits[tier]!);
+        if (!this.failed && difference > tierHigh[tier]!) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier]! + ", " + tierHigh[tier]! + "]");
         }
       }
       if (!this.failed && difference === 0) {
@@ -803,7 +882,7 @@ export class BitReader {
           this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
           return -1;
         }
-        if (absolute - previous <= tierHigh[4]) {
+        if (absolute - previous <= tierHigh[4]!) {
           this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
           return -1;
         }
@@ -820,19 +899,18 @@ export class BitReader {
     return previous + difference;
   }
 
-  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-  readCount(n: number, maxlen: number, entryBits: number): number {
+  /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+  readCount(n: number, maxlen: number, each: number, work: number, slot: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
       return 0;
     }
-    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-      return 0;
-    }
-    return v;
+    return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
   }
 
   /**
@@ -858,7 +936,7 @@ export class BitReader {
     }
     let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
     for (let i = 1; i < 4; i++) {
-      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+      if (Math.abs(quatOut[i]!) >= Math.abs(quatOut[back]!)) {
         back = i;
       }
     }
@@ -896,6 +974,172 @@ export class BitReader {
     }
     return true;
   }
+
+  /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+  readStringDelta(start: number, n: number, maxlen: number, old: string): string {
+    const s = this.readText(n, maxlen);
+    if (this.failed) {
+      return "";
+    }
+    if (s === old) {
+      this.fail("Range", start, deltaUnchangedText);
+      return "";
+    }
+    return this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+  readByteSliceDelta(start: number, n: number, maxlen: number, old: Uint8Array): Uint8Array {
+    const length = this.readBits(n);
+    if (this.failed) {
+      return noBytes;
+    }
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    let same = length === old.length;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return noBytes;
+    }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+  readByteArrayDelta(start: number, old: Uint8Array): Uint8Array {
+    if (!this.align()) {
+      return old;
+    }
+    const length = old.length;
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return old;
+    }
+    const at = this.pos >>> 3;
+    let same = true;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return old;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+  // packet may make a read visit and allocate, counted as bitpack's Go
+  // decoder counts it and with its numbers, so that this reader refuses
+  // exactly the packets Go refuses. A read of b bits may visit 4096 + 64b
+  // values and allocate 1048576 + 64b bytes, and starts having spent 1024
+  // bytes. The generated code charges when the packet says what follows
+  // (a count, a presence bit, an index), before anything is allocated or
+  // looped over, with the figures of the Go type (bitpack's Field.Charge):
+  // a charge is refused (Range) when its values exceed what is left of the
+  // first allowance, else when its bytes exceed what is left of the
+  // second. Figures are doubles: exact below 2^53, and any above is past
+  // every allowance, so no verdict changes; the values a refusal names are
+  // capped at 2^53 - 1, as Go caps them.
+
+  /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+  charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
+    if (work > this.workLimit - this.workSpent) {
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+    }
+    if (bytes > this.bytesLimit - this.bytesSpent) {
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+    }
+    this.workSpent += work;
+    this.bytesSpent += bytes;
+    return true;
+  }
+
+  /** The root of a read: the values of the value it reads into, where it starts. */
+  chargeRoot(work: number): boolean {
+    return this.charge(work, 0, 1, 0, this.pos);
+  }
+
+  /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+  chargeValue(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size), 1, size, bit);
+  }
+
+  /** A slice's n elements; times is 2 for elements with fields off the wire. */
+  chargeValues(n: number, work: number, size: number, times: number, bit: number): boolean {
+    return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+  }
+
+  /** A sparse slice's n slots. */
+  chargeSlots(n: number, bit: number): boolean {
+    return this.charge(Math.ceil(n / 8), roundAlloc(n * 8), n, 8, bit);
+  }
+
+  /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+  chargeEntries(n: number, work: number, slot: number, bit: number): boolean {
+    return n === 0 || this.charge(n * work, 2 * roundAlloc(256 + n * 5 * slot), n, slot, bit);
+  }
+
+  /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+  chargeEntry(work: number, slot: number, bit: number): boolean {
+    return this.charge(work, 2 * 5 * slot, 1, slot, bit);
+  }
+
+  /** A hook's call: its value of size bytes and the call's own. */
+  chargeHook(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size) + 256, 1, size + 256, bit);
+  }
+
+  /**
+   * The count check (docs/wire.md, "Truncated packets"): n values of at
+   * least each bits (one, many: "element", "elements") must fit in what is
+   * left, or the count is refused at the current bit.
+   */
+  checkCount(n: number, each: number, one: string, many: string): boolean {
+    const need = Math.min(n * each, maxFigure);
+    const rest = this.end - this.pos;
+    if (need <= rest) {
+      return true;
+    }
+    return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+  }
+}
+
+const maxFigure = 9007199254740991;
+
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n: number): number {
+  if (n <= 0) {
+    return 0;
+  }
+  if (n <= 16) {
+    return 16;
+  }
+  if (n > 32768) {
+    return Math.ceil(n / 8192) * 8192;
+  }
+  const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+  return Math.ceil(n / step) * step;
 }
 
 /**
@@ -920,7 +1164,7 @@ export class BitWriter {
   }
 
   /** The bytes written, in a new array of exactly their size. */
-  bytes(): Uint8Array {
+  bytes(): BitpackBytes {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
@@ -929,7 +1173,7 @@ export class BitWriter {
     const end = (this.pos + 7) >>> 3;
     const i = pos >>> 3;
     if (i < end) {
-      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer[i] = this.buffer[i]! & ((1 << (pos & 7)) - 1);
       this.buffer.fill(0, i + 1, end);
     }
     this.pos = pos;
@@ -942,7 +1186,7 @@ export class BitWriter {
     }
     const b = this.buffer;
     let i = at >>> 3;
-    let value = b[i] >>> (at & 7);
+    let value = b[i]! >>> (at & 7);
     for (let got = 8 - (at & 7); got < n; got += 8) {
       value |= (b[++i] ?? 0) << got; // got < 32
     }
@@ -1013,7 +1257,7 @@ export class BitWriter {
     const shift = pos & 7;
     const b = this.buffer;
     let i = pos >>> 3;
-    b[i] |= v << shift; // a byte keeps the low 8 bits
+    b[i] = b[i]! | (v << shift); // a byte keeps the low 8 bits
     let rest = v >>> (8 - shift);
     for (let left = n + shift - 8; left > 0; left -= 8) {
       b[++i] = rest; // past the first byte, the buffer is still zero
@@ -1419,10 +1663,10 @@ export class BitWriter {
       return true;
     }
     for (let tier = 0; tier < 5; tier++) {
-      const here = difference <= tierHigh[tier];
+      const here = difference <= tierHigh[tier]!;
       this.writeBits(here ? 1 : 0, 1);
       if (here) {
-        return this.writeBits(difference - tierLow[tier], tierBits[tier]);
+        return this.writeBits(difference - tierLow[tier]!, tierBits[tier]!);
       }
     }
     return this.writeBits(current >>> 0, 32);
@@ -1483,7 +1727,7 @@ const crcTable = (() => {
 export function crc32(crc: number, p: Uint8Array): number {
   crc = ~crc;
   for (let i = 0; i < p.length; i++) {
-    crc = crcTable[(crc ^ p[i]) & 0xff] ^ (crc >>> 8);
+    crc = crcTable[(crc ^ p[i]!) & 0xff]! ^ (crc >>> 8);
   }
   return ~crc >>> 0;
 }
@@ -1499,7 +1743,7 @@ function frameCrc(protocolId: number, payload: Uint8Array): number {
  * fingerprint into the id as the Go side does. A CRC catches accidents and
  * foreign traffic, not attackers.
  */
-export function seal(protocolId: number, payload: Uint8Array): Uint8Array {
+export function seal(protocolId: number, payload: Uint8Array): BitpackBytes {
   const crc = frameCrc(protocolId >>> 0, payload);
   const packet = new Uint8Array(4 + payload.length);
   new DataView(packet.buffer).setUint32(0, crc, true);
@@ -1534,7 +1778,11 @@ function deltaCodes(): BitWriter {
 
 const deltaCodeBytes = new Uint8Array(8);
 
-/** A reader of code (n bits), for the full reader to make a value of. */
+// The readers of 1 to 8 bytes of deltaCodeBytes, made once: a delta reads
+// each changed field's code through one, and makes no object for it.
+const deltaCodeReaders: BitReader[] = [];
+
+/** A reader of code (n bits), for the full reader to make a value of: used at once, reused by the next. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
   let low = 0;
   let high = 0;
@@ -1548,7 +1796,15 @@ function deltaCodeReader(code: number | bigint, n: number): BitReader {
     deltaCodeBytes[i] = low >>> (8 * i);
     deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
-  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+  const k = (n + 7) >>> 3;
+  let r = deltaCodeReaders[k];
+  if (r === undefined) {
+    r = new BitReader(deltaCodeBytes.subarray(0, k));
+    deltaCodeReaders[k] = r;
+  }
+  r.rewind(0);
+  r.failed = false;
+  return r;
 }
 
 const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
@@ -1726,6 +1982,30 @@ function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** dst (a new array when it is null or undefined) made a copy of src, whose values are copied by assignment. */
+function flatCopy<E>(src: readonly E[], dst: E[] | null | undefined): E[] {
+  const d = dst ?? [];
+  if (d.length > src.length) {
+    d.length = src.length;
+  }
+  for (let i = 0; i < src.length; i++) {
+    d[i] = src[i]!;
+  }
+  return d;
+}
+
+/** Map.forEach's function copying an entry into this, the map copied into. */
+function mapSetEntry(this: Map<unknown, unknown>, value: unknown, key: unknown): void {
+  this.set(key, value);
+}
+
+/** Map.forEach's function deleting from m an entry this, the map copied, lacks. */
+function mapDropMissing(this: ReadonlyMap<unknown, unknown>, _value: unknown, key: unknown, m: Map<unknown, unknown>): void {
+  if (!this.has(key)) {
+    m.delete(key);
+  }
+}
+
 /** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
 function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
   if (!Array.isArray(value)) {
@@ -1735,6 +2015,270 @@ function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): n
     return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
   }
   return value.length;
+}
+
+// Snapshot streams (docs/wire.md, "Snapshot streams"): the packets of a Go
+// snapshot.Sender, each a header naming its base view and a delta from
+// it, read exactly as snapshot.Receiver reads them. Each root type T gets
+// a TReceiver, a BitpackReceiver<T>.
+
+// The header's sizes and limits, and the words of snapshot's refusals,
+// each a Go format of %d and %#08x verbs (internal/snapwire), and of the
+// sentinels they wrap.
+const snapshotShortHeader = 7;
+const snapshotLongHeader = 8;
+const snapshotZeroHeader = 11;
+const snapshotMaxShort = 127;
+const snapshotMaxHistory = 32768;
+const snapshotMinPacket = 8;
+const snapshotDefaultHistory = 64;
+const snapshotLeftStreams = 4;
+const snapshotWords = {
+  TooShort: "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)",
+  NoDelta: "snapshot: packet %d: a %d-byte header and a delta in %d bytes",
+  LongForm: "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)",
+  OffsetRange: "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)",
+  ZeroBase: "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x",
+  NotHeld: "snapshot: packet %d: its base %d (offset %d) is not held",
+  NotBase: "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)",
+  LeftStream: "snapshot: packet %d: of stream %#08x, which this receiver left",
+  TooOld: "snapshot: packet %d: older than the %d sequences kept up to %d",
+  Delta: "snapshot: packet %d",
+  History: "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+  Overflow: "bitio: read past end of packet", // the sentinel's text
+  Range: "bitio: value out of range", // the sentinel's text
+  NoBase: "snapshot: the packet's base is not a view this receiver holds", // the sentinel's text
+};
+
+/** format (a Go format of %d and %#08x verbs) with args, as Go's fmt prints them. */
+function goFormat(format: string, args: readonly number[]): string {
+  let i = 0;
+  return format.replace(/%#08x|%d/g, (verb) => {
+    const a = args[i++] ?? 0;
+    return verb === "%d" ? String(a) : "0x" + (a >>> 0).toString(16).padStart(8, "0");
+  });
+}
+
+/** A refusal of a packet's header in snapshot's words: the format, then the sentinel's text. */
+function snapshotRefusal(type: string, kind: "Overflow" | "Range" | "NoBase", format: string, args: readonly number[]): BitpackError {
+  const text = goFormat(format, args) + ": " + snapshotWords[kind];
+  const e = new BitpackError("decode", type, kind, "", -1, text);
+  e.message = text;
+  return e;
+}
+
+/** The CRC-32 (IEEE) of the 4 little-endian bytes of v: the id of the zero base of stream v. */
+function crc32Word(v: number): number {
+  let crc = ~0;
+  for (let i = 0; i < 4; i++) {
+    crc = crcTable[(crc ^ (v >>> (8 * i))) & 0xff]! ^ (crc >>> 8);
+  }
+  return ~crc >>> 0;
+}
+
+/** serialize's sequence_greater_than: whether 16-bit sequence a is newer than b. */
+function seqNewer(a: number, b: number): boolean {
+  return (a > b && a - b <= 32768) || (a < b && b - a > 32768);
+}
+
+/** What a receiver needs of its type: the generated functions of T. */
+export interface BitpackSnapshotType<T> {
+  readonly name: string; // the Go type, as errors name it
+  zero(): T; // newT
+  readDelta(r: BitReader, base: T, into: T): boolean; // readTDeltaFrom
+}
+
+/** One view a receiver holds. */
+class BitpackView<T> {
+  value: T;
+  seq = 0;
+  id = 0; // the CRC-32 of the packet that produced it
+  stream = 0; // the value its ids chain from
+  full = false;
+
+  constructor(value: T) {
+    this.value = value;
+  }
+}
+
+/**
+ * Reads the packets of a Go snapshot.Sender[T] exactly as
+ * snapshot.Receiver[T] does (docs/wire.md, "Snapshot streams"): it keeps
+ * the views of the last history sequences up to the newest it read,
+ * decodes each packet's delta against the view its header names, and
+ * tells the client what to acknowledge. Each root type T of the module has
+ * its own, TReceiver.
+ *
+ * read(packet) returns the packet's sequence and view, or throws a
+ * BitpackError, and a refused packet changes nothing. Its kind is
+ * "NoBase" when the packet's base is not a view the receiver holds (Go's
+ * snapshot.ErrNoBase; the message says "base"), else bitpack's kind
+ * (Overflow, Range, ...), and its message is the Go Receiver's error,
+ * word for word. packet may be any view of bytes (a subarray of a larger
+ * buffer); the receiver keeps no reference to it.
+ *
+ * The view read returns is the receiver's, not a copy: it is the base
+ * later packets are decoded against, so it must not be changed, and it
+ * stays as it is until the receiver accepts another packet whose sequence
+ * is the same modulo history (history packets later in a stream in order;
+ * a duplicate of the same packet at once), after which the receiver
+ * reuses its objects. To keep a view longer, or to change it, copy it
+ * (copyT into a value of your own, cloneT for a new one). Reusing the
+ * objects of the views it evicts is what makes read allocate almost
+ * nothing once its history is full: a new object only for what the
+ * world gained (an entity that appears, a longer list), a changed string
+ * or byte array, or a union that changes member.
+ *
+ * ack is what to send back for the Go Sender's Ack: the newest sequence
+ * read, or 0xFFFF before the first. reset() forgets every view after a
+ * reconnect, as Receiver.Reset.
+ */
+export class BitpackReceiver<T> {
+  private readonly type: BitpackSnapshotType<T>;
+  private readonly history: number;
+  private readonly views: (BitpackView<T> | null)[]; // by sequence modulo history; made when first written
+  private readonly zeroBase: T; // the zero base, never written
+  private spare: BitpackView<T> | null = null; // what the next packet is decoded into
+  private newest = 0; // the newest sequence read (when hasRead)
+  private stream = 0; // the stream of the newest view
+  private hasRead = false; // a packet was read since creation or reset
+  private on = false; // a packet was read since creation: stream is the current stream, which reset keeps
+  private readonly left: number[] = []; // the streams left (the last few)
+  private leftCount = 0;
+
+  /** A receiver of T's stream; history must be the Sender's (0 or undefined: Go's default). */
+  constructor(type: BitpackSnapshotType<T>, history?: number) {
+    const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
+    if (!Number.isInteger(h) || h < 2 || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
+      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+    }
+    this.type = type;
+    this.history = h;
+    this.views = new Array<BitpackView<T> | null>(h).fill(null);
+    this.zeroBase = type.zero();
+  }
+
+  /** The sequence to acknowledge: the newest read, or 0xFFFF before the first. */
+  get ack(): number {
+    return this.hasRead ? this.newest : 0xffff;
+  }
+
+  /** Reads one packet: its sequence and view (the receiver's: see the class). Throws BitpackError for a packet it refuses. */
+  read(packet: Uint8Array): { seq: number; value: T } {
+    const type = this.type.name;
+    const length = packet.length;
+    if (length < snapshotMinPacket) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.TooShort, [length, snapshotMinPacket, snapshotShortHeader]);
+    }
+    const seq = packet[0]! | (packet[1]! << 8);
+    const form = packet[2]!;
+    let offset = form >>> 1;
+    let n = snapshotShortHeader;
+    if ((form & 1) === 1) {
+      n = snapshotLongHeader;
+      offset = (form | (packet[3]! << 8)) >>> 1;
+    } else if (offset === 0) {
+      n = snapshotZeroHeader;
+    }
+    if (length < n + 1) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.NoDelta, [seq, n, length]);
+    }
+    if (n === snapshotLongHeader && offset <= snapshotMaxShort) {
+      throw snapshotRefusal(type, "Range", snapshotWords.LongForm, [seq, offset, snapshotMaxShort]);
+    }
+    if (offset >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.OffsetRange, [seq, offset, this.history - 1, this.history]);
+    }
+    const at = n === snapshotLongHeader ? 4 : 3;
+    const check = (packet[at]! | (packet[at + 1]! << 8) | (packet[at + 2]! << 16) | (packet[at + 3]! << 24)) >>> 0;
+    let base = this.zeroBase;
+    let stream = 0;
+    if (offset === 0) {
+      stream = (packet[7]! | (packet[8]! << 8) | (packet[9]! << 16) | (packet[10]! << 24)) >>> 0;
+      const zero = crc32Word(stream);
+      if (check !== zero) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.ZeroBase, [seq, stream, zero, check]);
+      }
+    } else {
+      const b = (seq - offset) & 0xffff;
+      const held = this.views[b % this.history] ?? null;
+      if (held === null || !this.holds(held, b)) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotHeld, [seq, b, offset]);
+      }
+      if (held.id !== check) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotBase, [seq, b, check, held.id]);
+      }
+      base = held.value;
+      stream = held.stream;
+    }
+    if (this.hasLeft(stream)) {
+      throw snapshotRefusal(type, "NoBase", snapshotWords.LeftStream, [seq, stream]);
+    }
+    const starts = offset === 0 && (!this.hasRead || stream !== this.stream);
+    const takes = starts || (stream === this.stream && seqNewer(seq, this.newest));
+    if (!takes && ((this.newest - seq) & 0xffff) >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.TooOld, [seq, this.history, this.newest]);
+    }
+    // The delta goes into the spare view (the one the last accepted packet
+    // evicted): a refused delta leaves it half written, and it is no view.
+    const dst = this.spare ?? new BitpackView<T>(this.type.zero());
+    this.spare = dst;
+    const r = new BitReader(packet.subarray(n));
+    if (!this.type.readDelta(r, base, dst.value) || !r.finish()) {
+      const e = r.error(type);
+      e.message = goFormat(snapshotWords.Delta, [seq]) + ": " + e.message;
+      throw e;
+    }
+    dst.seq = seq;
+    dst.id = crc32(0, packet);
+    dst.stream = stream;
+    dst.full = true;
+    const i = seq % this.history;
+    this.spare = this.views[i] ?? null;
+    this.views[i] = dst;
+    if (starts && this.on && stream !== this.stream) {
+      this.leave();
+    }
+    if (takes) {
+      this.newest = seq;
+      this.stream = stream;
+      this.hasRead = true;
+      this.on = true;
+    }
+    return { seq, value: dst.value };
+  }
+
+  /** Forgets every view, as a new receiver would, after a reconnect; the streams it left stay left, and the one it was on is left when a packet starts another. */
+  reset(): void {
+    this.hasRead = false;
+    for (const v of this.views) {
+      if (v !== null) {
+        v.full = false;
+      }
+    }
+  }
+
+  /** Whether v holds the view of sequence seq: read, and within the last history sequences up to the newest. */
+  private holds(v: BitpackView<T>, seq: number): boolean {
+    return this.hasRead && v.full && v.seq === seq && ((this.newest - seq) & 0xffff) < this.history;
+  }
+
+  private hasLeft(stream: number): boolean {
+    for (let i = 0; i < Math.min(this.leftCount, snapshotLeftStreams); i++) {
+      if (this.left[i] === stream) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds the current stream to the streams left. */
+  private leave(): void {
+    if (!this.hasLeft(this.stream)) {
+      this.left[this.leftCount % snapshotLeftStreams] = this.stream;
+      this.leftCount++;
+    }
+  }
 }
 // ---------------------------------------------------------------------------
 /** Go's gen.Move: 8 bits. */
@@ -1757,15 +2301,18 @@ export function newMove(): Move {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readMove(packet: Uint8Array): Move {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(2)) {
+    throw r.error("gen.Move");
+  }
   const v = newMove();
-  if (!readMoveFrom(r, v) || !r.finish()) {
+  if (!readMoveFields(r, v) || !r.finish()) {
     throw r.error("gen.Move");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeMove(value: Move): Uint8Array {
+export function writeMove(value: Move): BitpackBytes {
   const w = takeWriter();
   const ok = writeMoveTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Move");
@@ -1776,8 +2323,13 @@ export function writeMove(value: Move): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 2 values are charged to r's allowances first. */
 export function readMoveFrom(r: BitReader, v: Move): boolean {
+  return r.chargeRoot(2) && readMoveFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readMoveFields(r: BitReader, v: Move): boolean {
   v.DX = r.readRange(4, -8, 15);
   if (r.failed) return r.at("DX");
   v.DY = r.readRange(4, -8, 15);
@@ -1802,6 +2354,19 @@ export function cloneMove(v: Move): Move {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyMove(src: Move, dst: Move | null | undefined): Move {
+  const d = dst ?? newMove();
+  d.DX = src.DX;
+  d.DY = src.DY;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneMove); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -1809,28 +2374,16 @@ export function cloneMove(v: Move): Move {
 export function readMoveDelta(packet: Uint8Array, base: Move): Move {
   const r = new BitReader(packet);
   const v = cloneMove(base);
-  if (r.readBits(1) === 1 && !readMoveDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readMoveDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Move");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeMoveDelta(base: Move, value: Move): Uint8Array {
+export function writeMoveDelta(base: Move, value: Move): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeMoveDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Move") : w.bytes();
+  const out = writeMoveDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Move");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -1838,8 +2391,50 @@ export function writeMoveDelta(base: Move, value: Move): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyMove: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readMoveDelta does.
+ */
+export function readMoveDeltaFrom(r: BitReader, base: Move, into: Move): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyMove(base, into);
+  }
+  if (r.readBits(1) === 1 && !readMoveDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeMoveDeltaTo(w: BitWriter, base: Move, value: Move): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeMoveDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean): boolean {
+function readMoveDeltaItems(r: BitReader, v: Move, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1871,7 +2466,7 @@ export function readMoveDeltaFrom(r: BitReader, v: Move, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeMoveDeltaTo(w: BitWriter, v: Move, b: Move, bit: boolean): boolean {
+function writeMoveDeltaItems(w: BitWriter, v: Move, b: Move, bit: boolean): boolean {
   if (absent(w, v, "Move")) return false;
   let changed = false;
   {
@@ -1931,15 +2526,18 @@ export function newFire(): Fire {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readFire(packet: Uint8Array): Fire {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Fire");
+  }
   const v = newFire();
-  if (!readFireFrom(r, v) || !r.finish()) {
+  if (!readFireFields(r, v) || !r.finish()) {
     throw r.error("gen.Fire");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeFire(value: Fire): Uint8Array {
+export function writeFire(value: Fire): BitpackBytes {
   const w = takeWriter();
   const ok = writeFireTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Fire");
@@ -1950,8 +2548,13 @@ export function writeFire(value: Fire): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readFireFrom(r: BitReader, v: Fire): boolean {
+  return r.chargeRoot(1) && readFireFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readFireFields(r: BitReader, v: Fire): boolean {
   v.Power = r.readRange(2, 0, 3);
   if (r.failed) return r.at("Power");
   return true;
@@ -1972,6 +2575,18 @@ export function cloneFire(v: Fire): Fire {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyFire(src: Fire, dst: Fire | null | undefined): Fire {
+  const d = dst ?? newFire();
+  d.Power = src.Power;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneFire); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -1979,28 +2594,16 @@ export function cloneFire(v: Fire): Fire {
 export function readFireDelta(packet: Uint8Array, base: Fire): Fire {
   const r = new BitReader(packet);
   const v = cloneFire(base);
-  if (r.readBits(1) === 1 && !readFireDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readFireDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Fire");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeFireDelta(base: Fire, value: Fire): Uint8Array {
+export function writeFireDelta(base: Fire, value: Fire): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeFireDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Fire") : w.bytes();
+  const out = writeFireDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Fire");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2008,8 +2611,50 @@ export function writeFireDelta(base: Fire, value: Fire): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyFire: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readFireDelta does.
+ */
+export function readFireDeltaFrom(r: BitReader, base: Fire, into: Fire): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyFire(base, into);
+  }
+  if (r.readBits(1) === 1 && !readFireDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeFireDeltaTo(w: BitWriter, base: Fire, value: Fire): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeFireDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean): boolean {
+function readFireDeltaItems(r: BitReader, v: Fire, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2028,7 +2673,7 @@ export function readFireDeltaFrom(r: BitReader, v: Fire, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeFireDeltaTo(w: BitWriter, v: Fire, b: Fire, bit: boolean): boolean {
+function writeFireDeltaItems(w: BitWriter, v: Fire, b: Fire, bit: boolean): boolean {
   if (absent(w, v, "Fire")) return false;
   let changed = false;
   {
@@ -2070,15 +2715,18 @@ export function newChat(): Chat {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readChat(packet: Uint8Array): Chat {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Chat");
+  }
   const v = newChat();
-  if (!readChatFrom(r, v) || !r.finish()) {
+  if (!readChatFields(r, v) || !r.finish()) {
     throw r.error("gen.Chat");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeChat(value: Chat): Uint8Array {
+export function writeChat(value: Chat): BitpackBytes {
   const w = takeWriter();
   const ok = writeChatTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Chat");
@@ -2089,8 +2737,13 @@ export function writeChat(value: Chat): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readChatFrom(r: BitReader, v: Chat): boolean {
+  return r.chargeRoot(1) && readChatFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readChatFields(r: BitReader, v: Chat): boolean {
   v.Text = r.readString(5, 20);
   if (r.failed) return r.at("Text");
   return true;
@@ -2111,6 +2764,18 @@ export function cloneChat(v: Chat): Chat {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyChat(src: Chat, dst: Chat | null | undefined): Chat {
+  const d = dst ?? newChat();
+  d.Text = src.Text;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneChat); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2118,28 +2783,16 @@ export function cloneChat(v: Chat): Chat {
 export function readChatDelta(packet: Uint8Array, base: Chat): Chat {
   const r = new BitReader(packet);
   const v = cloneChat(base);
-  if (r.readBits(1) === 1 && !readChatDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readChatDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Chat");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeChatDelta(base: Chat, value: Chat): Uint8Array {
+export function writeChatDelta(base: Chat, value: Chat): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeChatDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Chat") : w.bytes();
+  const out = writeChatDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Chat");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2147,16 +2800,57 @@ export function writeChatDelta(base: Chat, value: Chat): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyChat: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readChatDelta does.
+ */
+export function readChatDeltaFrom(r: BitReader, base: Chat, into: Chat): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyChat(base, into);
+  }
+  if (r.readBits(1) === 1 && !readChatDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeChatDeltaTo(w: BitWriter, base: Chat, value: Chat): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeChatDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean): boolean {
+function readChatDeltaItems(r: BitReader, v: Chat, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Text");
   } else {
-    const s1 = r.readString(5, 20);
+    const s1 = r.readStringDelta(x0, 5, 20, v.Text);
     if (r.failed) return r.at("Text");
-    if (s1 === v.Text) return deltaUnchanged(r, x0) || r.at("Text");
     v.Text = s1;
     changed = true;
   }
@@ -2164,7 +2858,7 @@ export function readChatDeltaFrom(r: BitReader, v: Chat, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeChatDeltaTo(w: BitWriter, v: Chat, b: Chat, bit: boolean): boolean {
+function writeChatDeltaItems(w: BitWriter, v: Chat, b: Chat, bit: boolean): boolean {
   if (absent(w, v, "Chat")) return false;
   let changed = false;
   {
@@ -2216,15 +2910,18 @@ export function newPing(): Ping {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readPing(packet: Uint8Array): Ping {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Ping");
+  }
   const v = newPing();
-  if (!readPingFrom(r, v) || !r.finish()) {
+  if (!readPingFields(r, v) || !r.finish()) {
     throw r.error("gen.Ping");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writePing(value: Ping): Uint8Array {
+export function writePing(value: Ping): BitpackBytes {
   const w = takeWriter();
   const ok = writePingTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Ping");
@@ -2235,8 +2932,13 @@ export function writePing(value: Ping): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readPingFrom(r: BitReader, v: Ping): boolean {
+  return r.chargeRoot(1) && readPingFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readPingFields(r: BitReader, v: Ping): boolean {
   v.Seq = r.readBits(16);
   if (r.failed) return r.at("Seq");
   return true;
@@ -2257,6 +2959,18 @@ export function clonePing(v: Ping): Ping {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyPing(src: Ping, dst: Ping | null | undefined): Ping {
+  const d = dst ?? newPing();
+  d.Seq = src.Seq;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see clonePing); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2264,28 +2978,16 @@ export function clonePing(v: Ping): Ping {
 export function readPingDelta(packet: Uint8Array, base: Ping): Ping {
   const r = new BitReader(packet);
   const v = clonePing(base);
-  if (r.readBits(1) === 1 && !readPingDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readPingDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Ping");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writePingDelta(base: Ping, value: Ping): Uint8Array {
+export function writePingDelta(base: Ping, value: Ping): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writePingDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Ping") : w.bytes();
+  const out = writePingDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Ping");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2293,8 +2995,50 @@ export function writePingDelta(base: Ping, value: Ping): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyPing: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readPingDelta does.
+ */
+export function readPingDeltaFrom(r: BitReader, base: Ping, into: Ping): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyPing(base, into);
+  }
+  if (r.readBits(1) === 1 && !readPingDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writePingDeltaTo(w: BitWriter, base: Ping, value: Ping): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writePingDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean): boolean {
+function readPingDeltaItems(r: BitReader, v: Ping, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2313,7 +3057,7 @@ export function readPingDeltaFrom(r: BitReader, v: Ping, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writePingDeltaTo(w: BitWriter, v: Ping, b: Ping, bit: boolean): boolean {
+function writePingDeltaItems(w: BitWriter, v: Ping, b: Ping, bit: boolean): boolean {
   if (absent(w, v, "Ping")) return false;
   let changed = false;
   {
@@ -2372,15 +3116,18 @@ export function newEnvelope(): Envelope {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readEnvelope(packet: Uint8Array): Envelope {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(3)) {
+    throw r.error("gen.Envelope");
+  }
   const v = newEnvelope();
-  if (!readEnvelopeFrom(r, v) || !r.finish()) {
+  if (!readEnvelopeFields(r, v) || !r.finish()) {
     throw r.error("gen.Envelope");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeEnvelope(value: Envelope): Uint8Array {
+export function writeEnvelope(value: Envelope): BitpackBytes {
   const w = takeWriter();
   const ok = writeEnvelopeTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Envelope");
@@ -2391,63 +3138,78 @@ export function writeEnvelope(value: Envelope): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 3 values are charged to r's allowances first. */
 export function readEnvelopeFrom(r: BitReader, v: Envelope): boolean {
+  return r.chargeRoot(3) && readEnvelopeFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readEnvelopeFields(r: BitReader, v: Envelope): boolean {
+  const x0 = r.bitsRead;
   switch (r.readIndex(2, 3)) {
     case 0: {
-      const m0 = newMove();
-      if (!readMoveFrom(r, m0)) return r.at("First");
-      v.First = { type: "Move", value: m0 };
+      if (!r.chargeValue(2, 2, x0)) return r.at("First");
+      const m1 = newMove();
+      if (!readMoveFields(r, m1)) return r.at("First");
+      v.First = { type: "Move", value: m1 };
       break;
     }
     case 1: {
-      const m1 = newFire();
-      if (!readFireFrom(r, m1)) return r.at("First");
-      v.First = { type: "Fire", value: m1 };
+      if (!r.chargeValue(1, 1, x0)) return r.at("First");
+      const m2 = newFire();
+      if (!readFireFields(r, m2)) return r.at("First");
+      v.First = { type: "Fire", value: m2 };
       break;
     }
     case 2: {
-      const m2 = newChat();
-      if (!readChatFrom(r, m2)) return r.at("First");
-      v.First = { type: "Chat", value: m2 };
+      if (!r.chargeValue(1, 16, x0)) return r.at("First");
+      const m3 = newChat();
+      if (!readChatFields(r, m3)) return r.at("First");
+      v.First = { type: "Chat", value: m3 };
       break;
     }
     default:
       return r.at("First");
   }
-  const n3 = r.readLength(3, 4, 4);
+  const n4 = r.readLength(3, 4, 2, 1, 16, 1);
   if (r.failed) return r.at("Rest");
-  const a4 = new Array<Msg>(n3);
-  for (let i0 = 0; i0 < n3; i0++) {
+  const a5 = new Array<Msg>(n4);
+  for (let i0 = 0; i0 < n4; i0++) {
+    const x6 = r.bitsRead;
     switch (r.readIndex(2, 3)) {
       case 0: {
-        const m5 = newMove();
-        if (!readMoveFrom(r, m5)) return r.at("Rest[" + i0 + "]");
-        a4[i0] = { type: "Move", value: m5 };
+        if (!r.chargeValue(2, 2, x6)) return r.at("Rest[" + i0 + "]");
+        const m7 = newMove();
+        if (!readMoveFields(r, m7)) return r.at("Rest[" + i0 + "]");
+        a5[i0] = { type: "Move", value: m7 };
         break;
       }
       case 1: {
-        const m6 = newFire();
-        if (!readFireFrom(r, m6)) return r.at("Rest[" + i0 + "]");
-        a4[i0] = { type: "Fire", value: m6 };
+        if (!r.chargeValue(1, 1, x6)) return r.at("Rest[" + i0 + "]");
+        const m8 = newFire();
+        if (!readFireFields(r, m8)) return r.at("Rest[" + i0 + "]");
+        a5[i0] = { type: "Fire", value: m8 };
         break;
       }
       case 2: {
-        const m7 = newChat();
-        if (!readChatFrom(r, m7)) return r.at("Rest[" + i0 + "]");
-        a4[i0] = { type: "Chat", value: m7 };
+        if (!r.chargeValue(1, 16, x6)) return r.at("Rest[" + i0 + "]");
+        const m9 = newChat();
+        if (!readChatFields(r, m9)) return r.at("Rest[" + i0 + "]");
+        a5[i0] = { type: "Chat", value: m9 };
         break;
       }
       default:
         return r.at("Rest[" + i0 + "]");
     }
   }
-  v.Rest = a4;
+  v.Rest = a5;
+  const x10 = r.bitsRead;
   switch (r.readIndex(0, 1)) {
     case 0: {
-      const m8 = newPing();
-      if (!readPingFrom(r, m8)) return r.at("Solo");
-      v.Solo = { type: "Ping", value: m8 };
+      if (!r.chargeValue(1, 2, x10)) return r.at("Solo");
+      const m11 = newPing();
+      if (!readPingFields(r, m11)) return r.at("Solo");
+      v.Solo = { type: "Ping", value: m11 };
       break;
     }
     default:
@@ -2483,7 +3245,7 @@ export function writeEnvelopeTo(w: BitWriter, v: Envelope): boolean {
   }
   if (!w.writeLength(v.Rest, 4, 3)) return w.at("Rest");
   for (let i0 = 0; i0 < v.Rest.length; i0++) {
-    const u1 = v.Rest[i0];
+    const u1 = v.Rest[i0]!;
     if (u1 === null || u1 === undefined) {
       w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
       return w.at("Rest[" + i0 + "]");
@@ -2533,6 +3295,63 @@ export function cloneEnvelope(v: Envelope): Envelope {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyEnvelope(src: Envelope, dst: Envelope | null | undefined): Envelope {
+  const d = dst ?? newEnvelope();
+  const u0 = src.First;
+  const u1 = d.First;
+  switch (u0.type) {
+    case "Move":
+      if (u1 !== null && u1 !== undefined && u1.type === "Move") copyMove(u0.value, u1.value);
+      else d.First = { type: "Move", value: copyMove(u0.value, null) };
+      break;
+    case "Fire":
+      if (u1 !== null && u1 !== undefined && u1.type === "Fire") copyFire(u0.value, u1.value);
+      else d.First = { type: "Fire", value: copyFire(u0.value, null) };
+      break;
+    case "Chat":
+      if (u1 !== null && u1 !== undefined && u1.type === "Chat") copyChat(u0.value, u1.value);
+      else d.First = { type: "Chat", value: copyChat(u0.value, null) };
+      break;
+  }
+  const a2 = src.Rest;
+  const b3 = d.Rest ?? [];
+  if (b3.length > a2.length) b3.length = a2.length;
+  for (let i0 = 0; i0 < a2.length; i0++) {
+    const u4 = a2[i0]!;
+    const u5 = b3[i0];
+    switch (u4.type) {
+      case "Move":
+        if (u5 !== null && u5 !== undefined && u5.type === "Move") copyMove(u4.value, u5.value);
+        else b3[i0] = { type: "Move", value: copyMove(u4.value, null) };
+        break;
+      case "Fire":
+        if (u5 !== null && u5 !== undefined && u5.type === "Fire") copyFire(u4.value, u5.value);
+        else b3[i0] = { type: "Fire", value: copyFire(u4.value, null) };
+        break;
+      case "Chat":
+        if (u5 !== null && u5 !== undefined && u5.type === "Chat") copyChat(u4.value, u5.value);
+        else b3[i0] = { type: "Chat", value: copyChat(u4.value, null) };
+        break;
+    }
+  }
+  d.Rest = b3;
+  const u6 = src.Solo;
+  const u7 = d.Solo;
+  switch (u6.type) {
+    case "Ping":
+      if (u7 !== null && u7 !== undefined && u7.type === "Ping") copyPing(u6.value, u7.value);
+      else d.Solo = { type: "Ping", value: copyPing(u6.value, null) };
+      break;
+  }
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneEnvelope); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2540,28 +3359,16 @@ export function cloneEnvelope(v: Envelope): Envelope {
 export function readEnvelopeDelta(packet: Uint8Array, base: Envelope): Envelope {
   const r = new BitReader(packet);
   const v = cloneEnvelope(base);
-  if (r.readBits(1) === 1 && !readEnvelopeDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readEnvelopeDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Envelope");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeEnvelopeDelta(base: Envelope, value: Envelope): Uint8Array {
+export function writeEnvelopeDelta(base: Envelope, value: Envelope): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeEnvelopeDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Envelope") : w.bytes();
+  const out = writeEnvelopeDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Envelope");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2569,54 +3376,100 @@ export function writeEnvelopeDelta(base: Envelope, value: Envelope): Uint8Array 
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyEnvelope: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readEnvelopeDelta does.
+ */
+export function readEnvelopeDeltaFrom(r: BitReader, base: Envelope, into: Envelope): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyEnvelope(base, into);
+  }
+  if (r.readBits(1) === 1 && !readEnvelopeDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeEnvelopeDeltaTo(w: BitWriter, base: Envelope, value: Envelope): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeEnvelopeDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): boolean {
+function readEnvelopeDeltaItems(r: BitReader, v: Envelope, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("First");
   } else {
+    const x2 = r.bitsRead;
     const u1 = r.readIndex(2, 3);
     switch (u1) {
       case 0: {
-        const h2 = v.First;
-        if (h2.type === "Move") {
-          const y4 = r.bitsRead;
-          const c5 = readMoveDeltaFrom(r, h2.value, true);
+        const h3 = v.First;
+        if (h3.type === "Move") {
+          const y5 = r.bitsRead;
+          const c6 = readMoveDeltaItems(r, h3.value, true);
           if (r.failed) return r.at("First");
-          if (!c5) return deltaUnchanged(r, y4) || r.at("First");
+          if (!c6) return deltaUnchanged(r, y5) || r.at("First");
         } else {
-          const m3 = newMove();
-          if (!readMoveFrom(r, m3)) return r.at("First");
-          v.First = { type: "Move", value: m3 };
+          if (!r.chargeValue(2, 2, x2)) return r.at("First");
+          const m4 = newMove();
+          if (!readMoveFields(r, m4)) return r.at("First");
+          v.First = { type: "Move", value: m4 };
         }
         break;
       }
       case 1: {
-        const h6 = v.First;
-        if (h6.type === "Fire") {
-          const y8 = r.bitsRead;
-          const c9 = readFireDeltaFrom(r, h6.value, false);
+        const h7 = v.First;
+        if (h7.type === "Fire") {
+          const y9 = r.bitsRead;
+          const c10 = readFireDeltaItems(r, h7.value, false);
           if (r.failed) return r.at("First");
-          if (!c9) return deltaUnchanged(r, y8) || r.at("First");
+          if (!c10) return deltaUnchanged(r, y9) || r.at("First");
         } else {
-          const m7 = newFire();
-          if (!readFireFrom(r, m7)) return r.at("First");
-          v.First = { type: "Fire", value: m7 };
+          if (!r.chargeValue(1, 1, x2)) return r.at("First");
+          const m8 = newFire();
+          if (!readFireFields(r, m8)) return r.at("First");
+          v.First = { type: "Fire", value: m8 };
         }
         break;
       }
       case 2: {
-        const h10 = v.First;
-        if (h10.type === "Chat") {
-          const y12 = r.bitsRead;
-          const c13 = readChatDeltaFrom(r, h10.value, false);
+        const h11 = v.First;
+        if (h11.type === "Chat") {
+          const y13 = r.bitsRead;
+          const c14 = readChatDeltaItems(r, h11.value, false);
           if (r.failed) return r.at("First");
-          if (!c13) return deltaUnchanged(r, y12) || r.at("First");
+          if (!c14) return deltaUnchanged(r, y13) || r.at("First");
         } else {
-          const m11 = newChat();
-          if (!readChatFrom(r, m11)) return r.at("First");
-          v.First = { type: "Chat", value: m11 };
+          if (!r.chargeValue(1, 16, x2)) return r.at("First");
+          const m12 = newChat();
+          if (!readChatFields(r, m12)) return r.at("First");
+          v.First = { type: "Chat", value: m12 };
         }
         break;
       }
@@ -2625,109 +3478,115 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
     }
     changed = true;
   }
-  const x14 = r.bitsRead;
+  const x15 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Rest");
   } else {
-    const a15 = v.Rest;
-    const n16 = a15.length;
-    let n17 = n16;
-    const z18 = r.readBits(1);
+    const a16 = v.Rest;
+    const n17 = a16.length;
+    let n18 = n17;
+    const z19 = r.readBits(1);
     if (r.failed) return r.at("Rest");
-    if (z18 === 1) {
-      const x19 = r.bitsRead;
-      const l20 = r.readBits(3);
+    if (z19 === 1) {
+      const x20 = r.bitsRead;
+      const l21 = r.readBits(3);
       if (r.failed) return r.at("Rest");
-      if (l20 > 4) return r.fail("Range", x19, "length " + l20 + " exceeds maxlen 4") || r.at("Rest");
-      if (l20 === n16) return r.fail("Range", x19, "new length " + l20 + " is the base's (not canonical)") || r.at("Rest");
-      n17 = l20;
+      if (l21 > 4) return r.fail("Range", x20, "length " + l21 + " exceeds maxlen 4") || r.at("Rest");
+      if (l21 === n17) return r.fail("Range", x20, "new length " + l21 + " is the base's (not canonical)") || r.at("Rest");
+      n18 = l21;
     }
-    const m21 = Math.min(n17, n16);
-    let p22 = -1;
+    const m22 = Math.min(n18, n17);
+    let p23 = -1;
     for (;;) {
-      const x23 = r.bitsRead;
-      const k0 = r.readIntRelative(p22);
+      const x24 = r.bitsRead;
+      const k0 = r.readIntRelative(p23);
       if (r.failed) return r.at("Rest");
-      if (k0 > m21) return r.fail("Range", x23, "element index " + k0 + " out of range for " + m21 + " elements") || r.at("Rest");
-      if (k0 === m21) break;
-      const y24 = r.bitsRead;
-      let c25 = false;
+      if (k0 > m22) return r.fail("Range", x24, "element index " + k0 + " out of range for " + m22 + " elements") || r.at("Rest");
+      if (k0 === m22) break;
+      const y25 = r.bitsRead;
+      let c26 = false;
       {
-        const u26 = r.readIndex(2, 3);
-        switch (u26) {
+        const x28 = r.bitsRead;
+        const u27 = r.readIndex(2, 3);
+        switch (u27) {
           case 0: {
-            const h27 = a15[k0];
-            if (h27.type === "Move") {
-              const y29 = r.bitsRead;
-              const c30 = readMoveDeltaFrom(r, h27.value, true);
+            const h29 = a16[k0]!;
+            if (h29.type === "Move") {
+              const y31 = r.bitsRead;
+              const c32 = readMoveDeltaItems(r, h29.value, true);
               if (r.failed) return r.at("Rest[" + k0 + "]");
-              if (!c30) return deltaUnchanged(r, y29) || r.at("Rest[" + k0 + "]");
+              if (!c32) return deltaUnchanged(r, y31) || r.at("Rest[" + k0 + "]");
             } else {
-              const m28 = newMove();
-              if (!readMoveFrom(r, m28)) return r.at("Rest[" + k0 + "]");
-              a15[k0] = { type: "Move", value: m28 };
+              if (!r.chargeValue(2, 2, x28)) return r.at("Rest[" + k0 + "]");
+              const m30 = newMove();
+              if (!readMoveFields(r, m30)) return r.at("Rest[" + k0 + "]");
+              a16[k0]! = { type: "Move", value: m30 };
             }
             break;
           }
           case 1: {
-            const h31 = a15[k0];
-            if (h31.type === "Fire") {
-              const y33 = r.bitsRead;
-              const c34 = readFireDeltaFrom(r, h31.value, false);
+            const h33 = a16[k0]!;
+            if (h33.type === "Fire") {
+              const y35 = r.bitsRead;
+              const c36 = readFireDeltaItems(r, h33.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
-              if (!c34) return deltaUnchanged(r, y33) || r.at("Rest[" + k0 + "]");
+              if (!c36) return deltaUnchanged(r, y35) || r.at("Rest[" + k0 + "]");
             } else {
-              const m32 = newFire();
-              if (!readFireFrom(r, m32)) return r.at("Rest[" + k0 + "]");
-              a15[k0] = { type: "Fire", value: m32 };
+              if (!r.chargeValue(1, 1, x28)) return r.at("Rest[" + k0 + "]");
+              const m34 = newFire();
+              if (!readFireFields(r, m34)) return r.at("Rest[" + k0 + "]");
+              a16[k0]! = { type: "Fire", value: m34 };
             }
             break;
           }
           case 2: {
-            const h35 = a15[k0];
-            if (h35.type === "Chat") {
-              const y37 = r.bitsRead;
-              const c38 = readChatDeltaFrom(r, h35.value, false);
+            const h37 = a16[k0]!;
+            if (h37.type === "Chat") {
+              const y39 = r.bitsRead;
+              const c40 = readChatDeltaItems(r, h37.value, false);
               if (r.failed) return r.at("Rest[" + k0 + "]");
-              if (!c38) return deltaUnchanged(r, y37) || r.at("Rest[" + k0 + "]");
+              if (!c40) return deltaUnchanged(r, y39) || r.at("Rest[" + k0 + "]");
             } else {
-              const m36 = newChat();
-              if (!readChatFrom(r, m36)) return r.at("Rest[" + k0 + "]");
-              a15[k0] = { type: "Chat", value: m36 };
+              if (!r.chargeValue(1, 16, x28)) return r.at("Rest[" + k0 + "]");
+              const m38 = newChat();
+              if (!readChatFields(r, m38)) return r.at("Rest[" + k0 + "]");
+              a16[k0]! = { type: "Chat", value: m38 };
             }
             break;
           }
           default:
             return r.at("Rest[" + k0 + "]");
         }
-        c25 = true;
+        c26 = true;
       }
-      if (!c25) return deltaUnchanged(r, y24) || r.at("Rest[" + k0 + "]");
-      p22 = k0;
+      if (!c26) return deltaUnchanged(r, y25) || r.at("Rest[" + k0 + "]");
+      p23 = k0;
     }
-    if (z18 === 0 && p22 < 0) return deltaUnchanged(r, x14) || r.at("Rest");
-    if (n17 > n16 && (n17 - n16) * 4 > r.bitsRemaining) {
-      return r.fail("Overflow", r.bitsRead, (n17 - n16) + " elements need at least " + (n17 - n16) * 4 + " bits, " + r.bitsRemaining + " remain") || r.at("Rest");
-    }
-    a15.length = Math.min(n17, n16);
-    for (let i0 = n16; i0 < n17; i0++) {
+    if (z19 === 0 && p23 < 0) return deltaUnchanged(r, x15) || r.at("Rest");
+    if (n18 > n17 && !(r.checkCount(n18 - n17, 2, "element", "elements") && r.chargeValues(n18 - n17, 1, 16, 1, x15))) return r.at("Rest");
+    a16.length = Math.min(n18, n17);
+    for (let i0 = n17; i0 < n18; i0++) {
+      const x41 = r.bitsRead;
       switch (r.readIndex(2, 3)) {
         case 0: {
-          const m39 = newMove();
-          if (!readMoveFrom(r, m39)) return r.at("Rest[" + i0 + "]");
-          a15[i0] = { type: "Move", value: m39 };
+          if (!r.chargeValue(2, 2, x41)) return r.at("Rest[" + i0 + "]");
+          const m42 = newMove();
+          if (!readMoveFields(r, m42)) return r.at("Rest[" + i0 + "]");
+          a16[i0] = { type: "Move", value: m42 };
           break;
         }
         case 1: {
-          const m40 = newFire();
-          if (!readFireFrom(r, m40)) return r.at("Rest[" + i0 + "]");
-          a15[i0] = { type: "Fire", value: m40 };
+          if (!r.chargeValue(1, 1, x41)) return r.at("Rest[" + i0 + "]");
+          const m43 = newFire();
+          if (!readFireFields(r, m43)) return r.at("Rest[" + i0 + "]");
+          a16[i0] = { type: "Fire", value: m43 };
           break;
         }
         case 2: {
-          const m41 = newChat();
-          if (!readChatFrom(r, m41)) return r.at("Rest[" + i0 + "]");
-          a15[i0] = { type: "Chat", value: m41 };
+          if (!r.chargeValue(1, 16, x41)) return r.at("Rest[" + i0 + "]");
+          const m44 = newChat();
+          if (!readChatFields(r, m44)) return r.at("Rest[" + i0 + "]");
+          a16[i0] = { type: "Chat", value: m44 };
           break;
         }
         default:
@@ -2736,23 +3595,25 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
     }
     changed = true;
   }
-  const x42 = r.bitsRead;
+  const x45 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Solo");
   } else {
-    const u43 = r.readIndex(0, 1);
-    switch (u43) {
+    const x47 = r.bitsRead;
+    const u46 = r.readIndex(0, 1);
+    switch (u46) {
       case 0: {
-        const h44 = v.Solo;
-        if (h44.type === "Ping") {
-          const y46 = r.bitsRead;
-          const c47 = readPingDeltaFrom(r, h44.value, false);
+        const h48 = v.Solo;
+        if (h48.type === "Ping") {
+          const y50 = r.bitsRead;
+          const c51 = readPingDeltaItems(r, h48.value, false);
           if (r.failed) return r.at("Solo");
-          if (!c47) return deltaUnchanged(r, y46) || r.at("Solo");
+          if (!c51) return deltaUnchanged(r, y50) || r.at("Solo");
         } else {
-          const m45 = newPing();
-          if (!readPingFrom(r, m45)) return r.at("Solo");
-          v.Solo = { type: "Ping", value: m45 };
+          if (!r.chargeValue(1, 2, x47)) return r.at("Solo");
+          const m49 = newPing();
+          if (!readPingFields(r, m49)) return r.at("Solo");
+          v.Solo = { type: "Ping", value: m49 };
         }
         break;
       }
@@ -2765,7 +3626,7 @@ export function readEnvelopeDeltaFrom(r: BitReader, v: Envelope, bit: boolean): 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit: boolean): boolean {
+function writeEnvelopeDeltaItems(w: BitWriter, v: Envelope, b: Envelope, bit: boolean): boolean {
   if (absent(w, v, "Envelope")) return false;
   let changed = false;
   {
@@ -2783,7 +3644,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(0, 2);
           if (u1 !== null && u1 !== undefined && u1.type === "Move") {
-            const c3 = writeMoveDeltaTo(w, u0.value, u1.value, true);
+            const c3 = writeMoveDeltaItems(w, u0.value, u1.value, true);
             if (w.failed) return w.at("First");
             if (!c3) {
               w.rewind(x2);
@@ -2802,7 +3663,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(1, 2);
           if (u1 !== null && u1 !== undefined && u1.type === "Fire") {
-            const c5 = writeFireDeltaTo(w, u0.value, u1.value, false);
+            const c5 = writeFireDeltaItems(w, u0.value, u1.value, false);
             if (w.failed) return w.at("First");
             if (!c5) {
               w.rewind(x4);
@@ -2821,7 +3682,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(2, 2);
           if (u1 !== null && u1 !== undefined && u1.type === "Chat") {
-            const c7 = writeChatDeltaTo(w, u0.value, u1.value, false);
+            const c7 = writeChatDeltaItems(w, u0.value, u1.value, false);
             if (w.failed) return w.at("First");
             if (!c7) {
               w.rewind(x6);
@@ -2863,8 +3724,8 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
         w.writeIntRelative(p13, k0);
         let c15 = false;
         {
-          const u16 = a8[k0];
-          const u17 = b9[k0];
+          const u16 = a8[k0]!;
+          const u17 = b9[k0]!;
           if (u16 === u17) {
           } else {
             if (u16 === null || u16 === undefined) {
@@ -2875,7 +3736,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
                 const x18 = w.bitsWritten;
                 w.writeBits(0, 2);
                 if (u17 !== null && u17 !== undefined && u17.type === "Move") {
-                  const c19 = writeMoveDeltaTo(w, u16.value, u17.value, true);
+                  const c19 = writeMoveDeltaItems(w, u16.value, u17.value, true);
                   if (w.failed) return w.at("Rest[" + k0 + "]");
                   if (!c19) {
                     w.rewind(x18);
@@ -2892,7 +3753,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
                 const x20 = w.bitsWritten;
                 w.writeBits(1, 2);
                 if (u17 !== null && u17 !== undefined && u17.type === "Fire") {
-                  const c21 = writeFireDeltaTo(w, u16.value, u17.value, false);
+                  const c21 = writeFireDeltaItems(w, u16.value, u17.value, false);
                   if (w.failed) return w.at("Rest[" + k0 + "]");
                   if (!c21) {
                     w.rewind(x20);
@@ -2909,7 +3770,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
                 const x22 = w.bitsWritten;
                 w.writeBits(2, 2);
                 if (u17 !== null && u17 !== undefined && u17.type === "Chat") {
-                  const c23 = writeChatDeltaTo(w, u16.value, u17.value, false);
+                  const c23 = writeChatDeltaItems(w, u16.value, u17.value, false);
                   if (w.failed) return w.at("Rest[" + k0 + "]");
                   if (!c23) {
                     w.rewind(x22);
@@ -2936,7 +3797,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
         if (bit) w.writeBits(0, 1);
       } else {
         for (let i0 = n11; i0 < n10; i0++) {
-          const u24 = a8[i0];
+          const u24 = a8[i0]!;
           if (u24 === null || u24 === undefined) {
             w.fail("Range", "nil gen.Msg: a union field must hold one of its members");
             return w.at("Rest[" + i0 + "]");
@@ -2978,7 +3839,7 @@ export function writeEnvelopeDeltaTo(w: BitWriter, v: Envelope, b: Envelope, bit
           if (bit) w.writeBits(1, 1);
           w.writeBits(0, 0);
           if (u26 !== null && u26 !== undefined && u26.type === "Ping") {
-            const c28 = writePingDeltaTo(w, u25.value, u26.value, false);
+            const c28 = writePingDeltaItems(w, u25.value, u26.value, false);
             if (w.failed) return w.at("Solo");
             if (!c28) {
               w.rewind(x27);

@@ -8,11 +8,13 @@
 // T.TryRead reads a whole packet exactly as bitpack.Unmarshal does and
 // refuses every packet it refuses (trailing whole bytes included), with an
 // error naming the field and bit; T.TryWrite writes bitpack.Marshal's bytes
-// and refuses every value it refuses. No allocation on the read path but
-// the values themselves. bitpack's decoder limits (MaxDepth, its work and
-// allocation allowances) are resource limits, not wire rules: here every
-// length is bounded by its maxlen and checked against the bits left before
-// anything is allocated.
+// and refuses every value it refuses but one: a value its packet could not
+// pay for (Marshal applies its decoder's allowances; TryWrite does not). No
+// allocation on the read path but the values themselves. A read charges
+// what the packet brings against bitpack's decoder allowances (its work and
+// allocation limits, with the Go decoder's numbers), before it allocates or
+// loops, so it refuses what bitpack refuses for claiming more than its bits
+// pay for.
 //
 // T.TryReadDelta applies a delta (bitpack.AppendDelta's bytes) to a base
 // this client decoded, as bitpack.UnmarshalDelta does, into a new value
@@ -67,6 +69,7 @@ namespace Game.Loadout
         private BitpackErrorKind kind;
         private int errorBit;
         private string errorPath, errorDetail;
+        private long workLimit, workSpent, bytesLimit, bytesSpent; // the allowances (see Charge), and what the read has spent
 
         public BitpackReader(byte[] packet)
         {
@@ -76,6 +79,10 @@ namespace Game.Loadout
             kind = BitpackErrorKind.None;
             errorBit = 0;
             errorPath = errorDetail = null;
+            workSpent = 0;
+            bytesSpent = 1024;
+            workLimit = 4096 + 64L * end;
+            bytesLimit = 1048576 + 64L * end;
             if (data.Length > int.MaxValue / 8)
                 Fail(BitpackErrorKind.Range, 0, "packet of " + data.Length + " bytes is too large to address in bits");
         }
@@ -187,6 +194,13 @@ namespace Game.Loadout
         /// <summary>Reads range=min..min+span: the offset from min in n bits.</summary>
         public bool ReadUintRange(int n, ulong min, ulong span, out ulong value)
         {
+            if (n == 0)
+            {
+                // A range of one value takes no bits: the allowances let a
+                // packet claim tens of thousands of them, so no calls for each.
+                value = min;
+                return true;
+            }
             int start = pos;
             ulong offset;
             value = 0;
@@ -200,6 +214,11 @@ namespace Game.Loadout
 
         public bool ReadIntRange(int n, long min, ulong span, out long value)
         {
+            if (n == 0)
+            {
+                value = min; // see ReadUintRange
+                return true;
+            }
             int start = pos;
             ulong offset;
             value = 0;
@@ -257,11 +276,12 @@ namespace Game.Loadout
         }
 
         /// <summary>
-        /// Reads a slice's length (n bits, at most maxlen) and refuses, before
-        /// anything is allocated, a length whose elements of at least elemBits
-        /// each cannot fit in what is left of the packet.
+        /// Reads a slice's length (n bits, at most maxlen), checks it against the
+        /// bits left at each bits an element (see CheckCount) and charges its
+        /// elements of work values and size bytes (times: 2 for elements with
+        /// fields off the wire), all before anything is allocated.
         /// </summary>
-        public bool ReadLength(int n, int maxlen, int elemBits, out int length)
+        public bool ReadLength(int n, int maxlen, long each, long work, long size, int times, out int length)
         {
             int start = pos;
             uint v;
@@ -270,10 +290,33 @@ namespace Game.Loadout
                 return false;
             if (v > (uint)maxlen)
                 return Fail(BitpackErrorKind.Range, start, "length " + v + " exceeds maxlen " + maxlen);
-            if (elemBits > 0 && (long)v * elemBits > end - pos)
-                return Fail(BitpackErrorKind.Overflow, pos, v + " elements need at least " + (long)v * elemBits + " bits, " + (end - pos) + " remain");
+            if (!CheckCount(v, each, "element", "elements") || !ChargeValues(v, work, size, times, start))
+                return false;
             length = (int)v;
             return true;
+        }
+
+        /// <summary>A sparse slice's length (n bits, at most maxlen), its slots charged.</summary>
+        public bool ReadSlots(int n, int maxlen, out int length)
+        {
+            int start = pos;
+            uint v;
+            length = 0;
+            if (!ReadBits(n, out v))
+                return false;
+            if (v > (uint)maxlen)
+                return Fail(BitpackErrorKind.Range, start, "length " + v + " exceeds maxlen " + maxlen);
+            if (!ChargeSlots(v, start))
+                return false;
+            length = (int)v;
+            return true;
+        }
+
+        /// <summary>A pointer's presence bit; a pointee of work values and size bytes is charged at it.</summary>
+        public bool ReadPresence(long work, long size, out bool present)
+        {
+            int start = pos;
+            return ReadBool(out present) && (!present || ChargeValue(work, size, start));
         }
 
         /// <summary>Skips to the next byte boundary; the padding bits must be zero.</summary>
@@ -314,6 +357,8 @@ namespace Game.Loadout
                 return false;
             if (length > (uint)((end - pos) / 8))
                 return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
+            if (!ChargeValue(0, length, start))
+                return false;
             if (value == null || value.Length != length)
                 value = length == 0 ? Bitpack.NoBytes : new byte[length];
             global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
@@ -321,12 +366,22 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL.</summary>
+        /// <summary>A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged.</summary>
         public bool ReadString(int n, int maxlen, out string value)
+        {
+            int start = pos;
+            int length;
+            return ReadText(n, maxlen, out value, out length) && ChargeValue(0, length, start);
+        }
+
+        // ReadText is ReadString without the charge, and the string's length
+        // in bytes.
+        private bool ReadText(int n, int maxlen, out string value, out int byteLength)
         {
             int start = pos;
             uint length;
             value = "";
+            byteLength = 0;
             if (!ReadBits(n, out length))
                 return false;
             if (length > (uint)maxlen)
@@ -342,6 +397,7 @@ namespace Game.Loadout
             if (length > 0)
                 value = global::System.Text.Encoding.UTF8.GetString(data, at, (int)length);
             pos += 8 * (int)length;
+            byteLength = (int)length;
             return true;
         }
 
@@ -394,8 +450,8 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit.</summary>
-        public bool ReadCount(int n, int maxlen, int entryBits, out int count)
+        /// <summary>A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated.</summary>
+        public bool ReadCount(int n, int maxlen, long each, long work, long slot, out int count)
         {
             int start = pos;
             uint v;
@@ -404,8 +460,8 @@ namespace Game.Loadout
                 return false;
             if (v > (uint)maxlen)
                 return Fail(BitpackErrorKind.Range, start, v + " entries exceed maxlen " + maxlen);
-            if (entryBits > 0 && (long)v * entryBits > end - pos)
-                return Fail(BitpackErrorKind.Overflow, pos, v + " entries need at least " + (long)v * entryBits + " bits, " + (end - pos) + " remain");
+            if (!CheckCount(v, each, "entry", "entries") || !ChargeEntries(v, work, slot, start))
+                return false;
             count = (int)v;
             return true;
         }
@@ -475,6 +531,118 @@ namespace Game.Loadout
             if (v != hash)
                 return Fail(BitpackErrorKind.Check, start, "check \"" + name + "\" read 0x" + v.ToString("x8") + ", want 0x" + hash.ToString("x8") + ": reader and writer disagree before this point");
             return true;
+        }
+    }
+
+    // The allowances (docs/wire.md, "Limits of the Go decoder"): what one packet
+    // may make a read visit and allocate, counted as bitpack's Go decoder counts
+    // it and with its numbers, so that this reader refuses exactly the packets Go
+    // refuses. A read of b bits may visit 4096 + 64b values and allocate
+    // 1048576 + 64b bytes, and starts having spent 1024 bytes. The generated code
+    // charges when the packet says what follows (a count, a presence bit, an
+    // index), before anything is allocated or looped over, with the figures of
+    // the Go type (bitpack's Field.Charge): a charge is refused (Range) when its
+    // values exceed what is left of the first allowance, else when its bytes
+    // exceed what is left of the second. Figures saturate at MaxFigure (2^53 - 1):
+    // past every allowance, so no verdict changes, and the largest Go names.
+
+    public partial struct BitpackReader
+    {
+        private const long MaxFigure = 9007199254740991;
+
+        /// <summary>
+        /// Charges work values and bytes bytes at bit, or refuses them as Go does
+        /// (n values of size bytes each, in the refusal's words) and returns false.
+        /// </summary>
+        public bool Charge(long work, long bytes, long n, long size, int bit)
+        {
+            if (work > workLimit - workSpent)
+                return Fail(BitpackErrorKind.Range, bit, global::System.Math.Min(work, MaxFigure) + " values would take the decode past the " + workLimit +
+                    " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+            if (bytes > bytesLimit - bytesSpent)
+                return Fail(BitpackErrorKind.Range, bit, (n == 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") +
+                    " would take the decode past the " + bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+            workSpent += work;
+            bytesSpent += bytes;
+            return true;
+        }
+
+        /// <summary>The root of a read: the values of the value it reads into (which it does not allocate), where it starts.</summary>
+        public bool ChargeRoot(long work) { return Charge(work, 0, 1, 0, pos); }
+
+        /// <summary>One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count).</summary>
+        public bool ChargeValue(long work, long size, int bit) { return Charge(work, RoundAlloc(size), 1, size, bit); }
+
+        /// <summary>A slice's n elements; times is 2 for elements with fields off the wire.</summary>
+        public bool ChargeValues(long n, long work, long size, int times, int bit)
+        {
+            return Charge(Mul(n, work), Mul(RoundAlloc(Mul(n, size)), times), n, size, bit);
+        }
+
+        /// <summary>A sparse slice's n slots.</summary>
+        public bool ChargeSlots(long n, int bit)
+        {
+            return Charge((n + 8 - 1) / 8, RoundAlloc(Mul(n, 8)), n, 8, bit);
+        }
+
+        /// <summary>A map's n entries of work values and a slot of slot bytes each: its table, twice.</summary>
+        public bool ChargeEntries(long n, long work, long slot, int bit)
+        {
+            if (n == 0)
+                return true;
+            return Charge(Mul(n, work), Mul(RoundAlloc(256 + Mul(n, 5 * slot)), 2), n, slot, bit);
+        }
+
+        /// <summary>One entry a delta adds to a map: its share of the table, twice, unrounded.</summary>
+        public bool ChargeEntry(long work, long slot, int bit) { return Charge(work, 2 * 5 * slot, 1, slot, bit); }
+
+        /// <summary>A hook's call: its value of size bytes and the call's own.</summary>
+        public bool ChargeHook(long work, long size, int bit)
+        {
+            return Charge(work, RoundAlloc(size) + 256, 1, size + 256, bit);
+        }
+
+        /// <summary>
+        /// The count check (docs/wire.md, "Truncated packets"): n values of at
+        /// least each bits (one, many: "element", "elements") must fit in what is
+        /// left, or the count is refused at the current bit.
+        /// </summary>
+        public bool CheckCount(long n, long each, string one, string many)
+        {
+            long need = Mul(n, each);
+            if (need <= end - pos)
+                return true;
+            if (n == 1)
+                return Fail(BitpackErrorKind.Overflow, pos, "1 " + one + " needs at least " + need + " bits, " + (end - pos) + " remain");
+            return Fail(BitpackErrorKind.Overflow, pos, n + " " + many + " need at least " + need + " bits, " + (end - pos) + " remain");
+        }
+
+        // Mul multiplies non-negative figures, saturating at MaxFigure.
+        private static long Mul(long a, long b)
+        {
+            if (a == 0 || b <= MaxFigure / a)
+                return global::System.Math.Min(a * b, MaxFigure);
+            return MaxFigure;
+        }
+
+        /// <summary>
+        /// At least what Go's allocator takes for n bytes, as the allowances count
+        /// it: 0 for n &lt;= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+        /// rounded up to a multiple of half its leading power of two.
+        /// </summary>
+        public static long RoundAlloc(long n)
+        {
+            if (n <= 0)
+                return 0;
+            if (n <= 16)
+                return 16;
+            if (n > 32 << 10)
+                return global::System.Math.Min(n + (8 << 10) - 1, MaxFigure) & ~((8L << 10) - 1);
+            long step = 1;
+            while (step <= n)
+                step <<= 1;
+            step >>= 2; // half n's leading power of two
+            return (n + step - 1) & ~(step - 1);
         }
     }
 
@@ -1585,7 +1753,7 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old); value is a new array.</summary>
+        /// <summary>A changed []byte: its length, align, the bytes, refused when they are the base's (old), charged at start; value is a new array.</summary>
         public bool ReadByteSliceDelta(int start, int n, int maxlen, byte[] old, out byte[] value)
         {
             uint length;
@@ -1600,19 +1768,32 @@ namespace Game.Loadout
                 return Fail(BitpackErrorKind.Overflow, start, "needs " + length + " bytes, " + (end - pos) / 8 + " remain");
             if (SameBytes(old, (int)length))
                 return Unchanged(start);
+            if (!ChargeValue(0, length, start))
+                return false;
             value = length == 0 ? Bitpack.NoBytes : new byte[length];
             global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, (int)length);
             pos += 8 * (int)length;
             return true;
         }
 
-        /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused when they are the same.</summary>
+        /// <summary>A changed string (see ReadString), refused when it is the base's (old), its bytes charged at start, where its part begins.</summary>
+        public bool ReadStringDelta(int start, int n, int maxlen, string old, out string value)
+        {
+            int length;
+            if (!ReadText(n, maxlen, out value, out length))
+                return false;
+            if (value == (old ?? ""))
+                return Unchanged(start);
+            return ChargeValue(0, length, start);
+        }
+
+        /// <summary>A changed [N]byte: align, then the bytes into value (the base's, of length N), refused (at start, where its part begins) past the packet or when they are the same.</summary>
         public bool ReadByteArrayDelta(int start, byte[] value)
         {
             if (!Align())
                 return false;
             if (value.Length > (end - pos) / 8)
-                return Fail(BitpackErrorKind.Overflow, pos, "needs " + value.Length + " bytes, " + (end - pos) + " remain");
+                return Fail(BitpackErrorKind.Overflow, start, "needs " + value.Length + " bytes, " + (end - pos) / 8 + " remain");
             if (SameBytes(value, value.Length))
                 return Unchanged(start);
             global::System.Buffer.BlockCopy(data, pos >> 3, value, 0, value.Length);
@@ -1956,8 +2137,8 @@ namespace Game.Loadout
         public static bool TryRead(byte[] packet, out QuatXYZW value, out string error)
         {
             BitpackReader r = new BitpackReader(packet);
-            QuatXYZW v = new QuatXYZW();
-            if (!v.ReadFrom(ref r) || !r.Finish())
+            QuatXYZW v;
+            if (!Read(ref r, out v) || !r.Finish())
             {
                 value = null;
                 error = r.Error("gen.QuatXYZW");
@@ -1983,9 +2164,16 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+        /// <summary>
+        /// Reads one value from r, leaving r after it (no check for what
+        /// follows), as bitpack.Decode does: the value's own 4 values are
+        /// charged to r's allowances first.
+        /// </summary>
         public static bool Read(ref BitpackReader r, out QuatXYZW value)
         {
+            value = null;
+            if (!r.ChargeRoot(4))
+                return false;
             value = new QuatXYZW();
             if (value.ReadFrom(ref r))
                 return true;
@@ -1993,7 +2181,7 @@ namespace Game.Loadout
             return false;
         }
 
-        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
+        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>
         public bool ReadFrom(ref BitpackReader r)
         {
             if (!r.ReadFloat32(out this.X))
@@ -2253,8 +2441,8 @@ namespace Game.Loadout
         public static bool TryRead(byte[] packet, out Jump value, out string error)
         {
             BitpackReader r = new BitpackReader(packet);
-            Jump v = new Jump();
-            if (!v.ReadFrom(ref r) || !r.Finish())
+            Jump v;
+            if (!Read(ref r, out v) || !r.Finish())
             {
                 value = null;
                 error = r.Error("gen.Jump");
@@ -2280,9 +2468,16 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+        /// <summary>
+        /// Reads one value from r, leaving r after it (no check for what
+        /// follows), as bitpack.Decode does: the value's own 1 values are
+        /// charged to r's allowances first.
+        /// </summary>
         public static bool Read(ref BitpackReader r, out Jump value)
         {
+            value = null;
+            if (!r.ChargeRoot(1))
+                return false;
             value = new Jump();
             if (value.ReadFrom(ref r))
                 return true;
@@ -2290,7 +2485,7 @@ namespace Game.Loadout
             return false;
         }
 
-        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
+        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>
         public bool ReadFrom(ref BitpackReader r)
         {
             ulong t2;
@@ -2462,8 +2657,8 @@ namespace Game.Loadout
         public static bool TryRead(byte[] packet, out Duck value, out string error)
         {
             BitpackReader r = new BitpackReader(packet);
-            Duck v = new Duck();
-            if (!v.ReadFrom(ref r) || !r.Finish())
+            Duck v;
+            if (!Read(ref r, out v) || !r.Finish())
             {
                 value = null;
                 error = r.Error("gen.Duck");
@@ -2489,9 +2684,16 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+        /// <summary>
+        /// Reads one value from r, leaving r after it (no check for what
+        /// follows), as bitpack.Decode does: the value's own 1 values are
+        /// charged to r's allowances first.
+        /// </summary>
         public static bool Read(ref BitpackReader r, out Duck value)
         {
+            value = null;
+            if (!r.ChargeRoot(1))
+                return false;
             value = new Duck();
             if (value.ReadFrom(ref r))
                 return true;
@@ -2499,7 +2701,7 @@ namespace Game.Loadout
             return false;
         }
 
-        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
+        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>
         public bool ReadFrom(ref BitpackReader r)
         {
             if (!r.ReadBool(out this.Low))
@@ -2667,8 +2869,8 @@ namespace Game.Loadout
         public static bool TryRead(byte[] packet, out Say value, out string error)
         {
             BitpackReader r = new BitpackReader(packet);
-            Say v = new Say();
-            if (!v.ReadFrom(ref r) || !r.Finish())
+            Say v;
+            if (!Read(ref r, out v) || !r.Finish())
             {
                 value = null;
                 error = r.Error("gen.Say");
@@ -2694,9 +2896,16 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+        /// <summary>
+        /// Reads one value from r, leaving r after it (no check for what
+        /// follows), as bitpack.Decode does: the value's own 1 values are
+        /// charged to r's allowances first.
+        /// </summary>
         public static bool Read(ref BitpackReader r, out Say value)
         {
+            value = null;
+            if (!r.ChargeRoot(1))
+                return false;
             value = new Say();
             if (value.ReadFrom(ref r))
                 return true;
@@ -2704,7 +2913,7 @@ namespace Game.Loadout
             return false;
         }
 
-        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
+        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>
         public bool ReadFrom(ref BitpackReader r)
         {
             if (!r.ReadString(4, 8, out this.Text))
@@ -2817,10 +3026,8 @@ namespace Game.Loadout
             {
                 int d0 = r.BitsRead;
                 string d1;
-                if (!r.ReadString(4, 8, out d1))
+                if (!r.ReadStringDelta(d0, 4, 8, this.Text, out d1))
                     return r.At("Text");
-                if (d1 == (this.Text ?? ""))
-                    return r.Unchanged(d0) || r.At("Text");
                 this.Text = d1;
                 changed = true;
             }
@@ -2883,8 +3090,8 @@ namespace Game.Loadout
         public static bool TryRead(byte[] packet, out Loadout value, out string error)
         {
             BitpackReader r = new BitpackReader(packet);
-            Loadout v = new Loadout();
-            if (!v.ReadFrom(ref r) || !r.Finish())
+            Loadout v;
+            if (!Read(ref r, out v) || !r.Finish())
             {
                 value = null;
                 error = r.Error("gen.Loadout");
@@ -2910,9 +3117,16 @@ namespace Game.Loadout
             return true;
         }
 
-        /// <summary>Reads one value from r, leaving r after it (no check for what follows).</summary>
+        /// <summary>
+        /// Reads one value from r, leaving r after it (no check for what
+        /// follows), as bitpack.Decode does: the value's own 5 values are
+        /// charged to r's allowances first.
+        /// </summary>
         public static bool Read(ref BitpackReader r, out Loadout value)
         {
+            value = null;
+            if (!r.ChargeRoot(5))
+                return false;
             value = new Loadout();
             if (value.ReadFrom(ref r))
                 return true;
@@ -2920,7 +3134,7 @@ namespace Game.Loadout
             return false;
         }
 
-        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left).</summary>
+        /// <summary>Reads this value's fields from r (a value its constructor made, or an earlier read left), charging what they bring but not the value's own values (Read does).</summary>
         public bool ReadFrom(ref BitpackReader r)
         {
             uint t1;
@@ -2938,7 +3152,7 @@ namespace Game.Loadout
             }
             {
                 int n0;
-                if (!r.ReadCount(3, 4, 18, out n0))
+                if (!r.ReadCount(3, 4, 18, 2, 4, out n0))
                     return r.At("Ammo");
                 if (this.Ammo == null)
                     this.Ammo = new global::System.Collections.Generic.Dictionary<byte, ushort>(n0);
@@ -2972,43 +3186,54 @@ namespace Game.Loadout
             this.Ping = (short)t3;
             {
                 int x0 = r.BitsRead;
-                if (!r.ReadBits(4, out t1))
-                    return r.At("Next");
-                switch (t1)
                 {
-                    case 7u: t7 = 0; break;
-                    case 9u: t7 = 1; break;
-                    case 10u: t7 = 2; break;
-                    default:
-                        r.Fail(BitpackErrorKind.Range, x0, "union index " + t1 + " names no member (7, 9, 10)");
+                    if (!r.ReadBits(4, out t1))
                         return r.At("Next");
+                    switch (t1)
+                    {
+                        case 7u: t7 = 0; break;
+                        case 9u: t7 = 1; break;
+                        case 10u: t7 = 2; break;
+                        default:
+                            r.Fail(BitpackErrorKind.Range, x0, "union index " + t1 + " names no member (7, 9, 10)");
+                            return r.At("Next");
+                    }
                 }
-            }
-            switch (t7)
-            {
-                case 0:
+                switch (t7)
                 {
-                    Jump m0;
-                    if (!Jump.Read(ref r, out m0))
-                        return r.At("Next");
-                    this.Next = m0;
-                    break;
-                }
-                case 1:
-                {
-                    Duck m0;
-                    if (!Duck.Read(ref r, out m0))
-                        return r.At("Next");
-                    this.Next = m0;
-                    break;
-                }
-                case 2:
-                {
-                    Say m0;
-                    if (!Say.Read(ref r, out m0))
-                        return r.At("Next");
-                    this.Next = m0;
-                    break;
+                    case 0:
+                    {
+                        Jump m0;
+                        if (!r.ChargeValue(1, 1, x0))
+                            return r.At("Next");
+                        m0 = new Jump();
+                        if (!m0.ReadFrom(ref r))
+                            return r.At("Next");
+                        this.Next = m0;
+                        break;
+                    }
+                    case 1:
+                    {
+                        Duck m0;
+                        if (!r.ChargeValue(1, 1, x0))
+                            return r.At("Next");
+                        m0 = new Duck();
+                        if (!m0.ReadFrom(ref r))
+                            return r.At("Next");
+                        this.Next = m0;
+                        break;
+                    }
+                    case 2:
+                    {
+                        Say m0;
+                        if (!r.ChargeValue(1, 16, x0))
+                            return r.At("Next");
+                        m0 = new Say();
+                        if (!m0.ReadFrom(ref r))
+                            return r.At("Next");
+                        this.Next = m0;
+                        break;
+                    }
                 }
             }
             return true;
@@ -3232,6 +3457,8 @@ namespace Game.Loadout
                         ushort d11;
                         if (!this.Ammo.TryGetValue(d10, out d11))
                         {
+                            if (!r.ChargeEntry(2, 4, d8))
+                                return r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
                             if (!r.ReadUintRange(10, 0UL, 999UL, out t2))
                                 return r.At("Ammo[" + Bitpack.KeyText(d10) + "]");
                             d11 = (ushort)t2;
@@ -3330,7 +3557,10 @@ namespace Game.Loadout
                             }
                             else
                             {
-                                if (!Jump.Read(ref r, out d28))
+                                if (!r.ChargeValue(1, 1, d25))
+                                    return r.At("Next");
+                                d28 = new Jump();
+                                if (!d28.ReadFrom(ref r))
                                     return r.At("Next");
                                 this.Next = d28;
                             }
@@ -3350,7 +3580,10 @@ namespace Game.Loadout
                             }
                             else
                             {
-                                if (!Duck.Read(ref r, out d31))
+                                if (!r.ChargeValue(1, 1, d25))
+                                    return r.At("Next");
+                                d31 = new Duck();
+                                if (!d31.ReadFrom(ref r))
                                     return r.At("Next");
                                 this.Next = d31;
                             }
@@ -3370,7 +3603,10 @@ namespace Game.Loadout
                             }
                             else
                             {
-                                if (!Say.Read(ref r, out d34))
+                                if (!r.ChargeValue(1, 16, d25))
+                                    return r.At("Next");
+                                d34 = new Say();
+                                if (!d34.ReadFrom(ref r))
                                     return r.At("Next");
                                 this.Next = d34;
                             }

@@ -8,10 +8,12 @@
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
 // integer type with constants is a union of its values (an as-const object
@@ -27,7 +29,19 @@
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
 // copy of base (cloneT), which it returns; base is never changed, and a
 // refused delta throws before anything is returned. writeTDelta(base, value)
-// writes bitpack.AppendDelta's bytes.
+// writes bitpack.AppendDelta's bytes. readTDeltaFrom(r, base, into) and
+// writeTDeltaTo(w, base, value) read and write a delta where a stream is (after
+// a header of your own, say); copyT(src, dst) copies a value into another,
+// reusing its objects.
+//
+// TReceiver (for each root type whose zero value bitpack encodes) reads the
+// packets of a Go snapshot.Sender[T] as snapshot.Receiver[T] does: new
+// TReceiver(history), read(packet) -> { seq, value }, ack, reset(). The value
+// is the receiver's and stays valid until its history evicts it (see
+// BitpackReceiver).
+//
+// writeT, writeTDelta and seal return BitpackBytes: a Uint8Array over an
+// ArrayBuffer of its own, which WebSocket.send, fetch and Blob take.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
@@ -39,20 +53,26 @@
 // through Math.fround at every step, as bitpack pins it.
 
 /** What kind of refusal an error is, as the Go side's sentinel errors. */
-export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing";
+export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing" | "NoBase";
 
 /** A refused packet or value: the field path and bit are bitpack's. */
 export class BitpackError extends Error {
-  constructor(
-    readonly op: "decode" | "encode",
-    readonly type: string,
-    readonly kind: BitpackErrorKind,
-    readonly path: string,
-    readonly bit: number, // -1 for encode errors
-    readonly detail: string,
-  ) {
+  readonly op: "decode" | "encode";
+  readonly type: string;
+  readonly kind: BitpackErrorKind;
+  readonly path: string;
+  readonly bit: number; // -1 for encode errors
+  readonly detail: string;
+
+  constructor(op: "decode" | "encode", type: string, kind: BitpackErrorKind, path: string, bit: number, detail: string) {
     super(errorMessage(op, type, path, bit, detail));
     this.name = "BitpackError";
+    this.op = op;
+    this.type = type;
+    this.kind = kind;
+    this.path = path;
+    this.bit = bit;
+    this.detail = detail;
   }
 }
 
@@ -75,6 +95,16 @@ function joinPath(segment: string, path: string): string {
   }
   return segment + "." + path;
 }
+
+/**
+ * The bytes writeT, writeTDelta and seal return: a Uint8Array over an
+ * ArrayBuffer of its own, which WebSocket.send, a fetch body and a Blob
+ * take. Written as what Uint8Array's slice returns, it is
+ * Uint8Array<ArrayBuffer> to TypeScript 5.7 and later (whose DOM library
+ * refuses a plain Uint8Array, which may view a SharedArrayBuffer) and
+ * Uint8Array to earlier versions, which have no generic Uint8Array.
+ */
+export type BitpackBytes = ReturnType<Uint8Array["slice"]>;
 
 /** A Go **T's pointee, where the pointee can itself be null. */
 export interface BitpackBox<T> {
@@ -125,12 +155,12 @@ function show(value: unknown): string {
 /** Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or "". */
 function textProblem(p: Uint8Array, at: number, n: number): string {
   for (let i = 0; i < n; i++) {
-    if (p[at + i] === 0) {
+    if (p[at + i]! === 0) {
       return "NUL byte at offset " + i;
     }
   }
   for (let k = 0; k < n; ) {
-    const c = p[at + k];
+    const c = p[at + k]!;
     if (c < 0x80) {
       k++;
       continue;
@@ -157,9 +187,9 @@ function textProblem(p: Uint8Array, at: number, n: number): string {
     } else if (c >= 0xf1 && c <= 0xf3) {
       length = 4;
     }
-    let ok = length > 0 && n - k >= length && p[at + k + 1] >= low && p[at + k + 1] <= high;
+    let ok = length > 0 && n - k >= length && p[at + k + 1]! >= low && p[at + k + 1]! <= high;
     for (let j = 2; ok && j < length; j++) {
-      ok = p[at + k + j] >= 0x80 && p[at + k + j] <= 0xbf;
+      ok = p[at + k + j]! >= 0x80 && p[at + k + j]! <= 0xbf;
     }
     if (!ok) {
       return "invalid UTF-8 at offset " + k;
@@ -174,19 +204,19 @@ function decodeText(p: Uint8Array, at: number, n: number): string {
   const units: number[] = [];
   let out = "";
   for (let k = at; k < at + n; ) {
-    const c = p[k];
+    const c = p[k]!;
     let cp: number;
     if (c < 0x80) {
       cp = c;
       k++;
     } else if (c < 0xe0) {
-      cp = ((c & 0x1f) << 6) | (p[k + 1] & 0x3f);
+      cp = ((c & 0x1f) << 6) | (p[k + 1]! & 0x3f);
       k += 2;
     } else if (c < 0xf0) {
-      cp = ((c & 0x0f) << 12) | ((p[k + 1] & 0x3f) << 6) | (p[k + 2] & 0x3f);
+      cp = ((c & 0x0f) << 12) | ((p[k + 1]! & 0x3f) << 6) | (p[k + 2]! & 0x3f);
       k += 3;
     } else {
-      cp = ((c & 0x07) << 18) | ((p[k + 1] & 0x3f) << 12) | ((p[k + 2] & 0x3f) << 6) | (p[k + 3] & 0x3f);
+      cp = ((c & 0x07) << 18) | ((p[k + 1]! & 0x3f) << 12) | ((p[k + 2]! & 0x3f) << 6) | (p[k + 3]! & 0x3f);
       k += 4;
     }
     if (cp > 0xffff) {
@@ -254,7 +284,7 @@ function shortest(value: number, single: boolean): string {
     const upOk = readsBack(up, upDp, v, single);
     if (downOk && upOk) {
       const rest = d.slice(p);
-      let useUp = rest[0] > "5" || (rest[0] === "5" && rest.length > 1);
+      let useUp = rest.charAt(0) > "5" || (rest.charAt(0) === "5" && rest.length > 1);
       if (rest === "5") {
         // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
         useUp = powerOfTwo && (single || v !== 2.98023223876953125e-8) ? true : (d.charCodeAt(p - 1) - 48) % 2 === 1;
@@ -299,7 +329,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
   if (digits.length <= p) {
     return [digits, dp];
   }
-  const next = digits[p];
+  const next = digits.charAt(p);
   const up = next > "5" || (next === "5" && (digits.length > p + 1 || (digits.charCodeAt(p - 1) - 48) % 2 === 1));
   const d = Array.from(digits.slice(0, p));
   if (up) {
@@ -310,7 +340,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
     if (i < 0) {
       return ["1", dp + 1];
     }
-    d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
+    d[i] = String.fromCharCode(d[i]!.charCodeAt(0) + 1);
   }
   return [d.join("").replace(/0+$/, ""), dp];
 }
@@ -405,8 +435,9 @@ const quatDelta = float32FromBits(0x3fb504f3); // 2m, exact
 
 // The components a decode gives and the code an encode gives, reused:
 // readers copy them out at once.
-const quatOut = [0, 0, 0, 0];
-const quatCode = [0, 0, 0, 0];
+const quatOut: [number, number, number, number] = [0, 0, 0, 0];
+const quatCode: [number, number, number, number] = [0, 0, 0, 0];
+const quatIn: [number, number, number, number] = [0, 0, 0, 0];
 
 function quatQuantize(f: number, steps: number): number {
   let n = f32(f32(f + quatM) / quatDelta);
@@ -454,19 +485,24 @@ function quatDecode(largest: number, c0: number, c1: number, c2: number, steps: 
 // quatNatural is the plain smallest-three code, into quatCode: the largest
 // magnitude (the highest index on a tie) dropped, all four negated first
 // when its sign bit is set, the other three quantized in order.
-function quatNatural(v: readonly number[], steps: number): void {
+function quatNatural(x: number, y: number, z: number, w: number, steps: number): void {
+  const v = quatIn; // no array per call: a delta codes every changed quaternion
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
   let largest = 0;
   for (let i = 1; i < 4; i++) {
-    if (Math.abs(v[i]) >= Math.abs(v[largest])) {
+    if (Math.abs(v[i]!) >= Math.abs(v[largest]!)) {
       largest = i;
     }
   }
-  const top = v[largest];
+  const top = v[largest]!;
   const sign = top < 0 || Object.is(top, -0) ? -1 : 1;
   quatCode[0] = largest;
   for (let i = 0, k = 1; i < 4; i++) {
     if (i !== largest) {
-      quatCode[k++] = quatQuantize(sign < 0 ? -v[i] : v[i], steps);
+      quatCode[k++] = quatQuantize(sign < 0 ? -v[i]! : v[i]!, steps);
     }
   }
 }
@@ -476,22 +512,23 @@ function quatNatural(v: readonly number[], steps: number): void {
 // code of the normalised quaternion, its codes moved one step at a time
 // toward the middle (the farthest first) until it does.
 function quatEncode(x: number, y: number, z: number, w: number, steps: number): void {
-  quatNatural([x, y, z, w], steps);
+  quatNatural(x, y, z, w, steps);
   if (quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     return;
   }
   const n2 = f32(f32(f32(f32(x * x) + f32(y * y)) + f32(z * z)) + f32(w * w));
   const r = f32(Math.sqrt(n2));
-  quatNatural([f32(x / r), f32(y / r), f32(z / r), f32(w / r)], steps);
+  quatNatural(f32(x / r), f32(y / r), f32(z / r), f32(w / r), steps);
   const mid = steps / 2;
   while (!quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     let far = 1;
     for (let k = 2; k < 4; k++) {
-      if (Math.abs(quatCode[k] - mid) > Math.abs(quatCode[far] - mid)) {
+      if (Math.abs(quatCode[k]! - mid) > Math.abs(quatCode[far]! - mid)) {
         far = k;
       }
     }
-    quatCode[far] += quatCode[far] > mid ? -1 : 1;
+    const c = quatCode[far]!;
+    quatCode[far] = c > mid ? c - 1 : c + 1;
   }
 }
 
@@ -528,10 +565,17 @@ export class BitReader {
   errorBit = 0;
   errorPath = "";
   errorDetail = "";
+  // The allowances (see charge), and what the read has spent.
+  private readonly workLimit: number;
+  private readonly bytesLimit: number;
+  private workSpent = 0;
+  private bytesSpent = 1024;
 
   constructor(packet: Uint8Array) {
     this.data = packet;
     this.end = 8 * packet.length;
+    this.workLimit = 4096 + 64 * this.end;
+    this.bytesLimit = 1048576 + 64 * this.end;
   }
 
   get bitsRead(): number {
@@ -599,9 +643,9 @@ export class BitReader {
     }
     const d = this.data;
     let i = pos >>> 3;
-    let value = d[i] >>> (pos & 7);
+    let value = d[i]! >>> (pos & 7);
     for (let got = 8 - (pos & 7); got < n; got += 8) {
-      value |= d[++i] << got; // got < 32
+      value |= d[++i]! << got; // got < 32
     }
     this.pos = pos + n;
     return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
@@ -689,21 +733,42 @@ export class BitReader {
   }
 
   /**
-   * A slice's length (n bits, at most maxlen), refused before anything is
-   * allocated when its elements of at least elemBits each cannot fit.
+   * A slice's length (n bits, at most maxlen), checked against the bits
+   * left at each bits an element (see checkCount) and its elements of work
+   * values and size bytes charged (times: 2 for elements with fields off
+   * the wire), all before anything is allocated.
    */
-  readLength(n: number, maxlen: number, elemBits: number): number {
+  readLength(n: number, maxlen: number, each: number, work: number, size: number, times: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
       return 0;
     }
-    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+    return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+  }
+
+  /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+  readSlots(n: number, maxlen: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
       return 0;
     }
-    return v;
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    return this.chargeSlots(v, start) ? v : 0;
+  }
+
+  /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+  readPresence(work: number, size: number): boolean {
+    const start = this.pos;
+    return this.readBits(1) === 1 && this.chargeValue(work, size, start);
   }
 
   /** Skips to the next byte boundary; the padding bits must be zero. */
@@ -745,13 +810,26 @@ export class BitReader {
       this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
       return noBytes;
     }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
     return this.data.slice(at, at + length);
   }
 
-  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
   readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const s = this.readText(n, maxlen);
+    return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** The bytes of the last string readText read. */
+  textBytes = 0;
+
+  /** readString without the charge (a delta charges after comparing with the base). */
+  readText(n: number, maxlen: number): string {
     const start = this.pos;
     const length = this.readBits(n);
     if (length > maxlen) {
@@ -772,6 +850,7 @@ export class BitReader {
       return "";
     }
     this.pos += 8 * length;
+    this.textBytes = length;
     return decodeText(this.data, at, length);
   }
 
@@ -789,9 +868,9 @@ export class BitReader {
         if (!this.readBool()) {
           continue;
         }
-        difference = tierLow[tier] + this.readBits(tierBits[tier]);
-        if (!this.failed && difference > tierHigh[tier]) {
-          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        difference = tierLow[tier]! + this.readBits(tierBits[tier]!);
+        if (!this.failed && difference > tierHigh[tier]!) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier]! + ", " + tierHigh[tier]! + "]");
         }
       }
       if (!this.failed && difference === 0) {
@@ -803,7 +882,7 @@ export class BitReader {
           this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
           return -1;
         }
-        if (absolute - previous <= tierHigh[4]) {
+        if (absolute - previous <= tierHigh[4]!) {
           this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
           return -1;
         }
@@ -820,19 +899,18 @@ export class BitReader {
     return previous + difference;
   }
 
-  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-  readCount(n: number, maxlen: number, entryBits: number): number {
+  /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+  readCount(n: number, maxlen: number, each: number, work: number, slot: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
       return 0;
     }
-    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-      return 0;
-    }
-    return v;
+    return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
   }
 
   /**
@@ -858,7 +936,7 @@ export class BitReader {
     }
     let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
     for (let i = 1; i < 4; i++) {
-      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+      if (Math.abs(quatOut[i]!) >= Math.abs(quatOut[back]!)) {
         back = i;
       }
     }
@@ -896,6 +974,172 @@ export class BitReader {
     }
     return true;
   }
+
+  /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+  readStringDelta(start: number, n: number, maxlen: number, old: string): string {
+    const s = this.readText(n, maxlen);
+    if (this.failed) {
+      return "";
+    }
+    if (s === old) {
+      this.fail("Range", start, deltaUnchangedText);
+      return "";
+    }
+    return this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+  readByteSliceDelta(start: number, n: number, maxlen: number, old: Uint8Array): Uint8Array {
+    const length = this.readBits(n);
+    if (this.failed) {
+      return noBytes;
+    }
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    let same = length === old.length;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return noBytes;
+    }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+  readByteArrayDelta(start: number, old: Uint8Array): Uint8Array {
+    if (!this.align()) {
+      return old;
+    }
+    const length = old.length;
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return old;
+    }
+    const at = this.pos >>> 3;
+    let same = true;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return old;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+  // packet may make a read visit and allocate, counted as bitpack's Go
+  // decoder counts it and with its numbers, so that this reader refuses
+  // exactly the packets Go refuses. A read of b bits may visit 4096 + 64b
+  // values and allocate 1048576 + 64b bytes, and starts having spent 1024
+  // bytes. The generated code charges when the packet says what follows
+  // (a count, a presence bit, an index), before anything is allocated or
+  // looped over, with the figures of the Go type (bitpack's Field.Charge):
+  // a charge is refused (Range) when its values exceed what is left of the
+  // first allowance, else when its bytes exceed what is left of the
+  // second. Figures are doubles: exact below 2^53, and any above is past
+  // every allowance, so no verdict changes; the values a refusal names are
+  // capped at 2^53 - 1, as Go caps them.
+
+  /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+  charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
+    if (work > this.workLimit - this.workSpent) {
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+    }
+    if (bytes > this.bytesLimit - this.bytesSpent) {
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+    }
+    this.workSpent += work;
+    this.bytesSpent += bytes;
+    return true;
+  }
+
+  /** The root of a read: the values of the value it reads into, where it starts. */
+  chargeRoot(work: number): boolean {
+    return this.charge(work, 0, 1, 0, this.pos);
+  }
+
+  /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+  chargeValue(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size), 1, size, bit);
+  }
+
+  /** A slice's n elements; times is 2 for elements with fields off the wire. */
+  chargeValues(n: number, work: number, size: number, times: number, bit: number): boolean {
+    return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+  }
+
+  /** A sparse slice's n slots. */
+  chargeSlots(n: number, bit: number): boolean {
+    return this.charge(Math.ceil(n / 8), roundAlloc(n * 8), n, 8, bit);
+  }
+
+  /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+  chargeEntries(n: number, work: number, slot: number, bit: number): boolean {
+    return n === 0 || this.charge(n * work, 2 * roundAlloc(256 + n * 5 * slot), n, slot, bit);
+  }
+
+  /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+  chargeEntry(work: number, slot: number, bit: number): boolean {
+    return this.charge(work, 2 * 5 * slot, 1, slot, bit);
+  }
+
+  /** A hook's call: its value of size bytes and the call's own. */
+  chargeHook(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size) + 256, 1, size + 256, bit);
+  }
+
+  /**
+   * The count check (docs/wire.md, "Truncated packets"): n values of at
+   * least each bits (one, many: "element", "elements") must fit in what is
+   * left, or the count is refused at the current bit.
+   */
+  checkCount(n: number, each: number, one: string, many: string): boolean {
+    const need = Math.min(n * each, maxFigure);
+    const rest = this.end - this.pos;
+    if (need <= rest) {
+      return true;
+    }
+    return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+  }
+}
+
+const maxFigure = 9007199254740991;
+
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n: number): number {
+  if (n <= 0) {
+    return 0;
+  }
+  if (n <= 16) {
+    return 16;
+  }
+  if (n > 32768) {
+    return Math.ceil(n / 8192) * 8192;
+  }
+  const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+  return Math.ceil(n / step) * step;
 }
 
 /**
@@ -920,7 +1164,7 @@ export class BitWriter {
   }
 
   /** The bytes written, in a new array of exactly their size. */
-  bytes(): Uint8Array {
+  bytes(): BitpackBytes {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
@@ -929,7 +1173,7 @@ export class BitWriter {
     const end = (this.pos + 7) >>> 3;
     const i = pos >>> 3;
     if (i < end) {
-      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer[i] = this.buffer[i]! & ((1 << (pos & 7)) - 1);
       this.buffer.fill(0, i + 1, end);
     }
     this.pos = pos;
@@ -942,7 +1186,7 @@ export class BitWriter {
     }
     const b = this.buffer;
     let i = at >>> 3;
-    let value = b[i] >>> (at & 7);
+    let value = b[i]! >>> (at & 7);
     for (let got = 8 - (at & 7); got < n; got += 8) {
       value |= (b[++i] ?? 0) << got; // got < 32
     }
@@ -1013,7 +1257,7 @@ export class BitWriter {
     const shift = pos & 7;
     const b = this.buffer;
     let i = pos >>> 3;
-    b[i] |= v << shift; // a byte keeps the low 8 bits
+    b[i] = b[i]! | (v << shift); // a byte keeps the low 8 bits
     let rest = v >>> (8 - shift);
     for (let left = n + shift - 8; left > 0; left -= 8) {
       b[++i] = rest; // past the first byte, the buffer is still zero
@@ -1419,10 +1663,10 @@ export class BitWriter {
       return true;
     }
     for (let tier = 0; tier < 5; tier++) {
-      const here = difference <= tierHigh[tier];
+      const here = difference <= tierHigh[tier]!;
       this.writeBits(here ? 1 : 0, 1);
       if (here) {
-        return this.writeBits(difference - tierLow[tier], tierBits[tier]);
+        return this.writeBits(difference - tierLow[tier]!, tierBits[tier]!);
       }
     }
     return this.writeBits(current >>> 0, 32);
@@ -1483,7 +1727,7 @@ const crcTable = (() => {
 export function crc32(crc: number, p: Uint8Array): number {
   crc = ~crc;
   for (let i = 0; i < p.length; i++) {
-    crc = crcTable[(crc ^ p[i]) & 0xff] ^ (crc >>> 8);
+    crc = crcTable[(crc ^ p[i]!) & 0xff]! ^ (crc >>> 8);
   }
   return ~crc >>> 0;
 }
@@ -1499,7 +1743,7 @@ function frameCrc(protocolId: number, payload: Uint8Array): number {
  * fingerprint into the id as the Go side does. A CRC catches accidents and
  * foreign traffic, not attackers.
  */
-export function seal(protocolId: number, payload: Uint8Array): Uint8Array {
+export function seal(protocolId: number, payload: Uint8Array): BitpackBytes {
   const crc = frameCrc(protocolId >>> 0, payload);
   const packet = new Uint8Array(4 + payload.length);
   new DataView(packet.buffer).setUint32(0, crc, true);
@@ -1534,7 +1778,11 @@ function deltaCodes(): BitWriter {
 
 const deltaCodeBytes = new Uint8Array(8);
 
-/** A reader of code (n bits), for the full reader to make a value of. */
+// The readers of 1 to 8 bytes of deltaCodeBytes, made once: a delta reads
+// each changed field's code through one, and makes no object for it.
+const deltaCodeReaders: BitReader[] = [];
+
+/** A reader of code (n bits), for the full reader to make a value of: used at once, reused by the next. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
   let low = 0;
   let high = 0;
@@ -1548,7 +1796,15 @@ function deltaCodeReader(code: number | bigint, n: number): BitReader {
     deltaCodeBytes[i] = low >>> (8 * i);
     deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
-  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+  const k = (n + 7) >>> 3;
+  let r = deltaCodeReaders[k];
+  if (r === undefined) {
+    r = new BitReader(deltaCodeBytes.subarray(0, k));
+    deltaCodeReaders[k] = r;
+  }
+  r.rewind(0);
+  r.failed = false;
+  return r;
 }
 
 const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
@@ -1726,6 +1982,30 @@ function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** dst (a new array when it is null or undefined) made a copy of src, whose values are copied by assignment. */
+function flatCopy<E>(src: readonly E[], dst: E[] | null | undefined): E[] {
+  const d = dst ?? [];
+  if (d.length > src.length) {
+    d.length = src.length;
+  }
+  for (let i = 0; i < src.length; i++) {
+    d[i] = src[i]!;
+  }
+  return d;
+}
+
+/** Map.forEach's function copying an entry into this, the map copied into. */
+function mapSetEntry(this: Map<unknown, unknown>, value: unknown, key: unknown): void {
+  this.set(key, value);
+}
+
+/** Map.forEach's function deleting from m an entry this, the map copied, lacks. */
+function mapDropMissing(this: ReadonlyMap<unknown, unknown>, _value: unknown, key: unknown, m: Map<unknown, unknown>): void {
+  if (!this.has(key)) {
+    m.delete(key);
+  }
+}
+
 /** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
 function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
   if (!Array.isArray(value)) {
@@ -1735,6 +2015,270 @@ function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): n
     return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
   }
   return value.length;
+}
+
+// Snapshot streams (docs/wire.md, "Snapshot streams"): the packets of a Go
+// snapshot.Sender, each a header naming its base view and a delta from
+// it, read exactly as snapshot.Receiver reads them. Each root type T gets
+// a TReceiver, a BitpackReceiver<T>.
+
+// The header's sizes and limits, and the words of snapshot's refusals,
+// each a Go format of %d and %#08x verbs (internal/snapwire), and of the
+// sentinels they wrap.
+const snapshotShortHeader = 7;
+const snapshotLongHeader = 8;
+const snapshotZeroHeader = 11;
+const snapshotMaxShort = 127;
+const snapshotMaxHistory = 32768;
+const snapshotMinPacket = 8;
+const snapshotDefaultHistory = 64;
+const snapshotLeftStreams = 4;
+const snapshotWords = {
+  TooShort: "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)",
+  NoDelta: "snapshot: packet %d: a %d-byte header and a delta in %d bytes",
+  LongForm: "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)",
+  OffsetRange: "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)",
+  ZeroBase: "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x",
+  NotHeld: "snapshot: packet %d: its base %d (offset %d) is not held",
+  NotBase: "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)",
+  LeftStream: "snapshot: packet %d: of stream %#08x, which this receiver left",
+  TooOld: "snapshot: packet %d: older than the %d sequences kept up to %d",
+  Delta: "snapshot: packet %d",
+  History: "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+  Overflow: "bitio: read past end of packet", // the sentinel's text
+  Range: "bitio: value out of range", // the sentinel's text
+  NoBase: "snapshot: the packet's base is not a view this receiver holds", // the sentinel's text
+};
+
+/** format (a Go format of %d and %#08x verbs) with args, as Go's fmt prints them. */
+function goFormat(format: string, args: readonly number[]): string {
+  let i = 0;
+  return format.replace(/%#08x|%d/g, (verb) => {
+    const a = args[i++] ?? 0;
+    return verb === "%d" ? String(a) : "0x" + (a >>> 0).toString(16).padStart(8, "0");
+  });
+}
+
+/** A refusal of a packet's header in snapshot's words: the format, then the sentinel's text. */
+function snapshotRefusal(type: string, kind: "Overflow" | "Range" | "NoBase", format: string, args: readonly number[]): BitpackError {
+  const text = goFormat(format, args) + ": " + snapshotWords[kind];
+  const e = new BitpackError("decode", type, kind, "", -1, text);
+  e.message = text;
+  return e;
+}
+
+/** The CRC-32 (IEEE) of the 4 little-endian bytes of v: the id of the zero base of stream v. */
+function crc32Word(v: number): number {
+  let crc = ~0;
+  for (let i = 0; i < 4; i++) {
+    crc = crcTable[(crc ^ (v >>> (8 * i))) & 0xff]! ^ (crc >>> 8);
+  }
+  return ~crc >>> 0;
+}
+
+/** serialize's sequence_greater_than: whether 16-bit sequence a is newer than b. */
+function seqNewer(a: number, b: number): boolean {
+  return (a > b && a - b <= 32768) || (a < b && b - a > 32768);
+}
+
+/** What a receiver needs of its type: the generated functions of T. */
+export interface BitpackSnapshotType<T> {
+  readonly name: string; // the Go type, as errors name it
+  zero(): T; // newT
+  readDelta(r: BitReader, base: T, into: T): boolean; // readTDeltaFrom
+}
+
+/** One view a receiver holds. */
+class BitpackView<T> {
+  value: T;
+  seq = 0;
+  id = 0; // the CRC-32 of the packet that produced it
+  stream = 0; // the value its ids chain from
+  full = false;
+
+  constructor(value: T) {
+    this.value = value;
+  }
+}
+
+/**
+ * Reads the packets of a Go snapshot.Sender[T] exactly as
+ * snapshot.Receiver[T] does (docs/wire.md, "Snapshot streams"): it keeps
+ * the views of the last history sequences up to the newest it read,
+ * decodes each packet's delta against the view its header names, and
+ * tells the client what to acknowledge. Each root type T of the module has
+ * its own, TReceiver.
+ *
+ * read(packet) returns the packet's sequence and view, or throws a
+ * BitpackError, and a refused packet changes nothing. Its kind is
+ * "NoBase" when the packet's base is not a view the receiver holds (Go's
+ * snapshot.ErrNoBase; the message says "base"), else bitpack's kind
+ * (Overflow, Range, ...), and its message is the Go Receiver's error,
+ * word for word. packet may be any view of bytes (a subarray of a larger
+ * buffer); the receiver keeps no reference to it.
+ *
+ * The view read returns is the receiver's, not a copy: it is the base
+ * later packets are decoded against, so it must not be changed, and it
+ * stays as it is until the receiver accepts another packet whose sequence
+ * is the same modulo history (history packets later in a stream in order;
+ * a duplicate of the same packet at once), after which the receiver
+ * reuses its objects. To keep a view longer, or to change it, copy it
+ * (copyT into a value of your own, cloneT for a new one). Reusing the
+ * objects of the views it evicts is what makes read allocate almost
+ * nothing once its history is full: a new object only for what the
+ * world gained (an entity that appears, a longer list), a changed string
+ * or byte array, or a union that changes member.
+ *
+ * ack is what to send back for the Go Sender's Ack: the newest sequence
+ * read, or 0xFFFF before the first. reset() forgets every view after a
+ * reconnect, as Receiver.Reset.
+ */
+export class BitpackReceiver<T> {
+  private readonly type: BitpackSnapshotType<T>;
+  private readonly history: number;
+  private readonly views: (BitpackView<T> | null)[]; // by sequence modulo history; made when first written
+  private readonly zeroBase: T; // the zero base, never written
+  private spare: BitpackView<T> | null = null; // what the next packet is decoded into
+  private newest = 0; // the newest sequence read (when hasRead)
+  private stream = 0; // the stream of the newest view
+  private hasRead = false; // a packet was read since creation or reset
+  private on = false; // a packet was read since creation: stream is the current stream, which reset keeps
+  private readonly left: number[] = []; // the streams left (the last few)
+  private leftCount = 0;
+
+  /** A receiver of T's stream; history must be the Sender's (0 or undefined: Go's default). */
+  constructor(type: BitpackSnapshotType<T>, history?: number) {
+    const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
+    if (!Number.isInteger(h) || h < 2 || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
+      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+    }
+    this.type = type;
+    this.history = h;
+    this.views = new Array<BitpackView<T> | null>(h).fill(null);
+    this.zeroBase = type.zero();
+  }
+
+  /** The sequence to acknowledge: the newest read, or 0xFFFF before the first. */
+  get ack(): number {
+    return this.hasRead ? this.newest : 0xffff;
+  }
+
+  /** Reads one packet: its sequence and view (the receiver's: see the class). Throws BitpackError for a packet it refuses. */
+  read(packet: Uint8Array): { seq: number; value: T } {
+    const type = this.type.name;
+    const length = packet.length;
+    if (length < snapshotMinPacket) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.TooShort, [length, snapshotMinPacket, snapshotShortHeader]);
+    }
+    const seq = packet[0]! | (packet[1]! << 8);
+    const form = packet[2]!;
+    let offset = form >>> 1;
+    let n = snapshotShortHeader;
+    if ((form & 1) === 1) {
+      n = snapshotLongHeader;
+      offset = (form | (packet[3]! << 8)) >>> 1;
+    } else if (offset === 0) {
+      n = snapshotZeroHeader;
+    }
+    if (length < n + 1) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.NoDelta, [seq, n, length]);
+    }
+    if (n === snapshotLongHeader && offset <= snapshotMaxShort) {
+      throw snapshotRefusal(type, "Range", snapshotWords.LongForm, [seq, offset, snapshotMaxShort]);
+    }
+    if (offset >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.OffsetRange, [seq, offset, this.history - 1, this.history]);
+    }
+    const at = n === snapshotLongHeader ? 4 : 3;
+    const check = (packet[at]! | (packet[at + 1]! << 8) | (packet[at + 2]! << 16) | (packet[at + 3]! << 24)) >>> 0;
+    let base = this.zeroBase;
+    let stream = 0;
+    if (offset === 0) {
+      stream = (packet[7]! | (packet[8]! << 8) | (packet[9]! << 16) | (packet[10]! << 24)) >>> 0;
+      const zero = crc32Word(stream);
+      if (check !== zero) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.ZeroBase, [seq, stream, zero, check]);
+      }
+    } else {
+      const b = (seq - offset) & 0xffff;
+      const held = this.views[b % this.history] ?? null;
+      if (held === null || !this.holds(held, b)) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotHeld, [seq, b, offset]);
+      }
+      if (held.id !== check) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotBase, [seq, b, check, held.id]);
+      }
+      base = held.value;
+      stream = held.stream;
+    }
+    if (this.hasLeft(stream)) {
+      throw snapshotRefusal(type, "NoBase", snapshotWords.LeftStream, [seq, stream]);
+    }
+    const starts = offset === 0 && (!this.hasRead || stream !== this.stream);
+    const takes = starts || (stream === this.stream && seqNewer(seq, this.newest));
+    if (!takes && ((this.newest - seq) & 0xffff) >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.TooOld, [seq, this.history, this.newest]);
+    }
+    // The delta goes into the spare view (the one the last accepted packet
+    // evicted): a refused delta leaves it half written, and it is no view.
+    const dst = this.spare ?? new BitpackView<T>(this.type.zero());
+    this.spare = dst;
+    const r = new BitReader(packet.subarray(n));
+    if (!this.type.readDelta(r, base, dst.value) || !r.finish()) {
+      const e = r.error(type);
+      e.message = goFormat(snapshotWords.Delta, [seq]) + ": " + e.message;
+      throw e;
+    }
+    dst.seq = seq;
+    dst.id = crc32(0, packet);
+    dst.stream = stream;
+    dst.full = true;
+    const i = seq % this.history;
+    this.spare = this.views[i] ?? null;
+    this.views[i] = dst;
+    if (starts && this.on && stream !== this.stream) {
+      this.leave();
+    }
+    if (takes) {
+      this.newest = seq;
+      this.stream = stream;
+      this.hasRead = true;
+      this.on = true;
+    }
+    return { seq, value: dst.value };
+  }
+
+  /** Forgets every view, as a new receiver would, after a reconnect; the streams it left stay left, and the one it was on is left when a packet starts another. */
+  reset(): void {
+    this.hasRead = false;
+    for (const v of this.views) {
+      if (v !== null) {
+        v.full = false;
+      }
+    }
+  }
+
+  /** Whether v holds the view of sequence seq: read, and within the last history sequences up to the newest. */
+  private holds(v: BitpackView<T>, seq: number): boolean {
+    return this.hasRead && v.full && v.seq === seq && ((this.newest - seq) & 0xffff) < this.history;
+  }
+
+  private hasLeft(stream: number): boolean {
+    for (let i = 0; i < Math.min(this.leftCount, snapshotLeftStreams); i++) {
+      if (this.left[i] === stream) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds the current stream to the streams left. */
+  private leave(): void {
+    if (!this.hasLeft(this.stream)) {
+      this.left[this.leftCount % snapshotLeftStreams] = this.stream;
+      this.leftCount++;
+    }
+  }
 }
 // ---------------------------------------------------------------------------
 /** Go's gen.QuatXYZW: 128 bits. */
@@ -1761,15 +2305,18 @@ export function newQuatXYZW(): QuatXYZW {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readQuatXYZW(packet: Uint8Array): QuatXYZW {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(4)) {
+    throw r.error("gen.QuatXYZW");
+  }
   const v = newQuatXYZW();
-  if (!readQuatXYZWFrom(r, v) || !r.finish()) {
+  if (!readQuatXYZWFields(r, v) || !r.finish()) {
     throw r.error("gen.QuatXYZW");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeQuatXYZW(value: QuatXYZW): Uint8Array {
+export function writeQuatXYZW(value: QuatXYZW): BitpackBytes {
   const w = takeWriter();
   const ok = writeQuatXYZWTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.QuatXYZW");
@@ -1780,8 +2327,13 @@ export function writeQuatXYZW(value: QuatXYZW): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 4 values are charged to r's allowances first. */
 export function readQuatXYZWFrom(r: BitReader, v: QuatXYZW): boolean {
+  return r.chargeRoot(4) && readQuatXYZWFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readQuatXYZWFields(r: BitReader, v: QuatXYZW): boolean {
   v.X = r.readFloat32();
   if (r.failed) return r.at("X");
   v.Y = r.readFloat32();
@@ -1814,6 +2366,21 @@ export function cloneQuatXYZW(v: QuatXYZW): QuatXYZW {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyQuatXYZW(src: QuatXYZW, dst: QuatXYZW | null | undefined): QuatXYZW {
+  const d = dst ?? newQuatXYZW();
+  d.X = src.X;
+  d.Y = src.Y;
+  d.Z = src.Z;
+  d.W = src.W;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneQuatXYZW); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -1821,28 +2388,16 @@ export function cloneQuatXYZW(v: QuatXYZW): QuatXYZW {
 export function readQuatXYZWDelta(packet: Uint8Array, base: QuatXYZW): QuatXYZW {
   const r = new BitReader(packet);
   const v = cloneQuatXYZW(base);
-  if (r.readBits(1) === 1 && !readQuatXYZWDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readQuatXYZWDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.QuatXYZW");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeQuatXYZWDelta(base: QuatXYZW, value: QuatXYZW): Uint8Array {
+export function writeQuatXYZWDelta(base: QuatXYZW, value: QuatXYZW): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeQuatXYZWDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.QuatXYZW") : w.bytes();
+  const out = writeQuatXYZWDeltaTo(w, base, value) ? w.bytes() : w.error("gen.QuatXYZW");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -1850,8 +2405,50 @@ export function writeQuatXYZWDelta(base: QuatXYZW, value: QuatXYZW): Uint8Array 
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyQuatXYZW: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readQuatXYZWDelta does.
+ */
+export function readQuatXYZWDeltaFrom(r: BitReader, base: QuatXYZW, into: QuatXYZW): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyQuatXYZW(base, into);
+  }
+  if (r.readBits(1) === 1 && !readQuatXYZWDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeQuatXYZWDeltaTo(w: BitWriter, base: QuatXYZW, value: QuatXYZW): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeQuatXYZWDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean): boolean {
+function readQuatXYZWDeltaItems(r: BitReader, v: QuatXYZW, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1909,7 +2506,7 @@ export function readQuatXYZWDeltaFrom(r: BitReader, v: QuatXYZW, bit: boolean): 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeQuatXYZWDeltaTo(w: BitWriter, v: QuatXYZW, b: QuatXYZW, bit: boolean): boolean {
+function writeQuatXYZWDeltaItems(w: BitWriter, v: QuatXYZW, b: QuatXYZW, bit: boolean): boolean {
   if (absent(w, v, "QuatXYZW")) return false;
   let changed = false;
   {
@@ -1989,15 +2586,18 @@ export function newJump(): Jump {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readJump(packet: Uint8Array): Jump {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Jump");
+  }
   const v = newJump();
-  if (!readJumpFrom(r, v) || !r.finish()) {
+  if (!readJumpFields(r, v) || !r.finish()) {
     throw r.error("gen.Jump");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeJump(value: Jump): Uint8Array {
+export function writeJump(value: Jump): BitpackBytes {
   const w = takeWriter();
   const ok = writeJumpTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Jump");
@@ -2008,8 +2608,13 @@ export function writeJump(value: Jump): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readJumpFrom(r: BitReader, v: Jump): boolean {
+  return r.chargeRoot(1) && readJumpFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readJumpFields(r: BitReader, v: Jump): boolean {
   v.H = r.readRange(4, 0, 15);
   if (r.failed) return r.at("H");
   return true;
@@ -2030,6 +2635,18 @@ export function cloneJump(v: Jump): Jump {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyJump(src: Jump, dst: Jump | null | undefined): Jump {
+  const d = dst ?? newJump();
+  d.H = src.H;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneJump); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2037,28 +2654,16 @@ export function cloneJump(v: Jump): Jump {
 export function readJumpDelta(packet: Uint8Array, base: Jump): Jump {
   const r = new BitReader(packet);
   const v = cloneJump(base);
-  if (r.readBits(1) === 1 && !readJumpDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readJumpDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Jump");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeJumpDelta(base: Jump, value: Jump): Uint8Array {
+export function writeJumpDelta(base: Jump, value: Jump): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeJumpDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Jump") : w.bytes();
+  const out = writeJumpDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Jump");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2066,8 +2671,50 @@ export function writeJumpDelta(base: Jump, value: Jump): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyJump: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readJumpDelta does.
+ */
+export function readJumpDeltaFrom(r: BitReader, base: Jump, into: Jump): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyJump(base, into);
+  }
+  if (r.readBits(1) === 1 && !readJumpDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeJumpDeltaTo(w: BitWriter, base: Jump, value: Jump): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeJumpDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readJumpDeltaFrom(r: BitReader, v: Jump, bit: boolean): boolean {
+function readJumpDeltaItems(r: BitReader, v: Jump, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2086,7 +2733,7 @@ export function readJumpDeltaFrom(r: BitReader, v: Jump, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeJumpDeltaTo(w: BitWriter, v: Jump, b: Jump, bit: boolean): boolean {
+function writeJumpDeltaItems(w: BitWriter, v: Jump, b: Jump, bit: boolean): boolean {
   if (absent(w, v, "Jump")) return false;
   let changed = false;
   {
@@ -2128,15 +2775,18 @@ export function newDuck(): Duck {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readDuck(packet: Uint8Array): Duck {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Duck");
+  }
   const v = newDuck();
-  if (!readDuckFrom(r, v) || !r.finish()) {
+  if (!readDuckFields(r, v) || !r.finish()) {
     throw r.error("gen.Duck");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeDuck(value: Duck): Uint8Array {
+export function writeDuck(value: Duck): BitpackBytes {
   const w = takeWriter();
   const ok = writeDuckTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Duck");
@@ -2147,8 +2797,13 @@ export function writeDuck(value: Duck): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readDuckFrom(r: BitReader, v: Duck): boolean {
+  return r.chargeRoot(1) && readDuckFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readDuckFields(r: BitReader, v: Duck): boolean {
   v.Low = r.readBool();
   if (r.failed) return r.at("Low");
   return true;
@@ -2169,6 +2824,18 @@ export function cloneDuck(v: Duck): Duck {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyDuck(src: Duck, dst: Duck | null | undefined): Duck {
+  const d = dst ?? newDuck();
+  d.Low = src.Low;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneDuck); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2176,28 +2843,16 @@ export function cloneDuck(v: Duck): Duck {
 export function readDuckDelta(packet: Uint8Array, base: Duck): Duck {
   const r = new BitReader(packet);
   const v = cloneDuck(base);
-  if (r.readBits(1) === 1 && !readDuckDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readDuckDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Duck");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeDuckDelta(base: Duck, value: Duck): Uint8Array {
+export function writeDuckDelta(base: Duck, value: Duck): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeDuckDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Duck") : w.bytes();
+  const out = writeDuckDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Duck");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2205,8 +2860,50 @@ export function writeDuckDelta(base: Duck, value: Duck): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyDuck: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readDuckDelta does.
+ */
+export function readDuckDeltaFrom(r: BitReader, base: Duck, into: Duck): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyDuck(base, into);
+  }
+  if (r.readBits(1) === 1 && !readDuckDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeDuckDeltaTo(w: BitWriter, base: Duck, value: Duck): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeDuckDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readDuckDeltaFrom(r: BitReader, v: Duck, bit: boolean): boolean {
+function readDuckDeltaItems(r: BitReader, v: Duck, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2219,7 +2916,7 @@ export function readDuckDeltaFrom(r: BitReader, v: Duck, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeDuckDeltaTo(w: BitWriter, v: Duck, b: Duck, bit: boolean): boolean {
+function writeDuckDeltaItems(w: BitWriter, v: Duck, b: Duck, bit: boolean): boolean {
   if (absent(w, v, "Duck")) return false;
   let changed = false;
   {
@@ -2261,15 +2958,18 @@ export function newSay(): Say {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readSay(packet: Uint8Array): Say {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(1)) {
+    throw r.error("gen.Say");
+  }
   const v = newSay();
-  if (!readSayFrom(r, v) || !r.finish()) {
+  if (!readSayFields(r, v) || !r.finish()) {
     throw r.error("gen.Say");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeSay(value: Say): Uint8Array {
+export function writeSay(value: Say): BitpackBytes {
   const w = takeWriter();
   const ok = writeSayTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Say");
@@ -2280,8 +2980,13 @@ export function writeSay(value: Say): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 1 values are charged to r's allowances first. */
 export function readSayFrom(r: BitReader, v: Say): boolean {
+  return r.chargeRoot(1) && readSayFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readSayFields(r: BitReader, v: Say): boolean {
   v.Text = r.readString(4, 8);
   if (r.failed) return r.at("Text");
   return true;
@@ -2302,6 +3007,18 @@ export function cloneSay(v: Say): Say {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copySay(src: Say, dst: Say | null | undefined): Say {
+  const d = dst ?? newSay();
+  d.Text = src.Text;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneSay); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2309,28 +3026,16 @@ export function cloneSay(v: Say): Say {
 export function readSayDelta(packet: Uint8Array, base: Say): Say {
   const r = new BitReader(packet);
   const v = cloneSay(base);
-  if (r.readBits(1) === 1 && !readSayDeltaFrom(r, v, false) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readSayDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Say");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeSayDelta(base: Say, value: Say): Uint8Array {
+export function writeSayDelta(base: Say, value: Say): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeSayDeltaTo(w, value, base, false) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Say") : w.bytes();
+  const out = writeSayDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Say");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2338,16 +3043,57 @@ export function writeSayDelta(base: Say, value: Say): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copySay: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readSayDelta does.
+ */
+export function readSayDeltaFrom(r: BitReader, base: Say, into: Say): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copySay(base, into);
+  }
+  if (r.readBits(1) === 1 && !readSayDeltaItems(r, into, false) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeSayDeltaTo(w: BitWriter, base: Say, value: Say): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeSayDeltaItems(w, value, base, false) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readSayDeltaFrom(r: BitReader, v: Say, bit: boolean): boolean {
+function readSayDeltaItems(r: BitReader, v: Say, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Text");
   } else {
-    const s1 = r.readString(4, 8);
+    const s1 = r.readStringDelta(x0, 4, 8, v.Text);
     if (r.failed) return r.at("Text");
-    if (s1 === v.Text) return deltaUnchanged(r, x0) || r.at("Text");
     v.Text = s1;
     changed = true;
   }
@@ -2355,7 +3101,7 @@ export function readSayDeltaFrom(r: BitReader, v: Say, bit: boolean): boolean {
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeSayDeltaTo(w: BitWriter, v: Say, b: Say, bit: boolean): boolean {
+function writeSayDeltaItems(w: BitWriter, v: Say, b: Say, bit: boolean): boolean {
   if (absent(w, v, "Say")) return false;
   let changed = false;
   {
@@ -2415,15 +3161,18 @@ export function newLoadout(): Loadout {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readLoadout(packet: Uint8Array): Loadout {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(5)) {
+    throw r.error("gen.Loadout");
+  }
   const v = newLoadout();
-  if (!readLoadoutFrom(r, v) || !r.finish()) {
+  if (!readLoadoutFields(r, v) || !r.finish()) {
     throw r.error("gen.Loadout");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeLoadout(value: Loadout): Uint8Array {
+export function writeLoadout(value: Loadout): BitpackBytes {
   const w = takeWriter();
   const ok = writeLoadoutTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Loadout");
@@ -2434,14 +3183,19 @@ export function writeLoadout(value: Loadout): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 5 values are charged to r's allowances first. */
 export function readLoadoutFrom(r: BitReader, v: Loadout): boolean {
+  return r.chargeRoot(5) && readLoadoutFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readLoadoutFields(r: BitReader, v: Loadout): boolean {
   if (!r.readQuat(9)) return r.at("Rot");
   v.Rot.X = quatOut[0];
   v.Rot.Y = quatOut[1];
   v.Rot.Z = quatOut[2];
   v.Rot.W = quatOut[3];
-  const n0 = r.readCount(3, 4, 18);
+  const n0 = r.readCount(3, 4, 18, 2, 4);
   if (r.failed) return r.at("Ammo");
   const a5 = new Map<number, number>();
   let s2: number = 0;
@@ -2470,20 +3224,23 @@ export function readLoadoutFrom(r: BitReader, v: Loadout): boolean {
   if (r.failed) return r.at("Next");
   switch (u7) {
     case 7: {
+      if (!r.chargeValue(1, 1, x6)) return r.at("Next");
       const m8 = newJump();
-      if (!readJumpFrom(r, m8)) return r.at("Next");
+      if (!readJumpFields(r, m8)) return r.at("Next");
       v.Next = { type: "Jump", value: m8 };
       break;
     }
     case 9: {
+      if (!r.chargeValue(1, 1, x6)) return r.at("Next");
       const m9 = newDuck();
-      if (!readDuckFrom(r, m9)) return r.at("Next");
+      if (!readDuckFields(r, m9)) return r.at("Next");
       v.Next = { type: "Duck", value: m9 };
       break;
     }
     case 10: {
+      if (!r.chargeValue(1, 16, x6)) return r.at("Next");
       const m10 = newSay();
-      if (!readSayFrom(r, m10)) return r.at("Next");
+      if (!readSayFields(r, m10)) return r.at("Next");
       v.Next = { type: "Say", value: m10 };
       break;
     }
@@ -2504,7 +3261,7 @@ export function writeLoadoutTo(w: BitWriter, v: Loadout): boolean {
   if (!w.writeCount(m1, 4, 3)) return w.at("Ammo");
   const y2 = Array.from(m1.keys()).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (let i0 = 0; i0 < y2.length; i0++) {
-    const k3 = y2[i0];
+    const k3 = y2[i0]!;
     if (!w.writeUnsigned(k3, 8)) return w.at("Ammo[" + String(k3) + "]");
     const e4 = m1.get(k3) as number;
     if (!w.writeRange(e4, 0, 999, 10)) return w.at("Ammo[" + String(k3) + "]");
@@ -2548,6 +3305,41 @@ export function cloneLoadout(v: Loadout): Loadout {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyLoadout(src: Loadout, dst: Loadout | null | undefined): Loadout {
+  const d = dst ?? newLoadout();
+  d.Rot = copyQuatXYZW(src.Rot, d.Rot);
+  const m0 = src.Ammo;
+  const m1 = d.Ammo ?? new Map<number, number>();
+  m0.forEach(mapSetEntry, m1);
+  if (m1.size !== m0.size) m1.forEach(mapDropMissing, m0);
+  d.Ammo = m1;
+  d.Respawn = src.Respawn;
+  d.Ping = src.Ping;
+  const u2 = src.Next;
+  const u3 = d.Next;
+  switch (u2.type) {
+    case "Jump":
+      if (u3 !== null && u3 !== undefined && u3.type === "Jump") copyJump(u2.value, u3.value);
+      else d.Next = { type: "Jump", value: copyJump(u2.value, null) };
+      break;
+    case "Duck":
+      if (u3 !== null && u3 !== undefined && u3.type === "Duck") copyDuck(u2.value, u3.value);
+      else d.Next = { type: "Duck", value: copyDuck(u2.value, null) };
+      break;
+    case "Say":
+      if (u3 !== null && u3 !== undefined && u3.type === "Say") copySay(u2.value, u3.value);
+      else d.Next = { type: "Say", value: copySay(u2.value, null) };
+      break;
+  }
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneLoadout); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2555,28 +3347,16 @@ export function cloneLoadout(v: Loadout): Loadout {
 export function readLoadoutDelta(packet: Uint8Array, base: Loadout): Loadout {
   const r = new BitReader(packet);
   const v = cloneLoadout(base);
-  if (r.readBits(1) === 1 && !readLoadoutDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readLoadoutDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Loadout");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeLoadoutDelta(base: Loadout, value: Loadout): Uint8Array {
+export function writeLoadoutDelta(base: Loadout, value: Loadout): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeLoadoutDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Loadout") : w.bytes();
+  const out = writeLoadoutDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Loadout");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2584,8 +3364,50 @@ export function writeLoadoutDelta(base: Loadout, value: Loadout): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyLoadout: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readLoadoutDelta does.
+ */
+export function readLoadoutDeltaFrom(r: BitReader, base: Loadout, into: Loadout): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyLoadout(base, into);
+  }
+  if (r.readBits(1) === 1 && !readLoadoutDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeLoadoutDeltaTo(w: BitWriter, base: Loadout, value: Loadout): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeLoadoutDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean): boolean {
+function readLoadoutDeltaItems(r: BitReader, v: Loadout, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2600,141 +3422,143 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean): bo
       return r.at("Rot");
     }
     if (deltaSameBits(r, y2, w1)) return deltaUnchanged(r, x0) || r.at("Rot");
-    const a4 = newQuatXYZW();
-    a4.X = quatOut[0];
-    a4.Y = quatOut[1];
-    a4.Z = quatOut[2];
-    a4.W = quatOut[3];
-    v.Rot = a4;
+    e3.X = quatOut[0];
+    e3.Y = quatOut[1];
+    e3.Z = quatOut[2];
+    e3.W = quatOut[3];
     changed = true;
   }
-  const x5 = r.bitsRead;
+  const x4 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Ammo");
   } else {
-    const m6 = v.Ammo;
-    let s7: number = 0;
+    const m5 = v.Ammo;
+    let s6: number = 0;
     for (let i0 = 0; ; i0++) {
-      const x9 = r.bitsRead;
+      const x8 = r.bitsRead;
       if (r.readBits(1) === 0) {
         if (r.failed) return r.at("Ammo");
-        if (i0 === 0) return deltaUnchanged(r, x5) || r.at("Ammo");
-        if (m6.size > 4) return r.fail("Range", x9, "the delta leaves " + m6.size + " entries, more than maxlen 4") || r.at("Ammo");
+        if (i0 === 0) return deltaUnchanged(r, x4) || r.at("Ammo");
+        if (m5.size > 4) return r.fail("Range", x8, "the delta leaves " + m5.size + " entries, more than maxlen 4") || r.at("Ammo");
         break;
       }
-      let y8: number = 0;
-      y8 = r.readBits(8);
+      let y7: number = 0;
+      y7 = r.readBits(8);
       if (r.failed) return r.at("Ammo[" + "key " + i0 + "]");
-      if (i0 > 0 && y8 <= s7) {
-        return r.fail("Range", x9, "key " + String(y8) + " does not follow key " + String(s7) + ": a map's changed entries travel in ascending key order, each once") || r.at("Ammo");
+      if (i0 > 0 && y7 <= s6) {
+        return r.fail("Range", x8, "key " + String(y7) + " does not follow key " + String(s6) + ": a map's changed entries travel in ascending key order, each once") || r.at("Ammo");
       }
-      if (!m6.has(y8)) {
-        let e10: number = 0;
-        e10 = r.readRange(10, 0, 999);
-        if (r.failed) return r.at("Ammo[" + String(y8) + "]");
-        m6.set(y8, e10);
+      if (!m5.has(y7)) {
+        if (!r.chargeEntry(2, 4, x8)) return r.at("Ammo[" + String(y7) + "]");
+        let e9: number = 0;
+        e9 = r.readRange(10, 0, 999);
+        if (r.failed) return r.at("Ammo[" + String(y7) + "]");
+        m5.set(y7, e9);
       } else if (r.readBits(1) === 0) {
-        if (r.failed) return r.at("Ammo[" + String(y8) + "]");
-        m6.delete(y8);
+        if (r.failed) return r.at("Ammo[" + String(y7) + "]");
+        m5.delete(y7);
       } else {
-        let e10 = m6.get(y8) as number;
-        const y11 = r.bitsRead;
-        let c12 = false;
+        let e9 = m5.get(y7) as number;
+        const y10 = r.bitsRead;
+        let c11 = false;
         {
-          const w13 = deltaCodes();
-          if (!w13.writeRange(e10, 0, 999, 10)) return deltaBaseRefusal(r, w13, y11) || r.at("Ammo[" + String(y8) + "]");
-          const c14 = readDeltaCode(r, w13.codeWord(), 10, 5, 999, 0, y11);
-          if (c14 < 0) return r.at("Ammo[" + String(y8) + "]");
-          const q15 = deltaCodeReader(c14, 10);
-          e10 = q15.readRange(10, 0, 999);
-          if (q15.failed) return r.fail(q15.kind, y11, q15.errorDetail) || r.at("Ammo[" + String(y8) + "]");
-          c12 = true;
+          const w12 = deltaCodes();
+          if (!w12.writeRange(e9, 0, 999, 10)) return deltaBaseRefusal(r, w12, y10) || r.at("Ammo[" + String(y7) + "]");
+          const c13 = readDeltaCode(r, w12.codeWord(), 10, 5, 999, 0, y10);
+          if (c13 < 0) return r.at("Ammo[" + String(y7) + "]");
+          const q14 = deltaCodeReader(c13, 10);
+          e9 = q14.readRange(10, 0, 999);
+          if (q14.failed) return r.fail(q14.kind, y10, q14.errorDetail) || r.at("Ammo[" + String(y7) + "]");
+          c11 = true;
         }
-        if (!c12) return deltaUnchanged(r, y11) || r.at("Ammo[" + String(y8) + "]");
-        m6.set(y8, e10);
+        if (!c11) return deltaUnchanged(r, y10) || r.at("Ammo[" + String(y7) + "]");
+        m5.set(y7, e9);
       }
-      s7 = y8;
+      s6 = y7;
     }
     changed = true;
   }
-  const x16 = r.bitsRead;
+  const x15 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Respawn");
   } else {
-    const w17 = deltaCodes();
-    if (!w17.writeCounted(v.Respawn, false, 0n, 10000n, 14, 0n, 1000000n, false, "1ms")) return deltaBaseRefusal(r, w17, x16) || r.at("Respawn");
-    const c18 = readDeltaCode(r, w17.codeWord(), 14, 7, 10000, 0, x16);
-    if (c18 < 0) return r.at("Respawn");
-    const q19 = deltaCodeReader(c18, 14);
-    v.Respawn = q19.readRange(14, 0, 10000);
-    if (q19.failed) return r.fail(q19.kind, x16, q19.errorDetail) || r.at("Respawn");
+    const w16 = deltaCodes();
+    if (!w16.writeCounted(v.Respawn, false, 0n, 10000n, 14, 0n, 1000000n, false, "1ms")) return deltaBaseRefusal(r, w16, x15) || r.at("Respawn");
+    const c17 = readDeltaCode(r, w16.codeWord(), 14, 7, 10000, 0, x15);
+    if (c17 < 0) return r.at("Respawn");
+    const q18 = deltaCodeReader(c17, 14);
+    v.Respawn = q18.readRange(14, 0, 10000);
+    if (q18.failed) return r.fail(q18.kind, x15, q18.errorDetail) || r.at("Respawn");
     changed = true;
   }
-  const x20 = r.bitsRead;
+  const x19 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Ping");
   } else {
-    const w21 = deltaCodes();
-    if (!w21.writeUnits(v.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return deltaBaseRefusal(r, w21, x20) || r.at("Ping");
-    const c22 = readDeltaCode(r, w21.codeWord(), 9, 5, 500, 0, x20);
-    if (c22 < 0) return r.at("Ping");
-    const q23 = deltaCodeReader(c22, 9);
-    v.Ping = q23.readRange(9, 0, 500);
-    if (q23.failed) return r.fail(q23.kind, x20, q23.errorDetail) || r.at("Ping");
+    const w20 = deltaCodes();
+    if (!w20.writeUnits(v.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return deltaBaseRefusal(r, w20, x19) || r.at("Ping");
+    const c21 = readDeltaCode(r, w20.codeWord(), 9, 5, 500, 0, x19);
+    if (c21 < 0) return r.at("Ping");
+    const q22 = deltaCodeReader(c21, 9);
+    v.Ping = q22.readRange(9, 0, 500);
+    if (q22.failed) return r.fail(q22.kind, x19, q22.errorDetail) || r.at("Ping");
     changed = true;
   }
-  const x24 = r.bitsRead;
+  const x23 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Next");
   } else {
-    const x26 = r.bitsRead;
-    const u25 = r.readBits(4);
+    const x25 = r.bitsRead;
+    const u24 = r.readBits(4);
     if (r.failed) return r.at("Next");
-    switch (u25) {
+    switch (u24) {
       case 7: {
-        const h27 = v.Next;
-        if (h27.type === "Jump") {
-          const y29 = r.bitsRead;
-          const c30 = readJumpDeltaFrom(r, h27.value, false);
+        const h26 = v.Next;
+        if (h26.type === "Jump") {
+          const y28 = r.bitsRead;
+          const c29 = readJumpDeltaItems(r, h26.value, false);
           if (r.failed) return r.at("Next");
-          if (!c30) return deltaUnchanged(r, y29) || r.at("Next");
+          if (!c29) return deltaUnchanged(r, y28) || r.at("Next");
         } else {
-          const m28 = newJump();
-          if (!readJumpFrom(r, m28)) return r.at("Next");
-          v.Next = { type: "Jump", value: m28 };
+          if (!r.chargeValue(1, 1, x25)) return r.at("Next");
+          const m27 = newJump();
+          if (!readJumpFields(r, m27)) return r.at("Next");
+          v.Next = { type: "Jump", value: m27 };
         }
         break;
       }
       case 9: {
-        const h31 = v.Next;
-        if (h31.type === "Duck") {
-          const y33 = r.bitsRead;
-          const c34 = readDuckDeltaFrom(r, h31.value, false);
+        const h30 = v.Next;
+        if (h30.type === "Duck") {
+          const y32 = r.bitsRead;
+          const c33 = readDuckDeltaItems(r, h30.value, false);
           if (r.failed) return r.at("Next");
-          if (!c34) return deltaUnchanged(r, y33) || r.at("Next");
+          if (!c33) return deltaUnchanged(r, y32) || r.at("Next");
         } else {
-          const m32 = newDuck();
-          if (!readDuckFrom(r, m32)) return r.at("Next");
-          v.Next = { type: "Duck", value: m32 };
+          if (!r.chargeValue(1, 1, x25)) return r.at("Next");
+          const m31 = newDuck();
+          if (!readDuckFields(r, m31)) return r.at("Next");
+          v.Next = { type: "Duck", value: m31 };
         }
         break;
       }
       case 10: {
-        const h35 = v.Next;
-        if (h35.type === "Say") {
-          const y37 = r.bitsRead;
-          const c38 = readSayDeltaFrom(r, h35.value, false);
+        const h34 = v.Next;
+        if (h34.type === "Say") {
+          const y36 = r.bitsRead;
+          const c37 = readSayDeltaItems(r, h34.value, false);
           if (r.failed) return r.at("Next");
-          if (!c38) return deltaUnchanged(r, y37) || r.at("Next");
+          if (!c37) return deltaUnchanged(r, y36) || r.at("Next");
         } else {
-          const m36 = newSay();
-          if (!readSayFrom(r, m36)) return r.at("Next");
-          v.Next = { type: "Say", value: m36 };
+          if (!r.chargeValue(1, 16, x25)) return r.at("Next");
+          const m35 = newSay();
+          if (!readSayFields(r, m35)) return r.at("Next");
+          v.Next = { type: "Say", value: m35 };
         }
         break;
       }
       default:
-        return r.fail("Range", x26, "union index " + u25 + " names no member (7, 9, 10)") || r.at("Next");
+        return r.fail("Range", x25, "union index " + u24 + " names no member (7, 9, 10)") || r.at("Next");
     }
     changed = true;
   }
@@ -2742,7 +3566,7 @@ export function readLoadoutDeltaFrom(r: BitReader, v: Loadout, bit: boolean): bo
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeLoadoutDeltaTo(w: BitWriter, v: Loadout, b: Loadout, bit: boolean): boolean {
+function writeLoadoutDeltaItems(w: BitWriter, v: Loadout, b: Loadout, bit: boolean): boolean {
   if (absent(w, v, "Loadout")) return false;
   let changed = false;
   {
@@ -2777,10 +3601,10 @@ export function writeLoadoutDeltaTo(w: BitWriter, v: Loadout, b: Loadout, bit: b
       if (bit) w.writeBits(1, 1);
       let c11 = false;
       for (let i0 = 0, j0 = 0; i0 < y7.length || j0 < y8.length; ) {
-        const o12 = i0 === y7.length ? 1 : j0 < y8.length ? o9(y7[i0], y8[j0]) : -1;
+        const o12 = i0 === y7.length ? 1 : j0 < y8.length ? o9(y7[i0]!, y8[j0]!) : -1;
         const x13 = w.bitsWritten;
         w.writeBits(1, 1);
-        const k14 = o12 <= 0 ? y7[i0] : y8[j0];
+        const k14 = o12 <= 0 ? y7[i0]! : y8[j0]!;
         if (!w.writeUnsigned(k14, 8)) return w.at("Ammo[" + String(k14) + "]");
         if (o12 < 0) {
           const e15 = m5.get(k14) as number;
@@ -2876,7 +3700,7 @@ export function writeLoadoutDeltaTo(w: BitWriter, v: Loadout, b: Loadout, bit: b
           if (bit) w.writeBits(1, 1);
           w.writeBits(7, 4);
           if (u27 !== null && u27 !== undefined && u27.type === "Jump") {
-            const c29 = writeJumpDeltaTo(w, u26.value, u27.value, false);
+            const c29 = writeJumpDeltaItems(w, u26.value, u27.value, false);
             if (w.failed) return w.at("Next");
             if (!c29) {
               w.rewind(x28);
@@ -2895,7 +3719,7 @@ export function writeLoadoutDeltaTo(w: BitWriter, v: Loadout, b: Loadout, bit: b
           if (bit) w.writeBits(1, 1);
           w.writeBits(9, 4);
           if (u27 !== null && u27 !== undefined && u27.type === "Duck") {
-            const c31 = writeDuckDeltaTo(w, u26.value, u27.value, false);
+            const c31 = writeDuckDeltaItems(w, u26.value, u27.value, false);
             if (w.failed) return w.at("Next");
             if (!c31) {
               w.rewind(x30);
@@ -2914,7 +3738,7 @@ export function writeLoadoutDeltaTo(w: BitWriter, v: Loadout, b: Loadout, bit: b
           if (bit) w.writeBits(1, 1);
           w.writeBits(10, 4);
           if (u27 !== null && u27 !== undefined && u27.type === "Say") {
-            const c33 = writeSayDeltaTo(w, u26.value, u27.value, false);
+            const c33 = writeSayDeltaItems(w, u26.value, u27.value, false);
             if (w.failed) return w.at("Next");
             if (!c33) {
               w.rewind(x32);

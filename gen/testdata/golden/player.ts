@@ -8,10 +8,12 @@
 // readT reads a whole packet exactly as bitpack.Unmarshal does and throws a
 // BitpackError (field path and bit as bitpack's) for every packet it refuses,
 // trailing whole bytes included; writeT writes bitpack.Marshal's bytes and
-// throws for every value it refuses. bitpack's decoder limits (MaxDepth, its
-// work and allocation allowances) are resource limits, not wire rules: here
-// every length is bounded by its maxlen and checked against the bits left
-// before anything is allocated.
+// throws for every value it refuses but one: a value its packet could not pay
+// for (Marshal applies its decoder's allowances; writeT does not). A read
+// charges what the packet brings against bitpack's decoder allowances (its
+// work and allocation limits, with the Go decoder's numbers), before it
+// allocates or loops, so it refuses what bitpack refuses for claiming more
+// than its bits pay for.
 //
 // Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
 // integer type with constants is a union of its values (an as-const object
@@ -27,7 +29,19 @@
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
 // copy of base (cloneT), which it returns; base is never changed, and a
 // refused delta throws before anything is returned. writeTDelta(base, value)
-// writes bitpack.AppendDelta's bytes.
+// writes bitpack.AppendDelta's bytes. readTDeltaFrom(r, base, into) and
+// writeTDeltaTo(w, base, value) read and write a delta where a stream is (after
+// a header of your own, say); copyT(src, dst) copies a value into another,
+// reusing its objects.
+//
+// TReceiver (for each root type whose zero value bitpack encodes) reads the
+// packets of a Go snapshot.Sender[T] as snapshot.Receiver[T] does: new
+// TReceiver(history), read(packet) -> { seq, value }, ack, reset(). The value
+// is the receiver's and stays valid until its history evicts it (see
+// BitpackReceiver).
+//
+// writeT, writeTDelta and seal return BitpackBytes: a Uint8Array over an
+// ArrayBuffer of its own, which WebSocket.send, fetch and Blob take.
 //
 // Mix a type's fingerprint into the protocol id exactly as the Go side does
 // (bitpack.Seal(dst, appID^fp, payload)): seal and open are Seal and Open.
@@ -39,20 +53,26 @@
 // through Math.fround at every step, as bitpack pins it.
 
 /** What kind of refusal an error is, as the Go side's sentinel errors. */
-export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing";
+export type BitpackErrorKind = "Overflow" | "Range" | "Padding" | "InvalidString" | "Check" | "Trailing" | "NoBase";
 
 /** A refused packet or value: the field path and bit are bitpack's. */
 export class BitpackError extends Error {
-  constructor(
-    readonly op: "decode" | "encode",
-    readonly type: string,
-    readonly kind: BitpackErrorKind,
-    readonly path: string,
-    readonly bit: number, // -1 for encode errors
-    readonly detail: string,
-  ) {
+  readonly op: "decode" | "encode";
+  readonly type: string;
+  readonly kind: BitpackErrorKind;
+  readonly path: string;
+  readonly bit: number; // -1 for encode errors
+  readonly detail: string;
+
+  constructor(op: "decode" | "encode", type: string, kind: BitpackErrorKind, path: string, bit: number, detail: string) {
     super(errorMessage(op, type, path, bit, detail));
     this.name = "BitpackError";
+    this.op = op;
+    this.type = type;
+    this.kind = kind;
+    this.path = path;
+    this.bit = bit;
+    this.detail = detail;
   }
 }
 
@@ -75,6 +95,16 @@ function joinPath(segment: string, path: string): string {
   }
   return segment + "." + path;
 }
+
+/**
+ * The bytes writeT, writeTDelta and seal return: a Uint8Array over an
+ * ArrayBuffer of its own, which WebSocket.send, a fetch body and a Blob
+ * take. Written as what Uint8Array's slice returns, it is
+ * Uint8Array<ArrayBuffer> to TypeScript 5.7 and later (whose DOM library
+ * refuses a plain Uint8Array, which may view a SharedArrayBuffer) and
+ * Uint8Array to earlier versions, which have no generic Uint8Array.
+ */
+export type BitpackBytes = ReturnType<Uint8Array["slice"]>;
 
 /** A Go **T's pointee, where the pointee can itself be null. */
 export interface BitpackBox<T> {
@@ -125,12 +155,12 @@ function show(value: unknown): string {
 /** Why bytes p[at..at+n) are no string bitpack accepts (Go's UTF-8 rules, no NUL), or "". */
 function textProblem(p: Uint8Array, at: number, n: number): string {
   for (let i = 0; i < n; i++) {
-    if (p[at + i] === 0) {
+    if (p[at + i]! === 0) {
       return "NUL byte at offset " + i;
     }
   }
   for (let k = 0; k < n; ) {
-    const c = p[at + k];
+    const c = p[at + k]!;
     if (c < 0x80) {
       k++;
       continue;
@@ -157,9 +187,9 @@ function textProblem(p: Uint8Array, at: number, n: number): string {
     } else if (c >= 0xf1 && c <= 0xf3) {
       length = 4;
     }
-    let ok = length > 0 && n - k >= length && p[at + k + 1] >= low && p[at + k + 1] <= high;
+    let ok = length > 0 && n - k >= length && p[at + k + 1]! >= low && p[at + k + 1]! <= high;
     for (let j = 2; ok && j < length; j++) {
-      ok = p[at + k + j] >= 0x80 && p[at + k + j] <= 0xbf;
+      ok = p[at + k + j]! >= 0x80 && p[at + k + j]! <= 0xbf;
     }
     if (!ok) {
       return "invalid UTF-8 at offset " + k;
@@ -174,19 +204,19 @@ function decodeText(p: Uint8Array, at: number, n: number): string {
   const units: number[] = [];
   let out = "";
   for (let k = at; k < at + n; ) {
-    const c = p[k];
+    const c = p[k]!;
     let cp: number;
     if (c < 0x80) {
       cp = c;
       k++;
     } else if (c < 0xe0) {
-      cp = ((c & 0x1f) << 6) | (p[k + 1] & 0x3f);
+      cp = ((c & 0x1f) << 6) | (p[k + 1]! & 0x3f);
       k += 2;
     } else if (c < 0xf0) {
-      cp = ((c & 0x0f) << 12) | ((p[k + 1] & 0x3f) << 6) | (p[k + 2] & 0x3f);
+      cp = ((c & 0x0f) << 12) | ((p[k + 1]! & 0x3f) << 6) | (p[k + 2]! & 0x3f);
       k += 3;
     } else {
-      cp = ((c & 0x07) << 18) | ((p[k + 1] & 0x3f) << 12) | ((p[k + 2] & 0x3f) << 6) | (p[k + 3] & 0x3f);
+      cp = ((c & 0x07) << 18) | ((p[k + 1]! & 0x3f) << 12) | ((p[k + 2]! & 0x3f) << 6) | (p[k + 3]! & 0x3f);
       k += 4;
     }
     if (cp > 0xffff) {
@@ -254,7 +284,7 @@ function shortest(value: number, single: boolean): string {
     const upOk = readsBack(up, upDp, v, single);
     if (downOk && upOk) {
       const rest = d.slice(p);
-      let useUp = rest[0] > "5" || (rest[0] === "5" && rest.length > 1);
+      let useUp = rest.charAt(0) > "5" || (rest.charAt(0) === "5" && rest.length > 1);
       if (rest === "5") {
         // a tie: Go rounds it to even, or up below a power of two (but 2^-25's, as Dragonbox does)
         useUp = powerOfTwo && (single || v !== 2.98023223876953125e-8) ? true : (d.charCodeAt(p - 1) - 48) % 2 === 1;
@@ -299,7 +329,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
   if (digits.length <= p) {
     return [digits, dp];
   }
-  const next = digits[p];
+  const next = digits.charAt(p);
   const up = next > "5" || (next === "5" && (digits.length > p + 1 || (digits.charCodeAt(p - 1) - 48) % 2 === 1));
   const d = Array.from(digits.slice(0, p));
   if (up) {
@@ -310,7 +340,7 @@ function roundDigits(digits: string, dp: number, p: number): [string, number] {
     if (i < 0) {
       return ["1", dp + 1];
     }
-    d[i] = String.fromCharCode(d[i].charCodeAt(0) + 1);
+    d[i] = String.fromCharCode(d[i]!.charCodeAt(0) + 1);
   }
   return [d.join("").replace(/0+$/, ""), dp];
 }
@@ -405,8 +435,9 @@ const quatDelta = float32FromBits(0x3fb504f3); // 2m, exact
 
 // The components a decode gives and the code an encode gives, reused:
 // readers copy them out at once.
-const quatOut = [0, 0, 0, 0];
-const quatCode = [0, 0, 0, 0];
+const quatOut: [number, number, number, number] = [0, 0, 0, 0];
+const quatCode: [number, number, number, number] = [0, 0, 0, 0];
+const quatIn: [number, number, number, number] = [0, 0, 0, 0];
 
 function quatQuantize(f: number, steps: number): number {
   let n = f32(f32(f + quatM) / quatDelta);
@@ -454,19 +485,24 @@ function quatDecode(largest: number, c0: number, c1: number, c2: number, steps: 
 // quatNatural is the plain smallest-three code, into quatCode: the largest
 // magnitude (the highest index on a tie) dropped, all four negated first
 // when its sign bit is set, the other three quantized in order.
-function quatNatural(v: readonly number[], steps: number): void {
+function quatNatural(x: number, y: number, z: number, w: number, steps: number): void {
+  const v = quatIn; // no array per call: a delta codes every changed quaternion
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = w;
   let largest = 0;
   for (let i = 1; i < 4; i++) {
-    if (Math.abs(v[i]) >= Math.abs(v[largest])) {
+    if (Math.abs(v[i]!) >= Math.abs(v[largest]!)) {
       largest = i;
     }
   }
-  const top = v[largest];
+  const top = v[largest]!;
   const sign = top < 0 || Object.is(top, -0) ? -1 : 1;
   quatCode[0] = largest;
   for (let i = 0, k = 1; i < 4; i++) {
     if (i !== largest) {
-      quatCode[k++] = quatQuantize(sign < 0 ? -v[i] : v[i], steps);
+      quatCode[k++] = quatQuantize(sign < 0 ? -v[i]! : v[i]!, steps);
     }
   }
 }
@@ -476,22 +512,23 @@ function quatNatural(v: readonly number[], steps: number): void {
 // code of the normalised quaternion, its codes moved one step at a time
 // toward the middle (the farthest first) until it does.
 function quatEncode(x: number, y: number, z: number, w: number, steps: number): void {
-  quatNatural([x, y, z, w], steps);
+  quatNatural(x, y, z, w, steps);
   if (quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     return;
   }
   const n2 = f32(f32(f32(f32(x * x) + f32(y * y)) + f32(z * z)) + f32(w * w));
   const r = f32(Math.sqrt(n2));
-  quatNatural([f32(x / r), f32(y / r), f32(z / r), f32(w / r)], steps);
+  quatNatural(f32(x / r), f32(y / r), f32(z / r), f32(w / r), steps);
   const mid = steps / 2;
   while (!quatDecode(quatCode[0], quatCode[1], quatCode[2], quatCode[3], steps)) {
     let far = 1;
     for (let k = 2; k < 4; k++) {
-      if (Math.abs(quatCode[k] - mid) > Math.abs(quatCode[far] - mid)) {
+      if (Math.abs(quatCode[k]! - mid) > Math.abs(quatCode[far]! - mid)) {
         far = k;
       }
     }
-    quatCode[far] += quatCode[far] > mid ? -1 : 1;
+    const c = quatCode[far]!;
+    quatCode[far] = c > mid ? c - 1 : c + 1;
   }
 }
 
@@ -528,10 +565,17 @@ export class BitReader {
   errorBit = 0;
   errorPath = "";
   errorDetail = "";
+  // The allowances (see charge), and what the read has spent.
+  private readonly workLimit: number;
+  private readonly bytesLimit: number;
+  private workSpent = 0;
+  private bytesSpent = 1024;
 
   constructor(packet: Uint8Array) {
     this.data = packet;
     this.end = 8 * packet.length;
+    this.workLimit = 4096 + 64 * this.end;
+    this.bytesLimit = 1048576 + 64 * this.end;
   }
 
   get bitsRead(): number {
@@ -599,9 +643,9 @@ export class BitReader {
     }
     const d = this.data;
     let i = pos >>> 3;
-    let value = d[i] >>> (pos & 7);
+    let value = d[i]! >>> (pos & 7);
     for (let got = 8 - (pos & 7); got < n; got += 8) {
-      value |= d[++i] << got; // got < 32
+      value |= d[++i]! << got; // got < 32
     }
     this.pos = pos + n;
     return n < 32 ? value & ((1 << n) - 1) : value >>> 0;
@@ -689,21 +733,42 @@ export class BitReader {
   }
 
   /**
-   * A slice's length (n bits, at most maxlen), refused before anything is
-   * allocated when its elements of at least elemBits each cannot fit.
+   * A slice's length (n bits, at most maxlen), checked against the bits
+   * left at each bits an element (see checkCount) and its elements of work
+   * values and size bytes charged (times: 2 for elements with fields off
+   * the wire), all before anything is allocated.
    */
-  readLength(n: number, maxlen: number, elemBits: number): number {
+  readLength(n: number, maxlen: number, each: number, work: number, size: number, times: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
       return 0;
     }
-    if (elemBits > 0 && v * elemBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " elements need at least " + v * elemBits + " bits, " + (this.end - this.pos) + " remain");
+    return this.checkCount(v, each, "element", "elements") && this.chargeValues(v, work, size, times, start) ? v : 0;
+  }
+
+  /** A sparse slice's length (n bits, at most maxlen), its slots charged. */
+  readSlots(n: number, maxlen: number): number {
+    const start = this.pos;
+    const v = this.readBits(n);
+    if (this.failed) {
       return 0;
     }
-    return v;
+    if (v > maxlen) {
+      this.fail("Range", start, "length " + v + " exceeds maxlen " + maxlen);
+      return 0;
+    }
+    return this.chargeSlots(v, start) ? v : 0;
+  }
+
+  /** A pointer's presence bit; a pointee of work values and size bytes is charged at it. */
+  readPresence(work: number, size: number): boolean {
+    const start = this.pos;
+    return this.readBits(1) === 1 && this.chargeValue(work, size, start);
   }
 
   /** Skips to the next byte boundary; the padding bits must be zero. */
@@ -745,13 +810,26 @@ export class BitReader {
       this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
       return noBytes;
     }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
     return this.data.slice(at, at + length);
   }
 
-  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL. */
+  /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
   readString(n: number, maxlen: number): string {
+    const start = this.pos;
+    const s = this.readText(n, maxlen);
+    return !this.failed && this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** The bytes of the last string readText read. */
+  textBytes = 0;
+
+  /** readString without the charge (a delta charges after comparing with the base). */
+  readText(n: number, maxlen: number): string {
     const start = this.pos;
     const length = this.readBits(n);
     if (length > maxlen) {
@@ -772,6 +850,7 @@ export class BitReader {
       return "";
     }
     this.pos += 8 * length;
+    this.textBytes = length;
     return decodeText(this.data, at, length);
   }
 
@@ -789,9 +868,9 @@ export class BitReader {
         if (!this.readBool()) {
           continue;
         }
-        difference = tierLow[tier] + this.readBits(tierBits[tier]);
-        if (!this.failed && difference > tierHigh[tier]) {
-          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier] + ", " + tierHigh[tier] + "]");
+        difference = tierLow[tier]! + this.readBits(tierBits[tier]!);
+        if (!this.failed && difference > tierHigh[tier]!) {
+          this.fail("Range", start, "difference " + difference + " out of tier range [" + tierLow[tier]! + ", " + tierHigh[tier]! + "]");
         }
       }
       if (!this.failed && difference === 0) {
@@ -803,7 +882,7 @@ export class BitReader {
           this.fail("Range", start, "current " + absolute + " is not greater than previous " + previous);
           return -1;
         }
-        if (absolute - previous <= tierHigh[4]) {
+        if (absolute - previous <= tierHigh[4]!) {
           this.fail("Range", start, "difference " + (absolute - previous) + " sent in the absolute tier (non-canonical)");
           return -1;
         }
@@ -820,19 +899,18 @@ export class BitReader {
     return previous + difference;
   }
 
-  /** A map's count (n bits, at most maxlen), refused before anything is allocated when its entries of at least entryBits each cannot fit. */
-  readCount(n: number, maxlen: number, entryBits: number): number {
+  /** A map's count (n bits, at most maxlen), checked against the bits left at each bits an entry and its entries of work values and a slot of slot bytes charged, before anything is allocated. */
+  readCount(n: number, maxlen: number, each: number, work: number, slot: number): number {
     const start = this.pos;
     const v = this.readBits(n);
+    if (this.failed) {
+      return 0;
+    }
     if (v > maxlen) {
       this.fail("Range", start, v + " entries exceed maxlen " + maxlen);
       return 0;
     }
-    if (entryBits > 0 && v * entryBits > this.end - this.pos) {
-      this.fail("Overflow", this.pos, v + " entries need at least " + v * entryBits + " bits, " + (this.end - this.pos) + " remain");
-      return 0;
-    }
-    return v;
+    return this.checkCount(v, each, "entry", "entries") && this.chargeEntries(v, work, slot, start) ? v : 0;
   }
 
   /**
@@ -858,7 +936,7 @@ export class BitReader {
     }
     let back = 0; // the index the decoded quaternion encodes with: the largest, the last on a tie
     for (let i = 1; i < 4; i++) {
-      if (Math.abs(quatOut[i]) >= Math.abs(quatOut[back])) {
+      if (Math.abs(quatOut[i]!) >= Math.abs(quatOut[back]!)) {
         back = i;
       }
     }
@@ -896,6 +974,172 @@ export class BitReader {
     }
     return true;
   }
+
+  /** A delta's changed string (see readString), refused when it is the base's (old), its bytes charged at start, where its part begins. */
+  readStringDelta(start: number, n: number, maxlen: number, old: string): string {
+    const s = this.readText(n, maxlen);
+    if (this.failed) {
+      return "";
+    }
+    if (s === old) {
+      this.fail("Range", start, deltaUnchangedText);
+      return "";
+    }
+    return this.chargeValue(0, this.textBytes, start) ? s : "";
+  }
+
+  /** A delta's changed []byte: its length, align, the bytes, refused (at start, where its part begins) past maxlen, past the packet, or when they are the base's (old); then charged. */
+  readByteSliceDelta(start: number, n: number, maxlen: number, old: Uint8Array): Uint8Array {
+    const length = this.readBits(n);
+    if (this.failed) {
+      return noBytes;
+    }
+    if (length > maxlen) {
+      this.fail("Range", start, "length " + length + " exceeds maxlen " + maxlen);
+      return noBytes;
+    }
+    if (!this.align()) {
+      return noBytes;
+    }
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return noBytes;
+    }
+    const at = this.pos >>> 3;
+    let same = length === old.length;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return noBytes;
+    }
+    if (!this.chargeValue(0, length, start)) {
+      return noBytes;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
+  readByteArrayDelta(start: number, old: Uint8Array): Uint8Array {
+    if (!this.align()) {
+      return old;
+    }
+    const length = old.length;
+    if (length > (this.end - this.pos) >> 3) {
+      this.fail("Overflow", start, "needs " + length + " bytes, " + ((this.end - this.pos) >> 3) + " remain");
+      return old;
+    }
+    const at = this.pos >>> 3;
+    let same = true;
+    for (let i = 0; same && i < length; i++) {
+      same = this.data[at + i] === old[i];
+    }
+    if (same) {
+      this.fail("Range", start, deltaUnchangedText);
+      return old;
+    }
+    this.pos += 8 * length;
+    return this.data.slice(at, at + length);
+  }
+
+  // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
+  // packet may make a read visit and allocate, counted as bitpack's Go
+  // decoder counts it and with its numbers, so that this reader refuses
+  // exactly the packets Go refuses. A read of b bits may visit 4096 + 64b
+  // values and allocate 1048576 + 64b bytes, and starts having spent 1024
+  // bytes. The generated code charges when the packet says what follows
+  // (a count, a presence bit, an index), before anything is allocated or
+  // looped over, with the figures of the Go type (bitpack's Field.Charge):
+  // a charge is refused (Range) when its values exceed what is left of the
+  // first allowance, else when its bytes exceed what is left of the
+  // second. Figures are doubles: exact below 2^53, and any above is past
+  // every allowance, so no verdict changes; the values a refusal names are
+  // capped at 2^53 - 1, as Go caps them.
+
+  /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
+  charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
+    if (work > this.workLimit - this.workSpent) {
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+    }
+    if (bytes > this.bytesLimit - this.bytesSpent) {
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+    }
+    this.workSpent += work;
+    this.bytesSpent += bytes;
+    return true;
+  }
+
+  /** The root of a read: the values of the value it reads into, where it starts. */
+  chargeRoot(work: number): boolean {
+    return this.charge(work, 0, 1, 0, this.pos);
+  }
+
+  /** One value the packet brings (a pointee, a union member, a sparse element; a string's or byte slice's bytes: work 0, size their count). */
+  chargeValue(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size), 1, size, bit);
+  }
+
+  /** A slice's n elements; times is 2 for elements with fields off the wire. */
+  chargeValues(n: number, work: number, size: number, times: number, bit: number): boolean {
+    return this.charge(n * work, roundAlloc(n * size) * times, n, size, bit);
+  }
+
+  /** A sparse slice's n slots. */
+  chargeSlots(n: number, bit: number): boolean {
+    return this.charge(Math.ceil(n / 8), roundAlloc(n * 8), n, 8, bit);
+  }
+
+  /** A map's n entries of work values and a slot of slot bytes each: its table, twice. */
+  chargeEntries(n: number, work: number, slot: number, bit: number): boolean {
+    return n === 0 || this.charge(n * work, 2 * roundAlloc(256 + n * 5 * slot), n, slot, bit);
+  }
+
+  /** One entry a delta adds to a map: its share of the table, twice, unrounded. */
+  chargeEntry(work: number, slot: number, bit: number): boolean {
+    return this.charge(work, 2 * 5 * slot, 1, slot, bit);
+  }
+
+  /** A hook's call: its value of size bytes and the call's own. */
+  chargeHook(work: number, size: number, bit: number): boolean {
+    return this.charge(work, roundAlloc(size) + 256, 1, size + 256, bit);
+  }
+
+  /**
+   * The count check (docs/wire.md, "Truncated packets"): n values of at
+   * least each bits (one, many: "element", "elements") must fit in what is
+   * left, or the count is refused at the current bit.
+   */
+  checkCount(n: number, each: number, one: string, many: string): boolean {
+    const need = Math.min(n * each, maxFigure);
+    const rest = this.end - this.pos;
+    if (need <= rest) {
+      return true;
+    }
+    return this.fail("Overflow", this.pos, (n === 1 ? "1 " + one + " needs" : n + " " + many + " need") + " at least " + need + " bits, " + rest + " remain");
+  }
+}
+
+const maxFigure = 9007199254740991;
+
+/**
+ * At least what Go's allocator takes for n bytes, as the allowances count
+ * it: 0 for n <= 0, 16 up to 16, whole 8 KiB pages above 32 KiB, else n
+ * rounded up to a multiple of half its leading power of two.
+ */
+export function roundAlloc(n: number): number {
+  if (n <= 0) {
+    return 0;
+  }
+  if (n <= 16) {
+    return 16;
+  }
+  if (n > 32768) {
+    return Math.ceil(n / 8192) * 8192;
+  }
+  const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
+  return Math.ceil(n / step) * step;
 }
 
 /**
@@ -920,7 +1164,7 @@ export class BitWriter {
   }
 
   /** The bytes written, in a new array of exactly their size. */
-  bytes(): Uint8Array {
+  bytes(): BitpackBytes {
     return this.buffer.slice(0, (this.pos + 7) >>> 3);
   }
 
@@ -929,7 +1173,7 @@ export class BitWriter {
     const end = (this.pos + 7) >>> 3;
     const i = pos >>> 3;
     if (i < end) {
-      this.buffer[i] &= (1 << (pos & 7)) - 1;
+      this.buffer[i] = this.buffer[i]! & ((1 << (pos & 7)) - 1);
       this.buffer.fill(0, i + 1, end);
     }
     this.pos = pos;
@@ -942,7 +1186,7 @@ export class BitWriter {
     }
     const b = this.buffer;
     let i = at >>> 3;
-    let value = b[i] >>> (at & 7);
+    let value = b[i]! >>> (at & 7);
     for (let got = 8 - (at & 7); got < n; got += 8) {
       value |= (b[++i] ?? 0) << got; // got < 32
     }
@@ -1013,7 +1257,7 @@ export class BitWriter {
     const shift = pos & 7;
     const b = this.buffer;
     let i = pos >>> 3;
-    b[i] |= v << shift; // a byte keeps the low 8 bits
+    b[i] = b[i]! | (v << shift); // a byte keeps the low 8 bits
     let rest = v >>> (8 - shift);
     for (let left = n + shift - 8; left > 0; left -= 8) {
       b[++i] = rest; // past the first byte, the buffer is still zero
@@ -1419,10 +1663,10 @@ export class BitWriter {
       return true;
     }
     for (let tier = 0; tier < 5; tier++) {
-      const here = difference <= tierHigh[tier];
+      const here = difference <= tierHigh[tier]!;
       this.writeBits(here ? 1 : 0, 1);
       if (here) {
-        return this.writeBits(difference - tierLow[tier], tierBits[tier]);
+        return this.writeBits(difference - tierLow[tier]!, tierBits[tier]!);
       }
     }
     return this.writeBits(current >>> 0, 32);
@@ -1483,7 +1727,7 @@ const crcTable = (() => {
 export function crc32(crc: number, p: Uint8Array): number {
   crc = ~crc;
   for (let i = 0; i < p.length; i++) {
-    crc = crcTable[(crc ^ p[i]) & 0xff] ^ (crc >>> 8);
+    crc = crcTable[(crc ^ p[i]!) & 0xff]! ^ (crc >>> 8);
   }
   return ~crc >>> 0;
 }
@@ -1499,7 +1743,7 @@ function frameCrc(protocolId: number, payload: Uint8Array): number {
  * fingerprint into the id as the Go side does. A CRC catches accidents and
  * foreign traffic, not attackers.
  */
-export function seal(protocolId: number, payload: Uint8Array): Uint8Array {
+export function seal(protocolId: number, payload: Uint8Array): BitpackBytes {
   const crc = frameCrc(protocolId >>> 0, payload);
   const packet = new Uint8Array(4 + payload.length);
   new DataView(packet.buffer).setUint32(0, crc, true);
@@ -1534,7 +1778,11 @@ function deltaCodes(): BitWriter {
 
 const deltaCodeBytes = new Uint8Array(8);
 
-/** A reader of code (n bits), for the full reader to make a value of. */
+// The readers of 1 to 8 bytes of deltaCodeBytes, made once: a delta reads
+// each changed field's code through one, and makes no object for it.
+const deltaCodeReaders: BitReader[] = [];
+
+/** A reader of code (n bits), for the full reader to make a value of: used at once, reused by the next. */
 function deltaCodeReader(code: number | bigint, n: number): BitReader {
   let low = 0;
   let high = 0;
@@ -1548,7 +1796,15 @@ function deltaCodeReader(code: number | bigint, n: number): BitReader {
     deltaCodeBytes[i] = low >>> (8 * i);
     deltaCodeBytes[i + 4] = high >>> (8 * i);
   }
-  return new BitReader(deltaCodeBytes.subarray(0, (n + 7) >>> 3));
+  const k = (n + 7) >>> 3;
+  let r = deltaCodeReaders[k];
+  if (r === undefined) {
+    r = new BitReader(deltaCodeBytes.subarray(0, k));
+    deltaCodeReaders[k] = r;
+  }
+  r.rewind(0);
+  r.failed = false;
+  return r;
 }
 
 const deltaUnchangedText = "the delta marks the value changed but it is the base's (not canonical)";
@@ -1726,6 +1982,30 @@ function deltaSameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** dst (a new array when it is null or undefined) made a copy of src, whose values are copied by assignment. */
+function flatCopy<E>(src: readonly E[], dst: E[] | null | undefined): E[] {
+  const d = dst ?? [];
+  if (d.length > src.length) {
+    d.length = src.length;
+  }
+  for (let i = 0; i < src.length; i++) {
+    d[i] = src[i]!;
+  }
+  return d;
+}
+
+/** Map.forEach's function copying an entry into this, the map copied into. */
+function mapSetEntry(this: Map<unknown, unknown>, value: unknown, key: unknown): void {
+  this.set(key, value);
+}
+
+/** Map.forEach's function deleting from m an entry this, the map copied, lacks. */
+function mapDropMissing(this: ReadonlyMap<unknown, unknown>, _value: unknown, key: unknown, m: Map<unknown, unknown>): void {
+  if (!this.has(key)) {
+    m.delete(key);
+  }
+}
+
 /** A slice's length, or -1 when it is refused (not an array, or longer than maxlen). */
 function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): number {
   if (!Array.isArray(value)) {
@@ -1735,6 +2015,270 @@ function deltaLength(w: BitWriter, value: readonly unknown[], maxlen: number): n
     return w.fail("Range", "slice of " + value.length + " elements exceeds maxlen " + maxlen) ? 0 : -1;
   }
   return value.length;
+}
+
+// Snapshot streams (docs/wire.md, "Snapshot streams"): the packets of a Go
+// snapshot.Sender, each a header naming its base view and a delta from
+// it, read exactly as snapshot.Receiver reads them. Each root type T gets
+// a TReceiver, a BitpackReceiver<T>.
+
+// The header's sizes and limits, and the words of snapshot's refusals,
+// each a Go format of %d and %#08x verbs (internal/snapwire), and of the
+// sentinels they wrap.
+const snapshotShortHeader = 7;
+const snapshotLongHeader = 8;
+const snapshotZeroHeader = 11;
+const snapshotMaxShort = 127;
+const snapshotMaxHistory = 32768;
+const snapshotMinPacket = 8;
+const snapshotDefaultHistory = 64;
+const snapshotLeftStreams = 4;
+const snapshotWords = {
+  TooShort: "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)",
+  NoDelta: "snapshot: packet %d: a %d-byte header and a delta in %d bytes",
+  LongForm: "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)",
+  OffsetRange: "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)",
+  ZeroBase: "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x",
+  NotHeld: "snapshot: packet %d: its base %d (offset %d) is not held",
+  NotBase: "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)",
+  LeftStream: "snapshot: packet %d: of stream %#08x, which this receiver left",
+  TooOld: "snapshot: packet %d: older than the %d sequences kept up to %d",
+  Delta: "snapshot: packet %d",
+  History: "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+  Overflow: "bitio: read past end of packet", // the sentinel's text
+  Range: "bitio: value out of range", // the sentinel's text
+  NoBase: "snapshot: the packet's base is not a view this receiver holds", // the sentinel's text
+};
+
+/** format (a Go format of %d and %#08x verbs) with args, as Go's fmt prints them. */
+function goFormat(format: string, args: readonly number[]): string {
+  let i = 0;
+  return format.replace(/%#08x|%d/g, (verb) => {
+    const a = args[i++] ?? 0;
+    return verb === "%d" ? String(a) : "0x" + (a >>> 0).toString(16).padStart(8, "0");
+  });
+}
+
+/** A refusal of a packet's header in snapshot's words: the format, then the sentinel's text. */
+function snapshotRefusal(type: string, kind: "Overflow" | "Range" | "NoBase", format: string, args: readonly number[]): BitpackError {
+  const text = goFormat(format, args) + ": " + snapshotWords[kind];
+  const e = new BitpackError("decode", type, kind, "", -1, text);
+  e.message = text;
+  return e;
+}
+
+/** The CRC-32 (IEEE) of the 4 little-endian bytes of v: the id of the zero base of stream v. */
+function crc32Word(v: number): number {
+  let crc = ~0;
+  for (let i = 0; i < 4; i++) {
+    crc = crcTable[(crc ^ (v >>> (8 * i))) & 0xff]! ^ (crc >>> 8);
+  }
+  return ~crc >>> 0;
+}
+
+/** serialize's sequence_greater_than: whether 16-bit sequence a is newer than b. */
+function seqNewer(a: number, b: number): boolean {
+  return (a > b && a - b <= 32768) || (a < b && b - a > 32768);
+}
+
+/** What a receiver needs of its type: the generated functions of T. */
+export interface BitpackSnapshotType<T> {
+  readonly name: string; // the Go type, as errors name it
+  zero(): T; // newT
+  readDelta(r: BitReader, base: T, into: T): boolean; // readTDeltaFrom
+}
+
+/** One view a receiver holds. */
+class BitpackView<T> {
+  value: T;
+  seq = 0;
+  id = 0; // the CRC-32 of the packet that produced it
+  stream = 0; // the value its ids chain from
+  full = false;
+
+  constructor(value: T) {
+    this.value = value;
+  }
+}
+
+/**
+ * Reads the packets of a Go snapshot.Sender[T] exactly as
+ * snapshot.Receiver[T] does (docs/wire.md, "Snapshot streams"): it keeps
+ * the views of the last history sequences up to the newest it read,
+ * decodes each packet's delta against the view its header names, and
+ * tells the client what to acknowledge. Each root type T of the module has
+ * its own, TReceiver.
+ *
+ * read(packet) returns the packet's sequence and view, or throws a
+ * BitpackError, and a refused packet changes nothing. Its kind is
+ * "NoBase" when the packet's base is not a view the receiver holds (Go's
+ * snapshot.ErrNoBase; the message says "base"), else bitpack's kind
+ * (Overflow, Range, ...), and its message is the Go Receiver's error,
+ * word for word. packet may be any view of bytes (a subarray of a larger
+ * buffer); the receiver keeps no reference to it.
+ *
+ * The view read returns is the receiver's, not a copy: it is the base
+ * later packets are decoded against, so it must not be changed, and it
+ * stays as it is until the receiver accepts another packet whose sequence
+ * is the same modulo history (history packets later in a stream in order;
+ * a duplicate of the same packet at once), after which the receiver
+ * reuses its objects. To keep a view longer, or to change it, copy it
+ * (copyT into a value of your own, cloneT for a new one). Reusing the
+ * objects of the views it evicts is what makes read allocate almost
+ * nothing once its history is full: a new object only for what the
+ * world gained (an entity that appears, a longer list), a changed string
+ * or byte array, or a union that changes member.
+ *
+ * ack is what to send back for the Go Sender's Ack: the newest sequence
+ * read, or 0xFFFF before the first. reset() forgets every view after a
+ * reconnect, as Receiver.Reset.
+ */
+export class BitpackReceiver<T> {
+  private readonly type: BitpackSnapshotType<T>;
+  private readonly history: number;
+  private readonly views: (BitpackView<T> | null)[]; // by sequence modulo history; made when first written
+  private readonly zeroBase: T; // the zero base, never written
+  private spare: BitpackView<T> | null = null; // what the next packet is decoded into
+  private newest = 0; // the newest sequence read (when hasRead)
+  private stream = 0; // the stream of the newest view
+  private hasRead = false; // a packet was read since creation or reset
+  private on = false; // a packet was read since creation: stream is the current stream, which reset keeps
+  private readonly left: number[] = []; // the streams left (the last few)
+  private leftCount = 0;
+
+  /** A receiver of T's stream; history must be the Sender's (0 or undefined: Go's default). */
+  constructor(type: BitpackSnapshotType<T>, history?: number) {
+    const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
+    if (!Number.isInteger(h) || h < 2 || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
+      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+    }
+    this.type = type;
+    this.history = h;
+    this.views = new Array<BitpackView<T> | null>(h).fill(null);
+    this.zeroBase = type.zero();
+  }
+
+  /** The sequence to acknowledge: the newest read, or 0xFFFF before the first. */
+  get ack(): number {
+    return this.hasRead ? this.newest : 0xffff;
+  }
+
+  /** Reads one packet: its sequence and view (the receiver's: see the class). Throws BitpackError for a packet it refuses. */
+  read(packet: Uint8Array): { seq: number; value: T } {
+    const type = this.type.name;
+    const length = packet.length;
+    if (length < snapshotMinPacket) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.TooShort, [length, snapshotMinPacket, snapshotShortHeader]);
+    }
+    const seq = packet[0]! | (packet[1]! << 8);
+    const form = packet[2]!;
+    let offset = form >>> 1;
+    let n = snapshotShortHeader;
+    if ((form & 1) === 1) {
+      n = snapshotLongHeader;
+      offset = (form | (packet[3]! << 8)) >>> 1;
+    } else if (offset === 0) {
+      n = snapshotZeroHeader;
+    }
+    if (length < n + 1) {
+      throw snapshotRefusal(type, "Overflow", snapshotWords.NoDelta, [seq, n, length]);
+    }
+    if (n === snapshotLongHeader && offset <= snapshotMaxShort) {
+      throw snapshotRefusal(type, "Range", snapshotWords.LongForm, [seq, offset, snapshotMaxShort]);
+    }
+    if (offset >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.OffsetRange, [seq, offset, this.history - 1, this.history]);
+    }
+    const at = n === snapshotLongHeader ? 4 : 3;
+    const check = (packet[at]! | (packet[at + 1]! << 8) | (packet[at + 2]! << 16) | (packet[at + 3]! << 24)) >>> 0;
+    let base = this.zeroBase;
+    let stream = 0;
+    if (offset === 0) {
+      stream = (packet[7]! | (packet[8]! << 8) | (packet[9]! << 16) | (packet[10]! << 24)) >>> 0;
+      const zero = crc32Word(stream);
+      if (check !== zero) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.ZeroBase, [seq, stream, zero, check]);
+      }
+    } else {
+      const b = (seq - offset) & 0xffff;
+      const held = this.views[b % this.history] ?? null;
+      if (held === null || !this.holds(held, b)) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotHeld, [seq, b, offset]);
+      }
+      if (held.id !== check) {
+        throw snapshotRefusal(type, "NoBase", snapshotWords.NotBase, [seq, b, check, held.id]);
+      }
+      base = held.value;
+      stream = held.stream;
+    }
+    if (this.hasLeft(stream)) {
+      throw snapshotRefusal(type, "NoBase", snapshotWords.LeftStream, [seq, stream]);
+    }
+    const starts = offset === 0 && (!this.hasRead || stream !== this.stream);
+    const takes = starts || (stream === this.stream && seqNewer(seq, this.newest));
+    if (!takes && ((this.newest - seq) & 0xffff) >= this.history) {
+      throw snapshotRefusal(type, "Range", snapshotWords.TooOld, [seq, this.history, this.newest]);
+    }
+    // The delta goes into the spare view (the one the last accepted packet
+    // evicted): a refused delta leaves it half written, and it is no view.
+    const dst = this.spare ?? new BitpackView<T>(this.type.zero());
+    this.spare = dst;
+    const r = new BitReader(packet.subarray(n));
+    if (!this.type.readDelta(r, base, dst.value) || !r.finish()) {
+      const e = r.error(type);
+      e.message = goFormat(snapshotWords.Delta, [seq]) + ": " + e.message;
+      throw e;
+    }
+    dst.seq = seq;
+    dst.id = crc32(0, packet);
+    dst.stream = stream;
+    dst.full = true;
+    const i = seq % this.history;
+    this.spare = this.views[i] ?? null;
+    this.views[i] = dst;
+    if (starts && this.on && stream !== this.stream) {
+      this.leave();
+    }
+    if (takes) {
+      this.newest = seq;
+      this.stream = stream;
+      this.hasRead = true;
+      this.on = true;
+    }
+    return { seq, value: dst.value };
+  }
+
+  /** Forgets every view, as a new receiver would, after a reconnect; the streams it left stay left, and the one it was on is left when a packet starts another. */
+  reset(): void {
+    this.hasRead = false;
+    for (const v of this.views) {
+      if (v !== null) {
+        v.full = false;
+      }
+    }
+  }
+
+  /** Whether v holds the view of sequence seq: read, and within the last history sequences up to the newest. */
+  private holds(v: BitpackView<T>, seq: number): boolean {
+    return this.hasRead && v.full && v.seq === seq && ((this.newest - seq) & 0xffff) < this.history;
+  }
+
+  private hasLeft(stream: number): boolean {
+    for (let i = 0; i < Math.min(this.leftCount, snapshotLeftStreams); i++) {
+      if (this.left[i] === stream) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds the current stream to the streams left. */
+  private leave(): void {
+    if (!this.hasLeft(this.stream)) {
+      this.left[this.leftCount % snapshotLeftStreams] = this.stream;
+      this.leftCount++;
+    }
+  }
 }
 // ---------------------------------------------------------------------------
 /** Go's gen.Vec3: 96 bits. */
@@ -1759,15 +2303,18 @@ export function newVec3(): Vec3 {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readVec3(packet: Uint8Array): Vec3 {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(3)) {
+    throw r.error("gen.Vec3");
+  }
   const v = newVec3();
-  if (!readVec3From(r, v) || !r.finish()) {
+  if (!readVec3Fields(r, v) || !r.finish()) {
     throw r.error("gen.Vec3");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writeVec3(value: Vec3): Uint8Array {
+export function writeVec3(value: Vec3): BitpackBytes {
   const w = takeWriter();
   const ok = writeVec3To(w, value);
   const out = ok ? w.bytes() : w.error("gen.Vec3");
@@ -1778,8 +2325,13 @@ export function writeVec3(value: Vec3): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 3 values are charged to r's allowances first. */
 export function readVec3From(r: BitReader, v: Vec3): boolean {
+  return r.chargeRoot(3) && readVec3Fields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readVec3Fields(r: BitReader, v: Vec3): boolean {
   v.X = r.readFloat32();
   if (r.failed) return r.at("X");
   v.Y = r.readFloat32();
@@ -1808,6 +2360,20 @@ export function cloneVec3(v: Vec3): Vec3 {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyVec3(src: Vec3, dst: Vec3 | null | undefined): Vec3 {
+  const d = dst ?? newVec3();
+  d.X = src.X;
+  d.Y = src.Y;
+  d.Z = src.Z;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see cloneVec3); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -1815,28 +2381,16 @@ export function cloneVec3(v: Vec3): Vec3 {
 export function readVec3Delta(packet: Uint8Array, base: Vec3): Vec3 {
   const r = new BitReader(packet);
   const v = cloneVec3(base);
-  if (r.readBits(1) === 1 && !readVec3DeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readVec3DeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Vec3");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writeVec3Delta(base: Vec3, value: Vec3): Uint8Array {
+export function writeVec3Delta(base: Vec3, value: Vec3): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writeVec3DeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Vec3") : w.bytes();
+  const out = writeVec3DeltaTo(w, base, value) ? w.bytes() : w.error("gen.Vec3");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -1844,8 +2398,50 @@ export function writeVec3Delta(base: Vec3, value: Vec3): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyVec3: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readVec3Delta does.
+ */
+export function readVec3DeltaFrom(r: BitReader, base: Vec3, into: Vec3): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyVec3(base, into);
+  }
+  if (r.readBits(1) === 1 && !readVec3DeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writeVec3DeltaTo(w: BitWriter, base: Vec3, value: Vec3): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writeVec3DeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean): boolean {
+function readVec3DeltaItems(r: BitReader, v: Vec3, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -1890,7 +2486,7 @@ export function readVec3DeltaFrom(r: BitReader, v: Vec3, bit: boolean): boolean 
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writeVec3DeltaTo(w: BitWriter, v: Vec3, b: Vec3, bit: boolean): boolean {
+function writeVec3DeltaItems(w: BitWriter, v: Vec3, b: Vec3, bit: boolean): boolean {
   if (absent(w, v, "Vec3")) return false;
   let changed = false;
   {
@@ -1962,15 +2558,18 @@ export function newPlayer(): Player {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readPlayer(packet: Uint8Array): Player {
   const r = new BitReader(packet);
+  if (!r.chargeRoot(6)) {
+    throw r.error("gen.Player");
+  }
   const v = newPlayer();
-  if (!readPlayerFrom(r, v) || !r.finish()) {
+  if (!readPlayerFields(r, v) || !r.finish()) {
     throw r.error("gen.Player");
   }
   return v;
 }
 
 /** Writes the packet bitpack.Marshal writes; throws BitpackError for every value it refuses. */
-export function writePlayer(value: Player): Uint8Array {
+export function writePlayer(value: Player): BitpackBytes {
   const w = takeWriter();
   const ok = writePlayerTo(w, value);
   const out = ok ? w.bytes() : w.error("gen.Player");
@@ -1981,8 +2580,13 @@ export function writePlayer(value: Player): Uint8Array {
   return out;
 }
 
-/** Reads v's fields from r, leaving r after them (no check for what follows). */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 6 values are charged to r's allowances first. */
 export function readPlayerFrom(r: BitReader, v: Player): boolean {
+  return r.chargeRoot(6) && readPlayerFields(r, v);
+}
+
+/** Reads v's fields from r, charging what they bring but not the value's own values. */
+function readPlayerFields(r: BitReader, v: Player): boolean {
   v.Health = r.readRange(10, 0, 1000);
   if (r.failed) return r.at("Health");
   v.Pos.X = r.readCompressed32(18, 204800, 2048, -1024);
@@ -2023,6 +2627,21 @@ export function clonePlayer(v: Player): Player {
 }
 
 /**
+ * Makes dst a copy of src and returns it, reusing dst's objects (its
+ * structs, arrays, boxes and maps) where src has the same, or a new value
+ * when dst is null or undefined. The copy shares byte arrays and hook
+ * values with src, which readers replace whole and never change.
+ */
+export function copyPlayer(src: Player, dst: Player | null | undefined): Player {
+  const d = dst ?? newPlayer();
+  d.Health = src.Health;
+  d.Pos = copyVec3(src.Pos, d.Pos);
+  d.Name = src.Name;
+  d.Alive = src.Alive;
+  return d;
+}
+
+/**
  * Applies a delta packet (bitpack.AppendDelta's) to base as bitpack.UnmarshalDelta
  * does and returns the result, a new value (see clonePlayer); base is untouched.
  * Throws BitpackError for every delta bitpack refuses, trailing bytes included.
@@ -2030,28 +2649,16 @@ export function clonePlayer(v: Player): Player {
 export function readPlayerDelta(packet: Uint8Array, base: Player): Player {
   const r = new BitReader(packet);
   const v = clonePlayer(base);
-  if (r.readBits(1) === 1 && !readPlayerDeltaFrom(r, v, true) && !r.failed) {
-    deltaUnchanged(r, 0);
-  }
-  if (r.failed || !r.finish()) {
+  if (!readPlayerDeltaFrom(r, v, v) || !r.finish()) {
     throw r.error("gen.Player");
   }
   return v;
 }
 
 /** Writes value's delta against base, bitpack.AppendDelta's bytes; throws BitpackError for every value it refuses. */
-export function writePlayerDelta(base: Player, value: Player): Uint8Array {
+export function writePlayerDelta(base: Player, value: Player): BitpackBytes {
   const w = takeWriter();
-  if (value !== base) {
-    w.writeBits(1, 1);
-    if (!writePlayerDeltaTo(w, value, base, true) && !w.failed) {
-      w.rewind(0);
-      w.writeBits(0, 1);
-    }
-  } else {
-    w.writeBits(0, 1);
-  }
-  const out = w.failed ? w.error("gen.Player") : w.bytes();
+  const out = writePlayerDeltaTo(w, base, value) ? w.bytes() : w.error("gen.Player");
   giveWriter(w);
   if (out instanceof BitpackError) {
     throw out;
@@ -2059,8 +2666,50 @@ export function writePlayerDelta(base: Player, value: Player): Uint8Array {
   return out;
 }
 
+/**
+ * Reads a delta (bitpack.AppendDelta's bits) from r where it is, after
+ * whatever r read before (a header, say), and leaves r after it: into
+ * becomes base with the delta applied, as bitpack.UnmarshalDelta makes it.
+ * into is first made a copy of base (copyPlayer: its objects reused), unless
+ * into is base, to which the delta is then applied in place. Returns false
+ * when the delta is refused: r.failed is set, r.error(type) is the
+ * BitpackError readTDelta would throw (its bits counted from where r
+ * began), and into holds part of the delta (base, only if it is into).
+ * Whole bytes left after the delta are the caller's: r.finish() refuses
+ * them as readPlayerDelta does.
+ */
+export function readPlayerDeltaFrom(r: BitReader, base: Player, into: Player): boolean {
+  const start = r.bitsRead;
+  if (into !== base) {
+    copyPlayer(base, into);
+  }
+  if (r.readBits(1) === 1 && !readPlayerDeltaItems(r, into, true) && !r.failed) {
+    deltaUnchanged(r, start);
+  }
+  return !r.failed;
+}
+
+/**
+ * Writes value's delta against base (bitpack.AppendDelta's bits) to w
+ * where it is, after whatever w holds; returns false when value or base
+ * is refused (w.failed is set, w.error(type) the BitpackError).
+ */
+export function writePlayerDeltaTo(w: BitWriter, base: Player, value: Player): boolean {
+  const start = w.bitsWritten;
+  if (value === base) {
+    w.writeBits(0, 1);
+    return !w.failed;
+  }
+  w.writeBits(1, 1);
+  if (!writePlayerDeltaItems(w, value, base, true) && !w.failed) {
+    w.rewind(start);
+    w.writeBits(0, 1);
+  }
+  return !w.failed;
+}
+
 /** Applies the delta of v's items (each after a changed bit when bit) to v; reports whether any changed (false on a refusal too: see r.failed). */
-export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean): boolean {
+function readPlayerDeltaItems(r: BitReader, v: Player, bit: boolean): boolean {
   let changed = false;
   const x0 = r.bitsRead;
   if (bit && r.readBits(1) === 0) {
@@ -2118,9 +2767,8 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean): bool
   if (bit && r.readBits(1) === 0) {
     if (r.failed) return r.at("Name");
   } else {
-    const s17 = r.readString(4, 15);
+    const s17 = r.readStringDelta(x16, 4, 15, v.Name);
     if (r.failed) return r.at("Name");
-    if (s17 === v.Name) return deltaUnchanged(r, x16) || r.at("Name");
     v.Name = s17;
     changed = true;
   }
@@ -2135,7 +2783,7 @@ export function readPlayerDeltaFrom(r: BitReader, v: Player, bit: boolean): bool
 }
 
 /** Writes the delta of v's items against b's (each after a changed bit when bit); reports whether any changed (false on a refusal too: see w.failed). */
-export function writePlayerDeltaTo(w: BitWriter, v: Player, b: Player, bit: boolean): boolean {
+function writePlayerDeltaItems(w: BitWriter, v: Player, b: Player, bit: boolean): boolean {
   if (absent(w, v, "Player")) return false;
   let changed = false;
   {
@@ -2239,5 +2887,18 @@ export function writePlayerDeltaTo(w: BitWriter, v: Player, b: Player, bit: bool
     }
   }
   return changed;
+}
+
+/**
+ * Reads the packets of a Go snapshot.Sender[gen.Player] exactly as
+ * snapshot.Receiver[gen.Player] does: read(packet) returns the packet's sequence
+ * and view, or throws BitpackError; ack is what to acknowledge. history
+ * must be the Sender's (omitted or 0: Go's default). The view is the
+ * receiver's, valid until its history evicts it: see BitpackReceiver.
+ */
+export class PlayerReceiver extends BitpackReceiver<Player> {
+  constructor(history?: number) {
+    super({ name: "gen.Player", zero: newPlayer, readDelta: readPlayerDeltaFrom }, history);
+  }
 }
 
