@@ -77,7 +77,7 @@ func (c *Codec[T]) Append(dst []byte, v *T) ([]byte, error) {
 		if p.counted {
 			beginEncode(&w, 8*len(dst))
 		}
-		ferr, _ := encodeValues(&w, p, pointerTo(v), 0, 1, 0)
+		ferr := encodeValue(&w, p, pointerTo(v), 0)
 		if ferr == nil && p.counted {
 			ferr = endEncode(&w, p, pointerTo(v), 8*len(dst), true, false)
 		}

@@ -47,7 +47,7 @@ func encodeColumns(w *bitio.Writer, p *plan, first pointer, stride uintptr, n in
 			j := 0
 			for _, out := range p.encOut {
 				if out.op < 0 {
-					w.WriteBitsUnchecked(row[j], int(out.bits)) // checked codes, as in encodeValues
+					w.WriteBitsUnchecked(row[j], int(out.bits)) // checked codes, as in encodeValue
 					j++
 					continue
 				}

@@ -6,7 +6,7 @@ import (
 )
 
 // Commit: what a decode stored in its scratch value goes into the caller's
-// value once the whole packet is accepted (see decode.go). Fixed-width
+// value once the whole packet is accepted (see decode_loop.go). Fixed-width
 // data is copied; what the caller's value can hold in memory it already
 // has (a slice with the capacity, a non-nil pointer, the member a union
 // field already holds) is filled in place, so steady-state decodes

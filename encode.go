@@ -23,17 +23,26 @@ func encodeRoot(w *bitio.Writer, p *plan, base pointer, depth0 int) *fieldError 
 // encodePlan writes the value at base following p. depth is the number of
 // struct levels above the plan's root.
 func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
-	err, _ := encodeValues(w, p, base, 0, 1, depth)
-	return err
+	return encodeValue(w, p, base, depth)
 }
 
 // encodeValues writes n values of plan p: the first at first, each next one
-// stride bytes further (the elements of an array or slice). It runs p.enc,
-// one loop over values and steps with no call per value or per field,
-// which is what makes a slice of small structs cheap: each fixed-width
-// field is checked and its code gathered into the group's word, and the
-// word goes out with one write. On error it also returns the index of
-// the value that failed.
+// stride bytes further (the elements of an array or slice). On error it
+// also returns the index of the value that failed.
+func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
+	for k := 0; k < n; k++ {
+		if err := encodeValue(w, p, first.index(k, stride), depth); err != nil {
+			return err, k
+		}
+	}
+	return nil, 0
+}
+
+// encodeValue writes the value at root following p's program, p.run:
+// one loop over its steps with no call per field, which is what makes a
+// struct of small fields cheap: each fixed-width field is checked and its
+// code gathered into the group's word, and the word goes out with one
+// write.
 //
 // Every code in a group was checked against its field's limit (so it fits
 // its width), which is what lets the word go out unchecked; a code out of
@@ -41,128 +50,131 @@ func encodePlan(w *bitio.Writer, p *plan, base pointer, depth int) *fieldError {
 // wire bits, which are un-xored to be xored again. A pointer's presence
 // bit ends its group; the pointee follows, spliced into the program (its
 // steps run on it, then accEndPointee) or a plan of its own.
-func encodeValues(w *bitio.Writer, p *plan, first pointer, stride uintptr, n int, depth int) (*fieldError, int) {
-	steps := p.run
-	for k := 0; k < n; k++ {
-		base := first.index(k, stride)
-		for i := 0; i < len(steps); i++ {
-			if st := &steps[i]; st.kind >= accOp {
-				at := base.field(st.offset)
-				switch st.kind {
-				case accEndPointee: // back from a spliced pointee (never nested)
-					base = first.index(k, stride)
-					continue
-				case accBytes:
-					w.WriteBytes(at.byteArray(int(st.limit)))
-					continue
-				case accRawRun:
-					writeRaw(w, at, int(st.limit), st.size)
-					continue
-				case accString: // encodeString's work, without the calls (encodeOp words a refusal)
-					if s := *at.string(); uint64(len(s)) <= st.limit {
-						if w.WriteString(s, int(st.limit)); w.Err() == nil {
-							continue
-						}
-					}
-				case accRaw:
-					if n := at.sliceLen(); uint64(n) <= st.limit {
-						w.WriteBitsUnchecked(uint64(n), int(st.width)) // n <= maxlen: fits
-						writeRaw(w, at.sliceElem(0, 0), n, st.size)
+func encodeValue(w *bitio.Writer, p *plan, root pointer, depth int) (err *fieldError) {
+	steps, base := p.run, root
+	for i := 0; i < len(steps); i++ {
+		if st := &steps[i]; st.kind >= accOp {
+			at := base.field(st.offset)
+			switch st.kind {
+			case accEndPointee: // back from a spliced pointee (never nested)
+				base = root
+				continue
+			case accBytes:
+				w.WriteBytes(at.byteArray(int(st.limit)))
+				continue
+			case accRawRun:
+				writeRaw(w, at, int(st.limit), st.size)
+				continue
+			case accString: // encodeString's work, without the calls (encodeOp words a refusal)
+				if s := *at.string(); uint64(len(s)) <= st.limit {
+					if w.WriteString(s, int(st.limit)); w.Err() == nil {
 						continue
 					}
 				}
-				if err := encodeOp(w, &p.runOps[st.op], at, depth); err != nil {
-					return err, k
-				}
-				continue
-			}
-			// A group: gather the codes of its fields, then one write.
-			var acc uint64
-			for ; ; i++ {
-				st := &steps[i]
-				at := base.field(st.offset)
-				var v uint64
-				var err *fieldError
-				switch st.kind {
-				case accU8:
-					v = uint64(*at.u8())
-				case accU16:
-					v = uint64(*at.u16())
-				case accU32:
-					v = uint64(*at.u32())
-				case accU64, accI64:
-					v = *at.u64()
-				case accI8:
-					v = uint64(int64(int8(*at.u8())))
-				case accI16:
-					v = uint64(int64(int16(*at.u16())))
-				case accI32:
-					v = uint64(int64(int32(*at.u32())))
-				case accQ32: // count floats 4 bytes apart, their codes width bits apart: gathered here (v stays 0)
-					shift := st.shift
-					for j := range int(st.count) {
-						f := *at.index(j, 4).float32()
-						c, ok := float32InRange(&st.q, st.lo, st.hi, f)
-						if !ok {
-							if c, ok = float32Outside(&st.q, st.clamp, f); !ok {
-								return refusal(&p.runOps[st.op+int32(j)], at.index(j, 4)), k
-							}
-						}
-						acc |= uint64(c) << (shift & 63)
-						shift += st.width
-					}
-				case accRun:
-					var ok bool
-					if acc, ok = intRun(acc, at, st); !ok {
-						if acc, err = intRunSlow(p.runOps, acc, at, st); err != nil {
-							return err, k
-						}
-					}
-					v = st.min + st.flip // codes 0: the run is in acc
-				case accPtr:
-					if !at.elem().isNil() {
-						v = 1
-					}
-				case accQuat:
-					if v, err = quatWord(&p.runOps[st.op], st.qq, at); err != nil {
-						return err, k
-					}
-				default: // accQ64, accSlow: the kind codes it (st.min 0, no flip)
-					if v, err = fieldCode(&p.runOps[st.op], at); err != nil {
-						return err, k
-					}
-				}
-				// load, subtract, compare, xor: see intCode.
-				code := v - st.min
-				if code > st.limit { // out of range
-					if code, err = fieldCode(&p.runOps[st.op], at); err != nil {
-						return err, k
-					}
-					code ^= st.flip
-				}
-				acc |= (code ^ st.flip) << (st.shift & 63)
-				if st.last {
-					w.WriteBitsUnchecked(acc, int(st.groupBits))
-					break
+			case accRaw:
+				if n := at.sliceLen(); uint64(n) <= st.limit {
+					w.WriteBitsUnchecked(uint64(n), int(st.width)) // n <= maxlen: fits
+					writeRaw(w, at.sliceElem(0, 0), n, st.size)
+					continue
 				}
 			}
-			if st := &steps[i]; st.kind == accPtr { // the pointee follows
-				e := base.field(st.offset).elem()
-				switch {
-				case st.spliced == 0 || depth+int(st.levels) > MaxDepth: // (encodePointee words the refusal)
-					if err := encodePointee(w, &p.runOps[st.op], e, depth); err != nil {
-						return err, k
+			if err := encodeOp(w, &p.runOps[st.op], at, depth); err != nil {
+				return err
+			}
+			continue
+		}
+		var acc uint64 // a group: the codes of its fields gathered, then one write
+		for ; ; i++ {
+			st := &steps[i]
+			at := base.field(st.offset)
+			var v uint64
+			switch st.kind {
+			case accU8:
+				v = uint64(*at.u8())
+			case accU16:
+				v = uint64(*at.u16())
+			case accU32:
+				v = uint64(*at.u32())
+			case accU64, accI64:
+				v = *at.u64()
+			case accI8:
+				v = uint64(int64(int8(*at.u8())))
+			case accI16:
+				v = uint64(int64(int16(*at.u16())))
+			case accI32:
+				v = uint64(int64(int32(*at.u32())))
+			case accQ32: // count floats 4 bytes apart, their codes width bits apart: gathered here (v stays 0)
+				for j, shift := 0, st.shift; j < int(st.count); j, shift = j+1, shift+st.width {
+					f := *at.index(j, 4).float32()
+					c, ok := float32InRange(&st.q, st.lo, st.hi, f)
+					if !ok {
+						if c, ok = float32Outside(&st.q, st.clamp, f); !ok {
+							return refusal(&p.runOps[st.op+int32(j)], at.index(j, 4))
+						}
 					}
-					i += int(st.spliced)
-				case e.isNil():
-					i += int(st.spliced) // its steps and accEndPointee
-				default:
-					base = e
+					acc |= uint64(c) << (shift & 63)
 				}
+			case accRun:
+				var ok bool
+				if acc, ok = intRun(acc, at, st); !ok {
+					if acc, err = intRunSlow(p.runOps, acc, at, st); err != nil {
+						return err
+					}
+				}
+				v = st.min + st.flip // codes 0: the run is in acc
+			case accPtr:
+				v = presenceBit(at)
+			case accQuat:
+				if v, err = quatWord(&p.runOps[st.op], st.qq, at); err != nil {
+					return err
+				}
+			default: // accQ64, accSlow: the kind codes it (st.min 0, no flip)
+				if v, err = fieldCode(&p.runOps[st.op], at); err != nil {
+					return err
+				}
+			}
+			code := v - st.min   // load, subtract, compare, xor: see intCode
+			if code > st.limit { // out of range: the kind's code (clamped) or refusal
+				if code, err = outOfRange(&p.runOps[st.op], at, st.flip); err != nil {
+					return err
+				}
+			}
+			acc |= (code ^ st.flip) << (st.shift & 63)
+			if st.last {
+				w.WriteBitsUnchecked(acc, int(st.groupBits))
+				break
 			}
 		}
+		if st := &steps[i]; st.kind == accPtr { // the pointee follows
+			if e := base.field(st.offset).elem(); st.spliced != 0 && depth+int(st.levels) <= MaxDepth {
+				if !e.isNil() {
+					base = e // its steps run on it, then accEndPointee
+					continue
+				}
+			} else if err := encodePointee(w, &p.runOps[st.op], e, depth); err != nil { // (it words the refusal)
+				return err
+			}
+			i += int(st.spliced) // its steps and accEndPointee skipped: nil, or its own plan ran
+		}
 	}
-	return nil, 0
+	return nil
+}
+
+// presenceBit is the presence bit of the pointer at at.
+func presenceBit(at pointer) uint64 {
+	if at.elem().isNil() {
+		return 0
+	}
+	return 1
+}
+
+// outOfRange returns the code of a fixed-width field whose value the
+// encode program's quick test found out of range, from its kind (clamped,
+// or the refusal), xored with flip as the program's codes are before
+// they are xored again.
+func outOfRange(o *op, at pointer, flip uint64) (uint64, *fieldError) {
+	code, err := fieldCode(o, at)
+	return code ^ flip, err
 }
 
 // refusal returns the error of a fixed-width field whose value the encode

@@ -20,7 +20,7 @@ type fpMsg struct {
 }
 
 // TestFlatPointees: pointers to values of fixed size (read with their
-// presence bit, see read.go's gateSteps) decode to the bytes' values, allocate or
+// presence bit, see decode_loop.go's gateSteps) decode to the bytes' values, allocate or
 // drop their pointees, and refuse a bad code inside naming the field and
 // its bit; a pointee the packet cannot hold is refused as before.
 func TestFlatPointees(t *testing.T) {

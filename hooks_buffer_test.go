@@ -217,3 +217,146 @@ func TestUnmarshalWithinDepth(t *testing.T) {
 		t.Fatalf("30 levels: %v", err)
 	}
 }
+
+// A blob hook as the package documents it (see withinBlob in
+// hooks_buffer_test.go): MarshalBits writes the value's Marshal as a blob,
+// UnmarshalBits decodes the blob with UnmarshalWithin, within the packet's
+// allowances and MaxDepth.
+type (
+	heavyPages struct {
+		L []paddedPage `bits:"maxlen=255"` // 1 bit, 8 KiB charged (twice 4 KiB), an element
+	}
+	heavyBlob     struct{ In heavyPages }
+	twoHeavyBlobs struct{ A, B heavyBlob }
+)
+
+func (h *heavyBlob) MarshalBits(w *bitio.Writer) error {
+	return writeBlob(w, &h.In, func(v any) ([]byte, error) { return bitpack.MarshalWithin(w, v) })
+}
+
+func (h *heavyBlob) UnmarshalBits(r *bitio.Reader) error {
+	b := readBlob(r)
+	if r.Err() != nil {
+		return r.Err()
+	}
+	return bitpack.UnmarshalWithin(r, b, &h.In)
+}
+
+// TestBlobHookAllowanceBothSides: the documented blob hook
+// can only encode its value with plain Marshal (there is no encoding
+// counterpart of UnmarshalWithin, and Union has neither), whose allowance
+// check is a new one for the blob alone, while UnmarshalWithin spends
+// from the packet's one allowance. So Marshal checks each blob against
+// 1 MiB and the decoder all of them together.
+//
+// Input: twoHeavyBlobs with 100 zero elements in each blob (each blob 14
+// bytes, charging 100 × 8 KiB = 800 KiB: Marshal accepts it).
+// Observed: Marshal returns a 32-byte packet; Unmarshal of it refuses
+// "field B.L at bit 128: 100 values of 4096 bytes would take the decode
+// past the 1064960 bytes it may allocate for this input".
+// Expected (doc.go: "every value Marshal accepts decodes"): Marshal
+// refuses the value, or the decoder accepts the packet — e.g. an encode
+// for hooks that counts a blob into the hook Writer's frame.
+func TestBlobHookAllowanceBothSides(t *testing.T) {
+	v := twoHeavyBlobs{A: heavyBlob{heavyPages{L: make([]paddedPage, 100)}}, B: heavyBlob{heavyPages{L: make([]paddedPage, 100)}}}
+	packet, err := bitpack.Marshal(&v)
+	if err != nil {
+		return // refused on both sides: consistent
+	}
+	var back twoHeavyBlobs
+	if err := bitpack.Unmarshal(packet, &back); err != nil {
+		t.Errorf("Marshal accepted the value (%d bytes), Unmarshal refuses its packet: %v", len(packet), err)
+	}
+}
+
+// A linked list carried as nested blobs: a presence bit, then the next
+// node as a blob (16-bit length, bytes), decoded with UnmarshalWithin.
+type (
+	blobChainNode struct {
+		V    uint8
+		Next blobChainLink
+	}
+	blobChainLink struct{ N *blobChainNode }
+)
+
+func (h *blobChainLink) MarshalBits(w *bitio.Writer) error {
+	if h.N == nil {
+		w.WriteBits(0, 1)
+		return w.Err()
+	}
+	w.WriteBits(1, 1)
+	return writeBlob(w, h.N, func(v any) ([]byte, error) { return bitpack.MarshalWithin(w, v) })
+}
+
+func (h *blobChainLink) UnmarshalBits(r *bitio.Reader) error {
+	if r.ReadBits(1) == 0 {
+		return r.Err()
+	}
+	b := readBlob(r)
+	if r.Err() != nil {
+		return r.Err()
+	}
+	h.N = new(blobChainNode)
+	return bitpack.UnmarshalWithin(r, b, h.N)
+}
+
+// TestBlobHookDepthBothSides: the same asymmetry
+// for MaxDepth. Each blob's Marshal starts again at depth 0, so encoding
+// a chain of blob hooks has no depth limit, while UnmarshalWithin counts
+// every level against the packet's MaxDepth.
+//
+// Input: a chain of 40 blobChainNodes (V = 0..39 below the root).
+// Observed: Marshal returns 162 bytes; Unmarshal refuses them with
+// ErrDepth "more than 64 nested levels".
+// Expected: Marshal refuses (ErrDepth) what its decoder refuses, as it
+// does for hooks that Encode on the Writer they are handed.
+func TestBlobHookDepthBothSides(t *testing.T) {
+	var root blobChainNode
+	cur := &root
+	for i := range 40 {
+		cur.Next.N = &blobChainNode{V: uint8(i)}
+		cur = cur.Next.N
+	}
+	packet, err := bitpack.Marshal(&root)
+	if err != nil {
+		return
+	}
+	var back blobChainNode
+	if err := bitpack.Unmarshal(packet, &back); err != nil {
+		msg := err.Error()
+		if len(msg) > 200 {
+			msg = msg[:100] + " ... " + msg[len(msg)-100:]
+		}
+		t.Errorf("Marshal accepted a 40-node chain (%d bytes), Unmarshal refuses it: depth %v: %s", len(packet), errors.Is(err, bitpack.ErrDepth), msg)
+	}
+}
+
+type tinyValue struct{ A uint8 }
+
+// TestUnmarshalWithinOutsideHookIsUnmarshal: UnmarshalWithin's doc says
+// "Outside a hook (r was not handed to one), it is Unmarshal", but it
+// continues r's frame whenever the frame is active — also after a plain
+// Decode on r, outside any hook — so its allowance is r's, not buf's.
+//
+// Input: r over the single byte 0x07; Decode(r, &tinyValue{}) (accepted);
+// then UnmarshalWithin(r, bigMapPacket(60000), &bigMap{}), a packet
+// Unmarshal accepts.
+// Observed: refused, ErrRange, "field M at bit 0: 120000 values would
+// take the decode past the 4608 values it may visit for this input" (the
+// work allowance of r's 8 bits).
+// Expected: what Unmarshal gives: nil.
+func TestUnmarshalWithinOutsideHookIsUnmarshal(t *testing.T) {
+	packet := bigMapPacket(60000)
+	var plain bigMap
+	if err := bitpack.Unmarshal(packet, &plain); err != nil {
+		t.Fatalf("Unmarshal: %v", err)
+	}
+	r := bitio.NewReader([]byte{7})
+	if err := bitpack.Decode(r, &tinyValue{}); err != nil {
+		t.Fatal(err)
+	}
+	var within bigMap
+	if err := bitpack.UnmarshalWithin(r, packet, &within); err != nil {
+		t.Errorf("UnmarshalWithin outside a hook refuses what Unmarshal accepts: %v", err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"reflect"
+
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
 )
@@ -306,5 +308,144 @@ func TestPromotedHooks(t *testing.T) {
 	own := ownHooksOverVarU{VarU{V: 300}, 731}
 	if data, err := bitpack.Marshal(&own); err != nil || !bytes.Equal(data, []byte{0xdb, 0x02}) {
 		t.Fatalf("own hooks: %x, %v; want db02", data, err)
+	}
+}
+
+// peekHook decodes its value from a copy of the Reader it was handed,
+// then moves the Reader past it: the shape of a hook that peeks, or that
+// saves its Reader to backtrack (save := *r; try; *r = save) after a
+// refused attempt.
+type (
+	peekHook struct{ In heavyPages }
+	peekList struct {
+		L []peekHook `bits:"maxlen=100"`
+	}
+)
+
+func (h *peekHook) MarshalBits(w *bitio.Writer) error { return bitpack.Encode(w, &h.In) }
+
+func (h *peekHook) UnmarshalBits(r *bitio.Reader) error {
+	peek := *r
+	if err := bitpack.Decode(&peek, &h.In); err != nil {
+		return err
+	}
+	r.Skip(peek.BitsRead() - r.BitsRead())
+	return r.Err()
+}
+
+// TestHookReaderCopySharesAllowance: the allowance spent lives in
+// the Reader value (its frame), so a decode on a copy of the hook's Reader
+// spends from the copy, and decodeHook reloads the unspent budget from the
+// Reader the hook returns. Each hook call can then spend the whole
+// allowance again.
+//
+// Input: count 30 (7 bits), then 30 times: length 120 (8 bits) and 120
+// zero bits (3847 bits, 481 bytes).
+// Observed: Unmarshal accepts it and allocates 29.5 MB (30 × 120 ×
+// 8 KiB), against the documented bound of 1 MiB + 64 bytes per bit
+// (1294848 bytes). (Marshal refuses the same value: the Writer side
+// counts.)
+// Expected: the packet is refused (ErrRange, allowance) or costs at most
+// the bound: copies of a Reader share one account, e.g. the frame points
+// to the spending rather than holding it.
+func TestHookReaderCopySharesAllowance(t *testing.T) {
+	fs := []any{f{30, 7}}
+	for range 30 {
+		fs = append(fs, f{120, 8})
+		for range 120 {
+			fs = append(fs, f{0, 1})
+		}
+	}
+	packet := bitsOf(fs...)
+	var v peekList
+	var err error
+	n := allocatedBy(&v, func() { err = bitpack.Unmarshal(packet, &v) })
+	if err == nil && !raceEnabled && n > allowanceBound(packet) {
+		t.Errorf("%d-byte packet accepted, %d bytes allocated, bound %d", len(packet), n, allowanceBound(packet))
+	}
+}
+
+// rewindHook is a careless hook: it peeks a byte and rewinds too far, to
+// the packet's start.
+type (
+	rewindHook struct{ V uint8 }
+	rewindMsg  struct {
+		A    uint8
+		H    rewindHook
+		Rest [2]byte
+	}
+)
+
+func (h rewindHook) MarshalBits(w *bitio.Writer) error { w.WriteBits(uint64(h.V), 8); return w.Err() }
+func (h *rewindHook) UnmarshalBits(r *bitio.Reader) error {
+	h.V = uint8(r.ReadBits(8))
+	r.Rewind(0)
+	return r.Err()
+}
+
+// TestHookRewindBeforeStart: a failed decode leaves the value as it was, even
+// when a hook moves its Reader back before where it started. Observed:
+// validation accepts (the fields after the hook re-read the packet), the
+// store pass writes A and H, then fails on the hook's negative bit count
+// ("field H at bit 8: negative bit count -8", the branch unmarshalIn
+// calls unreachable), leaving A = 0x11 and H.V = 0x22 in the value.
+// Expected: refused in validation, naming the hook, value untouched.
+func TestHookRewindBeforeStart(t *testing.T) {
+	v := rewindMsg{A: 7}
+	err := bitpack.Unmarshal([]byte{0x11, 0x22}, &v)
+	want := "bitpack: decode bitpack_test.rewindMsg: field H at bit 8: UnmarshalBits left the Reader at bit 0, before bit 8 where its value starts"
+	if !errors.Is(err, bitpack.ErrRange) || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+	if v != (rewindMsg{A: 7}) {
+		t.Errorf("refused decode changed the value: %+v", v)
+	}
+}
+
+// hooker is an interface with both hook methods; ifaceEmbed embeds it
+// next to a field of its own.
+type (
+	hooker interface {
+		MarshalBits(w *bitio.Writer) error
+		UnmarshalBits(r *bitio.Reader) error
+	}
+	ifaceEmbed struct {
+		hooker
+		Health int32 `bits:"range=0..1000"`
+	}
+	ifaceOnly struct{ hooker }
+	hookVal   struct{ V uint8 }
+)
+
+func (h *hookVal) MarshalBits(w *bitio.Writer) error { w.WriteBits(uint64(h.V), 8); return w.Err() }
+func (h *hookVal) UnmarshalBits(r *bitio.Reader) error {
+	h.V = uint8(r.ReadBits(8))
+	return r.Err()
+}
+
+// TestEmbeddedInterfaceHooksRefused: hooks promoted from an embedded
+// interface field are promoted hooks too (issue 13 item 4). Observed:
+// hookCarrier looks for a *T that implements the hooks, and a pointer to
+// an interface has no methods, so the type compiles: Marshal writes only
+// the embedded value (05 for Health 700), and every Unmarshal panics with
+// a nil pointer dereference (a new value's embedded interface is nil).
+// Expected: a *TagError naming the type and the embedded field (also for
+// a struct that is only the embedded interface, which panics the same
+// way).
+func TestEmbeddedInterfaceHooksRefused(t *testing.T) {
+	_, err := bitpack.Describe(ifaceEmbed{})
+	var te *bitpack.TagError
+	want := "bitpack_test.ifaceEmbed gets MarshalBits/UnmarshalBits from its embedded interface field hooker, which is nil in every value a decode creates; define both methods on bitpack_test.ifaceEmbed"
+	if !errors.As(err, &te) || te.Type != reflect.TypeFor[ifaceEmbed]() || te.Field != "hooker" || te.Problem != want {
+		t.Errorf("Describe: %v, want a *TagError for ifaceEmbed's field hooker: %s", err, want)
+	}
+	// Alone, too: every decode would call UnmarshalBits on a nil
+	// interface.
+	if _, err := bitpack.Describe(ifaceOnly{}); !errors.As(err, &te) || te.Field != "hooker" {
+		t.Errorf("Describe(ifaceOnly): %v, want a *TagError for its field hooker", err)
+	}
+	v := ifaceEmbed{hooker: &hookVal{V: 5}, Health: 700}
+	if data, err := bitpack.Marshal(&v); err == nil {
+		t.Errorf("Marshal wrote %x (Health dropped)", data)
 	}
 }

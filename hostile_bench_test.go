@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"bytes"
+
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
 )
@@ -137,4 +139,93 @@ func BenchmarkHookParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// perBitMsg: one bit and 63 zero-bit values per element, the most the work
+// allowance (64 values per bit) lets a packet's bits buy.
+type (
+	perBitElem struct {
+		B bool
+		A [63]int8 `bits:"range=0..0"`
+	}
+	perBitMsg struct {
+		L []perBitElem `bits:"maxlen=20000"`
+	}
+)
+
+// BenchmarkWorkAllowanceAmplification decodes, in rounds alternating with the
+// 64-player snapshot of BenchmarkHostile, packets the allowances admit
+// (or refuse only after spending them) and reports each one's time in
+// snapshot decodes and, per byte, in the snapshot's time per byte:
+//
+//   - per-bit-64: a packet of the snapshot's size whose every bit buys 64
+//     values (accepted; issue 13's target for long packets is 100× the
+//     snapshot per byte);
+//   - wide-*: packets of 2–16 bytes that spend the 1 MiB memory allowance
+//     on values wide for their bits (issue 13's target for packets of at
+//     most 64 bytes is 10 snapshot decodes);
+//   - short-heavy-*: TestShortPacketWorkAllowance's packets.
+func BenchmarkWorkAllowanceAmplification(b *testing.B) {
+	snapshot := hostileSnapshotPacket(b)
+	var snap hostileSnapshot
+	perBit := perBitMsg{L: make([]perBitElem, 8*len(snapshot)-15)}
+	perBitPacket, err := bitpack.Marshal(&perBit)
+	if err != nil {
+		b.Fatal(err)
+	}
+	wideSlicePacket, err := bitpack.Marshal(&wideSlice{L: make([]wideOne, 7)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var wu wideUnions
+	for range 14 {
+		wu.M = append(wu.M, wideMember{})
+	}
+	wideUnionsPacket, err := bitpack.Marshal(&wu)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var (
+		perBitOut    perBitMsg
+		wideSliceOut wideSlice
+		widePtrOut   widePointers
+		wideUnionOut wideUnions
+		heavyPtrOut  heavyPtr
+		heavyOut     heavySlice
+	)
+	for _, tc := range []struct {
+		name   string
+		packet []byte
+		decode func([]byte) error
+	}{
+		{"per-bit-64", perBitPacket, func(p []byte) error { return bitpack.Unmarshal(p, &perBitOut) }},
+		{"wide-slice-7", wideSlicePacket, func(p []byte) error { return bitpack.Unmarshal(p, &wideSliceOut) }},
+		{"wide-unions-14", wideUnionsPacket, func(p []byte) error { return bitpack.Unmarshal(p, &wideUnionOut) }},
+		{"wide-pointers-refused", bytes.Repeat([]byte{0xff}, 16), func(p []byte) error { return bitpack.Unmarshal(p, &widePtrOut) }},
+		{"short-heavy-pointer", []byte{1}, func(p []byte) error { return bitpack.Unmarshal(p, &heavyPtrOut) }},
+		{"short-heavy-slice", append([]byte{0xe8, 0x03}, make([]byte, 62)...), func(p []byte) error { return bitpack.Unmarshal(p, &heavyOut) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			const round = 4
+			var caseTime, snapTime time.Duration
+			for b.Loop() {
+				start := time.Now()
+				for range round {
+					_ = tc.decode(tc.packet)
+				}
+				mid := time.Now()
+				for range round {
+					if err := bitpack.Unmarshal(snapshot, &snap); err != nil {
+						b.Fatal(err)
+					}
+				}
+				caseTime += mid.Sub(start)
+				snapTime += time.Since(mid)
+			}
+			ratio := float64(caseTime) / float64(snapTime)
+			b.ReportMetric(ratio, "snapshots")
+			b.ReportMetric(ratio*float64(len(snapshot))/float64(len(tc.packet)), "x-per-byte")
+			b.ReportMetric(float64(len(tc.packet)), "packet-bytes")
+		})
+	}
 }

@@ -339,7 +339,7 @@ func intRun(acc uint64, at pointer, st *encStep) (uint64, bool) {
 }
 
 // intRunOf is intRun for fields of Go type T. Its test is intCode's,
-// written out (as in encodeValues): with the call, the loop would not fit
+// written out (as in encodeValue): with the call, the loop would not fit
 // the inliner's budget and intRun would call it.
 func intRunOf[T uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32](acc uint64, at pointer, st *encStep) (uint64, bool) {
 	shift := st.shift

@@ -227,10 +227,10 @@ func encodeMap(w *bitio.Writer, o *op, at pointer, depth int) *fieldError {
 	mx.gather(o, m, buf)
 	for _, i := range buf.order {
 		kp, vp := buf.entry(i)
-		if err, _ := encodeValues(w, mx.key, kp, 0, 1, d); err != nil {
+		if err := encodeValue(w, mx.key, kp, d); err != nil {
 			return err.withPrefix(o.path + "[" + keyText(buf.keys.Index(i)) + "]")
 		}
-		if err, _ := encodeValues(w, o.elem, vp, 0, 1, d); err != nil {
+		if err := encodeValue(w, o.elem, vp, d); err != nil {
 			return err.withPrefix(o.path + "[" + keyText(buf.keys.Index(i)) + "]")
 		}
 	}

@@ -57,16 +57,16 @@ func encodeMapDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool)
 			var vp pointer
 			kp, vp = vw.entry(vw.order[i])
 			key = vw.keys.Index(vw.order[i])
-			if err, _ = encodeValues(w, mx.key, kp, 0, 1, d); err == nil {
+			if err = encodeValue(w, mx.key, kp, d); err == nil {
 				e.charge(mapEntryCharge(o))
 				e.full(o.elem, vp, d)
-				err, _ = encodeValues(w, o.elem, vp, 0, 1, d)
+				err = encodeValue(w, o.elem, vp, d)
 			}
 			i++
 		case c > 0: // removed
 			kp, _ = bw.entry(bw.order[j])
 			key = bw.keys.Index(bw.order[j])
-			err, _ = encodeValues(w, mx.key, kp, 0, 1, d)
+			err = encodeValue(w, mx.key, kp, d)
 			w.WriteBits(0, 1)
 			j++
 		default: // in both: its value's body, if it changed
@@ -75,7 +75,7 @@ func encodeMapDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool)
 			_, bp = bw.entry(bw.order[j])
 			key = vw.keys.Index(vw.order[i])
 			var ch bool
-			if err, _ = encodeValues(w, mx.key, kp, 0, 1, d); err == nil {
+			if err = encodeValue(w, mx.key, kp, d); err == nil {
 				w.WriteBits(1, 1)
 				ch, err = e.sub(o.elem, 0, vp, bp, d)
 			}

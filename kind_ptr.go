@@ -52,7 +52,7 @@ func encodePointee(w *bitio.Writer, o *op, e pointer, depth int) *fieldError {
 	if d+o.elem.levels > MaxDepth {
 		return newFieldError(o.path, -1, ErrDepth, "more than %d nested levels (a cycle?)", MaxDepth)
 	}
-	if err, _ := encodeValues(w, o.elem, e, 0, 1, d); err != nil {
+	if err := encodeValue(w, o.elem, e, d); err != nil {
 		return err.withPrefix(o.path)
 	}
 	return nil

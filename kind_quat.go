@@ -254,7 +254,7 @@ func (c *compiler) appendQuat(ops *[]op, t reflect.Type, o *tagOptions, f fieldC
 
 // quatWord returns the wire word of the quaternion o at at, coded by qq (at
 // most 64 bits), or its refusal. (A call of its own: inline, its registers
-// would crowd encodeValues' loop.)
+// would crowd encodeValue's loop.)
 func quatWord(o *op, qq *quant.Quat, at pointer) (uint64, *fieldError) {
 	x, y, z, w := *at.field(o.offs[0]).float32(), *at.field(o.offs[1]).float32(), *at.field(o.offs[2]).float32(), *at.field(o.offs[3]).float32()
 	word, ok := qq.EncodeWord(x, y, z, w)

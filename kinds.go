@@ -11,7 +11,7 @@ package bitpack
 //
 // Adding a kind: its Kind constant (layout.go); a kind_*.go file with its
 // compilation (called from compile.go's appendValue), its encode, decode
-// and commit functions (one-line cases in encode.go's encodeOp, read.go's
+// and commit functions (one-line cases in encode.go's encodeOp, decode_loop.go's
 // decodeOp and commit.go's commit), its charges (allowance.go) and its row
 // here; its options in tags.go if it has new ones; its wire description in
 // docs/wire.md.

@@ -164,7 +164,7 @@ func appendPlan(dst []byte, p *plan, t reflect.Type, base pointer) ([]byte, erro
 	}
 	var ferr *fieldError
 	if p.levels <= MaxDepth {
-		ferr, _ = encodeValues(&w, p, base, 0, 1, 0) // encodeRoot's work, without a call
+		ferr = encodeValue(&w, p, base, 0) // encodeRoot's work, without a call
 	} else {
 		ferr = encodeRoot(&w, p, base, 0)
 	}

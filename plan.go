@@ -60,7 +60,7 @@ type op struct {
 }
 
 // scratch is a value of a plan's type that decodes land in before being
-// committed (see decode.go).
+// committed (see decode_loop.go).
 type scratch struct {
 	v      any                 // the *T, keeping it alive
 	base   pointer             // its address
@@ -119,7 +119,7 @@ type plan struct {
 	scalars     []scalar                // fused runs' fields, in order
 	read        []rstep                 // the read program: runs, flat pointees, every other op (see decoder.plan)
 	enc         []encStep               // the encode program: every op, fixed-width fields gathered into groups of up to 64 bits
-	run         []encStep               // enc with some pointees' steps spliced in: what encodeValues runs (see buildRun)
+	run         []encStep               // enc with some pointees' steps spliced in: what encodeValue runs (see buildRun)
 	runOps      []op                    // the ops run's steps refer to: ops, then the spliced pointees' (see buildRun)
 	encOut      []encOut                // the encode program's output order: its groups and its other ops (see encodeColumns)
 	groups      int                     // the encode program's groups

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"strings"
+
 	"github.com/bitpack-go/bitpack"
 )
 
@@ -153,5 +155,151 @@ func TestWideIntDecode(t *testing.T) {
 		if v != small {
 			t.Errorf("field %d on a 32-bit host: the failed decode changed the value to %+v", k, v)
 		}
+	}
+}
+
+// wideIntsFull and wideIntsNarrow are alike on the wire (int and uint travel as 64
+// bits everywhere): wideIntsFull writes values a 32-bit int cannot hold, and
+// wideIntsNarrow must refuse them on a 32-bit host through every path that
+// decodes an int: columns (slices of 4+ structs), raw slices, arrays, map
+// keys and values, pointees, sparse slots, union-free deltas.
+type wideIntsFull struct {
+	A  int64
+	S  []int64          `bits:"maxlen=8"`
+	C  []widePair64     `bits:"maxlen=8"`
+	Ar [3]uint64        //
+	M  map[int64]uint64 `bits:"maxlen=4"`
+	P  *int64           //
+	Sp []*uint64        `bits:"sparse,maxlen=4"`
+	R  int64            `bits:"range=0..5000000000"`
+	Un int64            `bits:"unit=1000,range=-5000000..5000000"`
+}
+
+type widePair64 struct {
+	X int64  `bits:"range=-5000000000..5000000000"`
+	Y uint64 `bits:"range=0..5000000000"`
+}
+
+type wideIntsNarrow struct {
+	A  int
+	S  []int        `bits:"maxlen=8"`
+	C  []widePair   `bits:"maxlen=8"`
+	Ar [3]uint      //
+	M  map[int]uint `bits:"maxlen=4"`
+	P  *int         //
+	Sp []*uint      `bits:"sparse,maxlen=4"`
+	R  int          `bits:"range=0..5000000000"`
+	Un int          `bits:"unit=1000,range=-5000000..5000000"`
+}
+
+type widePair struct {
+	X int  `bits:"range=-5000000000..5000000000"`
+	Y uint `bits:"range=0..5000000000"`
+}
+
+func smallWideInts() *wideIntsFull {
+	one, two := int64(1), uint64(2)
+	return &wideIntsFull{A: 1, S: []int64{1, 2}, C: []widePair64{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}},
+		Ar: [3]uint64{1, 2, 3}, M: map[int64]uint64{1: 1}, P: &one, Sp: []*uint64{nil, &two}, R: 5, Un: 3000}
+}
+
+func TestWideIntRefusedOnEveryPath(t *testing.T) {
+	big := int64(1) << 33
+	cases := []struct {
+		name, field string
+		set         func(v *wideIntsFull)
+	}{
+		{"int", "field A", func(v *wideIntsFull) { v.A = -big }},
+		{"raw slice", "field S[1]", func(v *wideIntsFull) { v.S[1] = big }},
+		{"columns X", "field C[3].X", func(v *wideIntsFull) { v.C[3].X = -big / 2 }},
+		{"columns Y", "field C[4].Y", func(v *wideIntsFull) { v.C[4].Y = uint64(big / 2) }},
+		{"array", "field Ar[2]", func(v *wideIntsFull) { v.Ar[2] = uint64(big) }},
+		{"map key", "field M", func(v *wideIntsFull) { v.M = map[int64]uint64{big: 1} }},
+		{"map value", "field M", func(v *wideIntsFull) { v.M = map[int64]uint64{1: uint64(big)} }},
+		{"pointee", "field P", func(v *wideIntsFull) { *v.P = big }},
+		{"sparse", "field Sp[1]", func(v *wideIntsFull) { *v.Sp[1] = uint64(big) }},
+		{"range", "field R", func(v *wideIntsFull) { v.R = big / 2 }},
+		{"unit", "field Un", func(v *wideIntsFull) { v.Un = -4000000000 }},
+	}
+	for _, c := range cases {
+		cur := smallWideInts()
+		c.set(cur)
+		p, err := bitpack.Marshal(cur)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		d, err := bitpack.AppendDelta(nil, smallWideInts(), cur)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, way := range []string{"packet", "delta"} {
+			var v wideIntsNarrow
+			base := wideIntsNarrow{A: 7}
+			var err error
+			if way == "packet" {
+				err = bitpack.Unmarshal(p, &v)
+			} else {
+				var b wideIntsNarrow
+				if err := bitpack.Unmarshal(mustMarshal(t, smallWideInts()), &b); err != nil {
+					t.Fatal(err)
+				}
+				v = base
+				err = bitpack.UnmarshalDelta(d, &b, &v)
+			}
+			if strconv.IntSize == 64 {
+				if err != nil {
+					t.Errorf("%s, %s: %v", c.name, way, err)
+				}
+				continue
+			}
+			if !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), c.field) || !strings.Contains(err.Error(), "does not fit a 32-bit") {
+				t.Errorf("%s, %s on a 32-bit host: %v; want ErrRange at %s: does not fit a 32-bit ...", c.name, way, err, c.field)
+			}
+			if way == "delta" && v.A != 7 {
+				t.Errorf("%s, delta: failed decode changed the value: %+v", c.name, v)
+			}
+		}
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	p, err := bitpack.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestWideIntSameBytesEverywhere: values a 32-bit int holds, negative ones
+// included, encode and delta-encode as their int64 twins do.
+func TestWideIntSameBytesEverywhere(t *testing.T) {
+	n1, u2 := -1, uint(2)
+	a := &wideIntsNarrow{A: -5, S: []int{-1, 2147483647}, C: []widePair{{-2147483648, 4294967295}, {2, 2}, {3, 3}, {4, 4}},
+		Ar: [3]uint{4294967295, 0, 1}, M: map[int]uint{-3: 4294967295, 5: 0}, P: &n1, Sp: []*uint{nil, &u2}, R: 2147483647, Un: -2147483000}
+	m1, m2 := int64(-1), uint64(2)
+	a64 := &wideIntsFull{A: -5, S: []int64{-1, 2147483647}, C: []widePair64{{-2147483648, 4294967295}, {2, 2}, {3, 3}, {4, 4}},
+		Ar: [3]uint64{4294967295, 0, 1}, M: map[int64]uint64{-3: 4294967295, 5: 0}, P: &m1, Sp: []*uint64{nil, &m2}, R: 2147483647, Un: -2147483000}
+	if got, want := mustMarshal(t, a), mustMarshal(t, a64); string(got) != string(want) {
+		t.Errorf("Marshal = %x, want %x (int64 twin)", got, want)
+	}
+	var b wideIntsNarrow
+	if err := bitpack.Unmarshal(mustMarshal(t, smallWideInts()), &b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := bitpack.AppendDelta(nil, &b, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := bitpack.AppendDelta(nil, smallWideInts(), a64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("AppendDelta = %x, want %x (int64 twin)", got, want)
+	}
+	var v wideIntsNarrow
+	if err := bitpack.UnmarshalDelta(got, &b, &v); err != nil || v.A != -5 || v.Un != -2147483000 || v.C[0].X != -2147483648 || v.M[-3] != 4294967295 {
+		t.Errorf("UnmarshalDelta = %+v, %v", v, err)
 	}
 }

@@ -134,3 +134,58 @@ func TestQuatOrderOption(t *testing.T) {
 		t.Errorf("untold order: %v\nwant %s", err, want)
 	}
 }
+
+// Four-float quaternion structs whose field names are not X, Y, Z, W.
+type (
+	// gonum.org/v1/gonum/num/quat.Number: the real (w) part first.
+	gonumQuat struct{ Real, Imag, Jmag, Kmag float64 }
+	quatWIJK  struct{ W, I, J, K float32 } // W is even named
+	quatSXYZ  struct{ S, X, Y, Z float32 } // X, Y, Z named, S scalar
+)
+
+// TestQuatFieldNamesOutOfOrder: a struct of four floats not named
+// exactly W, X, Y, Z is read in declaration order as x, y, z, w, even
+// when its names say otherwise: gonum's quat.Number{Real, Imag, Jmag,
+// Kmag} sends Real (its w) as x and Kmag as w; {W, I, J, K} sends the
+// field named W as x; {S, X, Y, Z} sends the field named X as y. All
+// three compile (QuatPaths w = [3]), so the identity Number{Real: 1}
+// travels as a 180° turn about x (L = 0) — silently wrong rotations.
+// The issue (15 item 7) asks to refuse other shapes "with an error that
+// says how to tag them".
+// Expected: a *TagError pointing at wxyz (or w read from the field the
+// names make w: path [0]); never w = the last field.
+func TestQuatFieldNamesOutOfOrder(t *testing.T) {
+	for _, v := range []any{
+		struct {
+			Q gonumQuat `bits:"quat,bits=9"`
+		}{},
+		struct {
+			Q quatWIJK `bits:"quat,bits=9"`
+		}{},
+		struct {
+			Q quatSXYZ `bits:"quat,bits=9"`
+		}{},
+	} {
+		l, err := bitpack.Describe(v)
+		var te *bitpack.TagError
+		if errors.As(err, &te) {
+			continue
+		}
+		if err != nil {
+			t.Errorf("%T: %v", v, err)
+			continue
+		}
+		q := l.Root.Fields[0]
+		if !reflect.DeepEqual(q.QuatPaths[3], []int{0}) {
+			t.Errorf("%s: compiles with w read from field %v and x from %v", q.Type, q.QuatPaths[3], q.QuatPaths[0])
+		}
+	}
+	// What the identity becomes: L = 0 (x), codes 255 255 255 — not the
+	// identity's L = 3.
+	id := struct {
+		Q gonumQuat `bits:"quat,bits=9"`
+	}{Q: gonumQuat{Real: 1}}
+	if got, err := bitpack.Marshal(&id); err == nil && got[0]&3 != 3 {
+		t.Errorf("Number{Real: 1}, the identity, encodes with L = %d: % x", got[0]&3, got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/bitwindow"
 	"github.com/bitpack-go/bitpack/internal/frame"
 )
 
@@ -378,12 +379,16 @@ func frameOfWriter(w *bitio.Writer) *frame.Frame {
 }
 
 // The decoder's read loop (decoder.plan) keeps a Reader's position and
-// bytes in locals between the calls that read through the Reader; they are
-// unexported fields of bitio's, found by reflect once, as the frame is.
-var (
-	readerDataOffset = fieldOffsetOf[bitio.Reader]("data", reflect.TypeFor[[]byte]())
-	readerPosOffset  = fieldOffsetOf[bitio.Reader]("pos", reflect.TypeFor[int]())
-)
+// bytes in locals between the calls that read through the Reader: the
+// Reader's window (package internal/bitwindow, which states what bitio
+// keeps true of it), an unexported field found by reflect once, as the
+// frame is.
+var readerWindowOffset = fieldOffsetOf[bitio.Reader]("win", reflect.TypeFor[bitwindow.Window]())
+
+// windowOf returns the window r carries.
+func windowOf(r *bitio.Reader) *bitwindow.Window {
+	return (*bitwindow.Window)(unsafe.Add(unsafe.Pointer(r), readerWindowOffset))
+}
 
 // packetWindow is a Reader's bytes as the decoder's read loop loads them: their
 // address, and the last byte a 64-bit load may start at (len - 8: negative
@@ -395,8 +400,8 @@ type packetWindow struct {
 
 // readerWindow returns r's window and position.
 func readerWindow(r *bitio.Reader) (packetWindow, int) {
-	data := *(*[]byte)(unsafe.Add(unsafe.Pointer(r), readerDataOffset))
-	return packetWindow{unsafe.Pointer(unsafe.SliceData(data)), len(data) - 8}, r.BitsRead()
+	win := windowOf(r)
+	return packetWindow{unsafe.Pointer(unsafe.SliceData(win.Data)), len(win.Data) - 8}, win.Pos
 }
 
 // word returns the 64 bits from bit pos on, of which 57 or more are the
@@ -427,7 +432,7 @@ func (w packetWindow) copyTo(dst pointer, b, n int) {
 // setReaderPos moves r to bit pos, which its bytes hold (a position the
 // decoder read up to from readerWindow's).
 func setReaderPos(r *bitio.Reader, pos int) {
-	*(*int)(unsafe.Add(unsafe.Pointer(r), readerPosOffset)) = pos
+	windowOf(r).Pos = pos
 }
 
 // undoEntry is what an in-place delta changed at one place and what was

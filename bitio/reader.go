@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/bitpack-go/bitpack/internal/bitwindow"
 	"github.com/bitpack-go/bitpack/internal/frame"
 	"github.com/bitpack-go/bitpack/quant"
 )
@@ -17,12 +18,12 @@ import (
 // The zero Reader reads an empty packet. A Reader is not safe for
 // concurrent use.
 type Reader struct {
-	// bitpack's decoder reads data and pos in place (its unsafe.go,
-	// readerWindow): keep end == 8*len(data), and data nil after an error.
-	data []byte
-	pos  int // bits consumed
-	end  int // 8 * len(data)
-	err  error
+	// The bytes and the position, which bitpack's decoder reads and moves
+	// in place: see package internal/bitwindow for what bitio keeps true
+	// (end == 8*len(win.Data) until an error, win.Data nil after one).
+	win bitwindow.Window
+	end int // 8 * len(win.Data)
+	err error
 	// The state of the bitpack decode this Reader is part of (see package
 	// internal/frame); not bitio's, and not reachable outside the module.
 	//lint:ignore U1000 read and written by package bitpack (its unsafe.go)
@@ -39,7 +40,7 @@ func NewReader(data []byte) *Reader {
 // Reset discards all state, including a recorded error, and starts reading
 // data from its first bit.
 func (r *Reader) Reset(data []byte) {
-	*r = Reader{data: data, end: 8 * len(data)}
+	*r = Reader{win: bitwindow.Window{Data: data}, end: 8 * len(data)}
 	if len(data) > math.MaxInt/8 {
 		r.end = 0
 		r.fail("reset", 0, ErrRange, "packet of %d bytes is too large to address in bits", len(data))
@@ -47,10 +48,10 @@ func (r *Reader) Reset(data []byte) {
 }
 
 // BitsRead returns the number of bits consumed since Reset.
-func (r *Reader) BitsRead() int { return r.pos }
+func (r *Reader) BitsRead() int { return r.win.Pos }
 
 // BitsRemaining returns the number of unread bits.
-func (r *Reader) BitsRemaining() int { return r.end - r.pos }
+func (r *Reader) BitsRemaining() int { return r.end - r.win.Pos }
 
 // Err returns the first error, or nil.
 func (r *Reader) Err() error { return r.err }
@@ -74,18 +75,18 @@ func (r *Reader) fail(op string, bit int, sentinel error, format string, args ..
 // ReadBits' fast path: it needs 8 bytes of data and does not look at err.
 func (r *Reader) setErr(err error) {
 	r.err = err
-	r.data = nil
+	r.win.Data = nil
 }
 
 // Rewind moves the read position back to bit (a value BitsRead returned
 // earlier), to read the same bits again. The error state is unchanged.
 // Moving forward is ErrRange; use Skip.
 func (r *Reader) Rewind(bit int) {
-	if bit < 0 || bit > r.pos {
-		r.fail("rewind", r.pos, ErrRange, "cannot rewind to bit %d from bit %d", bit, r.pos)
+	if bit < 0 || bit > r.win.Pos {
+		r.fail("rewind", r.win.Pos, ErrRange, "cannot rewind to bit %d from bit %d", bit, r.win.Pos)
 		return
 	}
-	r.pos = bit
+	r.win.Pos = bit
 }
 
 // Skip consumes n bits without looking at them. Skipping past the end is
@@ -95,18 +96,18 @@ func (r *Reader) Skip(n int) {
 		return
 	}
 	if n < 0 {
-		r.fail("skip", r.pos, ErrRange, "negative bit count %d", n)
+		r.fail("skip", r.win.Pos, ErrRange, "negative bit count %d", n)
 		return
 	}
-	if n > r.end-r.pos {
+	if n > r.end-r.win.Pos {
 		r.overflow("skip", n)
 		return
 	}
-	r.pos += n
+	r.win.Pos += n
 }
 
 func (r *Reader) overflow(op string, n int) {
-	r.fail(op, r.pos, ErrOverflow, "needs %d bits, %d remain", n, r.end-r.pos)
+	r.fail(op, r.win.Pos, ErrOverflow, "needs %d bits, %d remain", n, r.end-r.win.Pos)
 }
 
 // ReadBits reads n bits, 0 <= n <= 64 (n == 0 reads nothing and returns 0).
@@ -116,9 +117,9 @@ func (r *Reader) ReadBits(n int) uint64 {
 	// least 57 bits from any bit position, as long as 8 bytes remain (which
 	// also proves the n bits are there). After an error data is nil, so
 	// the error check is folded into the length check.
-	if i := uint(r.pos) >> 3; uint(n) <= 56 && i+8 <= uint(len(r.data)) {
-		v := binary.LittleEndian.Uint64(r.data[i:]) >> (r.pos & 7) & (1<<n - 1)
-		r.pos += n
+	if i := uint(r.win.Pos) >> 3; uint(n) <= 56 && i+8 <= uint(len(r.win.Data)) {
+		v := binary.LittleEndian.Uint64(r.win.Data[i:]) >> (r.win.Pos & 7) & (1<<n - 1)
+		r.win.Pos += n
 		return v
 	}
 	return r.readBitsSlow(n)
@@ -130,44 +131,44 @@ func (r *Reader) readBitsSlow(n int) uint64 {
 	case r.err != nil:
 		return 0
 	case uint(n) > 64:
-		r.fail("read bits", r.pos, ErrRange, "bit count %d outside 0..64", n)
+		r.fail("read bits", r.win.Pos, ErrRange, "bit count %d outside 0..64", n)
 		return 0
-	case n > r.end-r.pos:
+	case n > r.end-r.win.Pos:
 		r.overflow("read bits", n)
 		return 0
 	}
-	if i := r.pos >> 3; n > 56 && i+9 <= len(r.data) {
+	if i := r.win.Pos >> 3; n > 56 && i+9 <= len(r.win.Data) {
 		// 57 to 64 bits with 9 bytes to spare: the 8-byte window and the
 		// byte after it (which supplies the top bits a shifted window lacks).
-		s := uint(r.pos & 7)
-		v := binary.LittleEndian.Uint64(r.data[i:])>>s | uint64(r.data[i+8])<<(64-s)
-		r.pos += n
+		s := uint(r.win.Pos & 7)
+		v := binary.LittleEndian.Uint64(r.win.Data[i:])>>s | uint64(r.win.Data[i+8])<<(64-s)
+		r.win.Pos += n
 		return v & (1<<uint(n) - 1) // n == 64: 1<<64 - 1 is all ones
 	}
-	if i := r.pos >> 3; n <= 56 {
+	if i := r.win.Pos >> 3; n <= 56 {
 		// In the last 7 bytes: the window is the packet's last 8 bytes
 		// shifted down to byte i (zeros come in at the top), or, in a
 		// packet shorter than 8 bytes, loadShort's. n <= 56 bits from bit
 		// pos&7 end within the bytes there are.
 		var w uint64
-		if k := len(r.data) - 8; k >= 0 {
-			w = binary.LittleEndian.Uint64(r.data[k:]) >> (8 * uint(i-k) & 63) // i > k: 8 to 56
+		if k := len(r.win.Data) - 8; k >= 0 {
+			w = binary.LittleEndian.Uint64(r.win.Data[k:]) >> (8 * uint(i-k) & 63) // i > k: 8 to 56
 		} else {
-			w = loadShort(r.data[i:])
+			w = loadShort(r.win.Data[i:])
 		}
-		v := w >> (r.pos & 7) & (1<<n - 1)
-		r.pos += n
+		v := w >> (r.win.Pos & 7) & (1<<n - 1)
+		r.win.Pos += n
 		return v
 	}
 	var v uint64
 	for got := 0; got < n; {
-		p := r.pos + got
-		b := uint64(r.data[p>>3] >> (p & 7))
+		p := r.win.Pos + got
+		b := uint64(r.win.Data[p>>3] >> (p & 7))
 		take := min(8-p&7, n-got)
 		v |= (b & (1<<take - 1)) << got
 		got += take
 	}
-	r.pos += n
+	r.win.Pos += n
 	return v
 }
 
@@ -198,10 +199,10 @@ func (r *Reader) ReadInt(min, max int64) int64 {
 		return 0
 	}
 	if min > max {
-		r.fail("read int", r.pos, ErrRange, "invalid range [%d, %d]", min, max)
+		r.fail("read int", r.win.Pos, ErrRange, "invalid range [%d, %d]", min, max)
 		return 0
 	}
-	start := r.pos
+	start := r.win.Pos
 	span := uint64(max) - uint64(min)
 	u := r.ReadBits(BitsRequired(0, span))
 	if u > span {
@@ -228,10 +229,10 @@ func (r *Reader) ReadUint(min, max uint64) uint64 {
 		return 0
 	}
 	if min > max {
-		r.fail("read uint", r.pos, ErrRange, "invalid range [%d, %d]", min, max)
+		r.fail("read uint", r.win.Pos, ErrRange, "invalid range [%d, %d]", min, max)
 		return 0
 	}
-	start := r.pos
+	start := r.win.Pos
 	span := max - min
 	u := r.ReadBits(BitsRequired(0, span))
 	if u > span {
@@ -266,7 +267,7 @@ func (r *Reader) ReadCompressedFloat(min, max, res float32) float32 {
 	}
 	q, err := quant.NewFloat(min, max, res)
 	if err != nil {
-		r.fail("read compressed float", r.pos, ErrRange, "%v", err)
+		r.fail("read compressed float", r.win.Pos, ErrRange, "%v", err)
 		return 0
 	}
 	return r.ReadQuantized(&q)
@@ -274,7 +275,7 @@ func (r *Reader) ReadCompressedFloat(min, max, res float32) float32 {
 
 // ReadQuantized is ReadCompressedFloat with precomputed parameters.
 func (r *Reader) ReadQuantized(q *quant.Float) float32 {
-	start := r.pos
+	start := r.win.Pos
 	if q == nil || q.MaxCode() == 0 {
 		r.fail("read compressed float", start, ErrRange, "parameters not built with quant.NewFloat")
 		return 0
@@ -299,7 +300,7 @@ func (r *Reader) ReadIntRelative(prev int32) int32 {
 	if r.err != nil {
 		return 0
 	}
-	start := r.pos
+	start := r.win.Pos
 	var d uint64
 	if r.ReadBits(1) == 1 {
 		d = 1
@@ -347,8 +348,8 @@ func (r *Reader) Align() {
 	if r.err != nil {
 		return
 	}
-	start := r.pos
-	pad := -r.pos & 7
+	start := r.win.Pos
+	pad := -r.win.Pos & 7
 	if v := r.ReadBits(pad); v != 0 {
 		r.fail("align", start, ErrPadding, "padding bits %#b are not zero", v)
 	}
@@ -357,15 +358,15 @@ func (r *Reader) Align() {
 // ReadBytes aligns, then fills p from the packet. On any error p is zeroed.
 func (r *Reader) ReadBytes(p []byte) {
 	r.Align()
-	if r.err == nil && len(p) > (r.end-r.pos)/8 { // not 8*len(p): that can overflow a 32-bit int
-		r.fail("read bytes", r.pos, ErrOverflow, "needs %d bits, %d remain", 8*int64(len(p)), r.end-r.pos)
+	if r.err == nil && len(p) > (r.end-r.win.Pos)/8 { // not 8*len(p): that can overflow a 32-bit int
+		r.fail("read bytes", r.win.Pos, ErrOverflow, "needs %d bits, %d remain", 8*int64(len(p)), r.end-r.win.Pos)
 	}
 	if r.err != nil {
 		clear(p)
 		return
 	}
-	copy(p, r.data[r.pos>>3:])
-	r.pos += 8 * len(p)
+	copy(p, r.win.Data[r.win.Pos>>3:])
+	r.win.Pos += 8 * len(p)
 }
 
 // ReadString reads a string written by WriteString with the same maxlen. A
@@ -382,7 +383,7 @@ func (r *Reader) ReadStringBytes(maxlen int) []byte {
 	if r.err != nil {
 		return nil
 	}
-	start := r.pos
+	start := r.win.Pos
 	if maxlen < 0 {
 		r.fail("read string", start, ErrRange, "negative maxlen %d", maxlen)
 		return nil
@@ -393,19 +394,19 @@ func (r *Reader) ReadStringBytes(maxlen int) []byte {
 		return nil
 	}
 	r.Align()
-	if r.err == nil && n > uint64(r.end-r.pos)/8 {
-		r.fail("read string", r.pos, ErrOverflow, "needs %d bytes, %d remain", n, (r.end-r.pos)/8)
+	if r.err == nil && n > uint64(r.end-r.win.Pos)/8 {
+		r.fail("read string", r.win.Pos, ErrOverflow, "needs %d bytes, %d remain", n, (r.end-r.win.Pos)/8)
 	}
 	if r.err != nil {
 		return nil
 	}
-	i := r.pos >> 3
-	s := r.data[i : i+int(n) : i+int(n)]
+	i := r.win.Pos >> 3
+	s := r.win.Data[i : i+int(n) : i+int(n)]
 	if problem := bytesProblem(s); problem != "" {
 		r.fail("read string", start, ErrInvalidString, "%s", problem)
 		return nil
 	}
-	r.pos += 8 * int(n)
+	r.win.Pos += 8 * int(n)
 	return s
 }
 
@@ -415,10 +416,10 @@ func (r *Reader) ReadStringBytes(maxlen int) []byte {
 // ErrRange; every accepted code decodes to a finite quaternion.
 func (r *Reader) ReadQuat(q *quant.Quat) [4]float32 {
 	if q == nil || q.ComponentBits() < 2 {
-		r.fail("read quat", r.pos, ErrRange, "parameters not built with quant.NewQuat")
+		r.fail("read quat", r.win.Pos, ErrRange, "parameters not built with quant.NewQuat")
 		return [4]float32{}
 	}
-	start, b := r.pos, q.ComponentBits()
+	start, b := r.win.Pos, q.ComponentBits()
 	largest := r.ReadBits(2)
 	var codes [3]uint32
 	for i := range codes {
@@ -444,30 +445,30 @@ type Unsigned interface {
 // element's width. If the packet holds fewer than len(dst)*n bits, nothing
 // is read, dst is zeroed and the error is ErrOverflow.
 func ReadUints[T Unsigned](r *Reader, dst []T, n int) {
-	if r.err != nil || uint(n) > 64 || n > int(8*elemSize(dst)) || !fitsIn(len(dst), n, r.end-r.pos) {
+	if r.err != nil || uint(n) > 64 || n > int(8*elemSize(dst)) || !fitsIn(len(dst), n, r.end-r.win.Pos) {
 		switch {
 		case r.err != nil:
 		case uint(n) > 64 || n > int(8*elemSize(dst)):
-			r.fail("read uints", r.pos, ErrRange, "bit count %d does not fit the element type", n)
+			r.fail("read uints", r.win.Pos, ErrRange, "bit count %d does not fit the element type", n)
 		default: // the product in 64 bits: it can overflow a 32-bit int
-			r.fail("read uints", r.pos, ErrOverflow, "needs %d bits, %d remain", int64(len(dst))*int64(n), r.end-r.pos)
+			r.fail("read uints", r.win.Pos, ErrOverflow, "needs %d bits, %d remain", int64(len(dst))*int64(n), r.end-r.win.Pos)
 		}
 		clear(dst)
 		return
 	}
 	mask := uint64(1)<<uint(n) - 1
-	pos, data := r.pos, r.data
+	pos, data := r.win.Pos, r.win.Data
 	for k := range dst {
 		if i := pos >> 3; n <= 56 && i+8 <= len(data) {
 			dst[k] = T(binary.LittleEndian.Uint64(data[i:]) >> (pos & 7) & mask)
 			pos += n
 			continue
 		}
-		r.pos = pos
+		r.win.Pos = pos
 		dst[k] = T(r.readBitsSlow(n))
-		pos = r.pos
+		pos = r.win.Pos
 	}
-	r.pos = pos
+	r.win.Pos = pos
 }
 
 // elemSize returns the size in bytes of an element of s: 1, 2, 4 or 8 for

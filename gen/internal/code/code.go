@@ -113,7 +113,7 @@ func Rules(text string) string {
 
 var rulesReplacer = strings.NewReplacer(
 	"{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64),
-	"{{MAX_FIGURE}}", strconv.Itoa(rules.MaxFigure),
+	"{{MAX_FIGURE}}", strconv.FormatInt(rules.MaxFigure, 10), // past int on 32-bit hosts
 	"{{ALLOW_WORK_BASE}}", strconv.Itoa(rules.WorkBaseValues),
 	"{{ALLOW_WORK_PER_BIT}}", strconv.Itoa(rules.WorkValuesPerBit),
 	"{{ALLOW_BYTES_BASE}}", strconv.Itoa(rules.AllocBaseBytes),

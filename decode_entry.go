@@ -155,7 +155,7 @@ func decodeFrom(r *bitio.Reader, p *plan, t reflect.Type, base pointer) error {
 // decodeScratch decodes a value of p from r in a single checked pass into
 // a scratch value, and only once the whole value (and, when whole, the
 // whole packet) has been accepted commits it into the target at base (see
-// decode.go).
+// decode_loop.go).
 func decodeScratch(r *bitio.Reader, p *plan, t reflect.Type, base pointer, whole bool, f *frame.Frame) error {
 	if p.fixedOnly {
 		switch {

@@ -183,7 +183,7 @@ var (
 	// dHookTypes: the hooks the generator uses. dList, dBlob and dUnions
 	// (hooks making several nested Encode/Decode, Marshal/UnmarshalWithin
 	// and Union.Encode/Decode calls) find the problems that
-	// TestReviewHookListRoundTrip and TestReviewUnionMemberAlloc pin, so
+	// TestHookListRoundTrip and TestUnionMemberAlloc pin, so
 	// they are used only with REVIEW_HOOKS=all.
 	dAllHooks  = false
 	dHookTypes = []reflect.Type{reflect.TypeFor[dBits](), reflect.TypeFor[dQuiet](), reflect.TypeFor[dList](), reflect.TypeFor[dBlob](), reflect.TypeFor[dUnions]()}
@@ -530,9 +530,9 @@ func (g *dGen) check(t reflect.Type, findings *[]dFinding) (marshalled, refused 
 	return 1, 0
 }
 
-// TestReviewDifferential runs the harness for a while (more with
+// TestRandomTypesDifferential runs the harness for a while (more with
 // -review.types).
-func TestReviewDifferential(t *testing.T) {
+func TestRandomTypesDifferential(t *testing.T) {
 	// REVIEW_TYPES, REVIEW_SEED and REVIEW_HOOKS=all (dAllHooks) steer
 	// longer runs.
 	types, seed := 200, uint64(13)

@@ -10,7 +10,7 @@ import (
 )
 
 // rpMsg has a step of each kind the decoder's read loop runs without a
-// call (see read.go): a run, a [N]byte after padding, a raw run at a byte
+// call (see decode_loop.go): a run, a [N]byte after padding, a raw run at a byte
 // boundary, a pointer to a flat pointee (its presence bit read with the
 // pointee's first run), and a run after it.
 type rpMsg struct {

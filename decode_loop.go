@@ -1,6 +1,133 @@
 package bitpack
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/frame"
+)
+
+// The decoder: one checked pass over the packet into a scratch value,
+// following a plan's read program (below): fused runs are stored by it
+// and by decode_store.go, every other op by its kind.
+
+// A failed decode must leave the caller's value exactly as it was, even
+// though decoding reuses the value's slices and pointers. So every decode
+// runs one checked pass into a scratch value of the type, kept between
+// calls so its buffers are reused, and only when the whole value (and for
+// Unmarshal the whole packet) has been accepted is it committed into the
+// caller's value (commit.go): copied into that value's own slices and
+// pointers where they have room, or handed over (the scratch value lets go
+// of them) where they do not. Nothing of the caller's value is written
+// before, and the two never share memory after; nor does what the scratch
+// value kept from earlier packets show in the result (see settle).
+//
+// A length prefix is checked against maxlen, and against the bits left in
+// the packet (at the elements' minimum size) before anything is allocated
+// for it; every allocation and every value visited is charged against the
+// decode's allowances first (allowance.go).
+
+// decoder runs plans over a Reader, storing into a scratch value.
+type decoder struct {
+	r      *bitio.Reader
+	grown  int64  // bytes this decode allocated into the scratch value (see decodeScratch)
+	depth0 int    // the depth the root plan runs at: 0, or a hook's
+	budget budget // the allowances (see allowance.go)
+	fresh  bool   // decoding into a new value (Union.Unmarshal and Union.Decode): no scratch, no commit
+	// scratch: a delta's scratch value, whose spare pointees new ones come
+	// from (see takeSpare); nil otherwise.
+	scratch *scratch
+	// undo: a delta decoded into its base itself changes it in place,
+	// saving what it changes here (see delta_inplace.go); nil otherwise.
+	// entry counts the map entries the decode is inside (new values).
+	undo  *undoLog
+	entry int
+	// The flat pointee decoder.plan's last gate opened, and its pointer:
+	// where the pointee's run steps, which follow the gate, store. (Kept
+	// here, not in plan's registers; no other plan runs in between.)
+	pointee pointer
+	gate    *op
+	// strs: the strings read and held back, to be made once the decode is
+	// accepted (see setString); nil: strings are made as they are read,
+	// as they are inside a map's entries (inMap > 0).
+	strs  *[]pendingString
+	inMap int
+}
+
+// enter starts a decode. With f, the frame of the Reader it reads (see
+// internal/frame), it continues the decode the Reader is part of — a
+// hook's (its depth, its allowances and what they have spent), or earlier
+// Decodes on the same Reader — or, the first time, starts one with
+// allowances for the bits the Reader holds. Without, it is a decode of its
+// own, with allowances for the bits the Reader holds.
+func (d *decoder) enter(f *frame.Frame) {
+	if f == nil {
+		d.budget = budgetFor(d.r.BitsRemaining())
+		d.budget.bytes = decodeOverheadBytes
+		return
+	}
+	if !f.Active {
+		*f = frame.Frame{Active: true}
+		b := budgetFor(d.r.BitsRemaining())
+		b.bytes = decodeOverheadBytes // the decoder's own bookkeeping, once
+		b.store(f)
+	}
+	d.depth0 = f.Depth
+	d.budget.load(f)
+}
+
+// leave hands what the decode spent back to f, the frame it entered. (The
+// decoder does not keep f: a pointer into the Reader, it would make the
+// caller's Reader escape to the heap.)
+func (d *decoder) leave(f *frame.Frame) {
+	if f != nil {
+		d.budget.store(f)
+	}
+}
+
+// charge charges the allowances (see allowance.go) for what the packet
+// is about to make the decode visit and allocate.
+func (d *decoder) charge(work, bytes int64, n int, size uintptr, bit int) *fieldError {
+	return d.budget.charge(work, bytes, n, size, bit)
+}
+
+// grow records n new values of size bytes allocated into the value being
+// decoded.
+func (d *decoder) grow(n int, size uintptr) {
+	d.grown += int64(n) * int64(size)
+}
+
+// root decodes a whole value of p at base.
+func (d *decoder) root(p *plan, base pointer) *fieldError {
+	if err := d.start(p); err != nil {
+		return err
+	}
+	return d.plan(p, base, d.depth0)
+}
+
+// start refuses types that nest past MaxDepth, and charges the root's
+// cost, before anything is read or allocated for a value of p.
+func (d *decoder) start(p *plan) *fieldError {
+	if d.depth0+p.levels > MaxDepth {
+		if d.depth0 > 0 {
+			return newFieldError("", d.r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
+		}
+		return newFieldError("", d.r.BitsRead(), ErrDepth, "type nests %d levels, more than %d", p.levels, MaxDepth)
+	}
+	work, bytes := rootCharge(p, d.fresh)
+	return d.charge(work, bytes, 1, uintptr(p.bytes), d.r.BitsRead())
+}
+
+// sub runs plan p for a value held by a field at struct level level of a
+// plan running at depth, refusing nesting past MaxDepth before it reads
+// anything.
+func (d *decoder) sub(p *plan, level int, at pointer, depth int) *fieldError {
+	dd := depth + level
+	if dd+p.levels > MaxDepth {
+		return newFieldError("", d.r.BitsRead(), ErrDepth, "more than %d nested levels", MaxDepth)
+	}
+	return d.plan(p, at, dd)
+}
 
 // The read program: a plan's ops as decoder.plan runs them. Fused runs,
 // byte arrays, raw runs and pointers to flat pointees (a presence bit,

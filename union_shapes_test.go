@@ -123,7 +123,7 @@ func ifRandomHolder(rng *rand.Rand) *ifHolder {
 	return h
 }
 
-func TestReviewIfaceStress(t *testing.T) {
+func TestUnionMemberShapesUnderGC(t *testing.T) {
 	rounds := 3000
 	if testing.Short() {
 		rounds = 300

@@ -10,31 +10,33 @@ import (
 	"github.com/bitpack-go/bitpack/bitio"
 )
 
-// Regressions from the attacker review of issue 13's hardening. Each test
-// names what it expects; the comments give what was observed.
+// The work and allocation allowances against packets made to exceed them:
+// short packets, hooks and unions that decode more inside, reused
+// destinations, scratch values. Each test names what it expects; the
+// comments give what was observed before the fix.
 
-// rvHeavy: 4 Mi zero-bit values, then 16 bits. A pointer to it costs one
+// heavyPointee: 4 Mi zero-bit values, then 16 bits. A pointer to it costs one
 // presence bit; the 16 bits do not fit a 1-byte packet.
 type (
-	rvHeavy struct {
+	heavyPointee struct {
 		A [1 << 22]int8 `bits:"range=0..0"`
 		B [16]bool
 	}
-	rvHeavyPtr struct{ P *rvHeavy }
-	rvHeavyTwo struct {
-		P *rvHeavy
+	heavyPtr     struct{ P *heavyPointee }
+	heavyTwoPass struct {
+		P *heavyPointee
 		S [1]*uint8 `bits:"sparse"`
 	} // two passes
-	rvHeavyElem struct {
+	heavyElem struct {
 		A [4000]int8 `bits:"range=0..0"`
 		B bool
 	}
-	rvHeavySlice struct {
-		L []rvHeavyElem `bits:"maxlen=1000"`
+	heavySlice struct {
+		L []heavyElem `bits:"maxlen=1000"`
 	}
 )
 
-// TestReviewShortPacketWork: the work allowance holds also when the
+// TestShortPacketWorkAllowance: the work allowance holds also when the
 // packet is too short for what it claims. Observed: a pointer (or a
 // slice whose elements do not all fit) skipped the charge when the rest
 // of the packet was shorter than the pointee's (elements') minimum size,
@@ -46,7 +48,7 @@ type (
 // refused at their count when the packet cannot hold them (docs/wire.md,
 // "Truncated packets"), so nothing is visited that the packet did not
 // pay for.
-func TestReviewShortPacketWork(t *testing.T) {
+func TestShortPacketWorkAllowance(t *testing.T) {
 	for _, tc := range []struct {
 		v      any
 		packet []byte
@@ -55,11 +57,11 @@ func TestReviewShortPacketWork(t *testing.T) {
 	}{
 		// 1 byte: the pointee, charged at its presence bit, is 4 Mi values
 		// past the 4608 a byte pays for.
-		{&rvHeavyPtr{}, []byte{0x01}, bitpack.ErrRange, "bitpack: decode bitpack_test.rvHeavyPtr: field P at bit 0: 4194320 values would take the decode past the 4608" + workRefusal},
-		{&rvHeavyTwo{}, []byte{0x01}, bitpack.ErrRange, "bitpack: decode bitpack_test.rvHeavyTwo: field P at bit 0: 4194320 values would take the decode past the 4608" + workRefusal},
+		{&heavyPtr{}, []byte{0x01}, bitpack.ErrRange, "bitpack: decode bitpack_test.heavyPtr: field P at bit 0: 4194320 values would take the decode past the 4608" + workRefusal},
+		{&heavyTwoPass{}, []byte{0x01}, bitpack.ErrRange, "bitpack: decode bitpack_test.heavyTwoPass: field P at bit 0: 4194320 values would take the decode past the 4608" + workRefusal},
 		// 64 bytes: 1000 elements claimed, of at least 1 bit each, and 502
 		// bits after the length: refused at the count, nothing visited.
-		{&rvHeavySlice{}, append([]byte{0xe8, 0x03}, make([]byte, 62)...), bitpack.ErrOverflow, "bitpack: decode bitpack_test.rvHeavySlice: field L at bit 10: 1000 elements need at least 1000 bits, 502 remain"},
+		{&heavySlice{}, append([]byte{0xe8, 0x03}, make([]byte, 62)...), bitpack.ErrOverflow, "bitpack: decode bitpack_test.heavySlice: field L at bit 10: 1000 elements need at least 1000 bits, 502 remain"},
 	} {
 		err := bitpack.Unmarshal(tc.packet, tc.v)
 		if !errors.Is(err, tc.is) || err.Error() != tc.want {
@@ -68,15 +70,15 @@ func TestReviewShortPacketWork(t *testing.T) {
 	}
 }
 
-// rvItemList is a hook that writes a list item by item with Encode, and
+// itemList is a hook that writes a list item by item with Encode, and
 // reads it back with Decode: the pattern the Unmarshaler doc recommends.
 type (
-	rvItem     struct{ On bool }
-	rvItemList struct{ Items []rvItem }
-	rvListMsg  struct{ L rvItemList }
+	listItem    struct{ On bool }
+	itemList    struct{ Items []listItem }
+	itemListMsg struct{ L itemList }
 )
 
-func (l rvItemList) MarshalBits(w *bitio.Writer) error {
+func (l itemList) MarshalBits(w *bitio.Writer) error {
 	w.WriteBits(uint64(len(l.Items)), 16)
 	for i := range l.Items {
 		if err := bitpack.Encode(w, &l.Items[i]); err != nil {
@@ -86,11 +88,11 @@ func (l rvItemList) MarshalBits(w *bitio.Writer) error {
 	return w.Err()
 }
 
-func (l *rvItemList) UnmarshalBits(r *bitio.Reader) error {
+func (l *itemList) UnmarshalBits(r *bitio.Reader) error {
 	n := int(r.ReadBits(16))
 	l.Items = nil
 	for range n {
-		var it rvItem
+		var it listItem
 		if err := bitpack.Decode(r, &it); err != nil {
 			return err
 		}
@@ -99,16 +101,16 @@ func (l *rvItemList) UnmarshalBits(r *bitio.Reader) error {
 	return r.Err()
 }
 
-// TestReviewHookListRoundTrip: every value Marshal accepts decodes.
+// TestHookListRoundTrip: every value Marshal accepts decodes.
 // Observed: a hook that encodes 1100 one-bit items with Encode (140
 // bytes) is accepted by Marshal — each Encode checks its own allowance,
 // for its own bits — and refused by Unmarshal, where every nested Decode
 // spends from the packet's one allowance (1024 bytes of decode overhead
 // each against 64 per bit): "field L at bit 1108: a value of 1 bytes would
 // take the decode past the 1120256 bytes it may allocate".
-func TestReviewHookListRoundTrip(t *testing.T) {
+func TestHookListRoundTrip(t *testing.T) {
 	for _, n := range []int{1000, 1100, 5000} {
-		in := rvListMsg{L: rvItemList{Items: make([]rvItem, n)}}
+		in := itemListMsg{L: itemList{Items: make([]listItem, n)}}
 		for i := range in.L.Items {
 			in.L.Items[i].On = i%3 == 0
 		}
@@ -119,7 +121,7 @@ func TestReviewHookListRoundTrip(t *testing.T) {
 			}
 			continue // refused on both sides is a round trip too
 		}
-		var out rvListMsg
+		var out itemListMsg
 		if err := bitpack.Unmarshal(data, &out); err != nil {
 			t.Errorf("%d items: Marshal accepted (%d bytes), Unmarshal refuses: %v", n, len(data), err)
 			continue
@@ -129,10 +131,10 @@ func TestReviewHookListRoundTrip(t *testing.T) {
 		}
 	}
 	// The same with Union.Encode and Union.Decode in the hook (see
-	// TestReviewUnionMemberAlloc): 100 members of 64 KiB in 15 bytes.
-	in := rvUnionMsg{H: rvUnionHook{N: 100}}
+	// TestUnionMemberAlloc): 100 members of 64 KiB in 15 bytes.
+	in := pageUnionMsg{H: pageUnionHook{N: 100}}
 	if data, err := bitpack.Marshal(&in); err == nil {
-		var out rvUnionMsg
+		var out pageUnionMsg
 		if err := bitpack.Unmarshal(data, &out); err != nil {
 			t.Errorf("100 union members: Marshal accepted (%d bytes), Unmarshal refuses: %v", len(data), err)
 		}
@@ -141,58 +143,63 @@ func TestReviewHookListRoundTrip(t *testing.T) {
 	}
 }
 
-// rvWideMember takes one bit and allocates 64 KiB; rvUnionHook decodes a
+// pageMember takes one bit and allocates 64 KiB; pageUnionHook decodes a
 // count and then that many members with Union.Decode on its Reader.
 type (
-	rvWideMember struct {
+	pageMember struct {
 		B   bool
 		Pad [1 << 16]byte `bits:"-"`
 	}
-	rvUnionHook  struct{ N int }
-	rvUnionMsg   struct{ H rvUnionHook }
-	rvHugeMember struct {
+	pageUnionHook struct{ N int }
+	pageUnionMsg  struct{ H pageUnionHook }
+	hugeMember    struct {
 		B   bool
 		Pad [4 << 20]byte `bits:"-"`
 	}
 )
 
-var rvWideUnion, _ = bitpack.NewUnion(rvWideMember{})
+var pageUnion, _ = bitpack.NewUnion(pageMember{})
 
-func (h rvUnionHook) MarshalBits(w *bitio.Writer) error {
+func (h pageUnionHook) MarshalBits(w *bitio.Writer) error {
 	w.WriteBits(uint64(h.N), 16)
 	for range h.N {
-		if err := rvWideUnion.Encode(w, rvWideMember{}); err != nil {
+		if err := pageUnion.Encode(w, pageMember{}); err != nil {
 			return err
 		}
 	}
 	return w.Err()
 }
 
-func (h *rvUnionHook) UnmarshalBits(r *bitio.Reader) error {
+func (h *pageUnionHook) UnmarshalBits(r *bitio.Reader) error {
 	h.N = int(r.ReadBits(16))
 	for range h.N {
-		if _, err := rvWideUnion.Decode(r); err != nil {
+		if _, err := pageUnion.Decode(r); err != nil {
 			return err
 		}
 	}
 	return r.Err()
 }
 
-// TestReviewUnionMemberAlloc: Union.Decode and Union.Unmarshal count the
+// TestUnionMemberAlloc: Union.Decode and Union.Unmarshal count the
 // member they allocate. Observed: only the decode's 1024-byte overhead was
 // charged, never the member: 127 bytes whose hook decodes 1000 members
 // allocated 73,728,208 bytes (bound 1,113,600); Union.Unmarshal of one byte
 // into a 4 MiB member allocated 4 MiB (bound 1,049,088). Expected: within
 // the bound, refused with ErrRange once the members add up past it, and
 // Union.Marshal refuses what Union.Unmarshal would.
-func TestReviewUnionMemberAlloc(t *testing.T) {
+func TestUnionMemberAlloc(t *testing.T) {
 	packet := bitString([2]uint64{1000, 16}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63},
 		[2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63},
 		[2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 63}, [2]uint64{0, 55})
 	if len(packet) != 127 {
 		t.Fatalf("packet of %d bytes", len(packet))
 	}
-	var out rvUnionMsg
+	// The member's plan is compiled first, as allocatedBy does for the
+	// type it decodes: the hook reaches it only through Union.Decode.
+	if _, err := bitpack.Describe(pageMember{}); err != nil {
+		t.Fatal(err)
+	}
+	var out pageUnionMsg
 	var err error
 	if n := allocatedBy(&out, func() { err = bitpack.Unmarshal(packet, &out) }); n > allowanceBound(packet) {
 		t.Errorf("127 bytes of union members through a hook allocated %d bytes, over %d (err %v)", n, allowanceBound(packet), err)
@@ -200,41 +207,41 @@ func TestReviewUnionMemberAlloc(t *testing.T) {
 	// 1016 bits: 1113600 bytes. The decode's 1024 (once: the hook's
 	// Decodes continue its decode), then each member's 65537 bytes
 	// (73728): 15 fit, the 16th (bits 16 + 15) not.
-	want := "bitpack: decode bitpack_test.rvUnionMsg: field H(bitpack_test.rvWideMember) at bit 31: a value of 65537 bytes would take the decode past the 1113600" + bytesRefusal
+	want := "bitpack: decode bitpack_test.pageUnionMsg: field H(bitpack_test.pageMember) at bit 31: a value of 65537 bytes would take the decode past the 1113600" + bytesRefusal
 	if !errors.Is(err, bitpack.ErrRange) || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
 
-	u, err := bitpack.NewUnion(rvHugeMember{})
+	u, err := bitpack.NewUnion(hugeMember{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got any
-	n := allocatedBy(&rvHeavyPtr{}, func() { got, err = u.Unmarshal([]byte{1}) })
+	n := allocatedBy(&heavyPtr{}, func() { got, err = u.Unmarshal([]byte{1}) })
 	if n > allowanceBound([]byte{1}) {
 		t.Errorf("Union.Unmarshal of 1 byte allocated %d bytes, over %d (err %v)", n, allowanceBound([]byte{1}), err)
 	}
-	if want := "bitpack: decode bitpack_test.rvHugeMember: at bit 0: a value of 4194305 bytes would take the decode past the 1049088" + bytesRefusal; err == nil || err.Error() != want || got != nil {
+	if want := "bitpack: decode bitpack_test.hugeMember: at bit 0: a value of 4194305 bytes would take the decode past the 1049088" + bytesRefusal; err == nil || err.Error() != want || got != nil {
 		t.Errorf("Union.Unmarshal: %v (%T)\nwant %s", err, got, want)
 	}
 	// Marshal agrees with the decoder.
-	if _, err := u.Marshal(rvHugeMember{B: true}); err == nil || err.Error() != "bitpack: encode bitpack_test.rvHugeMember: a value of 4194305 bytes would take the decode past the 1049088"+bytesRefusal {
+	if _, err := u.Marshal(hugeMember{B: true}); err == nil || err.Error() != "bitpack: encode bitpack_test.hugeMember: a value of 4194305 bytes would take the decode past the 1049088"+bytesRefusal {
 		t.Errorf("Union.Marshal: %v", err)
 	}
 }
 
-// rvPadded: one bit on the wire, 4 KiB in memory.
+// paddedPage: one bit on the wire, 4 KiB in memory.
 type (
-	rvPadded struct {
+	paddedPage struct {
 		B   bool
 		Pad [4095]byte `bits:"-"`
 	}
-	rvPaddedSlice struct {
-		L []rvPadded `bits:"maxlen=255"`
+	paddedPages struct {
+		L []paddedPage `bits:"maxlen=255"`
 	}
 )
 
-// TestReviewReusedDestinationAlloc: the bound holds into a destination
+// TestReusedDestinationAlloc: the bound holds into a destination
 // that is reused from packet to packet (what a server does), whatever
 // capacity the last packet left its slices. Observed: growing a slice
 // goes through reflect.Value.Grow (append's amortized growth), so a
@@ -243,13 +250,13 @@ type (
 // of 1,057,280 (1.48×); 16000 padded 64-byte elements into 15999 (2003
 // bytes) allocated 2,320,888 against 2,074,112. Expected: within the
 // bound.
-func TestReviewReusedDestinationAlloc(t *testing.T) {
-	in := rvPaddedSlice{L: make([]rvPadded, 128)}
+func TestReusedDestinationAlloc(t *testing.T) {
+	in := paddedPages{L: make([]paddedPage, 128)}
 	data, err := bitpack.Marshal(&in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := rvPaddedSlice{L: make([]rvPadded, 127)}
+	out := paddedPages{L: make([]paddedPage, 127)}
 	if n := allocatedBy(&out, func() { err = bitpack.Unmarshal(data, &out) }); err != nil || n > allowanceBound(data) {
 		t.Errorf("128 elements of 4 KiB into 127: %d bytes allocated, bound %d (err %v)", n, allowanceBound(data), err)
 	}
@@ -264,15 +271,15 @@ func TestReviewReusedDestinationAlloc(t *testing.T) {
 	}
 }
 
-// rvWideRoot: a flat type whose own value is 4 MiB (state kept off the
+// wideRoot: a flat type whose own value is 4 MiB (state kept off the
 // wire) and a slice that can make a decode allocate more than the scratch
 // value may keep.
-type rvWideRoot struct {
+type wideRoot struct {
 	L   []padded      `bits:"maxlen=2000"`
 	Pad [4 << 20]byte `bits:"-"`
 }
 
-// TestReviewScratchRootAlloc: a flat type decodes into a scratch value of
+// TestScratchRootAlloc: a flat type decodes into a scratch value of
 // its whole type, allocated when none is at hand: on the first decode, in
 // each goroutine the pool has none for, and — which the package doc's
 // "Not counted" exception left out — after any decode that grew the
@@ -280,13 +287,13 @@ type rvWideRoot struct {
 // have it made every other packet. That allocation was charged nowhere. Observed: after a 138-byte packet, a
 // 2-byte packet allocated 4,203,640 bytes (bound 1,049,600; even a refused 1-byte packet allocates it). Expected:
 // within the bound.
-func TestReviewScratchRootAlloc(t *testing.T) {
-	grow := rvWideRoot{L: make([]padded, 1100)}
+func TestScratchRootAlloc(t *testing.T) {
+	grow := wideRoot{L: make([]padded, 1100)}
 	data, err := bitpack.Marshal(&grow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out rvWideRoot
+	var out wideRoot
 	if err := bitpack.Unmarshal(data, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -296,13 +303,13 @@ func TestReviewScratchRootAlloc(t *testing.T) {
 	}
 }
 
-// rvPadBits: 4501 values; 1 bit on the wire, so Marshal allows 4096 + 64.
-type rvPadBits struct {
+// padBits: 4501 values; 1 bit on the wire, so Marshal allows 4096 + 64.
+type padBits struct {
 	A [4500]int8 `bits:"range=0..0"`
 	B bool
 }
 
-// TestReviewPaddingBitsAllowance: Unmarshal accepts ⇒ Marshal accepts
+// TestPaddingBitsAllowance: Unmarshal accepts ⇒ Marshal accepts
 // what it decoded. Observed: the decoder's allowance counts the packet's
 // 8 bits, Marshal's the value's 1 bit, so Unmarshal([]byte{1}) accepts a
 // value of 4501 values (limit 4608) that Marshal then refuses (limit
@@ -310,8 +317,8 @@ type rvPadBits struct {
 // (as for a single-pass decode) where Union.Unmarshal, which always
 // decodes in two passes, charges them once: 20000 padded elements decode
 // from a Union's packet and are refused by Union.Marshal.
-func TestReviewPaddingBitsAllowance(t *testing.T) {
-	var v rvPadBits
+func TestPaddingBitsAllowance(t *testing.T) {
+	var v padBits
 	if err := bitpack.Unmarshal([]byte{1}, &v); err != nil {
 		t.Fatalf("Unmarshal: %v", err)
 	}
@@ -334,17 +341,17 @@ func TestReviewPaddingBitsAllowance(t *testing.T) {
 	}
 }
 
-// rvCtxNode nests itself through a hook that decodes the next node with
+// depthNode nests itself through a hook that decodes the next node with
 // Decode on the Reader it was handed.
 type (
-	rvCtxNode struct {
+	depthNode struct {
 		V   bool
-		Box rvCtxBox
+		Box depthBox
 	}
-	rvCtxBox struct{ Next *rvCtxNode }
+	depthBox struct{ Next *depthNode }
 )
 
-func (b rvCtxBox) MarshalBits(w *bitio.Writer) error {
+func (b depthBox) MarshalBits(w *bitio.Writer) error {
 	w.WriteBool(b.Next != nil)
 	if b.Next == nil {
 		return w.Err()
@@ -352,15 +359,15 @@ func (b rvCtxBox) MarshalBits(w *bitio.Writer) error {
 	return bitpack.Encode(w, b.Next)
 }
 
-func (b *rvCtxBox) UnmarshalBits(r *bitio.Reader) error {
+func (b *depthBox) UnmarshalBits(r *bitio.Reader) error {
 	if !r.ReadBool() {
 		return r.Err()
 	}
-	b.Next = new(rvCtxNode)
+	b.Next = new(depthNode)
 	return bitpack.Decode(r, b.Next)
 }
 
-// TestReviewContextOverwrite: MaxDepth and the allowances hold through
+// TestHookCannotDetachFrame: MaxDepth and the allowances hold through
 // hooks whatever the hook does with its Reader. Observed (when bitio had
 // a public Context that bitpack kept its frame in): a hook that stored
 // its own state there detached its nested Decode from the packet's
@@ -368,9 +375,9 @@ func (b *rvCtxBox) UnmarshalBits(r *bitio.Reader) error {
 // levels decoded (MaxDepth is 64); 256 KiB of 0xff killed the process
 // (goroutine stack exhausted). The frame now lives in an unexported field
 // of the Reader that only bitpack reaches. Expected: ErrDepth.
-func TestReviewContextOverwrite(t *testing.T) {
+func TestHookCannotDetachFrame(t *testing.T) {
 	packet := append(bytes.Repeat([]byte{0xff}, 50), 0x00) // 200 nodes (V, presence), then an absent one
-	var out rvCtxNode
+	var out depthNode
 	err := bitpack.Unmarshal(packet, &out)
 	if !errors.Is(err, bitpack.ErrDepth) {
 		depth := 0
@@ -381,138 +388,17 @@ func TestReviewContextOverwrite(t *testing.T) {
 	}
 }
 
-// rvRewind is a careless hook: it peeks a byte and rewinds too far, to
-// the packet's start.
-type (
-	rvRewind    struct{ V uint8 }
-	rvRewindMsg struct {
-		A    uint8
-		H    rvRewind
-		Rest [2]byte
-	}
-)
-
-func (h rvRewind) MarshalBits(w *bitio.Writer) error { w.WriteBits(uint64(h.V), 8); return w.Err() }
-func (h *rvRewind) UnmarshalBits(r *bitio.Reader) error {
-	h.V = uint8(r.ReadBits(8))
-	r.Rewind(0)
-	return r.Err()
-}
-
-// TestReviewHookRewind: a failed decode leaves the value as it was, even
-// when a hook moves its Reader back before where it started. Observed:
-// validation accepts (the fields after the hook re-read the packet), the
-// store pass writes A and H, then fails on the hook's negative bit count
-// ("field H at bit 8: negative bit count -8", the branch unmarshalIn
-// calls unreachable), leaving A = 0x11 and H.V = 0x22 in the value.
-// Expected: refused in validation, naming the hook, value untouched.
-func TestReviewHookRewind(t *testing.T) {
-	v := rvRewindMsg{A: 7}
-	err := bitpack.Unmarshal([]byte{0x11, 0x22}, &v)
-	want := "bitpack: decode bitpack_test.rvRewindMsg: field H at bit 8: UnmarshalBits left the Reader at bit 0, before bit 8 where its value starts"
-	if !errors.Is(err, bitpack.ErrRange) || err.Error() != want {
-		t.Errorf("err = %v\nwant %s", err, want)
-	}
-	if v != (rvRewindMsg{A: 7}) {
-		t.Errorf("refused decode changed the value: %+v", v)
-	}
-}
-
-// rvHooker is an interface with both hook methods; rvIfaceEmbed embeds it
-// next to a field of its own.
-type (
-	rvHooker interface {
-		MarshalBits(w *bitio.Writer) error
-		UnmarshalBits(r *bitio.Reader) error
-	}
-	rvIfaceEmbed struct {
-		rvHooker
-		Health int32 `bits:"range=0..1000"`
-	}
-	rvIfaceOnly struct{ rvHooker }
-	rvVal       struct{ V uint8 }
-)
-
-func (h *rvVal) MarshalBits(w *bitio.Writer) error { w.WriteBits(uint64(h.V), 8); return w.Err() }
-func (h *rvVal) UnmarshalBits(r *bitio.Reader) error {
-	h.V = uint8(r.ReadBits(8))
-	return r.Err()
-}
-
-// TestReviewEmbeddedInterfaceHooks: hooks promoted from an embedded
-// interface field are promoted hooks too (issue 13 item 4). Observed:
-// hookCarrier looks for a *T that implements the hooks, and a pointer to
-// an interface has no methods, so the type compiles: Marshal writes only
-// the embedded value (05 for Health 700), and every Unmarshal panics with
-// a nil pointer dereference (a new value's embedded interface is nil).
-// Expected: a *TagError naming the type and the embedded field (also for
-// a struct that is only the embedded interface, which panics the same
-// way).
-func TestReviewEmbeddedInterfaceHooks(t *testing.T) {
-	_, err := bitpack.Describe(rvIfaceEmbed{})
-	var te *bitpack.TagError
-	want := "bitpack_test.rvIfaceEmbed gets MarshalBits/UnmarshalBits from its embedded interface field rvHooker, which is nil in every value a decode creates; define both methods on bitpack_test.rvIfaceEmbed"
-	if !errors.As(err, &te) || te.Type != reflect.TypeFor[rvIfaceEmbed]() || te.Field != "rvHooker" || te.Problem != want {
-		t.Errorf("Describe: %v, want a *TagError for rvIfaceEmbed's field rvHooker: %s", err, want)
-	}
-	// Alone, too: every decode would call UnmarshalBits on a nil
-	// interface.
-	if _, err := bitpack.Describe(rvIfaceOnly{}); !errors.As(err, &te) || te.Field != "rvHooker" {
-		t.Errorf("Describe(rvIfaceOnly): %v, want a *TagError for its field rvHooker", err)
-	}
-	v := rvIfaceEmbed{rvHooker: &rvVal{V: 5}, Health: 700}
-	if data, err := bitpack.Marshal(&v); err == nil {
-		t.Errorf("Marshal wrote %x (Health dropped)", data)
-	}
-}
-
-// rvLater has no union yet when rvEarlyMember's union is built.
-type (
-	rvLater       interface{ isLater() }
-	rvLaterA      struct{ A uint8 }
-	rvLaterB      struct{ B bool }
-	rvEarlyMember struct {
-		L []rvLater `bits:"maxlen=100000"`
-	}
-)
-
-func (rvLaterA) isLater() {}
-func (rvLaterB) isLater() {}
-
-// TestReviewUnionBeforeInterface: NewUnion checks a member that holds an
-// interface registered later only as far as it can (issue 13 item 6: in
-// any order). Observed: the placeholder union op takes 0 bits, so a
-// slice of the interface counts as "elements that can take no bits" and
-// NewUnion refuses maxlen=100000 (at most 65536), which compiles once the
-// interface's two-member union (1 bit each) is registered. Expected:
-// NewUnion accepts it; the real compile decides.
-func TestReviewUnionBeforeInterface(t *testing.T) {
-	if _, err := bitpack.NewUnion(rvEarlyMember{}); err != nil {
-		t.Errorf("NewUnion before rvLater's union: %v", err)
-	}
-	u, err := bitpack.NewUnion(rvLaterA{}, rvLaterB{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bitpack.RegisterUnion[rvLater](u); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bitpack.Describe(rvEarlyMember{}); err != nil {
-		t.Errorf("after registration: %v", err)
-	}
-}
-
-// rvWorld is a realistic use of a sparse array: a table of entities,
+// sparseWorld is a realistic use of a sparse array: a table of entities,
 // mostly empty, sent with only the present ones.
 type (
-	rvEntity struct{ ID uint16 }
-	rvWorld  struct {
+	worldEntity struct{ ID uint16 }
+	sparseWorld struct {
 		Tick     uint32
-		Entities [10000]*rvEntity `bits:"sparse"`
+		Entities [10000]*worldEntity `bits:"sparse"`
 	}
 )
 
-// TestReviewSparseArrayEmpty: a sparse array's absent slots cost a pointer
+// TestSparseArrayEmptyWithinWork: a sparse array's absent slots cost a pointer
 // store each (10000 of them decode in about 5.6 µs, against about 4.5 ns
 // per zero-bit value), but the work allowance counts each slot as a whole
 // value, so the table's own 10000 slots exceed the 7680 values a 56-bit
@@ -521,14 +407,14 @@ type (
 // any world with fewer than 2 entities; a [65536] table needs about 30
 // entities before it encodes at all. Expected: an empty world encodes and
 // decodes.
-func TestReviewSparseArrayEmpty(t *testing.T) {
-	var in rvWorld
+func TestSparseArrayEmptyWithinWork(t *testing.T) {
+	var in sparseWorld
 	in.Tick = 77
 	data, err := bitpack.Marshal(&in)
 	if err != nil {
 		t.Fatalf("Marshal of an empty world: %v", err)
 	}
-	var out rvWorld
+	var out sparseWorld
 	if err := bitpack.Unmarshal(data, &out); err != nil || out != in {
 		t.Errorf("Unmarshal: %v", err)
 	}

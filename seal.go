@@ -32,7 +32,7 @@ var ErrChecksum = errors.New("bitpack: packet checksum mismatch")
 // read whole, for its CRC and then moved into place, before the CRC is
 // written where its first bytes may have been.
 func Seal(dst []byte, protocolID uint32, payload []byte) []byte {
-	crc := frameCRC(protocolID, payload)
+	crc := sealCRC(protocolID, payload)
 	start := len(dst)
 	dst = slices.Grow(dst, 4+len(payload))[:start+4+len(payload)]
 	copy(dst[start+4:], payload) // copy moves overlapping bytes correctly
@@ -48,13 +48,13 @@ func Open(protocolID uint32, packet []byte) ([]byte, error) {
 		return nil, ErrChecksum
 	}
 	payload := packet[4:]
-	if binary.LittleEndian.Uint32(packet) != frameCRC(protocolID, payload) {
+	if binary.LittleEndian.Uint32(packet) != sealCRC(protocolID, payload) {
 		return nil, ErrChecksum
 	}
 	return payload, nil
 }
 
-func frameCRC(protocolID uint32, payload []byte) uint32 {
+func sealCRC(protocolID uint32, payload []byte) uint32 {
 	// The 8 header bytes (protocol id, then the zeroed CRC field) go through
 	// the table by hand: handing a local array to crc32.Update would move it
 	// to the heap.
