@@ -76,7 +76,7 @@ func (l *lazyCorpus) get(t *testing.T) *corpus {
 	l.once.Do(func() {
 		start := time.Now()
 		entries := table()
-		m, err := model.Build(corpusProtos())
+		m, err := build(Options{Enums: tableEnums}, corpusProtos())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 	}
 	builtDrivers.dirs = append(builtDrivers.dirs, dir)
 	var header bytes.Buffer
-	if err := CPP(&header, Options{Include: "minserialize.h"}, corpusProtos()...); err != nil {
+	if err := CPP(&header, Options{Include: "minserialize.h", Enums: tableEnums}, corpusProtos()...); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{"table.h": header.Bytes(), "dispatch.inc": []byte(dispatch)}

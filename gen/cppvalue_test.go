@@ -12,6 +12,7 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // assigner writes C++ statements that store a Go value of a model type
@@ -49,10 +50,20 @@ func (a *assigner) value(v *model.Value, rv reflect.Value, p place) {
 	switch v.Kind {
 	case bitpack.KindBool:
 		a.add("%s = %t;", x, rv.Bool())
-	case bitpack.KindInt:
-		a.add("%s = %s;", x, cpp.IntLiteral(rv.Int()))
-	case bitpack.KindUint:
-		a.add("%s = %s;", x, cpp.UintLiteral(rv.Uint()))
+	case bitpack.KindInt, bitpack.KindUint:
+		var lit string
+		switch {
+		case v.Kind == bitpack.KindUint:
+			lit = cpp.UintLiteral(rv.Uint())
+		case v.Counted: // the count Go rounds the duration to
+			lit = cpp.IntLiteral(int64(rules.UnitsSigned(rv.Int(), v.Unit)))
+		default:
+			lit = cpp.IntLiteral(rv.Int())
+		}
+		if v.Enum != nil { // an enum class takes no integer without a cast
+			lit = "static_cast<" + a.e.TypeName(v.Enum) + ">( " + lit + " )"
+		}
+		a.add("%s = %s;", x, lit)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
 			a.add("set_f32( %s, %#08xu );", x, float32Bits(rv))

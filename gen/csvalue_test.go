@@ -11,6 +11,7 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/csharp"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // csValue renders a Go value of a model type as a C# expression that
@@ -36,13 +37,8 @@ func (a csValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
-	case bitpack.KindInt:
-		if rv.Int() == math.MinInt64 {
-			return "long.MinValue"
-		}
-		return strconv.FormatInt(rv.Int(), 10)
-	case bitpack.KindUint:
-		return strconv.FormatUint(rv.Uint(), 10)
+	case bitpack.KindInt, bitpack.KindUint:
+		return a.integer(v, rv)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
 			return fmt.Sprintf("Bitpack.Float32FromBits(%#08xu)", float32Bits(rv))
@@ -94,6 +90,27 @@ func (a csValue) value(v *model.Value, rv reflect.Value) string {
 		return "new " + a.e.Type(v) + " { " + strings.Join(entries, ", ") + " }"
 	}
 	panic(fmt.Sprintf("csValue: %s: kind %s", v.Path, v.Kind))
+}
+
+// integer renders an integer: a duration counted in units as its count
+// (rounded as Go rounds it), a value of an enum as a cast (it may be one
+// no member names).
+func (a csValue) integer(v *model.Value, rv reflect.Value) string {
+	var lit string
+	switch {
+	case v.Kind == bitpack.KindUint:
+		lit = strconv.FormatUint(rv.Uint(), 10)
+	case v.Counted:
+		lit = strconv.FormatInt(int64(rules.UnitsSigned(rv.Int(), v.Unit)), 10)
+	case rv.Int() == math.MinInt64:
+		lit = "long.MinValue"
+	default:
+		lit = strconv.FormatInt(rv.Int(), 10)
+	}
+	if v.Enum == nil {
+		return lit
+	}
+	return "(" + a.e.Type(v) + ")(" + lit + ")"
 }
 
 // quat renders a quaternion holder: its own form (raw floats) holds the

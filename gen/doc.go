@@ -96,7 +96,8 @@
 //	*T                        bool X_present; T X               serialize_bool(X_present), then T
 //	struct                    the struct                        serialize_object, or its fields inline under a tag
 //	[N]*T, []*T sparse        bool X_present[N]; T X[N] (+count) bitpack_int_relative before each present element
-//	unit=U, integer clamp     the Go value (Duration: int64_t ns)  bitpack_signed_units / bitpack_unsigned_units
+//	unit=U, integer clamp     the Go value (Duration: int64_t U)   bitpack_signed_units / bitpack_unsigned_units
+//	named int with constants  enum class T : its integer type     as the integer, through a local of that type
 //	quat,bits=B               float X[4], or the Go type's struct  bitpack_quat(x, y, z, w, B) wherever they sit
 //	map[K]V maxlen=N          int X_count; K X_keys[N]; V X[N]     the count, entries in ascending key order
 //	registered interface      struct I { uint32_t type; A A; ... } serialize_int(type), then the member
@@ -171,6 +172,23 @@
 // writer compares before it writes (DeltaChanged and its kin); hooks are
 // compared by the bits their Serialize writes.
 //
+// Snapshot streams: bitpack::Receiver<T, History> reads a Go
+// snapshot.Sender's packets as snapshot.Receiver does (the same views,
+// refusals and ack; bitpack::ReceiveResult says why a packet was refused,
+// no_base for ErrNoBase). It decodes into a spare view, so a refused packet
+// changes nothing, copies the accepted view into the caller's value, and
+// once its history is made allocates nothing. The header's numbers come
+// from package snapshot's own definitions (internal/snapwire).
+//
+// # Enums
+//
+// A Go named integer type whose constants are given in Options.Enums
+// (bitpack gen reads them from the package's source; reflection cannot
+// see constants) is an enum in the model (model.TypeEnum, Value.Enum),
+// and each renderer declares the type's fields with an enum of its own
+// language. The wire is the integer's: a value no constant names is read
+// and written as any other, as Go does.
+//
 // # C# and TypeScript
 //
 // CSharp and TypeScript write one self-contained file each, its bit reader
@@ -226,8 +244,10 @@
 // fields), so the generated code reads and writes the components where the
 // Go value has them. A map is a count with arrays of keys and values in
 // C++, a Dictionary in C#, a Map in TypeScript; writers sort the keys
-// (strings by their UTF-8 bytes). A field with unit= holds the Go value, a
-// time.Duration its nanoseconds (int64_t, long, bigint): the generated
-// code divides and multiplies. A C++ union's type holds the wire index, so
-// a protocol numbered with At keeps its numbers.
+// (strings by their UTF-8 bytes). An integer field with unit= holds the Go
+// value: the generated code divides and multiplies. A time.Duration with
+// unit=U holds its count of U, as the wire carries it (int64_t, long,
+// number or bigint; Value.Counted; Rust's still holds Go's nanoseconds).
+// A C++ union's type holds the wire index, so a protocol numbered with At
+// keeps its numbers.
 package gen

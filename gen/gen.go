@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"cmp"
 	"io"
+	"reflect"
+	"slices"
 
 	"github.com/bitpack-go/bitpack/gen/internal/cpp"
 	"github.com/bitpack-go/bitpack/gen/internal/csharp"
@@ -16,17 +19,77 @@ type Options struct {
 	Namespace string // C++ namespace for everything generated; "" = none
 	Include   string // the serialize header to #include; "" = "serialize.h"
 	Package   string // Go: the generated file's package name; "" = the last element of the types' import path
+
+	// Enums are named integer types' constants, which name the types'
+	// values in the generated code: a field of such a type is declared
+	// with an enum of its own (C++ enum class, C# enum, TypeScript a
+	// union of the values with an as-const object of the names). The
+	// wire does not change. Reflection cannot see constants: bitpack gen
+	// reads them from the package's source (every named integer type of
+	// the module whose package declares constants of it) and fills this
+	// in; a program calling gen itself lists them, with EnumOf. Types no
+	// field holds are not used.
+	Enums []Enum
+}
+
+// An Enum is a Go named integer type's constants: the type, by the
+// import path of its package and its name, and each constant's name and
+// value, in the order the generated enum lists them (the declaration's).
+type Enum struct {
+	PkgPath   string
+	Name      string
+	Constants []EnumConstant
+}
+
+// An EnumConstant is one constant of an Enum: its name in Go and its
+// value (for an unsigned type, the bits of the value: int64(uint64(v))).
+type EnumConstant struct {
+	Name  string
+	Value int64
+}
+
+// EnumOf is the Enum of T, a named integer type, whose constants are
+// named by constants' keys, listed in the order of their values (names
+// break ties):
+//
+//	gen.EnumOf(map[string]game.Team{"Red": game.Red, "Blue": game.Blue, "Spectator": game.Spectator})
+func EnumOf[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](constants map[string]T) Enum {
+	t := reflect.TypeFor[T]()
+	e := Enum{PkgPath: t.PkgPath(), Name: t.Name()}
+	for name, v := range constants {
+		e.Constants = append(e.Constants, EnumConstant{Name: name, Value: int64(v)})
+	}
+	slices.SortFunc(e.Constants, func(a, b EnumConstant) int {
+		x, y := constants[a.Name], constants[b.Name]
+		return cmp.Or(cmp.Compare(x, y), cmp.Compare(a.Name, b.Name))
+	})
+	return e
+}
+
+// build is the model of values with the options' enums.
+func build(opts Options, values []any) (*model.Model, error) {
+	specs := make([]model.EnumSpec, 0, len(opts.Enums))
+	for _, e := range opts.Enums {
+		s := model.EnumSpec{PkgPath: e.PkgPath, Name: e.Name}
+		for _, c := range e.Constants {
+			s.Constants = append(s.Constants, model.SpecConstant{Name: c.Name, Value: c.Value})
+		}
+		specs = append(specs, s)
+	}
+	return model.Build(values, specs...)
 }
 
 // CPP writes one self-contained C++11 header for the types of values
 // (struct values or pointers to them; nil pointers are enough) and every
 // type they reach: for each, a struct of plain fields with a serialize
 // member function template, Serialize(Stream &), written with serialize's
-// macros and bitpack's helpers, in dependency order. The output is
+// macros and bitpack's helpers, in dependency order (a named integer type
+// with constants, Options.Enums, is an enum class of its underlying type;
+// a time.Duration with unit=U an int64_t counting U). The output is
 // deterministic: the same types give the same bytes. Nothing is written
 // when an error is returned.
 func CPP(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
@@ -45,7 +108,9 @@ func CPP(w io.Writer, opts Options, values ...any) error {
 // struct type T becomes public sealed class T with a public field per
 // wire field, named as in Go (a public struct when its fields are all
 // fixed-width and it is not a root, a union's member, a pointee or a
-// sparse slot: gen/README.md, Structs), and
+// sparse slot: gen/README.md, Structs; a named integer type with
+// constants, Options.Enums, is a C# enum of its underlying type; a
+// time.Duration with unit=U a long counting U), and
 //
 //	public static bool TryRead(byte[] packet, out T value, out string error)
 //	public bool TryWrite(out byte[] packet, out string error)
@@ -66,7 +131,7 @@ func CPP(w io.Writer, opts Options, values ...any) error {
 // file carries its own bit reader and writer, Seal and Open. The output is
 // deterministic. Nothing is written when an error is returned.
 func CSharp(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
@@ -93,14 +158,17 @@ func CSharp(w io.Writer, opts Options, values ...any) error {
 // writeTDeltaTo, with cloneT and copyT. For each root type (the values
 // given) whose zero value bitpack encodes, TReceiver reads a Go
 // snapshot.Sender's stream as snapshot.Receiver does. Integers of up to
-// 32 bits are numbers, 64-bit ones bigint; pointers are T | null; a
-// registered interface is a union discriminated by type. Reads and writes
-// are bitpack's, and so are their refusals. The module compiles with
-// TypeScript 5.0 and later under strict settings (the README lists
-// them). opts is not used (a module needs no namespace). Nothing is
-// written when an error is returned.
+// 32 bits are numbers, 64-bit ones bigint; a named integer type with
+// constants (Options.Enums) is the union of its values, with an as-const
+// object of the same name naming them; a time.Duration with unit=U is its
+// count of U (a number, a bigint where the count's range passes 2^53);
+// pointers are T | null; a registered interface is a union discriminated
+// by type. Reads and writes are bitpack's, and so are their refusals. The
+// module compiles with TypeScript 5.0 and later under strict settings
+// (the README lists them). opts is not used (a module needs no
+// namespace). Nothing is written when an error is returned.
 func TypeScript(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}
@@ -132,7 +200,7 @@ func TypeScript(w io.Writer, opts Options, values ...any) error {
 // such types are left to the plan. Nothing is written on error. One
 // package holds one file gen.Go wrote: the helpers of two would collide.
 func Go(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}

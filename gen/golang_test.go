@@ -35,6 +35,7 @@ var goRefusals = map[string]string{
 	"Hooked":   "gen: Go: gen.Hooked field At: MarshalBits types are not generated in Go (the plan encodes them; leave gen.Hooked to the plan)",
 	"Maps":     "gen: Go: gen.Maps field Scores: maps are not generated in Go (the plan encodes them; leave gen.Maps to the plan)",
 	"Numbered": "gen: Go: gen.Numbered field C: unions are not generated in Go (the plan encodes them; leave gen.Numbered to the plan)",
+	"Named":    "gen: Go: gen.Named field ByTeam: maps are not generated in Go (the plan encodes them; leave gen.Named to the plan)",
 }
 
 // goTable are the table entries gen.Go generates, as package gotable's

@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden generated files in t
 // eye when they change: the README's player (a Vec3 under a float tag, a
 // string), a union envelope, in a namespace, and a loadout (a quaternion,
 // a map, a duration in units, a clamped integer, a union numbered with
-// At), in each language.
+// At), in each language; and the table's Named (enums, and durations
+// counted in units).
 var goldenCases = []struct {
 	file   string
 	gen    func(io.Writer, Options, ...any) error
@@ -38,6 +39,9 @@ var goldenCases = []struct {
 	{"loadout.h", CPP, Options{Namespace: "game"}, []any{&Loadout{}}},
 	{"loadout.cs", CSharp, Options{Namespace: "Game.Loadout"}, []any{&Loadout{}}},
 	{"loadout.ts", TypeScript, Options{}, []any{&Loadout{}}},
+	{"named.ts", TypeScript, Options{Enums: tableEnums}, []any{&Named{}}},
+	{"named.cs", CSharp, Options{Namespace: "Game.Named", Enums: tableEnums}, []any{&Named{}}},
+	{"named.h", CPP, Options{Namespace: "game::named", Enums: tableEnums}, []any{&Named{}}},
 	{"player.rs", Rust, Options{}, []any{&Player{}}},
 	{"envelope.rs", Rust, Options{}, []any{(*Envelope)(nil)}},
 	{"loadout.rs", Rust, Options{}, []any{&Loadout{}}},
@@ -124,12 +128,13 @@ func TestCPPGoldenCompiles(t *testing.T) {
 	src := `#include "golden/player.h"
 #include "golden/envelope.h"
 #include "golden/loadout.h"
+#include "golden/named.h"
 #define BOTH(T) template bool T::Serialize<serialize::ReadStream>( serialize::ReadStream & ); \
 	template bool T::Serialize<serialize::WriteStream>( serialize::WriteStream & );
-BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd)
+BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd) BOTH(game::named::Named)
 #define DELTA(T) template bool T::SerializeDelta<serialize::ReadStream>( serialize::ReadStream &, const T & ); \
 	template bool T::SerializeDelta<serialize::WriteStream>( serialize::WriteStream &, const T & );
-DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout)
+DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout) DELTA(game::named::Named)
 static_assert( Player_fingerprint == %#08xu, "Player's fingerprint" );
 static_assert( game::net::Envelope_fingerprint == %#08xu, "Envelope's fingerprint" );
 `

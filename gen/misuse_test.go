@@ -115,7 +115,8 @@ var tsMisuseWant = []string{
 	"bitpack: encode gen.Maps: field Flags[true]: value 8 does not fit in 3 bits",
 	"bitpack: encode gen.Units: field HP: value 40000 is not in [-32768, 32767]",
 	"bitpack: encode gen.Units: field Neg: value 10.5 is not an integer",
-	"bitpack: encode gen.Units: field Timeout: value 5 is not a bigint",
+	"bitpack: encode gen.Units: field Timeout: value 1.5 is not an integer",
+	"bitpack: encode gen.Named: field Fine: value 5 is not a bigint",
 	"bitpack: encode gen.Rotations: field Arr: 3 elements for an array of 4",
 	"bitpack: encode gen.Rotations: field Plain: null QuatXYZW: only a Go pointer may be absent",
 	"bitpack: encode gen.Rotations: field GL: value string is not a number",
@@ -163,7 +164,8 @@ lines.push(attempt(() => t.writeMaps({ ...t.newMaps(), Scores: new Map([[1 as un
 lines.push(attempt(() => t.writeMaps({ ...t.newMaps(), Flags: new Map([[false, 1], [true, 8]]) })));
 lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), HP: 40000 })));
 lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), Neg: 10.5 })));
-lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), Timeout: 5 as unknown as bigint })));
+lines.push(attempt(() => t.writeUnits({ ...t.newUnits(), Timeout: 1.5 })));
+lines.push(attempt(() => t.writeNamed({ ...t.newNamed(), Fine: 5 as unknown as bigint })));
 lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), Arr: [0, 0, 1] })));
 lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), Plain: null as unknown as t.QuatXYZW })));
 lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), GL: { W: "1" as unknown as number, V: [0, 0, 0] } })));
@@ -181,7 +183,7 @@ func TestCSharpMisuse(t *testing.T) {
 	for _, e := range table() {
 		protos = append(protos, e.proto)
 	}
-	if err := CSharp(&cs, Options{Namespace: csNamespace}, protos...); err != nil {
+	if err := CSharp(&cs, Options{Namespace: csNamespace, Enums: tableEnums}, protos...); err != nil {
 		t.Fatal(err)
 	}
 	hooks, err := os.ReadFile(filepath.Join("testdata", "hooks.cs"))
@@ -206,7 +208,7 @@ func TestTypeScriptMisuse(t *testing.T) {
 	for _, e := range table() {
 		protos = append(protos, e.proto)
 	}
-	if err := TypeScript(&ts, Options{}, protos...); err != nil {
+	if err := TypeScript(&ts, Options{Enums: tableEnums}, protos...); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

@@ -318,6 +318,40 @@ type Units struct {
 	Ticks   []int32       `bits:"maxlen=3,unit=16,range=0..255,clamp"`
 }
 
+// Named holds enums, named integer types whose constants tableEnums
+// gives (so the clients declare these fields with enums of their own), in
+// every place an integer goes: ranged, raw, signed, 64-bit, in a slice, an
+// array, under a pointer, as a map's keys and values; Side's 3 and most
+// of Raw's values no constant names. And durations that C# and
+// TypeScript hold counted in units: more than 2^53 of them (a bigint in
+// TypeScript), more than 2^32 (a number all the same), and clamped.
+type (
+	Team   uint8
+	Offset int16
+	Rank   int64
+	Named  struct {
+		Side   Team            `bits:"range=0..3"`
+		Raw    Team            ``
+		Shift  Offset          `bits:"range=-2..2"`
+		Rank   Rank            ``
+		Ranks  []Rank          `bits:"maxlen=3,range=-5..5"`
+		Row    [3]Offset       ``
+		Opt    *Team           `bits:"range=0..2"`
+		ByTeam map[Team]Offset `bits:"maxlen=3,key.range=0..3"`
+		Fine   time.Duration   `bits:"unit=2ns,bits=62"`
+		Beat   time.Duration   `bits:"unit=1us,bits=40"`
+		Lag    time.Duration   `bits:"unit=1ms,range=-5000..5000,clamp"`
+	}
+)
+
+// tableEnums are the constants of the table's enums, as bitpack gen
+// would read them: Team's in declaration order, not by value.
+var tableEnums = []Enum{
+	{PkgPath: "github.com/bitpack-go/bitpack/gen", Name: "Team", Constants: []EnumConstant{{"Red", 1}, {"Blue", 2}, {"Spectator", 0}}},
+	EnumOf(map[string]Offset{"Left": -1, "Centre": 0, "Right": 1}),
+	EnumOf(map[string]Rank{"Bottom": -1 << 40, "Top": 1 << 40}), // no constant is 0, Go's zero value
+}
+
 // Unions numbered their own way: Cmd's members have the indices 7, 9 and
 // 10 (At), Tall takes 5 index bits for two members (IndexBits), Lone is one
 // member at index 2 in 2 bits.
@@ -414,6 +448,7 @@ func table() []tableEntry {
 		{Rotations{}, bitpacktest.Gen[Rotations]()},
 		{Maps{}, bitpacktest.Gen[Maps](bitpacktest.MaxElems(6))},
 		{Units{}, bitpacktest.Gen[Units]()},
+		{Named{}, bitpacktest.Gen[Named](bitpacktest.MaxElems(3))},
 		{Numbered{}, bitpacktest.Gen[Numbered]()},
 		{QuatProbe{}, bitpacktest.Gen[QuatProbe]()},
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 	"github.com/bitpack-go/bitpack/gen/internal/typescript"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // tsValue renders a Go value of a model type as a TypeScript expression
@@ -39,16 +40,8 @@ func (a tsValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
-	case bitpack.KindInt:
-		if v.GoBits == 64 {
-			return strconv.FormatInt(rv.Int(), 10) + "n"
-		}
-		return strconv.FormatInt(rv.Int(), 10)
-	case bitpack.KindUint:
-		if v.GoBits == 64 {
-			return strconv.FormatUint(rv.Uint(), 10) + "n"
-		}
-		return strconv.FormatUint(rv.Uint(), 10)
+	case bitpack.KindInt, bitpack.KindUint:
+		return a.integer(v, rv)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
 			return fmt.Sprintf("t.float32FromBits(%#08x)", float32Bits(rv))
@@ -96,11 +89,39 @@ func (a tsValue) value(v *model.Value, rv reflect.Value) string {
 	panic(fmt.Sprintf("tsValue: %s: kind %s", v.Path, v.Kind))
 }
 
+// integer is an integer's literal: a bigint where the field is one, a
+// duration counted in units as its count (rounded as Go rounds it), a
+// value of an enum asserted to be one (through number or bigint: the
+// value may be one no constant names).
+func (a tsValue) integer(v *model.Value, rv reflect.Value) string {
+	var lit string
+	switch {
+	case v.Counted:
+		lit = strconv.FormatInt(int64(rules.UnitsSigned(rv.Int(), v.Unit)), 10)
+	case v.Kind == bitpack.KindInt:
+		lit = strconv.FormatInt(rv.Int(), 10)
+	default:
+		lit = strconv.FormatUint(rv.Uint(), 10)
+	}
+	big := a.e.Type(v) == "bigint" || v.Enum != nil && v.GoBits == 64
+	if big {
+		lit += "n"
+	}
+	if v.Enum == nil {
+		return lit
+	}
+	through := "number"
+	if big {
+		through = "bigint"
+	}
+	return "(" + lit + " as " + through + " as t." + a.e.TypeName(v.Enum) + ")"
+}
+
 // qualified is a value's TypeScript type as the test driver names it: the
 // table's types through the module's import, t.
 func (a tsValue) qualified(v *model.Value) string {
 	typ := a.e.Type(v)
-	for _, t := range a.m.Types {
+	for _, t := range append(append([]*model.Type{}, a.m.Enums...), a.m.Types...) {
 		n := a.e.TypeName(t)
 		typ = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(typ, "t."+n)
 	}

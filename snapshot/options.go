@@ -56,7 +56,7 @@ func history(n int) (int, error) {
 	switch {
 	case n == 0:
 		return defaultHistory, nil
-	case n < 2 || n > maxHistory || n&(n-1) != 0:
+	case n < snapwire.MinHistory || n > maxHistory || n&(n-1) != 0:
 		return 0, fmt.Errorf(snapwire.History, n, defaultHistory, maxHistory)
 	}
 	return n, nil

@@ -153,7 +153,7 @@ func (r *Receiver[T]) holds(s *slot[T], seq uint16) bool {
 // read, or 0xFFFF before the first.
 func (r *Receiver[T]) Ack() uint16 {
 	if !r.read {
-		return 0xFFFF
+		return snapwire.NoAck
 	}
 	return r.newest
 }

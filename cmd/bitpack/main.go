@@ -21,6 +21,14 @@
 // package's own bitpack is the only source of truth, and registered
 // unions are there because the package's init functions ran.
 //
+// What reflection cannot see, it reads from the source first: the
+// constants of the named integer types of the package and of the
+// packages of its module it imports (go list, go/parser, go/types), which
+// it passes to gen as Options.Enums. A field of such a type is then
+// declared with an enum of its values' names in C++, C# and TypeScript
+// (the wire is the integer's). To keep a type plain, declare its
+// constants untyped or of its underlying type.
+//
 // Types declared in package main cannot be imported, so this command
 // cannot reach them: move the types to a package of their own (usual for
 // a protocol shared by a server and its tools), or generate from inside
@@ -115,8 +123,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := fmt.Sprintf("gen.Options{Namespace: %q, Include: %q}", *namespace, *include)
-	if *lang == "go" {
+	var opts string
+	if *lang != "go" {
+		enums, err := moduleEnums(target.importPath)
+		if err != nil {
+			return err
+		}
+		opts = fmt.Sprintf("gen.Options{Namespace: %q, Include: %q, Enums: %s}", *namespace, *include, enumsLiteral(enums))
+	} else {
 		opts = fmt.Sprintf("gen.Options{Package: %q}", target.name)
 		if *out != "" {
 			// The package is built with the file being replaced out of

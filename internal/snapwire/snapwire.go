@@ -13,10 +13,14 @@ const (
 	ZeroHeader     = 11    // bytes, the zero base (with the stream's value)
 	MaxShort       = 127   // the largest offset the short form carries
 	MaxHistory     = 32768 // History's bound: offsets stay below it (15 bits)
+	MinHistory     = 2     // History's least value
 	MinPacket      = ShortHeader + 1
 	DefaultHistory = 64 // History when none is given
 	LeftStreams    = 4  // how many of the streams it left a Receiver remembers
 )
+
+// NoAck is what a Receiver acknowledges before it has read a packet.
+const NoAck = 0xFFFF
 
 // The words of a Receiver's refusals. Each is a fmt format whose verbs
 // are %d (a decimal integer) and %#08x (a 32-bit value as 0x and 8 hex

@@ -15,11 +15,15 @@
 // allocates or loops, so it refuses what bitpack refuses for claiming more
 // than its bits pay for.
 //
-// Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
-// are rounded to float32 when written (as storing them in Go would), and
-// float32 arithmetic goes through Math.fround at every step, as bitpack pins
-// it. Raw float fields keep every bit pattern (-0, denormals, infinities)
-// but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
+// Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
+// integer type with constants is a union of its values (an as-const object
+// names them as Go does), and a time.Duration with unit=U is its count of
+// U, as the wire carries it (a number, a bigint where the count's range
+// passes 2^53). float32 fields are rounded to float32 when written (as
+// storing them in Go would), and float32 arithmetic goes through
+// Math.fround at every step, as bitpack pins it. Raw float fields keep
+// every bit pattern (-0, denormals, infinities) but NaN payloads: a
+// JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
 //
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
@@ -1414,6 +1418,27 @@ export class BitWriter {
     if (units < min || units > max) {
       if (!clamp) {
         return this.fail("Range", "value " + (duration ? durationText(value) : String(value)) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBig(BigInt.asUintN(64, units - min) ^ flip, n);
+  }
+
+  /**
+   * A time.Duration with unit=, held as its count of units (an integer
+   * number, or a bigint when big): refused outside [min, max] unless clamp
+   * moves it to the nearer bound, worded as Go words the duration it
+   * stands for (count × unit nanoseconds); the offset from min in n bits,
+   * XOR flip.
+   */
+  writeCounted(value: number | bigint, big: boolean, min: bigint, max: bigint, n: number, flip: bigint, unit: bigint, clamp: boolean, unitText: string): boolean {
+    if (big ? this.notInt64(value as bigint, true) : this.notInteger(value as number)) {
+      return false;
+    }
+    let units = BigInt(value);
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + durationText(units * unit) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
       }
       units = units < min ? min : max;
     }

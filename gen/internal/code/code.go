@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/bitpack-go/bitpack/internal/rules"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // PathExpr is the expression of a value's field path for an error
@@ -99,11 +100,13 @@ func IsLoopName(n string) bool {
 }
 
 // Rules fills in the wire rules a runtime's text names by placeholder,
-// each from its one definition in package rules, as a literal every
-// target language reads alike: {{QUAT_NORM_TOLERANCE}} is the quaternion
-// norm tolerance; {{MAX_FIGURE}} the cap of the figures a refusal names;
-// the {{ALLOW_...}} placeholders are the allowances' numbers (see
-// rules.WorkBaseValues and the constants after it).
+// each from its one definition, as a literal every target language reads
+// alike: {{QUAT_NORM_TOLERANCE}} is package rules' quaternion norm
+// tolerance; {{MAX_FIGURE}} the cap of the figures a refusal names; the
+// {{ALLOW_...}} placeholders are the allowances' numbers (see
+// rules.WorkBaseValues and the constants after it); the {{SNAP_...}}
+// placeholders are the numbers of a snapshot stream's header and Receiver
+// (package snapwire).
 func Rules(text string) string {
 	return rulesReplacer.Replace(text)
 }
@@ -121,4 +124,14 @@ var rulesReplacer = strings.NewReplacer(
 	"{{ALLOW_MAP_SLOT_FACTOR}}", strconv.Itoa(rules.MapSlotFactor),
 	"{{ALLOW_SLOTS_PER_VALUE}}", strconv.Itoa(rules.SlotsPerValue),
 	"{{ALLOW_SLOT_BYTES}}", strconv.Itoa(rules.SlotBytes),
+	"{{SNAP_SHORT_HEADER}}", strconv.Itoa(snapwire.ShortHeader),
+	"{{SNAP_LONG_HEADER}}", strconv.Itoa(snapwire.LongHeader),
+	"{{SNAP_ZERO_HEADER}}", strconv.Itoa(snapwire.ZeroHeader),
+	"{{SNAP_MAX_SHORT}}", strconv.Itoa(snapwire.MaxShort),
+	"{{SNAP_MIN_PACKET}}", strconv.Itoa(snapwire.MinPacket),
+	"{{SNAP_MIN_HISTORY}}", strconv.Itoa(snapwire.MinHistory),
+	"{{SNAP_MAX_HISTORY}}", strconv.Itoa(snapwire.MaxHistory),
+	"{{SNAP_DEFAULT_HISTORY}}", strconv.Itoa(snapwire.DefaultHistory),
+	"{{SNAP_LEFT_STREAMS}}", strconv.Itoa(snapwire.LeftStreams),
+	"{{SNAP_NO_ACK}}", strconv.Itoa(snapwire.NoAck),
 )

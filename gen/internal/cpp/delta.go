@@ -162,7 +162,20 @@ func (e *Emitter) deltaItem(c *cppBody, it dItem, bit bool, any string) {
 	v, p, bp := it.v, it.p, it.bp
 	x, bx := p.expr(), bp.expr()
 	switch v.Op {
-	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
+	case model.OpInt:
+		if v.Enum != nil {
+			n, bn, typ := c.local("n"), c.local("n"), intType(v.Signed, v.GoBits)
+			c.open()
+			c.line("%s %s = static_cast<%s>( %s );", typ, n, typ, x)
+			c.line("const %s %s = static_cast<%s>( %s );", typ, bn, typ, bx)
+			c.line("bitpack_delta_scalar( stream, %s, %s, %s, %t, %s );", scalarField(v), n, bn, bit, any)
+			c.line("%s = static_cast< %s >( %s );", x, e.qualified(v.Enum), n)
+			c.close()
+			return
+		}
+		c.line("bitpack_delta_scalar( stream, %s, %s, %s, %t, %s );", scalarField(v), x, bx, bit, any)
+		return
+	case model.OpBool, model.OpFloat, model.OpCompressed:
 		c.line("bitpack_delta_scalar( stream, %s, %s, %s, %t, %s );", scalarField(v), x, bx, bit, any)
 		return
 	case model.OpQuat:
@@ -206,7 +219,7 @@ func scalarField(v *model.Value) string {
 	case model.OpBool:
 		return "bitpack::BoolField()"
 	case model.OpInt:
-		unit := max(v.Unit, 1)
+		unit := countUnit(v)
 		if v.Signed {
 			lo, hi, flip := model.IntBounds(v)
 			return fmt.Sprintf("bitpack::SignedField( %s, %s, %d, %s, %s, %t )", cppInt(lo), cppInt(hi), model.UnitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
@@ -258,6 +271,10 @@ func (e *Emitter) simpleChanged(v *model.Value, p, bp place) (string, bool) {
 	x, bx := p.expr(), bp.expr()
 	switch v.Op {
 	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
+		if v.Enum != nil {
+			typ := intType(v.Signed, v.GoBits)
+			x, bx = fmt.Sprintf("static_cast<%s>( %s )", typ, x), fmt.Sprintf("static_cast<%s>( %s )", typ, bx)
+		}
 		return fmt.Sprintf("bitpack::scalar_changed( %s, %s, %s )", scalarField(v), x, bx), true
 	case model.OpQuat:
 		q, bq := e.quatComps(v, x), e.quatComps(v, bx)

@@ -76,7 +76,7 @@ func (e *Emitter) mapDelta(c *cppBody, v *model.Value, p, bp place) {
 	c.line("int %s = Stream::IsWriting ? %s : -1;", w.ei, w.next(m, false, "-1"))
 	c.line("int %s = %s;", w.bj, w.next(m, true, "-1"))
 	c.line("int %s = 0, %s = 0;", w.out, w.listed)
-	ktype, kdims := cppScalar(v.Key)
+	ktype, kdims := e.scalarType(v.Key, nil)
 	c.line("%s %s%s = {}, %s%s = {};", ktype, w.key, kdims, w.prev, kdims)
 	c.line("for ( ;; )")
 	c.open()

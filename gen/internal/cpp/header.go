@@ -23,8 +23,9 @@ type Options struct {
 // compressed floats), allowances (what a packet may make a read visit),
 // text (strings, sparse indices, checks), framing
 // (Seal and Open, and the macros of all three), quaternions and map keys,
-// deltas (which close the guard). Each part but the first continues the
-// one before: they are one block, split where its subjects change.
+// deltas, the snapshot stream's Receiver (which closes the guard). Each
+// part but the first continues the one before: they are one block, split
+// where its subjects change.
 var (
 	//go:embed runtime_numbers.h
 	runtimeNumbers string
@@ -38,8 +39,10 @@ var (
 	runtimeQuatKeys string
 	//go:embed runtime_delta.h
 	runtimeDelta string
+	//go:embed runtime_snapshot.h
+	runtimeSnapshot string
 
-	cppRuntime = code.Rules(runtimeNumbers + runtimeAllowance + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta)
+	cppRuntime = code.Rules(runtimeNumbers + runtimeAllowance + runtimeText + runtimeFraming + runtimeQuatKeys + runtimeDelta + runtimeSnapshot)
 )
 
 // Emitter renders a model as a C++ header.
@@ -79,7 +82,7 @@ func New(m *model.Model, opts Options) (*Emitter, error) {
 		}
 	}
 	used := map[string]bool{}
-	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append(append([]*model.Type{}, m.Hooks...), m.Enums...), m.Types...) {
 		n := cppIdent(t.Name)
 		e.typeNames[t] = n
 		used[n] = true
@@ -169,6 +172,9 @@ func (e *Emitter) File() []byte {
 	for _, t := range e.m.Hooks {
 		e.printf("struct %s; // yours: define it before including this header (see above)\n\n", e.typeNames[t])
 	}
+	for _, t := range e.m.Enums {
+		e.enumType(t)
+	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
 		case model.TypeStruct:
@@ -232,6 +238,9 @@ func (e *Emitter) preamble() {
 // read refuses what bitpack.UnmarshalDelta refuses; like a refused
 // Serialize, a refused delta leaves the value partly written, and reading
 // into base itself is refused.
+//
+// bitpack::Receiver<T, History> reads a Go snapshot.Sender's stream (see
+// the class): a refused packet changes nothing, and result() says why.
 `)
 	if len(e.m.Hooks) > 0 {
 		e.printf("//\n// These types encode themselves in Go (MarshalBits/UnmarshalBits), which no\n")
@@ -267,6 +276,30 @@ func (e *Emitter) typeRef(t *model.Type, members map[string]bool) string {
 		q += s + "::"
 	}
 	return q + n
+}
+
+// qualified names type t from the global namespace, as a member
+// function's body names an enum (a member of the struct may have its name).
+func (e *Emitter) qualified(t *model.Type) string {
+	return e.typeRef(t, map[string]bool{e.typeNames[t]: true})
+}
+
+// enumType renders a Go named integer type with constants as an enum
+// class of the same underlying type whose members carry Go's values. A
+// field of it may hold a value no member names (a cast of any value its
+// tags allow), which is read and written as any other, as Go does.
+func (e *Emitter) enumType(t *model.Type) {
+	e.printf("// %s is Go's %s (%s), by its constants. A field of it may hold a value no\n", e.typeNames[t], t.Go, t.Go.Kind())
+	e.printf("// member names (static_cast<%s>( 7 )): it is read and written as it is.\n", e.typeNames[t])
+	e.printf("enum class %s : %s\n{\n", e.typeNames[t], intType(t.Signed, t.GoBits))
+	for _, c := range t.Constants {
+		v := cppUint(c.Uint)
+		if t.Signed {
+			v = cppInt(c.Int)
+		}
+		e.printf("    %s = %s,\n", cppIdent(c.Name), v)
+	}
+	e.printf("};\n\n")
 }
 
 func (e *Emitter) fingerprintName(t *model.Type) string { return e.typeNames[t] + "_fingerprint" }

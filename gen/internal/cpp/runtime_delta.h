@@ -414,5 +414,3 @@ namespace bitpack
 #define bitpack_delta_scalar( stream, field, value, base, bit, any ) do { if ( !bitpack::delta_scalar( stream, field, value, base, bit, any ) ) return false; } while (0)
 #define bitpack_delta_quat( stream, x, y, z, w, bx, by, bz, bw, bits, bit, any ) do { if ( !bitpack::delta_quat( stream, x, y, z, w, bx, by, bz, bw, bits, bit, any ) ) return false; } while (0)
 
-#endif // BITPACK_GEN_RUNTIME_4
-// ---------------------------------------------------------------------------

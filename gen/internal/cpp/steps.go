@@ -72,7 +72,7 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 	for v := m.Value; v != nil; v = v.Elem {
 		switch {
 		case !v.Op.IsStruct():
-			words = append(words, v.Encoding)
+			words = append(words, model.CountedWords(v))
 		case v.Fields != nil:
 			words = append(words, "sent with this field's options (see Serialize)")
 		}
@@ -108,8 +108,8 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 		case model.OpMap:
 			field("int", take(), dims, "")
 			dims += dim(v.MaxLen)
-			ktype, kdims := cppScalar(v.Key)
-			field(ktype, take(), dims+kdims, " // keys: "+v.Key.Encoding+", ascending")
+			ktype, kdims := e.scalarType(v.Key, names)
+			field(ktype, take(), dims+kdims, " // keys: "+model.CountedWords(v.Key)+", ascending")
 			continue
 		case model.OpBytes:
 			field("int", take(), dims, "")
@@ -129,20 +129,28 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 		case model.OpStruct, model.OpFields, model.OpUnion, model.OpHook:
 			field(e.typeRef(v.Type, names), cm.name, dims, comment)
 		case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
-			ctype, _ := cppScalar(v)
+			ctype, _ := e.scalarType(v, names)
 			field(ctype, cm.name, dims, comment)
 		}
 		return
 	}
 }
 
-// cppScalar is the C++ type of a scalar value (or a map key), and the
-// array dimension a string adds.
-func cppScalar(v *model.Value) (string, string) {
+// scalarType is the C++ type of a scalar value (or a map key), and the
+// array dimension a string adds: an enum's named as typeRef names it
+// among members (nil: from the global namespace, as a function body
+// names it).
+func (e *Emitter) scalarType(v *model.Value, members map[string]bool) (string, string) {
 	switch v.Op {
 	case model.OpBool:
 		return "bool", ""
 	case model.OpInt:
+		if v.Enum != nil && members == nil {
+			return e.qualified(v.Enum), ""
+		}
+		if v.Enum != nil {
+			return e.typeRef(v.Enum, members), ""
+		}
 		return intType(v.Signed, v.GoBits), ""
 	case model.OpFloat, model.OpCompressed:
 		return floatType(v.FloatBits), ""
@@ -173,7 +181,16 @@ func (e *Emitter) step(c *cppBody, v *model.Value, p place) {
 	case model.OpBool:
 		c.line("serialize_bool( stream, %s );", x)
 	case model.OpInt:
-		e.integer(c, v, x)
+		if v.Enum == nil {
+			e.integer(c, v, x)
+			return
+		}
+		n := c.local("n")
+		c.open()
+		c.line("%s %s = static_cast<%s>( %s );", intType(v.Signed, v.GoBits), n, intType(v.Signed, v.GoBits), x)
+		e.integer(c, v, n)
+		c.line("%s = static_cast< %s >( %s );", x, e.qualified(v.Enum), n)
+		c.close()
 	case model.OpFloat:
 		if v.FloatBits == 32 {
 			c.line("serialize_float( stream, %s );", x)
@@ -387,9 +404,10 @@ func (e *Emitter) integer(c *cppBody, v *model.Value, x string) {
 
 // units renders an integer with unit= or clamp through bitpack's helper:
 // its range (the tag's, or a raw field's) in units, and the unit (1 for
-// clamp alone).
+// clamp alone, and for a duration, which the field holds counted in its
+// units).
 func (e *Emitter) units(c *cppBody, v *model.Value, x string) {
-	unit := max(v.Unit, 1)
+	unit := countUnit(v)
 	if v.Signed {
 		lo, hi, flip := model.IntBounds(v)
 		c.line("bitpack_signed_units( stream, %s, %s, %s, %d, %s, %s, %t );", x, cppInt(lo), cppInt(hi), model.UnitBits(v), cppUint(flip), cppInt(unit), v.Clamp)
@@ -397,6 +415,17 @@ func (e *Emitter) units(c *cppBody, v *model.Value, x string) {
 	}
 	lo, hi := model.UintBounds(v)
 	c.line("bitpack_unsigned_units( stream, %s, %s, %s, %d, %s, %t );", x, cppUint(lo), cppUint(hi), model.UnitBits(v), cppUint(uint64(unit)), v.Clamp)
+}
+
+// countUnit is what the header multiplies integer v's units by to get
+// the field's value: its unit (1 without one), and 1 for a duration,
+// which the field holds counted in its units (Counted) as the wire
+// carries it.
+func countUnit(v *model.Value) int64 {
+	if v.Counted {
+		return 1
+	}
+	return max(v.Unit, 1)
 }
 
 // rangeCheck refuses, on write, a value below lo or above hi; a side the

@@ -353,6 +353,12 @@ public static partial class Bitpack
         Sort(keys, n, new NaturalOrder<K>());
     }
 
+    /// <summary>Sorts the first n keys in order's order, allocating nothing (an enum's keys: order is its Order_ comparer).</summary>
+    internal static void SortKeys<K, O>(K[] keys, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+    {
+        Sort(keys, n, order);
+    }
+
     /// <summary>Sorts the first n string keys by their UTF-8 bytes (CompareKeys), allocating nothing.</summary>
     internal static void SortStringKeys(string[] keys, int n)
     {

@@ -63,7 +63,7 @@ func New(m *model.Model, namespace string) (*Emitter, error) {
 			}
 		}
 	}
-	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append(append([]*model.Type{}, m.Hooks...), m.Enums...), m.Types...) {
 		e.typeNames[t] = csIdent(t.Name)
 	}
 	for _, t := range m.Types {
@@ -116,6 +116,9 @@ func (e *Emitter) File() []byte {
 	src.WriteString(code.RuntimeEnd + "\n")
 	for _, t := range e.m.Hooks {
 		e.hookType(&src, t)
+	}
+	for _, t := range e.m.Enums {
+		e.enumType(&src, t)
 	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
@@ -196,6 +199,33 @@ func (e *Emitter) hookType(b *bytes.Buffer, t *model.Type) {
 	fmt.Fprintf(b, "public sealed partial class %s\n{\n}\n\n", e.typeNames[t])
 }
 
+// enumType renders a Go named integer type with constants as a C# enum of
+// the same underlying type, its members Go's constants. A field of it may
+// hold a value no member names (a cast of any value the tags allow), which
+// is read and written as any other, as Go does.
+func (e *Emitter) enumType(b *bytes.Buffer, t *model.Type) {
+	fmt.Fprintf(b, "/// <summary>Go's %s (%s), by its constants. A value the wire carries may be one no member names: it is read and written as it is.</summary>\n", t.Go, t.Go.Kind())
+	fmt.Fprintf(b, "public enum %s : %s\n{\n", e.typeNames[t], csIntType(t.Signed, t.GoBits))
+	for _, c := range t.Constants {
+		v := csUlong(c.Uint)
+		if t.Signed {
+			v = csLong(c.Int)
+		}
+		fmt.Fprintf(b, "    %s = %s,\n", csIdent(c.Name), strings.TrimSuffix(v, "UL"))
+	}
+	fmt.Fprintf(b, "}\n\n")
+	// A map's keys are sorted without allocating (Bitpack.SortKeys), by a
+	// comparer struct: an enum has no IComparable<T> to sort by.
+	fmt.Fprintf(b, "public static partial class Bitpack\n{\n")
+	fmt.Fprintf(b, "    /// <summary>Orders %[1]s's values as numbers (a map's keys), without boxing.</summary>\n", e.typeNames[t])
+	fmt.Fprintf(b, "    internal struct %[1]s : global::System.Collections.Generic.IComparer<%[2]s>\n    {\n", enumOrder(e.typeNames[t]), e.typeNames[t])
+	fmt.Fprintf(b, "        public int Compare(%[1]s a, %[1]s b) { return ((%[2]s)a).CompareTo((%[2]s)b); }\n    }\n}\n\n", e.typeNames[t], csIntType(t.Signed, t.GoBits))
+}
+
+// enumOrder names the comparer of enum n's values, in class Bitpack (no
+// name of the runtime's starts with Order_).
+func enumOrder(n string) string { return "Order_" + n }
+
 // unionType renders a registered interface as a C# interface its member
 // classes implement.
 func (e *Emitter) unionType(b *bytes.Buffer, t *model.Type) {
@@ -237,7 +267,7 @@ func (e *Emitter) structType(t *model.Type) []byte {
 			p("    // %s: %s (nothing stored)\n", e.members[m], m.Value.Encoding)
 			continue
 		}
-		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], model.EncodingComment(m.Value))
+		p("    public %s %s; // %s\n", e.csType(m.Value), e.members[m], model.FieldComment(m.Value))
 	}
 	if len(t.Fields) > 0 {
 		p("\n")

@@ -278,6 +278,28 @@ public partial struct BitpackWriter
         return true;
     }
 
+    /// <summary>
+    /// The offset code of a time.Duration with unit=, held as its count of
+    /// units: refused outside [min, max] unless clamp moves it to the nearer
+    /// bound, worded as Go words the duration it stands for (count × unit
+    /// nanoseconds).
+    /// </summary>
+    public bool CodeCounted(long units, long min, long max, long unit, bool clamp, string unitText, out ulong code)
+    {
+        code = 0;
+        if (units < min || units > max)
+        {
+            if (!clamp)
+            {
+                string value = units >= long.MinValue / unit && units <= long.MaxValue / unit ? Bitpack.DurationText(units * unit) : units + " × " + unitText;
+                return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            }
+            units = units < min ? min : max;
+        }
+        code = (ulong)units - (ulong)min;
+        return true;
+    }
+
     /// <summary>CodeUnits for an unsigned integer.</summary>
     public bool CodeUnitsU(ulong value, ulong min, ulong max, ulong unit, bool clamp, string unitText, out ulong code)
     {

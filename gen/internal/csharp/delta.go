@@ -248,11 +248,14 @@ func scalarKind(v *model.Value) string {
 // the reader holds (decoded: in range).
 func (e *Emitter) oldCode(v *model.Value, x string) string {
 	lo := v.Code.Lo
+	if v.Op == model.OpInt {
+		x = e.num(v, x)
+	}
 	switch {
 	case v.Op == model.OpBool:
 		return "(" + x + " ? 1UL : 0UL)"
 	case v.Op == model.OpInt && v.Signed:
-		if v.Unit > 1 {
+		if v.Unit > 1 && !v.Counted {
 			return fmt.Sprintf("((ulong)Bitpack.Units(%s, %s) - %s)", x, csLong(v.Unit), csUlong(lo))
 		}
 		return fmt.Sprintf("((ulong)(long)%s - %s)", x, csUlong(lo))
@@ -281,13 +284,13 @@ func (e *Emitter) fromCode(v *model.Value, code string) string {
 	case v.Op == model.OpBool:
 		return code + " != 0"
 	case v.Op == model.OpInt && v.Signed:
-		typ := csIntType(true, v.GoBits)
-		if v.Unit > 1 {
+		typ := e.csType(v)
+		if v.Unit > 1 && !v.Counted {
 			return fmt.Sprintf("(%s)((long)(%s + %s) * %s)", typ, code, csUlong(lo), csLong(v.Unit))
 		}
 		return fmt.Sprintf("(%s)(long)(%s + %s)", typ, code, csUlong(lo))
 	case v.Op == model.OpInt:
-		typ := csIntType(false, v.GoBits)
+		typ := e.csType(v)
 		if v.Unit > 1 {
 			return fmt.Sprintf("(%s)((%s + %s) * %s)", typ, code, csUlong(lo), csUlong(uint64(v.Unit)))
 		}
@@ -312,7 +315,11 @@ func (e *Emitter) codeCall(v *model.Value, x, out string) string {
 	switch v.Op {
 	case model.OpInt:
 		unit := max(v.Unit, 1)
+		x = e.num(v, x)
 		switch {
+		case v.Counted:
+			lo, hi, _ := model.IntBounds(v)
+			return fmt.Sprintf("w.CodeCounted(%s, %s, %s, %s, %t, %s, out %s)", x, csLong(lo), csLong(hi), csLong(unit), v.Clamp, code.Quote(v.UnitText), out)
 		case (v.Unit > 1 || v.Clamp) && v.Signed:
 			lo, hi, _ := model.IntBounds(v)
 			return fmt.Sprintf("w.CodeUnits(%s, %s, %s, %s, %t, %s, %t, out %s)", x, csLong(lo), csLong(hi), csLong(unit), v.Clamp, code.Quote(v.UnitText), v.Duration, out)

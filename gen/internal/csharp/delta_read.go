@@ -403,8 +403,8 @@ func (e *Emitter) dReadMap(c *body, it csItem, start, p, ret string, refuse func
 	c.line("%s %s;", ktype, key)
 	e.readInto(c, v.Key, key, append(append([]string{}, it.idx...), `"key " + `+k), true, true)
 	refuse(fmt.Sprintf("%s > 0 && %s", k, csKeyNotAbove(v.Order, key, prev)), q,
-		fmt.Sprintf("\"key \" + Bitpack.KeyText(%s) + \" does not follow key \" + Bitpack.KeyText(%s) + \": a map's changed entries travel in ascending key order, each once\"", key, prev))
-	idx := append(append([]string{}, it.idx...), "Bitpack.KeyText("+key+")")
+		fmt.Sprintf("\"key \" + %s + \" does not follow key \" + %s + \": a map's changed entries travel in ascending key order, each once\"", e.keyText(v.Key, key), e.keyText(v.Key, prev)))
+	idx := append(append([]string{}, it.idx...), e.keyText(v.Key, key))
 	c.line("%s %s;", vtype, cur)
 	c.line("if (!%s.TryGetValue(%s, out %s))", it.get, key, cur)
 	c.open()

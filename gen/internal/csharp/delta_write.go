@@ -450,7 +450,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 			c.line("if (%s > 0)", k[1])
 			c.open()
 			c.line("Bitpack.CopyKeys(%s, %s);", k[2], k[0])
-			sortKeys(c, v, k[0], k[1])
+			e.sortKeys(c, v, k[0], k[1])
 			c.close()
 		}
 		compare := fmt.Sprintf("%s[%s].CompareTo(%s[%s])", kv, i, kb, j)
@@ -463,7 +463,7 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 		c.line("int %s = w.BitsWritten;", pos)
 		c.line("w.WriteBits(1, 1);")
 		c.line("%s %s = %s < 0 ? %s[%s] : %s[%s];", ktype, key, cmp, kv, i, kb, j)
-		idx := append(append([]string{}, it.idx...), "Bitpack.KeyText("+key+")")
+		idx := append(append([]string{}, it.idx...), e.keyText(v.Key, key))
 		e.write(c, v.Key, key, idx)
 		c.line("if (%s < 0)", cmp)
 		c.open()

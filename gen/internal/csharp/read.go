@@ -52,6 +52,9 @@ func (e *Emitter) csType(v *model.Value) string {
 	case model.OpBool:
 		return "bool"
 	case model.OpInt:
+		if v.Enum != nil {
+			return e.typeNames[v.Enum]
+		}
 		return csIntType(v.Signed, v.GoBits)
 	case model.OpFloat, model.OpCompressed:
 		if v.FloatBits == 32 {
@@ -104,6 +107,21 @@ func csValueType(v *model.Value) bool {
 		return true
 	}
 	return false
+}
+
+// num is x, a value of integer v, as a number: an enum's cast to its
+// underlying type (C# converts an enum to no number implicitly).
+func (e *Emitter) num(v *model.Value, x string) string {
+	if v.Enum == nil {
+		return x
+	}
+	return "((" + csIntType(v.Signed, v.GoBits) + ")" + x + ")"
+}
+
+// keyText is the expression of map key x of v as Go words it in an
+// error's path.
+func (e *Emitter) keyText(v *model.Value, x string) string {
+	return "Bitpack.KeyText(" + e.num(v, x) + ")"
 }
 
 func csIntType(signed bool, bits int) string {
@@ -243,13 +261,13 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string) {
 func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, direct, fresh bool) {
 	p := code.PathExpr(v.Path, idx)
 	fail := func(call string) { c.line("if (!%s)", call); c.line("    return r.At(%s);", p) }
-	if k, call, _, ok := e.scalarRead(v); ok && v.Unit > 1 {
+	if k, call, _, ok := e.scalarRead(v); ok && v.Unit > 1 && !v.Counted {
 		t := c.temp(k)
 		fail(fmt.Sprintf(call, "out "+t))
 		if v.Signed {
-			c.line("%s = (%s)(%s * %s);", x, csIntType(true, v.GoBits), t, csLong(v.Unit))
+			c.line("%s = (%s)(%s * %s);", x, e.csType(v), t, csLong(v.Unit))
 		} else {
-			c.line("%s = (%s)((ulong)%s * %s);", x, csIntType(false, v.GoBits), t, csUlong(uint64(v.Unit)))
+			c.line("%s = (%s)((ulong)%s * %s);", x, e.csType(v), t, csUlong(uint64(v.Unit)))
 		}
 		return
 	}
@@ -338,7 +356,7 @@ func (e *Emitter) readInto(c *body, v *model.Value, x string, idx []string, dire
 // same). ok is false for the other kinds.
 func (e *Emitter) scalarRead(v *model.Value) (k int, call, conv string, ok bool) {
 	cast := func(k int) string {
-		if typ := csIntType(v.Signed, v.GoBits); typ != csTempTypes[k] {
+		if typ := e.csType(v); typ != csTempTypes[k] {
 			return "(" + typ + ")"
 		}
 		return ""
@@ -560,11 +578,11 @@ func (e *Emitter) readMap(c *body, v *model.Value, x string, idx []string, fresh
 	e.readInto(c, v.Key, key, append(idx, `"key " + `+i), true, true)
 	c.line("if (%s > 0 && %s)", i, csKeyNotAbove(v.Order, key, prev))
 	c.open()
-	c.line("r.Fail(BitpackErrorKind.Range, %s, \"key \" + Bitpack.KeyText(%s) + \" does not follow key \" + Bitpack.KeyText(%s) + \": map keys travel in ascending order, each once\");", start, key, prev)
+	c.line("r.Fail(BitpackErrorKind.Range, %s, \"key \" + %s + \" does not follow key \" + %s + \": map keys travel in ascending order, each once\");", start, e.keyText(v.Key, key), e.keyText(v.Key, prev))
 	c.line("return r.At(%s);", p)
 	c.close()
 	c.line("%s %s = default(%s);", vtype, val, vtype)
-	e.readInto(c, v.Elem, val, append(idx, "Bitpack.KeyText("+key+")"), true, true)
+	e.readInto(c, v.Elem, val, append(idx, e.keyText(v.Key, key)), true, true)
 	c.line("%s.Add(%s, %s);", x, key, val)
 	c.line("%s = %s;", prev, key)
 	c.close()

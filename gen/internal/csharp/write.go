@@ -102,7 +102,11 @@ func (e *Emitter) present(v *model.Value, x string) string {
 // fits the wire, else through a helper that refuses what Marshal refuses.
 func (e *Emitter) writeInt(c *body, v *model.Value, x string, fail func(string)) {
 	unit := max(v.Unit, 1)
+	x = e.num(v, x)
 	switch {
+	case v.Counted:
+		lo, hi, flip := model.IntBounds(v)
+		fail(fmt.Sprintf("w.WriteCounted(%s, %s, %s, %d, %s, %s, %t, %s)", x, csLong(lo), csLong(hi), model.UnitBits(v), csUlong(flip), csLong(unit), v.Clamp, code.Quote(v.UnitText)))
 	case (v.Unit > 1 || v.Clamp) && v.Signed:
 		lo, hi, flip := model.IntBounds(v)
 		fail(fmt.Sprintf("w.WriteUnits(%s, %s, %s, %d, %s, %s, %t, %s, %t)", x, csLong(lo), csLong(hi), model.UnitBits(v), csUlong(flip), csLong(unit), v.Clamp, code.Quote(v.UnitText), v.Duration))
@@ -232,10 +236,10 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 	c.line("try")
 	c.open()
 	c.line("Bitpack.CopyKeys(%s, %s);", m, keys)
-	sortKeys(c, v, keys, n)
+	e.sortKeys(c, v, keys, n)
 	c.line("for (int %s = 0; %s < %s; %s++)", i, i, n, i)
 	c.open()
-	at := append(idx, "Bitpack.KeyText("+keys+"["+i+"])")
+	at := append(idx, e.keyText(v.Key, keys+"["+i+"]"))
 	e.write(c, v.Key, keys+"["+i+"]", at)
 	c.line("%s %s = %s[%s[%s]];", e.csType(v.Elem), val, m, keys, i)
 	e.write(c, v.Elem, val, at)
@@ -251,10 +255,13 @@ func (e *Emitter) writeMap(c *body, v *model.Value, x string, idx []string, p st
 }
 
 // sortKeys sorts the first n keys of array keys in bitpack's order.
-func sortKeys(c *body, v *model.Value, keys, n string) {
-	if v.Order == model.KeysBytewise {
+func (e *Emitter) sortKeys(c *body, v *model.Value, keys, n string) {
+	switch {
+	case v.Order == model.KeysBytewise:
 		c.line("Bitpack.SortStringKeys(%s, %s);", keys, n)
-	} else {
+	case v.Key.Enum != nil:
+		c.line("Bitpack.SortKeys(%s, %s, new Bitpack.%s());", keys, n, enumOrder(e.typeNames[v.Key.Enum]))
+	default:
 		c.line("Bitpack.SortKeys(%s, %s);", keys, n)
 	}
 }

@@ -226,6 +226,16 @@ public partial struct BitpackWriter
         return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
     }
 
+    /// <summary>
+    /// A time.Duration with unit=, held as its count of units (see
+    /// CodeCounted); the offset from min in n bits, XOR flip.
+    /// </summary>
+    public bool WriteCounted(long units, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText)
+    {
+        ulong code;
+        return CodeCounted(units, min, max, unit, clamp, unitText, out code) && WriteBits64(code ^ flip, n);
+    }
+
     /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
     public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
     {

@@ -13,6 +13,13 @@ func (m *Model) Dump() string {
 	for _, t := range m.Hooks {
 		fmt.Fprintf(&b, "hook %s (%s): the programmer's code\n\n", t.Name, t.Go)
 	}
+	for _, t := range m.Enums {
+		var names []string
+		for _, c := range t.Constants {
+			names = append(names, c.Name+" "+c.Value(t.Signed))
+		}
+		fmt.Fprintf(&b, "enum %s (%s, %s): %s\n\n", t.Name, t.Go, t.Go.Kind(), strings.Join(names, ", "))
+	}
 	for _, t := range m.Types {
 		switch t.Kind {
 		case TypeUnion:
@@ -93,6 +100,12 @@ func stepText(v *Value) string {
 		}
 		if v.Unit > 1 {
 			add("unit %s", v.UnitText)
+		}
+		if v.Counted {
+			add("counted in units")
+		}
+		if v.Enum != nil {
+			add("enum %s", v.Enum.Name)
 		}
 		if v.Clamp {
 			add("clamp")

@@ -36,6 +36,10 @@ const (
 	// generator can translate, so the target language's programmer
 	// provides it.
 	TypeHook
+	// TypeEnum is a Go named integer type whose constants name its values
+	// (given to Build: reflection cannot see constants). Integer values of
+	// the type name it (Value.Enum); the wire is the integer's.
+	TypeEnum
 )
 
 // A Type is one type the generated code declares (or, for hooks, expects).
@@ -72,6 +76,12 @@ type Type struct {
 	Indices   []uint64
 	IndexBits int
 	Numbered  bool
+
+	// TypeEnum: the constants, in declaration order, and the integer type
+	// (signed or not, its Go width: 64 for int and uint).
+	Constants []Constant
+	Signed    bool
+	GoBits    int
 
 	suggest string // an anonymous struct's name before collisions are resolved
 	value   *Value // TypeStruct: a value of the type in its own form
@@ -128,6 +138,12 @@ type Value struct {
 	// "5"), and Duration says the Go type is time.Duration, whose values
 	// those messages print as durations. Clamp (integers and compressed
 	// floats) replaces an out-of-range value by the nearer bound on write.
+	// Counted (a time.Duration with unit=) says a client holds the count of
+	// units the wire carries, not nanoseconds, where its language has no
+	// Duration of Go's (C# long, TypeScript number or bigint; C++ keeps
+	// Go's int64_t nanoseconds): its range is IntBounds, in units, and
+	// its writers neither divide nor round. Enum is the value's named
+	// type when its constants were given to Build (TypeEnum).
 	Signed           bool
 	GoBits           int
 	Ranged           bool
@@ -136,6 +152,8 @@ type Value struct {
 	Unit             int64
 	UnitText         string
 	Duration         bool
+	Counted          bool
+	Enum             *Type
 
 	// Floats (raw, compressed, quaternion components): 32 or 64.
 	FloatBits int
@@ -216,23 +234,34 @@ type Model struct {
 	Types []*Type // dependency order: a type follows every type its fields hold
 	Roots []*Type // the types asked for, in order
 	Hooks []*Type // types the target language's programmer must supply
+	Enums []*Type // the named integer types of values whose constants were given, in the order found
 }
 
 // builder turns layouts into a model.
 type builder struct {
 	byType  map[reflect.Type]*Type
 	onStack map[reflect.Type]bool
-	order   []*Type // discovery order, for naming
-	done    []*Type // post-order: dependency order
+	enums   map[string]EnumSpec // by the type's package path and name
+	order   []*Type             // discovery order, for naming
+	done    []*Type             // post-order: dependency order
 }
 
 // Build returns the model of values' types. Each value is a struct value
-// or a pointer to one (a nil pointer of the type is enough).
-func Build(values []any) (*Model, error) {
+// or a pointer to one (a nil pointer of the type is enough). enums are
+// named integer types' constants; those of types the values hold become
+// the model's Enums (the others are not used).
+func Build(values []any, enums ...EnumSpec) (*Model, error) {
 	if len(values) == 0 {
 		return nil, fmt.Errorf("gen: no types given")
 	}
-	b := &builder{byType: map[reflect.Type]*Type{}, onStack: map[reflect.Type]bool{}}
+	b := &builder{byType: map[reflect.Type]*Type{}, onStack: map[reflect.Type]bool{}, enums: map[string]EnumSpec{}}
+	for _, e := range enums {
+		k := e.PkgPath + "." + e.Name
+		if _, dup := b.enums[k]; dup {
+			return nil, fmt.Errorf("gen: the constants of %s are given twice", k)
+		}
+		b.enums[k] = e
+	}
 	m := &Model{}
 	seen := map[*Type]bool{}
 	for i, v := range values {
@@ -256,9 +285,12 @@ func Build(values []any) (*Model, error) {
 		return nil, err
 	}
 	for _, t := range b.done {
-		if t.Kind == TypeHook {
+		switch t.Kind {
+		case TypeHook:
 			m.Hooks = append(m.Hooks, t)
-		} else {
+		case TypeEnum:
+			m.Enums = append(m.Enums, t)
+		default:
 			m.Types = append(m.Types, t)
 		}
 	}
@@ -315,6 +347,7 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 	case bitpack.KindBool:
 	case bitpack.KindInt, bitpack.KindUint:
 		integer(v, f)
+		v.Enum, err = b.enumType(f.Type)
 	case bitpack.KindFloat:
 		v.FloatBits = f.Type.Bits()
 	case bitpack.KindCompressedFloat:
@@ -372,7 +405,7 @@ func integer(v *Value, f *bitpack.Field) {
 	if f.Unit > 1 {
 		v.Unit, v.UnitText = f.Unit, strconv.FormatInt(f.Unit, 10)
 		if f.Type == durationType {
-			v.Duration, v.UnitText = true, time.Duration(f.Unit).String()
+			v.Duration, v.Counted, v.UnitText = true, true, time.Duration(f.Unit).String()
 		}
 	}
 }

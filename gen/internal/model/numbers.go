@@ -108,7 +108,8 @@ func Delta(v *Value) float64 {
 }
 
 // EncodingComment is a field's encoding in bitpack's words, containers
-// included: "slice maxlen 4; struct".
+// included: "slice maxlen 4; struct" (for a client that holds a duration
+// as Go's nanoseconds: Rust's).
 func EncodingComment(v *Value) string {
 	var words []string
 	for ; v != nil; v = v.Elem {
@@ -124,6 +125,36 @@ func EncodingComment(v *Value) string {
 		}
 	}
 	return strings.Join(words, "; ")
+}
+
+// FieldComment is a field's encoding in bitpack's words, containers
+// included ("slice maxlen 4; struct"), for a client that holds durations
+// counted in their units (Counted), which it says: "in units of 1ms (Go's
+// time.Duration ÷ 1ms): int [0, 10000] × 1ms".
+func FieldComment(v *Value) string {
+	var words []string
+	for ; v != nil; v = v.Elem {
+		switch {
+		case v.Op == OpMap:
+			words = append(words, v.Encoding+" ("+CountedWords(v.Key)+")")
+		case !v.Op.IsStruct():
+			words = append(words, CountedWords(v))
+		case v.Fields != nil:
+			words = append(words, "sent with this field's options")
+		default:
+			words = append(words, "struct")
+		}
+	}
+	return strings.Join(words, "; ")
+}
+
+// CountedWords is a scalar's encoding in bitpack's words, and for a
+// duration counted in its units what the client holds.
+func CountedWords(v *Value) string {
+	if v.Counted {
+		return "in units of " + v.UnitText + " (Go's time.Duration ÷ " + v.UnitText + "): " + v.Encoding
+	}
+	return v.Encoding
 }
 
 // SizeText words a struct type's size on the wire: "40 bits", "8 to 200

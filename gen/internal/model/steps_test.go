@@ -165,11 +165,13 @@ func TestStepGoldens(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		types []any
+		enums []EnumSpec
 	}{
-		{"player", []any{Player{}}},
-		{"world", []any{World{}}},
+		{"player", []any{Player{}}, nil},
+		{"world", []any{World{}}, nil},
+		{"squad", []any{Squad{}}, squadEnums},
 	} {
-		m, err := Build(tc.types)
+		m, err := Build(tc.types, tc.enums...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,14 +38,7 @@ func (e *Emitter) scalarRead(v *model.Value, q string) string {
 	case model.OpBool:
 		return q + ".readBool()"
 	case model.OpInt:
-		x := q + "." + strings.TrimPrefix(e.readInt(v), "r.")
-		switch {
-		case v.Unit > 1 && v.GoBits == 64:
-			return fmt.Sprintf("%s * %dn", x, v.Unit)
-		case v.Unit > 1:
-			return fmt.Sprintf("%s * %d", x, v.Unit)
-		}
-		return x
+		return e.intValue(v, e.readInt(v, q))
 	case model.OpFloat:
 		return fmt.Sprintf("%s.readFloat%d()", q, v.FloatBits)
 	}

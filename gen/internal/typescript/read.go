@@ -19,7 +19,10 @@ func (e *Emitter) tsType(v *model.Value) string {
 	case model.OpBool:
 		return "boolean"
 	case model.OpInt:
-		if v.GoBits == 64 {
+		switch {
+		case v.Enum != nil:
+			return e.typeNames[v.Enum]
+		case tsBigInt(v):
 			return "bigint"
 		}
 		return "number"
@@ -73,10 +76,14 @@ func (e *Emitter) zero(v *model.Value) string {
 	case model.OpBool:
 		return "false"
 	case model.OpInt:
-		if v.GoBits == 64 {
-			return "0n"
+		z := "0"
+		if tsBigInt(v) {
+			z = "0n"
 		}
-		return "0"
+		if v.Enum != nil {
+			return e.enumCast(v, z)
+		}
+		return z
 	case model.OpFloat, model.OpCompressed:
 		return "0"
 	case model.OpString:
@@ -140,14 +147,7 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 	case model.OpBool:
 		set("r.readBool()")
 	case model.OpInt:
-		switch {
-		case v.Unit > 1 && v.GoBits == 64:
-			set(fmt.Sprintf("%s * %dn", e.readInt(v), v.Unit))
-		case v.Unit > 1:
-			set(fmt.Sprintf("%s * %d", e.readInt(v), v.Unit))
-		default:
-			set(e.readInt(v))
-		}
+		set(e.intValue(v, e.readInt(v, "r")))
 	case model.OpFloat:
 		set(fmt.Sprintf("r.readFloat%d()", v.FloatBits))
 	case model.OpCompressed:
@@ -215,24 +215,85 @@ func (e *Emitter) read(c *body, v *model.Value, x string, idx []string, fresh bo
 	}
 }
 
-func (e *Emitter) readInt(v *model.Value) string {
+// tsBigInt reports whether an integer is a bigint: a 64-bit one, but a
+// duration counted in units whose range in units stays within 2^53,
+// which is a number.
+func tsBigInt(v *model.Value) bool {
+	if v.Counted {
+		lo, hi, _ := model.IntBounds(v)
+		return lo < -(1<<53) || hi > 1<<53
+	}
+	return v.GoBits == 64
+}
+
+// intValue is the value of an integer whose wire value (in units) read
+// is: times its unit (but for a duration counted in units), as its enum.
+func (e *Emitter) intValue(v *model.Value, read string) string {
+	switch {
+	case v.Unit > 1 && !v.Counted && v.GoBits == 64:
+		read = fmt.Sprintf("%s * %dn", read, v.Unit)
+	case v.Unit > 1 && !v.Counted:
+		read = fmt.Sprintf("%s * %d", read, v.Unit)
+	}
+	if v.Enum != nil {
+		return read + " as " + e.typeNames[v.Enum]
+	}
+	return read
+}
+
+// enumCast is the number or bigint literal z as a value of v's enum: the
+// constant that has it, else z asserted (through number or bigint when
+// no constant has it, which TypeScript requires).
+func (e *Emitter) enumCast(v *model.Value, z string) string {
+	t := v.Enum
+	for _, c := range t.Constants {
+		if tsEnumLiteral(t, c) == z {
+			return e.typeNames[t] + "." + c.Name
+		}
+	}
+	through := "number"
+	if t.GoBits == 64 {
+		through = "bigint"
+	}
+	return "(" + z + " as " + through + " as " + e.typeNames[t] + ")"
+}
+
+func (e *Emitter) readInt(v *model.Value, r string) string {
+	if v.Counted && !tsBigInt(v) {
+		return e.readCount(v, r)
+	}
 	switch {
 	case v.Ranged && v.GoBits == 64 && v.Signed:
-		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, true)", model.RangeBits(v), tsBigS(v.IntMin), tsBig(model.Span(v)))
+		return fmt.Sprintf("%s.readRangeBig(%d, %s, %s, true)", r, model.RangeBits(v), tsBigS(v.IntMin), tsBig(model.Span(v)))
 	case v.Ranged && v.GoBits == 64:
-		return fmt.Sprintf("r.readRangeBig(%d, %s, %s, false)", model.RangeBits(v), tsBig(v.UintMin), tsBig(model.Span(v)))
+		return fmt.Sprintf("%s.readRangeBig(%d, %s, %s, false)", r, model.RangeBits(v), tsBig(v.UintMin), tsBig(model.Span(v)))
 	case v.Ranged && v.Signed:
-		return fmt.Sprintf("r.readRange(%d, %d, %d)", model.RangeBits(v), v.IntMin, model.Span(v))
+		return fmt.Sprintf("%s.readRange(%d, %d, %d)", r, model.RangeBits(v), v.IntMin, model.Span(v))
 	case v.Ranged:
-		return fmt.Sprintf("r.readRange(%d, %d, %d)", model.RangeBits(v), v.UintMin, model.Span(v))
+		return fmt.Sprintf("%s.readRange(%d, %d, %d)", r, model.RangeBits(v), v.UintMin, model.Span(v))
 	case v.GoBits == 64 && v.Signed:
-		return fmt.Sprintf("r.readSignedBig(%d)", v.Bits)
+		return fmt.Sprintf("%s.readSignedBig(%d)", r, v.Bits)
 	case v.GoBits == 64:
-		return fmt.Sprintf("r.readBig(%d)", v.Bits)
+		return fmt.Sprintf("%s.readBig(%d)", r, v.Bits)
 	case v.Signed:
-		return fmt.Sprintf("r.readSigned(%d)", v.Bits)
+		return fmt.Sprintf("%s.readSigned(%d)", r, v.Bits)
 	}
-	return fmt.Sprintf("r.readBits(%d)", v.Bits)
+	return fmt.Sprintf("%s.readBits(%d)", r, v.Bits)
+}
+
+// readCount reads a duration counted in units that is a number: as an
+// integer of up to 32 bits where its wire value is one, else as a bigint
+// made a number (exact: the range is within 2^53).
+func (e *Emitter) readCount(v *model.Value, r string) string {
+	switch {
+	case v.Ranged && model.RangeBits(v) <= 32:
+		return fmt.Sprintf("%s.readRange(%d, %d, %d)", r, model.RangeBits(v), v.IntMin, model.Span(v))
+	case v.Ranged:
+		return fmt.Sprintf("Number(%s.readRangeBig(%d, %s, %s, true))", r, model.RangeBits(v), tsBigS(v.IntMin), tsBig(model.Span(v)))
+	case v.Bits <= 32:
+		return fmt.Sprintf("%s.readSigned(%d)", r, v.Bits)
+	}
+	return fmt.Sprintf("Number(%s.readSignedBig(%d))", r, v.Bits)
 }
 
 // elemsCharge is the arguments of readLength after maxlen: a slice's count

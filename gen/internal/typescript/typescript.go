@@ -76,7 +76,7 @@ type Emitter struct {
 func New(m *model.Model) (*Emitter, error) {
 	e := &Emitter{m: m, typeNames: map[*model.Type]string{}}
 	exported := map[string]*model.Type{}
-	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append(append([]*model.Type{}, m.Hooks...), m.Enums...), m.Types...) {
 		n := tsIdent(t.Name)
 		e.typeNames[t] = n
 		exported[n] = t
@@ -137,6 +137,9 @@ func (e *Emitter) File() []byte {
 	if len(e.m.Hooks) > 0 {
 		e.hooks()
 	}
+	for _, t := range e.m.Enums {
+		e.enumType(t)
+	}
 	for _, t := range e.m.Types {
 		switch t.Kind {
 		case model.TypeStruct:
@@ -192,11 +195,15 @@ func (e *Emitter) preamble() {
 // allocates or loops, so it refuses what bitpack refuses for claiming more
 // than its bits pay for.
 //
-// Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
-// are rounded to float32 when written (as storing them in Go would), and
-// float32 arithmetic goes through Math.fround at every step, as bitpack pins
-// it. Raw float fields keep every bit pattern (-0, denormals, infinities)
-// but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
+// Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
+// integer type with constants is a union of its values (an as-const object
+// names them as Go does), and a time.Duration with unit=U is its count of
+// U, as the wire carries it (a number, a bigint where the count's range
+// passes 2^53). float32 fields are rounded to float32 when written (as
+// storing them in Go would), and float32 arithmetic goes through
+// Math.fround at every step, as bitpack pins it. Raw float fields keep
+// every bit pattern (-0, denormals, infinities) but NaN payloads: a
+// JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
 //
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
@@ -247,6 +254,32 @@ func (e *Emitter) hooks() {
 	e.printf("};\n\n")
 }
 
+// enumType renders a Go named integer type with constants: an as-const
+// object of its values by their Go names, and the union of those values
+// under the same name (erasable syntax: no enum), so that a value no
+// constant names does not compile where a Team is wanted. A reader still
+// hands out whatever value the tags allow, named or not, as Go does.
+func (e *Emitter) enumType(t *model.Type) {
+	n := e.typeNames[t]
+	e.printf("/** Go's %s (%s): its constants. The wire carries any value its fields' tags allow: a value no constant names is read as it is. */\n", t.Go, t.Go.Kind())
+	e.printf("export const %s = {\n", n)
+	for _, c := range t.Constants {
+		e.printf("  %s: %s,\n", c.Name, tsEnumLiteral(t, c))
+	}
+	e.printf("} as const;\n\n")
+	e.printf("/** Go's %s: one of the values of %s. */\n", t.Go, n)
+	e.printf("export type %s = (typeof %s)[keyof typeof %s];\n\n", n, n, n)
+}
+
+// tsEnumLiteral is the literal of an enum's constant: a bigint for a
+// 64-bit type, as its fields are.
+func tsEnumLiteral(t *model.Type, c model.Constant) string {
+	if t.GoBits == 64 {
+		return c.Value(t.Signed) + "n"
+	}
+	return c.Value(t.Signed)
+}
+
 // unionType renders a registered interface as a union of its members,
 // each under its name.
 func (e *Emitter) unionType(t *model.Type) {
@@ -270,7 +303,7 @@ func (e *Emitter) structType(t *model.Type) {
 			e.printf("  // %s: %s (nothing stored)\n", m.Name, m.Value.Encoding)
 			continue
 		}
-		e.printf("  %s: %s; // %s\n", m.Name, e.tsType(m.Value), model.EncodingComment(m.Value))
+		e.printf("  %s: %s; // %s\n", m.Name, e.tsType(m.Value), model.FieldComment(m.Value))
 		zero = append(zero, fmt.Sprintf("    %s: %s,", m.Name, e.zero(m.Value)))
 	}
 	e.printf("}\n\n")

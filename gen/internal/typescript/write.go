@@ -82,6 +82,9 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 func (e *Emitter) writeInt(v *model.Value, x string) string {
 	unit := max(v.Unit, 1)
 	switch {
+	case v.Counted:
+		lo, hi, flip := model.IntBounds(v)
+		return fmt.Sprintf("w.writeCounted(%s, %t, %s, %s, %d, %s, %s, %t, %s)", x, tsBigInt(v), tsBigS(lo), tsBigS(hi), model.UnitBits(v), tsBig(flip), tsBigS(unit), v.Clamp, code.Quote(v.UnitText))
 	case (v.Unit > 1 || v.Clamp) && v.GoBits == 64 && v.Signed:
 		lo, hi, flip := model.IntBounds(v)
 		return fmt.Sprintf("w.writeUnitsBig(%s, true, %s, %s, %d, %s, %s, %t, %s, %t)", x, tsBigS(lo), tsBigS(hi), model.UnitBits(v), tsBig(flip), tsBigS(unit), v.Clamp, code.Quote(v.UnitText), v.Duration)

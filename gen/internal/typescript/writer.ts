@@ -282,6 +282,27 @@ export class BitWriter {
   }
 
   /**
+   * A time.Duration with unit=, held as its count of units (an integer
+   * number, or a bigint when big): refused outside [min, max] unless clamp
+   * moves it to the nearer bound, worded as Go words the duration it
+   * stands for (count × unit nanoseconds); the offset from min in n bits,
+   * XOR flip.
+   */
+  writeCounted(value: number | bigint, big: boolean, min: bigint, max: bigint, n: number, flip: bigint, unit: bigint, clamp: boolean, unitText: string): boolean {
+    if (big ? this.notInt64(value as bigint, true) : this.notInteger(value as number)) {
+      return false;
+    }
+    let units = BigInt(value);
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + durationText(units * unit) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBig(BigInt.asUintN(64, units - min) ^ flip, n);
+  }
+
+  /**
    * A smallest-three quaternion of bits per component, canonical as bitpack
    * writes it; each component rounded to float32 first (as Go's float32(x)).
    * Refuses a component that is not finite and a quaternion not of unit

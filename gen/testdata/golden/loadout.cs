@@ -896,6 +896,16 @@ namespace Game.Loadout
             return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
         }
 
+        /// <summary>
+        /// A time.Duration with unit=, held as its count of units (see
+        /// CodeCounted); the offset from min in n bits, XOR flip.
+        /// </summary>
+        public bool WriteCounted(long units, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText)
+        {
+            ulong code;
+            return CodeCounted(units, min, max, unit, clamp, unitText, out code) && WriteBits64(code ^ flip, n);
+        }
+
         /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
         public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
         {
@@ -1441,6 +1451,12 @@ namespace Game.Loadout
         internal static void SortKeys<K>(K[] keys, int n) where K : global::System.IComparable<K>
         {
             Sort(keys, n, new NaturalOrder<K>());
+        }
+
+        /// <summary>Sorts the first n keys in order's order, allocating nothing (an enum's keys: order is its Order_ comparer).</summary>
+        internal static void SortKeys<K, O>(K[] keys, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+        {
+            Sort(keys, n, order);
         }
 
         /// <summary>Sorts the first n string keys by their UTF-8 bytes (CompareKeys), allocating nothing.</summary>
@@ -2219,6 +2235,28 @@ namespace Game.Loadout
             {
                 if (!clamp)
                     return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                units = units < min ? min : max;
+            }
+            code = (ulong)units - (ulong)min;
+            return true;
+        }
+
+        /// <summary>
+        /// The offset code of a time.Duration with unit=, held as its count of
+        /// units: refused outside [min, max] unless clamp moves it to the nearer
+        /// bound, worded as Go words the duration it stands for (count × unit
+        /// nanoseconds).
+        /// </summary>
+        public bool CodeCounted(long units, long min, long max, long unit, bool clamp, string unitText, out ulong code)
+        {
+            code = 0;
+            if (units < min || units > max)
+            {
+                if (!clamp)
+                {
+                    string value = units >= long.MinValue / unit && units <= long.MaxValue / unit ? Bitpack.DurationText(units * unit) : units + " × " + unitText;
+                    return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+                }
                 units = units < min ? min : max;
             }
             code = (ulong)units - (ulong)min;
@@ -3883,7 +3921,7 @@ namespace Game.Loadout
 
         public QuatXYZW Rot; // quat smallest-three, 9 bits/component
         public global::System.Collections.Generic.Dictionary<byte, ushort> Ammo; // map maxlen 4, ascending keys (uint 8 bits); int [0, 999]
-        public long Respawn; // int [0, 10000] × 1ms
+        public long Respawn; // in units of 1ms (Go's time.Duration ÷ 1ms): int [0, 10000] × 1ms
         public short Ping; // int [0, 500] clamp
         public Cmd Next; // union of 3: gen.Jump | *gen.Duck | gen.Say
 
@@ -3989,9 +4027,8 @@ namespace Game.Loadout
                     s0 = y0;
                 }
             }
-            if (!r.ReadIntRange(14, 0, 10000UL, out t3))
+            if (!r.ReadIntRange(14, 0, 10000UL, out this.Respawn))
                 return r.At("Respawn");
-            this.Respawn = (long)(t3 * 1000000);
             if (!r.ReadIntRange(9, 0, 500UL, out t3))
                 return r.At("Ping");
             this.Ping = (short)t3;
@@ -4081,7 +4118,7 @@ namespace Game.Loadout
                     }
                 }
             }
-            if (!w.WriteUnits(this.Respawn, 0, 10000, 14, 0UL, 1000000, false, "1ms", true))
+            if (!w.WriteCounted(this.Respawn, 0, 10000, 14, 0UL, 1000000, false, "1ms"))
                 return w.At("Respawn");
             if (!w.WriteUnits(this.Ping, 0, 500, 9, 0UL, 1, true, "", false))
                 return w.At("Ping");
@@ -4314,9 +4351,9 @@ namespace Game.Loadout
                 if (d18)
                 {
                     ulong d19;
-                    if (!r.ReadScalarDelta(d17, 14, ((ulong)Bitpack.Units(this.Respawn, 1000000) - 0UL), 10000UL, 0UL, 2, 0UL, out d19))
+                    if (!r.ReadScalarDelta(d17, 14, ((ulong)(long)this.Respawn - 0UL), 10000UL, 0UL, 2, 0UL, out d19))
                         return r.At("Respawn");
-                    this.Respawn = (long)((long)(d19 + 0UL) * 1000000);
+                    this.Respawn = (long)(long)(d19 + 0UL);
                     changed = true;
                 }
             }
@@ -4560,9 +4597,9 @@ namespace Game.Loadout
             else
             {
                 ulong d17, d18;
-                if (!w.CodeUnits(this.Respawn, 0, 10000, 1000000, false, "1ms", true, out d17))
+                if (!w.CodeCounted(this.Respawn, 0, 10000, 1000000, false, "1ms", out d17))
                     return w.At("Respawn");
-                if (!w.CodeUnits(b.Respawn, 0, 10000, 1000000, false, "1ms", true, out d18))
+                if (!w.CodeCounted(b.Respawn, 0, 10000, 1000000, false, "1ms", out d18))
                     return w.BaseValue() || w.At("Respawn");
                 if (w.WriteScalarDelta(true, d17, d18, 14, 0UL))
                     changed = true;

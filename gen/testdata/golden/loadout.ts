@@ -15,11 +15,15 @@
 // allocates or loops, so it refuses what bitpack refuses for claiming more
 // than its bits pay for.
 //
-// Integers of up to 32 bits are numbers, 64-bit ones bigint. float32 fields
-// are rounded to float32 when written (as storing them in Go would), and
-// float32 arithmetic goes through Math.fround at every step, as bitpack pins
-// it. Raw float fields keep every bit pattern (-0, denormals, infinities)
-// but NaN payloads: a JavaScript number may turn a signalling NaN quiet.
+// Integers of up to 32 bits are numbers, 64-bit ones bigint; a Go named
+// integer type with constants is a union of its values (an as-const object
+// names them as Go does), and a time.Duration with unit=U is its count of
+// U, as the wire carries it (a number, a bigint where the count's range
+// passes 2^53). float32 fields are rounded to float32 when written (as
+// storing them in Go would), and float32 arithmetic goes through
+// Math.fround at every step, as bitpack pins it. Raw float fields keep
+// every bit pattern (-0, denormals, infinities) but NaN payloads: a
+// JavaScript number may turn a signalling NaN quiet.
 // Strings are UTF-8 exactly as Go sees them (a leading U+FEFF is kept).
 //
 // readTDelta(packet, base) applies a delta as bitpack.UnmarshalDelta does, to a
@@ -1414,6 +1418,27 @@ export class BitWriter {
     if (units < min || units > max) {
       if (!clamp) {
         return this.fail("Range", "value " + (duration ? durationText(value) : String(value)) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+      }
+      units = units < min ? min : max;
+    }
+    return this.writeBig(BigInt.asUintN(64, units - min) ^ flip, n);
+  }
+
+  /**
+   * A time.Duration with unit=, held as its count of units (an integer
+   * number, or a bigint when big): refused outside [min, max] unless clamp
+   * moves it to the nearer bound, worded as Go words the duration it
+   * stands for (count × unit nanoseconds); the offset from min in n bits,
+   * XOR flip.
+   */
+  writeCounted(value: number | bigint, big: boolean, min: bigint, max: bigint, n: number, flip: bigint, unit: bigint, clamp: boolean, unitText: string): boolean {
+    if (big ? this.notInt64(value as bigint, true) : this.notInteger(value as number)) {
+      return false;
+    }
+    let units = BigInt(value);
+    if (units < min || units > max) {
+      if (!clamp) {
+        return this.fail("Range", "value " + durationText(units * unit) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
       }
       units = units < min ? min : max;
     }
@@ -3114,7 +3139,7 @@ export function cloneCmd(u: Cmd): Cmd {
 export interface Loadout {
   Rot: QuatXYZW; // quat smallest-three, 9 bits/component
   Ammo: Map<number, number>; // map maxlen 4, ascending keys (uint 8 bits); int [0, 999]
-  Respawn: bigint; // int [0, 10000] × 1ms
+  Respawn: number; // in units of 1ms (Go's time.Duration ÷ 1ms): int [0, 10000] × 1ms
   Ping: number; // int [0, 500] clamp
   Next: Cmd; // union of 3: gen.Jump | *gen.Duck | gen.Say
 }
@@ -3127,7 +3152,7 @@ export function newLoadout(): Loadout {
   return {
     Rot: newQuatXYZW(),
     Ammo: new Map<number, number>(),
-    Respawn: 0n,
+    Respawn: 0,
     Ping: 0,
     Next: { type: "Jump", value: newJump() },
   };
@@ -3190,7 +3215,7 @@ function readLoadoutFields(r: BitReader, v: Loadout): boolean {
     s2 = y1;
   }
   v.Ammo = a5;
-  v.Respawn = r.readRangeBig(14, 0n, 10000n, true) * 1000000n;
+  v.Respawn = r.readRange(14, 0, 10000);
   if (r.failed) return r.at("Respawn");
   v.Ping = r.readRange(9, 0, 500);
   if (r.failed) return r.at("Ping");
@@ -3241,7 +3266,7 @@ export function writeLoadoutTo(w: BitWriter, v: Loadout): boolean {
     const e4 = m1.get(k3) as number;
     if (!w.writeRange(e4, 0, 999, 10)) return w.at("Ammo[" + String(k3) + "]");
   }
-  if (!w.writeUnitsBig(v.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return w.at("Respawn");
+  if (!w.writeCounted(v.Respawn, false, 0n, 10000n, 14, 0n, 1000000n, false, "1ms")) return w.at("Respawn");
   if (!w.writeUnits(v.Ping, -32768, 32767, 0, 500, 9, 0, 1, true, "")) return w.at("Ping");
   const u5 = v.Next;
   if (u5 === null || u5 === undefined) {
@@ -3458,11 +3483,11 @@ function readLoadoutDeltaItems(r: BitReader, v: Loadout, bit: boolean): boolean 
     if (r.failed) return r.at("Respawn");
   } else {
     const w16 = deltaCodes();
-    if (!w16.writeUnitsBig(v.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaBaseRefusal(r, w16, x15) || r.at("Respawn");
+    if (!w16.writeCounted(v.Respawn, false, 0n, 10000n, 14, 0n, 1000000n, false, "1ms")) return deltaBaseRefusal(r, w16, x15) || r.at("Respawn");
     const c17 = readDeltaCode(r, w16.codeWord(), 14, 7, 10000, 0, x15);
     if (c17 < 0) return r.at("Respawn");
     const q18 = deltaCodeReader(c17, 14);
-    v.Respawn = q18.readRangeBig(14, 0n, 10000n, true) * 1000000n;
+    v.Respawn = q18.readRange(14, 0, 10000);
     if (q18.failed) return r.fail(q18.kind, x15, q18.errorDetail) || r.at("Respawn");
     changed = true;
   }
@@ -3629,10 +3654,10 @@ function writeLoadoutDeltaItems(w: BitWriter, v: Loadout, b: Loadout, bit: boole
       if (bit) w.writeBits(0, 1);
     } else {
       const w20 = deltaCodes();
-      if (!w20.writeUnitsBig(v.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaAdopt(w, w20, "") || w.at("Respawn");
+      if (!w20.writeCounted(v.Respawn, false, 0n, 10000n, 14, 0n, 1000000n, false, "1ms")) return deltaAdopt(w, w20, "") || w.at("Respawn");
       const c21 = w20.codeWord();
       w20.reset();
-      if (!w20.writeUnitsBig(b.Respawn, true, 0n, 10000n, 14, 0n, 1000000n, false, "1ms", true)) return deltaAdopt(w, w20, "base value: ") || w.at("Respawn");
+      if (!w20.writeCounted(b.Respawn, false, 0n, 10000n, 14, 0n, 1000000n, false, "1ms")) return deltaAdopt(w, w20, "base value: ") || w.at("Respawn");
       const c22 = w20.codeWord();
       if (c21 !== c22) {
         writeDeltaCode(w, c21, c22, 14, 7, 0, bit);

@@ -894,6 +894,16 @@ public partial struct BitpackWriter
         return CodeUnits(value, min, max, unit, clamp, unitText, duration, out code) && WriteBits64(code ^ flip, n);
     }
 
+    /// <summary>
+    /// A time.Duration with unit=, held as its count of units (see
+    /// CodeCounted); the offset from min in n bits, XOR flip.
+    /// </summary>
+    public bool WriteCounted(long units, long min, long max, int n, ulong flip, long unit, bool clamp, string unitText)
+    {
+        ulong code;
+        return CodeCounted(units, min, max, unit, clamp, unitText, out code) && WriteBits64(code ^ flip, n);
+    }
+
     /// <summary>An unsigned integer with unit= or clamp (see WriteUnits).</summary>
     public bool WriteUnitsU(ulong value, ulong min, ulong max, int n, ulong unit, bool clamp, string unitText)
     {
@@ -1439,6 +1449,12 @@ public static partial class Bitpack
     internal static void SortKeys<K>(K[] keys, int n) where K : global::System.IComparable<K>
     {
         Sort(keys, n, new NaturalOrder<K>());
+    }
+
+    /// <summary>Sorts the first n keys in order's order, allocating nothing (an enum's keys: order is its Order_ comparer).</summary>
+    internal static void SortKeys<K, O>(K[] keys, int n, O order) where O : struct, global::System.Collections.Generic.IComparer<K>
+    {
+        Sort(keys, n, order);
     }
 
     /// <summary>Sorts the first n string keys by their UTF-8 bytes (CompareKeys), allocating nothing.</summary>
@@ -2217,6 +2233,28 @@ public partial struct BitpackWriter
         {
             if (!clamp)
                 return Fail(BitpackErrorKind.Range, "value " + (duration ? Bitpack.DurationText(value) : value.ToString()) + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            units = units < min ? min : max;
+        }
+        code = (ulong)units - (ulong)min;
+        return true;
+    }
+
+    /// <summary>
+    /// The offset code of a time.Duration with unit=, held as its count of
+    /// units: refused outside [min, max] unless clamp moves it to the nearer
+    /// bound, worded as Go words the duration it stands for (count × unit
+    /// nanoseconds).
+    /// </summary>
+    public bool CodeCounted(long units, long min, long max, long unit, bool clamp, string unitText, out ulong code)
+    {
+        code = 0;
+        if (units < min || units > max)
+        {
+            if (!clamp)
+            {
+                string value = units >= long.MinValue / unit && units <= long.MaxValue / unit ? Bitpack.DurationText(units * unit) : units + " × " + unitText;
+                return Fail(BitpackErrorKind.Range, "value " + value + " is " + units + " units of " + unitText + ", out of range [" + min + ", " + max + "]");
+            }
             units = units < min ? min : max;
         }
         code = (ulong)units - (ulong)min;

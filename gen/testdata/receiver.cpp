@@ -1,0 +1,167 @@
+// The test driver of bitpack::Receiver (gen's TestCPPReceiver): it reads
+// commands from standard input, one per line, and answers each on one line
+// of standard output.
+//
+//   packet HEX   read the packet (in a buffer of exactly its size):
+//                "OK seq=S ack=A view=HEX" (the view's full encoding) or
+//                "REFUSED why seq=S ack=A"
+//   reset        reset the receiver: "ack=A"
+//   fresh        replace the receiver by a new one: "ack=A"
+//   allocs       "allocs N": the allocations made inside read so far
+//
+// It also checks what the answers cannot show: after an accepted packet,
+// view(seq) holds the view read ("VIEW DIFFERS" otherwise); after a
+// refused one, the caller's value is byte for byte what it was ("OUT
+// CHANGED" otherwise).
+//
+// HISTORY and the view type World come from the build (-DHISTORY=16) and
+// the generated receiver.h.
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <new>
+#include "minserialize.h"
+#include "receiver.h"
+
+#ifndef HISTORY
+#error "build with -DHISTORY=N"
+#endif
+
+// The driver replaces operator new and delete to count allocations; GCC
+// takes the free() in the replacement delete for a mismatch once both are
+// inlined into main.
+#if defined( __GNUC__ ) && !defined( __clang__ ) && __GNUC__ >= 11
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+static bool counting = false;
+static long allocations = 0;
+
+void * operator new( size_t n )
+{
+    if ( counting )
+        allocations++;
+    void * p = malloc( n == 0 ? 1 : n );
+    if ( p == NULL )
+        throw std::bad_alloc();
+    return p;
+}
+
+void * operator new[]( size_t n )
+{
+    if ( counting )
+        allocations++;
+    void * p = malloc( n == 0 ? 1 : n );
+    if ( p == NULL )
+        throw std::bad_alloc();
+    return p;
+}
+
+void operator delete( void * p ) noexcept { free( p ); }
+void operator delete[]( void * p ) noexcept { free( p ); }
+
+typedef bitpack::Receiver<World, HISTORY> WorldReceiver;
+
+static const char * why( bitpack::ReceiveResult r )
+{
+    switch ( r )
+    {
+    case bitpack::ReceiveResult::ok: return "ok";
+    case bitpack::ReceiveResult::overflow: return "overflow";
+    case bitpack::ReceiveResult::range: return "range";
+    case bitpack::ReceiveResult::no_base: return "no_base";
+    case bitpack::ReceiveResult::refused: return "refused";
+    case bitpack::ReceiveResult::trailing: return "trailing";
+    }
+    return "?";
+}
+
+// encode writes v's full encoding as hex into text (a writer's capacity is
+// a multiple of 8 bytes, and its bytes are whole only after Flush).
+static bool encode( const World & v, char * text )
+{
+    static uint8_t buffer[8 * 1024];
+    serialize::WriteStream stream( buffer, sizeof buffer );
+    if ( !const_cast<World &>( v ).Serialize( stream ) )
+        return false;
+    stream.Flush();
+    const int64_t n = stream.GetBytesProcessed();
+    for ( int64_t i = 0; i < n; i++ )
+        sprintf( text + 2 * i, "%02x", buffer[i] );
+    text[2 * n] = 0;
+    return true;
+}
+
+int main()
+{
+    static char line[1 << 16];
+    static char text[2][16 * 1024 + 1];
+    WorldReceiver * r = new WorldReceiver();
+    World * out = new World();
+    World * before = new World();
+    while ( fgets( line, sizeof line, stdin ) )
+    {
+        line[strcspn( line, "\r\n" )] = 0;
+        if ( strcmp( line, "reset" ) == 0 )
+        {
+            r->reset();
+            printf( "ack=%u\n", r->ack() );
+        }
+        else if ( strcmp( line, "fresh" ) == 0 )
+        {
+            delete r;
+            r = new WorldReceiver();
+            printf( "ack=%u\n", r->ack() );
+        }
+        else if ( strcmp( line, "allocs" ) == 0 )
+        {
+            printf( "allocs %ld\n", allocations );
+        }
+        else if ( strncmp( line, "packet ", 7 ) == 0 )
+        {
+            const char * hex = line + 7;
+            const size_t n = strlen( hex ) / 2;
+            uint8_t * packet = new uint8_t[n == 0 ? 1 : n];
+            for ( size_t i = 0; i < n; i++ )
+            {
+                unsigned int b = 0;
+                if ( sscanf( hex + 2 * i, "%2x", &b ) != 1 )
+                {
+                    puts( "BADHEX" );
+                    return 1;
+                }
+                packet[i] = uint8_t( b );
+            }
+            memcpy( (void *) before, (const void *) out, sizeof( World ) );
+            uint16_t seq = 0xABCD;
+            counting = true;
+            const bool ok = r->read( packet, n, *out, seq );
+            counting = false;
+            delete [] packet;
+            if ( !ok )
+            {
+                if ( memcmp( (const void *) before, (const void *) out, sizeof( World ) ) != 0 )
+                    printf( "OUT CHANGED\n" );
+                else
+                    printf( "REFUSED %s seq=%u ack=%u\n", why( r->result() ), seq, r->ack() );
+                continue;
+            }
+            const World * held = r->view( seq );
+            if ( r->result() != bitpack::ReceiveResult::ok || !encode( *out, text[0] ) || held == NULL || !encode( *held, text[1] ) || strcmp( text[0], text[1] ) != 0 )
+            {
+                printf( "VIEW DIFFERS\n" );
+                continue;
+            }
+            printf( "OK seq=%u ack=%u view=%s\n", seq, r->ack(), text[0] );
+        }
+        else
+        {
+            printf( "BADCOMMAND\n" );
+        }
+    }
+    delete r;
+    delete out;
+    delete before;
+    return 0;
+}
