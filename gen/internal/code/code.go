@@ -134,4 +134,5 @@ var rulesReplacer = strings.NewReplacer(
 	"{{SNAP_DEFAULT_HISTORY}}", strconv.Itoa(snapwire.DefaultHistory),
 	"{{SNAP_LEFT_STREAMS}}", strconv.Itoa(snapwire.LeftStreams),
 	"{{SNAP_NO_ACK}}", strconv.Itoa(snapwire.NoAck),
+	"{{SNAP_SEQ_HALF}}", strconv.Itoa(snapwire.SeqHalf),
 )
