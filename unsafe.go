@@ -419,13 +419,21 @@ func (w packetWindow) wordAt(pos int) uint64 {
 }
 
 // bytes returns the n bytes from byte b on; b+n must be at most w.last+8.
+// No bytes is nil: b may then be the packet's end, and a pointer there
+// would point past its allocation.
 func (w packetWindow) bytes(b, n int) []byte {
+	if n == 0 {
+		return nil
+	}
 	return unsafe.Slice((*byte)(unsafe.Add(w.p, b)), n)
 }
 
 // copyTo copies the n bytes from byte b on to dst; b+n must be at most
 // w.last+8, the bytes there are.
 func (w packetWindow) copyTo(dst pointer, b, n int) {
+	if n == 0 {
+		return // b may be the packet's end (see bytes)
+	}
 	copy(unsafe.Slice((*byte)(dst.p), n), unsafe.Slice((*byte)(unsafe.Add(w.p, b)), n))
 }
 
