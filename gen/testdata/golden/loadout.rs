@@ -85,10 +85,26 @@ pub mod wire {
 
     pub fn range(bit: u64, message: String) -> Error { Error::new(Range, bit, message) }
 
-    // The decode allowances (docs/wire.md, "Limits of the Go decoder"):
-    // figures saturate at SAT; the words cap them at 2^53 - 1.
-    const SAT: i128 = i64::MAX as i128 / 4;
-    const FIGURE: i128 = (1 << 53) - 1;
+    // The decode allowances (docs/wire.md, "Limits of the Go decoder"),
+    // package rules' numbers: a decode of b bits may visit WORK_BASE +
+    // WORK_PER_BIT·b values and allocate BYTES_BASE + BYTES_PER_BIT·b bytes,
+    // having spent OVERHEAD when it starts; figures saturate at SAT; the
+    // words cap them at FIGURE.
+    pub(crate) const WORK_BASE: i128 = 4096;
+    pub(crate) const WORK_PER_BIT: i128 = 64;
+    pub(crate) const BYTES_BASE: i128 = 1048576;
+    pub(crate) const BYTES_PER_BIT: i128 = 64;
+    pub(crate) const OVERHEAD: i128 = 1024;
+    /// What a hook call costs besides its value.
+    pub(crate) const HOOK_CALL: i128 = 256;
+    /// A map of n entries takes MAP_HEADER + MAP_SLOT_FACTOR·n·slot bytes.
+    pub(crate) const MAP_HEADER: i128 = 256;
+    pub(crate) const MAP_SLOT_FACTOR: i128 = 5;
+    /// n sparse slots visit ⌈n / SLOTS_PER_VALUE⌉ values, SLOT_BYTES each.
+    pub(crate) const SLOTS_PER_VALUE: i128 = 8;
+    pub(crate) const SLOT_BYTES: i128 = 8;
+    const SAT: i128 = 2305843009213693951;
+    const FIGURE: i128 = 9007199254740991;
 
     pub fn sat(n: i128) -> i128 { n.min(SAT) }
 
@@ -119,7 +135,7 @@ pub mod wire {
     impl<'a> Reader<'a> {
         pub fn new(p: &'a [u8]) -> Reader<'a> {
             let b = 8 * p.len() as i128;
-            Reader { p, pos: 0, end: 8 * p.len() as u64, work: 0, wmax: 4096 + 64 * b, mem: 1024, mmax: (1 << 20) + 64 * b }
+            Reader { p, pos: 0, end: 8 * p.len() as u64, work: 0, wmax: WORK_BASE + WORK_PER_BIT * b, mem: OVERHEAD, mmax: BYTES_BASE + BYTES_PER_BIT * b }
         }
         pub fn pos(&self) -> u64 { self.pos }
         pub fn left(&self) -> u64 { self.end - self.pos }
@@ -280,11 +296,11 @@ pub mod wire {
         /// allowances; for a delta, the words of AppendDelta's refusal.
         pub(crate) fn over(&self, delta: bool) -> Option<String> {
             let b = 8 * self.buf.len() as i128;
-            let (wmax, mmax) = (4096 + 64 * b, (1 << 20) + 64 * b - 1024);
+            let (wmax, mmax) = (WORK_BASE + WORK_PER_BIT * b, BYTES_BASE + BYTES_PER_BIT * b - OVERHEAD);
             match () {
                 _ if !delta => (self.work > wmax || self.mem > mmax).then(String::new),
                 _ if self.work > wmax => Some(format!("what the delta adds, {} values, would take its decode past the {} values it may visit for this input (4096 plus 64 per bit): the delta claims more values than its bits can pay for", self.work, wmax)),
-                _ => (self.mem > mmax).then(|| format!("what the delta adds, {} bytes, would take its decode past the {} bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", self.mem, mmax + 1024)),
+                _ => (self.mem > mmax).then(|| format!("what the delta adds, {} bytes, would take its decode past the {} bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", self.mem, mmax + OVERHEAD)),
             }
         }
     }
@@ -663,7 +679,7 @@ pub mod wire {
     fn fresh<T: Wire>(n: usize) -> Vec<T> { (0..n).map(|_| T::zero()).collect() }
 
     /// The charge of n sparse slots.
-    fn slots(n: usize) -> (i128, i128) { ((n as i128 + 7) >> 3, round(8 * n as i128)) }
+    fn slots(n: usize) -> (i128, i128) { ((n as i128 + SLOTS_PER_VALUE - 1) / SLOTS_PER_VALUE, round(SLOT_BYTES * n as i128)) }
 
     /// A list of changed elements among the first m of a (docs/wire.md,
     /// arrays); whether it listed one.
@@ -710,7 +726,7 @@ pub mod wire {
                 }
                 Op::Sparse => {
                     let (work, bytes) = slots(n);
-                    r.charge(work, bytes, n as i128, 8, start)?;
+                    r.charge(work, bytes, n as i128, SLOT_BYTES, start)?;
                     *self = fresh(n);
                     T::sparse_read(self, r, s)?;
                 }
@@ -778,7 +794,7 @@ pub mod wire {
             let listed = if s.op == Op::Sparse {
                 if n > nb {
                     let (work, bytes) = slots(n - nb);
-                    r.charge(work, bytes, (n - nb) as i128, 8, pos)?;
+                    r.charge(work, bytes, (n - nb) as i128, SLOT_BYTES, pos)?;
                 }
                 self.resize_with(n, T::zero);
                 T::sparse_read(self, r, s)?
@@ -985,7 +1001,7 @@ pub mod wire {
             r.count(n, ks.count + vs.count, "entry", "entries")?;
             if n > 0 {
                 let (slot, n) = (ks.bytes + vs.bytes + 1, n as i128);
-                r.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(256 + 5 * n * slot))), n, slot, start)?;
+                r.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(MAP_HEADER + MAP_SLOT_FACTOR * n * slot))), n, slot, start)?;
             }
             for i in 0..n as usize {
                 let bit = r.pos();
@@ -1008,7 +1024,7 @@ pub mod wire {
             w.bits(n as u64, s.bits);
             if n > 0 {
                 let (slot, n) = (ks.bytes + vs.bytes + 1, n as i128);
-                w.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(256 + 5 * n * slot))));
+                w.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(MAP_HEADER + MAP_SLOT_FACTOR * n * slot))));
             }
             self.iter().try_for_each(|(k, v)| k.write(w, ks).and_then(|_| v.write(w, vs)).map_err(|x| x.at(&format!("[{}]", k.key_text()))))
         }
@@ -1036,7 +1052,7 @@ pub mod wire {
                 match self.get_mut(&k) {
                     None => {
                         let (slot, mut v) = (ks.bytes + vs.bytes + 1, V::zero());
-                        r.charge(sat(ks.work + vs.work), sat(10 * slot), 1, slot, pos).and_then(|_| v.read(r, vs)).map_err(|x| x.at(&at))?;
+                        r.charge(sat(ks.work + vs.work), sat(2 * MAP_SLOT_FACTOR * slot), 1, slot, pos).and_then(|_| v.read(r, vs)).map_err(|x| x.at(&at))?;
                         self.insert(k.clone(), v);
                     }
                     Some(v) => match r.bits(1).map_err(|x| x.at(&at))? {
@@ -1062,7 +1078,7 @@ pub mod wire {
                 let res = k.write(w, ks).and_then(|_| match (self.get(k), b.get(k)) {
                     (Some(v), None) => {
                         let slot = ks.bytes + vs.bytes + 1;
-                        w.charge(sat(ks.work + vs.work), sat(10 * slot));
+                        w.charge(sat(ks.work + vs.work), sat(2 * MAP_SLOT_FACTOR * slot));
                         v.write(w, vs).map(|_| true)
                     }
                     (Some(v), Some(y)) => {
@@ -1271,16 +1287,16 @@ pub mod wire {
         fn write(&self, w: &mut Writer) -> Res;
     }
 
-    /// A hook call, charged first (1 value, the value and 256 bytes); the
+    /// A hook call, charged first (1 value, the value and HOOK_CALL bytes); the
     /// hook's refusal is at its start.
     pub fn hook_read<T: Hook>(r: &mut Reader, s: &S) -> Res<T> {
         let start = r.pos();
-        r.charge(1, round(s.bytes) + 256, 1, s.bytes + 256, start)?;
+        r.charge(1, round(s.bytes) + HOOK_CALL, 1, s.bytes + HOOK_CALL, start)?;
         T::read(r).map_err(|e| Error { bit: if e.message.starts_with("hook refused the value: ") { start } else { e.bit }, ..e })
     }
 
     pub fn hook_write<T: Hook>(x: &T, w: &mut Writer, s: &S) -> Res {
-        w.charge(1, round(s.bytes) + 256);
+        w.charge(1, round(s.bytes) + HOOK_CALL);
         x.write(w)
     }
 
