@@ -13,8 +13,10 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The runtime every module carries, in parts.
@@ -30,8 +32,25 @@ var (
 	//go:embed macros.rs
 	rsMacros string
 
-	runtime = strings.Replace(code.Rules(rsCore+rsValues+rsContainers+rsExtra+rsMacros), "{{PRINTABLE}}", code.PrintableRanges(), 1)
+	runtime = strings.NewReplacer("{{PRINTABLE}}", code.PrintableRanges(), "{{SNAPSHOT_WORDS}}", snapshotWords()).
+		Replace(code.Rules(rsCore + rsValues + rsContainers + rsExtra + rsMacros))
 )
+
+// snapshotWords are package snapshot's refusal formats (internal/snapwire)
+// as Rust constants named in SCREAMING_SNAKE_CASE (TooShort is TOO_SHORT),
+// and the texts of the sentinels the refusals wrap.
+func snapshotWords() string {
+	var b strings.Builder
+	for _, w := range snapwire.Words {
+		fmt.Fprintf(&b, "    const %s: &str = %s;\n", strings.ToUpper(snake(w.Name)), code.Quote(w.Format))
+	}
+	for _, s := range []struct{ name, text string }{
+		{"OVERFLOW_TEXT", bitpack.ErrOverflow.Error()}, {"RANGE_TEXT", bitpack.ErrRange.Error()}, {"NO_BASE_TEXT", snapwire.NoBase},
+	} {
+		fmt.Fprintf(&b, "    const %s: &str = %s;\n", s.name, code.Quote(s.text))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 // Emitter renders a model as a Rust module.
 type Emitter struct {
