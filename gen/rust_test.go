@@ -382,7 +382,7 @@ func TestRustGoldenCompiles(t *testing.T) {
 	rustc := requireRustc(t)
 	dir := t.TempDir()
 	files := map[string][]byte{}
-	for _, name := range []string{"player.rs", "envelope.rs", "loadout.rs"} {
+	for _, name := range []string{"player.rs", "envelope.rs", "loadout.rs", "named.rs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)
@@ -396,9 +396,23 @@ func TestRustGoldenCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Named: a Team no constant names (3), a Rank one does, durations
+	// held as their counts of 2ns, 1µs and 1ms.
+	named := Named{Side: 3, Rank: -1 << 40, Fine: 14, Beat: 5 * time.Millisecond, Lag: 1500 * time.Millisecond}
+	namedPacket, err := bitpack.Marshal(&named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bumped := named
+	bumped.Side, bumped.Lag = 2, 1501*time.Millisecond
+	bumpedPacket, err := bitpack.Marshal(&bumped)
+	if err != nil {
+		t.Fatal(err)
+	}
 	files["main.rs"] = []byte(fmt.Sprintf(`#![deny(warnings)]
 mod envelope;
 mod loadout;
+mod named;
 mod player;
 
 fn main() {
@@ -406,8 +420,14 @@ fn main() {
     let again: String = p.write().unwrap_or_default().iter().map(|b| format!("{:02x}", b)).collect();
     let fp = (player::Player::FINGERPRINT, envelope::Envelope::FINGERPRINT, loadout::Loadout::FINGERPRINT);
     println!("{:08x} {:08x} {:08x} {} {} {} {}", fp.0, fp.1, fp.2, p.health, p.pos.x, p.name, again);
+    let mut n = named::Named::read(&[%s]).unwrap_or_default();
+    println!("{} {} {} {} {}", n.side.0, n.rank == named::Rank::Bottom, n.fine, n.beat, n.lag);
+    n.side = named::Team::Blue;
+    n.lag += 1;
+    let bumped: String = n.write().unwrap_or_default().iter().map(|b| format!("{:02x}", b)).collect();
+    println!("{}", bumped);
 }
-`, csBytes(packet)))
+`, csBytes(packet), csBytes(namedPacket)))
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
 			t.Fatal(err)
@@ -421,7 +441,8 @@ fn main() {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n", fpPlayer, fpEnvelope, fpLoadout, strings.Join(hexBytes(packet), ""))
+	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n3 true 7 5000 1500\n%s\n", fpPlayer, fpEnvelope, fpLoadout,
+		strings.Join(hexBytes(packet), ""), strings.Join(hexBytes(bumpedPacket), ""))
 	if string(out) != want {
 		t.Errorf("golden Rust printed %q, want %q", out, want)
 	}

@@ -320,7 +320,8 @@ pub mod wire {
     /// How one value travels, with every number its step needs, as gen's
     /// model decided it: a struct field's Go name and member position; a
     /// fixed-width code (bits, flip, limit, short form; an integer's range
-    /// lo..hi in units of unit; a compressed float's min, delta and bounds
+    /// lo..hi in units of unit, counted when the value is a time.Duration
+    /// held as its count of units; a compressed float's min, delta and bounds
     /// flo..fhi); a length prefix of bits up to len; the element and key; a
     /// struct's fields, a union's members and indices, a quaternion's
     /// components; the words text; the value's delta items, count figure
@@ -328,7 +329,7 @@ pub mod wire {
     pub struct S {
         pub op: Op, pub name: &'static str, pub member: usize,
         pub bits: u32, pub short: u32, pub flip: u64, pub limit: u64,
-        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool,
+        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool, pub counted: bool,
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
@@ -338,7 +339,7 @@ pub mod wire {
     /// The step every generated step starts from (..S0).
     pub const S0: S = S {
         op: Op::Bool, name: "", member: 0, bits: 0, short: 0, flip: 0, limit: 0,
-        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false,
+        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false, counted: false,
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],
@@ -516,13 +517,20 @@ pub mod wire {
     }
 
     /// An integer's offset code: its value v in units, rounded half away
-    /// from zero, minus lo; refused (or, with clamp, moved to the nearer
-    /// bound) outside lo..hi.
+    /// from zero (a counted duration is its count of units already), minus
+    /// lo; refused (or, with clamp, moved to the nearer bound) outside
+    /// lo..hi.
     fn int_code(v: i128, s: &S) -> Result<u64, String> {
         let (q, r) = (v / s.unit.max(1), (v % s.unit.max(1)).abs());
-        let u = if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
+        let u = if s.counted { v } else if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
         if (u < s.lo || u > s.hi) && !s.clamp {
             return Err(match () {
+                // Go words the duration the count stands for, when it has one.
+                _ if s.counted => {
+                    let ns = v * s.unit;
+                    let value = if i64::try_from(ns).is_ok() { duration_text(ns) } else { format!("{} × {}", v, s.text) };
+                    format!("value {} is {} units of {}, out of range [{}, {}]", value, u, s.text, s.lo, s.hi)
+                }
                 _ if s.unit > 1 => {
                     let value = if s.duration { duration_text(v) } else { v.to_string() };
                     format!("value {} is {} units of {}, out of range [{}, {}]", value, u, s.text, s.lo, s.hi)
@@ -540,7 +548,7 @@ pub mod wire {
             impl Wire for $t {
                 fn zero() -> $t { 0 }
                 fn code(&self, s: &S) -> Result<u64, String> { int_code(*self as i128, s) }
-                fn set_code(&mut self, c: u64, s: &S) { *self = ((s.lo + c as i128) * s.unit.max(1)) as $t; }
+                fn set_code(&mut self, c: u64, s: &S) { *self = ((s.lo + c as i128) * if s.counted { 1 } else { s.unit.max(1) }) as $t; }
                 fn same(&self, b: &$t) -> bool { self == b }
                 fn key_text(&self) -> String { self.to_string() }
             }
@@ -1760,6 +1768,20 @@ pub mod wire {
 
     /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
     fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
+
+    /// The Wire of a generated enum type (a Go named integer type with
+    /// constants): its integer's.
+    macro_rules! bitpack_enum {
+        ($t:ident) => {
+            impl wire::Wire for $t {
+                fn zero() -> $t { $t(wire::Wire::zero()) }
+                fn code(&self, s: &wire::S) -> Result<u64, String> { wire::Wire::code(&self.0, s) }
+                fn set_code(&mut self, c: u64, s: &wire::S) { wire::Wire::set_code(&mut self.0, c, s) }
+                fn same(&self, b: &$t) -> bool { self.0 == b.0 }
+                fn key_text(&self) -> String { wire::Wire::key_text(&self.0) }
+            }
+        };
+    }
 
     /// The Wire of a generated struct type: its fields by member position
     /// (a check has no field), in the order its step lists them.

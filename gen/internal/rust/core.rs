@@ -305,7 +305,8 @@ pub mod wire {
     /// How one value travels, with every number its step needs, as gen's
     /// model decided it: a struct field's Go name and member position; a
     /// fixed-width code (bits, flip, limit, short form; an integer's range
-    /// lo..hi in units of unit; a compressed float's min, delta and bounds
+    /// lo..hi in units of unit, counted when the value is a time.Duration
+    /// held as its count of units; a compressed float's min, delta and bounds
     /// flo..fhi); a length prefix of bits up to len; the element and key; a
     /// struct's fields, a union's members and indices, a quaternion's
     /// components; the words text; the value's delta items, count figure
@@ -313,7 +314,7 @@ pub mod wire {
     pub struct S {
         pub op: Op, pub name: &'static str, pub member: usize,
         pub bits: u32, pub short: u32, pub flip: u64, pub limit: u64,
-        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool,
+        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool, pub counted: bool,
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
@@ -323,7 +324,7 @@ pub mod wire {
     /// The step every generated step starts from (..S0).
     pub const S0: S = S {
         op: Op::Bool, name: "", member: 0, bits: 0, short: 0, flip: 0, limit: 0,
-        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false,
+        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false, counted: false,
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],

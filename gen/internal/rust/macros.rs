@@ -146,6 +146,20 @@
     /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
     fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
 
+    /// The Wire of a generated enum type (a Go named integer type with
+    /// constants): its integer's.
+    macro_rules! bitpack_enum {
+        ($t:ident) => {
+            impl wire::Wire for $t {
+                fn zero() -> $t { $t(wire::Wire::zero()) }
+                fn code(&self, s: &wire::S) -> Result<u64, String> { wire::Wire::code(&self.0, s) }
+                fn set_code(&mut self, c: u64, s: &wire::S) { wire::Wire::set_code(&mut self.0, c, s) }
+                fn same(&self, b: &$t) -> bool { self.0 == b.0 }
+                fn key_text(&self) -> String { wire::Wire::key_text(&self.0) }
+            }
+        };
+    }
+
     /// The Wire of a generated struct type: its fields by member position
     /// (a check has no field), in the order its step lists them.
     macro_rules! bitpack_struct {
