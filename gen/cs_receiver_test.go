@@ -16,6 +16,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/internal/snapcorpus"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 	"github.com/bitpack-go/bitpack/snapshot"
 )
 
@@ -169,7 +170,8 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
 	return &file, steps
 }
 
-// csReceiverProgram reads commands from standard input: "P hex how" reads
+// csReceiverProgram (arguments: History, and the default History Go's
+// takes, snapwire's) reads commands from standard input: "P hex how" reads
 // a packet through a receiver of History history (how: 0, the whole
 // array; 1, offset and count within a larger array of junk; 2, an
 // ArraySegment of one) and answers as csReceiverStep.want; "R" resets it.
@@ -208,8 +210,9 @@ static class Program
             }
         }
         WorldReceiver r = new WorldReceiver(int.Parse(args[0]));
-        if (new WorldReceiver().History != 64 || new WorldReceiver(0).History != 64)
-            Console.WriteLine("the default History is not 64");
+        int want = int.Parse(args[1]);
+        if (new WorldReceiver().History != want || new WorldReceiver(0).History != want)
+            Console.WriteLine("the default History is not " + want);
         Console.WriteLine("ACK " + r.Ack);
         var handed = new Dictionary<ushort, KeyValuePair<World, string>>();
         Random junk = new Random(7);
@@ -295,7 +298,7 @@ func TestCSharpReceiver(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{exe}, {"-O=-float32", exe}} {
-		cmd := exec.Command(mono, append(args, fmt.Sprint(file.History))...)
+		cmd := exec.Command(mono, append(args, fmt.Sprint(file.History), fmt.Sprint(snapwire.DefaultHistory))...)
 		cmd.Stdin = strings.NewReader(in.String())
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -138,5 +138,5 @@ func zeroID(stream uint32) uint32 {
 // newer reports whether sequence a is newer than b: serialize's
 // sequence_greater_than, for 16-bit sequences that wrap.
 func newer(a, b uint16) bool {
-	return a > b && a-b <= 32768 || a < b && b-a > 32768
+	return a > b && a-b <= snapwire.SeqHalf || a < b && b-a > snapwire.SeqHalf
 }

@@ -17,6 +17,11 @@ const (
 	MinPacket      = ShortHeader + 1
 	DefaultHistory = 64 // History when none is given
 	LeftStreams    = 4  // how many of the streams it left a Receiver remembers
+
+	// SeqHalf is half the sequences' 16-bit space: a sequence is newer
+	// than another at most SeqHalf ahead of it, modulo 65536
+	// (serialize's sequence_greater_than).
+	SeqHalf = 32768
 )
 
 // NoAck is what a Receiver acknowledges before it has read a packet.

@@ -139,6 +139,7 @@ var rulesReplacer = strings.NewReplacer(
 	"{{SNAP_DEFAULT_HISTORY}}", strconv.Itoa(snapwire.DefaultHistory),
 	"{{SNAP_LEFT_STREAMS}}", strconv.Itoa(snapwire.LeftStreams),
 	"{{SNAP_NO_ACK}}", strconv.Itoa(snapwire.NoAck),
+	"{{SNAP_SEQ_HALF}}", strconv.Itoa(snapwire.SeqHalf),
 )
 
 // byteWords is n bytes as bitpack's refusals state an allowance's base:

@@ -21,7 +21,7 @@ namespace bitpack
     // (serialize's sequence_greater_than).
     inline bool sequence_newer( uint16_t a, uint16_t b )
     {
-        return ( a > b && a - b <= 32768 ) || ( a < b && b - a > 32768 );
+        return ( a > b && a - b <= {{SNAP_SEQ_HALF}} ) || ( a < b && b - a > {{SNAP_SEQ_HALF}} );
     }
 
     inline uint32_t load_le32( const uint8_t * p )

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The runtime every C# file carries, in parts; quote.cs only where
@@ -34,8 +36,25 @@ var (
 	//go:embed snapshot.cs
 	csSnapshot string
 
-	csRuntime = code.Rules(csReader + csAllowance + csWriter + csBitpack + csFormat + csQuat + csDelta + csSnapshot)
+	csRuntime = code.Rules(csReader + csAllowance + csWriter + csBitpack + csFormat + csQuat + csDelta + snapshotRuntime())
 )
+
+// snapshotRuntime is snapshot.cs with package snapshot's words
+// (internal/snapwire) filled in as the constants of
+// BitpackReceiverState.Words, and the texts of the sentinels its refusals
+// wrap.
+func snapshotRuntime() string {
+	var b strings.Builder
+	for _, w := range snapwire.Words {
+		fmt.Fprintf(&b, "        internal const string %s = %s;\n", w.Name, code.Quote(w.Format))
+	}
+	for _, s := range []struct{ kind, text string }{
+		{"Overflow", bitpack.ErrOverflow.Error()}, {"Range", bitpack.ErrRange.Error()}, {"NoBase", snapwire.NoBase},
+	} {
+		fmt.Fprintf(&b, "        internal const string %s = %s; // the sentinel's text\n", s.kind, code.Quote(s.text))
+	}
+	return strings.Replace(csSnapshot, "{{SNAPSHOT_WORDS}}\n", b.String(), 1)
+}
 
 // Emitter renders a model as a C# file.
 type Emitter struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The methods that work in memory the caller owns (a value read into, a
@@ -162,7 +163,7 @@ func (e *Emitter) receiverName(t *model.Type) string {
 // receiverType renders root type t's receiver.
 func (e *Emitter) receiverType(b *bytes.Buffer, t *model.Type) {
 	name := e.typeNames[t]
-	fmt.Fprintf(b, `/// <summary>
+	fmt.Fprintf(b, code.Rules(`/// <summary>
 /// The client's end of a Go snapshot.Sender[%[3]s]'s stream (docs/wire.md,
 /// "Snapshot streams"): it reads each packet exactly as Go's
 /// snapshot.Receiver does — the same views, the same refusals, in its
@@ -183,7 +184,7 @@ public sealed class %[1]s
     private readonly %[2]s zero = new %[2]s(); // the zero base, never written
     private %[2]s next = new %[2]s();          // the packet being read is decoded here, then swapped into its slot
 
-    /// <summary>A receiver keeping history views: 0 for the default (64), else a power of two from 2 to 32768, the Sender's History.</summary>
+    /// <summary>A receiver keeping history views: 0 for the default ({{SNAP_DEFAULT_HISTORY}}), else a power of two from {{SNAP_MIN_HISTORY}} to {{SNAP_MAX_HISTORY}}, the Sender's History.</summary>
     /// <exception cref="global::System.ArgumentOutOfRangeException">history is none of those.</exception>
     public %[1]s(int history = BitpackReceiverState.DefaultHistory)
     {
@@ -194,15 +195,15 @@ public sealed class %[1]s
     /// <summary>How many views the receiver keeps.</summary>
     public int History { get { return state.History; } }
 
-    /// <summary>The sequence to acknowledge to the Sender: the newest read, or 0xFFFF before the first (Go's Receiver.Ack).</summary>
+    /// <summary>The sequence to acknowledge to the Sender: the newest read, or {{SNAP_NO_ACK}} before the first (Go's Receiver.Ack).</summary>
     public ushort Ack { get { return state.Ack; } }
 
     /// <summary>
     /// Reads one packet, the count bytes of packet from offset on (nothing
     /// outside them is read). True: value is the packet's view and seq its
     /// sequence. False: error is Go's Receiver's, word for word (a packet
-    /// whose base the receiver does not hold says so: "... base ...: snapshot:
-    /// the packet's base is not a view this receiver holds"), value is
+    /// whose base the receiver does not hold says so: "... base ...: %[5]s"),
+    /// value is
     /// null, seq is the packet's sequence once its header could be read
     /// (else 0, as Go's), and nothing changed: the history, Ack, and every
     /// value handed out before are as they were.
@@ -228,7 +229,7 @@ public sealed class %[1]s
         BitpackReader r = new BitpackReader(packet, offset + h.Size, count - h.Size);
         if (!%[2]s.ReadDelta(ref r, h.BaseSlot < 0 ? zero : views[h.BaseSlot], next) || !r.Finish())
         {
-            error = "snapshot: packet " + h.Seq + ": " + r.Error(%[4]s);
+            error = BitpackReceiverState.DeltaRefusal(h.Seq, r.Error(%[4]s));
             return false;
         }
         int slot = h.Seq & (views.Length - 1);
@@ -271,5 +272,5 @@ public sealed class %[1]s
     }
 }
 
-`, e.receiverName(t), name, t.Go, code.Quote(t.Go.String()))
+`), e.receiverName(t), name, t.Go, code.Quote(t.Go.String()), snapwire.NoBase)
 }

@@ -24,16 +24,18 @@ public struct BitpackSnapshotHeader
 /// <summary>
 /// The bookkeeping of a snapshot Receiver, as Go's snapshot.Receiver does
 /// it: for each of History slots the sequence, id and stream of the view it
-/// holds, the newest sequence read and its stream, and the last 4 streams
+/// holds, the newest sequence read and its stream, and the last {{SNAP_LEFT_STREAMS}} streams
 /// left. Check refuses a packet as Go does before its delta is decoded;
 /// Accept records one whose delta decoded. Not safe for concurrent use.
 /// </summary>
 public sealed class BitpackReceiverState
 {
     /// <summary>The History a receiver keeps unless told otherwise (Go's default).</summary>
-    public const int DefaultHistory = 64;
+    public const int DefaultHistory = {{SNAP_DEFAULT_HISTORY}};
 
-    private const int LeftStreams = 4, MaxHistory = 32768, ShortHeader = 7, LongHeader = 8, ZeroHeader = 11, MaxShort = 127;
+    private const int LeftStreams = {{SNAP_LEFT_STREAMS}}, MinHistory = {{SNAP_MIN_HISTORY}}, MaxHistory = {{SNAP_MAX_HISTORY}}, MinPacket = {{SNAP_MIN_PACKET}};
+    private const int ShortHeader = {{SNAP_SHORT_HEADER}}, LongHeader = {{SNAP_LONG_HEADER}}, ZeroHeader = {{SNAP_ZERO_HEADER}}, MaxShort = {{SNAP_MAX_SHORT}};
+    private const ushort NoAck = {{SNAP_NO_ACK}};
 
     private readonly int history;
     private readonly ushort[] seqs;
@@ -46,15 +48,14 @@ public sealed class BitpackReceiverState
     private readonly uint[] left = new uint[LeftStreams];
     private int nleft;
 
-    /// <summary>The state of a receiver keeping history views: 0 for the default (64), else a power of two from 2 to 32768, the Sender's.</summary>
+    /// <summary>The state of a receiver keeping history views: 0 for the default ({{SNAP_DEFAULT_HISTORY}}), else a power of two from {{SNAP_MIN_HISTORY}} to {{SNAP_MAX_HISTORY}}, the Sender's.</summary>
     /// <exception cref="global::System.ArgumentOutOfRangeException">history is none of those.</exception>
     public BitpackReceiverState(int history)
     {
         if (history == 0)
             history = DefaultHistory;
-        else if (history < 2 || history > MaxHistory || (history & (history - 1)) != 0)
-            throw new global::System.ArgumentOutOfRangeException("history", "snapshot: History " + history + ": want 0 (the default, " + DefaultHistory +
-                ") or a power of two from 2 to " + MaxHistory + " (sequences wrap at 65536, which History must divide)");
+        else if (history < MinHistory || history > MaxHistory || (history & (history - 1)) != 0)
+            throw new global::System.ArgumentOutOfRangeException("history", Format(Words.History, history, DefaultHistory, MaxHistory));
         this.history = history;
         seqs = new ushort[history];
         ids = new uint[history];
@@ -65,8 +66,8 @@ public sealed class BitpackReceiverState
     /// <summary>How many views the receiver keeps.</summary>
     public int History { get { return history; } }
 
-    /// <summary>The sequence to acknowledge: the newest read, or 0xFFFF before the first.</summary>
-    public ushort Ack { get { return read ? newest : (ushort)0xFFFF; } }
+    /// <summary>The sequence to acknowledge: the newest read, or {{SNAP_NO_ACK}} before the first.</summary>
+    public ushort Ack { get { return read ? newest : NoAck; } }
 
     /// <summary>Whether the view of sequence seq is one the receiver holds: read, and among the last History sequences up to the newest.</summary>
     public bool Holds(ushort seq)
@@ -86,8 +87,8 @@ public sealed class BitpackReceiverState
         Bitpack.CheckSegment(packet, offset, count, "packet");
         h = default(BitpackSnapshotHeader);
         h.BaseSlot = -1;
-        if (count < ShortHeader + 1)
-            return Refuse(out error, "a packet of " + count + " bytes: the smallest is " + (ShortHeader + 1) + " (a " + ShortHeader + "-byte header and a delta)", Bitpack.OverflowText);
+        if (count < MinPacket)
+            return Refuse(out error, Format(Words.TooShort, count, MinPacket, ShortHeader), Words.Overflow);
         ushort seq = (ushort)(packet[offset] | packet[offset + 1] << 8);
         int n = ShortHeader;
         ushort off;
@@ -103,11 +104,11 @@ public sealed class BitpackReceiverState
             off = (ushort)((packet[offset + 2] | packet[offset + 3] << 8) >> 1);
         }
         if (count < n + 1)
-            return Refuse(out error, "packet " + seq + ": a " + n + "-byte header and a delta in " + count + " bytes", Bitpack.OverflowText);
+            return Refuse(out error, Format(Words.NoDelta, seq, n, count), Words.Overflow);
         if (n == LongHeader && off <= MaxShort)
-            return Refuse(out error, "packet " + seq + ": base offset " + off + " in the long form (the short form carries 0 to " + MaxShort + ")", Bitpack.RangeText);
+            return Refuse(out error, Format(Words.LongForm, seq, off, MaxShort), Words.Range);
         if (off >= history)
-            return Refuse(out error, "packet " + seq + ": base offset " + off + " out of range [0, " + (history - 1) + "] (History " + history + ")", Bitpack.RangeText);
+            return Refuse(out error, Format(Words.OffsetRange, seq, off, history - 1, history), Words.Range);
         h.Seq = seq;
         h.Offset = off;
         h.Size = n;
@@ -117,25 +118,25 @@ public sealed class BitpackReceiverState
             h.Stream = Word(packet, offset + 7);
             uint z = ZeroId(h.Stream);
             if (h.Check != z)
-                return Refuse(out error, "packet " + seq + ": the zero base of stream " + Hex(h.Stream) + " has id " + Hex(z) + ", not " + Hex(h.Check), NoBaseText);
+                return Refuse(out error, Format(Words.ZeroBase, seq, h.Stream, z, h.Check), Words.NoBase);
         }
         else
         {
             ushort b = (ushort)(seq - off);
             int s = b & (history - 1);
             if (!Holds(b))
-                return Refuse(out error, "packet " + seq + ": its base " + b + " (offset " + off + ") is not held", NoBaseText);
+                return Refuse(out error, Format(Words.NotHeld, seq, b, off), Words.NoBase);
             if (ids[s] != h.Check)
-                return Refuse(out error, "packet " + seq + ": the view held as " + b + " is not its base (check " + Hex(h.Check) + ", held " + Hex(ids[s]) + ")", NoBaseText);
+                return Refuse(out error, Format(Words.NotBase, seq, b, h.Check, ids[s]), Words.NoBase);
             h.BaseSlot = s;
             h.Stream = streams[s];
         }
         if (HasLeft(h.Stream))
-            return Refuse(out error, "packet " + seq + ": of stream " + Hex(h.Stream) + ", which this receiver left", NoBaseText);
+            return Refuse(out error, Format(Words.LeftStream, seq, h.Stream), Words.NoBase);
         h.starts = off == 0 && (!read || h.Stream != stream);
         h.takes = h.starts || h.Stream == stream && Newer(seq, newest);
         if (!h.takes && (ushort)(newest - seq) >= history)
-            return Refuse(out error, "packet " + seq + ": older than the " + history + " sequences kept up to " + newest, Bitpack.RangeText);
+            return Refuse(out error, Format(Words.TooOld, seq, history, newest), Words.Range);
         error = null;
         return true;
     }
@@ -169,21 +170,59 @@ public sealed class BitpackReceiverState
         global::System.Array.Clear(full, 0, full.Length);
     }
 
-    /// <summary>The error wrapping ErrNoBase's text, Go's snapshot.ErrNoBase.</summary>
-    internal const string NoBaseText = "snapshot: the packet's base is not a view this receiver holds";
+    /// <summary>
+    /// Go's snapshot words (internal/snapwire): fmt formats whose verbs
+    /// are %d and %#08x only, and the texts of the sentinels they wrap.
+    /// </summary>
+    internal static class Words
+    {
+{{SNAPSHOT_WORDS}}
+    }
+
+    /// <summary>The refusal of a packet whose delta refused, error being the delta's: Go's wrapping of it.</summary>
+    internal static string DeltaRefusal(ushort seq, string error)
+    {
+        return Format(Words.Delta, seq) + ": " + error;
+    }
 
     private static bool Refuse(out string error, string what, string sentinel)
     {
-        error = "snapshot: " + what + ": " + sentinel;
+        error = what + ": " + sentinel;
         return false;
+    }
+
+    /// <summary>format rendered as Go's fmt renders it: each %d the next of a, b, c, d in decimal, each %#08x as 0x and 8 hex digits of its low 32 bits.</summary>
+    private static string Format(string format, long a, long b = 0, long c = 0, long d = 0)
+    {
+        global::System.Text.StringBuilder s = new global::System.Text.StringBuilder(format.Length + 32);
+        int k = 0;
+        for (int i = 0; i < format.Length; i++)
+        {
+            if (format[i] != '%')
+            {
+                s.Append(format[i]);
+                continue;
+            }
+            long v = k == 0 ? a : k == 1 ? b : k == 2 ? c : d;
+            k++;
+            if (string.CompareOrdinal(format, i, "%#08x", 0, 5) == 0)
+            {
+                s.Append("0x").Append(((uint)v).ToString("x8", global::System.Globalization.CultureInfo.InvariantCulture));
+                i += 4;
+            }
+            else
+            {
+                s.Append(v.ToString(global::System.Globalization.CultureInfo.InvariantCulture)); // %d
+                i++;
+            }
+        }
+        return s.ToString();
     }
 
     private static uint Word(byte[] p, int at)
     {
         return (uint)p[at] | (uint)p[at + 1] << 8 | (uint)p[at + 2] << 16 | (uint)p[at + 3] << 24;
     }
-
-    private static string Hex(uint v) { return "0x" + v.ToString("x8"); }
 
     /// <summary>The id of the zero base of a stream: the CRC-32 of its value's 4 little-endian bytes.</summary>
     public static uint ZeroId(uint stream)
@@ -204,6 +243,6 @@ public sealed class BitpackReceiverState
     /// <summary>Whether sequence a is newer than b (serialize's sequence_greater_than).</summary>
     public static bool Newer(ushort a, ushort b)
     {
-        return a > b && a - b <= 32768 || a < b && b - a > 32768;
+        return a > b && a - b <= {{SNAP_SEQ_HALF}} || a < b && b - a > {{SNAP_SEQ_HALF}};
     }
 }

@@ -56,11 +56,15 @@ func snapshotRuntime() string {
 const snapshotLongHeader = %d;
 const snapshotZeroHeader = %d;
 const snapshotMaxShort = %d;
+const snapshotMinHistory = %d;
 const snapshotMaxHistory = %d;
 const snapshotMinPacket = %d;
 const snapshotDefaultHistory = %d;
-const snapshotLeftStreams = %d;`, snapwire.ShortHeader, snapwire.LongHeader, snapwire.ZeroHeader, snapwire.MaxShort,
-		snapwire.MaxHistory, snapwire.MinPacket, snapwire.DefaultHistory, snapwire.LeftStreams)
+const snapshotLeftStreams = %d;
+const snapshotNoAck = %d;
+const snapshotSeqHalf = %d;`, snapwire.ShortHeader, snapwire.LongHeader, snapwire.ZeroHeader, snapwire.MaxShort,
+		snapwire.MinHistory, snapwire.MaxHistory, snapwire.MinPacket, snapwire.DefaultHistory, snapwire.LeftStreams,
+		snapwire.NoAck, snapwire.SeqHalf)
 	return strings.NewReplacer("{{SNAPSHOT_WORDS}}", b.String(), "{{SNAPSHOT_CONSTANTS}}", constants).Replace(tsSnapshot)
 }
 
@@ -376,7 +380,8 @@ func init() {
 		readDeltaCodeBig writeDeltaCode writeDeltaCodeBig deltaSameBits deltaSameWritten deltaSameBytes deltaLength
 		quatIn deltaCodeReaders flatCopy mapSetEntry mapDropMissing BitpackReceiver BitpackView BitpackSnapshotType goFormat
 		snapshotWords snapshotRefusal crc32Word seqNewer snapshotShortHeader snapshotLongHeader snapshotZeroHeader
-		snapshotMaxShort snapshotMaxHistory snapshotMinPacket snapshotDefaultHistory snapshotLeftStreams
+		snapshotMaxShort snapshotMinHistory snapshotMaxHistory snapshotMinPacket snapshotDefaultHistory snapshotLeftStreams
+		snapshotNoAck snapshotSeqHalf
 		roundAlloc maxFigure`) {
 		tsReserved[w] = true
 	}
