@@ -27,6 +27,7 @@
     const DEFAULT_HISTORY: usize = {{SNAP_DEFAULT_HISTORY}};
     const LEFT_STREAMS: usize = {{SNAP_LEFT_STREAMS}};
     const NO_ACK: u16 = {{SNAP_NO_ACK}};
+    const SEQ_HALF: u16 = {{SNAP_SEQ_HALF}};
 {{SNAPSHOT_WORDS}}
 
     /// A snapshot format's words (its verbs are Go's %d and %#08x only).
@@ -144,7 +145,7 @@
     }
 
     /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
-    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
+    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= SEQ_HALF || a < b && b - a > SEQ_HALF }
 
     /// The Wire of a generated enum type (a Go named integer type with
     /// constants): its integer's.

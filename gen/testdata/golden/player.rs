@@ -1637,6 +1637,7 @@ pub mod wire {
     const DEFAULT_HISTORY: usize = 64;
     const LEFT_STREAMS: usize = 4;
     const NO_ACK: u16 = 65535;
+    const SEQ_HALF: u16 = 32768;
     const TOO_SHORT: &str = "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)";
     const NO_DELTA: &str = "snapshot: packet %d: a %d-byte header and a delta in %d bytes";
     const LONG_FORM: &str = "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)";
@@ -1767,7 +1768,7 @@ pub mod wire {
     }
 
     /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
-    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
+    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= SEQ_HALF || a < b && b - a > SEQ_HALF }
 
     /// The Wire of a generated enum type (a Go named integer type with
     /// constants): its integer's.
