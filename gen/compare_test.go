@@ -362,7 +362,7 @@ var handErrors = []struct{ what, want string }{
 // duration that is no whole number of units is the count Go rounds it to
 // there, and countedHandErrors are their words for handErrors' (60001,
 // -1 and -2049 units stand for 1m0.001s, -1ms and -102.45ms).
-var countsDurations = map[string]bool{"node": true, "mono": true}
+var countsDurations = map[string]bool{"node": true, "mono": true, "Rust": true}
 
 var countedHandErrors = map[string]string{
 	"write gen.Units sample 0 with Timeout = 60000500000 ": "bitpack: encode gen.Units: field Timeout: value 1m0.001s is 60001 units of 1ms, out of range [0, 60000]",

@@ -187,7 +187,9 @@
 // see constants) is an enum in the model (model.TypeEnum, Value.Enum),
 // and each renderer declares the type's fields with an enum of its own
 // language. The wire is the integer's: a value no constant names is read
-// and written as any other, as Go does.
+// and written as any other, as Go does. (Rust's is a newtype of the
+// integer with the constants as associated consts, not a Rust enum, which
+// could not hold such a value.)
 //
 // # C# and TypeScript
 //
@@ -247,7 +249,7 @@
 // (strings by their UTF-8 bytes). An integer field with unit= holds the Go
 // value: the generated code divides and multiplies. A time.Duration with
 // unit=U holds its count of U, as the wire carries it (int64_t, long,
-// number or bigint; Value.Counted; Rust's still holds Go's nanoseconds).
+// number or bigint, i64 in Rust; Value.Counted).
 // A C++ union's type holds the wire index, so a protocol numbered with At
 // keeps its numbers.
 package gen

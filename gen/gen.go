@@ -215,10 +215,15 @@ func Go(w io.Writer, opts Options, values ...any) error {
 // Rust writes one self-contained Rust module (edition 2021, std only, no
 // unsafe; Rust 1.63 and newer) for the types of values (struct values or
 // pointers to them; nil pointers are enough) and every type they reach;
-// include it with mod (opts is not used: the module's name is the file's).
-// Each Go struct type T becomes a struct with its fields in snake_case
-// (Go int and uint are i64 and u64, pointers Option<Box<T>>, maps
-// BTreeMap, unions enums of their members) and
+// include it with mod (of opts only Enums is used: the module's name is
+// the file's). Each Go struct type T becomes a struct with its fields in
+// snake_case (Go int and uint are i64 and u64, pointers Option<Box<T>>,
+// maps BTreeMap, unions enums of their members; a named integer type with
+// constants, Options.Enums, a newtype of its integer, pub struct
+// Team(pub u8), with the constants as associated consts named as in Go,
+// Team::Red, so that a value no constant names is still held; a
+// time.Duration with unit=U an i64 counted in U, as the wire carries it,
+// the unit in the field's comment) and
 //
 //	pub fn read(packet: &[u8]) -> Result<T, Error>                 // bitpack.Unmarshal
 //	pub fn write(&self) -> Result<Vec<u8>, Error>                  // bitpack.Marshal
@@ -232,7 +237,7 @@ func Go(w io.Writer, opts Options, values ...any) error {
 // open, and Receiver<T> for package snapshot's streams. The output is
 // deterministic. Nothing is written when an error is returned.
 func Rust(w io.Writer, opts Options, values ...any) error {
-	m, err := model.Build(values)
+	m, err := build(opts, values)
 	if err != nil {
 		return err
 	}

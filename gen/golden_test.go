@@ -42,6 +42,7 @@ var goldenCases = []struct {
 	{"named.ts", TypeScript, Options{Enums: tableEnums}, []any{&Named{}}},
 	{"named.cs", CSharp, Options{Namespace: "Game.Named", Enums: tableEnums}, []any{&Named{}}},
 	{"named.h", CPP, Options{Namespace: "game::named", Enums: tableEnums}, []any{&Named{}}},
+	{"named.rs", Rust, Options{Enums: tableEnums}, []any{&Named{}}},
 	{"player.rs", Rust, Options{}, []any{&Player{}}},
 	{"envelope.rs", Rust, Options{}, []any{(*Envelope)(nil)}},
 	{"loadout.rs", Rust, Options{}, []any{&Loadout{}}},

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func TestRuntimeRules(t *testing.T) {
 		{"TypeScript", func(w *bytes.Buffer) error { return TypeScript(w, Options{}, ruleProbe{}) },
 			[]string{"more than " + tol + " from 1;", "if (Math.abs(n2 - 1) <= " + tol + ") {"}},
 		{"Rust", func(w *bytes.Buffer) error { return Rust(w, Options{}, ruleProbe{}) },
-			[]string{"more than " + tol + " from 1;", "(n2 - 1.0).abs() <= " + tol + ";"}},
+			append([]string{"more than " + tol + " from 1;", "(n2 - 1.0).abs() <= " + tol + ";"}, rustAllowances()...)},
 		{"Go", func(w *bytes.Buffer) error { return Go(w, Options{}, ruleProbe{}) },
 			[]string{"// " + tol + " of its squared norm", "-1) <= " + tol + " {", goRuleFunc(t, "UnitsSigned"), goRuleFunc(t, "UnitsUnsigned")}},
 	} {
@@ -60,6 +61,27 @@ func TestRuntimeRules(t *testing.T) {
 	}
 }
 
+// rustAllowances are the Rust runtime's definitions of the allowances,
+// each written once from package rules (TestRuleLiterals holds its code
+// to using them), and its refusals' words for them.
+func rustAllowances() []string {
+	def := func(name string, v int64) string {
+		return "const " + name + ": i128 = " + strconv.FormatInt(v, 10) + ";"
+	}
+	return []string{
+		def("WORK_BASE", rules.WorkBaseValues), def("WORK_PER_BIT", rules.WorkValuesPerBit),
+		def("BYTES_BASE", rules.AllocBaseBytes), def("BYTES_PER_BIT", rules.AllocBytesPerBit),
+		def("OVERHEAD", rules.DecodeOverheadBytes), def("HOOK_CALL", rules.HookCallBytes),
+		def("MAP_HEADER", rules.MapHeaderBytes), def("MAP_SLOT_FACTOR", rules.MapSlotFactor),
+		def("SLOTS_PER_VALUE", rules.SlotsPerValue), def("SLOT_BYTES", rules.SlotBytes),
+		def("SAT", rules.Saturated), def("FIGURE", rules.MaxFigure),
+		// the words of Go's allowance.go, for a decode and a delta's write
+		"values it may visit for this input (4096 plus 64 per bit): the packet",
+		"values it may visit for this input (4096 plus 64 per bit): the delta",
+		"bytes it may allocate for this input (1 MiB plus 64 bytes per bit)\", what, self.mmax",
+	}
+}
+
 // goRuleFunc is function name of package rules as a generated Go file
 // carries it: renamed bitpackName, its code unchanged.
 func goRuleFunc(t *testing.T, name string) string {
@@ -73,8 +95,15 @@ func goRuleFunc(t *testing.T, name string) string {
 	return strings.ReplaceAll(src[start:start+end+3], name, "bitpack"+name)
 }
 
+// rustRetyped matches what the Rust runtime would write if it retyped an
+// allowance (package rules' numbers, as its code used them before they
+// were emitted) instead of naming the emitted constant.
+var rustRetyped = regexp.MustCompile(`\b(4096|1024|256)\b|1 << 20|1 MiB|\b64 \* b\b|as i128 \+ 7\) >> 3|round\(8 \* n\b|, 8, (start|pos)\)|\b5 \* n\b|\b10 \* slot\b|i64::MAX as i128 / 4|\(1 << 53\)`)
+
 // TestRuleLiterals: no runtime, renderer or model file writes the
-// quaternion tolerance itself (it takes it from package rules).
+// quaternion tolerance itself (it takes it from package rules), and the
+// Rust runtime writes no allowance's number (TestSnapwireLiterals holds
+// it to internal/snapwire's).
 func TestRuleLiterals(t *testing.T) {
 	tol := strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64)
 	err := filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
@@ -93,6 +122,9 @@ func TestRuleLiterals(t *testing.T) {
 		for i, line := range strings.Split(string(src), "\n") {
 			if strings.Contains(line, tol) {
 				t.Errorf("%s:%d writes the quaternion tolerance %s: take it from package rules", path, i+1, tol)
+			}
+			if filepath.Ext(path) == ".rs" && rustRetyped.MatchString(line) {
+				t.Errorf("%s:%d writes an allowance's number (%s): take it from package rules", path, i+1, rustRetyped.FindString(line))
 			}
 		}
 		return nil

@@ -2,7 +2,7 @@ package gen
 
 import (
 	"bytes"
-	"encoding/json"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +17,8 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/rust"
 	"github.com/bitpack-go/bitpack/internal/snapcorpus"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
+	"github.com/bitpack-go/bitpack/snapshot"
 )
 
 // The generated Rust is built with the rustc on PATH (the newest stable
@@ -249,50 +251,57 @@ func TestRustDeltas(t *testing.T) {
 }
 
 // TestRustSnapshot replays the recorded snapshot stream
-// (snapshot/testdata/stream.json) through the Rust Receiver of the
-// stream's type: step for step, the same sequences, views (their full
-// encodings), refusals (their category) and acks as Go's Receiver.
+// (snapshot/testdata/stream.json), then packets crafted for the refusals
+// it lacks, through the Rust Receiver of the stream's type: step for
+// step, the same sequences, views (their full encodings), refusals (their
+// category and Go's error text word for word) and acks as Go's Receiver;
+// then the Histories Go refuses, refused in Go's words.
 func TestRustSnapshot(t *testing.T) {
 	driver, _, _ := buildRustDriver(t)
-	raw, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", "stream.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f snapcorpus.File
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	f := readStream(t)
 	if fp, _ := bitpack.Fingerprint(&snapcorpus.World{}); fmt.Sprintf("%#08x", fp) != f.Fingerprint {
 		t.Fatalf("the stream is of fingerprint %s, snapcorpus.World's is %#08x", f.Fingerprint, fp)
 	}
-	lines, want := []string{fmt.Sprintf("V new %d", f.History)}, []string{"OK"}
-	for _, s := range f.Steps {
-		switch {
-		case s.Reset:
-			lines, want = append(lines, "V reset"), append(want, fmt.Sprintf("ACK %d", s.Ack))
-		case s.Error != "":
-			lines, want = append(lines, "V "+s.Packet), append(want, fmt.Sprintf("REFUSED %s %d", s.Error, s.Ack))
-		default:
-			lines, want = append(lines, "V "+s.Packet), append(want, fmt.Sprintf("OK %d %s %d", *s.Seq, s.View, s.Ack))
+	cmds, want, r := receiverScript(t, f, "read")
+	for _, p := range craftedPackets(t, f) {
+		cmds = append(cmds, "read "+hex.EncodeToString(p))
+		var v snapcorpus.World
+		seq, err := r.Read(p, &v)
+		if err == nil {
+			t.Fatalf("Go accepts crafted packet %x as %d", p, seq)
 		}
+		want = append(want, fmt.Sprintf("refused %s %s ack %d", snapcorpus.Category(err), err, r.Ack()))
+	}
+	for _, w := range snapwire.Words { // every refusal is among them
+		if text, _, _ := strings.Cut(w.Format, "%"); w.Name != "History" && !strings.Contains(strings.Join(want, "\n"), text) {
+			t.Errorf("no refusal %s (%q) in the script", w.Name, w.Format)
+		}
+	}
+	for _, h := range []int{0, 1, 3, 48, 65536} {
+		cmds = append(cmds, fmt.Sprintf("new %d", h))
+		if _, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: h}); err != nil {
+			want = append(want, "throws "+err.Error())
+		} else {
+			want = append(want, fmt.Sprintf("ack %d", snapwire.NoAck))
+		}
+	}
+	lines := make([]string, len(cmds))
+	for i, c := range cmds {
+		lines[i] = "V " + strings.TrimPrefix(c, "read ")
 	}
 	got := runDriver(t, "rust", exec.Command(driver), lines)
 	failures, refused := 0, 0
 	for i := range want {
-		if strings.HasPrefix(want[i], "REFUSED") {
+		if strings.HasPrefix(want[i], "refused") {
 			refused++
 		}
 		if got[i] != want[i] {
 			if failures++; failures <= 10 {
-				why := ""
-				if i > 0 {
-					why = f.Steps[i-1].Why
-				}
-				t.Errorf("step %d (%s): Rust %q, Go %q", i, why, got[i], want[i])
+				t.Errorf("command %d (%.60s):\n got %s\nwant %s", i, cmds[i], got[i], want[i])
 			}
 		}
 	}
-	t.Logf("replayed %d steps of the recorded stream (%d refused)", len(want)-1, refused)
+	t.Logf("replayed %d commands (%d refused)", len(want), refused)
 }
 
 // TestRustGenerated: the module compiles warning-free as a library
@@ -373,7 +382,7 @@ func TestRustGoldenCompiles(t *testing.T) {
 	rustc := requireRustc(t)
 	dir := t.TempDir()
 	files := map[string][]byte{}
-	for _, name := range []string{"player.rs", "envelope.rs", "loadout.rs"} {
+	for _, name := range []string{"player.rs", "envelope.rs", "loadout.rs", "named.rs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)
@@ -387,9 +396,23 @@ func TestRustGoldenCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Named: a Team no constant names (3), a Rank one does, durations
+	// held as their counts of 2ns, 1µs and 1ms.
+	named := Named{Side: 3, Rank: -1 << 40, Fine: 14, Beat: 5 * time.Millisecond, Lag: 1500 * time.Millisecond}
+	namedPacket, err := bitpack.Marshal(&named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bumped := named
+	bumped.Side, bumped.Lag = 2, 1501*time.Millisecond
+	bumpedPacket, err := bitpack.Marshal(&bumped)
+	if err != nil {
+		t.Fatal(err)
+	}
 	files["main.rs"] = []byte(fmt.Sprintf(`#![deny(warnings)]
 mod envelope;
 mod loadout;
+mod named;
 mod player;
 
 fn main() {
@@ -397,8 +420,14 @@ fn main() {
     let again: String = p.write().unwrap_or_default().iter().map(|b| format!("{:02x}", b)).collect();
     let fp = (player::Player::FINGERPRINT, envelope::Envelope::FINGERPRINT, loadout::Loadout::FINGERPRINT);
     println!("{:08x} {:08x} {:08x} {} {} {} {}", fp.0, fp.1, fp.2, p.health, p.pos.x, p.name, again);
+    let mut n = named::Named::read(&[%s]).unwrap_or_default();
+    println!("{} {} {} {} {}", n.side.0, n.rank == named::Rank::Bottom, n.fine, n.beat, n.lag);
+    n.side = named::Team::Blue;
+    n.lag += 1;
+    let bumped: String = n.write().unwrap_or_default().iter().map(|b| format!("{:02x}", b)).collect();
+    println!("{}", bumped);
 }
-`, csBytes(packet)))
+`, csBytes(packet), csBytes(namedPacket)))
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
 			t.Fatal(err)
@@ -412,7 +441,8 @@ fn main() {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n", fpPlayer, fpEnvelope, fpLoadout, strings.Join(hexBytes(packet), ""))
+	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n3 true 7 5000 1500\n%s\n", fpPlayer, fpEnvelope, fpLoadout,
+		strings.Join(hexBytes(packet), ""), strings.Join(hexBytes(bumpedPacket), ""))
 	if string(out) != want {
 		t.Errorf("golden Rust printed %q, want %q", out, want)
 	}

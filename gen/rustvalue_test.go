@@ -11,6 +11,7 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
 	"github.com/bitpack-go/bitpack/gen/internal/rust"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // rsValue renders a Go value of a model type as a Rust expression of the
@@ -40,14 +41,31 @@ func (a *rsValue) structValue(t *model.Type, uses []*model.FieldUse, rv reflect.
 	return "table::" + a.e.TypeName(t) + " { " + strings.Join(fields, ", ") + " }"
 }
 
+// integer renders an integer: a duration counted in units as its count
+// (rounded as Go rounds it), a value of an enum in its newtype (it may be
+// one no constant names).
+func (a *rsValue) integer(v *model.Value, rv reflect.Value) string {
+	var lit string
+	switch {
+	case v.Kind == bitpack.KindUint:
+		lit = strconv.FormatUint(rv.Uint(), 10)
+	case v.Counted:
+		lit = strconv.FormatInt(int64(rules.UnitsSigned(rv.Int(), v.Unit)), 10)
+	default:
+		lit = strconv.FormatInt(rv.Int(), 10)
+	}
+	if v.Enum == nil {
+		return lit
+	}
+	return "table::" + a.e.TypeName(v.Enum) + "(" + lit + ")"
+}
+
 func (a *rsValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
-	case bitpack.KindInt:
-		return strconv.FormatInt(rv.Int(), 10)
-	case bitpack.KindUint:
-		return strconv.FormatUint(rv.Uint(), 10)
+	case bitpack.KindInt, bitpack.KindUint:
+		return a.integer(v, rv)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
 			return fmt.Sprintf("f32::from_bits(%#08x)", float32Bits(rv))

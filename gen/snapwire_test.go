@@ -20,19 +20,20 @@ import (
 
 // A snapshot stream's header numbers and refusal words have one home,
 // package snapwire; these tests hold the generated receivers (C#, C++,
-// TypeScript) to it. The receiver suites (TestCSharpReceiver,
-// TestCPPReceiver, TestTypeScriptReceiver) check the same by behaviour
-// on the replayed stream corpus.
+// TypeScript, Rust) to it. The receiver suites (TestCSharpReceiver,
+// TestCPPReceiver, TestTypeScriptReceiver, TestRustSnapshot) check the
+// same by behaviour on the replayed stream corpus.
 
 // TestSnapwireRuntimes: each generated receiver states every snapwire
 // number and word it uses once, as snapwire defines it, where its code
 // reads it.
 func TestSnapwireRuntimes(t *testing.T) {
 	sw := func(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-	var csWords, tsWords []string
+	var csWords, tsWords, rsWords []string
 	for _, w := range snapwire.Words {
 		csWords = append(csWords, sw("internal const string %s = %s;", w.Name, code.Quote(w.Format)))
 		tsWords = append(tsWords, sw("  %s: %s,", w.Name, code.Quote(w.Format)))
+		rsWords = append(rsWords, sw("const %s: &str = %s;", strings.ToUpper(regexp.MustCompile(`\B[A-Z]`).ReplaceAllString(w.Name, "_$0")), code.Quote(w.Format)))
 	}
 	for _, s := range []struct{ kind, text string }{
 		{"Overflow", bitpack.ErrOverflow.Error()}, {"Range", bitpack.ErrRange.Error()}, {"NoBase", snapwire.NoBase},
@@ -40,6 +41,8 @@ func TestSnapwireRuntimes(t *testing.T) {
 		csWords = append(csWords, sw("internal const string %s = %s; // the sentinel's text", s.kind, code.Quote(s.text)))
 		tsWords = append(tsWords, sw("  %s: %s, // the sentinel's text", s.kind, code.Quote(s.text)))
 	}
+	rsWords = append(rsWords, sw("const OVERFLOW_TEXT: &str = %s;", code.Quote(bitpack.ErrOverflow.Error())),
+		sw("const RANGE_TEXT: &str = %s;", code.Quote(bitpack.ErrRange.Error())), sw("const NO_BASE_TEXT: &str = %s;", code.Quote(snapwire.NoBase)))
 	for _, lang := range []struct {
 		name string
 		gen  func(w *bytes.Buffer) error
@@ -80,6 +83,21 @@ func TestSnapwireRuntimes(t *testing.T) {
 			sw("const snapshotNoAck = %d;", snapwire.NoAck),
 			sw("const snapshotSeqHalf = %d;", snapwire.SeqHalf),
 		)},
+		{"Rust", func(w *bytes.Buffer) error { return Rust(w, Options{}, snapcorpus.World{}) }, append(rsWords,
+			sw("const SHORT_HEADER: usize = %d;", snapwire.ShortHeader),
+			sw("const LONG_HEADER: usize = %d;", snapwire.LongHeader),
+			sw("const ZERO_HEADER: usize = %d;", snapwire.ZeroHeader),
+			sw("const MAX_SHORT: u16 = %d;", snapwire.MaxShort),
+			sw("const MIN_HISTORY: usize = %d;", snapwire.MinHistory),
+			sw("const MAX_HISTORY: usize = %d;", snapwire.MaxHistory),
+			sw("const MIN_PACKET: usize = %d;", snapwire.MinPacket),
+			sw("const DEFAULT_HISTORY: usize = %d;", snapwire.DefaultHistory),
+			sw("const LEFT_STREAMS: usize = %d;", snapwire.LeftStreams),
+			sw("const NO_ACK: u16 = %d;", snapwire.NoAck),
+			sw("const SEQ_HALF: u16 = %d;", snapwire.SeqHalf),
+			"a > b && a - b <= SEQ_HALF || a < b && b - a > SEQ_HALF",
+			"go_format(DELTA, &[s])",
+		)},
 	} {
 		var out bytes.Buffer
 		if err := lang.gen(&out); err != nil {
@@ -102,6 +120,7 @@ var snapshotRuntimes = []string{
 	"internal/csharp/snapshot.cs", "internal/csharp/receiver.go",
 	"internal/cpp/runtime_snapshot.h",
 	"internal/typescript/snapshot.ts",
+	"internal/rust/macros.rs",
 }
 
 // notSnapwire are the numeric literals of snapshotRuntimes that equal a
@@ -111,7 +130,7 @@ var notSnapwire = map[string]string{
 	"capacity_ < 32 ? 64 ": "the first size of the C++ receiver's delta buffer",
 }
 
-// TestSnapwireLiterals: no source of the C#, C++ or TypeScript generator
+// TestSnapwireLiterals: no source of the C#, C++, TypeScript or Rust generator
 // writes a snapwire word (or a part of one) itself, and no receiver
 // runtime writes one of snapwire's distinctive numbers: they take them
 // from package snapwire, so that a change there changes every language.
@@ -130,7 +149,7 @@ func TestSnapwireLiterals(t *testing.T) {
 	if len(fragments) < 2*len(snapwire.Words) {
 		t.Fatalf("only %d fragments of snapwire's words to look for", len(fragments))
 	}
-	for _, dir := range []string{"internal/csharp", "internal/cpp", "internal/typescript"} {
+	for _, dir := range []string{"internal/csharp", "internal/cpp", "internal/typescript", "internal/rust"} {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.HasSuffix(path, "_test.go") {
 				return err

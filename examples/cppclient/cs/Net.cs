@@ -2456,7 +2456,9 @@ namespace Game.Net
         /// <summary>The History a receiver keeps unless told otherwise (Go's default).</summary>
         public const int DefaultHistory = 64;
 
-        private const int LeftStreams = 4, MaxHistory = 32768, ShortHeader = 7, LongHeader = 8, ZeroHeader = 11, MaxShort = 127;
+        private const int LeftStreams = 4, MinHistory = 2, MaxHistory = 32768, MinPacket = 8;
+        private const int ShortHeader = 7, LongHeader = 8, ZeroHeader = 11, MaxShort = 127;
+        private const ushort NoAck = 65535;
 
         private readonly int history;
         private readonly ushort[] seqs;
@@ -2475,9 +2477,8 @@ namespace Game.Net
         {
             if (history == 0)
                 history = DefaultHistory;
-            else if (history < 2 || history > MaxHistory || (history & (history - 1)) != 0)
-                throw new global::System.ArgumentOutOfRangeException("history", "snapshot: History " + history + ": want 0 (the default, " + DefaultHistory +
-                    ") or a power of two from 2 to " + MaxHistory + " (sequences wrap at 65536, which History must divide)");
+            else if (history < MinHistory || history > MaxHistory || (history & (history - 1)) != 0)
+                throw new global::System.ArgumentOutOfRangeException("history", Format(Words.History, history, DefaultHistory, MaxHistory));
             this.history = history;
             seqs = new ushort[history];
             ids = new uint[history];
@@ -2488,8 +2489,8 @@ namespace Game.Net
         /// <summary>How many views the receiver keeps.</summary>
         public int History { get { return history; } }
 
-        /// <summary>The sequence to acknowledge: the newest read, or 0xFFFF before the first.</summary>
-        public ushort Ack { get { return read ? newest : (ushort)0xFFFF; } }
+        /// <summary>The sequence to acknowledge: the newest read, or 65535 before the first.</summary>
+        public ushort Ack { get { return read ? newest : NoAck; } }
 
         /// <summary>Whether the view of sequence seq is one the receiver holds: read, and among the last History sequences up to the newest.</summary>
         public bool Holds(ushort seq)
@@ -2509,8 +2510,8 @@ namespace Game.Net
             Bitpack.CheckSegment(packet, offset, count, "packet");
             h = default(BitpackSnapshotHeader);
             h.BaseSlot = -1;
-            if (count < ShortHeader + 1)
-                return Refuse(out error, "a packet of " + count + " bytes: the smallest is " + (ShortHeader + 1) + " (a " + ShortHeader + "-byte header and a delta)", Bitpack.OverflowText);
+            if (count < MinPacket)
+                return Refuse(out error, Format(Words.TooShort, count, MinPacket, ShortHeader), Words.Overflow);
             ushort seq = (ushort)(packet[offset] | packet[offset + 1] << 8);
             int n = ShortHeader;
             ushort off;
@@ -2526,11 +2527,11 @@ namespace Game.Net
                 off = (ushort)((packet[offset + 2] | packet[offset + 3] << 8) >> 1);
             }
             if (count < n + 1)
-                return Refuse(out error, "packet " + seq + ": a " + n + "-byte header and a delta in " + count + " bytes", Bitpack.OverflowText);
+                return Refuse(out error, Format(Words.NoDelta, seq, n, count), Words.Overflow);
             if (n == LongHeader && off <= MaxShort)
-                return Refuse(out error, "packet " + seq + ": base offset " + off + " in the long form (the short form carries 0 to " + MaxShort + ")", Bitpack.RangeText);
+                return Refuse(out error, Format(Words.LongForm, seq, off, MaxShort), Words.Range);
             if (off >= history)
-                return Refuse(out error, "packet " + seq + ": base offset " + off + " out of range [0, " + (history - 1) + "] (History " + history + ")", Bitpack.RangeText);
+                return Refuse(out error, Format(Words.OffsetRange, seq, off, history - 1, history), Words.Range);
             h.Seq = seq;
             h.Offset = off;
             h.Size = n;
@@ -2540,25 +2541,25 @@ namespace Game.Net
                 h.Stream = Word(packet, offset + 7);
                 uint z = ZeroId(h.Stream);
                 if (h.Check != z)
-                    return Refuse(out error, "packet " + seq + ": the zero base of stream " + Hex(h.Stream) + " has id " + Hex(z) + ", not " + Hex(h.Check), NoBaseText);
+                    return Refuse(out error, Format(Words.ZeroBase, seq, h.Stream, z, h.Check), Words.NoBase);
             }
             else
             {
                 ushort b = (ushort)(seq - off);
                 int s = b & (history - 1);
                 if (!Holds(b))
-                    return Refuse(out error, "packet " + seq + ": its base " + b + " (offset " + off + ") is not held", NoBaseText);
+                    return Refuse(out error, Format(Words.NotHeld, seq, b, off), Words.NoBase);
                 if (ids[s] != h.Check)
-                    return Refuse(out error, "packet " + seq + ": the view held as " + b + " is not its base (check " + Hex(h.Check) + ", held " + Hex(ids[s]) + ")", NoBaseText);
+                    return Refuse(out error, Format(Words.NotBase, seq, b, h.Check, ids[s]), Words.NoBase);
                 h.BaseSlot = s;
                 h.Stream = streams[s];
             }
             if (HasLeft(h.Stream))
-                return Refuse(out error, "packet " + seq + ": of stream " + Hex(h.Stream) + ", which this receiver left", NoBaseText);
+                return Refuse(out error, Format(Words.LeftStream, seq, h.Stream), Words.NoBase);
             h.starts = off == 0 && (!read || h.Stream != stream);
             h.takes = h.starts || h.Stream == stream && Newer(seq, newest);
             if (!h.takes && (ushort)(newest - seq) >= history)
-                return Refuse(out error, "packet " + seq + ": older than the " + history + " sequences kept up to " + newest, Bitpack.RangeText);
+                return Refuse(out error, Format(Words.TooOld, seq, history, newest), Words.Range);
             error = null;
             return true;
         }
@@ -2592,21 +2593,72 @@ namespace Game.Net
             global::System.Array.Clear(full, 0, full.Length);
         }
 
-        /// <summary>The error wrapping ErrNoBase's text, Go's snapshot.ErrNoBase.</summary>
-        internal const string NoBaseText = "snapshot: the packet's base is not a view this receiver holds";
+        /// <summary>
+        /// Go's snapshot words (internal/snapwire): fmt formats whose verbs
+        /// are %d and %#08x only, and the texts of the sentinels they wrap.
+        /// </summary>
+        internal static class Words
+        {
+            internal const string TooShort = "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)";
+            internal const string NoDelta = "snapshot: packet %d: a %d-byte header and a delta in %d bytes";
+            internal const string LongForm = "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)";
+            internal const string OffsetRange = "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)";
+            internal const string ZeroBase = "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x";
+            internal const string NotHeld = "snapshot: packet %d: its base %d (offset %d) is not held";
+            internal const string NotBase = "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)";
+            internal const string LeftStream = "snapshot: packet %d: of stream %#08x, which this receiver left";
+            internal const string TooOld = "snapshot: packet %d: older than the %d sequences kept up to %d";
+            internal const string Delta = "snapshot: packet %d";
+            internal const string History = "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)";
+            internal const string Overflow = "bitio: read past end of packet"; // the sentinel's text
+            internal const string Range = "bitio: value out of range"; // the sentinel's text
+            internal const string NoBase = "snapshot: the packet's base is not a view this receiver holds"; // the sentinel's text
+        }
+
+        /// <summary>The refusal of a packet whose delta refused, error being the delta's: Go's wrapping of it.</summary>
+        internal static string DeltaRefusal(ushort seq, string error)
+        {
+            return Format(Words.Delta, seq) + ": " + error;
+        }
 
         private static bool Refuse(out string error, string what, string sentinel)
         {
-            error = "snapshot: " + what + ": " + sentinel;
+            error = what + ": " + sentinel;
             return false;
+        }
+
+        /// <summary>format rendered as Go's fmt renders it: each %d the next of a, b, c, d in decimal, each %#08x as 0x and 8 hex digits of its low 32 bits.</summary>
+        private static string Format(string format, long a, long b = 0, long c = 0, long d = 0)
+        {
+            global::System.Text.StringBuilder s = new global::System.Text.StringBuilder(format.Length + 32);
+            int k = 0;
+            for (int i = 0; i < format.Length; i++)
+            {
+                if (format[i] != '%')
+                {
+                    s.Append(format[i]);
+                    continue;
+                }
+                long v = k == 0 ? a : k == 1 ? b : k == 2 ? c : d;
+                k++;
+                if (string.CompareOrdinal(format, i, "%#08x", 0, 5) == 0)
+                {
+                    s.Append("0x").Append(((uint)v).ToString("x8", global::System.Globalization.CultureInfo.InvariantCulture));
+                    i += 4;
+                }
+                else
+                {
+                    s.Append(v.ToString(global::System.Globalization.CultureInfo.InvariantCulture)); // %d
+                    i++;
+                }
+            }
+            return s.ToString();
         }
 
         private static uint Word(byte[] p, int at)
         {
             return (uint)p[at] | (uint)p[at + 1] << 8 | (uint)p[at + 2] << 16 | (uint)p[at + 3] << 24;
         }
-
-        private static string Hex(uint v) { return "0x" + v.ToString("x8"); }
 
         /// <summary>The id of the zero base of a stream: the CRC-32 of its value's 4 little-endian bytes.</summary>
         public static uint ZeroId(uint stream)
@@ -3967,15 +4019,15 @@ namespace Game.Net
         /// <summary>How many views the receiver keeps.</summary>
         public int History { get { return state.History; } }
 
-        /// <summary>The sequence to acknowledge to the Sender: the newest read, or 0xFFFF before the first (Go's Receiver.Ack).</summary>
+        /// <summary>The sequence to acknowledge to the Sender: the newest read, or 65535 before the first (Go's Receiver.Ack).</summary>
         public ushort Ack { get { return state.Ack; } }
 
         /// <summary>
         /// Reads one packet, the count bytes of packet from offset on (nothing
         /// outside them is read). True: value is the packet's view and seq its
         /// sequence. False: error is Go's Receiver's, word for word (a packet
-        /// whose base the receiver does not hold says so: "... base ...: snapshot:
-        /// the packet's base is not a view this receiver holds"), value is
+        /// whose base the receiver does not hold says so: "... base ...: snapshot: the packet's base is not a view this receiver holds"),
+        /// value is
         /// null, seq is the packet's sequence once its header could be read
         /// (else 0, as Go's), and nothing changed: the history, Ack, and every
         /// value handed out before are as they were.
@@ -4001,7 +4053,7 @@ namespace Game.Net
             BitpackReader r = new BitpackReader(packet, offset + h.Size, count - h.Size);
             if (!Snapshot.ReadDelta(ref r, h.BaseSlot < 0 ? zero : views[h.BaseSlot], next) || !r.Finish())
             {
-                error = "snapshot: packet " + h.Seq + ": " + r.Error("cppclient.Snapshot");
+                error = BitpackReceiverState.DeltaRefusal(h.Seq, r.Error("cppclient.Snapshot"));
                 return false;
             }
             int slot = h.Seq & (views.Length - 1);

@@ -13,7 +13,7 @@
     fn fresh<T: Wire>(n: usize) -> Vec<T> { (0..n).map(|_| T::zero()).collect() }
 
     /// The charge of n sparse slots.
-    fn slots(n: usize) -> (i128, i128) { ((n as i128 + 7) >> 3, round(8 * n as i128)) }
+    fn slots(n: usize) -> (i128, i128) { ((n as i128 + SLOTS_PER_VALUE - 1) / SLOTS_PER_VALUE, round(SLOT_BYTES * n as i128)) }
 
     /// A list of changed elements among the first m of a (docs/wire.md,
     /// arrays); whether it listed one.
@@ -60,7 +60,7 @@
                 }
                 Op::Sparse => {
                     let (work, bytes) = slots(n);
-                    r.charge(work, bytes, n as i128, 8, start)?;
+                    r.charge(work, bytes, n as i128, SLOT_BYTES, start)?;
                     *self = fresh(n);
                     T::sparse_read(self, r, s)?;
                 }
@@ -128,7 +128,7 @@
             let listed = if s.op == Op::Sparse {
                 if n > nb {
                     let (work, bytes) = slots(n - nb);
-                    r.charge(work, bytes, (n - nb) as i128, 8, pos)?;
+                    r.charge(work, bytes, (n - nb) as i128, SLOT_BYTES, pos)?;
                 }
                 self.resize_with(n, T::zero);
                 T::sparse_read(self, r, s)?
@@ -335,7 +335,7 @@
             r.count(n, ks.count + vs.count, "entry", "entries")?;
             if n > 0 {
                 let (slot, n) = (ks.bytes + vs.bytes + 1, n as i128);
-                r.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(256 + 5 * n * slot))), n, slot, start)?;
+                r.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(MAP_HEADER + MAP_SLOT_FACTOR * n * slot))), n, slot, start)?;
             }
             for i in 0..n as usize {
                 let bit = r.pos();
@@ -358,7 +358,7 @@
             w.bits(n as u64, s.bits);
             if n > 0 {
                 let (slot, n) = (ks.bytes + vs.bytes + 1, n as i128);
-                w.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(256 + 5 * n * slot))));
+                w.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(MAP_HEADER + MAP_SLOT_FACTOR * n * slot))));
             }
             self.iter().try_for_each(|(k, v)| k.write(w, ks).and_then(|_| v.write(w, vs)).map_err(|x| x.at(&format!("[{}]", k.key_text()))))
         }
@@ -386,7 +386,7 @@
                 match self.get_mut(&k) {
                     None => {
                         let (slot, mut v) = (ks.bytes + vs.bytes + 1, V::zero());
-                        r.charge(sat(ks.work + vs.work), sat(10 * slot), 1, slot, pos).and_then(|_| v.read(r, vs)).map_err(|x| x.at(&at))?;
+                        r.charge(sat(ks.work + vs.work), sat(2 * MAP_SLOT_FACTOR * slot), 1, slot, pos).and_then(|_| v.read(r, vs)).map_err(|x| x.at(&at))?;
                         self.insert(k.clone(), v);
                     }
                     Some(v) => match r.bits(1).map_err(|x| x.at(&at))? {
@@ -412,7 +412,7 @@
                 let res = k.write(w, ks).and_then(|_| match (self.get(k), b.get(k)) {
                     (Some(v), None) => {
                         let slot = ks.bytes + vs.bytes + 1;
-                        w.charge(sat(ks.work + vs.work), sat(10 * slot));
+                        w.charge(sat(ks.work + vs.work), sat(2 * MAP_SLOT_FACTOR * slot));
                         v.write(w, vs).map(|_| true)
                     }
                     (Some(v), Some(y)) => {

@@ -70,10 +70,26 @@ pub mod wire {
 
     pub fn range(bit: u64, message: String) -> Error { Error::new(Range, bit, message) }
 
-    // The decode allowances (docs/wire.md, "Limits of the Go decoder"):
-    // figures saturate at SAT; the words cap them at 2^53 - 1.
-    const SAT: i128 = i64::MAX as i128 / 4;
-    const FIGURE: i128 = (1 << 53) - 1;
+    // The decode allowances (docs/wire.md, "Limits of the Go decoder"),
+    // package rules' numbers: a decode of b bits may visit WORK_BASE +
+    // WORK_PER_BIT·b values and allocate BYTES_BASE + BYTES_PER_BIT·b bytes,
+    // having spent OVERHEAD when it starts; figures saturate at SAT; the
+    // words cap them at FIGURE.
+    pub(crate) const WORK_BASE: i128 = {{ALLOW_WORK_BASE}};
+    pub(crate) const WORK_PER_BIT: i128 = {{ALLOW_WORK_PER_BIT}};
+    pub(crate) const BYTES_BASE: i128 = {{ALLOW_BYTES_BASE}};
+    pub(crate) const BYTES_PER_BIT: i128 = {{ALLOW_BYTES_PER_BIT}};
+    pub(crate) const OVERHEAD: i128 = {{ALLOW_OVERHEAD}};
+    /// What a hook call costs besides its value.
+    pub(crate) const HOOK_CALL: i128 = {{ALLOW_HOOK_CALL}};
+    /// A map of n entries takes MAP_HEADER + MAP_SLOT_FACTOR·n·slot bytes.
+    pub(crate) const MAP_HEADER: i128 = {{ALLOW_MAP_HEADER}};
+    pub(crate) const MAP_SLOT_FACTOR: i128 = {{ALLOW_MAP_SLOT_FACTOR}};
+    /// n sparse slots visit ⌈n / SLOTS_PER_VALUE⌉ values, SLOT_BYTES each.
+    pub(crate) const SLOTS_PER_VALUE: i128 = {{ALLOW_SLOTS_PER_VALUE}};
+    pub(crate) const SLOT_BYTES: i128 = {{ALLOW_SLOT_BYTES}};
+    const SAT: i128 = {{SATURATED}};
+    const FIGURE: i128 = {{MAX_FIGURE}};
 
     pub fn sat(n: i128) -> i128 { n.min(SAT) }
 
@@ -104,7 +120,7 @@ pub mod wire {
     impl<'a> Reader<'a> {
         pub fn new(p: &'a [u8]) -> Reader<'a> {
             let b = 8 * p.len() as i128;
-            Reader { p, pos: 0, end: 8 * p.len() as u64, work: 0, wmax: 4096 + 64 * b, mem: 1024, mmax: (1 << 20) + 64 * b }
+            Reader { p, pos: 0, end: 8 * p.len() as u64, work: 0, wmax: WORK_BASE + WORK_PER_BIT * b, mem: OVERHEAD, mmax: BYTES_BASE + BYTES_PER_BIT * b }
         }
         pub fn pos(&self) -> u64 { self.pos }
         pub fn left(&self) -> u64 { self.end - self.pos }
@@ -144,11 +160,11 @@ pub mod wire {
         /// words) at bit, or refuses them.
         pub(crate) fn charge(&mut self, work: i128, bytes: i128, n: i128, size: i128, bit: u64) -> Res {
             if work > self.wmax - self.work {
-                return Err(range(bit, format!("{} values would take the decode past the {} values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", work.min(FIGURE), self.wmax)));
+                return Err(range(bit, format!("{} values would take the decode past the {} values it may visit for this input ({{ALLOW_WORK_WORDS}}): the packet claims more values than its bits can pay for", work.min(FIGURE), self.wmax)));
             }
             if bytes > self.mmax - self.mem {
                 let what = if n == 1 { format!("a value of {} bytes", size) } else { format!("{} values of {} bytes", n, size) };
-                return Err(range(bit, format!("{} would take the decode past the {} bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what, self.mmax)));
+                return Err(range(bit, format!("{} would take the decode past the {} bytes it may allocate for this input ({{ALLOW_BYTES_WORDS}})", what, self.mmax)));
             }
             (self.work, self.mem) = (self.work + work, self.mem + bytes);
             Ok(())
@@ -265,11 +281,11 @@ pub mod wire {
         /// allowances; for a delta, the words of AppendDelta's refusal.
         pub(crate) fn over(&self, delta: bool) -> Option<String> {
             let b = 8 * self.buf.len() as i128;
-            let (wmax, mmax) = (4096 + 64 * b, (1 << 20) + 64 * b - 1024);
+            let (wmax, mmax) = (WORK_BASE + WORK_PER_BIT * b, BYTES_BASE + BYTES_PER_BIT * b - OVERHEAD);
             match () {
                 _ if !delta => (self.work > wmax || self.mem > mmax).then(String::new),
-                _ if self.work > wmax => Some(format!("what the delta adds, {} values, would take its decode past the {} values it may visit for this input (4096 plus 64 per bit): the delta claims more values than its bits can pay for", self.work, wmax)),
-                _ => (self.mem > mmax).then(|| format!("what the delta adds, {} bytes, would take its decode past the {} bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", self.mem, mmax + 1024)),
+                _ if self.work > wmax => Some(format!("what the delta adds, {} values, would take its decode past the {} values it may visit for this input ({{ALLOW_WORK_WORDS}}): the delta claims more values than its bits can pay for", self.work, wmax)),
+                _ => (self.mem > mmax).then(|| format!("what the delta adds, {} bytes, would take its decode past the {} bytes it may allocate for this input ({{ALLOW_BYTES_WORDS}})", self.mem, mmax + OVERHEAD)),
             }
         }
     }
@@ -289,7 +305,8 @@ pub mod wire {
     /// How one value travels, with every number its step needs, as gen's
     /// model decided it: a struct field's Go name and member position; a
     /// fixed-width code (bits, flip, limit, short form; an integer's range
-    /// lo..hi in units of unit; a compressed float's min, delta and bounds
+    /// lo..hi in units of unit, counted when the value is a time.Duration
+    /// held as its count of units; a compressed float's min, delta and bounds
     /// flo..fhi); a length prefix of bits up to len; the element and key; a
     /// struct's fields, a union's members and indices, a quaternion's
     /// components; the words text; the value's delta items, count figure
@@ -297,7 +314,7 @@ pub mod wire {
     pub struct S {
         pub op: Op, pub name: &'static str, pub member: usize,
         pub bits: u32, pub short: u32, pub flip: u64, pub limit: u64,
-        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool,
+        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool, pub counted: bool,
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
@@ -307,7 +324,7 @@ pub mod wire {
     /// The step every generated step starts from (..S0).
     pub const S0: S = S {
         op: Op::Bool, name: "", member: 0, bits: 0, short: 0, flip: 0, limit: 0,
-        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false,
+        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false, counted: false,
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],

@@ -186,16 +186,16 @@
         fn write(&self, w: &mut Writer) -> Res;
     }
 
-    /// A hook call, charged first (1 value, the value and 256 bytes); the
+    /// A hook call, charged first (1 value, the value and HOOK_CALL bytes); the
     /// hook's refusal is at its start.
     pub fn hook_read<T: Hook>(r: &mut Reader, s: &S) -> Res<T> {
         let start = r.pos();
-        r.charge(1, round(s.bytes) + 256, 1, s.bytes + 256, start)?;
+        r.charge(1, round(s.bytes) + HOOK_CALL, 1, s.bytes + HOOK_CALL, start)?;
         T::read(r).map_err(|e| Error { bit: if e.message.starts_with("hook refused the value: ") { start } else { e.bit }, ..e })
     }
 
     pub fn hook_write<T: Hook>(x: &T, w: &mut Writer, s: &S) -> Res {
-        w.charge(1, round(s.bytes) + 256);
+        w.charge(1, round(s.bytes) + HOOK_CALL);
         x.write(w)
     }
 

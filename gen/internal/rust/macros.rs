@@ -12,19 +12,70 @@
         stream: u32,
         read: bool,
         on: bool, // a packet was read since creation: stream is the current stream, which reset keeps
-        left: Vec<u32>, // the last 4 streams left
+        left: Vec<u32>, // the last LEFT_STREAMS streams left
+    }
+
+    // package snapshot's header rules and the words of its refusals
+    // (internal/snapwire), and the texts of the sentinels they wrap.
+    const SHORT_HEADER: usize = {{SNAP_SHORT_HEADER}};
+    const LONG_HEADER: usize = {{SNAP_LONG_HEADER}};
+    const ZERO_HEADER: usize = {{SNAP_ZERO_HEADER}};
+    const MAX_SHORT: u16 = {{SNAP_MAX_SHORT}};
+    const MIN_HISTORY: usize = {{SNAP_MIN_HISTORY}};
+    const MAX_HISTORY: usize = {{SNAP_MAX_HISTORY}};
+    const MIN_PACKET: usize = {{SNAP_MIN_PACKET}};
+    const DEFAULT_HISTORY: usize = {{SNAP_DEFAULT_HISTORY}};
+    const LEFT_STREAMS: usize = {{SNAP_LEFT_STREAMS}};
+    const NO_ACK: u16 = {{SNAP_NO_ACK}};
+    const SEQ_HALF: u16 = {{SNAP_SEQ_HALF}};
+{{SNAPSHOT_WORDS}}
+
+    /// A snapshot format's words (its verbs are Go's %d and %#08x only).
+    fn go_format(format: &str, args: &[u64]) -> String {
+        let (mut out, mut rest, mut args) = (String::new(), format, args.iter());
+        while let Some(i) = rest.find('%') {
+            out.push_str(&rest[..i]);
+            let a = args.next().copied().unwrap_or(0);
+            let hex = rest[i..].starts_with("%#08x");
+            out.push_str(&if hex { format!("{:#010x}", a) } else { a.to_string() });
+            rest = &rest[i + if hex { 5 } else { 2 }..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// A refusal of a packet's header in package snapshot's words: the
+    /// format, then the text of the sentinel of its kind.
+    fn refusal(kind: ErrorKind, format: &str, args: &[u64]) -> Error {
+        let sentinel = match kind {
+            Overflow => OVERFLOW_TEXT,
+            Range => RANGE_TEXT,
+            _ => NO_BASE_TEXT,
+        };
+        Error::new(kind, 0, format!("{}: {}", go_format(format, args), sentinel))
     }
 
     impl<T: Root> Receiver<T> {
-        /// A Receiver of the Sender's History: a power of two from 2 to
-        /// 32768 (anything else panics).
+        /// A Receiver of the Sender's History: 0 (the default,
+        /// {{SNAP_DEFAULT_HISTORY}}) or a power of two from {{SNAP_MIN_HISTORY}} to {{SNAP_MAX_HISTORY}}; anything else
+        /// panics with try_new's refusal.
         pub fn new(history: usize) -> Receiver<T> {
-            assert!(history.is_power_of_two() && (2..=32768).contains(&history), "snapshot: History {} is not a power of two from 2 to 32768", history);
-            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() }
+            Self::try_new(history).unwrap_or_else(|e| panic!("{}", e))
         }
 
-        /// The sequence to acknowledge: the newest read, 0xFFFF before any.
-        pub fn ack(&self) -> u16 { if self.read { self.newest } else { 0xffff } }
+        /// A Receiver of the Sender's History, or package snapshot's
+        /// refusal of a History it cannot keep.
+        pub fn try_new(history: usize) -> Result<Receiver<T>, Error> {
+            let history = if history == 0 { DEFAULT_HISTORY } else { history };
+            if !history.is_power_of_two() || !(MIN_HISTORY..=MAX_HISTORY).contains(&history) {
+                let args = [history as u64, DEFAULT_HISTORY as u64, MAX_HISTORY as u64];
+                return Err(Error::new(Range, 0, go_format(HISTORY, &args)));
+            }
+            Ok(Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() })
+        }
+
+        /// The sequence to acknowledge: the newest read, NO_ACK before any.
+        pub fn ack(&self) -> u16 { if self.read { self.newest } else { NO_ACK } }
 
         /// Forgets every view (after a reconnect); the streams it left stay
         /// left, and the one it was on is left when a packet starts another.
@@ -39,43 +90,49 @@
         }
 
         /// Reads one packet: its sequence and the view it gives (the
-        /// Receiver's, until it leaves the history). A delta's refusal has
-        /// the bit in the packet.
+        /// Receiver's, until it leaves the history). A refusal's Display is
+        /// package snapshot's error text; a delta's refusal has its path,
+        /// and its bit in the packet.
         pub fn read(&mut self, packet: &[u8]) -> Result<(u16, &T), Error> {
-            let no = |kind: ErrorKind, m: String| Err(Error::new(kind, 0, format!("snapshot: {}", m)));
-            if packet.len() < 8 {
-                return no(Overflow, format!("a packet of {} bytes: the smallest is 8 (a 7-byte header and a delta)", packet.len()));
+            let no = |kind: ErrorKind, format: &str, args: &[u64]| Err(refusal(kind, format, args));
+            if packet.len() < MIN_PACKET {
+                return no(Overflow, TOO_SHORT, &[packet.len() as u64, MIN_PACKET as u64, SHORT_HEADER as u64]);
             }
             let word = |at: usize| u32::from_le_bytes([packet[at], packet[at + 1], packet[at + 2], packet[at + 3]]);
             let (seq, long) = (u16::from_le_bytes([packet[0], packet[1]]), packet[2] & 1 == 1);
             let offset = if long { u16::from_le_bytes([packet[2], packet[3]]) >> 1 } else { (packet[2] >> 1) as u16 };
-            let n = if long { 8 } else if offset == 0 { 11 } else { 7 };
+            let n = if long { LONG_HEADER } else if offset == 0 { ZERO_HEADER } else { SHORT_HEADER };
+            let (s, o, h) = (seq as u64, offset as u64, self.history as u64);
             match () {
-                _ if packet.len() < n + 1 => return no(Overflow, format!("packet {}: a {}-byte header and a delta in {} bytes", seq, n, packet.len())),
-                _ if long && offset <= 127 => return no(Range, format!("packet {}: base offset {} in the long form (the short form carries 0 to 127)", seq, offset)),
-                _ if offset as usize >= self.history => return no(Range, format!("packet {}: base offset {} out of range [0, {}] (History {})", seq, offset, self.history - 1, self.history)),
+                _ if packet.len() < n + 1 => return no(Overflow, NO_DELTA, &[s, n as u64, packet.len() as u64]),
+                _ if long && offset <= MAX_SHORT => return no(Range, LONG_FORM, &[s, o, MAX_SHORT as u64]),
+                _ if offset as usize >= self.history => return no(Range, OFFSET_RANGE, &[s, o, h - 1, h]),
                 _ => {}
             }
             let (check, base_seq) = (word(if long { 4 } else { 3 }), seq.wrapping_sub(offset));
             let (base, stream) = match (offset, self.held(base_seq)) {
-                (0, _) if crc32(0, &packet[7..11]) != check => return no(NoBase, format!("packet {}: the zero base of stream {:#010x} has id {:#010x}, not {:#010x}", seq, word(7), crc32(0, &packet[7..11]), check)),
-                (0, _) => (&self.zero, word(7)),
-                (_, Some(s)) if self.read && s.2 == check => (&s.0, s.3),
-                (_, Some(s)) if self.read => return no(NoBase, format!("packet {}: the view held as {} is not its base (check {:#010x}, held {:#010x})", seq, base_seq, check, s.2)),
-                _ => return no(NoBase, format!("packet {}: its base {} (offset {}) is not held", seq, base_seq, offset)),
+                (0, _) if crc32(0, &packet[SHORT_HEADER..ZERO_HEADER]) != check => {
+                    return no(NoBase, ZERO_BASE, &[s, word(SHORT_HEADER) as u64, crc32(0, &packet[SHORT_HEADER..ZERO_HEADER]) as u64, check as u64]);
+                }
+                (0, _) => (&self.zero, word(SHORT_HEADER)),
+                (_, Some(held)) if self.read && held.2 == check => (&held.0, held.3),
+                (_, Some(held)) if self.read => return no(NoBase, NOT_BASE, &[s, base_seq as u64, check as u64, held.2 as u64]),
+                _ => return no(NoBase, NOT_HELD, &[s, base_seq as u64, o]),
             };
             if self.left.contains(&stream) {
-                return no(NoBase, format!("packet {}: of stream {:#010x}, which this receiver left", seq, stream));
+                return no(NoBase, LEFT_STREAM, &[s, stream as u64]);
             }
             let starts = offset == 0 && (!self.read || stream != self.stream);
             let takes = starts || stream == self.stream && newer(seq, self.newest);
             if !takes && self.newest.wrapping_sub(seq) as usize >= self.history {
-                return no(Range, format!("packet {}: older than the {} sequences kept up to {}", seq, self.history, self.newest));
+                return no(Range, TOO_OLD, &[s, h, self.newest as u64]);
             }
-            let view = read_delta(&packet[n..], base).map_err(|e| Error { bit: e.bit + 8 * n as u64, ..e })?;
+            // Go's text names the bit in the delta; Error.bit is the packet's.
+            let view = read_delta(&packet[n..], base)
+                .map_err(|e| Error { message: format!("{}: {}", go_format(DELTA, &[s]), e), bit: e.bit + 8 * n as u64, op: "", ty: "", ..e })?;
             if starts && self.on && stream != self.stream && !self.left.contains(&self.stream) {
                 self.left.push(self.stream);
-                if self.left.len() > 4 {
+                if self.left.len() > LEFT_STREAMS {
                     self.left.remove(0);
                 }
             }
@@ -88,7 +145,21 @@
     }
 
     /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
-    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
+    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= SEQ_HALF || a < b && b - a > SEQ_HALF }
+
+    /// The Wire of a generated enum type (a Go named integer type with
+    /// constants): its integer's.
+    macro_rules! bitpack_enum {
+        ($t:ident) => {
+            impl wire::Wire for $t {
+                fn zero() -> $t { $t(wire::Wire::zero()) }
+                fn code(&self, s: &wire::S) -> Result<u64, String> { wire::Wire::code(&self.0, s) }
+                fn set_code(&mut self, c: u64, s: &wire::S) { wire::Wire::set_code(&mut self.0, c, s) }
+                fn same(&self, b: &$t) -> bool { self.0 == b.0 }
+                fn key_text(&self) -> String { wire::Wire::key_text(&self.0) }
+            }
+        };
+    }
 
     /// The Wire of a generated struct type: its fields by member position
     /// (a check has no field), in the order its step lists them.

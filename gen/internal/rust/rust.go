@@ -13,8 +13,10 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // The runtime every module carries, in parts.
@@ -30,8 +32,25 @@ var (
 	//go:embed macros.rs
 	rsMacros string
 
-	runtime = strings.Replace(code.Rules(rsCore+rsValues+rsContainers+rsExtra+rsMacros), "{{PRINTABLE}}", code.PrintableRanges(), 1)
+	runtime = strings.NewReplacer("{{PRINTABLE}}", code.PrintableRanges(), "{{SNAPSHOT_WORDS}}", snapshotWords()).
+		Replace(code.Rules(rsCore + rsValues + rsContainers + rsExtra + rsMacros))
 )
+
+// snapshotWords are package snapshot's refusal formats (internal/snapwire)
+// as Rust constants named in SCREAMING_SNAKE_CASE (TooShort is TOO_SHORT),
+// and the texts of the sentinels the refusals wrap.
+func snapshotWords() string {
+	var b strings.Builder
+	for _, w := range snapwire.Words {
+		fmt.Fprintf(&b, "    const %s: &str = %s;\n", strings.ToUpper(snake(w.Name)), code.Quote(w.Format))
+	}
+	for _, s := range []struct{ name, text string }{
+		{"OVERFLOW_TEXT", bitpack.ErrOverflow.Error()}, {"RANGE_TEXT", bitpack.ErrRange.Error()}, {"NO_BASE_TEXT", snapwire.NoBase},
+	} {
+		fmt.Fprintf(&b, "    const %s: &str = %s;\n", s.name, code.Quote(s.text))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 // Emitter renders a model as a Rust module.
 type Emitter struct {
@@ -85,7 +104,7 @@ func snake(s string) string {
 // fields.
 func New(m *model.Model) *Emitter {
 	e := &Emitter{m: m, types: map[*model.Type]string{}, fields: map[*model.Member]string{}}
-	for _, t := range append(append([]*model.Type{}, m.Hooks...), m.Types...) {
+	for _, t := range append(append(append([]*model.Type{}, m.Hooks...), m.Enums...), m.Types...) {
 		e.types[t] = ident(t.Name, taken)
 		used := map[string]bool{}
 		for _, f := range t.Fields {
@@ -132,6 +151,9 @@ func (e *Emitter) File() []byte {
 	for _, t := range e.m.Hooks {
 		e.printf("\nuse super::%s;\nbitpack_hook!(%s);\n", e.types[t], e.types[t])
 	}
+	for _, t := range e.m.Enums {
+		e.enumType(t)
+	}
 	var steps strings.Builder
 	for _, t := range e.m.Types {
 		n := e.types[t]
@@ -161,7 +183,7 @@ func (e *Emitter) structType(t *model.Type) {
 		}
 		typ := e.rustType(f.Value)
 		big = big || regexp.MustCompile(`; (\d\d\d+|3[3-9]|[4-9]\d)\]`).MatchString(typ)
-		decl = append(decl, fmt.Sprintf("    pub %s: %s, // %s", e.fields[f], typ, model.EncodingComment(f.Value)))
+		decl = append(decl, fmt.Sprintf("    pub %s: %s, // %s", e.fields[f], typ, model.FieldComment(f.Value)))
 		zero = append(zero, fmt.Sprintf("            %s: wire::Wire::zero(),", e.fields[f]))
 		members = append(members, fmt.Sprintf("%d %s", i, e.fields[f]))
 	}
@@ -177,6 +199,24 @@ func (e *Emitter) structType(t *model.Type) {
 		e.printf("\nimpl Default for %s {\n    fn default() -> %s {\n        %s {\n%s\n        }\n    }\n}\n", n, n, n, strings.Join(zero, "\n"))
 	}
 	e.printf("\nbitpack_struct!(%s, steps::%s, %s, %#08x; %s);\n", n, n, quote(t.Go.String()), t.Fingerprint, strings.Join(members, " "))
+}
+
+// enumType renders a Go named integer type with constants as a newtype
+// of its integer with the constants as associated consts, named as in Go.
+// Not a Rust enum: Go's wire carries every value of the integer, named or
+// not, and so must the Rust value, or a packet Go reads would be refused.
+func (e *Emitter) enumType(t *model.Type) {
+	n, base := e.types[t], "u"+strconv.Itoa(t.GoBits)
+	if t.Signed {
+		base = "i" + strconv.Itoa(t.GoBits)
+	}
+	e.printf("\n/// Go's %s: any %s, the values its constants name among them.\n", t.Go, base)
+	e.printf("#[allow(dead_code, non_camel_case_types)]\n#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]\n")
+	e.printf("pub struct %s(pub %s);\n\n#[allow(dead_code, non_upper_case_globals)]\nimpl %s {\n", n, base, n)
+	for _, c := range t.Constants {
+		e.printf("    pub const %s: %s = %s(%s);\n", ident(c.Name, keywords), n, n, c.Value(t.Signed))
+	}
+	e.printf("}\n\nbitpack_enum!(%s);\n", n)
 }
 
 // unionType renders a union as an enum of its members.
@@ -198,6 +238,9 @@ func (e *Emitter) rustType(v *model.Value) string {
 	case model.OpBool:
 		return "bool"
 	case model.OpInt:
+		if v.Enum != nil {
+			return e.types[v.Enum]
+		}
 		if v.Signed {
 			return "i" + strconv.Itoa(v.GoBits)
 		}
@@ -289,6 +332,7 @@ func (e *Emitter) step(v *model.Value, name string, member int) string {
 		add("ranged", v.Ranged)
 		add("signed", v.Signed)
 		add("duration", v.Duration)
+		add("counted", v.Counted)
 		add("text", quote(v.UnitText))
 	case model.OpCompressed:
 		lo := v.Min

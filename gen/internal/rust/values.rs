@@ -160,13 +160,20 @@
     }
 
     /// An integer's offset code: its value v in units, rounded half away
-    /// from zero, minus lo; refused (or, with clamp, moved to the nearer
-    /// bound) outside lo..hi.
+    /// from zero (a counted duration is its count of units already), minus
+    /// lo; refused (or, with clamp, moved to the nearer bound) outside
+    /// lo..hi.
     fn int_code(v: i128, s: &S) -> Result<u64, String> {
         let (q, r) = (v / s.unit.max(1), (v % s.unit.max(1)).abs());
-        let u = if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
+        let u = if s.counted { v } else if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
         if (u < s.lo || u > s.hi) && !s.clamp {
             return Err(match () {
+                // Go words the duration the count stands for, when it has one.
+                _ if s.counted => {
+                    let ns = v * s.unit;
+                    let value = if i64::try_from(ns).is_ok() { duration_text(ns) } else { format!("{} × {}", v, s.text) };
+                    format!("value {} is {} units of {}, out of range [{}, {}]", value, u, s.text, s.lo, s.hi)
+                }
                 _ if s.unit > 1 => {
                     let value = if s.duration { duration_text(v) } else { v.to_string() };
                     format!("value {} is {} units of {}, out of range [{}, {}]", value, u, s.text, s.lo, s.hi)
@@ -184,7 +191,7 @@
             impl Wire for $t {
                 fn zero() -> $t { 0 }
                 fn code(&self, s: &S) -> Result<u64, String> { int_code(*self as i128, s) }
-                fn set_code(&mut self, c: u64, s: &S) { *self = ((s.lo + c as i128) * s.unit.max(1)) as $t; }
+                fn set_code(&mut self, c: u64, s: &S) { *self = ((s.lo + c as i128) * if s.counted { 1 } else { s.unit.max(1) }) as $t; }
                 fn same(&self, b: &$t) -> bool { self == b }
                 fn key_text(&self) -> String { self.to_string() }
             }

@@ -85,10 +85,26 @@ pub mod wire {
 
     pub fn range(bit: u64, message: String) -> Error { Error::new(Range, bit, message) }
 
-    // The decode allowances (docs/wire.md, "Limits of the Go decoder"):
-    // figures saturate at SAT; the words cap them at 2^53 - 1.
-    const SAT: i128 = i64::MAX as i128 / 4;
-    const FIGURE: i128 = (1 << 53) - 1;
+    // The decode allowances (docs/wire.md, "Limits of the Go decoder"),
+    // package rules' numbers: a decode of b bits may visit WORK_BASE +
+    // WORK_PER_BIT·b values and allocate BYTES_BASE + BYTES_PER_BIT·b bytes,
+    // having spent OVERHEAD when it starts; figures saturate at SAT; the
+    // words cap them at FIGURE.
+    pub(crate) const WORK_BASE: i128 = 4096;
+    pub(crate) const WORK_PER_BIT: i128 = 64;
+    pub(crate) const BYTES_BASE: i128 = 1048576;
+    pub(crate) const BYTES_PER_BIT: i128 = 64;
+    pub(crate) const OVERHEAD: i128 = 1024;
+    /// What a hook call costs besides its value.
+    pub(crate) const HOOK_CALL: i128 = 256;
+    /// A map of n entries takes MAP_HEADER + MAP_SLOT_FACTOR·n·slot bytes.
+    pub(crate) const MAP_HEADER: i128 = 256;
+    pub(crate) const MAP_SLOT_FACTOR: i128 = 5;
+    /// n sparse slots visit ⌈n / SLOTS_PER_VALUE⌉ values, SLOT_BYTES each.
+    pub(crate) const SLOTS_PER_VALUE: i128 = 8;
+    pub(crate) const SLOT_BYTES: i128 = 8;
+    const SAT: i128 = 2305843009213693951;
+    const FIGURE: i128 = 9007199254740991;
 
     pub fn sat(n: i128) -> i128 { n.min(SAT) }
 
@@ -119,7 +135,7 @@ pub mod wire {
     impl<'a> Reader<'a> {
         pub fn new(p: &'a [u8]) -> Reader<'a> {
             let b = 8 * p.len() as i128;
-            Reader { p, pos: 0, end: 8 * p.len() as u64, work: 0, wmax: 4096 + 64 * b, mem: 1024, mmax: (1 << 20) + 64 * b }
+            Reader { p, pos: 0, end: 8 * p.len() as u64, work: 0, wmax: WORK_BASE + WORK_PER_BIT * b, mem: OVERHEAD, mmax: BYTES_BASE + BYTES_PER_BIT * b }
         }
         pub fn pos(&self) -> u64 { self.pos }
         pub fn left(&self) -> u64 { self.end - self.pos }
@@ -280,11 +296,11 @@ pub mod wire {
         /// allowances; for a delta, the words of AppendDelta's refusal.
         pub(crate) fn over(&self, delta: bool) -> Option<String> {
             let b = 8 * self.buf.len() as i128;
-            let (wmax, mmax) = (4096 + 64 * b, (1 << 20) + 64 * b - 1024);
+            let (wmax, mmax) = (WORK_BASE + WORK_PER_BIT * b, BYTES_BASE + BYTES_PER_BIT * b - OVERHEAD);
             match () {
                 _ if !delta => (self.work > wmax || self.mem > mmax).then(String::new),
                 _ if self.work > wmax => Some(format!("what the delta adds, {} values, would take its decode past the {} values it may visit for this input (4096 plus 64 per bit): the delta claims more values than its bits can pay for", self.work, wmax)),
-                _ => (self.mem > mmax).then(|| format!("what the delta adds, {} bytes, would take its decode past the {} bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", self.mem, mmax + 1024)),
+                _ => (self.mem > mmax).then(|| format!("what the delta adds, {} bytes, would take its decode past the {} bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", self.mem, mmax + OVERHEAD)),
             }
         }
     }
@@ -304,7 +320,8 @@ pub mod wire {
     /// How one value travels, with every number its step needs, as gen's
     /// model decided it: a struct field's Go name and member position; a
     /// fixed-width code (bits, flip, limit, short form; an integer's range
-    /// lo..hi in units of unit; a compressed float's min, delta and bounds
+    /// lo..hi in units of unit, counted when the value is a time.Duration
+    /// held as its count of units; a compressed float's min, delta and bounds
     /// flo..fhi); a length prefix of bits up to len; the element and key; a
     /// struct's fields, a union's members and indices, a quaternion's
     /// components; the words text; the value's delta items, count figure
@@ -312,7 +329,7 @@ pub mod wire {
     pub struct S {
         pub op: Op, pub name: &'static str, pub member: usize,
         pub bits: u32, pub short: u32, pub flip: u64, pub limit: u64,
-        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool,
+        pub lo: i128, pub hi: i128, pub unit: i128, pub clamp: bool, pub ranged: bool, pub signed: bool, pub duration: bool, pub counted: bool,
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
@@ -322,7 +339,7 @@ pub mod wire {
     /// The step every generated step starts from (..S0).
     pub const S0: S = S {
         op: Op::Bool, name: "", member: 0, bits: 0, short: 0, flip: 0, limit: 0,
-        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false,
+        lo: 0, hi: 0, unit: 0, clamp: false, ranged: false, signed: false, duration: false, counted: false,
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],
@@ -500,13 +517,20 @@ pub mod wire {
     }
 
     /// An integer's offset code: its value v in units, rounded half away
-    /// from zero, minus lo; refused (or, with clamp, moved to the nearer
-    /// bound) outside lo..hi.
+    /// from zero (a counted duration is its count of units already), minus
+    /// lo; refused (or, with clamp, moved to the nearer bound) outside
+    /// lo..hi.
     fn int_code(v: i128, s: &S) -> Result<u64, String> {
         let (q, r) = (v / s.unit.max(1), (v % s.unit.max(1)).abs());
-        let u = if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
+        let u = if s.counted { v } else if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
         if (u < s.lo || u > s.hi) && !s.clamp {
             return Err(match () {
+                // Go words the duration the count stands for, when it has one.
+                _ if s.counted => {
+                    let ns = v * s.unit;
+                    let value = if i64::try_from(ns).is_ok() { duration_text(ns) } else { format!("{} × {}", v, s.text) };
+                    format!("value {} is {} units of {}, out of range [{}, {}]", value, u, s.text, s.lo, s.hi)
+                }
                 _ if s.unit > 1 => {
                     let value = if s.duration { duration_text(v) } else { v.to_string() };
                     format!("value {} is {} units of {}, out of range [{}, {}]", value, u, s.text, s.lo, s.hi)
@@ -524,7 +548,7 @@ pub mod wire {
             impl Wire for $t {
                 fn zero() -> $t { 0 }
                 fn code(&self, s: &S) -> Result<u64, String> { int_code(*self as i128, s) }
-                fn set_code(&mut self, c: u64, s: &S) { *self = ((s.lo + c as i128) * s.unit.max(1)) as $t; }
+                fn set_code(&mut self, c: u64, s: &S) { *self = ((s.lo + c as i128) * if s.counted { 1 } else { s.unit.max(1) }) as $t; }
                 fn same(&self, b: &$t) -> bool { self == b }
                 fn key_text(&self) -> String { self.to_string() }
             }
@@ -663,7 +687,7 @@ pub mod wire {
     fn fresh<T: Wire>(n: usize) -> Vec<T> { (0..n).map(|_| T::zero()).collect() }
 
     /// The charge of n sparse slots.
-    fn slots(n: usize) -> (i128, i128) { ((n as i128 + 7) >> 3, round(8 * n as i128)) }
+    fn slots(n: usize) -> (i128, i128) { ((n as i128 + SLOTS_PER_VALUE - 1) / SLOTS_PER_VALUE, round(SLOT_BYTES * n as i128)) }
 
     /// A list of changed elements among the first m of a (docs/wire.md,
     /// arrays); whether it listed one.
@@ -710,7 +734,7 @@ pub mod wire {
                 }
                 Op::Sparse => {
                     let (work, bytes) = slots(n);
-                    r.charge(work, bytes, n as i128, 8, start)?;
+                    r.charge(work, bytes, n as i128, SLOT_BYTES, start)?;
                     *self = fresh(n);
                     T::sparse_read(self, r, s)?;
                 }
@@ -778,7 +802,7 @@ pub mod wire {
             let listed = if s.op == Op::Sparse {
                 if n > nb {
                     let (work, bytes) = slots(n - nb);
-                    r.charge(work, bytes, (n - nb) as i128, 8, pos)?;
+                    r.charge(work, bytes, (n - nb) as i128, SLOT_BYTES, pos)?;
                 }
                 self.resize_with(n, T::zero);
                 T::sparse_read(self, r, s)?
@@ -985,7 +1009,7 @@ pub mod wire {
             r.count(n, ks.count + vs.count, "entry", "entries")?;
             if n > 0 {
                 let (slot, n) = (ks.bytes + vs.bytes + 1, n as i128);
-                r.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(256 + 5 * n * slot))), n, slot, start)?;
+                r.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(MAP_HEADER + MAP_SLOT_FACTOR * n * slot))), n, slot, start)?;
             }
             for i in 0..n as usize {
                 let bit = r.pos();
@@ -1008,7 +1032,7 @@ pub mod wire {
             w.bits(n as u64, s.bits);
             if n > 0 {
                 let (slot, n) = (ks.bytes + vs.bytes + 1, n as i128);
-                w.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(256 + 5 * n * slot))));
+                w.charge(sat(n * (ks.work + vs.work)), sat(2 * round(sat(MAP_HEADER + MAP_SLOT_FACTOR * n * slot))));
             }
             self.iter().try_for_each(|(k, v)| k.write(w, ks).and_then(|_| v.write(w, vs)).map_err(|x| x.at(&format!("[{}]", k.key_text()))))
         }
@@ -1036,7 +1060,7 @@ pub mod wire {
                 match self.get_mut(&k) {
                     None => {
                         let (slot, mut v) = (ks.bytes + vs.bytes + 1, V::zero());
-                        r.charge(sat(ks.work + vs.work), sat(10 * slot), 1, slot, pos).and_then(|_| v.read(r, vs)).map_err(|x| x.at(&at))?;
+                        r.charge(sat(ks.work + vs.work), sat(2 * MAP_SLOT_FACTOR * slot), 1, slot, pos).and_then(|_| v.read(r, vs)).map_err(|x| x.at(&at))?;
                         self.insert(k.clone(), v);
                     }
                     Some(v) => match r.bits(1).map_err(|x| x.at(&at))? {
@@ -1062,7 +1086,7 @@ pub mod wire {
                 let res = k.write(w, ks).and_then(|_| match (self.get(k), b.get(k)) {
                     (Some(v), None) => {
                         let slot = ks.bytes + vs.bytes + 1;
-                        w.charge(sat(ks.work + vs.work), sat(10 * slot));
+                        w.charge(sat(ks.work + vs.work), sat(2 * MAP_SLOT_FACTOR * slot));
                         v.write(w, vs).map(|_| true)
                     }
                     (Some(v), Some(y)) => {
@@ -1271,16 +1295,16 @@ pub mod wire {
         fn write(&self, w: &mut Writer) -> Res;
     }
 
-    /// A hook call, charged first (1 value, the value and 256 bytes); the
+    /// A hook call, charged first (1 value, the value and HOOK_CALL bytes); the
     /// hook's refusal is at its start.
     pub fn hook_read<T: Hook>(r: &mut Reader, s: &S) -> Res<T> {
         let start = r.pos();
-        r.charge(1, round(s.bytes) + 256, 1, s.bytes + 256, start)?;
+        r.charge(1, round(s.bytes) + HOOK_CALL, 1, s.bytes + HOOK_CALL, start)?;
         T::read(r).map_err(|e| Error { bit: if e.message.starts_with("hook refused the value: ") { start } else { e.bit }, ..e })
     }
 
     pub fn hook_write<T: Hook>(x: &T, w: &mut Writer, s: &S) -> Res {
-        w.charge(1, round(s.bytes) + 256);
+        w.charge(1, round(s.bytes) + HOOK_CALL);
         x.write(w)
     }
 
@@ -1598,19 +1622,83 @@ pub mod wire {
         stream: u32,
         read: bool,
         on: bool, // a packet was read since creation: stream is the current stream, which reset keeps
-        left: Vec<u32>, // the last 4 streams left
+        left: Vec<u32>, // the last LEFT_STREAMS streams left
+    }
+
+    // package snapshot's header rules and the words of its refusals
+    // (internal/snapwire), and the texts of the sentinels they wrap.
+    const SHORT_HEADER: usize = 7;
+    const LONG_HEADER: usize = 8;
+    const ZERO_HEADER: usize = 11;
+    const MAX_SHORT: u16 = 127;
+    const MIN_HISTORY: usize = 2;
+    const MAX_HISTORY: usize = 32768;
+    const MIN_PACKET: usize = 8;
+    const DEFAULT_HISTORY: usize = 64;
+    const LEFT_STREAMS: usize = 4;
+    const NO_ACK: u16 = 65535;
+    const SEQ_HALF: u16 = 32768;
+    const TOO_SHORT: &str = "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)";
+    const NO_DELTA: &str = "snapshot: packet %d: a %d-byte header and a delta in %d bytes";
+    const LONG_FORM: &str = "snapshot: packet %d: base offset %d in the long form (the short form carries 0 to %d)";
+    const OFFSET_RANGE: &str = "snapshot: packet %d: base offset %d out of range [0, %d] (History %d)";
+    const ZERO_BASE: &str = "snapshot: packet %d: the zero base of stream %#08x has id %#08x, not %#08x";
+    const NOT_HELD: &str = "snapshot: packet %d: its base %d (offset %d) is not held";
+    const NOT_BASE: &str = "snapshot: packet %d: the view held as %d is not its base (check %#08x, held %#08x)";
+    const LEFT_STREAM: &str = "snapshot: packet %d: of stream %#08x, which this receiver left";
+    const TOO_OLD: &str = "snapshot: packet %d: older than the %d sequences kept up to %d";
+    const DELTA: &str = "snapshot: packet %d";
+    const HISTORY: &str = "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)";
+    const OVERFLOW_TEXT: &str = "bitio: read past end of packet";
+    const RANGE_TEXT: &str = "bitio: value out of range";
+    const NO_BASE_TEXT: &str = "snapshot: the packet's base is not a view this receiver holds";
+
+    /// A snapshot format's words (its verbs are Go's %d and %#08x only).
+    fn go_format(format: &str, args: &[u64]) -> String {
+        let (mut out, mut rest, mut args) = (String::new(), format, args.iter());
+        while let Some(i) = rest.find('%') {
+            out.push_str(&rest[..i]);
+            let a = args.next().copied().unwrap_or(0);
+            let hex = rest[i..].starts_with("%#08x");
+            out.push_str(&if hex { format!("{:#010x}", a) } else { a.to_string() });
+            rest = &rest[i + if hex { 5 } else { 2 }..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// A refusal of a packet's header in package snapshot's words: the
+    /// format, then the text of the sentinel of its kind.
+    fn refusal(kind: ErrorKind, format: &str, args: &[u64]) -> Error {
+        let sentinel = match kind {
+            Overflow => OVERFLOW_TEXT,
+            Range => RANGE_TEXT,
+            _ => NO_BASE_TEXT,
+        };
+        Error::new(kind, 0, format!("{}: {}", go_format(format, args), sentinel))
     }
 
     impl<T: Root> Receiver<T> {
-        /// A Receiver of the Sender's History: a power of two from 2 to
-        /// 32768 (anything else panics).
+        /// A Receiver of the Sender's History: 0 (the default,
+        /// 64) or a power of two from 2 to 32768; anything else
+        /// panics with try_new's refusal.
         pub fn new(history: usize) -> Receiver<T> {
-            assert!(history.is_power_of_two() && (2..=32768).contains(&history), "snapshot: History {} is not a power of two from 2 to 32768", history);
-            Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() }
+            Self::try_new(history).unwrap_or_else(|e| panic!("{}", e))
         }
 
-        /// The sequence to acknowledge: the newest read, 0xFFFF before any.
-        pub fn ack(&self) -> u16 { if self.read { self.newest } else { 0xffff } }
+        /// A Receiver of the Sender's History, or package snapshot's
+        /// refusal of a History it cannot keep.
+        pub fn try_new(history: usize) -> Result<Receiver<T>, Error> {
+            let history = if history == 0 { DEFAULT_HISTORY } else { history };
+            if !history.is_power_of_two() || !(MIN_HISTORY..=MAX_HISTORY).contains(&history) {
+                let args = [history as u64, DEFAULT_HISTORY as u64, MAX_HISTORY as u64];
+                return Err(Error::new(Range, 0, go_format(HISTORY, &args)));
+            }
+            Ok(Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() })
+        }
+
+        /// The sequence to acknowledge: the newest read, NO_ACK before any.
+        pub fn ack(&self) -> u16 { if self.read { self.newest } else { NO_ACK } }
 
         /// Forgets every view (after a reconnect); the streams it left stay
         /// left, and the one it was on is left when a packet starts another.
@@ -1625,43 +1713,49 @@ pub mod wire {
         }
 
         /// Reads one packet: its sequence and the view it gives (the
-        /// Receiver's, until it leaves the history). A delta's refusal has
-        /// the bit in the packet.
+        /// Receiver's, until it leaves the history). A refusal's Display is
+        /// package snapshot's error text; a delta's refusal has its path,
+        /// and its bit in the packet.
         pub fn read(&mut self, packet: &[u8]) -> Result<(u16, &T), Error> {
-            let no = |kind: ErrorKind, m: String| Err(Error::new(kind, 0, format!("snapshot: {}", m)));
-            if packet.len() < 8 {
-                return no(Overflow, format!("a packet of {} bytes: the smallest is 8 (a 7-byte header and a delta)", packet.len()));
+            let no = |kind: ErrorKind, format: &str, args: &[u64]| Err(refusal(kind, format, args));
+            if packet.len() < MIN_PACKET {
+                return no(Overflow, TOO_SHORT, &[packet.len() as u64, MIN_PACKET as u64, SHORT_HEADER as u64]);
             }
             let word = |at: usize| u32::from_le_bytes([packet[at], packet[at + 1], packet[at + 2], packet[at + 3]]);
             let (seq, long) = (u16::from_le_bytes([packet[0], packet[1]]), packet[2] & 1 == 1);
             let offset = if long { u16::from_le_bytes([packet[2], packet[3]]) >> 1 } else { (packet[2] >> 1) as u16 };
-            let n = if long { 8 } else if offset == 0 { 11 } else { 7 };
+            let n = if long { LONG_HEADER } else if offset == 0 { ZERO_HEADER } else { SHORT_HEADER };
+            let (s, o, h) = (seq as u64, offset as u64, self.history as u64);
             match () {
-                _ if packet.len() < n + 1 => return no(Overflow, format!("packet {}: a {}-byte header and a delta in {} bytes", seq, n, packet.len())),
-                _ if long && offset <= 127 => return no(Range, format!("packet {}: base offset {} in the long form (the short form carries 0 to 127)", seq, offset)),
-                _ if offset as usize >= self.history => return no(Range, format!("packet {}: base offset {} out of range [0, {}] (History {})", seq, offset, self.history - 1, self.history)),
+                _ if packet.len() < n + 1 => return no(Overflow, NO_DELTA, &[s, n as u64, packet.len() as u64]),
+                _ if long && offset <= MAX_SHORT => return no(Range, LONG_FORM, &[s, o, MAX_SHORT as u64]),
+                _ if offset as usize >= self.history => return no(Range, OFFSET_RANGE, &[s, o, h - 1, h]),
                 _ => {}
             }
             let (check, base_seq) = (word(if long { 4 } else { 3 }), seq.wrapping_sub(offset));
             let (base, stream) = match (offset, self.held(base_seq)) {
-                (0, _) if crc32(0, &packet[7..11]) != check => return no(NoBase, format!("packet {}: the zero base of stream {:#010x} has id {:#010x}, not {:#010x}", seq, word(7), crc32(0, &packet[7..11]), check)),
-                (0, _) => (&self.zero, word(7)),
-                (_, Some(s)) if self.read && s.2 == check => (&s.0, s.3),
-                (_, Some(s)) if self.read => return no(NoBase, format!("packet {}: the view held as {} is not its base (check {:#010x}, held {:#010x})", seq, base_seq, check, s.2)),
-                _ => return no(NoBase, format!("packet {}: its base {} (offset {}) is not held", seq, base_seq, offset)),
+                (0, _) if crc32(0, &packet[SHORT_HEADER..ZERO_HEADER]) != check => {
+                    return no(NoBase, ZERO_BASE, &[s, word(SHORT_HEADER) as u64, crc32(0, &packet[SHORT_HEADER..ZERO_HEADER]) as u64, check as u64]);
+                }
+                (0, _) => (&self.zero, word(SHORT_HEADER)),
+                (_, Some(held)) if self.read && held.2 == check => (&held.0, held.3),
+                (_, Some(held)) if self.read => return no(NoBase, NOT_BASE, &[s, base_seq as u64, check as u64, held.2 as u64]),
+                _ => return no(NoBase, NOT_HELD, &[s, base_seq as u64, o]),
             };
             if self.left.contains(&stream) {
-                return no(NoBase, format!("packet {}: of stream {:#010x}, which this receiver left", seq, stream));
+                return no(NoBase, LEFT_STREAM, &[s, stream as u64]);
             }
             let starts = offset == 0 && (!self.read || stream != self.stream);
             let takes = starts || stream == self.stream && newer(seq, self.newest);
             if !takes && self.newest.wrapping_sub(seq) as usize >= self.history {
-                return no(Range, format!("packet {}: older than the {} sequences kept up to {}", seq, self.history, self.newest));
+                return no(Range, TOO_OLD, &[s, h, self.newest as u64]);
             }
-            let view = read_delta(&packet[n..], base).map_err(|e| Error { bit: e.bit + 8 * n as u64, ..e })?;
+            // Go's text names the bit in the delta; Error.bit is the packet's.
+            let view = read_delta(&packet[n..], base)
+                .map_err(|e| Error { message: format!("{}: {}", go_format(DELTA, &[s]), e), bit: e.bit + 8 * n as u64, op: "", ty: "", ..e })?;
             if starts && self.on && stream != self.stream && !self.left.contains(&self.stream) {
                 self.left.push(self.stream);
-                if self.left.len() > 4 {
+                if self.left.len() > LEFT_STREAMS {
                     self.left.remove(0);
                 }
             }
@@ -1674,7 +1768,21 @@ pub mod wire {
     }
 
     /// serialize's sequence_greater_than: a is newer than b (16 bits, wrapping).
-    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= 32768 || a < b && b - a > 32768 }
+    fn newer(a: u16, b: u16) -> bool { a > b && a - b <= SEQ_HALF || a < b && b - a > SEQ_HALF }
+
+    /// The Wire of a generated enum type (a Go named integer type with
+    /// constants): its integer's.
+    macro_rules! bitpack_enum {
+        ($t:ident) => {
+            impl wire::Wire for $t {
+                fn zero() -> $t { $t(wire::Wire::zero()) }
+                fn code(&self, s: &wire::S) -> Result<u64, String> { wire::Wire::code(&self.0, s) }
+                fn set_code(&mut self, c: u64, s: &wire::S) { wire::Wire::set_code(&mut self.0, c, s) }
+                fn same(&self, b: &$t) -> bool { self.0 == b.0 }
+                fn key_text(&self) -> String { wire::Wire::key_text(&self.0) }
+            }
+        };
+    }
 
     /// The Wire of a generated struct type: its fields by member position
     /// (a check has no field), in the order its step lists them.

@@ -79,11 +79,14 @@ fn frame(f: &[&str]) -> String {
 }
 
 /// A step of the recorded snapshot stream: a new Receiver, a reset, or a
-/// packet, answered with the Receiver's verdict and ack.
+/// packet, answered as receiverScript words Go's answers: the verdict
+/// (a refusal's category and its full text) and the ack.
 fn snapshot(rx: &mut Option<snap::Receiver<snap::World>>, f: &[&str]) -> String {
     if f[1] == "new" {
-        *rx = Some(snap::Receiver::new(f[2].parse().unwrap_or(0)));
-        return "OK".into();
+        return match snap::Receiver::try_new(f[2].parse().unwrap_or(usize::MAX)) {
+            Ok(r) => format!("ack {}", rx.insert(r).ack()),
+            Err(e) => format!("throws {}", e),
+        };
     }
     let rx = match rx {
         Some(rx) => rx,
@@ -91,17 +94,17 @@ fn snapshot(rx: &mut Option<snap::Receiver<snap::World>>, f: &[&str]) -> String 
     };
     if f[1] == "reset" {
         rx.reset();
-        return format!("ACK {}", rx.ack());
+        return format!("ack {}", rx.ack());
     }
     let got = match rx.read(&bytes(f[1])) {
-        Ok((seq, v)) => format!("OK {} {}", seq, v.write().map(|p| hex(&p)).unwrap_or_else(|e| e.to_string())),
+        Ok((seq, v)) => format!("ok {} {}", seq, v.write().map(|p| hex(&p)).unwrap_or_else(|e| e.to_string())),
         Err(e) => {
             use snap::ErrorKind::*;
             let kinds = [(NoBase, "no-base"), (Range, "range"), (Overflow, "overflow"), (Padding, "padding"), (InvalidString, "invalid-string"), (Trailing, "trailing"), (Check, "check")];
-            format!("REFUSED {}", kinds.iter().find(|k| k.0 == e.kind()).map_or("?", |k| k.1))
+            format!("refused {} {}", kinds.iter().find(|k| k.0 == e.kind()).map_or("?", |k| k.1), e)
         }
     };
-    format!("{} {}", got, rx.ack())
+    format!("{} ack {}", got, rx.ack())
 }
 
 fn main() {
