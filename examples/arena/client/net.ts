@@ -2029,10 +2029,13 @@ const snapshotShortHeader = 7;
 const snapshotLongHeader = 8;
 const snapshotZeroHeader = 11;
 const snapshotMaxShort = 127;
+const snapshotMinHistory = 2;
 const snapshotMaxHistory = 32768;
 const snapshotMinPacket = 8;
 const snapshotDefaultHistory = 64;
 const snapshotLeftStreams = 4;
+const snapshotNoAck = 65535;
+const snapshotSeqHalf = 32768;
 const snapshotWords = {
   TooShort: "snapshot: a packet of %d bytes: the smallest is %d (a %d-byte header and a delta)",
   NoDelta: "snapshot: packet %d: a %d-byte header and a delta in %d bytes",
@@ -2078,7 +2081,7 @@ function crc32Word(v: number): number {
 
 /** serialize's sequence_greater_than: whether 16-bit sequence a is newer than b. */
 function seqNewer(a: number, b: number): boolean {
-  return (a > b && a - b <= 32768) || (a < b && b - a > 32768);
+  return (a > b && a - b <= snapshotSeqHalf) || (a < b && b - a > snapshotSeqHalf);
 }
 
 /** What a receiver needs of its type: the generated functions of T. */
@@ -2130,7 +2133,7 @@ class BitpackView<T> {
  * or byte array, or a union that changes member.
  *
  * ack is what to send back for the Go Sender's Ack: the newest sequence
- * read, or 0xFFFF before the first. reset() forgets every view after a
+ * read, or 65535 before the first. reset() forgets every view after a
  * reconnect, as Receiver.Reset.
  */
 export class BitpackReceiver<T> {
@@ -2149,7 +2152,7 @@ export class BitpackReceiver<T> {
   /** A receiver of T's stream; history must be the Sender's (0 or undefined: Go's default). */
   constructor(type: BitpackSnapshotType<T>, history?: number) {
     const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
-    if (!Number.isInteger(h) || h < 2 || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
+    if (!Number.isInteger(h) || h < snapshotMinHistory || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
       throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
     }
     this.type = type;
@@ -2158,9 +2161,9 @@ export class BitpackReceiver<T> {
     this.zeroBase = type.zero();
   }
 
-  /** The sequence to acknowledge: the newest read, or 0xFFFF before the first. */
+  /** The sequence to acknowledge: the newest read, or 65535 before the first. */
   get ack(): number {
-    return this.hasRead ? this.newest : 0xffff;
+    return this.hasRead ? this.newest : snapshotNoAck;
   }
 
   /** Reads one packet: its sequence and view (the receiver's: see the class). Throws BitpackError for a packet it refuses. */
