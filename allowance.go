@@ -122,13 +122,13 @@ func (b *budget) take(work, bytes int64) bool {
 // refusal words charge's refusal (out of line: charge inlines).
 func (b *budget) refusal(work, bytes int64, n int, size uintptr, bit int) *fieldError {
 	if work > b.workLimit-b.work {
-		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for", min(work, maxFigure), b.workLimit)
+		return newFieldError("", bit, ErrRange, "%d values would take the decode past the %d values it may visit for this input (%s): the packet claims more values than its bits can pay for", min(work, maxFigure), b.workLimit, rules.WorkWords)
 	}
 	what := fmt.Sprintf("%d values of %d bytes", n, size)
 	if n == 1 {
 		what = fmt.Sprintf("a value of %d bytes", size)
 	}
-	return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (1 MiB plus 64 bytes per bit)", what, b.bytesLimit)
+	return newFieldError("", bit, ErrRange, "%s would take the decode past the %d bytes it may allocate for this input (%s)", what, b.bytesLimit, rules.BytesWords)
 }
 
 // Charges: what each kind of value costs against the allowances. The

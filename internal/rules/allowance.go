@@ -1,6 +1,9 @@
 package rules
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // The decoder's allowances (docs/wire.md, "Limits of the Go decoder"):
 // what one packet may make a decode visit and allocate, whatever its
@@ -45,7 +48,29 @@ const (
 	// Saturated caps every figure and charge: far above anything real (a
 	// quarter of int64's range), so a sum of a few never overflows.
 	Saturated = 1<<63/4 - 1
+
+	// RoundAlloc's steps (see there): the smallest allocation, the size
+	// past which Go allocates whole pages, and the page.
+	AllocSmallBytes = 16
+	AllocClassLimit = 32 << 10
+	AllocPageBytes  = 8 << 10
 )
+
+// WorkWords and BytesWords are the allowances as a refusal states them
+// ("4096 plus 64 per bit", "1 MiB plus 64 bytes per bit"), in Go's
+// refusals and, through gen, every runtime's.
+var (
+	WorkWords  = fmt.Sprintf("%d plus %d per bit", WorkBaseValues, WorkValuesPerBit)
+	BytesWords = fmt.Sprintf("%s plus %d bytes per bit", sizeWords(AllocBaseBytes), AllocBytesPerBit)
+)
+
+// sizeWords says n bytes in MiB when it is a whole number of them.
+func sizeWords(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // RoundAlloc returns at least what Go's allocator takes for n bytes, as
 // the allowances count it: 0 for n ≤ 0, 16 up to 16; above 32 KiB whole
@@ -56,10 +81,10 @@ func RoundAlloc(n int64) int64 {
 	switch {
 	case n <= 0:
 		return 0
-	case n <= 16:
-		return 16
-	case n > 32<<10:
-		return min(n+(8<<10-1), Saturated) &^ (8<<10 - 1)
+	case n <= AllocSmallBytes:
+		return AllocSmallBytes
+	case n > AllocClassLimit:
+		return min(n+(AllocPageBytes-1), Saturated) &^ (AllocPageBytes - 1)
 	}
 	step := int64(1) << (bits.Len64(uint64(n)) - 2)
 	return (n + step - 1) &^ (step - 1)

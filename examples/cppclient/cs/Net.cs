@@ -659,8 +659,8 @@ namespace Game.Net
                 return 0;
             if (n <= 16)
                 return 16;
-            if (n > 32 << 10)
-                return global::System.Math.Min(n + (8 << 10) - 1, MaxFigure) & ~((8L << 10) - 1);
+            if (n > 32768)
+                return global::System.Math.Min(n + 8192 - 1, MaxFigure) & ~(8192L - 1);
             long step = 1;
             while (step <= n)
                 step <<= 1;

@@ -104,7 +104,8 @@ func IsLoopName(n string) bool {
 // alike: {{QUAT_NORM_TOLERANCE}} is package rules' quaternion norm
 // tolerance; {{MAX_FIGURE}} the cap of the figures a refusal names; the
 // {{ALLOW_...}} placeholders are the allowances' numbers (see
-// rules.WorkBaseValues and the constants after it), {{ALLOW_WORK_WORDS}}
+// rules.WorkBaseValues and the constants after it), {{ALLOC_...}}
+// RoundAlloc's steps, {{ALLOW_WORK_WORDS}}
 // and {{ALLOW_BYTES_WORDS}} the allowances as bitpack's refusals state
 // them, {{SATURATED}} the figures' saturation; the {{SNAP_...}}
 // placeholders are the numbers of a snapshot stream's header and Receiver
@@ -117,8 +118,8 @@ var rulesReplacer = strings.NewReplacer(
 	"{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64),
 	"{{MAX_FIGURE}}", strconv.FormatInt(rules.MaxFigure, 10), // past int on 32-bit hosts
 	"{{SATURATED}}", strconv.FormatInt(rules.Saturated, 10),
-	"{{ALLOW_WORK_WORDS}}", fmt.Sprintf("%d plus %d per bit", rules.WorkBaseValues, rules.WorkValuesPerBit),
-	"{{ALLOW_BYTES_WORDS}}", fmt.Sprintf("%s plus %d bytes per bit", byteWords(rules.AllocBaseBytes), rules.AllocBytesPerBit),
+	"{{ALLOW_WORK_WORDS}}", rules.WorkWords,
+	"{{ALLOW_BYTES_WORDS}}", rules.BytesWords,
 	"{{ALLOW_WORK_BASE}}", strconv.Itoa(rules.WorkBaseValues),
 	"{{ALLOW_WORK_PER_BIT}}", strconv.Itoa(rules.WorkValuesPerBit),
 	"{{ALLOW_BYTES_BASE}}", strconv.Itoa(rules.AllocBaseBytes),
@@ -129,6 +130,9 @@ var rulesReplacer = strings.NewReplacer(
 	"{{ALLOW_MAP_SLOT_FACTOR}}", strconv.Itoa(rules.MapSlotFactor),
 	"{{ALLOW_SLOTS_PER_VALUE}}", strconv.Itoa(rules.SlotsPerValue),
 	"{{ALLOW_SLOT_BYTES}}", strconv.Itoa(rules.SlotBytes),
+	"{{ALLOC_SMALL}}", strconv.Itoa(rules.AllocSmallBytes),
+	"{{ALLOC_CLASS_LIMIT}}", strconv.Itoa(rules.AllocClassLimit),
+	"{{ALLOC_PAGE}}", strconv.Itoa(rules.AllocPageBytes),
 	"{{SNAP_SHORT_HEADER}}", strconv.Itoa(snapwire.ShortHeader),
 	"{{SNAP_LONG_HEADER}}", strconv.Itoa(snapwire.LongHeader),
 	"{{SNAP_ZERO_HEADER}}", strconv.Itoa(snapwire.ZeroHeader),
@@ -141,12 +145,3 @@ var rulesReplacer = strings.NewReplacer(
 	"{{SNAP_NO_ACK}}", strconv.Itoa(snapwire.NoAck),
 	"{{SNAP_SEQ_HALF}}", strconv.Itoa(snapwire.SeqHalf),
 )
-
-// byteWords is n bytes as bitpack's refusals state an allowance's base:
-// in MiB when whole ("1 MiB"), else in bytes.
-func byteWords(n int) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}

@@ -80,10 +80,10 @@
     {
         if ( n <= 0 )
             return 0;
-        if ( n <= 16 )
-            return 16;
-        if ( n > 32768 )
-            return ( n < max_figure - 8191 ? n + 8191 : max_figure ) & ~INT64_C( 8191 );
+        if ( n <= {{ALLOC_SMALL}} )
+            return {{ALLOC_SMALL}};
+        if ( n > {{ALLOC_CLASS_LIMIT}} )
+            return ( n < max_figure - ( {{ALLOC_PAGE}} - 1 ) ? n + ( {{ALLOC_PAGE}} - 1 ) : max_figure ) & ~( INT64_C( {{ALLOC_PAGE}} ) - 1 );
         int64_t step = 1;
         while ( step <= n )
             step <<= 1;

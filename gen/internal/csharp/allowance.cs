@@ -23,10 +23,10 @@ public partial struct BitpackReader
     {
         if (work > workLimit - workSpent)
             return Fail(BitpackErrorKind.Range, bit, global::System.Math.Min(work, MaxFigure) + " values would take the decode past the " + workLimit +
-                " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+                " values it may visit for this input ({{ALLOW_WORK_WORDS}}): the packet claims more values than its bits can pay for");
         if (bytes > bytesLimit - bytesSpent)
             return Fail(BitpackErrorKind.Range, bit, (n == 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") +
-                " would take the decode past the " + bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+                " would take the decode past the " + bytesLimit + " bytes it may allocate for this input ({{ALLOW_BYTES_WORDS}})");
         workSpent += work;
         bytesSpent += bytes;
         return true;
@@ -99,10 +99,10 @@ public partial struct BitpackReader
     {
         if (n <= 0)
             return 0;
-        if (n <= 16)
-            return 16;
-        if (n > 32 << 10)
-            return global::System.Math.Min(n + (8 << 10) - 1, MaxFigure) & ~((8L << 10) - 1);
+        if (n <= {{ALLOC_SMALL}})
+            return {{ALLOC_SMALL}};
+        if (n > {{ALLOC_CLASS_LIMIT}})
+            return global::System.Math.Min(n + {{ALLOC_PAGE}} - 1, MaxFigure) & ~({{ALLOC_PAGE}}L - 1);
         long step = 1;
         while (step <= n)
             step <<= 1;

@@ -97,9 +97,9 @@ pub mod wire {
     pub fn round(n: i128) -> i128 {
         match n {
             _ if n <= 0 => 0,
-            _ if n <= 16 => 16,
+            _ if n <= {{ALLOC_SMALL}} => {{ALLOC_SMALL}},
             _ => {
-                let step = if n > 32 << 10 { 8192 } else { 1 << (126 - n.leading_zeros()) };
+                let step = if n > {{ALLOC_CLASS_LIMIT}} { {{ALLOC_PAGE}} } else { 1 << (126 - n.leading_zeros()) };
                 sat(n + step - 1) & !(step - 1)
             }
         }

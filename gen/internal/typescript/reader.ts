@@ -510,10 +510,10 @@ export class BitReader {
   /** Charges work values and bytes bytes at bit, or refuses them as Go does (n values of size bytes each, in the refusal's words). */
   charge(work: number, bytes: number, n: number, size: number, bit: number): boolean {
     if (work > this.workLimit - this.workSpent) {
-      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for");
+      return this.fail("Range", bit, Math.min(work, maxFigure) + " values would take the decode past the " + this.workLimit + " values it may visit for this input ({{ALLOW_WORK_WORDS}}): the packet claims more values than its bits can pay for");
     }
     if (bytes > this.bytesLimit - this.bytesSpent) {
-      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input (1 MiB plus 64 bytes per bit)");
+      return this.fail("Range", bit, (n === 1 ? "a value of " + size + " bytes" : n + " values of " + size + " bytes") + " would take the decode past the " + this.bytesLimit + " bytes it may allocate for this input ({{ALLOW_BYTES_WORDS}})");
     }
     this.workSpent += work;
     this.bytesSpent += bytes;
@@ -581,11 +581,11 @@ export function roundAlloc(n: number): number {
   if (n <= 0) {
     return 0;
   }
-  if (n <= 16) {
-    return 16;
+  if (n <= {{ALLOC_SMALL}}) {
+    return {{ALLOC_SMALL}};
   }
-  if (n > 32768) {
-    return Math.ceil(n / 8192) * 8192;
+  if (n > {{ALLOC_CLASS_LIMIT}}) {
+    return Math.ceil(n / {{ALLOC_PAGE}}) * {{ALLOC_PAGE}};
   }
   const step = 2 ** (30 - Math.clz32(n)); // half n's leading power of two
   return Math.ceil(n / step) * step;

@@ -508,7 +508,7 @@ namespace bitpack
         if ( n <= 16 )
             return 16;
         if ( n > 32768 )
-            return ( n < max_figure - 8191 ? n + 8191 : max_figure ) & ~INT64_C( 8191 );
+            return ( n < max_figure - ( 8192 - 1 ) ? n + ( 8192 - 1 ) : max_figure ) & ~( INT64_C( 8192 ) - 1 );
         int64_t step = 1;
         while ( step <= n )
             step <<= 1;

@@ -114,7 +114,7 @@ pub mod wire {
             _ if n <= 0 => 0,
             _ if n <= 16 => 16,
             _ => {
-                let step = if n > 32 << 10 { 8192 } else { 1 << (126 - n.leading_zeros()) };
+                let step = if n > 32768 { 8192 } else { 1 << (126 - n.leading_zeros()) };
                 sat(n + step - 1) & !(step - 1)
             }
         }
