@@ -1288,11 +1288,6 @@ namespace Game.Loadout
             return ~crc;
         }
 
-        // The words of Go's sentinel errors a snapshot receiver wraps
-        // (bitio.ErrOverflow, bitio.ErrRange).
-        internal const string OverflowText = "bitio: read past end of packet";
-        internal const string RangeText = "bitio: value out of range";
-
         /// <summary>CRC32 (IEEE) continued from crc over p[offset..offset+count).</summary>
         public static uint Crc32(uint crc, byte[] p, int offset, int count)
         {
