@@ -184,7 +184,7 @@ var (
 	// (hooks making several nested Encode/Decode, Marshal/UnmarshalWithin
 	// and Union.Encode/Decode calls) find the problems that
 	// TestHookListRoundTrip and TestUnionMemberAlloc pin, so
-	// they are used only with REVIEW_HOOKS=all.
+	// they are used only with RANDOM_TYPES_HOOKS=all.
 	dAllHooks  = false
 	dHookTypes = []reflect.Type{reflect.TypeFor[dBits](), reflect.TypeFor[dQuiet](), reflect.TypeFor[dList](), reflect.TypeFor[dBlob](), reflect.TypeFor[dUnions]()}
 	dMsgType   = reflect.TypeFor[dMsg]()
@@ -533,15 +533,15 @@ func (g *dGen) check(t reflect.Type, findings *[]dFinding) (marshalled, refused 
 // TestRandomTypesDifferential runs the harness for a while (more with
 // -review.types).
 func TestRandomTypesDifferential(t *testing.T) {
-	// REVIEW_TYPES, REVIEW_SEED and REVIEW_HOOKS=all (dAllHooks) steer
+	// RANDOM_TYPES_TYPES, RANDOM_TYPES_SEED and RANDOM_TYPES_HOOKS=all (dAllHooks) steer
 	// longer runs.
 	types, seed := 200, uint64(13)
 	if testing.Short() {
 		types = 50
 	}
-	fmt.Sscan(os.Getenv("REVIEW_TYPES"), &types)
-	fmt.Sscan(os.Getenv("REVIEW_SEED"), &seed)
-	if os.Getenv("REVIEW_HOOKS") == "all" {
+	fmt.Sscan(os.Getenv("RANDOM_TYPES_TYPES"), &types)
+	fmt.Sscan(os.Getenv("RANDOM_TYPES_SEED"), &seed)
+	if os.Getenv("RANDOM_TYPES_HOOKS") == "all" {
 		dAllHooks = true
 	}
 	g := &dGen{rng: rand.New(rand.NewPCG(seed, 2026))}
@@ -564,8 +564,8 @@ func TestRandomTypesDifferential(t *testing.T) {
 	for _, f := range findings {
 		if kinds[f.kind]++; kinds[f.kind] <= 3 {
 			t.Errorf("%s: %v\n\ttype %v", f.kind, f.msg, f.typ)
-			if os.Getenv("REVIEW_DUMP") != "" {
-				os.WriteFile(os.Getenv("REVIEW_DUMP")+"."+f.kind+fmt.Sprint(kinds[f.kind]), []byte(f.typ.String()+"\n"+f.msg), 0o644)
+			if os.Getenv("RANDOM_TYPES_DUMP") != "" {
+				os.WriteFile(os.Getenv("RANDOM_TYPES_DUMP")+"."+f.kind+fmt.Sprint(kinds[f.kind]), []byte(f.typ.String()+"\n"+f.msg), 0o644)
 			}
 		}
 	}
