@@ -132,19 +132,22 @@ func buildRust(t *testing.T, rustc string, c *corpus) error {
 // rustCheck compares one Rust answer with Go's, strictly: the same
 // verdict and bytes, and for every refusal of a value Rust can hold Go's
 // error exactly — kind, field path, bit and words, running out of packet
-// included (docs/wire.md, "Truncated packets").
+// included (docs/wire.md, "Truncated packets"). A refusal answered by a
+// type's wire twin on a 32-bit host (corpus_host_test.go) has no Go error
+// in the type's own words, so only the verdict is compared, as for every
+// client.
 func rustCheck(cmd command, got string) string {
 	if cmd.agrees(got) {
 		return ""
 	}
-	if cmd.want != "REFUSED" || cmd.err == nil {
+	if cmd.want != "REFUSED" {
 		return "answers differ"
 	}
 	r, ok := parseRefusal(got)
 	switch {
 	case !ok:
 		return "answers differ"
-	case !cmd.exact:
+	case cmd.err == nil || !cmd.exact:
 		return ""
 	case r.kind != goKind(cmd.err):
 		return "refused as " + r.kind + ", Go: " + goKind(cmd.err)
