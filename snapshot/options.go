@@ -57,7 +57,7 @@ func history(n int) (int, error) {
 	case n == 0:
 		return defaultHistory, nil
 	case n < snapwire.MinHistory || n > maxHistory || n&(n-1) != 0:
-		return 0, fmt.Errorf(snapwire.History, n, defaultHistory, maxHistory)
+		return 0, fmt.Errorf(snapwire.History, n, defaultHistory, snapwire.MinHistory, maxHistory)
 	}
 	return n, nil
 }

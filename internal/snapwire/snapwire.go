@@ -48,8 +48,8 @@ const (
 	Delta       = "snapshot: packet %d"                                                                   // the delta's refusal: seq
 
 	// History refuses a History a Sender or Receiver cannot keep: the
-	// History asked for, DefaultHistory, MaxHistory.
-	History = "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)"
+	// History asked for, DefaultHistory, MinHistory, MaxHistory.
+	History = "snapshot: History %d: want 0 (the default, %d) or a power of two from %d to %d (sequences wrap at 65536, which History must divide)"
 )
 
 // Words are the formats above, by name: what gen emits.

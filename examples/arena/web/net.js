@@ -1864,7 +1864,7 @@ const snapshotWords = {
     LeftStream: "snapshot: packet %d: of stream %#08x, which this receiver left",
     TooOld: "snapshot: packet %d: older than the %d sequences kept up to %d",
     Delta: "snapshot: packet %d",
-    History: "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+    History: "snapshot: History %d: want 0 (the default, %d) or a power of two from %d to %d (sequences wrap at 65536, which History must divide)",
     Overflow: "bitio: read past end of packet", // the sentinel's text
     Range: "bitio: value out of range", // the sentinel's text
     NoBase: "snapshot: the packet's base is not a view this receiver holds", // the sentinel's text
@@ -1950,7 +1950,7 @@ export class BitpackReceiver {
         this.leftCount = 0;
         const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
         if (!Number.isInteger(h) || h < snapshotMinHistory || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
-            throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+            throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMinHistory, snapshotMaxHistory]));
         }
         this.type = type;
         this.history = h;

@@ -55,7 +55,7 @@ public sealed class BitpackReceiverState
         if (history == 0)
             history = DefaultHistory;
         else if (history < MinHistory || history > MaxHistory || (history & (history - 1)) != 0)
-            throw new global::System.ArgumentOutOfRangeException("history", Format(Words.History, history, DefaultHistory, MaxHistory));
+            throw new global::System.ArgumentOutOfRangeException("history", Format(Words.History, history, DefaultHistory, MinHistory, MaxHistory));
         this.history = history;
         seqs = new ushort[history];
         ids = new uint[history];

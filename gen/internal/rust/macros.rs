@@ -56,9 +56,9 @@
     }
 
     impl<T: Root> Receiver<T> {
-        /// A Receiver of the Sender's History: 0 (the default,
-        /// {{SNAP_DEFAULT_HISTORY}}) or a power of two from {{SNAP_MIN_HISTORY}} to {{SNAP_MAX_HISTORY}}; anything else
-        /// panics with try_new's refusal.
+        /// A Receiver of the Sender's History: 0 for the default
+        /// ({{SNAP_DEFAULT_HISTORY}}), else a power of two in [{{SNAP_MIN_HISTORY}}, {{SNAP_MAX_HISTORY}}]; anything
+        /// else panics with try_new's refusal.
         pub fn new(history: usize) -> Receiver<T> {
             Self::try_new(history).unwrap_or_else(|e| panic!("{}", e))
         }
@@ -68,7 +68,7 @@
         pub fn try_new(history: usize) -> Result<Receiver<T>, Error> {
             let history = if history == 0 { DEFAULT_HISTORY } else { history };
             if !history.is_power_of_two() || !(MIN_HISTORY..=MAX_HISTORY).contains(&history) {
-                let args = [history as u64, DEFAULT_HISTORY as u64, MAX_HISTORY as u64];
+                let args = [history as u64, DEFAULT_HISTORY as u64, MIN_HISTORY as u64, MAX_HISTORY as u64];
                 return Err(Error::new(Range, 0, go_format(HISTORY, &args)));
             }
             Ok(Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() })

@@ -110,7 +110,7 @@ export class BitpackReceiver<T> {
   constructor(type: BitpackSnapshotType<T>, history?: number) {
     const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
     if (!Number.isInteger(h) || h < snapshotMinHistory || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
-      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMinHistory, snapshotMaxHistory]));
     }
     this.type = type;
     this.history = h;
