@@ -14,6 +14,12 @@ import (
 // Update is the -update flag: rewrite the golden generated files.
 var Update = update
 
+// SweepSize is how much of a Go differential sweep runs (goSweepSize).
+func SweepSize() (samples, damaged, random, spoiled int) {
+	s := goSweepSize()
+	return s.samples, s.damaged, s.random, s.spoiled
+}
+
 // Damaged calls add with the damaged copies of p the corpus tests try
 // (see corpus.damaged).
 func Damaged(p []byte, rng *rand.Rand, add func(q []byte, how string)) {

@@ -319,10 +319,12 @@ func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
 // into another sample and into that sample dirtied.
 func TestGoHostileAgrees(t *testing.T) {
 	rng := rand.New(rand.NewSource(61))
+	var size struct{ samples, damaged, random, spoiled int }
+	size.samples, size.damaged, size.random, size.spoiled = gen.SweepSize()
 	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
 		fn := gohostile.Generated[typ]
-		packets := atkSamples(typ, int64(k)+100, 24)
+		packets := atkSamples(typ, int64(k)+100, size.samples)
 		checks, spoiled := 0, 0
 		for i, p := range packets {
 			if msg := atkEncodeAgrees(fn, atkPrior(typ, p, 0).Interface()); msg != "" {
@@ -342,15 +344,15 @@ func TestGoHostileAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < 6 {
+			if i < size.damaged {
 				gen.Damaged(p, rng, try)
 			}
-			for j := 0; j < 40; j++ {
+			for j := 0; j < size.random; j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
 			}
-			if i < 4 {
+			if i < size.spoiled {
 				err := gen.Spoiled(proto, p, func(v reflect.Value, what string) {
 					spoiled++
 					if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {

@@ -172,6 +172,20 @@ func goEncodeAgrees(fn goFn, v any) string {
 	return ""
 }
 
+// goSweep is how much of a Go differential sweep runs: samples a type,
+// how many of them are damaged in every way, random packets a sample, and
+// how many are spoiled field by field. With -short (CI's 32-bit step,
+// emulated and twenty times slower) a third of the samples and a quarter
+// of the rest; the tests step runs them whole.
+type goSweep struct{ samples, damaged, random, spoiled int }
+
+func goSweepSize() goSweep {
+	if testing.Short() {
+		return goSweep{samples: 8, damaged: 2, random: 10, spoiled: 1}
+	}
+	return goSweep{samples: 24, damaged: 6, random: 40, spoiled: 4}
+}
+
 // TestGoAgrees runs both on the table's samples, the packets of each
 // damaged in every way the corpus damages them (into the zero value and
 // into another sample, whose slices, strings and pointees a decode
@@ -182,10 +196,11 @@ func TestGoAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewSource(19))
+	size := goSweepSize()
 	for k, e := range goTable(t) {
 		typ := reflect.TypeOf(e.proto)
 		fn := gotable.Generated[typ]
-		samples := e.sample(int64(k)+1, 24)
+		samples := e.sample(int64(k)+1, size.samples)
 		switch typ {
 		case reflect.TypeFor[gotable.Text]():
 			samples = append(samples, converted(specialTexts(), typ)...)
@@ -213,10 +228,10 @@ func TestGoAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < 6 {
+			if i < size.damaged {
 				(&corpus{}).damaged(p, rng, try)
 			}
-			for j := 0; j < 40; j++ {
+			for j := 0; j < size.random; j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
@@ -224,7 +239,7 @@ func TestGoAgrees(t *testing.T) {
 		}
 		spoiled := 0
 		root := m.Roots[k]
-		for j := 0; j < 4; j++ {
+		for j := 0; j < size.spoiled; j++ {
 			for target := 0; ; target++ {
 				rv := reflect.New(typ).Elem()
 				rv.Set(reflect.ValueOf(samples[j]))
