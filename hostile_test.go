@@ -190,7 +190,7 @@ func TestDenseCopyKeepsSkippedFields(t *testing.T) {
 }
 
 // Element counts times element bits overflow a 32-bit int (CI runs this
-// file with GOARCH=386 too).
+// file on a 32-bit platform too: ARMv7 under qemu-user).
 type (
 	hugeUints struct {
 		L []uint64 `bits:"maxlen=67108864"`

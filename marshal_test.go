@@ -512,7 +512,7 @@ type tPlatformInt struct {
 
 // TestPlatformInts: int and uint are 64 bits on the wire everywhere; on a
 // 32-bit platform a value that does not fit is ErrRange (run the suite with
-// GOARCH=386 to see that side).
+// GOARCH=arm, under qemu-user as CI does, to see that side).
 func TestPlatformInts(t *testing.T) {
 	big := bitsOf(f{1 << 40, 64}, f{1 << 32, 33})
 	small := bitsOf(f{0xffffffffffffff85, 64}, f{7, 33}) // I = -123

@@ -14,8 +14,8 @@ import (
 // tWideInts has int and uint fields whose wire holds values past 32 bits:
 // ranges past them, raw 64-bit fields, bits=40, unit= and clamp. Its
 // layout is the same on every host; on a 32-bit one a decoded value the Go
-// type cannot hold is ErrRange (run this file with GOARCH=386 too, as CI
-// does).
+// type cannot hold is ErrRange (CI runs this file on ARMv7 too, under
+// qemu-user).
 type tWideInts struct {
 	R int  `bits:"range=0..5000000000"`
 	S int  `bits:"range=-3000000000..3000000000"`
