@@ -14,18 +14,18 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0x97895439abb678e0, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
-	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0xe9ba46b1a19646a6, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
-	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xad29ea9754a90170, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
-	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x43b8fce0ef935782, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
-	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd80d2281f968b34, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
-	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0x2cdc461c788b21e9, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
-	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xab8656f0b9e41702, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
-	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0xca99769694806c00, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
-	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xa600504f2511b9c, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
-	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x2bd99728241bb613, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
-	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xb823a5b7598c5f43, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0xb9745c107434b046, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
+	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0xea10ded199126877, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
+	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0x69d3eae2c1219feb, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
+	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0x9f14a7f2788713ef, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
+	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x30ce043ed9daa7d9, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
+	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd85ab5e7d9652995, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
+	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0x1569bc019dc165c6, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
+	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xb16b2531fb4872c5, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
+	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x59bcab64e538f6f1, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
+	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0x97a6365aa6647707, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
+	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x8f7a32d5906560c6, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
+	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xecaeb2b57263b0c0, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x4736bad72cf185b, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 }
 
 // The quantizers, built as bitpack builds them.
