@@ -21,7 +21,7 @@ import (
 // neg then telling which way.
 func UnixUnits(t time.Time, u int64) (units int64, neg, ok bool) {
 	sec, nsec := t.Unix(), uint64(t.Nanosecond())
-	latest := math.MaxInt64 + time.Time{}.Unix() // Unix is year 1's seconds from 1970 on: past this it wraps
+	latest := math.MaxInt64 + time.Time{}.Unix() // the latest Unix second of a time.Time: Unix wraps past it
 	if sec > latest {
 		return 0, true, false // Unix wrapped: t is before Unix second math.MinInt64
 	}
