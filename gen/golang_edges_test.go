@@ -377,7 +377,7 @@ func atkTimeBase() gohostile.AtkTime {
 func TestGoTimeEdges(t *testing.T) {
 	fn := gohostile.Generated[reflect.TypeFor[gohostile.AtkTime]()]
 	latest := math.MaxInt64 + time.Time{}.Unix() // the latest Unix second of a time.Time
-	first := time.Unix(math.MinInt64, 0)          // the earliest Unix second: before it, Unix wraps
+	first := time.Unix(math.MinInt64, 0)         // the earliest Unix second: before it, Unix wraps
 	earliest := first
 	for range 40 { // Add saturates at the earliest time.Time
 		earliest = earliest.Add(math.MinInt64)
@@ -488,7 +488,7 @@ func TestGoTimeCommitOrder(t *testing.T) {
 	var w bitio.Writer
 	w.WriteBits(1<<63, 64) // Ns: 1970 (two's complement 0, offset 2^63)
 	w.WriteBits(1<<63, 64) // Edge: 1970 (0 s, offset 2^63)
-	w.WriteBits(4, 3) // Big: 0 (two's complement 0, offset 4)
+	w.WriteBits(4, 3)      // Big: 0 (two's complement 0, offset 4)
 	w.WriteBits(9, 10)
 	w.WriteBool(true)
 	w.WriteBits(7, 10)

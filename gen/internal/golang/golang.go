@@ -516,7 +516,7 @@ func ruleFunc(src, name string, pkgs map[string]string) string {
 		text := src[start:end]
 		for i := len(at) - 1; i >= 0; i-- {
 			o := at[i] - start
-			old := text[o:strings.IndexByte(text[o:], '.')+o]
+			old := text[o : strings.IndexByte(text[o:], '.')+o]
 			text = text[:o] + pkgs[old] + text[o+len(old):]
 		}
 		return strings.ReplaceAll(text, name, "bitpack"+name) + "\n"
