@@ -13,9 +13,9 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0x167d002b481fac76, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
-	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0x45360bb5ade2a97a, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
-	bitpack.RegisterGenerated(bitpack.Generated[recordGen]{Layout: 0x5ce498c234bcc942, Append: bitpackAppendrecordGen, Unmarshal: bitpackUnmarshalrecordGen})
+	bitpack.RegisterGenerated(bitpack.Generated[gameplayGen]{Layout: 0x3f4a2c9241e53343, Append: bitpackAppendgameplayGen, Unmarshal: bitpackUnmarshalgameplayGen})
+	bitpack.RegisterGenerated(bitpack.Generated[packetGen]{Layout: 0xc3eb4d3bc958f779, Append: bitpackAppendpacketGen, Unmarshal: bitpackUnmarshalpacketGen})
+	bitpack.RegisterGenerated(bitpack.Generated[recordGen]{Layout: 0xb8bb24e72731bef3, Append: bitpackAppendrecordGen, Unmarshal: bitpackUnmarshalrecordGen})
 }
 
 // The quantizers, built as bitpack builds them.

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/bits"
 	"reflect"
 	"strconv"
 	"time"
+
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // time.Time: its Unix time in units of unit= (a Go duration), an integer
@@ -19,7 +20,8 @@ import (
 // 1, UTC, 62135596800 seconds before the epoch, which a field's range
 // holds or not (encoding refuses or clamps it then, like any time). The
 // arithmetic is exact over every time.Time: no conversion through
-// float64, nor through int64 nanoseconds, which end in 2262.
+// float64, nor through int64 nanoseconds, which end in 2262: package
+// rules' UnixUnits and TimeOfUnits, which generated Go code repeats.
 //
 // A time is not a fixed-width kind: its Go value (wall clock, monotonic
 // reading, location) is not its code, so the programs leave it to encodeOp
@@ -85,70 +87,11 @@ func timeFits(o *op) error {
 	return nil
 }
 
-// unixUnits is t's Unix time in units of u nanoseconds, rounded to the
-// nearest, half away from zero, exactly: 128-bit arithmetic on t's Unix
-// seconds and nanoseconds. ok is false when the result is beyond int64,
-// neg then telling which way.
-func unixUnits(t time.Time, u int64) (units int64, neg, ok bool) {
-	sec, nsec := t.Unix(), uint64(t.Nanosecond())
-	if sec > math.MaxInt64-unixToInternal {
-		return 0, true, false // Unix wrapped: t is before Unix second math.MinInt64
-	}
-	// |sec × 1e9 + nsec| in hi:lo.
-	neg = sec < 0
-	var hi, lo, c uint64
-	if neg {
-		hi, lo = bits.Mul64(-uint64(sec), uint64(time.Second))
-		lo, c = bits.Sub64(lo, nsec, 0)
-		hi -= c // |sec| × 1e9 > nsec: no borrow out of hi
-	} else {
-		hi, lo = bits.Mul64(uint64(sec), uint64(time.Second))
-		lo, c = bits.Add64(lo, nsec, 0)
-		hi += c
-	}
-	if hi >= uint64(u) {
-		return 0, neg, false // the quotient takes more than 64 bits
-	}
-	q, r := bits.Div64(hi, lo, uint64(u))
-	if q > 1<<63 {
-		return 0, neg, false
-	}
-	if r >= uint64(u)-r { // 2r >= u, without overflow: away from zero
-		q++
-	}
-	switch {
-	case neg && q <= 1<<63:
-		return int64(-q), true, true
-	case !neg && q <= math.MaxInt64:
-		return int64(q), false, true
-	}
-	return 0, neg, false
-}
-
-// timeOfUnits is the UTC time units units of u nanoseconds after the Unix
-// epoch. Its Unix seconds must be a time.Time's (see timeFits).
-func timeOfUnits(units, u int64) time.Time {
-	mag := uint64(units)
-	if units < 0 {
-		mag = -mag
-	}
-	hi, lo := bits.Mul64(mag, uint64(u))
-	q, r := bits.Div64(hi%uint64(time.Second), lo, uint64(time.Second)) // hi/1e9 is 0: the seconds fit 64 bits
-	sec, nsec := int64(q), int64(r)
-	if units < 0 {
-		sec = -sec // -2^63 stays itself: the right value
-		if nsec > 0 {
-			sec, nsec = sec-1, int64(time.Second)-nsec
-		}
-	}
-	return time.Unix(sec, nsec).UTC()
-}
-
 // timeFieldCode codes the time field o at at, or clamps it, or words its
 // refusal.
 func timeFieldCode(o *op, at pointer) (uint64, *fieldError) {
 	t := *at.time()
-	units, neg, ok := unixUnits(t, o.unit)
+	units, neg, ok := rules.UnixUnits(t, o.unit)
 	if ok {
 		if code, in := intCode(uint64(units), o.min, o.limit, o.flip); in {
 			return code, nil
@@ -174,7 +117,7 @@ func storeTime(o *op, c uint64, at pointer, bit int) *fieldError {
 	if c > o.limit {
 		return newFieldError(o.path, bit, ErrRange, "value %d out of range [%d, %d]", int64(o.min+c), int64(o.min), int64(o.min+o.limit))
 	}
-	*at.time() = timeOfUnits(int64(c^o.flip+o.min), o.unit)
+	*at.time() = rules.TimeOfUnits(int64(c^o.flip+o.min), o.unit)
 	return nil
 }
 

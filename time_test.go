@@ -3,6 +3,8 @@ package bitpack_test
 import (
 	"bytes"
 	"errors"
+	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -287,12 +289,44 @@ func TestTimeAllocs(t *testing.T) {
 	}
 }
 
-// TestTimeNotGenerated: the generators have no time.Time mapping yet and
-// say so, rather than generate code for a struct they cannot see into.
-func TestTimeNotGenerated(t *testing.T) {
-	var out bytes.Buffer
-	err := gen.Go(&out, gen.Options{}, &timeMsg{})
-	if err == nil || err.Error() != "gen: field At of bitpack_test.timeMsg: time fields are not supported yet" {
-		t.Errorf("gen.Go: %v", err)
+// TestTimeGenerated: every generator takes time.Time fields (gen's tests
+// hold what they write to the plan: TestGoAgrees, TestGoTimeEdges and the
+// cross-language corpus), and generated Go converts with package rules'
+// functions, word for word, not a copy of its own.
+func TestTimeGenerated(t *testing.T) {
+	for name, g := range map[string]func(io.Writer, gen.Options, ...any) error{
+		"Go": gen.Go, "C++": gen.CPP, "C#": gen.CSharp, "TypeScript": gen.TypeScript, "Rust": gen.Rust,
+	} {
+		if err := g(io.Discard, gen.Options{}, &timeMsg{}); err != nil {
+			t.Errorf("gen.%s: %v", name, err)
+		}
 	}
+	var out bytes.Buffer
+	if err := gen.Go(&out, gen.Options{}, &timeMsg{}); err != nil {
+		t.Fatal(err)
+	}
+	// The file imports time as bptime and math/bits as bpbits.
+	generated := strings.NewReplacer("bptime.", "time.", "bpbits.", "bits.").Replace(out.String())
+	for _, fn := range []string{"UnixUnits", "TimeOfUnits"} {
+		if src := ruleSource(t, fn); !strings.Contains(generated, strings.ReplaceAll(src, fn, "bitpack"+fn)) {
+			t.Errorf("the generated Go has no copy of rules.%s:\n%s", fn, src)
+		}
+	}
+}
+
+// ruleSource is the source of function name of internal/rules/time.go,
+// its doc comment included.
+func ruleSource(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("internal/rules/time.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	start := strings.Index(src, "// "+name+" is ")
+	end := strings.Index(src[start:], "\n}\n")
+	if start < 0 || end < 0 {
+		t.Fatalf("internal/rules/time.go has no documented %s", name)
+	}
+	return src[start : start+end+3]
 }

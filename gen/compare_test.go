@@ -272,6 +272,8 @@ func validValue(v *model.Value, rv reflect.Value) bool {
 		return utf8.ValidString(rv.String())
 	case bitpack.KindInt:
 		return !v.Counted || rv.Int()%v.Unit == 0
+	case bitpack.KindTime:
+		return wholeUnits(v, rv)
 	case bitpack.KindArray, bitpack.KindSlice:
 		for i := 0; i < rv.Len(); i++ {
 			if !validValue(v.Elem, rv.Index(i)) {
@@ -355,19 +357,39 @@ var handErrors = []struct{ what, want string }{
 	{"write gen.Units sample 0 with Delay = -102425000 ", "bitpack: encode gen.Units: field Delay: value -102.425ms is -2049 units of 50µs, out of range [-2048, 2047]"},
 	{"write gen.Units sample 0 with Neg = 1005 ", "bitpack: encode gen.Units: field Neg: value 1005 is 101 units of 10, out of range [-100, 100]"},
 	{"write gen.Units sample 0 with UBits = 511 ", "bitpack: encode gen.Units: field UBits: value 511 is 256 units of 2, out of range [0, 255]"},
+	// Times print as Go prints them in UTC: 4102444800000 ms is 2100; half
+	// a unit rounds away from zero; -62135596800 s is the zero time.Time,
+	// year 1, and a second before it year 0; 253402300800000 ms is year
+	// 10000; -2^39-1 µs is 6 days, 8 h, 42 min and 35.813889 s before 1970.
+	// Unix second math.MinInt64, and the one before -292277022400-03-01
+	// (Unix second -9223372028741760000), are before the first day of Go's
+	// calendar, whose seconds Go counts unsigned: they print as years near
+	// its end, 2^64 seconds later.
+	{"write gen.Stamps sample 0 with At = 2100-01-01 00:00:00.001 +0000 UTC ", "bitpack: encode gen.Stamps: field At: value 2100-01-01 00:00:00.001 +0000 UTC is 4102444800001 units of 1ms, out of range [0, 4102444800000]"},
+	{"write gen.Stamps sample 0 with At = 2100-01-01 00:00:00.0005 +0000 UTC ", "bitpack: encode gen.Stamps: field At: value 2100-01-01 00:00:00.0005 +0000 UTC is 4102444800001 units of 1ms, out of range [0, 4102444800000]"},
+	{"write gen.Stamps sample 0 with At = 10000-01-01 00:00:00 +0000 UTC ", "bitpack: encode gen.Stamps: field At: value 10000-01-01 00:00:00 +0000 UTC is 253402300800000 units of 1ms, out of range [0, 4102444800000]"},
+	{"write gen.Stamps sample 0 with Born = 0000-12-31 23:59:59 +0000 UTC ", "bitpack: encode gen.Stamps: field Born: value 0000-12-31 23:59:59 +0000 UTC is -62135596801 units of 1s, out of range [-62135596800, 4102444800]"},
+	{"write gen.Stamps sample 0 with Born = -0001-01-01 00:00:00 +0000 UTC ", "bitpack: encode gen.Stamps: field Born: value -0001-01-01 00:00:00 +0000 UTC is -62198755200 units of 1s, out of range [-62135596800, 4102444800]"},
+	{"write gen.Stamps sample 0 with Deep = 292277026596-12-04 15:30:08 +0000 UTC ", "bitpack: encode gen.Stamps: field Deep: value 292277026596-12-04 15:30:08 +0000 UTC is -9223372036854775808 units of 1s, out of range [-9007199254740993, 4102444800]"},
+	{"write gen.Stamps sample 0 with Deep = -292277022400-03-01 00:00:00 +0000 UTC ", "bitpack: encode gen.Stamps: field Deep: value -292277022400-03-01 00:00:00 +0000 UTC is -9223372028741760000 units of 1s, out of range [-9007199254740993, 4102444800]"},
+	{"write gen.Stamps sample 0 with Deep = 292277026854-01-07 07:00:15 +0000 UTC ", "bitpack: encode gen.Stamps: field Deep: value 292277026854-01-07 07:00:15 +0000 UTC is -9223372028741760001 units of 1s, out of range [-9007199254740993, 4102444800]"},
+	{"write gen.Stamps sample 0 with Tick = 1970-01-06 08:00:00 +0000 UTC ", "bitpack: encode gen.Stamps: field Tick: value 1970-01-06 08:00:00 +0000 UTC is 128 units of 1h0m0s, out of range [-128, 127]"},
+	{"write gen.Stamps sample 0 with Pair[] = 1969-12-25 15:17:24.186111 +0000 UTC ", "bitpack: encode gen.Stamps: field Pair[0]: value 1969-12-25 15:17:24.186111 +0000 UTC is -549755813889 units of 1µs, out of range [-549755813888, 549755813887]"},
 }
 
 // countsDurations are the clients (by their driver's name's first word)
-// that hold a time.Duration with unit= as its count of units: a Go
-// duration that is no whole number of units is the count Go rounds it to
-// there, and countedHandErrors are their words for handErrors' (60001,
-// -1 and -2049 units stand for 1m0.001s, -1ms and -102.45ms).
+// that hold a time.Duration with unit= as its count of units (and a
+// time.Time): a Go duration or time that is no whole number of units is
+// the count Go rounds it to there, and countedHandErrors are their words
+// for handErrors' (60001, -1 and -2049 units stand for 1m0.001s, -1ms and
+// -102.45ms; 4102444800001 ms for 2100-01-01 00:00:00.001).
 var countsDurations = map[string]bool{"node": true, "mono": true, "Rust": true}
 
 var countedHandErrors = map[string]string{
-	"write gen.Units sample 0 with Timeout = 60000500000 ": "bitpack: encode gen.Units: field Timeout: value 1m0.001s is 60001 units of 1ms, out of range [0, 60000]",
-	"write gen.Units sample 0 with Timeout = -500000 ":     "bitpack: encode gen.Units: field Timeout: value -1ms is -1 units of 1ms, out of range [0, 60000]",
-	"write gen.Units sample 0 with Delay = -102425000 ":    "bitpack: encode gen.Units: field Delay: value -102.45ms is -2049 units of 50µs, out of range [-2048, 2047]",
+	"write gen.Stamps sample 0 with At = 2100-01-01 00:00:00.0005 +0000 UTC ": "bitpack: encode gen.Stamps: field At: value 2100-01-01 00:00:00.001 +0000 UTC is 4102444800001 units of 1ms, out of range [0, 4102444800000]",
+	"write gen.Units sample 0 with Timeout = 60000500000 ":                    "bitpack: encode gen.Units: field Timeout: value 1m0.001s is 60001 units of 1ms, out of range [0, 60000]",
+	"write gen.Units sample 0 with Timeout = -500000 ":                        "bitpack: encode gen.Units: field Timeout: value -1ms is -1 units of 1ms, out of range [0, 60000]",
+	"write gen.Units sample 0 with Delay = -102425000 ":                       "bitpack: encode gen.Units: field Delay: value -102.45ms is -2049 units of 50µs, out of range [-2048, 2047]",
 }
 
 // checkHandErrors checks a client's answers (and Go's) to the commands of

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
@@ -273,6 +274,13 @@ func mixValue(dst, other reflect.Value, rng *rand.Rand, moves bool, depth int) {
 	}
 	if r < 0.75 {
 		dst.Set(other) // taken whole
+		return
+	}
+	if t, ok := dst.Interface().(time.Time); ok {
+		if moves { // a few units of its field, whichever that is
+			step := []time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond, time.Second, time.Hour}[rng.Intn(5)]
+			dst.Set(reflect.ValueOf(t.Add(step * time.Duration(rng.Intn(7)-3))))
+		}
 		return
 	}
 	switch dst.Kind() {

@@ -50,11 +50,13 @@ func (a *assigner) value(v *model.Value, rv reflect.Value, p place) {
 	switch v.Kind {
 	case bitpack.KindBool:
 		a.add("%s = %t;", x, rv.Bool())
-	case bitpack.KindInt, bitpack.KindUint:
+	case bitpack.KindInt, bitpack.KindUint, bitpack.KindTime:
 		var lit string
 		switch {
 		case v.Kind == bitpack.KindUint:
 			lit = cpp.UintLiteral(rv.Uint())
+		case v.Time: // the count Go rounds the time to
+			lit = cpp.IntLiteral(timeCount(v, rv))
 		case v.Counted: // the count Go rounds the duration to
 			lit = cpp.IntLiteral(int64(rules.UnitsSigned(rv.Int(), v.Unit)))
 		default:

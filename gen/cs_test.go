@@ -200,13 +200,14 @@ func TestCSharpCrossLanguage(t *testing.T) {
 }
 
 // TestCSharpGoldenCompiles compiles the golden C# files together (one in
-// the global namespace, one in Game.Net, each with its own runtime) with
-// mcs as the generated code must build, and runs a program that checks
-// their fingerprint constants against Go's and round-trips a player.
+// the global namespace, the others in namespaces of their own, each with
+// its own runtime) with mcs as the generated code must build, and runs a
+// program that checks their fingerprint constants against Go's and
+// round-trips a player.
 func TestCSharpGoldenCompiles(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	sources := map[string][]byte{}
-	for _, name := range []string{"player.cs", "envelope.cs", "loadout.cs"} {
+	for _, name := range []string{"player.cs", "envelope.cs", "loadout.cs", "stamps.cs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)

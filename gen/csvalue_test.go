@@ -37,7 +37,7 @@ func (a csValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
-	case bitpack.KindInt, bitpack.KindUint:
+	case bitpack.KindInt, bitpack.KindUint, bitpack.KindTime:
 		return a.integer(v, rv)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
@@ -100,6 +100,11 @@ func (a csValue) integer(v *model.Value, rv reflect.Value) string {
 	switch {
 	case v.Kind == bitpack.KindUint:
 		lit = strconv.FormatUint(rv.Uint(), 10)
+	case v.Time:
+		lit = strconv.FormatInt(timeCount(v, rv), 10)
+		if lit == "-9223372036854775808" {
+			lit = "long.MinValue"
+		}
 	case v.Counted:
 		lit = strconv.FormatInt(int64(rules.UnitsSigned(rv.Int(), v.Unit)), 10)
 	case rv.Int() == math.MinInt64:

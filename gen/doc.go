@@ -97,6 +97,7 @@
 //	struct                    the struct                        serialize_object, or its fields inline under a tag
 //	[N]*T, []*T sparse        bool X_present[N]; T X[N] (+count) bitpack_int_relative before each present element
 //	unit=U, integer clamp     the Go value (Duration: int64_t U)   bitpack_signed_units / bitpack_unsigned_units
+//	time.Time unit=U          int64_t U since 1970                bitpack_signed_units
 //	named int with constants  enum class T : its integer type     as the integer, through a local of that type
 //	quat,bits=B               float X[4], or the Go type's struct  bitpack_quat(x, y, z, w, B) wherever they sit
 //	map[K]V maxlen=N          int X_count; K X_keys[N]; V X[N]     the count, entries in ascending key order
@@ -249,7 +250,8 @@
 // (strings by their UTF-8 bytes). An integer field with unit= holds the Go
 // value: the generated code divides and multiplies. A time.Duration with
 // unit=U holds its count of U, as the wire carries it (int64_t, long,
-// number or bigint, i64 in Rust; Value.Counted).
+// number or bigint, i64 in Rust; Value.Counted), and so does a time.Time,
+// counted from 1970-01-01 UTC (generated Go keeps time.Time).
 // A C++ union's type holds the wire index, so a protocol numbered with At
 // keeps its numbers.
 package gen

@@ -45,3 +45,6 @@ func Spoiled(proto any, p []byte, fn func(v reflect.Value, what string)) error {
 		fn(rv, s.what)
 	}
 }
+
+// TimeIn draws a time of lo to hi units of unit since 1970 (see timeIn).
+var TimeIn = timeIn

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/gen"
 	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
 	"github.com/google/go-cmp/cmp"
@@ -379,5 +382,150 @@ func cfEncode[T any](gen func([]byte, *T) ([]byte, bool)) func(p []byte) (string
 			return fmt.Sprintf("re-encoded: generated % x %v, the plan % x %v; want % x", g, ok, b, err, p), false
 		}
 		return "", true
+	}
+}
+
+// atkTimeBase is a valid AtkTime: every time 1970 but One, 5 hours later.
+func atkTimeBase() gohostile.AtkTime {
+	z := time.Unix(0, 0)
+	return gohostile.AtkTime{Ns: z, Edge: z, Big: z, One: time.Unix(5*3600, 0), T: z}
+}
+
+// TestGoTimeEdges holds gen.Go's time.Time code to the plan at the edges
+// of time.Time and of int64 units: each of the times below in each of
+// AtkTime's fields (the others valid), and packets of the codes at the
+// ends of each field's range.
+func TestGoTimeEdges(t *testing.T) {
+	fn := gohostile.Generated[reflect.TypeFor[gohostile.AtkTime]()]
+	latest := math.MaxInt64 + time.Time{}.Unix() // the latest Unix second of a time.Time
+	first := time.Unix(math.MinInt64, 0)         // the earliest Unix second: before it, Unix wraps
+	earliest := first
+	for range 40 { // Add saturates at the earliest time.Time
+		earliest = earliest.Add(math.MinInt64)
+	}
+	unit := time.Duration(math.MaxInt64) // Big's
+	z := time.Unix(0, 0)
+	times := []time.Time{
+		{}, earliest, first, first.Add(-1), first.Add(time.Second / 2), first.Add(time.Second/2 - 1),
+		time.Unix(latest, 0), time.Unix(latest, 499_999_999), time.Unix(latest, 500_000_000), time.Unix(latest, 999_999_999),
+		time.Unix(0, math.MaxInt64), time.Unix(0, math.MaxInt64).Add(1), time.Unix(0, math.MinInt64), time.Unix(0, math.MinInt64).Add(-1),
+		time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1600, 1, 1, 0, 0, 0, 0, time.FixedZone("x", -3600)),
+		z, time.Unix(-1, 999_999_999), time.Unix(0, 1_000_499_999), time.Unix(0, 1_000_500_000), time.Unix(0, -500_000), time.Now(),
+		z.Add(3 * unit), z.Add(3 * unit).Add(unit / 2), z.Add(3 * unit).Add(unit/2 + 1), z.Add(-4 * unit), z.Add(-4 * unit).Add(-unit / 2), z.Add(-4 * unit).Add(-unit/2 - 1),
+		time.Unix(5*3600, 0), time.Unix(5*3600+1799, 999_999_999), time.Unix(5*3600+1800, 0),
+	}
+	refused := map[string]int{}
+	for _, tm := range times {
+		for _, field := range []string{"Ns", "Edge", "Big", "One", "T", "P"} {
+			v := atkTimeBase()
+			switch field {
+			case "Ns":
+				v.Ns = tm
+			case "Edge":
+				v.Edge = tm
+			case "Big":
+				v.Big = tm
+			case "One":
+				v.One = tm
+			case "T":
+				v.T = tm
+			case "P":
+				v.P = &tm
+			}
+			if msg := atkEncodeAgrees(fn, &v); msg != "" {
+				t.Fatalf("%s = %v: %s", field, tm, msg)
+			}
+			if _, err := bitpack.Marshal(&v); err != nil {
+				refused[field]++
+			}
+		}
+	}
+	// Every field refuses some of them but Ns and Big, which clamp: Ns the
+	// earliest time to its lowest code, 2300 to its highest.
+	for _, f := range []string{"Edge", "One", "T", "P"} {
+		if refused[f] == 0 || refused[f] == len(times) {
+			t.Errorf("%s refuses %d of %d times", f, refused[f], len(times))
+		}
+	}
+	for tm, want := range map[time.Time]time.Time{earliest: time.Unix(0, math.MinInt64).UTC(), times[14]: time.Unix(0, math.MaxInt64).UTC()} {
+		v := atkTimeBase()
+		v.Ns = tm
+		p, ok := fn.Append(nil, &v)
+		var back gohostile.AtkTime
+		if !ok || !fn.Unmarshal(p, &back) || back.Ns != want {
+			t.Errorf("Ns = %v: %v, clamped to %v; want %v", tm, ok, back.Ns, want)
+		}
+	}
+
+	// Packets: Ns (64 bits), Edge (64), Big (3), One (none), T (10), P's
+	// presence bit and its 10. Each field's codes, the others 0.
+	edgeLimit := uint64(latest) + 1<<63 // latest - math.MinInt64
+	codes := map[string][]uint64{
+		"Ns": {0, 1 << 63, math.MaxUint64}, "Edge": {0, 1, edgeLimit - 1, edgeLimit, edgeLimit + 1, math.MaxUint64},
+		"Big": {0, 3, 4, 7}, "T": {0, 1000, 1001, 1023}, "P": {0, 1000, 1001},
+	}
+	prior := atkTimeBase()
+	prior.P = &prior.T
+	for field, cs := range codes {
+		for _, c := range cs {
+			for _, present := range []bool{false, true} {
+				var w bitio.Writer
+				put := func(name string, bits int) {
+					if name == field {
+						w.WriteBits(c, bits)
+					} else {
+						w.WriteBits(0, bits)
+					}
+				}
+				put("Ns", 64)
+				put("Edge", 64)
+				put("Big", 3)
+				put("T", 10)
+				w.WriteBool(present || field == "P")
+				if present || field == "P" {
+					put("P", 10)
+				}
+				p := w.Bytes()
+				for _, target := range []func() reflect.Value{
+					func() reflect.Value { return reflect.New(reflect.TypeFor[gohostile.AtkTime]()) },
+					func() reflect.Value { v := prior; v.P = &v.T; return reflect.ValueOf(&v) },
+				} {
+					if msg := atkDecodeAgrees(fn, p, target); msg != "" {
+						t.Fatalf("%s code %d (% x): %s", field, c, p, msg)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGoTimeCommitOrder: a target whose pointer P points at its own time
+// T. The plan's commit fills P's pointee in place (T = 7 ms), then
+// commits the times (T = 9 ms): gen.Go's commit must leave T last too,
+// though it comes first in field order.
+func TestGoTimeCommitOrder(t *testing.T) {
+	// T = 9 ms, P = &7 ms: after 131 bits of zeros (Ns, Edge, Big) T in 10
+	// bits, P's presence bit and 10 bits.
+	var w bitio.Writer
+	w.WriteBits(1<<63, 64) // Ns: 1970 (two's complement 0, offset 2^63)
+	w.WriteBits(1<<63, 64) // Edge: 1970 (0 s, offset 2^63)
+	w.WriteBits(4, 3)      // Big: 0 (two's complement 0, offset 4)
+	w.WriteBits(9, 10)
+	w.WriteBool(true)
+	w.WriteBits(7, 10)
+	packet := w.Bytes()
+	decoders := map[string]func(v *gohostile.AtkTime) bool{
+		"plan":      func(v *gohostile.AtkTime) bool { return bitpack.Unmarshal(packet, v) == nil },
+		"generated": func(v *gohostile.AtkTime) bool { return gohostile.Unmarshal(packet, v) },
+	}
+	for name, decode := range decoders {
+		v := atkTimeBase()
+		v.P = &v.T
+		if !decode(&v) {
+			t.Fatalf("%s refuses % x", name, packet)
+		}
+		if v.P != &v.T || v.T != time.UnixMilli(9).UTC() || v.Edge != time.Unix(0, 0).UTC() {
+			t.Errorf("%s: P %p (&T %p), T %v, Edge %v; want P = &T, T 1970-01-01 00:00:00.009, Edge 1970", name, v.P, &v.T, v.T, v.Edge)
+		}
 	}
 }

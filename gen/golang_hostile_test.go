@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack"
@@ -288,6 +289,27 @@ func hostileGens() map[reflect.Type]gopter.Gen {
 		reflect.TypeFor[gohostile.AtkGenericFields](): bitpacktest.Gen[gohostile.AtkGenericFields](m),
 		reflect.TypeFor[gohostile.AtkLocals]():        bitpacktest.Gen[gohostile.AtkLocals](m),
 		reflect.TypeFor[gohostile.AtkBB]():            bitpacktest.Gen[gohostile.AtkBB](m),
+		reflect.TypeFor[gohostile.AtkTime]():          atkTimeGen(),
+	}
+}
+
+// atkTimeGen draws valid AtkTimes: each time within its field's range,
+// P nil or not (never pointing at T: TestGoTimeCommitOrder does that).
+func atkTimeGen() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		v := gohostile.AtkTime{
+			Ns:   gen.TimeIn(r, math.MinInt64, math.MaxInt64, time.Nanosecond),
+			Edge: gen.TimeIn(r, math.MinInt64, math.MaxInt64+time.Time{}.Unix(), time.Second),
+			Big:  gen.TimeIn(r, -4, 3, math.MaxInt64),
+			One:  gen.TimeIn(r, 5, 5, time.Hour),
+			T:    gen.TimeIn(r, 0, 1000, time.Millisecond),
+		}
+		if r.Intn(2) == 0 {
+			t := gen.TimeIn(r, 0, 1000, time.Millisecond)
+			v.P = &t
+		}
+		return gopter.NewGenResult(v, gopter.NoShrinker)
 	}
 }
 

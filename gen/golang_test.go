@@ -87,6 +87,7 @@ func goTableCopies() []tableEntry {
 		{gotable.Rotations{}, bitpacktest.Gen[gotable.Rotations]()},
 		{gotable.Units{}, bitpacktest.Gen[gotable.Units]()},
 		{gotable.QuatProbe{}, bitpacktest.Gen[gotable.QuatProbe]()},
+		{gotable.Stamps{}, stampsGen(true).Map(func(v Stamps) gotable.Stamps { return gotable.Stamps(v) })},
 	}
 }
 

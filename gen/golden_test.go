@@ -22,8 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden generated files in t
 // eye when they change: the README's player (a Vec3 under a float tag, a
 // string), a union envelope, in a namespace, and a loadout (a quaternion,
 // a map, a duration in units, a clamped integer, a union numbered with
-// At), in each language; and the table's Named (enums, and durations
-// counted in units).
+// At), in each language; the table's Named (enums, and durations
+// counted in units) and Stamps (time.Time fields, counted in units since
+// 1970).
 var goldenCases = []struct {
 	file   string
 	gen    func(io.Writer, Options, ...any) error
@@ -46,6 +47,10 @@ var goldenCases = []struct {
 	{"player.rs", Rust, Options{}, []any{&Player{}}},
 	{"envelope.rs", Rust, Options{}, []any{(*Envelope)(nil)}},
 	{"loadout.rs", Rust, Options{}, []any{&Loadout{}}},
+	{"stamps.h", CPP, Options{Namespace: "game::stamps"}, []any{&Stamps{}}},
+	{"stamps.cs", CSharp, Options{Namespace: "Game.Stamps"}, []any{&Stamps{}}},
+	{"stamps.ts", TypeScript, Options{}, []any{&Stamps{}}},
+	{"stamps.rs", Rust, Options{}, []any{&Stamps{}}},
 }
 
 // Loadout is the golden files' type of the kinds that came after the
@@ -130,12 +135,13 @@ func TestCPPGoldenCompiles(t *testing.T) {
 #include "golden/envelope.h"
 #include "golden/loadout.h"
 #include "golden/named.h"
+#include "golden/stamps.h"
 #define BOTH(T) template bool T::Serialize<serialize::ReadStream>( serialize::ReadStream & ); \
 	template bool T::Serialize<serialize::WriteStream>( serialize::WriteStream & );
-BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd) BOTH(game::named::Named)
+BOTH(Player) BOTH(Vec3) BOTH(game::net::Envelope) BOTH(game::net::Msg) BOTH(game::net::One) BOTH(game::Loadout) BOTH(game::Cmd) BOTH(game::named::Named) BOTH(game::stamps::Stamps)
 #define DELTA(T) template bool T::SerializeDelta<serialize::ReadStream>( serialize::ReadStream &, const T & ); \
 	template bool T::SerializeDelta<serialize::WriteStream>( serialize::WriteStream &, const T & );
-DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout) DELTA(game::named::Named)
+DELTA(Player) DELTA(game::net::Envelope) DELTA(game::Loadout) DELTA(game::named::Named) DELTA(game::stamps::Stamps)
 static_assert( Player_fingerprint == %#08xu, "Player's fingerprint" );
 static_assert( game::net::Envelope_fingerprint == %#08xu, "Envelope's fingerprint" );
 `

@@ -379,13 +379,13 @@ impl table::Hook for Stamp {
 `
 
 // TestRustGoldenCompiles builds the golden modules into one program (every
-// warning an error) that checks their fingerprint constants against Go's
-// and round-trips a player.
+// warning an error) that checks their fingerprint constants against Go's,
+// round-trips a player and refuses a time past its range in Go's words.
 func TestRustGoldenCompiles(t *testing.T) {
 	rustc := requireRustc(t)
 	dir := t.TempDir()
 	files := map[string][]byte{}
-	for _, name := range []string{"player.rs", "envelope.rs", "loadout.rs", "named.rs"} {
+	for _, name := range []string{"player.rs", "envelope.rs", "loadout.rs", "named.rs", "stamps.rs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)
@@ -412,11 +412,19 @@ func TestRustGoldenCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stamps: a time a millisecond past At's range, which Go refuses in
+	// the words the Rust module must give for its count.
+	late := Stamps{At: time.UnixMilli(4102444800001), Born: time.Unix(0, 0), Tick: time.Unix(0, 0), Fine: time.Unix(0, 0), Near: time.Unix(0, 0), Pair: [2]time.Time{time.Unix(0, 0), time.Unix(0, 0)}}
+	_, lateErr := bitpack.Marshal(&late)
+	if lateErr == nil {
+		t.Fatal("Go writes a Stamps whose At is past its range")
+	}
 	files["main.rs"] = []byte(fmt.Sprintf(`#![deny(warnings)]
 mod envelope;
 mod loadout;
 mod named;
 mod player;
+mod stamps;
 
 fn main() {
     let p = player::Player::read(&[%s]).unwrap_or_default();
@@ -429,6 +437,11 @@ fn main() {
     n.lag += 1;
     let bumped: String = n.write().unwrap_or_default().iter().map(|b| format!("{:02x}", b)).collect();
     println!("{}", bumped);
+    let s = stamps::Stamps { at: 4102444800001, ..Default::default() };
+    match s.write() {
+        Ok(_) => println!("written"),
+        Err(e) => println!("{}", e),
+    }
 }
 `, csBytes(packet), csBytes(namedPacket)))
 	for name, text := range files {
@@ -444,8 +457,8 @@ fn main() {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n3 true 7 5000 1500\n%s\n", fpPlayer, fpEnvelope, fpLoadout,
-		strings.Join(hexBytes(packet), ""), strings.Join(hexBytes(bumpedPacket), ""))
+	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n3 true 7 5000 1500\n%s\n%s\n", fpPlayer, fpEnvelope, fpLoadout,
+		strings.Join(hexBytes(packet), ""), strings.Join(hexBytes(bumpedPacket), ""), lateErr)
 	if string(out) != want {
 		t.Errorf("golden Rust printed %q, want %q", out, want)
 	}

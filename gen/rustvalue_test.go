@@ -49,6 +49,8 @@ func (a *rsValue) integer(v *model.Value, rv reflect.Value) string {
 	switch {
 	case v.Kind == bitpack.KindUint:
 		lit = strconv.FormatUint(rv.Uint(), 10)
+	case v.Time:
+		lit = strconv.FormatInt(timeCount(v, rv), 10)
 	case v.Counted:
 		lit = strconv.FormatInt(int64(rules.UnitsSigned(rv.Int(), v.Unit)), 10)
 	default:
@@ -64,7 +66,7 @@ func (a *rsValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
-	case bitpack.KindInt, bitpack.KindUint:
+	case bitpack.KindInt, bitpack.KindUint, bitpack.KindTime:
 		return a.integer(v, rv)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {

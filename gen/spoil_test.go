@@ -3,14 +3,17 @@ package gen
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // spoiler enumerates the ways to make one leaf of a value invalid, in a
@@ -52,6 +55,8 @@ func (s *spoiler) value(v *model.Value, rv reflect.Value) {
 	switch v.Kind {
 	case bitpack.KindInt, bitpack.KindUint:
 		s.integer(v, rv)
+	case bitpack.KindTime:
+		s.times(v, rv)
 	case bitpack.KindCompressedFloat:
 		span := v.Max - v.Min
 		// 2.5e6 and -123456.7: Go's %v writes the first with an exponent (from
@@ -172,6 +177,56 @@ func settable(rv reflect.Value) reflect.Value {
 		return rv
 	}
 	return reflect.NewAt(rv.Type(), unsafe.Pointer(rv.UnsafeAddr())).Elem()
+}
+
+// times spoils a time.Time: a unit past each bound, and half a unit past
+// them (rounded away from zero, so refused) and just under half (rounded
+// back in), and times Go prints in the calendar's far corners (year 1,
+// year 0 and before, five-digit years, the earliest Unix second, which
+// Go's calendar wraps, and the latest), each at a whole number of units,
+// when they are outside the range in a count of int64. (A time whose
+// units pass int64 is refused in words no client's count can reach.)
+func (s *spoiler) times(v *model.Value, rv reflect.Value) {
+	lo, hi, _ := model.IntBounds(v)
+	u := v.Unit
+	at := func(units, offset int64) {
+		t, ok := timeOfCount(units, u)
+		if !ok {
+			return
+		}
+		t = t.Add(time.Duration(offset))
+		s.site(fmt.Sprintf("%s = %s (%d units%+dns)", v.Path, t, units, offset), func() { rv.Set(reflect.ValueOf(t)) })
+	}
+	for _, x := range []struct {
+		bound, step, offset int64
+	}{{hi, 1, 0}, {hi, 0, u / 2}, {hi, 0, (u - 1) / 2}, {lo, -1, 0}, {lo, 0, -u / 2}, {lo, 0, -(u - 1) / 2}} {
+		if k := x.bound + x.step; (k > x.bound) == (x.step > 0) && (x.step != 0 || x.offset != 0) {
+			at(k, x.offset)
+		}
+	}
+	latest := math.MaxInt64 + time.Time{}.Unix()
+	for _, t := range []time.Time{
+		{}, time.Date(0, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Unix(math.MinInt64, 0), time.Unix(latest, 999999999),
+		time.Date(-292277022400, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(-292277022400, 3, 1, 0, 0, 0, 0, time.UTC).Add(-time.Second),
+	} {
+		if k, _, ok := rules.UnixUnits(t, u); ok && (k < lo || k > hi) {
+			at(k, 0)
+		}
+	}
+}
+
+// timeOfCount is the time units units of u nanoseconds after 1970, if
+// there is one (Unix seconds from math.MinInt64 to the latest a
+// time.Time holds).
+func timeOfCount(units, u int64) (time.Time, bool) {
+	sec := new(big.Int).Mul(big.NewInt(units), big.NewInt(u))
+	sec.Div(sec, big.NewInt(int64(time.Second))) // Euclidean: floored
+	latest := math.MaxInt64 + time.Time{}.Unix()
+	if !sec.IsInt64() || sec.Int64() > latest {
+		return time.Time{}, false
+	}
+	return rules.TimeOfUnits(units, u), true
 }
 
 // units spoils an integer with unit=: values one unit past each bound,

@@ -17,7 +17,7 @@ import (
 // pointers, unions of registered interfaces (numbered with At and
 // IndexBits too), sparse arrays, checks, hooks, float64 compressed floats,
 // signed bits=N, raw floats, 64-bit ranges, quaternions in every shape,
-// maps, unit= and integer clamp.
+// maps, unit= and integer clamp, time.Time.
 
 type Vec3 struct{ X, Y, Z float32 }
 
@@ -318,6 +318,23 @@ type Units struct {
 	Ticks   []int32       `bits:"maxlen=3,unit=16,range=0..255,clamp"`
 }
 
+// Stamps has time.Time fields, which every client holds as their Unix
+// time counted in units: units of 1ms, 1s, 1h, 1ns and 1.5s (which
+// divides no second), ranges from year 1 (the zero time.Time) and before
+// 1970, raw bits, ranges past 2^53 units (a bigint in TypeScript), clamp,
+// and times in a slice, an array and behind a pointer.
+type Stamps struct {
+	At   time.Time    `bits:"unit=1ms,range=0..4102444800000"`             // 1970 to 2100: 42 bits
+	Born time.Time    `bits:"unit=1s,range=-62135596800..4102444800"`      // year 1 to 2100: 36 bits
+	Deep time.Time    `bits:"unit=1s,range=-9007199254740993..4102444800"` // from 2^53+1 s before 1970: 54 bits
+	Tick time.Time    `bits:"unit=1h,bits=8"`                              // ±128 hours around 1970
+	Fine time.Time    `bits:"unit=1ns,bits=64"`                            // 1677 to 2262
+	Near time.Time    `bits:"unit=1500ms,range=-1000..1000,clamp"`         // ±25 minutes around 1970
+	Log  []time.Time  `bits:"maxlen=3,unit=1s,range=0..4102444800"`
+	Pair [2]time.Time `bits:"unit=1us,bits=40"` // ±6.4 days around 1970
+	Opt  *time.Time   `bits:"unit=1ms,range=-5000..5000"`
+}
+
 // Named holds enums, named integer types whose constants tableEnums
 // gives (so the clients declare these fields with enums of their own), in
 // every place an integer goes: ranged, raw, signed, 64-bit, in a slice, an
@@ -451,6 +468,7 @@ func table() []tableEntry {
 		{Named{}, bitpacktest.Gen[Named](bitpacktest.MaxElems(3))},
 		{Numbered{}, bitpacktest.Gen[Numbered]()},
 		{QuatProbe{}, bitpacktest.Gen[QuatProbe]()},
+		{Stamps{}, stampsGen(false)},
 	}
 }
 

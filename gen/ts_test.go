@@ -158,7 +158,7 @@ func TestTypeScriptGoldenCompiles(t *testing.T) {
 	node := requireTool(t, "node", "TypeScript")
 	dir := t.TempDir()
 	sources := map[string][]byte{}
-	for _, name := range []string{"player.ts", "envelope.ts", "loadout.ts"} {
+	for _, name := range []string{"player.ts", "envelope.ts", "loadout.ts", "stamps.ts"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
 		if err != nil {
 			t.Fatal(err)

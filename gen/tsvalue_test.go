@@ -40,7 +40,7 @@ func (a tsValue) value(v *model.Value, rv reflect.Value) string {
 	switch v.Kind {
 	case bitpack.KindBool:
 		return strconv.FormatBool(rv.Bool())
-	case bitpack.KindInt, bitpack.KindUint:
+	case bitpack.KindInt, bitpack.KindUint, bitpack.KindTime:
 		return a.integer(v, rv)
 	case bitpack.KindFloat, bitpack.KindCompressedFloat:
 		if v.FloatBits == 32 {
@@ -96,6 +96,8 @@ func (a tsValue) value(v *model.Value, rv reflect.Value) string {
 func (a tsValue) integer(v *model.Value, rv reflect.Value) string {
 	var lit string
 	switch {
+	case v.Time:
+		lit = strconv.FormatInt(timeCount(v, rv), 10)
 	case v.Counted:
 		lit = strconv.FormatInt(int64(rules.UnitsSigned(rv.Int(), v.Unit)), 10)
 	case v.Kind == bitpack.KindInt:

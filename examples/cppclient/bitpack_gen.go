@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[Snapshot]{Layout: 0x4e91f2ced9afa926, Append: bitpackAppendSnapshot, Unmarshal: bitpackUnmarshalSnapshot})
+	bitpack.RegisterGenerated(bitpack.Generated[Snapshot]{Layout: 0x4a2ba3dde50480f1, Append: bitpackAppendSnapshot, Unmarshal: bitpackUnmarshalSnapshot})
 }
 
 // bitpackAppendSnapshot appends v's encoding to dst, or reports false (and

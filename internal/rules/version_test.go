@@ -22,6 +22,7 @@ var ruleSources = []struct {
 }{
 	{"rules.go", nil},
 	{"units.go", nil},
+	{"time.go", nil},
 	{"../../quant/float.go", nil},
 	{"../../quant/float64.go", nil},
 	{"../../quant/quat.go", nil},

@@ -6,8 +6,10 @@ package code
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/bitpack-go/bitpack/internal/rules"
@@ -114,7 +116,25 @@ func Rules(text string) string {
 	return rulesReplacer.Replace(text)
 }
 
+// Go's Time.String, in which bitpack's refusals print a time, counts its
+// calendar in unsigned seconds from March 1 of year timeCalendarYear
+// (package time's absoluteYears, negated): an earlier time wraps around
+// 2^64 seconds (time.Unix(math.MinInt64, 0) prints as year 292277026596).
+// The runtimes that word those refusals (C#, TypeScript, Rust) compute
+// the date alike from {{TIME_CALENDAR_YEAR}} and {{TIME_CALENDAR_ORIGIN}},
+// its Unix second, and know which seconds are a time.Time's from
+// {{TIME_LATEST_UNIX}}: Time.Unix wraps past it.
+const timeCalendarYear = -292277022400
+
+var (
+	timeCalendarOrigin = time.Date(timeCalendarYear, time.March, 1, 0, 0, 0, 0, time.UTC).Unix()
+	timeLatestUnix     = math.MaxInt64 + time.Time{}.Unix()
+)
+
 var rulesReplacer = strings.NewReplacer(
+	"{{TIME_CALENDAR_YEAR}}", strconv.FormatInt(timeCalendarYear, 10),
+	"{{TIME_CALENDAR_ORIGIN}}", strconv.FormatInt(timeCalendarOrigin, 10),
+	"{{TIME_LATEST_UNIX}}", strconv.FormatInt(timeLatestUnix, 10),
 	"{{QUAT_NORM_TOLERANCE}}", strconv.FormatFloat(rules.QuatNormTolerance, 'g', -1, 64),
 	"{{MAX_FIGURE}}", strconv.FormatInt(rules.MaxFigure, 10), // past int on 32-bit hosts
 	"{{SATURATED}}", strconv.FormatInt(rules.Saturated, 10),

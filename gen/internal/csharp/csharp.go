@@ -15,7 +15,7 @@ import (
 )
 
 // The runtime every C# file carries, in parts; quote.cs only where
-// maps have string keys.
+// maps have string keys, time.cs where values are times.
 var (
 	//go:embed reader.cs
 	csReader string
@@ -31,6 +31,8 @@ var (
 	csQuat string
 	//go:embed quote.cs
 	csQuote string
+	//go:embed time.cs
+	csTime string
 	//go:embed delta.cs
 	csDelta string
 	//go:embed snapshot.cs
@@ -131,6 +133,9 @@ func (e *Emitter) File() []byte {
 	src.WriteString(csRuntime)
 	if e.m.StringKeys() {
 		src.WriteString(strings.Replace(csQuote, "{{PRINTABLE}}", code.PrintableRanges(), 1))
+	}
+	if e.m.Times() {
+		src.WriteString(code.Rules(csTime))
 	}
 	src.WriteString(code.RuntimeEnd + "\n")
 	for _, t := range e.m.Hooks {

@@ -317,6 +317,9 @@ func (e *Emitter) codeCall(v *model.Value, x, out string) string {
 		unit := max(v.Unit, 1)
 		x = e.num(v, x)
 		switch {
+		case v.Time:
+			lo, hi, _ := model.IntBounds(v)
+			return fmt.Sprintf("w.CodeTime(%s, %s, %s, %s, %t, %s, out %s)", x, csLong(lo), csLong(hi), csLong(unit), v.Clamp, code.Quote(v.UnitText), out)
 		case v.Counted:
 			lo, hi, _ := model.IntBounds(v)
 			return fmt.Sprintf("w.CodeCounted(%s, %s, %s, %s, %t, %s, out %s)", x, csLong(lo), csLong(hi), csLong(unit), v.Clamp, code.Quote(v.UnitText), out)

@@ -104,6 +104,9 @@ func (e *Emitter) writeInt(c *body, v *model.Value, x string, fail func(string))
 	unit := max(v.Unit, 1)
 	x = e.num(v, x)
 	switch {
+	case v.Time:
+		lo, hi, flip := model.IntBounds(v)
+		fail(fmt.Sprintf("w.WriteTime(%s, %s, %s, %d, %s, %s, %t, %s)", x, csLong(lo), csLong(hi), model.UnitBits(v), csUlong(flip), csLong(unit), v.Clamp, code.Quote(v.UnitText)))
 	case v.Counted:
 		lo, hi, flip := model.IntBounds(v)
 		fail(fmt.Sprintf("w.WriteCounted(%s, %s, %s, %d, %s, %s, %t, %s)", x, csLong(lo), csLong(hi), model.UnitBits(v), csUlong(flip), csLong(unit), v.Clamp, code.Quote(v.UnitText)))

@@ -398,6 +398,11 @@ func (e *goEmitter) readInt(v *model.Value, s string) {
 		if min != 0 {
 			expr = fmt.Sprintf("(%s + %s)", expr, goUint(min))
 		}
+		if v.Time {
+			e.helpers["TimeOfUnits"] = true
+			e.printf("%s = bitpackTimeOfUnits(int64(%s), %d)", s, expr, v.Unit)
+			return
+		}
 		if v.Unit > 1 {
 			expr = fmt.Sprintf("(%s * %d)", expr, v.Unit)
 		}
@@ -466,41 +471,81 @@ func (e *goEmitter) commit(v *model.Value, d, s string, fixed bool) {
 		e.commit(v.Elem, "(*"+p+")", sub(s, "v", fixed), fixed)
 		e.printf("} else {\n%s = nil\n}", d)
 	case model.OpStruct, model.OpFields:
-		e.commitFields(v, d, s, fixed, true)
-		e.commitFields(v, d, s, fixed, false)
+		for pass := passCopies; pass <= passTimes; pass++ {
+			e.commitFields(v, d, s, fixed, pass)
+		}
 	}
 }
 
+// The passes of a struct's commit, in the plan's order (commit.go): it
+// copies the fixed-width fields first, then fills the pointers, slices
+// and the others in place, and times last (with the kinds it dispatches
+// one by one): in a target whose pointer points at one of its own
+// fields, the value committed last wins, so it must here too.
+const (
+	passCopies = iota // goCopied
+	passOthers
+	passTimes // holdsTime
+)
+
+// commitPass is the pass that commits v.
+func commitPass(v *model.Value) int {
+	switch {
+	case goCopied(v):
+		return passCopies
+	case holdsTime(v):
+		return passTimes
+	}
+	return passOthers
+}
+
 // commitFields commits the fields of struct v (and of the structs in it)
-// that the plan's commit copies (copies true: goCopied), or the others.
-// The plan copies all of them first, then fills the others in field
-// order (commit.go): in a target whose pointer points at one of its own
-// fields, the pointee's value wins, so it must here too.
-func (e *goEmitter) commitFields(v *model.Value, d, s string, fixed, copies bool) {
+// that pass commits.
+func (e *goEmitter) commitFields(v *model.Value, d, s string, fixed bool, pass int) {
 	for _, u := range model.FieldUses(v) {
 		dd, ss := d+"."+u.Member.Name, sub(s, u.Member.Name, fixed)
 		switch {
 		case u.Value.Op.IsStruct() && !goFlat(u.Value):
-			e.commitFields(u.Value, dd, ss, fixed, copies)
-		case goCopied(u.Value) == copies:
+			e.commitFields(u.Value, dd, ss, fixed, pass)
+		case u.Value.Op.IsStruct() && holdsTime(u.Value): // a flat struct, not copied whole: field by field
+			e.commitFields(u.Value, dd, s+"."+u.Member.Name, false, pass)
+		case commitPass(u.Value) == pass:
 			e.commit(u.Value, dd, ss, fixed)
 		}
 	}
 }
 
+// holdsTime reports whether v is a time.Time, or an array or struct
+// holding one in place, which the plan commits with its last kinds.
+func holdsTime(v *model.Value) bool {
+	switch v.Op {
+	case model.OpArray:
+		return holdsTime(v.Elem)
+	case model.OpStruct, model.OpFields:
+		for _, u := range model.FieldUses(v) {
+			if holdsTime(u.Value) {
+				return true
+			}
+		}
+	}
+	return v.Time
+}
+
 // goCopied reports whether the plan's commit copies v's bytes (a field
-// of its copies, commitRanges): a fixed-width value, a quaternion, a byte
-// array, or an array whose elements hold no pointer and nothing off the
-// wire.
+// of its copies, commitRanges): a fixed-width value (not a time.Time,
+// whose Go value is not its code), a quaternion, a byte array, or an
+// array whose elements hold no pointer and nothing off the wire.
 func goCopied(v *model.Value) bool {
 	switch v.Op {
-	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed,
+	case model.OpInt:
+		return !v.Time
+	case model.OpBool, model.OpFloat, model.OpCompressed,
 		model.OpQuat, model.OpByteArray:
 		return true
 	case model.OpArray:
 		return !model.HasPointers(v.Elem.Go) && model.Complete(v.Elem)
 	case model.OpStruct, model.OpFields: // goFlat: every field on the wire and copied
-		return goFlat(v)
+		return goFlat(v) && !holdsTime(v)
 	}
 	return false
 }

@@ -30,6 +30,10 @@ func (e *goEmitter) write(v *model.Value, x string, depth int) {
 		}
 		e.put("bitpackBit("+x+")", 1)
 	case model.OpInt:
+		if v.Time {
+			e.writeTime(v, x)
+			return
+		}
 		e.writeInt(v, x)
 	case model.OpFloat:
 		e.imports["math"] = "math"
@@ -200,6 +204,42 @@ func (e *goEmitter) writeInt(v *model.Value, x string) {
 		if limit != math.MaxUint64 {
 			e.printf("if %s > %s {\n%s\n}", c, goUint(limit), goRefuse)
 		}
+	}
+	if bits == 0 {
+		e.printf("_ = %s", c)
+		return
+	}
+	if flip != 0 {
+		e.put("("+c+"^"+goUint(flip)+")", bits)
+		return
+	}
+	e.put(c, bits)
+}
+
+// writeTime writes a time.Time as the plan's timeFieldCode codes it: its
+// Unix time in units (package rules' UnixUnits), refused (or clamped to
+// the nearer bound) beyond int64 or outside the range.
+func (e *goEmitter) writeTime(v *model.Value, x string) {
+	min, limit, flip, bits := v.Code.Lo, v.Code.Limit, v.Code.Flip, v.Code.Bits
+	e.helpers["UnixUnits"] = true
+	u, neg, ok, c := e.local("u"), e.local("neg"), e.local("ok"), e.local("c")
+	out := "!" + ok
+	if limit != math.MaxUint64 {
+		out += fmt.Sprintf(" || %s > %s", c, goUint(limit))
+	}
+	offset := fmt.Sprintf("%s := uint64(%s) - %s", c, u, goUint(min))
+	if min == 0 {
+		offset = fmt.Sprintf("%s := uint64(%s)", c, u)
+	}
+	if v.Clamp {
+		e.printf("%s, %s, %s := bitpackUnixUnits(%s, %d)", u, neg, ok, x, v.Unit)
+		e.printf("%s", offset)
+		// Below the range: beyond int64 before 1970, or fewer units than min.
+		e.printf("if %s {\nif !%s && %s || %s && %s < %d {\n%s = 0\n} else {\n%s = %s\n}\n}", out, ok, neg, ok, u, int64(min), c, c, goUint(limit))
+	} else {
+		e.printf("%s, _, %s := bitpackUnixUnits(%s, %d)", u, ok, x, v.Unit)
+		e.printf("%s", offset)
+		e.printf("if %s {\n%s\n}", out, goRefuse)
 	}
 	if bits == 0 {
 		e.printf("_ = %s", c)

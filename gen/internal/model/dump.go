@@ -98,8 +98,11 @@ func stepText(v *Value) string {
 		if c.Short > 0 {
 			add("short form %d bits", c.Short)
 		}
-		if v.Unit > 1 {
+		if v.Unit > 1 || v.Time {
 			add("unit %s", v.UnitText)
+		}
+		if v.Time {
+			add("Unix time")
 		}
 		if v.Counted {
 			add("counted in units")

@@ -138,12 +138,16 @@ type Value struct {
 	// "5"), and Duration says the Go type is time.Duration, whose values
 	// those messages print as durations. Clamp (integers and compressed
 	// floats) replaces an out-of-range value by the nearer bound on write.
-	// Counted (a time.Duration with unit=) says a client holds the count of
-	// units the wire carries, not nanoseconds, where its language has no
-	// Duration of Go's (C# long, TypeScript number or bigint; C++ keeps
-	// Go's int64_t nanoseconds): its range is IntBounds, in units, and
-	// its writers neither divide nor round. Enum is the value's named
-	// type when its constants were given to Build (TypeEnum).
+	// Counted (a time.Duration with unit=, a time.Time) says a client
+	// holds the count of units the wire carries, not nanoseconds, where
+	// its language has no Duration or Time of Go's (C++ int64_t, C# long,
+	// TypeScript number or bigint, Rust i64): its range is IntBounds, in
+	// units, and its writers neither divide nor round. Time says the Go
+	// type is time.Time (bitpack's KindTime): a signed 64-bit integer on
+	// the wire, the Unix time in units of Unit (1 for unit=1ns), counted
+	// in every client; Go's refusals print its values as times. Enum is
+	// the value's named type when its constants were given to Build
+	// (TypeEnum).
 	Signed           bool
 	GoBits           int
 	Ranged           bool
@@ -153,6 +157,7 @@ type Value struct {
 	UnitText         string
 	Duration         bool
 	Counted          bool
+	Time             bool
 	Enum             *Type
 
 	// Floats (raw, compressed, quaternion components): 32 or 64.
@@ -348,6 +353,8 @@ func (b *builder) value(f *bitpack.Field, path string, owner *Type) (*Value, err
 	case bitpack.KindInt, bitpack.KindUint:
 		integer(v, f)
 		v.Enum, err = b.enumType(f.Type)
+	case bitpack.KindTime:
+		timeValue(v, f)
 	case bitpack.KindFloat:
 		v.FloatBits = f.Type.Bits()
 	case bitpack.KindCompressedFloat:
@@ -408,6 +415,17 @@ func integer(v *Value, f *bitpack.Field) {
 			v.Duration, v.Counted, v.UnitText = true, true, time.Duration(f.Unit).String()
 		}
 	}
+}
+
+// timeValue fills a time.Time's parameters: a signed integer of 64 bits,
+// its Unix time counted in units of f.Unit nanoseconds, whatever the
+// unit (1ns included: the count is still not a Go value).
+func timeValue(v *Value, f *bitpack.Field) {
+	v.Signed, v.GoBits, v.Ranged, v.Clamp = true, 64, f.Ranged, f.Clamp
+	if f.Ranged {
+		v.IntMin, v.IntMax = f.IntMin, f.IntMax
+	}
+	v.Unit, v.UnitText, v.Counted, v.Time = f.Unit, time.Duration(f.Unit).String(), true, true
 }
 
 // quat fills a quaternion's parameters: its codes, and where its

@@ -60,6 +60,28 @@ func (m *Model) StringKeys() bool {
 	return found
 }
 
+// Times reports whether a value of the model is a time.Time: then the
+// C#, TypeScript and Rust runtimes carry the wording of Go's time
+// refusals.
+func (m *Model) Times() bool {
+	found := false
+	var walk func(v *Value)
+	walk = func(v *Value) {
+		for ; v != nil; v = v.Elem {
+			found = found || v.Time
+			for _, u := range v.Fields {
+				walk(u.Value)
+			}
+		}
+	}
+	for _, t := range m.Types {
+		for _, f := range t.Fields {
+			walk(f.Value)
+		}
+	}
+	return found
+}
+
 // IntBounds is the range of a signed integer's wire values (in units for
 // unit=): its range=, or a raw field's two's complement range, with flip,
 // the XOR that turns an offset from the lower bound into two's complement
@@ -129,8 +151,10 @@ func EncodingComment(v *Value) string {
 
 // FieldComment is a field's encoding in bitpack's words, containers
 // included ("slice maxlen 4; struct"), for a client that holds durations
-// counted in their units (Counted), which it says: "in units of 1ms (Go's
-// time.Duration ÷ 1ms): int [0, 10000] × 1ms".
+// and times counted in their units (Counted), which it says: "in units of
+// 1ms (Go's time.Duration ÷ 1ms): int [0, 10000] × 1ms", "in units of 1s
+// since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int
+// [0, 4102444800] × 1s".
 func FieldComment(v *Value) string {
 	var words []string
 	for ; v != nil; v = v.Elem {
@@ -149,8 +173,11 @@ func FieldComment(v *Value) string {
 }
 
 // CountedWords is a scalar's encoding in bitpack's words, and for a
-// duration counted in its units what the client holds.
+// duration or time counted in its units what the client holds.
 func CountedWords(v *Value) string {
+	if v.Time {
+		return "in units of " + v.UnitText + " since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ " + v.UnitText + "): " + v.Encoding
+	}
 	if v.Counted {
 		return "in units of " + v.UnitText + " (Go's time.Duration ÷ " + v.UnitText + "): " + v.Encoding
 	}

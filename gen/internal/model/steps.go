@@ -22,7 +22,7 @@ type Op uint8
 
 const (
 	OpBool       Op = iota + 1 // one bit (Code)
-	OpInt                      // an integer's code (Code): raw, ranged, in units (Unit) or clamped (Clamp)
+	OpInt                      // an integer's code (Code): raw, ranged, in units (Unit) or clamped (Clamp); a time.Time's units (Time)
 	OpFloat                    // a raw IEEE-754 float: its bits (Code)
 	OpCompressed               // a compressed float's code (Code, Steps, Min, Max, Res)
 	OpString                   // Prefix; align; that many bytes, valid UTF-8 without NUL
@@ -96,7 +96,7 @@ func step(v *Value, f *bitpack.Field) {
 	switch f.Kind {
 	case bitpack.KindBool:
 		v.Op, v.Code = OpBool, Code{Bits: 1, Limit: 1}
-	case bitpack.KindInt:
+	case bitpack.KindInt, bitpack.KindTime:
 		lo, hi, flip := IntBounds(v)
 		v.Op, v.Code = OpInt, Code{Bits: UnitBits(v), Lo: uint64(lo), Limit: uint64(hi) - uint64(lo), Flip: flip}
 	case bitpack.KindUint:

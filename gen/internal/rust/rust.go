@@ -31,10 +31,30 @@ var (
 	rsExtra string
 	//go:embed macros.rs
 	rsMacros string
+	//go:embed time.rs
+	rsTime string
 
-	runtime = strings.NewReplacer("{{PRINTABLE}}", code.PrintableRanges(), "{{SNAPSHOT_WORDS}}", snapshotWords()).
-		Replace(code.Rules(rsCore + rsValues + rsContainers + rsExtra + rsMacros))
+	// runtime is the runtime of a module without times, timeRuntime of
+	// one with: time.rs, and the arm of Wire's integer refusals that
+	// words a time's (placeholder {{TIME_REFUSAL}}, a line of its own).
+	runtime     = runtimeOf(false)
+	timeRuntime = runtimeOf(true)
 )
+
+// timeRefusal is the arm of int_code's refusals for a time.Time's step:
+// counted, but no duration.
+const timeRefusal = `                // Go words the time the count stands for, when it has one.
+                _ if s.counted && !s.duration => format!("value {} is {} units of {}, out of range [{}, {}]", time_text(v, s.unit, s.text), u, s.text, s.lo, s.hi),
+`
+
+func runtimeOf(times bool) string {
+	arm, extra := "", ""
+	if times {
+		arm, extra = timeRefusal, rsTime
+	}
+	return strings.NewReplacer("{{PRINTABLE}}", code.PrintableRanges(), "{{SNAPSHOT_WORDS}}", snapshotWords(), "                {{TIME_REFUSAL}}\n", arm).
+		Replace(code.Rules(rsCore + rsValues + rsContainers + rsExtra + extra + rsMacros))
+}
 
 // snapshotWords are package snapshot's refusal formats (internal/snapwire)
 // as Rust constants named in SCREAMING_SNAKE_CASE (TooShort is TOO_SHORT),
@@ -146,7 +166,11 @@ func (e *Emitter) File() []byte {
 			e.printf("//   %s  (Go type %s)\n", e.types[t], t.Go)
 		}
 	}
-	e.printf("\n%s\n", runtime)
+	rt := runtime
+	if e.m.Times() {
+		rt = timeRuntime
+	}
+	e.printf("\n%s\n", rt)
 	e.printf("#[allow(unused_imports)]\npub use wire::{open, seal, Error, ErrorKind, Hook, Reader, Receiver, Writer};\n")
 	for _, t := range e.m.Hooks {
 		e.printf("\nuse super::%s;\nbitpack_hook!(%s);\n", e.types[t], e.types[t])

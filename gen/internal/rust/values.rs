@@ -168,6 +168,7 @@
         let u = if s.counted { v } else if s.unit > 1 && r >= s.unit - r { q + v.signum() } else { q };
         if (u < s.lo || u > s.hi) && !s.clamp {
             return Err(match () {
+                {{TIME_REFUSAL}}
                 // Go words the duration the count stands for, when it has one.
                 _ if s.counted => {
                     let ns = v * s.unit;

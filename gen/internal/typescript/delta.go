@@ -55,6 +55,9 @@ func (e *Emitter) scalarWrite(v *model.Value, x, s string) string {
 	case model.OpBool:
 		return s + ".writeBool(" + x + ")"
 	case model.OpInt:
+		if v.Time {
+			return e.writeTime(v, x, s)
+		}
 		return s + "." + strings.TrimPrefix(e.writeInt(v, x), "w.")
 	case model.OpFloat:
 		return fmt.Sprintf("%s.writeFloat%d(%s)", s, v.FloatBits, x)

@@ -15,7 +15,7 @@ import (
 )
 
 // The runtime every TypeScript module carries, in parts; quote.ts only
-// where maps have string keys.
+// where maps have string keys, time.ts where values are times.
 var (
 	//go:embed common.ts
 	tsCommon string
@@ -29,6 +29,8 @@ var (
 	tsWriter string
 	//go:embed quote.ts
 	tsQuote string
+	//go:embed time.ts
+	tsTime string
 	//go:embed delta.ts
 	tsDelta string
 	//go:embed snapshot.ts
@@ -136,6 +138,9 @@ func (e *Emitter) File() []byte {
 	e.b.WriteString(tsRuntime)
 	if e.m.StringKeys() {
 		e.b.WriteString(strings.Replace(tsQuote, "{{PRINTABLE}}", code.PrintableRanges(), 1))
+	}
+	if e.m.Times() {
+		e.b.WriteString(code.Rules(tsTime))
 	}
 	e.printf("%s\n", code.RuntimeEnd)
 	if len(e.m.Hooks) > 0 {

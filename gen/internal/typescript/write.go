@@ -79,9 +79,18 @@ func (e *Emitter) write(c *body, v *model.Value, x string, idx []string) {
 	}
 }
 
+// writeTime is the call writing time x (its count of units) as v into
+// writer w: a function of time.ts, not a method of w's.
+func (e *Emitter) writeTime(v *model.Value, x, w string) string {
+	lo, hi, flip := model.IntBounds(v)
+	return fmt.Sprintf("writeTime(%s, %s, %t, %s, %s, %d, %s, %s, %t, %s)", w, x, tsBigInt(v), tsBigS(lo), tsBigS(hi), model.UnitBits(v), tsBig(flip), tsBigS(v.Unit), v.Clamp, code.Quote(v.UnitText))
+}
+
 func (e *Emitter) writeInt(v *model.Value, x string) string {
 	unit := max(v.Unit, 1)
 	switch {
+	case v.Time:
+		return e.writeTime(v, x, "w")
 	case v.Counted:
 		lo, hi, flip := model.IntBounds(v)
 		return fmt.Sprintf("w.writeCounted(%s, %t, %s, %s, %d, %s, %s, %t, %s)", x, tsBigInt(v), tsBigS(lo), tsBigS(hi), model.UnitBits(v), tsBig(flip), tsBigS(unit), v.Clamp, code.Quote(v.UnitText))

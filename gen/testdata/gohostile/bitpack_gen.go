@@ -10,36 +10,38 @@ import (
 	bpothertypes "github.com/bitpack-go/bitpack/gen/internal/othertypes"
 	"github.com/bitpack-go/bitpack/quant"
 	"math"
+	bpbits "math/bits"
 	bptime "time"
 	"unicode/utf8"
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[AtkWide]{Layout: 0x99bdae80081de06d, Append: bitpackAppendAtkWide, Unmarshal: bitpackUnmarshalAtkWide})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkZero]{Layout: 0x58e516c5cd279866, Append: bitpackAppendAtkZero, Unmarshal: bitpackUnmarshalAtkZero})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkUnits]{Layout: 0x638946f4d0424594, Append: bitpackAppendAtkUnits, Unmarshal: bitpackUnmarshalAtkUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkNamed]{Layout: 0x1d6afbbbc487c233, Append: bitpackAppendAtkNamed, Unmarshal: bitpackUnmarshalAtkNamed})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkQuat]{Layout: 0x32939e4dd938dc70, Append: bitpackAppendAtkQuat, Unmarshal: bitpackUnmarshalAtkQuat})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkBytes]{Layout: 0x4da5d42c4d45227a, Append: bitpackAppendAtkBytes, Unmarshal: bitpackUnmarshalAtkBytes})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkOff]{Layout: 0x653caa1889bc3967, Append: bitpackAppendAtkOff, Unmarshal: bitpackUnmarshalAtkOff})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkNest]{Layout: 0x991130344eabdef9, Append: bitpackAppendAtkNest, Unmarshal: bitpackUnmarshalAtkNest})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkFloat]{Layout: 0x7ebc8b634aa25cc, Append: bitpackAppendAtkFloat, Unmarshal: bitpackUnmarshalAtkFloat})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkOther]{Layout: 0xff58e45132875b14, Append: bitpackAppendAtkOther, Unmarshal: bitpackUnmarshalAtkOther})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkOtherPrivate]{Layout: 0xfa544801d3447095, Append: bitpackAppendAtkOtherPrivate, Unmarshal: bitpackUnmarshalAtkOtherPrivate})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange32]{Layout: 0xcc46eb99b1035a70, Append: bitpackAppendAtkIntRange32, Unmarshal: bitpackUnmarshalAtkIntRange32})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange]{Layout: 0x1f29fd1238572762, Append: bitpackAppendAtkIntRange, Unmarshal: bitpackUnmarshalAtkIntRange})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkUintRange]{Layout: 0x82d3b1de9ef5ba18, Append: bitpackAppendAtkUintRange, Unmarshal: bitpackUnmarshalAtkUintRange})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkGrow]{Layout: 0xf72dcd26dc5648bd, Append: bitpackAppendAtkGrow, Unmarshal: bitpackUnmarshalAtkGrow})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0xde0c99fb851eee80, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0xb64f9239a919f8fe, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkStr]{Layout: 0x6d2b503cb4098492, Append: bitpackAppendAtkStr, Unmarshal: bitpackUnmarshalAtkStr})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF1]{Layout: 0xc7906ef5180b518e, Append: bitpackAppendAtkCF1, Unmarshal: bitpackUnmarshalAtkCF1})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF2]{Layout: 0x8090bc20f3d02961, Append: bitpackAppendAtkCF2, Unmarshal: bitpackUnmarshalAtkCF2})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0x801140289e3d501, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0xb85d4f9ec50b2b6c, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0xa5cf84d4b13fe711, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0x3a8bd62e6f5872b1, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
-	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x23c22a0d28f9e7ee, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkWide]{Layout: 0x5d6e6cc5d4ca4a80, Append: bitpackAppendAtkWide, Unmarshal: bitpackUnmarshalAtkWide})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkZero]{Layout: 0x1789011170306427, Append: bitpackAppendAtkZero, Unmarshal: bitpackUnmarshalAtkZero})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkUnits]{Layout: 0x89b26618bd7f6dc1, Append: bitpackAppendAtkUnits, Unmarshal: bitpackUnmarshalAtkUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkNamed]{Layout: 0x4d3ac8ed95d09d82, Append: bitpackAppendAtkNamed, Unmarshal: bitpackUnmarshalAtkNamed})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkQuat]{Layout: 0x243db802e55020ed, Append: bitpackAppendAtkQuat, Unmarshal: bitpackUnmarshalAtkQuat})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkBytes]{Layout: 0xcba96c7de74a5fe5, Append: bitpackAppendAtkBytes, Unmarshal: bitpackUnmarshalAtkBytes})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOff]{Layout: 0xeb66bf997525de00, Append: bitpackAppendAtkOff, Unmarshal: bitpackUnmarshalAtkOff})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkNest]{Layout: 0x4b680a97f9d3e918, Append: bitpackAppendAtkNest, Unmarshal: bitpackUnmarshalAtkNest})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkFloat]{Layout: 0x7adbdb5a3af87395, Append: bitpackAppendAtkFloat, Unmarshal: bitpackUnmarshalAtkFloat})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOther]{Layout: 0xbcd0023d3343f2cf, Append: bitpackAppendAtkOther, Unmarshal: bitpackUnmarshalAtkOther})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOtherPrivate]{Layout: 0x9e051623351a534c, Append: bitpackAppendAtkOtherPrivate, Unmarshal: bitpackUnmarshalAtkOtherPrivate})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange32]{Layout: 0xc2e8df28cfe96351, Append: bitpackAppendAtkIntRange32, Unmarshal: bitpackUnmarshalAtkIntRange32})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkIntRange]{Layout: 0x28ef405f370fe893, Append: bitpackAppendAtkIntRange, Unmarshal: bitpackUnmarshalAtkIntRange})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkUintRange]{Layout: 0x3fb068da0dce2f8f, Append: bitpackAppendAtkUintRange, Unmarshal: bitpackUnmarshalAtkUintRange})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkGrow]{Layout: 0xae16fe0230d6f67a, Append: bitpackAppendAtkGrow, Unmarshal: bitpackUnmarshalAtkGrow})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkInt]{Layout: 0x10032ce69760c355, Append: bitpackAppendAtkInt, Unmarshal: bitpackUnmarshalAtkInt})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkAlias]{Layout: 0x1072e648a9a493f9, Append: bitpackAppendAtkAlias, Unmarshal: bitpackUnmarshalAtkAlias})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkStr]{Layout: 0x5683e0008a29c1f1, Append: bitpackAppendAtkStr, Unmarshal: bitpackUnmarshalAtkStr})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF1]{Layout: 0xeb18cff35f91a05f, Append: bitpackAppendAtkCF1, Unmarshal: bitpackUnmarshalAtkCF1})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF2]{Layout: 0x10b2c18a1e1889d4, Append: bitpackAppendAtkCF2, Unmarshal: bitpackUnmarshalAtkCF2})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF3]{Layout: 0x44cabcb1230d1454, Append: bitpackAppendAtkCF3, Unmarshal: bitpackUnmarshalAtkCF3})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkCF4]{Layout: 0xad365877d392da55, Append: bitpackAppendAtkCF4, Unmarshal: bitpackUnmarshalAtkCF4})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkGenericFields]{Layout: 0x12622a5ac948ffb8, Append: bitpackAppendAtkGenericFields, Unmarshal: bitpackUnmarshalAtkGenericFields})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0xe1fde02fc038ccaa, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x46ae019166e0b74b, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkTime]{Layout: 0xe5e73d446c021c67, Append: bitpackAppendAtkTime, Unmarshal: bitpackUnmarshalAtkTime})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -4474,6 +4476,214 @@ func bitpackUnmarshalAtkBB(data []byte, v *AtkBB) bool {
 		(*v).BB[i9] = append((*v).BB[i9][:0], s_BB_e[i9].b[:s_BB_e[i9].n]...)
 	}
 	return true
+}
+
+// bitpackAppendAtkTime appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkTime(dst []byte, v *AtkTime) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	u0, neg1, ok2 := bitpackUnixUnits((*v).Ns, 1)
+	c3 := uint64(u0) - 0x8000000000000000
+	if !ok2 {
+		if !ok2 && neg1 || ok2 && u0 < -9223372036854775808 {
+			c3 = 0
+		} else {
+			c3 = 0xffffffffffffffff
+		}
+	}
+	u4, _, ok6 := bitpackUnixUnits((*v).Edge, 1000000000)
+	c7 := uint64(u4) - 0x8000000000000000
+	if !ok6 || c7 > 0xfffffff1886e08ff {
+		return dst, false
+	}
+	w.WriteBitsUnchecked((c3 ^ 0x8000000000000000), 64)
+	u8, neg9, ok10 := bitpackUnixUnits((*v).Big, 9223372036854775807)
+	c11 := uint64(u8) - 0xfffffffffffffffc
+	if !ok10 || c11 > 7 {
+		if !ok10 && neg9 || ok10 && u8 < -4 {
+			c11 = 0
+		} else {
+			c11 = 7
+		}
+	}
+	w.WriteBitsUnchecked(c7, 64)
+	u12, _, ok14 := bitpackUnixUnits((*v).One, 3600000000000)
+	c15 := uint64(u12) - 5
+	if !ok14 || c15 > 0 {
+		return dst, false
+	}
+	_ = c15
+	u16, _, ok18 := bitpackUnixUnits((*v).T, 1000000)
+	c19 := uint64(u16)
+	if !ok18 || c19 > 1000 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked((c11^4)|c19<<3|bitpackBit((*v).P != nil)<<13, 14)
+	if p20 := (*v).P; p20 != nil {
+		u21, _, ok23 := bitpackUnixUnits((*p20), 1000000)
+		c24 := uint64(u21)
+		if !ok23 || c24 > 1000 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c24, 10)
+	}
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkTime decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkTime(data []byte, v *AtkTime) bool {
+	if len(data) > 19 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_Ns    bptime.Time
+		s_Edge  bptime.Time
+		s_Big   bptime.Time
+		s_One   bptime.Time
+		s_T     bptime.Time
+		s_P_set bool
+		s_P_v   bptime.Time
+	)
+	if end-pos < 32 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0xffffffff
+	lo0 := c2
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0xffffffff
+	s_Ns = bitpackTimeOfUnits(int64((((lo0 | c5<<32) ^ 0x8000000000000000) + 0x8000000000000000)), 1)
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0xffffffff
+	lo3 := c7
+	pos += 32
+	var c8 uint64
+	s_One = bitpackTimeOfUnits(int64((c8 + 5)), 3600000000000)
+	if end-pos < 46 {
+		return false
+	}
+	w9 := bitpackWord(data, pos)
+	c10 := w9 >> 0 & 0xffffffff
+	if (lo3 | c10<<32) > 0xfffffff1886e08ff {
+		return false
+	}
+	s_Edge = bitpackTimeOfUnits(int64(((lo3 | c10<<32) + 0x8000000000000000)), 1000000000)
+	c11 := w9 >> 32 & 0x7
+	s_Big = bitpackTimeOfUnits(int64(((c11 ^ 4) + 0xfffffffffffffffc)), 9223372036854775807)
+	c12 := w9 >> 35 & 0x3ff
+	if c12 > 1000 {
+		return false
+	}
+	s_T = bitpackTimeOfUnits(int64(c12), 1000000)
+	c13 := w9 >> 45 & 0x1
+	s_P_set = c13 != 0
+	pos += 46
+	if s_P_set {
+		if end-pos < 10 {
+			return false
+		}
+		w14 := bitpackWord(data, pos)
+		c15 := w14 >> 0 & 0x3ff
+		if c15 > 1000 {
+			return false
+		}
+		s_P_v = bitpackTimeOfUnits(int64(c15), 1000000)
+		pos += 10
+	}
+	if end-pos >= 8 {
+		return false
+	}
+	if s_P_set {
+		p16 := (*v).P
+		if p16 == nil {
+			p16 = new(bptime.Time)
+			(*v).P = p16
+		}
+		(*p16) = s_P_v
+	} else {
+		(*v).P = nil
+	}
+	(*v).Ns = s_Ns
+	(*v).Edge = s_Edge
+	(*v).Big = s_Big
+	(*v).One = s_One
+	(*v).T = s_T
+	return true
+}
+
+// bitpackTimeOfUnits is the UTC time units units of u nanoseconds after the Unix
+// epoch. Its Unix seconds must be a time.Time's (bitpack refuses a tag
+// whose range reaches others when it compiles).
+func bitpackTimeOfUnits(units, u int64) bptime.Time {
+	mag := uint64(units)
+	if units < 0 {
+		mag = -mag
+	}
+	hi, lo := bpbits.Mul64(mag, uint64(u))
+	q, r := bpbits.Div64(hi%uint64(bptime.Second), lo, uint64(bptime.Second)) // hi/1e9 is 0: the seconds fit 64 bits
+	sec, nsec := int64(q), int64(r)
+	if units < 0 {
+		sec = -sec // -2^63 stays itself: the right value
+		if nsec > 0 {
+			sec, nsec = sec-1, int64(bptime.Second)-nsec
+		}
+	}
+	return bptime.Unix(sec, nsec).UTC()
+}
+
+// bitpackUnixUnits is t's Unix time in units of u nanoseconds, rounded to the
+// nearest, half away from zero, exactly: 128-bit arithmetic on t's Unix
+// seconds and nanoseconds. ok is false when the result is beyond int64,
+// neg then telling which way.
+func bitpackUnixUnits(t bptime.Time, u int64) (units int64, neg, ok bool) {
+	sec, nsec := t.Unix(), uint64(t.Nanosecond())
+	latest := math.MaxInt64 + bptime.Time{}.Unix() // the latest Unix second of a time.Time: Unix wraps past it
+	if sec > latest {
+		return 0, true, false // Unix wrapped: t is before Unix second math.MinInt64
+	}
+	// |sec × 1e9 + nsec| in hi:lo.
+	neg = sec < 0
+	var hi, lo, c uint64
+	if neg {
+		hi, lo = bpbits.Mul64(-uint64(sec), uint64(bptime.Second))
+		lo, c = bpbits.Sub64(lo, nsec, 0)
+		hi -= c // |sec| × 1e9 > nsec: no borrow out of hi
+	} else {
+		hi, lo = bpbits.Mul64(uint64(sec), uint64(bptime.Second))
+		lo, c = bpbits.Add64(lo, nsec, 0)
+		hi += c
+	}
+	if hi >= uint64(u) {
+		return 0, neg, false // the quotient takes more than 64 bits
+	}
+	q, r := bpbits.Div64(hi, lo, uint64(u))
+	if q > 1<<63 {
+		return 0, neg, false
+	}
+	if r >= uint64(u)-r { // 2r >= u, without overflow: away from zero
+		q++
+	}
+	switch {
+	case neg && q <= 1<<63:
+		return int64(-q), true, true
+	case !neg && q <= math.MaxInt64:
+		return int64(q), false, true
+	}
+	return 0, neg, false
 }
 
 // bitpackBit is a bool's wire bit.

@@ -42,6 +42,7 @@ var Generated = map[reflect.Type]Pair{
 	reflect.TypeFor[AtkGenericFields](): pair(bitpackAppendAtkGenericFields, bitpackUnmarshalAtkGenericFields),
 	reflect.TypeFor[AtkLocals]():        pair(bitpackAppendAtkLocals, bitpackUnmarshalAtkLocals),
 	reflect.TypeFor[AtkBB]():            pair(bitpackAppendAtkBB, bitpackUnmarshalAtkBB),
+	reflect.TypeFor[AtkTime]():          pair(bitpackAppendAtkTime, bitpackUnmarshalAtkTime),
 }
 
 // Append and Unmarshal call T's generated functions.

@@ -86,6 +86,19 @@ type AtkUnits struct {
 	Ds  [3]time.Duration `bits:"unit=1us,range=0..100,clamp"`
 }
 
+// AtkTime has time.Time fields at the edges: nanoseconds past int64's
+// (before 1677, after 2262) clamped, every Unix second a time.Time has, a
+// unit of math.MaxInt64 nanoseconds, a range of one unit, and a pointer
+// that may point at T, which the plan commits after the pointers.
+type AtkTime struct {
+	Ns   time.Time  `bits:"unit=1ns,bits=64,clamp"`
+	Edge time.Time  `bits:"unit=1s,range=-9223372036854775808..9223371974719179007"`
+	Big  time.Time  `bits:"unit=2562047h47m16.854775807s,bits=3,clamp"`
+	One  time.Time  `bits:"unit=1h,range=5..5"`
+	T    time.Time  `bits:"unit=1ms,range=0..1000"`
+	P    *time.Time `bits:"unit=1ms,range=0..1000"`
+}
+
 // Named types of every kind.
 type (
 	NBool   bool
@@ -380,5 +393,5 @@ type (
 
 // Protos are the types bitpack_gen.go holds the generated code of.
 func Protos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkIntRange{}, AtkUintRange{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkIntRange{}, AtkUintRange{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}, AtkTime{}}
 }

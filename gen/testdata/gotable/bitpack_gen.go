@@ -9,23 +9,25 @@ import (
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/quant"
 	"math"
+	bpbits "math/bits"
 	bptime "time"
 	"unicode/utf8"
 )
 
 func init() {
-	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0x97895439abb678e0, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
-	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0xe9ba46b1a19646a6, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
-	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0xad29ea9754a90170, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
-	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x43b8fce0ef935782, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
-	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd80d2281f968b34, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
-	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0x2cdc461c788b21e9, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
-	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xab8656f0b9e41702, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
-	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0xca99769694806c00, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
-	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0xa600504f2511b9c, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
-	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x2bd99728241bb613, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
-	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xb823a5b7598c5f43, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
-	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0xb9745c107434b046, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
+	bitpack.RegisterGenerated(bitpack.Generated[Scalars]{Layout: 0xea10ded199126877, Append: bitpackAppendScalars, Unmarshal: bitpackUnmarshalScalars})
+	bitpack.RegisterGenerated(bitpack.Generated[Ranges]{Layout: 0x69d3eae2c1219feb, Append: bitpackAppendRanges, Unmarshal: bitpackUnmarshalRanges})
+	bitpack.RegisterGenerated(bitpack.Generated[Bits]{Layout: 0x9f14a7f2788713ef, Append: bitpackAppendBits, Unmarshal: bitpackUnmarshalBits})
+	bitpack.RegisterGenerated(bitpack.Generated[Floats]{Layout: 0x30ce043ed9daa7d9, Append: bitpackAppendFloats, Unmarshal: bitpackUnmarshalFloats})
+	bitpack.RegisterGenerated(bitpack.Generated[Pinned]{Layout: 0xd85ab5e7d9652995, Append: bitpackAppendPinned, Unmarshal: bitpackUnmarshalPinned})
+	bitpack.RegisterGenerated(bitpack.Generated[Text]{Layout: 0x1569bc019dc165c6, Append: bitpackAppendText, Unmarshal: bitpackUnmarshalText})
+	bitpack.RegisterGenerated(bitpack.Generated[Containers]{Layout: 0xb16b2531fb4872c5, Append: bitpackAppendContainers, Unmarshal: bitpackUnmarshalContainers})
+	bitpack.RegisterGenerated(bitpack.Generated[Embeds]{Layout: 0x59bcab64e538f6f1, Append: bitpackAppendEmbeds, Unmarshal: bitpackUnmarshalEmbeds})
+	bitpack.RegisterGenerated(bitpack.Generated[Deep]{Layout: 0x97a6365aa6647707, Append: bitpackAppendDeep, Unmarshal: bitpackUnmarshalDeep})
+	bitpack.RegisterGenerated(bitpack.Generated[Rotations]{Layout: 0x8f7a32d5906560c6, Append: bitpackAppendRotations, Unmarshal: bitpackUnmarshalRotations})
+	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xecaeb2b57263b0c0, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
+	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x4736bad72cf185b, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
+	bitpack.RegisterGenerated(bitpack.Generated[Stamps]{Layout: 0xe3dbd61fc6afc721, Append: bitpackAppendStamps, Unmarshal: bitpackUnmarshalStamps})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -3311,6 +3313,297 @@ func bitpackUnmarshalQuatProbe(data []byte, v *QuatProbe) bool {
 	(*v).C[2] = float64(s_C[2])
 	(*v).C[3] = float64(s_C[3])
 	return true
+}
+
+// bitpackAppendStamps appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendStamps(dst []byte, v *Stamps) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	u0, _, ok2 := bitpackUnixUnits((*v).At, 1000000)
+	c3 := uint64(u0)
+	if !ok2 || c3 > 0x3bb2cc3d800 {
+		return dst, false
+	}
+	u4, _, ok6 := bitpackUnixUnits((*v).Born, 1000000000)
+	c7 := uint64(u4) - 0xfffffff1886e0900
+	if !ok6 || c7 > 0xf6c184e00 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c3, 42)
+	u8, _, ok10 := bitpackUnixUnits((*v).Deep, 1000000000)
+	c11 := uint64(u8) - 0xffdfffffffffffff
+	if !ok10 || c11 > 0x200000f4865701 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c7, 36)
+	u12, _, ok14 := bitpackUnixUnits((*v).Tick, 3600000000000)
+	c15 := uint64(u12) - 0xffffffffffffff80
+	if !ok14 || c15 > 255 {
+		return dst, false
+	}
+	u16, _, ok18 := bitpackUnixUnits((*v).Fine, 1)
+	c19 := uint64(u16) - 0x8000000000000000
+	if !ok18 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c11|(c15^128)<<54, 62)
+	u20, neg21, ok22 := bitpackUnixUnits((*v).Near, 1500000000)
+	c23 := uint64(u20) - 0xfffffffffffffc18
+	if !ok22 || c23 > 2000 {
+		if !ok22 && neg21 || ok22 && u20 < -1000 {
+			c23 = 0
+		} else {
+			c23 = 2000
+		}
+	}
+	w.WriteBitsUnchecked((c19 ^ 0x8000000000000000), 64)
+	if len((*v).Log) > 3 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c23|uint64(len((*v).Log))<<11, 13)
+	for i24 := range (*v).Log {
+		u25, _, ok27 := bitpackUnixUnits((*v).Log[i24], 1000000000)
+		c28 := uint64(u25)
+		if !ok27 || c28 > 0xf4865700 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c28, 32)
+	}
+	u29, _, ok31 := bitpackUnixUnits((*v).Pair[0], 1000)
+	c32 := uint64(u29) - 0xffffff8000000000
+	if !ok31 || c32 > 0xffffffffff {
+		return dst, false
+	}
+	u33, _, ok35 := bitpackUnixUnits((*v).Pair[1], 1000)
+	c36 := uint64(u33) - 0xffffff8000000000
+	if !ok35 || c36 > 0xffffffffff {
+		return dst, false
+	}
+	w.WriteBitsUnchecked((c32 ^ 0x8000000000), 40)
+	w.WriteBitsUnchecked((c36^0x8000000000)|bitpackBit((*v).Opt != nil)<<40, 41)
+	if p37 := (*v).Opt; p37 != nil {
+		u38, _, ok40 := bitpackUnixUnits((*p37), 1000000)
+		c41 := uint64(u38) - 0xffffffffffffec78
+		if !ok40 || c41 > 10000 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c41, 14)
+	}
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalStamps decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalStamps(data []byte, v *Stamps) bool {
+	if len(data) > 51 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_At      bptime.Time
+		s_Born    bptime.Time
+		s_Deep    bptime.Time
+		s_Tick    bptime.Time
+		s_Fine    bptime.Time
+		s_Near    bptime.Time
+		s_Log_n   int
+		s_Log_e   [3]bptime.Time
+		s_Pair    [2]bptime.Time
+		s_Opt_set bool
+		s_Opt_v   bptime.Time
+	)
+	if end-pos < 42 {
+		return false
+	}
+	w0 := bitpackWord(data, pos)
+	c1 := w0 >> 0 & 0x3ffffffffff
+	if c1 > 0x3bb2cc3d800 {
+		return false
+	}
+	s_At = bitpackTimeOfUnits(int64(c1), 1000000)
+	pos += 42
+	if end-pos < 36 {
+		return false
+	}
+	w2 := bitpackWord(data, pos)
+	c3 := w2 >> 0 & 0xfffffffff
+	if c3 > 0xf6c184e00 {
+		return false
+	}
+	s_Born = bitpackTimeOfUnits(int64((c3 + 0xfffffff1886e0900)), 1000000000)
+	pos += 36
+	if end-pos < 54 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0x3fffffffffffff
+	if c5 > 0x200000f4865701 {
+		return false
+	}
+	s_Deep = bitpackTimeOfUnits(int64((c5 + 0xffdfffffffffffff)), 1000000000)
+	pos += 54
+	if end-pos < 40 {
+		return false
+	}
+	w7 := bitpackWord(data, pos)
+	c8 := w7 >> 0 & 0xff
+	s_Tick = bitpackTimeOfUnits(int64(((c8 ^ 128) + 0xffffffffffffff80)), 3600000000000)
+	c9 := w7 >> 8 & 0xffffffff
+	lo6 := c9
+	pos += 40
+	var n10 int
+	if end-pos < 45 {
+		return false
+	}
+	w11 := bitpackWord(data, pos)
+	c12 := w11 >> 0 & 0xffffffff
+	s_Fine = bitpackTimeOfUnits(int64((((lo6 | c12<<32) ^ 0x8000000000000000) + 0x8000000000000000)), 1)
+	c13 := w11 >> 32 & 0x7ff
+	if c13 > 2000 {
+		return false
+	}
+	s_Near = bitpackTimeOfUnits(int64((c13 + 0xfffffffffffffc18)), 1500000000)
+	c14 := w11 >> 43 & 0x3
+	if c14 > 3 {
+		return false
+	}
+	n10 = int(c14)
+	pos += 45
+	s_Log_n = n10
+	for i15 := range s_Log_e[:n10] {
+		if end-pos < 32 {
+			return false
+		}
+		w16 := bitpackWord(data, pos)
+		c17 := w16 >> 0 & 0xffffffff
+		if c17 > 0xf4865700 {
+			return false
+		}
+		s_Log_e[i15] = bitpackTimeOfUnits(int64(c17), 1000000000)
+		pos += 32
+	}
+	if end-pos < 40 {
+		return false
+	}
+	w18 := bitpackWord(data, pos)
+	c19 := w18 >> 0 & 0xffffffffff
+	s_Pair[0] = bitpackTimeOfUnits(int64(((c19 ^ 0x8000000000) + 0xffffff8000000000)), 1000)
+	pos += 40
+	if end-pos < 41 {
+		return false
+	}
+	w20 := bitpackWord(data, pos)
+	c21 := w20 >> 0 & 0xffffffffff
+	s_Pair[1] = bitpackTimeOfUnits(int64(((c21 ^ 0x8000000000) + 0xffffff8000000000)), 1000)
+	c22 := w20 >> 40 & 0x1
+	s_Opt_set = c22 != 0
+	pos += 41
+	if s_Opt_set {
+		if end-pos < 14 {
+			return false
+		}
+		w23 := bitpackWord(data, pos)
+		c24 := w23 >> 0 & 0x3fff
+		if c24 > 10000 {
+			return false
+		}
+		s_Opt_v = bitpackTimeOfUnits(int64((c24 + 0xffffffffffffec78)), 1000000)
+		pos += 14
+	}
+	if end-pos >= 8 {
+		return false
+	}
+	if n25 := s_Log_n; n25 <= cap((*v).Log) {
+		(*v).Log = (*v).Log[:n25]
+	} else {
+		g26 := make([]bptime.Time, n25)
+		copy(g26, (*v).Log[:cap((*v).Log)])
+		(*v).Log = g26
+	}
+	copy((*v).Log, s_Log_e[:])
+	if s_Opt_set {
+		p27 := (*v).Opt
+		if p27 == nil {
+			p27 = new(bptime.Time)
+			(*v).Opt = p27
+		}
+		(*p27) = s_Opt_v
+	} else {
+		(*v).Opt = nil
+	}
+	(*v).At = s_At
+	(*v).Born = s_Born
+	(*v).Deep = s_Deep
+	(*v).Tick = s_Tick
+	(*v).Fine = s_Fine
+	(*v).Near = s_Near
+	(*v).Pair = s_Pair
+	return true
+}
+
+// bitpackTimeOfUnits is the UTC time units units of u nanoseconds after the Unix
+// epoch. Its Unix seconds must be a time.Time's (bitpack refuses a tag
+// whose range reaches others when it compiles).
+func bitpackTimeOfUnits(units, u int64) bptime.Time {
+	mag := uint64(units)
+	if units < 0 {
+		mag = -mag
+	}
+	hi, lo := bpbits.Mul64(mag, uint64(u))
+	q, r := bpbits.Div64(hi%uint64(bptime.Second), lo, uint64(bptime.Second)) // hi/1e9 is 0: the seconds fit 64 bits
+	sec, nsec := int64(q), int64(r)
+	if units < 0 {
+		sec = -sec // -2^63 stays itself: the right value
+		if nsec > 0 {
+			sec, nsec = sec-1, int64(bptime.Second)-nsec
+		}
+	}
+	return bptime.Unix(sec, nsec).UTC()
+}
+
+// bitpackUnixUnits is t's Unix time in units of u nanoseconds, rounded to the
+// nearest, half away from zero, exactly: 128-bit arithmetic on t's Unix
+// seconds and nanoseconds. ok is false when the result is beyond int64,
+// neg then telling which way.
+func bitpackUnixUnits(t bptime.Time, u int64) (units int64, neg, ok bool) {
+	sec, nsec := t.Unix(), uint64(t.Nanosecond())
+	latest := math.MaxInt64 + bptime.Time{}.Unix() // the latest Unix second of a time.Time: Unix wraps past it
+	if sec > latest {
+		return 0, true, false // Unix wrapped: t is before Unix second math.MinInt64
+	}
+	// |sec × 1e9 + nsec| in hi:lo.
+	neg = sec < 0
+	var hi, lo, c uint64
+	if neg {
+		hi, lo = bpbits.Mul64(-uint64(sec), uint64(bptime.Second))
+		lo, c = bpbits.Sub64(lo, nsec, 0)
+		hi -= c // |sec| × 1e9 > nsec: no borrow out of hi
+	} else {
+		hi, lo = bpbits.Mul64(uint64(sec), uint64(bptime.Second))
+		lo, c = bpbits.Add64(lo, nsec, 0)
+		hi += c
+	}
+	if hi >= uint64(u) {
+		return 0, neg, false // the quotient takes more than 64 bits
+	}
+	q, r := bpbits.Div64(hi, lo, uint64(u))
+	if q > 1<<63 {
+		return 0, neg, false
+	}
+	if r >= uint64(u)-r { // 2r >= u, without overflow: away from zero
+		q++
+	}
+	switch {
+	case neg && q <= 1<<63:
+		return int64(-q), true, true
+	case !neg && q <= math.MaxInt64:
+		return int64(q), false, true
+	}
+	return 0, neg, false
 }
 
 // bitpackBit is a bool's wire bit.

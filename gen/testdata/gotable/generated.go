@@ -30,10 +30,11 @@ var Generated = map[reflect.Type]Pair{
 	reflect.TypeFor[Rotations]():  pair(bitpackAppendRotations, bitpackUnmarshalRotations),
 	reflect.TypeFor[Units]():      pair(bitpackAppendUnits, bitpackUnmarshalUnits),
 	reflect.TypeFor[QuatProbe]():  pair(bitpackAppendQuatProbe, bitpackUnmarshalQuatProbe),
+	reflect.TypeFor[Stamps]():     pair(bitpackAppendStamps, bitpackUnmarshalStamps),
 }
 
 // Protos are the types bitpack_gen.go holds the generated code of, in the
 // table's order.
 func Protos() []any {
-	return []any{Scalars{}, Ranges{}, Bits{}, Floats{}, Pinned{}, Text{}, Containers{}, Embeds{}, Deep{}, Rotations{}, Units{}, QuatProbe{}}
+	return []any{Scalars{}, Ranges{}, Bits{}, Floats{}, Pinned{}, Text{}, Containers{}, Embeds{}, Deep{}, Rotations{}, Units{}, QuatProbe{}, Stamps{}}
 }

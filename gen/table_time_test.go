@@ -1,0 +1,129 @@
+package gen
+
+import (
+	"math"
+	"math/rand"
+	"reflect"
+	"time"
+
+	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/rules"
+	"github.com/leanovate/gopter"
+)
+
+// The table's time.Time values (Stamps): how they are drawn, and what a
+// client, which holds a time as its count of units, holds for one.
+
+// stampsGen draws valid Stamps: each time within its field's range (the
+// clamped Near anywhere, now and then), in UTC, in another zone or with a
+// monotonic reading, none of which travels; with offsets, up to half a
+// unit off a whole number of units (which rounds back), else at whole
+// units, where every client's count stands for the very time Go holds
+// (as the cross-language corpus needs, to compare refusals word for
+// word).
+func stampsGen(offsets bool) gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		in := func(lo, hi int64, unit time.Duration) time.Time {
+			if offsets {
+				return timeIn(r, lo, hi, unit)
+			}
+			return wholeTimeIn(r, lo, hi, unit)
+		}
+		v := Stamps{
+			At:   in(0, 4102444800000, time.Millisecond),
+			Born: in(-62135596800, 4102444800, time.Second),
+			Deep: in(-9007199254740993, 4102444800, time.Second),
+			Tick: in(-128, 127, time.Hour),
+			Fine: in(math.MinInt64, math.MaxInt64, time.Nanosecond),
+			Near: in(-1000, 1000, 1500*time.Millisecond),
+			Pair: [2]time.Time{in(-1<<39, 1<<39-1, time.Microsecond), in(-1<<39, 1<<39-1, time.Microsecond)},
+		}
+		if r.Intn(4) == 0 { // Near is clamped: any time (the zero time.Time, 2^40 units, -5000 units)
+			v.Near = in([]int64{-41423731200, 1 << 40, -5000}[r.Intn(3)], 0, 1500*time.Millisecond)
+		}
+		for n := r.Intn(5) - 1; n > 0; n-- {
+			v.Log = append(v.Log, in(0, 4102444800, time.Second))
+		}
+		if r.Intn(2) == 0 {
+			t := in(-5000, 5000, time.Millisecond)
+			v.Opt = &t
+		}
+		return gopter.NewGenResult(v, gopter.NoShrinker)
+	}
+}
+
+// wholeTimeIn is timeIn at a whole number of units.
+func wholeTimeIn(r *rand.Rand, lo, hi int64, unit time.Duration) time.Time {
+	t := timeIn(r, lo, hi, unit)
+	units, _, _ := rules.UnixUnits(t, int64(unit))
+	return rules.TimeOfUnits(units, int64(unit)).In(t.Location())
+}
+
+// timeIn draws a time of lo to hi units of unit since 1970 (either bound
+// or 0 often, lo alone when hi is below it), up to half a unit off a
+// whole one (less than half: Go rounds it back to the whole one).
+func timeIn(r *rand.Rand, lo, hi int64, unit time.Duration) time.Time {
+	hi = max(hi, lo)
+	k := int64(r.Uint64()) // the whole of int64
+	if span := uint64(hi - lo); span != math.MaxUint64 {
+		k = lo + int64(r.Uint64()%(span+1))
+	}
+	switch r.Intn(8) {
+	case 0:
+		k = lo
+	case 1:
+		k = hi
+	case 2:
+		k = min(max(0, lo), hi)
+	}
+	t := rules.TimeOfUnits(k, int64(unit))
+	if half := (int64(unit) - 1) / 2; half > 0 && r.Intn(2) == 0 {
+		// Not past the earliest or latest time.Time, whose units Go cannot count.
+		if off := t.Add(time.Duration(r.Int63n(2*half+1) - half)); sameUnits(off, k, unit) {
+			t = off
+		}
+	}
+	switch r.Intn(4) {
+	case 0:
+		t = t.In(time.FixedZone("IST", 5*3600+1800))
+	case 1: // a monotonic reading, where the time is near enough to now
+		now := time.Now()
+		if m := now.Add(t.Sub(now)); m.Equal(t) {
+			t = m
+		}
+	}
+	return t
+}
+
+// timeCount is the count of units a client holds for time rv of v: its
+// Unix time in units, rounded as Go rounds it (saturated beyond int64,
+// where no client has the time).
+func timeCount(v *model.Value, rv reflect.Value) int64 {
+	units, neg, ok := rules.UnixUnits(rv.Interface().(time.Time), v.Unit)
+	switch {
+	case ok:
+		return units
+	case neg:
+		return math.MinInt64
+	}
+	return math.MaxInt64
+}
+
+// wholeUnits reports whether time rv of v is a whole number of its units
+// since 1970, so that a client's count stands for the very time Go
+// holds, and one a JavaScript number holds where the field is a number
+// (a range within ±2^53 units: TypeScript's rule).
+func wholeUnits(v *model.Value, rv reflect.Value) bool {
+	t := rv.Interface().(time.Time)
+	units, _, ok := rules.UnixUnits(t, v.Unit)
+	lo, hi, _ := model.IntBounds(v)
+	number := lo >= -(1<<53) && hi <= 1<<53
+	return ok && rules.TimeOfUnits(units, v.Unit).Equal(t) && (!number || units >= -(1<<53) && units <= 1<<53)
+}
+
+// sameUnits reports whether Go counts t as k units of unit.
+func sameUnits(t time.Time, k int64, unit time.Duration) bool {
+	units, _, ok := rules.UnixUnits(t, int64(unit))
+	return ok && units == k
+}

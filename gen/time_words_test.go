@@ -1,0 +1,165 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The words of a time.Time's refusal in the runtimes that word one (C#,
+// TypeScript, Rust): the time a count of units stands for, as Go's
+// Time.String prints it in UTC, called directly with counts and units at
+// the edges of Go's calendar and of int64, and held to Go's own String.
+// (The cross-language corpus holds whole refusals to Go's, on fewer
+// times.)
+
+// timeRule holds a time, so that a generated runtime carries the words.
+type timeRule struct {
+	T time.Time `bits:"unit=1s,range=0..1"`
+}
+
+// timeWordProbes are counts and units: Unix seconds at the ends of
+// time.Time, of Go's calendar (whose first day, -292277022400-03-01, is
+// Unix second calendarStart, before which it wraps around 2^64 seconds),
+// of year 0 and of four-digit years, around 2^53 and int64's ends, in
+// units from 1ns to math.MaxInt64 ns (dividing a second, its multiples,
+// neither), and random ones.
+func timeWordProbes() []struct{ units, unit int64 } {
+	latest := math.MaxInt64 + time.Time{}.Unix()
+	calendarStart := time.Date(-292277022400, time.March, 1, 0, 0, 0, 0, time.UTC).Unix()
+	seconds := []int64{0, 1, -1, math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1, latest, latest + 1, latest - 1,
+		calendarStart, calendarStart - 1, calendarStart + 1, calendarStart - 86400, -62135596800, -62135596801, -62167219200, -62167219201,
+		253402300799, 253402300800, 1 << 53, -(1 << 53), 1<<53 + 1, 4102444800, 951782400, 951868800, -2203891200}
+	units := []int64{1, 2, 3, 7, 999, 1000, 1_000_000, 999_999_999, 1_000_000_000, 1_000_000_001, 1_500_000_000,
+		int64(time.Hour), 86400 * int64(time.Second), 1 << 62, math.MaxInt64, 999_999_999_999}
+	var out []struct{ units, unit int64 }
+	for _, s := range seconds {
+		for _, u := range units {
+			// The count nearest s seconds in units of u, and its neighbours.
+			k := new(big.Int).Mul(big.NewInt(s), big.NewInt(int64(time.Second)))
+			k.Quo(k, big.NewInt(u))
+			if !k.IsInt64() {
+				continue
+			}
+			for _, d := range []int64{-1, 0, 1} {
+				if n := k.Int64() + d; (d < 0) == (n < k.Int64()) {
+					out = append(out, struct{ units, unit int64 }{n, u})
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(53))
+	for range 2000 {
+		u := units[r.Intn(len(units))]
+		if r.Intn(3) == 0 {
+			u = 1 + r.Int63n(1<<uint(r.Intn(63)))
+		}
+		out = append(out, struct{ units, unit int64 }{int64(r.Uint64()) >> uint(r.Intn(64)), u})
+	}
+	return out
+}
+
+// timeWordsSection is what Go says for each probe: the time the count
+// stands for (computed with math/big) as time.Time's String prints it in
+// UTC, or "count × unit" where it is no time.Time's.
+func timeWordsSection() ruleSection {
+	var r ruleSection
+	latest := math.MaxInt64 + time.Time{}.Unix()
+	for _, p := range timeWordProbes() {
+		ns := new(big.Int).Mul(big.NewInt(p.units), big.NewInt(p.unit))
+		sec, nsec := new(big.Int).DivMod(ns, big.NewInt(int64(time.Second)), new(big.Int)) // Euclidean: floored
+		want := fmt.Sprintf("%d × %s", p.units, time.Duration(p.unit))
+		if sec.IsInt64() && sec.Int64() <= latest {
+			want = time.Unix(sec.Int64(), nsec.Int64()).UTC().String()
+		}
+		r.add(want, "%d units of %d ns", p.units, p.unit)
+	}
+	return r
+}
+
+// TestTimeWordsCSharp: Bitpack.TimeText.
+func TestTimeWordsCSharp(t *testing.T) {
+	mono := requireTool(t, "mono", "C#")
+	var file bytes.Buffer
+	if err := CSharp(&file, Options{}, timeRule{}); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("public static class Probe\n{\n    public static void Main()\n    {\n        var o = System.Console.Out;\n")
+	for _, p := range timeWordProbes() {
+		fmt.Fprintf(&b, "        o.WriteLine(Bitpack.TimeText(%s, %s, %q));\n", csLongLit(p.units), csLongLit(p.unit), time.Duration(p.unit).String())
+	}
+	b.WriteString("    }\n}\n")
+	exe := filepath.Join(t.TempDir(), "probe.exe")
+	csCompile(t, map[string][]byte{"rules.cs": file.Bytes(), "probe.cs": []byte(b.String())}, exe)
+	out, err := exec.Command(mono, exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRules(t, "C#", string(out), timeWordsSection())
+}
+
+// TestTimeWordsTypeScript: timeText.
+func TestTimeWordsTypeScript(t *testing.T) {
+	tsc := requireTSC(t)
+	node := requireTool(t, "node", "TypeScript")
+	var module bytes.Buffer
+	if err := TypeScript(&module, Options{}, timeRule{}); err != nil {
+		t.Fatal(err)
+	}
+	module.WriteString("export { timeText };\n") // for the probes
+	var b strings.Builder
+	b.WriteString("import { timeText } from \"./rules.js\";\n\ndeclare const console: { log(s: string): void };\nconst lines: string[] = [];\n")
+	for _, p := range timeWordProbes() {
+		fmt.Fprintf(&b, "lines.push(timeText(%dn, %dn, %q));\n", p.units, p.unit, time.Duration(p.unit).String())
+	}
+	b.WriteString("console.log(lines.join(\"\\n\"));\n")
+	dir := t.TempDir()
+	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module.Bytes(), "probe.ts": []byte(b.String())}, "--target", "es2020", "--lib", "es2020")
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, filepath.Join(dir, "out", "probe.js")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRules(t, "TypeScript", string(out), timeWordsSection())
+}
+
+// TestTimeWordsRust: wire::time_text.
+func TestTimeWordsRust(t *testing.T) {
+	rustc := requireRustc(t)
+	var module bytes.Buffer
+	if err := Rust(&module, Options{}, timeRule{}); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("#![deny(warnings)]\nmod rules;\n\nfn main() {\n")
+	for _, p := range timeWordProbes() {
+		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::time_text(%d, %d, %q));\n", p.units, p.unit, time.Duration(p.unit).String())
+	}
+	b.WriteString("}\n")
+	dir := t.TempDir()
+	for name, text := range map[string][]byte{"rules.rs": module.Bytes(), "probe.rs": []byte(b.String())} {
+		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "probe")
+	if out, err := exec.Command(rustc, "--edition", "2021", "-o", exe, filepath.Join(dir, "probe.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, tail(string(out), 4000))
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRules(t, "Rust", string(out), timeWordsSection())
+}
