@@ -2473,7 +2473,7 @@ namespace Game.Stamps
             if (history == 0)
                 history = DefaultHistory;
             else if (history < MinHistory || history > MaxHistory || (history & (history - 1)) != 0)
-                throw new global::System.ArgumentOutOfRangeException("history", Format(Words.History, history, DefaultHistory, MaxHistory));
+                throw new global::System.ArgumentOutOfRangeException("history", Format(Words.History, history, DefaultHistory, MinHistory, MaxHistory));
             this.history = history;
             seqs = new ushort[history];
             ids = new uint[history];
@@ -2604,7 +2604,7 @@ namespace Game.Stamps
             internal const string LeftStream = "snapshot: packet %d: of stream %#08x, which this receiver left";
             internal const string TooOld = "snapshot: packet %d: older than the %d sequences kept up to %d";
             internal const string Delta = "snapshot: packet %d";
-            internal const string History = "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)";
+            internal const string History = "snapshot: History %d: want 0 (the default, %d) or a power of two from %d to %d (sequences wrap at 65536, which History must divide)";
             internal const string Overflow = "bitio: read past end of packet"; // the sentinel's text
             internal const string Range = "bitio: value out of range"; // the sentinel's text
             internal const string NoBase = "snapshot: the packet's base is not a view this receiver holds"; // the sentinel's text

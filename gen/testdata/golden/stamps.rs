@@ -1682,7 +1682,7 @@ pub mod wire {
     const LEFT_STREAM: &str = "snapshot: packet %d: of stream %#08x, which this receiver left";
     const TOO_OLD: &str = "snapshot: packet %d: older than the %d sequences kept up to %d";
     const DELTA: &str = "snapshot: packet %d";
-    const HISTORY: &str = "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)";
+    const HISTORY: &str = "snapshot: History %d: want 0 (the default, %d) or a power of two from %d to %d (sequences wrap at 65536, which History must divide)";
     const OVERFLOW_TEXT: &str = "bitio: read past end of packet";
     const RANGE_TEXT: &str = "bitio: value out of range";
     const NO_BASE_TEXT: &str = "snapshot: the packet's base is not a view this receiver holds";
@@ -1713,9 +1713,9 @@ pub mod wire {
     }
 
     impl<T: Root> Receiver<T> {
-        /// A Receiver of the Sender's History: 0 (the default,
-        /// 64) or a power of two from 2 to 32768; anything else
-        /// panics with try_new's refusal.
+        /// A Receiver of the Sender's History: 0 for the default
+        /// (64), else a power of two in [2, 32768]; anything
+        /// else panics with try_new's refusal.
         pub fn new(history: usize) -> Receiver<T> {
             Self::try_new(history).unwrap_or_else(|e| panic!("{}", e))
         }
@@ -1725,7 +1725,7 @@ pub mod wire {
         pub fn try_new(history: usize) -> Result<Receiver<T>, Error> {
             let history = if history == 0 { DEFAULT_HISTORY } else { history };
             if !history.is_power_of_two() || !(MIN_HISTORY..=MAX_HISTORY).contains(&history) {
-                let args = [history as u64, DEFAULT_HISTORY as u64, MAX_HISTORY as u64];
+                let args = [history as u64, DEFAULT_HISTORY as u64, MIN_HISTORY as u64, MAX_HISTORY as u64];
                 return Err(Error::new(Range, 0, go_format(HISTORY, &args)));
             }
             Ok(Receiver { history, slots: (0..history).map(|_| None).collect(), zero: T::zero(), newest: 0, stream: 0, read: false, on: false, left: Vec::new() })

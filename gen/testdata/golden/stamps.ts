@@ -2047,7 +2047,7 @@ const snapshotWords = {
   LeftStream: "snapshot: packet %d: of stream %#08x, which this receiver left",
   TooOld: "snapshot: packet %d: older than the %d sequences kept up to %d",
   Delta: "snapshot: packet %d",
-  History: "snapshot: History %d: want 0 (the default, %d) or a power of two from 2 to %d (sequences wrap at 65536, which History must divide)",
+  History: "snapshot: History %d: want 0 (the default, %d) or a power of two from %d to %d (sequences wrap at 65536, which History must divide)",
   Overflow: "bitio: read past end of packet", // the sentinel's text
   Range: "bitio: value out of range", // the sentinel's text
   NoBase: "snapshot: the packet's base is not a view this receiver holds", // the sentinel's text
@@ -2153,7 +2153,7 @@ export class BitpackReceiver<T> {
   constructor(type: BitpackSnapshotType<T>, history?: number) {
     const h = history === undefined || history === 0 ? snapshotDefaultHistory : history;
     if (!Number.isInteger(h) || h < snapshotMinHistory || h > snapshotMaxHistory || (h & (h - 1)) !== 0) {
-      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMaxHistory]));
+      throw new RangeError(goFormat(snapshotWords.History, [Number(history), snapshotDefaultHistory, snapshotMinHistory, snapshotMaxHistory]));
     }
     this.type = type;
     this.history = h;
