@@ -207,6 +207,17 @@ func quantize(n *node, v reflect.Value) {
 		if n.f.Clamp {
 			v.SetUint(min(n.hi, max(n.lo, v.Uint()/uint64(n.unit))) * uint64(n.unit))
 		}
+	case bitpack.KindTime:
+		// To its nearest unit, as encoding rounds it (and with clamp to
+		// the nearer bound): the time decoding gives.
+		switch c, neg, ok := timeCode(n, v); {
+		case ok && (n.f.Clamp || c >= n.lo && c <= n.hi):
+			setTime(n, v, min(n.hi, max(n.lo, c)))
+		case !ok && n.f.Clamp && neg:
+			setTime(n, v, n.lo)
+		case !ok && n.f.Clamp:
+			setTime(n, v, n.hi)
+		}
 	case bitpack.KindMap:
 		// Map values are not addressable: quantize copies. (Keys hold
 		// neither floats nor clamped integers.)

@@ -19,7 +19,8 @@
 //
 // CheckRoundTrip checks that Marshal accepts every valid value, that
 // Unmarshal(Marshal(x)) is x (compressed floats at their quantum,
-// quaternions within the documented angle, raw floats bit for bit), that
+// quaternions within the documented angle, raw floats bit for bit, a
+// time.Time at its nearest unit, as the same instant in UTC), that
 // re-encoding a decoded packet gives the same bytes, and that packet sizes
 // stay within the layout's bounds. Runs are deterministic: the seed is
 // fixed per type. A failure is shrunk to a small counterexample and names

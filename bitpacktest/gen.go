@@ -7,9 +7,11 @@ import (
 	"math/rand"
 	"reflect"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/rules"
 	"github.com/leanovate/gopter"
 )
 
@@ -121,6 +123,10 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 		dst.SetInt(unord(st.integer(n)) * n.unit)
 	case bitpack.KindUint:
 		dst.SetUint(st.integer(n) * uint64(n.unit))
+	case bitpack.KindTime:
+		// Times in range only: clamp's side (times past a bound) would
+		// reach past what time.Time holds for the widest tags.
+		setTime(n, dst, st.ordered(n.lo, n.hi, n.zero))
 	case bitpack.KindFloat:
 		if n.isFloat32() {
 			setFloat32(dst, math.Float32frombits(uint32(st.floatBits(32))))
@@ -247,6 +253,20 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 	default:
 		panic(fmt.Sprintf("bitpacktest: %s: kind %v cannot be generated", n.path, n.kind))
 	}
+}
+
+// setTime stores into dst the time of time node n whose code (its Unix
+// time in n's units) is c, in ordered form: UTC, as bitpack decodes it.
+func setTime(n *node, dst reflect.Value, c uint64) {
+	dst.Set(reflect.ValueOf(rules.TimeOfUnits(unord(c), n.unit)))
+}
+
+// timeCode is time v's code in time node n's units (ordered form), rounded
+// as bitpack's encoder rounds it, and whether it has one (within int64;
+// neg then says which side it is past).
+func timeCode(n *node, v reflect.Value) (c uint64, neg, ok bool) {
+	u, neg, ok := rules.UnixUnits(v.Interface().(time.Time), n.unit)
+	return ord(u), neg, ok
 }
 
 // present stores a non-nil pointer to a generated element into dst.
@@ -425,6 +445,8 @@ func setMinimal(n *node, dst reflect.Value) {
 		dst.SetInt(unord(n.zero) * n.unit)
 	case bitpack.KindUint:
 		dst.SetUint(n.zero * uint64(n.unit))
+	case bitpack.KindTime:
+		setTime(n, dst, n.zero)
 	case bitpack.KindCompressedFloat:
 		dst.SetFloat(min(n.fmax, max(n.fmin, 0)))
 	case bitpack.KindQuat:

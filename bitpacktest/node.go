@@ -242,6 +242,13 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 			return nil, err
 		}
 		n.zero = n.lo
+	case bitpack.KindTime:
+		// A time is its Unix time's units: a signed code in [IntMin,
+		// IntMax] (bitpack checked that each is a time.Time's).
+		n.signed = true
+		n.lo, n.hi = ord(f.IntMin), ord(f.IntMax)
+		n.unit = f.Unit
+		n.zero = ord(max(unord(n.lo), min(unord(n.hi), 0)))
 	case bitpack.KindCompressedFloat:
 		n.fmin, n.fmax = f.FloatMin, f.FloatMax
 		if f.Type.Kind() == reflect.Float32 {

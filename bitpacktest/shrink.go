@@ -139,6 +139,14 @@ func shrinks(n *node, v reflect.Value) stream {
 			nv.SetUint(c.Uint() * uint64(n.unit))
 			return nv
 		})
+	case bitpack.KindTime:
+		if c, _, ok := timeCode(n, v); ok {
+			return mapped(orderedShrinks(c, n.zero), func(c reflect.Value) reflect.Value {
+				nv := fresh(n)
+				setTime(n, nv, c.Uint())
+				return nv
+			})
+		}
 	case bitpack.KindFloat:
 		return rawFloatShrinks(n, v)
 	case bitpack.KindCompressedFloat:
