@@ -122,6 +122,9 @@ export function listen(ws: WebSocket, receiver: PlayerReceiver): void {
 // configuration web teams compile with: the base settings with the
 // ES2020 library alone and with the DOM's, each alone and with the
 // strictest settings. One tsc run per configuration takes all the files.
+// Without BITPACK_FULL=1 the oldest compiler (the JavaScript one, five
+// times the newest's CPU) runs one configuration, ES2020 with the
+// strictest settings; the newest runs every one.
 func TestTypeScriptCompileMatrix(t *testing.T) {
 	requireTool(t, "node", "TypeScript")
 	sources := tsMatrixSources(t)
@@ -143,6 +146,9 @@ func TestTypeScriptCompileMatrix(t *testing.T) {
 		version := tscVersion(t, tsc)
 		for _, lib := range []string{"es2020", "es2020,dom"} {
 			for _, strictest := range []bool{false, true} {
+				if comp.name == "oldest" && !fullSweeps() && (lib != "es2020" || !strictest) {
+					continue
+				}
 				args := append([]string{}, tsMatrixBase...)
 				args = append(args, "--lib", lib)
 				name := fmt.Sprintf("%s-%s/lib=%s", comp.name, version, lib)
