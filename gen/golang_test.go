@@ -175,7 +175,8 @@ func goEncodeAgrees(fn goFn, v any) string {
 // TestGoAgrees runs both on the table's samples, the packets of each
 // damaged in every way the corpus damages them (into the zero value and
 // into another sample, whose slices, strings and pointees a decode
-// reuses), and the samples spoiled field by field.
+// reuses), and the samples spoiled field by field: 24 samples of each
+// type with BITPACK_FULL=1, 8 without.
 func TestGoAgrees(t *testing.T) {
 	m, err := model.Build(protosOf(goTable(t)))
 	if err != nil {
@@ -185,7 +186,7 @@ func TestGoAgrees(t *testing.T) {
 	for k, e := range goTable(t) {
 		typ := reflect.TypeOf(e.proto)
 		fn := gotable.Generated[typ]
-		samples := e.sample(int64(k)+1, 24)
+		samples := e.sample(int64(k)+1, sweep(24, 8))
 		switch typ {
 		case reflect.TypeFor[gotable.Text]():
 			samples = append(samples, converted(specialTexts(), typ)...)
@@ -213,10 +214,10 @@ func TestGoAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < 6 {
+			if i < sweep(6, 2) {
 				(&corpus{}).damaged(p, rng, try)
 			}
-			for j := 0; j < 40; j++ {
+			for j := 0; j < sweep(40, 10); j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
@@ -224,7 +225,7 @@ func TestGoAgrees(t *testing.T) {
 		}
 		spoiled := 0
 		root := m.Roots[k]
-		for j := 0; j < 4; j++ {
+		for j := 0; j < sweep(4, 2); j++ {
 			for target := 0; ; target++ {
 				rv := reflect.New(typ).Elem()
 				rv.Set(reflect.ValueOf(samples[j]))
