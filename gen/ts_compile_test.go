@@ -124,7 +124,9 @@ export function listen(ws: WebSocket, receiver: PlayerReceiver): void {
 // strictest settings. One tsc run per configuration takes all the files.
 // Without BITPACK_FULL=1 the oldest compiler (the JavaScript one, five
 // times the newest's CPU) runs one configuration, ES2020 with the
-// strictest settings; the newest runs every one.
+// strictest settings; the newest runs every one; and they check without
+// writing the JavaScript out (--noEmit: the same errors, in two thirds of
+// the time).
 func TestTypeScriptCompileMatrix(t *testing.T) {
 	requireTool(t, "node", "TypeScript")
 	sources := tsMatrixSources(t)
@@ -165,13 +167,17 @@ func TestTypeScriptCompileMatrix(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					out := t.TempDir()
-					all := append(append(args, "--outDir", out), in...)
+					all := append(args, "--noEmit")
+					if fullSweeps() {
+						all = append(args, "--outDir", t.TempDir())
+					}
+					flags := strings.Join(all, " ")
+					all = append(all, in...)
 					start := time.Now()
 					if o, err := exec.Command(tsc, all...).CombinedOutput(); err != nil {
-						t.Fatalf("tsc %s: %v\n%s", strings.Join(args, " "), err, tail(string(o), 6000))
+						t.Fatalf("tsc %s: %v\n%s", flags, err, tail(string(o), 6000))
 					}
-					t.Logf("tsc %s: %d files in %v", strings.Join(args, " "), len(in), time.Since(start))
+					t.Logf("tsc %s: %d files in %v", flags, len(in), time.Since(start))
 				})
 			}
 		}
