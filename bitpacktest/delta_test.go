@@ -6,12 +6,15 @@ import (
 	"testing"
 )
 
+// The delta properties on a type with every tag kind and on a recursive
+// one: 300 and 1000 values with BITPACK_FULL=1, a third and a fifth
+// without.
 func TestCheckDeltaAllKinds(t *testing.T) {
-	CheckDelta[allKinds](t, Custom[nibble](nibbleGen()), Count(300))
+	CheckDelta[allKinds](t, Custom[nibble](nibbleGen()), Count(sweep(300, 300, 100)))
 }
 
 func TestCheckDeltaTree(t *testing.T) {
-	CheckDelta[tree](t, Depth(5))
+	CheckDelta[tree](t, Depth(5), Count(sweep(1000, 1000, 200)))
 }
 
 // TestCheckDeltaFindsMisdecode: a hook that decodes 13 as 12 breaks the
