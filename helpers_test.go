@@ -2,8 +2,28 @@ package bitpack_test
 
 import (
 	"encoding/hex"
+	"os"
 	"testing"
 )
+
+// fullSweeps reports whether the environment sets BITPACK_FULL=1, as
+// .ci/run does: the random sweeps then run their full counts. Without it
+// (go test ./...) each runs with fewer values, so that the README's
+// command stays quick; every sweep still runs.
+func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
+
+// sweep is a sweep's count: full with BITPACK_FULL=1 (short with -short,
+// as .ci/run's race step runs it), else quick (or short, if smaller).
+func sweep(full, short, quick int) int {
+	n := full
+	if !fullSweeps() {
+		n = quick
+	}
+	if testing.Short() {
+		n = min(n, short)
+	}
+	return n
+}
 
 // f is one field of an expected bit string: the low n bits of v.
 type f struct {

@@ -530,15 +530,13 @@ func (g *dGen) check(t reflect.Type, findings *[]dFinding) (marshalled, refused 
 	return 1, 0
 }
 
-// TestRandomTypesDifferential runs the harness for a while (more with
-// -review.types).
+// TestRandomTypesDifferential runs the harness on 200 random types with
+// BITPACK_FULL=1, 50 with -short, 25 otherwise (RANDOM_TYPES_TYPES sets
+// any other count).
 func TestRandomTypesDifferential(t *testing.T) {
 	// RANDOM_TYPES_TYPES, RANDOM_TYPES_SEED and RANDOM_TYPES_HOOKS=all (dAllHooks) steer
 	// longer runs.
-	types, seed := 200, uint64(13)
-	if testing.Short() {
-		types = 50
-	}
+	types, seed := sweep(200, 50, 25), uint64(13)
 	fmt.Sscan(os.Getenv("RANDOM_TYPES_TYPES"), &types)
 	fmt.Sscan(os.Getenv("RANDOM_TYPES_SEED"), &seed)
 	if os.Getenv("RANDOM_TYPES_HOOKS") == "all" {

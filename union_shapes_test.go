@@ -124,10 +124,7 @@ func ifRandomHolder(rng *rand.Rand) *ifHolder {
 }
 
 func TestUnionMemberShapesUnderGC(t *testing.T) {
-	rounds := 3000
-	if testing.Short() {
-		rounds = 300
-	}
+	rounds := sweep(3000, 300, 300)
 	var wg sync.WaitGroup
 	for g := range 2 {
 		wg.Add(1)

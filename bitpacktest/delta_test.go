@@ -6,21 +6,16 @@ import (
 	"testing"
 )
 
-// deltaCount is how many values the CheckDelta tests try: a fifth with
-// -short (the race step and CI's emulated 32-bit step).
-func deltaCount(n int) Option {
-	if testing.Short() {
-		n /= 5
-	}
-	return Count(n)
-}
-
+// The delta properties on a type with every tag kind and on a recursive
+// one: 300 and 1000 values with BITPACK_FULL=1, a third and a fifth
+// without, and a fifth with -short (the race step and CI's emulated 32-bit
+// step).
 func TestCheckDeltaAllKinds(t *testing.T) {
-	CheckDelta[allKinds](t, Custom[nibble](nibbleGen()), deltaCount(300))
+	CheckDelta[allKinds](t, Custom[nibble](nibbleGen()), Count(sweep(300, 60, 100)))
 }
 
 func TestCheckDeltaTree(t *testing.T) {
-	CheckDelta[tree](t, Depth(5), deltaCount(1000)) // 1000: the default Count
+	CheckDelta[tree](t, Depth(5), Count(sweep(1000, 200, 200)))
 }
 
 // TestCheckDeltaFindsMisdecode: a hook that decodes 13 as 12 breaks the

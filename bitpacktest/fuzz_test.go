@@ -147,9 +147,24 @@ func TestFuzzBodyFindsPanic(t *testing.T) {
 
 // fullSweeps reports whether the environment sets BITPACK_FULL=1, as
 // .ci/run does, asking for the tests too slow for a plain go test ./...:
-// here TestFuzzFindsPanic, whose fuzzing build takes a minute of CPU with a
-// cold build cache (TestFuzzBodyFindsPanic checks the fuzz body without it).
+// TestFuzzFindsPanic, whose fuzzing build takes a minute of CPU with a
+// cold build cache (TestFuzzBodyFindsPanic checks the fuzz body without
+// it), and the full counts of the sweeps (see sweep).
 func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
+
+// sweep is a test's count of values: full with BITPACK_FULL=1 (short with
+// -short, as .ci/run's race step runs it), else quick (or short, if
+// smaller), so that go test ./... stays quick.
+func sweep(full, short, quick int) int {
+	n := full
+	if !fullSweeps() {
+		n = quick
+	}
+	if testing.Short() {
+		n = min(n, short)
+	}
+	return n
+}
 
 // TestFuzzFindsPanic runs `go test -fuzz` on testdata/fuzzfail in a scratch
 // module (so the failing input it records does not land in this

@@ -34,13 +34,10 @@ func samples[T any](t *testing.T, g gopter.Gen, seed int64, n int) []T {
 	return out
 }
 
-// TestGenMarshals: 10,000 values of a type with every tag kind, and Marshal
-// accepts each one.
+// TestGenMarshals: 10,000 values of a type with every tag kind (2,000
+// without BITPACK_FULL=1), and Marshal accepts each one.
 func TestGenMarshals(t *testing.T) {
-	n := 10000
-	if testing.Short() {
-		n = 1000
-	}
+	n := sweep(10000, 1000, 2000)
 	for i, x := range samples[allKinds](t, Gen[allKinds](Custom[nibble](nibbleGen())), 1, n) {
 		if _, err := bitpack.Marshal(&x); err != nil {
 			t.Fatalf("sample %d: %v\n%s", i, err, show(reflect.ValueOf(x)))

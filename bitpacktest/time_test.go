@@ -27,7 +27,7 @@ func TestCheckRoundTripTimes(t *testing.T) {
 }
 
 func TestCheckDeltaTimes(t *testing.T) {
-	CheckDelta[stamped](t, deltaCount(300))
+	CheckDelta[stamped](t, Count(sweep(300, 60, 100)))
 }
 
 // TestGenTimes: Gen's times are UTC, in whole units, inside each field's

@@ -45,11 +45,14 @@ func buildDeltaCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 	rng := rand.New(rand.NewSource(29))
 	for k, entry := range entries {
 		typ := reflect.TypeOf(entry.proto)
-		n := sweep(12, 6)
+		n, hostile := sweep(12, 6), deltaHostilePerType
 		if typ == reflect.TypeOf(Far{}) {
 			n = 3 // big values: a few go a long way
+			if !fullSweeps() {
+				hostile = 0 // see buildCorpus
+			}
 		}
-		c.deltas(k, typ, entry.sample(int64(k)+1001, n), rng)
+		c.deltas(k, typ, entry.sample(int64(k)+1001, n), deltaPairsPerType, hostile, rng)
 		c.deltaCrafted(k, typ)
 	}
 	c.zeroBitDeltas(len(entries), rng)
@@ -61,13 +64,14 @@ var (
 	deltaRandomPerType  = sweep(10, 4)
 )
 
-// deltas adds the delta commands of table type k.
-func (c *corpus) deltas(k int, typ reflect.Type, samples []any, rng *rand.Rand) {
+// deltas adds the delta commands of pairs of table type k's samples, the
+// first damaged of which are damaged the way hostile damages packets.
+func (c *corpus) deltas(k int, typ reflect.Type, samples []any, pairs, damaged int, rng *rand.Rand) {
 	if len(samples) < 2 {
 		return
 	}
 	hostile := 0
-	for i := 0; i < deltaPairsPerType; i++ {
+	for i := 0; i < pairs; i++ {
 		what := fmt.Sprintf("%s delta pair %d", typ, i)
 		basePacket := mustMarshal(samples[i%len(samples)])
 		var valuePacket []byte
@@ -84,7 +88,7 @@ func (c *corpus) deltas(k int, typ reflect.Type, samples []any, rng *rand.Rand) 
 		}
 		c.deltaWrite(k, typ, basePacket, valuePacket, d, what)
 		c.deltaRead(k, typ, basePacket, d, what)
-		if len(d) > 1 && hostile < deltaHostilePerType && (fullSweeps() || typ != reflect.TypeOf(Far{})) { // see buildCorpus
+		if len(d) > 1 && hostile < damaged {
 			hostile++
 			c.damaged(d, rng, func(p []byte, how string) {
 				c.deltaRead(k, typ, basePacket, p, what+" "+how)

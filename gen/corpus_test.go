@@ -118,7 +118,8 @@ var (
 	hostilePerType = sweep(3, 1)   // of which the first few are spoiled bit by bit
 	writePerType   = sweep(6, 3)   // valid values written from C++ assignments
 	spoilPerType   = sweep(2, 1)   // values whose leaves are spoiled one at a time
-	spoilCap       = 90            // at most this many spoiled values per type
+	spoilCap       = sweep(90, 30) // at most this many spoiled values per type
+	spoilStride    = sweep(1, 3)   // every way to spoil a leaf, or every third
 	randomPerType  = sweep(30, 8)  // packets of random bytes
 )
 
@@ -306,10 +307,28 @@ func (c *corpus) spoil(entry tableEntry, root *model.Type, k int) {
 				continue
 			}
 			seen[s.what] = true
-			c.write(root, rv.Interface(), fmt.Sprintf("%s sample %d with %s", root.Go, j, s.what))
+			what := fmt.Sprintf("%s sample %d with %s", root.Go, j, s.what)
+			if target%spoilStride != 0 {
+				if handPinned("write " + what) {
+					c.write(root, rv.Interface(), what) // a case handErrors pins, taken beside the others
+				}
+				continue
+			}
+			c.write(root, rv.Interface(), what)
 			added++
 		}
 	}
+}
+
+// handPinned reports whether a write case's description (the command's,
+// but for Go's refusal, which follows a space) is one of handErrors'.
+func handPinned(what string) bool {
+	for _, h := range handErrors {
+		if strings.HasPrefix(what+" ", h.what) {
+			return true
+		}
+	}
+	return false
 }
 
 // pinned adds the float probes of the Pinned type: every code of each of

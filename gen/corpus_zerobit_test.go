@@ -112,7 +112,7 @@ func (c *corpus) zeroBitReads(k0 int, rng *rand.Rand) {
 // have), and deltas built by hand that add what no bits pay for.
 func (c *corpus) zeroBitDeltas(k0 int, rng *rand.Rand) {
 	for i, z := range zeroBitTypes() {
-		c.deltas(k0+i, reflect.TypeOf(z.proto), z.values, rng)
+		c.deltas(k0+i, reflect.TypeOf(z.proto), z.values, deltaPairsPerType, deltaHostilePerType, rng)
 	}
 	for _, cr := range zeroBitCrafts() {
 		typ := reflect.TypeOf(cr.base).Elem()

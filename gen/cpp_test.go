@@ -33,21 +33,26 @@ func requireCompiler(t *testing.T) string {
 	return ""
 }
 
-// cppFlags are the two builds of the driver: one with the sanitizers for
+// cppFlags are the builds of the driver: one with the sanitizers for
 // hostile packets, one optimised with every contraction of floats allowed,
-// for the pinned float arithmetic.
+// for the pinned float arithmetic; and, without BITPACK_FULL=1, a quick
+// one (unoptimised: a third of the optimised build's compile time) beside
+// the probes build, the optimised flags on the float and quaternion
+// probes alone (driver.cpp with -DPROBES_ONLY).
 var cppFlags = map[string][]string{
 	"sanitized": {"-O0", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"},
 	"fast":      {"-O2", "-march=native", "-ffp-contract=fast"},
+	"quick":     {"-O0"},
+	"probes":    {"-O2", "-march=native", "-ffp-contract=fast", "-DPROBES_ONLY"},
 }
 
-// driverBuilds are the builds the driver's tests run: both with
-// BITPACK_FULL=1 (see fullSweeps), else the optimised one alone.
+// driverBuilds are the builds the driver's tests run: sanitized and fast
+// with BITPACK_FULL=1 (see fullSweeps), else quick and probes.
 func driverBuilds() []string {
 	if fullSweeps() {
 		return []string{"sanitized", "fast"}
 	}
-	return []string{"fast"}
+	return []string{"quick", "probes"}
 }
 
 // driver is the compiled C++ test driver of one build.
@@ -55,6 +60,10 @@ type driver struct {
 	name string
 	path string
 }
+
+// probesOnly reports whether the driver answers only the float and
+// quaternion probes (SKIP to every other command).
+func (d driver) probesOnly() bool { return d.name == "probes" }
 
 // builtDrivers are the drivers buildDrivers built last: TestCPPCrossLanguage
 // and TestCPPDeltas compile the same dispatch (the corpus's), once per test
@@ -92,11 +101,14 @@ func buildDrivers(t *testing.T, gxx string, dispatch string) []driver {
 		t.Fatal(err)
 	}
 	builtDrivers.dirs = append(builtDrivers.dirs, dir)
-	var header bytes.Buffer
+	var header, probes bytes.Buffer
 	if err := CPP(&header, Options{Include: "minserialize.h", Enums: tableEnums}, corpusProtos()...); err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{"table.h": header.Bytes(), "dispatch.inc": []byte(dispatch)}
+	if err := CPP(&probes, Options{Include: "minserialize.h"}, Pinned{}, QuatProbe{}); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"table.h": header.Bytes(), "dispatch.inc": []byte(dispatch), "probes.h": probes.Bytes()}
 	for _, name := range []string{"minserialize.h", "hooks.h", "driver.cpp"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -205,9 +217,10 @@ func goWrite(v any) (string, error) {
 // both and written back identically; values Marshal refuses (each leaf of
 // sample values spoiled in turn) are refused by the C++ writer, and the
 // others are written identically; and every code of a float32 and a
-// float64 compressed float decodes to the same bits. It runs once with
-// AddressSanitizer and UBSan (with BITPACK_FULL=1), once optimised with
-// -march=native -ffp-contract=fast.
+// float64 compressed float decodes to the same bits. With BITPACK_FULL=1
+// it runs once with AddressSanitizer and UBSan, once optimised with
+// -march=native -ffp-contract=fast; without, once unoptimised, and the
+// float and quaternion probes once more through their optimised build.
 func TestCPPCrossLanguage(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
@@ -227,8 +240,12 @@ func TestCPPCrossLanguage(t *testing.T) {
 		start = time.Now()
 		answers := d.run(t, lines)
 		t.Logf("%s build ran in %v", d.name, time.Since(start))
-		failures := 0
+		failures, probes := 0, 0
 		for i, cmd := range c.cmds {
+			if d.probesOnly() && answers[i] == "SKIP" {
+				continue
+			}
+			probes++
 			if got := answers[i]; !cmd.agrees(got) {
 				failures++
 				if failures <= 12 {
@@ -238,6 +255,13 @@ func TestCPPCrossLanguage(t *testing.T) {
 		}
 		if failures > 12 {
 			t.Errorf("%s build: %d disagreements in all (first 12 shown)", d.name, failures)
+		}
+		if d.probesOnly() {
+			if probes < c.probes {
+				t.Errorf("%s build: answered %d commands, fewer than the %d probes", d.name, probes, c.probes)
+			}
+			t.Logf("%s build: %d float and quaternion probes", d.name, probes)
+			continue
 		}
 		t.Logf("%s build: %d commands (%d packets read, %d values written, %d codes decoded)", d.name, len(c.cmds), c.reads, len(c.writes), c.probes)
 	}

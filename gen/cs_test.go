@@ -131,27 +131,36 @@ func rootIndex(c *corpus, t *model.Type) int {
 	panic("not a root: " + t.Name)
 }
 
-// csDriver compiles the C# driver for corpus c's table: the generated
-// file, the cases, driver.cs and hooks.cs.
-func csDriver(t *testing.T, c *corpus) string {
+// csDriverBuild is the C# driver, compiled once for the corpus's table
+// (its write cases with it) and run by TestCSharpCrossLanguage and
+// TestCSharpDeltas: the delta corpus has the same types, by the same
+// numbers.
+var csDriverBuild = sharedBuild{name: "cs-driver"}
+
+// csDriver compiles the C# driver for the corpus's table, once: the
+// generated file, the cases, driver.cs and hooks.cs.
+func csDriver(t *testing.T) string {
 	t.Helper()
-	e, err := csharp.New(c.m, csNamespace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sources := map[string][]byte{"table.cs": e.File(), "cases.cs": csCases(c, e)}
-	for _, name := range []string{"driver.cs", "hooks.cs"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
+	return csDriverBuild.get(t, func(dir string) string {
+		c := sharedCorpus(t)
+		e, err := csharp.New(c.m, csNamespace)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sources[name] = b
-	}
-	exe := filepath.Join(t.TempDir(), "driver.exe")
-	start := time.Now()
-	csCompile(t, sources, exe)
-	t.Logf("mcs in %v", time.Since(start))
-	return exe
+		sources := map[string][]byte{"table.cs": e.File(), "cases.cs": csCases(c, e)}
+		for _, name := range []string{"driver.cs", "hooks.cs"} {
+			b, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sources[name] = b
+		}
+		exe := filepath.Join(dir, "driver.exe")
+		start := time.Now()
+		csCompile(t, sources, exe)
+		t.Logf("mcs in %v", time.Since(start))
+		return exe
+	})
 }
 
 // TestCSharpCrossLanguage is the cross-language test of the generated C#:
@@ -168,7 +177,7 @@ func TestCSharpCrossLanguage(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	c := sharedCorpus(t)
-	exe := csDriver(t, c)
+	exe := csDriver(t)
 	lines := c.lines()
 	runs := []struct {
 		name   string
@@ -381,7 +390,7 @@ func TestCSharpDeltas(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	c := sharedDeltaCorpus(t)
-	exe := csDriver(t, c)
+	exe := csDriver(t)
 	lines := c.lines()
 	for _, r := range []struct {
 		name string

@@ -73,16 +73,20 @@ func TestTypeScriptEnumTypes(t *testing.T) {
 		t.Fatalf("found %d enum declarations, want 3", len(decls))
 	}
 	dir := t.TempDir()
-	compile := func(name, src string, extra ...string) (string, error) {
+	write := func(name, src string) string {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		return path
+	}
+	// compile type-checks the files in one tsc run.
+	compile := func(paths []string, extra ...string) (string, error) {
 		args := append(append(append([]string{}, tsFlags...), "--noEmit", "--target", "es2020"), extra...)
-		out, err := exec.Command(tsc, append(args, path)...).CombinedOutput()
+		out, err := exec.Command(tsc, append(args, paths...)...).CombinedOutput()
 		return string(out), err
 	}
-	if out, err := compile("decls.ts", string(bytes.Join(decls, nil)), "--erasableSyntaxOnly", "--isolatedModules", "--verbatimModuleSyntax"); err != nil {
+	if out, err := compile([]string{write("decls.ts", string(bytes.Join(decls, nil)))}, "--erasableSyntaxOnly", "--isolatedModules", "--verbatimModuleSyntax"); err != nil {
 		t.Errorf("the enum declarations alone: %v\n%s", err, out)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "table.ts"), module.Bytes(), 0o644); err != nil {
@@ -99,18 +103,29 @@ const fine: bigint = v.Fine;
 const beat: number = v.Beat + v.Lag;
 export const out = [read, fine, beat];
 `
-	if out, err := compile("use.ts", use); err != nil {
+	if out, err := compile([]string{write("use.ts", use)}); err != nil {
 		t.Errorf("named values: %v\n%s", err, out)
 	}
-	for _, bad := range []struct{ src, want string }{
+	// Each misuse in a file of its own, all in one tsc run: each file
+	// must have its error.
+	bads := []struct{ src, want string }{
 		{`const x: t.Team = 7;`, "error TS2322: Type '7' is not assignable to type 'Team'."},
 		{`t.newNamed().Side = 7;`, "error TS2322: Type '7' is not assignable to type 'Team'."},
 		{`t.newNamed().Rank = 1n;`, "error TS2322: Type '1n' is not assignable to type 'Rank'."},
 		{`t.newNamed().Shift = t.Team.Blue;`, "error TS2322: Type '2' is not assignable to type 'Offset'."},
-	} {
-		out, err := compile("bad.ts", `import * as t from "./table.js";`+"\n"+bad.src+"\nexport {};\n")
-		if err == nil || !strings.Contains(out, bad.want) {
-			t.Errorf("%s: %v\n%s\nwant %q", bad.src, err, out, bad.want)
+	}
+	var paths []string
+	for i, bad := range bads {
+		paths = append(paths, write(fmt.Sprintf("bad%d.ts", i), `import * as t from "./table.js";`+"\n"+bad.src+"\nexport {};\n"))
+	}
+	out, err := compile(paths)
+	for i, bad := range bads {
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			found = found || strings.Contains(line, fmt.Sprintf("bad%d.ts(", i)) && strings.Contains(line, bad.want)
+		}
+		if err == nil || !found {
+			t.Errorf("%s: %v\n%s\nwant %q in bad%d.ts", bad.src, err, out, bad.want, i)
 		}
 	}
 }

@@ -14,11 +14,8 @@ import (
 // Update is the -update flag: rewrite the golden generated files.
 var Update = update
 
-// SweepSize is how much of a Go differential sweep runs (goSweepSize).
-func SweepSize() (samples, damaged, random, spoiled int) {
-	s := goSweepSize()
-	return s.samples, s.damaged, s.random, s.spoiled
-}
+// Sweep is full with BITPACK_FULL=1, else quick (see sweep).
+func Sweep(full, quick int) int { return sweep(full, quick) }
 
 // Damaged calls add with the damaged copies of p the corpus tests try
 // (see corpus.damaged).

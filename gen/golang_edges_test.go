@@ -317,10 +317,7 @@ func TestGoStringBytes(t *testing.T) {
 // plan, compares the values bit for bit, and encodes each back by both:
 // the packet again.
 func TestGoEveryCode(t *testing.T) {
-	stride := uint32(1) // with -short (CI's emulated 32-bit step), every 13th code past 2^14 and the last
-	if testing.Short() {
-		stride = 13
-	}
+	stride := uint32(gen.Sweep(1, 13)) // without BITPACK_FULL=1, every 13th code past 2^14 and the last
 	check := func(name string, bits int, maxCode uint32, decode func(p []byte) (uint64, bool, uint64, error), encode func(p []byte) (string, bool)) {
 		n := (bits + 7) / 8
 		for c := uint32(0); c < 1<<bits; c = nextCode(c, stride, maxCode) {

@@ -338,15 +338,14 @@ func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
 // TestGoHostileAgrees runs the generated code and the plan on samples of
 // the hostile types: encodes of the samples and of their spoiled copies;
 // decodes of their packets, damaged and random ones into the zero value,
-// into another sample and into that sample dirtied.
+// into another sample and into that sample dirtied: 24 samples of each
+// type with BITPACK_FULL=1, 8 without.
 func TestGoHostileAgrees(t *testing.T) {
 	rng := rand.New(rand.NewSource(61))
-	var size struct{ samples, damaged, random, spoiled int }
-	size.samples, size.damaged, size.random, size.spoiled = gen.SweepSize()
 	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
 		fn := gohostile.Generated[typ]
-		packets := atkSamples(typ, int64(k)+100, size.samples)
+		packets := atkSamples(typ, int64(k)+100, gen.Sweep(24, 8))
 		checks, spoiled := 0, 0
 		for i, p := range packets {
 			if msg := atkEncodeAgrees(fn, atkPrior(typ, p, 0).Interface()); msg != "" {
@@ -366,15 +365,15 @@ func TestGoHostileAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < size.damaged {
+			if i < gen.Sweep(6, 2) {
 				gen.Damaged(p, rng, try)
 			}
-			for j := 0; j < size.random; j++ {
+			for j := 0; j < gen.Sweep(40, 10); j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
 			}
-			if i < size.spoiled {
+			if i < gen.Sweep(4, 2) {
 				err := gen.Spoiled(proto, p, func(v reflect.Value, what string) {
 					spoiled++
 					if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {

@@ -173,35 +173,21 @@ func goEncodeAgrees(fn goFn, v any) string {
 	return ""
 }
 
-// goSweep is how much of a Go differential sweep runs: samples a type,
-// how many of them are damaged in every way, random packets a sample, and
-// how many are spoiled field by field. With -short (CI's 32-bit step,
-// emulated and twenty times slower) a third of the samples and a quarter
-// of the rest; the tests step runs them whole.
-type goSweep struct{ samples, damaged, random, spoiled int }
-
-func goSweepSize() goSweep {
-	if testing.Short() {
-		return goSweep{samples: 8, damaged: 2, random: 10, spoiled: 1}
-	}
-	return goSweep{samples: 24, damaged: 6, random: 40, spoiled: 4}
-}
-
 // TestGoAgrees runs both on the table's samples, the packets of each
 // damaged in every way the corpus damages them (into the zero value and
 // into another sample, whose slices, strings and pointees a decode
-// reuses), and the samples spoiled field by field.
+// reuses), and the samples spoiled field by field: 24 samples of each
+// type with BITPACK_FULL=1, 8 without.
 func TestGoAgrees(t *testing.T) {
 	m, err := model.Build(protosOf(goTable(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewSource(19))
-	size := goSweepSize()
 	for k, e := range goTable(t) {
 		typ := reflect.TypeOf(e.proto)
 		fn := gotable.Generated[typ]
-		samples := e.sample(int64(k)+1, size.samples)
+		samples := e.sample(int64(k)+1, sweep(24, 8))
 		switch typ {
 		case reflect.TypeFor[gotable.Text]():
 			samples = append(samples, converted(specialTexts(), typ)...)
@@ -229,10 +215,10 @@ func TestGoAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < size.damaged {
+			if i < sweep(6, 2) {
 				(&corpus{}).damaged(p, rng, try)
 			}
-			for j := 0; j < size.random; j++ {
+			for j := 0; j < sweep(40, 10); j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
@@ -240,7 +226,7 @@ func TestGoAgrees(t *testing.T) {
 		}
 		spoiled := 0
 		root := m.Roots[k]
-		for j := 0; j < size.spoiled; j++ {
+		for j := 0; j < sweep(4, 2); j++ {
 			for target := 0; ; target++ {
 				rv := reflect.New(typ).Elem()
 				rv.Set(reflect.ValueOf(samples[j]))

@@ -122,6 +122,11 @@ export function listen(ws: WebSocket, receiver: PlayerReceiver): void {
 // configuration web teams compile with: the base settings with the
 // ES2020 library alone and with the DOM's, each alone and with the
 // strictest settings. One tsc run per configuration takes all the files.
+// Without BITPACK_FULL=1 each compiler runs with the strictest settings
+// alone (which only add errors to the base ones), the newest with both
+// libraries, the oldest (the JavaScript one, five times the newest's CPU)
+// with ES2020's alone; and they check without writing the JavaScript out
+// (--noEmit: the same errors, in two thirds of the time).
 func TestTypeScriptCompileMatrix(t *testing.T) {
 	requireTool(t, "node", "TypeScript")
 	sources := tsMatrixSources(t)
@@ -143,6 +148,9 @@ func TestTypeScriptCompileMatrix(t *testing.T) {
 		version := tscVersion(t, tsc)
 		for _, lib := range []string{"es2020", "es2020,dom"} {
 			for _, strictest := range []bool{false, true} {
+				if !fullSweeps() && (!strictest || comp.name == "oldest" && lib != "es2020") {
+					continue
+				}
 				args := append([]string{}, tsMatrixBase...)
 				args = append(args, "--lib", lib)
 				name := fmt.Sprintf("%s-%s/lib=%s", comp.name, version, lib)
@@ -159,13 +167,17 @@ func TestTypeScriptCompileMatrix(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					out := t.TempDir()
-					all := append(append(args, "--outDir", out), in...)
+					all := append(args, "--noEmit")
+					if fullSweeps() {
+						all = append(args, "--outDir", t.TempDir())
+					}
+					flags := strings.Join(all, " ")
+					all = append(all, in...)
 					start := time.Now()
 					if o, err := exec.Command(tsc, all...).CombinedOutput(); err != nil {
-						t.Fatalf("tsc %s: %v\n%s", strings.Join(args, " "), err, tail(string(o), 6000))
+						t.Fatalf("tsc %s: %v\n%s", flags, err, tail(string(o), 6000))
 					}
-					t.Logf("tsc %s: %d files in %v", strings.Join(args, " "), len(in), time.Since(start))
+					t.Logf("tsc %s: %d files in %v", flags, len(in), time.Since(start))
 				})
 			}
 		}

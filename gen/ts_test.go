@@ -118,32 +118,41 @@ func TestTypeScriptDeltas(t *testing.T) {
 	compareClient(t, "node", c, runTSDriver(t, c), true)
 }
 
-// runTSDriver generates the module and the driver for c's types, compiles
-// them and returns node's answers to c's commands.
+// tsDriverBuild is the TypeScript driver, compiled once for the corpus's
+// table (its write cases with it) and run by TestTypeScriptCrossLanguage
+// and TestTypeScriptDeltas: the delta corpus has the same types, by the
+// same numbers.
+var tsDriverBuild = sharedBuild{name: "ts-driver"}
+
+// runTSDriver generates the module and the driver for the corpus's types,
+// compiles them (once) and returns node's answers to c's commands.
 func runTSDriver(t *testing.T, c *corpus) []string {
 	t.Helper()
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
-	e, err := typescript.New(c.m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	sources := map[string][]byte{"table.ts": e.File(), "cases.ts": tsCases(t, c, e)}
-	start := time.Now()
-	tsCompile(t, tsc, dir, sources, "--target", "es2020", "--lib", "es2020")
-	t.Logf("tsc in %v", time.Since(start))
-	driver, err := os.ReadFile(filepath.Join("testdata", "driver.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{"out/driver.mjs": string(driver), "package.json": `{"type": "module"}` + "\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+	driver := tsDriverBuild.get(t, func(dir string) string {
+		c := sharedCorpus(t)
+		e, err := typescript.New(c.m)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	start = time.Now()
-	answers := runDriver(t, "node", exec.Command(node, filepath.Join(dir, "out", "driver.mjs")), c.lines())
+		sources := map[string][]byte{"table.ts": e.File(), "cases.ts": tsCases(t, c, e)}
+		start := time.Now()
+		tsCompile(t, tsc, dir, sources, "--target", "es2020", "--lib", "es2020")
+		t.Logf("tsc in %v", time.Since(start))
+		driver, err := os.ReadFile(filepath.Join("testdata", "driver.mjs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range map[string]string{"out/driver.mjs": string(driver), "package.json": `{"type": "module"}` + "\n"} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return filepath.Join(dir, "out", "driver.mjs")
+	})
+	start := time.Now()
+	answers := runDriver(t, "node", exec.Command(node, driver), c.lines())
 	t.Logf("node ran in %v", time.Since(start))
 	return answers
 }

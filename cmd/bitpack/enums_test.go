@@ -36,7 +36,8 @@ func TestModuleEnums(t *testing.T) {
 }
 
 // TestGenEnums: the command passes the enums it reads to gen, in every
-// language but Go's.
+// language but Go's (all three with BITPACK_FULL=1; C++ alone without:
+// the options reach every language through the same program).
 func TestGenEnums(t *testing.T) {
 	var opts gen.Options
 	for _, e := range teamsEnums {
@@ -50,6 +51,9 @@ func TestGenEnums(t *testing.T) {
 		lang string
 		gen  func(w io.Writer, opts gen.Options, values ...any) error
 	}{{"cpp", gen.CPP}, {"cs", gen.CSharp}, {"ts", gen.TypeScript}} {
+		if tc.lang != "cpp" && !fullSweeps() {
+			continue
+		}
 		var stdout, stderr bytes.Buffer
 		if err := run([]string{"gen", "-lang", tc.lang, "./testdata/teams", "Match"}, &stdout, &stderr); err != nil {
 			t.Fatalf("-lang %s: %v\n%s", tc.lang, err, stderr.String())
