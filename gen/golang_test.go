@@ -88,6 +88,7 @@ func goTableCopies() []tableEntry {
 		{gotable.Units{}, bitpacktest.Gen[gotable.Units]()},
 		{gotable.QuatProbe{}, bitpacktest.Gen[gotable.QuatProbe]()},
 		{gotable.Stamps{}, stampsGen(true).Map(func(v Stamps) gotable.Stamps { return gotable.Stamps(v) })},
+		{gotable.Epochs{}, epochsGen(true).Map(func(v Epochs) gotable.Epochs { return gotable.Epochs(v) })},
 	}
 }
 

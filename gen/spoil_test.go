@@ -185,7 +185,9 @@ func settable(rv reflect.Value) reflect.Value {
 // year 0 and before, five-digit years, the earliest Unix second, which
 // Go's calendar wraps, and the latest), each at a whole number of units,
 // when they are outside the range in a count of int64. (A time whose
-// units pass int64 is refused in words no client's count can reach.)
+// units pass int64 is refused in words no client's count can reach, and
+// no client holds it: half a unit past a bound at an end of int64 is
+// left out.)
 func (s *spoiler) times(v *model.Value, rv reflect.Value) {
 	lo, hi, _ := model.IntBounds(v)
 	u := v.Unit
@@ -195,6 +197,9 @@ func (s *spoiler) times(v *model.Value, rv reflect.Value) {
 			return
 		}
 		t = t.Add(time.Duration(offset))
+		if _, _, ok := rules.UnixUnits(t, u); !ok {
+			return
+		}
 		s.site(fmt.Sprintf("%s = %s (%d units%+dns)", v.Path, t, units, offset), func() { rv.Set(reflect.ValueOf(t)) })
 	}
 	for _, x := range []struct {

@@ -53,6 +53,52 @@ func stampsGen(offsets bool) gopter.Gen {
 	}
 }
 
+// epochsGen draws valid Epochs as stampsGen draws Stamps: each time
+// within its field's range; the clamped ones (Ns, Big, High) now and then
+// anywhere a time.Time is (the zero time.Time, the latest Unix second,
+// 1970), or a unit past their ends.
+func epochsGen(offsets bool) gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		in := func(lo, hi int64, unit time.Duration) time.Time {
+			if offsets {
+				return timeIn(r, lo, hi, unit)
+			}
+			return wholeTimeIn(r, lo, hi, unit)
+		}
+		latest := math.MaxInt64 + time.Time{}.Unix()
+		v := Epochs{
+			Edge: in(math.MinInt64, latest, time.Second),
+			Ns:   in(math.MinInt64, math.MaxInt64, time.Nanosecond),
+			Big:  in(-4, 3, math.MaxInt64),
+			One:  in(5, 5, time.Hour),
+			Low:  in(math.MinInt64, -9223372036854775000, time.Millisecond),
+			High: in(9223372036854775000, math.MaxInt64, time.Microsecond),
+			Odd:  in(-3074457345618258602, 3074457345618258602, 3),
+			Slow: in(-9223372027631403780, 9223371965495807042, time.Second+1),
+		}
+		// The clamped fields anywhere: year 1, 1970, the latest time.Time,
+		// a unit past each end (where there is one).
+		far := func(t time.Time, unit time.Duration, past ...int64) time.Time {
+			switch k := r.Intn(8); {
+			case k == 0:
+				return time.Time{}
+			case k == 1:
+				return time.Unix(0, 0)
+			case k == 2:
+				return time.Unix(latest, 0)
+			case k-3 < len(past):
+				return in(past[k-3], past[k-3], unit)
+			}
+			return t
+		}
+		v.Ns = far(v.Ns, time.Nanosecond)
+		v.Big = far(v.Big, math.MaxInt64, -5, 4)
+		v.High = far(v.High, time.Microsecond, 9223372036854774999)
+		return gopter.NewGenResult(v, gopter.NoShrinker)
+	}
+}
+
 // wholeTimeIn is timeIn at a whole number of units.
 func wholeTimeIn(r *rand.Rand, lo, hi int64, unit time.Duration) time.Time {
 	t := timeIn(r, lo, hi, unit)

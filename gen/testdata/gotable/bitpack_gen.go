@@ -28,6 +28,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xecaeb2b57263b0c0, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
 	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x4736bad72cf185b, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 	bitpack.RegisterGenerated(bitpack.Generated[Stamps]{Layout: 0xe3dbd61fc6afc721, Append: bitpackAppendStamps, Unmarshal: bitpackUnmarshalStamps})
+	bitpack.RegisterGenerated(bitpack.Generated[Epochs]{Layout: 0x9d99b06d6264c1a7, Append: bitpackAppendEpochs, Unmarshal: bitpackUnmarshalEpochs})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -3559,6 +3560,171 @@ func bitpackUnmarshalStamps(data []byte, v *Stamps) bool {
 	(*v).Fine = s_Fine
 	(*v).Near = s_Near
 	(*v).Pair = s_Pair
+	return true
+}
+
+// bitpackAppendEpochs appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendEpochs(dst []byte, v *Epochs) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	u0, _, ok2 := bitpackUnixUnits((*v).Edge, 1000000000)
+	c3 := uint64(u0) - 0x8000000000000000
+	if !ok2 || c3 > 0xfffffff1886e08ff {
+		return dst, false
+	}
+	u4, neg5, ok6 := bitpackUnixUnits((*v).Ns, 1)
+	c7 := uint64(u4) - 0x8000000000000000
+	if !ok6 {
+		if !ok6 && neg5 || ok6 && u4 < -9223372036854775808 {
+			c7 = 0
+		} else {
+			c7 = 0xffffffffffffffff
+		}
+	}
+	w.WriteBitsUnchecked(c3, 64)
+	u8, neg9, ok10 := bitpackUnixUnits((*v).Big, 9223372036854775807)
+	c11 := uint64(u8) - 0xfffffffffffffffc
+	if !ok10 || c11 > 7 {
+		if !ok10 && neg9 || ok10 && u8 < -4 {
+			c11 = 0
+		} else {
+			c11 = 7
+		}
+	}
+	w.WriteBitsUnchecked((c7 ^ 0x8000000000000000), 64)
+	u12, _, ok14 := bitpackUnixUnits((*v).One, 3600000000000)
+	c15 := uint64(u12) - 5
+	if !ok14 || c15 > 0 {
+		return dst, false
+	}
+	_ = c15
+	u16, _, ok18 := bitpackUnixUnits((*v).Low, 1000000)
+	c19 := uint64(u16) - 0x8000000000000000
+	if !ok18 || c19 > 808 {
+		return dst, false
+	}
+	u20, neg21, ok22 := bitpackUnixUnits((*v).High, 1000)
+	c23 := uint64(u20) - 0x7ffffffffffffcd8
+	if !ok22 || c23 > 807 {
+		if !ok22 && neg21 || ok22 && u20 < 9223372036854775000 {
+			c23 = 0
+		} else {
+			c23 = 807
+		}
+	}
+	u24, _, ok26 := bitpackUnixUnits((*v).Odd, 3)
+	c27 := uint64(u24) - 0xd555555555555556
+	if !ok26 || c27 > 0x5555555555555554 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked((c11^4)|c19<<3|c23<<13, 23)
+	u28, _, ok30 := bitpackUnixUnits((*v).Slow, 1000000001)
+	c31 := uint64(u28) - 0x8000000225c17cfc
+	if !ok30 || c31 > 0xffffffed3ceb0f46 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c27, 63)
+	w.WriteBitsUnchecked(c31, 64)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalEpochs decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalEpochs(data []byte, v *Epochs) bool {
+	if len(data) > 35 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s Epochs
+	)
+	if end-pos < 32 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0xffffffff
+	lo0 := c2
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0xffffffff
+	if (lo0 | c5<<32) > 0xfffffff1886e08ff {
+		return false
+	}
+	s.Edge = bitpackTimeOfUnits(int64(((lo0 | c5<<32) + 0x8000000000000000)), 1000000000)
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0xffffffff
+	lo3 := c7
+	pos += 32
+	var c8 uint64
+	s.One = bitpackTimeOfUnits(int64((c8 + 5)), 3600000000000)
+	if end-pos < 55 {
+		return false
+	}
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0xffffffff
+	s.Ns = bitpackTimeOfUnits(int64((((lo3 | c11<<32) ^ 0x8000000000000000) + 0x8000000000000000)), 1)
+	c12 := w10 >> 32 & 0x7
+	s.Big = bitpackTimeOfUnits(int64(((c12 ^ 4) + 0xfffffffffffffffc)), 9223372036854775807)
+	c13 := w10 >> 35 & 0x3ff
+	if c13 > 808 {
+		return false
+	}
+	s.Low = bitpackTimeOfUnits(int64((c13 + 0x8000000000000000)), 1000000)
+	c14 := w10 >> 45 & 0x3ff
+	if c14 > 807 {
+		return false
+	}
+	s.High = bitpackTimeOfUnits(int64((c14 + 0x7ffffffffffffcd8)), 1000)
+	pos += 55
+	if end-pos < 32 {
+		return false
+	}
+	w15 := bitpackWord(data, pos)
+	c16 := w15 >> 0 & 0xffffffff
+	lo9 := c16
+	pos += 32
+	if end-pos < 31 {
+		return false
+	}
+	w18 := bitpackWord(data, pos)
+	c19 := w18 >> 0 & 0x7fffffff
+	if (lo9 | c19<<32) > 0x5555555555555554 {
+		return false
+	}
+	s.Odd = bitpackTimeOfUnits(int64(((lo9 | c19<<32) + 0xd555555555555556)), 3)
+	pos += 31
+	if end-pos < 32 {
+		return false
+	}
+	w20 := bitpackWord(data, pos)
+	c21 := w20 >> 0 & 0xffffffff
+	lo17 := c21
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w22 := bitpackWord(data, pos)
+	c23 := w22 >> 0 & 0xffffffff
+	if (lo17 | c23<<32) > 0xffffffed3ceb0f46 {
+		return false
+	}
+	s.Slow = bitpackTimeOfUnits(int64(((lo17 | c23<<32) + 0x8000000225c17cfc)), 1000000001)
+	pos += 32
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
 	return true
 }
 
