@@ -335,6 +335,25 @@ type Stamps struct {
 	Opt  *time.Time   `bits:"unit=1ms,range=-5000..5000"`
 }
 
+// TimeBoxes has time.Time fields in the containers Stamps has not: an
+// embedded time, a pointer to a pointer, a slice of slices, a map's
+// values, a sparse slice, a map of slices (gen.Go leaves it to the plan:
+// maps and sparse slices).
+type TimeBoxes struct {
+	Emb   TimeEmbed
+	PP    **time.Time          `bits:"unit=1ms,range=0..1000"`
+	Rows  [][]time.Time        `bits:"maxlen=2,elem.maxlen=2,unit=1s,range=-5..5"`
+	ByKey map[uint8]time.Time  `bits:"maxlen=3,unit=1s,range=0..10,clamp"`
+	Slots []*time.Time         `bits:"maxlen=4,sparse,unit=1s,range=0..10"`
+	Hours map[int8][]time.Time `bits:"maxlen=2,elem.maxlen=2,unit=1h,bits=4"`
+}
+
+// TimeEmbed embeds a time.Time, which takes its tag.
+type TimeEmbed struct {
+	time.Time `bits:"unit=1s,range=0..100"`
+	N         int8
+}
+
 // Epochs has time.Time fields at the ends of int64 and of time.Time:
 // every Unix second a time.Time has (64 bits), 1ns over int64 clamped,
 // a unit of math.MaxInt64 ns, a range of one unit (no bits), ranges at
@@ -487,6 +506,7 @@ func table() []tableEntry {
 		{QuatProbe{}, bitpacktest.Gen[QuatProbe]()},
 		{Stamps{}, stampsGen(false)},
 		{Epochs{}, epochsGen(false)},
+		{TimeBoxes{}, timeBoxesGen()},
 	}
 }
 

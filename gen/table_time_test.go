@@ -99,6 +99,56 @@ func epochsGen(offsets bool) gopter.Gen {
 	}
 }
 
+// timeBoxesGen draws valid TimeBoxes: whole units, each container of
+// every length it takes (ByKey's times now and then past its clamped
+// range).
+func timeBoxesGen() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		v := TimeBoxes{Emb: TimeEmbed{Time: wholeTimeIn(r, 0, 100, time.Second), N: int8(r.Uint32())}}
+		if r.Intn(3) > 0 {
+			t := wholeTimeIn(r, 0, 1000, time.Millisecond)
+			pt := &t
+			v.PP = &pt
+			if r.Intn(3) == 0 {
+				v.PP = new(*time.Time)
+			}
+		}
+		for n := r.Intn(3); n > 0; n-- {
+			var row []time.Time
+			for k := r.Intn(3); k > 0; k-- {
+				row = append(row, wholeTimeIn(r, -5, 5, time.Second))
+			}
+			v.Rows = append(v.Rows, row)
+		}
+		if n := r.Intn(4); n > 0 || r.Intn(2) == 0 {
+			v.ByKey = map[uint8]time.Time{}
+			for ; n > 0; n-- {
+				v.ByKey[uint8(r.Intn(8))] = wholeTimeIn(r, -3, 13, time.Second)
+			}
+		}
+		for n := r.Intn(5); n > 0; n-- {
+			var t *time.Time
+			if r.Intn(2) == 0 {
+				x := wholeTimeIn(r, 0, 10, time.Second)
+				t = &x
+			}
+			v.Slots = append(v.Slots, t)
+		}
+		if n := r.Intn(3); n > 0 {
+			v.Hours = map[int8][]time.Time{}
+			for ; n > 0; n-- {
+				var ts []time.Time
+				for k := r.Intn(3); k > 0; k-- {
+					ts = append(ts, wholeTimeIn(r, -8, 7, time.Hour))
+				}
+				v.Hours[int8(r.Intn(5)-2)] = ts
+			}
+		}
+		return gopter.NewGenResult(v, gopter.NoShrinker)
+	}
+}
+
 // wholeTimeIn is timeIn at a whole number of units.
 func wholeTimeIn(r *rand.Rand, lo, hi int64, unit time.Duration) time.Time {
 	t := timeIn(r, lo, hi, unit)
