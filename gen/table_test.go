@@ -358,8 +358,9 @@ type TimeEmbed struct {
 // every Unix second a time.Time has (64 bits), 1ns over int64 clamped,
 // a unit of math.MaxInt64 ns, a range of one unit (no bits), ranges at
 // the bottom of int64 in milliseconds and at its top in microseconds
-// (clamped), ±2^63 ns in units of 3ns, and a unit just over a second
-// from the earliest Unix second to the latest.
+// (clamped), ±2^63 ns in units of 3ns, a unit just over a second from
+// the earliest Unix second to the latest, and ±2^53 ms (the widest range a
+// TypeScript number holds).
 type Epochs struct {
 	Edge time.Time `bits:"unit=1s,range=-9223372036854775808..9223371974719179007"`
 	Ns   time.Time `bits:"unit=1ns,bits=64,clamp"`
@@ -369,6 +370,7 @@ type Epochs struct {
 	High time.Time `bits:"unit=1us,range=9223372036854775000..9223372036854775807,clamp"`
 	Odd  time.Time `bits:"unit=3ns,range=-3074457345618258602..3074457345618258602"`
 	Slow time.Time `bits:"unit=1000000001ns,range=-9223372027631403780..9223371965495807042"`
+	Safe time.Time `bits:"unit=1ms,range=-9007199254740992..9007199254740992"`
 }
 
 // Named holds enums, named integer types whose constants tableEnums

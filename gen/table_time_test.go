@@ -76,6 +76,7 @@ func epochsGen(offsets bool) gopter.Gen {
 			High: in(9223372036854775000, math.MaxInt64, time.Microsecond),
 			Odd:  in(-3074457345618258602, 3074457345618258602, 3),
 			Slow: in(-9223372027631403780, 9223371965495807042, time.Second+1),
+			Safe: in(-1<<53, 1<<53, time.Millisecond),
 		}
 		// The clamped fields anywhere: year 1, 1970, the latest time.Time,
 		// a unit past each end (where there is one).
@@ -208,14 +209,20 @@ func timeCount(v *model.Value, rv reflect.Value) int64 {
 
 // wholeUnits reports whether time rv of v is a whole number of its units
 // since 1970, so that a client's count stands for the very time Go
-// holds, and one a JavaScript number holds where the field is a number
-// (a range within ±2^53 units: TypeScript's rule).
+// holds, and one every client holds (countHeld).
 func wholeUnits(v *model.Value, rv reflect.Value) bool {
 	t := rv.Interface().(time.Time)
 	units, _, ok := rules.UnixUnits(t, v.Unit)
+	return ok && rules.TimeOfUnits(units, v.Unit).Equal(t) && countHeld(v, units)
+}
+
+// countHeld reports whether every client holds units as a count of v:
+// a JavaScript number holds it exactly where the field is a number (a
+// range within ±2^53 units: TypeScript's rule).
+func countHeld(v *model.Value, units int64) bool {
 	lo, hi, _ := model.IntBounds(v)
 	number := lo >= -(1<<53) && hi <= 1<<53
-	return ok && rules.TimeOfUnits(units, v.Unit).Equal(t) && (!number || units >= -(1<<53) && units <= 1<<53)
+	return !number || units >= -(1<<53) && units <= 1<<53
 }
 
 // sameUnits reports whether Go counts t as k units of unit.

@@ -28,7 +28,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xecaeb2b57263b0c0, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
 	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x4736bad72cf185b, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 	bitpack.RegisterGenerated(bitpack.Generated[Stamps]{Layout: 0xe3dbd61fc6afc721, Append: bitpackAppendStamps, Unmarshal: bitpackUnmarshalStamps})
-	bitpack.RegisterGenerated(bitpack.Generated[Epochs]{Layout: 0x9d99b06d6264c1a7, Append: bitpackAppendEpochs, Unmarshal: bitpackUnmarshalEpochs})
+	bitpack.RegisterGenerated(bitpack.Generated[Epochs]{Layout: 0xd4533206d36d3612, Append: bitpackAppendEpochs, Unmarshal: bitpackUnmarshalEpochs})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -3625,7 +3625,13 @@ func bitpackAppendEpochs(dst []byte, v *Epochs) ([]byte, bool) {
 		return dst, false
 	}
 	w.WriteBitsUnchecked(c27, 63)
+	u32, _, ok34 := bitpackUnixUnits((*v).Safe, 1000000)
+	c35 := uint64(u32) - 0xffe0000000000000
+	if !ok34 || c35 > 0x40000000000000 {
+		return dst, false
+	}
 	w.WriteBitsUnchecked(c31, 64)
+	w.WriteBitsUnchecked(c35, 55)
 	if w.Err() != nil {
 		return dst, false
 	}
@@ -3635,7 +3641,7 @@ func bitpackAppendEpochs(dst []byte, v *Epochs) ([]byte, bool) {
 // bitpackUnmarshalEpochs decodes the whole packet data into v, or reports
 // false (v untouched) for a packet the plan must word the refusal of.
 func bitpackUnmarshalEpochs(data []byte, v *Epochs) bool {
-	if len(data) > 35 {
+	if len(data) > 42 {
 		return false
 	}
 	end, pos := 8*len(data), 0
@@ -3721,6 +3727,16 @@ func bitpackUnmarshalEpochs(data []byte, v *Epochs) bool {
 	}
 	s.Slow = bitpackTimeOfUnits(int64(((lo17 | c23<<32) + 0x8000000225c17cfc)), 1000000001)
 	pos += 32
+	if end-pos < 55 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0x7fffffffffffff
+	if c25 > 0x40000000000000 {
+		return false
+	}
+	s.Safe = bitpackTimeOfUnits(int64((c25 + 0xffe0000000000000)), 1000000)
+	pos += 55
 	if end-pos >= 8 {
 		return false
 	}
