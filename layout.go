@@ -261,7 +261,8 @@ func (f *Field) Unrolled() bool {
 
 // DeltaItem reports whether f, a value that is not a struct, is an item
 // of the delta of the struct that holds it: a value that can change. A
-// serialize check, a fixed-width value of no bits and an array of no
+// serialize check, a fixed-width value of no bits (a time.Time among
+// them: in a delta it is the integer of its units) and an array of no
 // elements, or of elements without items, hold one value only, and are
 // not. (A struct's items are its fields', recursively.)
 func (f *Field) DeltaItem() bool {
@@ -270,7 +271,7 @@ func (f *Field) DeltaItem() bool {
 		return false
 	case f.Kind == KindArray:
 		return f.Len > 0 && hasDeltaItems(f.Elem)
-	case f.Kind > 0 && f.Kind < kindCount && kinds[f.Kind].fixed:
+	case f.Kind > 0 && f.Kind < kindCount && kinds[f.Kind].fixed, f.Kind == KindTime:
 		return f.Bits > 0
 	}
 	return true

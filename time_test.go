@@ -268,6 +268,32 @@ func TestTimeDelta(t *testing.T) {
 	}
 }
 
+// TestTimeDeltaNoBits: a time of one unit (range=A..A, 0 bits) holds one
+// value only, and takes no part in a delta, as a fixed-width field of 0
+// bits does not (docs/wire.md, "Items"): the delta of a change in N alone
+// is the root's changed bit, then N's part without a bit of its own (the
+// only item): the short form, 0, then +3 as 8-1+3 = 10 in 4 bits.
+func TestTimeDeltaNoBits(t *testing.T) {
+	type one struct {
+		T time.Time `bits:"unit=1h,range=5..5"`
+		N int16     `bits:"range=0..100"`
+	}
+	base := &one{T: time.Unix(5*3600, 0).UTC(), N: 1} // as a receiver holds it
+	want := bitsOf(f{1, 1}, f{0, 1}, f{10, 4})
+	got, err := bitpack.AppendDelta(nil, base, &one{T: time.Unix(5*3600, 0), N: 4})
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("% x, %v; want % x", got, err, want)
+	}
+	var back one
+	if err := bitpack.UnmarshalDelta(got, base, &back); err != nil || back.N != 4 || back.T != time.Unix(5*3600, 0).UTC() {
+		t.Errorf("%+v, %v", back, err)
+	}
+	l, err := bitpack.Describe(one{})
+	if err != nil || l.Root.Fields[0].DeltaItem() {
+		t.Errorf("T is a delta item (%v)", err)
+	}
+}
+
 // TestTimeAllocs: a time costs no allocation either way.
 func TestTimeAllocs(t *testing.T) {
 	if raceEnabled {

@@ -5,9 +5,11 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // Deltas built by hand for the delta corpus: a fixed-width field's change
@@ -34,6 +36,10 @@ func deltaCrafts() []deltaCraft {
 	low := &Containers{IDs: []uint32{5}}
 	low.Ammo[0] = 3
 	high := &Containers{IDs: []uint32{4294967290}}
+	t0 := time.Unix(0, 0).UTC()
+	stamps := &Stamps{At: t0, Born: t0, Deep: t0, Tick: t0, Fine: t0, Near: time.Unix(1500, 0).UTC(), Pair: [2]time.Time{t0, t0}}
+	epochs := &Epochs{Edge: t0, Ns: t0, Big: t0, One: time.Unix(5*3600, 0).UTC(), Low: rules.TimeOfUnits(math.MinInt64, int64(time.Millisecond)),
+		High: rules.TimeOfUnits(9223372036854775000, int64(time.Microsecond)), Odd: t0, Slow: t0}
 	// Containers' IDs[0]: the root's changed bit, Ammo and Grid unchanged,
 	// IDs changed, not resized, element 0 (int_relative from -1: 1), then
 	// at bit 6 the short form (0) with e in 8 bits (h = 128).
@@ -62,6 +68,25 @@ func deltaCrafts() []deltaCraft {
 		{"Containers.IDs[0]: short form below 0 (inline)", low, ids(0), 8, "IDs[0]", 6, idsBelow},
 		{"Containers.IDs[0]: short form past the limit near the end (its kind)", high, ids(255), 2, "IDs[0]", 6, idsAbove},
 		{"Containers.IDs[0]: short form past the limit (inline)", high, ids(255), 8, "IDs[0]", 6, idsAbove},
+		// Times (their kind): a code in units, refused in units. Stamps'
+		// root, then At's changed bit and its short form (42 bits: h = 128)
+		// or long form.
+		{"Stamps.At: short form below 0", stamps, []int{1, 1, 1, 1, 0, 1, 0, 8}, 2,
+			"At", 1, "change -128 from code 0 leaves the range [0, 4102444800000]"},
+		{"Stamps.At: long form past the limit", stamps, []int{1, 1, 1, 1, 1, 1, 4102444800001, 42}, 6,
+			"At", 1, "value 4102444800001 out of range [0, 4102444800000]"},
+		// At to Fine unchanged, then Near (at +1000 units: code 2000) by its
+		// 11 bits' short form (h = 32): e = 63 is +32.
+		{"Stamps.Near: short form past the limit", stamps, []int{1, 1, 0, 5, 1, 1, 0, 1, 63, 6}, 2,
+			"Near", 6, "change +32 from code 2000 leaves the range [0, 2000]"},
+		// Epochs' Edge (1970: code 2^63) by its long form, code 2^64-1: the
+		// units math.MaxInt64, past the latest Unix second.
+		{"Epochs.Edge: long form past the limit", epochs, []int{1, 1, 1, 1, 1, 1, 0xffffffff, 32, 0xffffffff, 32}, 9,
+			"Edge", 1, "value 9223372036854775807 out of range [-9223372036854775808, 9223371974719179007]"},
+		// Edge, Ns and Big unchanged (One, of 0 bits, is no item), then Low
+		// (at its lower bound: code 0) by its 10 bits' short form (h = 16).
+		{"Epochs.Low: short form below 0", epochs, []int{1, 1, 0, 3, 1, 1, 0, 1, 0, 5}, 2,
+			"Low", 4, "change -16 from code 0 leaves the range [0, 808]"},
 	}
 }
 

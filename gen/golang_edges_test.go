@@ -526,3 +526,68 @@ func TestGoTimeCommitOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestGoCommitOrderParts: a target of AtkOrder whose pointers point into
+// itself, each at a part the plan commits in another pass than field
+// order gives (commit.go: copies, strings, pointers, slices, the other
+// kinds). What each place holds after the plan's commit, pass by pass:
+//   - PL at L[0], L of capacity 1: the pointers' pass writes 7 ms there;
+//     the slices' pass grows L, filling the old array's element in place
+//     (9 ms) before moving it to the new one: *PL is 9 ms, L [9 ms 10 ms];
+//   - PS at Str: Str is "ab" (strings), then "cd" (pointers);
+//   - PB at B[0]: 5 (pointers), then B is [1 2] (other kinds);
+//   - PF at F[1].X: 4 (copies), then 6 (pointers); F's times last;
+//   - E[1].P at E[0].S[0]: 12 (pointers), then E[0].S is [11] (slices);
+//   - A[32] at T: T is 20 ms, then A (after T in field order) 21 ms.
+//
+// gen.Go's commit went in field order (a slice or []byte before a pointer
+// into it, a pointer before its string), committed an unrolled array
+// (F, E) element by element and the times after every other kind, and
+// grew L into a new array before filling it.
+func TestGoCommitOrderParts(t *testing.T) {
+	ms := func(n int64) time.Time { return time.UnixMilli(n).UTC() }
+	seven, cd, five, six, twelve, t21 := ms(7), "cd", uint8(5), int16(6), int16(12), ms(21)
+	value := gohostile.AtkOrder{
+		L: []time.Time{ms(9), ms(10)}, PL: &seven, PS: &cd, Str: "ab", B: []byte{1, 2}, PB: &five,
+		F: [2]gohostile.AtkOrderF{{T: ms(1), X: 3}, {T: ms(2), X: 4}}, PF: &six,
+		E: [2]gohostile.AtkOrderE{{S: []int16{11}}, {P: &twelve}}, T: ms(20),
+	}
+	value.A[32] = &t21
+	packet, err := bitpack.Marshal(&value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoders := map[string]func(v *gohostile.AtkOrder) bool{
+		"plan":      func(v *gohostile.AtkOrder) bool { return bitpack.Unmarshal(packet, v) == nil },
+		"generated": func(v *gohostile.AtkOrder) bool { return gohostile.Unmarshal(packet, v) },
+	}
+	for name, decode := range decoders {
+		var v gohostile.AtkOrder
+		v.L = make([]time.Time, 1)
+		v.PL, v.PS, v.B = &v.L[0], &v.Str, make([]byte, 2)
+		v.PB, v.PF = &v.B[0], &v.F[1].X
+		v.E[0].S = make([]int16, 1)
+		v.E[1].P, v.A[32] = &v.E[0].S[0], &v.T
+		if !decode(&v) {
+			t.Fatalf("%s refuses % x", name, packet)
+		}
+		if len(v.L) != 2 || v.L[0] != ms(9) || v.L[1] != ms(10) || *v.PL != ms(9) {
+			t.Errorf("%s: L %v, *PL %v; want L [9 ms 10 ms], *PL 9 ms", name, v.L, *v.PL)
+		}
+		if v.PS != &v.Str || v.Str != "cd" {
+			t.Errorf("%s: Str %q (PS at it: %v); want PS at Str, \"cd\"", name, v.Str, v.PS == &v.Str)
+		}
+		if v.PB != &v.B[0] || len(v.B) != 2 || v.B[0] != 1 || v.B[1] != 2 {
+			t.Errorf("%s: B %v (PB at B[0]: %v); want PB at B[0], B [1 2]", name, v.B, v.PB == &v.B[0])
+		}
+		if v.PF != &v.F[1].X || v.F != [2]gohostile.AtkOrderF{{T: ms(1), X: 3}, {T: ms(2), X: 6}} {
+			t.Errorf("%s: F %v (PF at F[1].X: %v); want PF at F[1].X, F [{1 ms 3} {2 ms 6}]", name, v.F, v.PF == &v.F[1].X)
+		}
+		if v.E[0].P != nil || len(v.E[0].S) != 1 || v.E[1].P != &v.E[0].S[0] || v.E[0].S[0] != 11 || v.E[1].S != nil {
+			t.Errorf("%s: E %+v (E[1].P at E[0].S[0]: %v); want E[0] {nil [11]}, E[1].P at E[0].S[0], E[1].S nil", name, v.E, v.E[1].P == &v.E[0].S[0])
+		}
+		if v.A[32] != &v.T || v.T != ms(21) {
+			t.Errorf("%s: T %v (A[32] at T: %v); want A[32] at T, T 21 ms", name, v.T, v.A[32] == &v.T)
+		}
+	}
+}

@@ -290,6 +290,55 @@ func hostileGens() map[reflect.Type]gopter.Gen {
 		reflect.TypeFor[gohostile.AtkLocals]():        bitpacktest.Gen[gohostile.AtkLocals](m),
 		reflect.TypeFor[gohostile.AtkBB]():            bitpacktest.Gen[gohostile.AtkBB](m),
 		reflect.TypeFor[gohostile.AtkTime]():          atkTimeGen(),
+		reflect.TypeFor[gohostile.AtkOrder]():         atkOrderGen(),
+	}
+}
+
+// atkOrderGen draws valid AtkOrders: times within their range, each
+// pointer nil or not, slices of every length.
+func atkOrderGen() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		ms := func() time.Time { return gen.TimeIn(r, 0, 1000, time.Millisecond) }
+		i16 := func() *int16 {
+			if r.Intn(2) == 0 {
+				return nil
+			}
+			x := int16(r.Uint32())
+			return &x
+		}
+		v := gohostile.AtkOrder{Str: "ab"[:r.Intn(3)], T: ms()}
+		for n := r.Intn(3); n > 0; n-- {
+			v.L = append(v.L, ms())
+			v.B = append(v.B, byte(r.Uint32()))
+		}
+		if r.Intn(2) == 0 {
+			t := ms()
+			v.PL = &t
+		}
+		if r.Intn(2) == 0 {
+			s := "xyz"[:r.Intn(4)]
+			v.PS = &s
+		}
+		if r.Intn(2) == 0 {
+			b := uint8(r.Uint32())
+			v.PB = &b
+		}
+		v.PF = i16()
+		for k := range v.F {
+			v.F[k] = gohostile.AtkOrderF{T: ms(), X: int16(r.Uint32())}
+			v.E[k].P = i16()
+			if r.Intn(2) == 0 {
+				v.E[k].S = []int16{int16(r.Uint32())}
+			}
+		}
+		for k := range v.A {
+			if r.Intn(4) == 0 {
+				t := ms()
+				v.A[k] = &t
+			}
+		}
+		return gopter.NewGenResult(v, gopter.NoShrinker)
 	}
 }
 
@@ -391,7 +440,8 @@ func TestGoHostileAgrees(t *testing.T) {
 
 // FuzzGoHostile holds the hostile types' generated decoders to the plan on
 // any packet: the first byte picks the type, the second the target (0 the
-// zero value, else a sample dirtied from it), the rest is the packet; an
+// zero value, else a sample dirtied from it, and for an odd byte with its
+// pointers aimed into itself: aimedPrior), the rest is the packet; an
 // accepted packet is re-encoded by both.
 func FuzzGoHostile(f *testing.F) {
 	protos := gohostile.Protos()
@@ -411,8 +461,11 @@ func FuzzGoHostile(f *testing.F) {
 		typ, seed, p := reflect.TypeOf(protos[k]), int64(in[1]), in[2:]
 		fn := gohostile.Generated[typ]
 		prior := func() reflect.Value {
-			if seed == 0 {
+			switch {
+			case seed == 0:
 				return atkPrior(typ, nil, 0)
+			case seed%2 == 1:
+				return aimedPrior(typ, samples[k], seed)
 			}
 			return atkPrior(typ, samples[k], seed)
 		}

@@ -28,14 +28,15 @@ type goFn = gotable.Pair
 
 // goRefusals are the table's types gen.Go leaves to the plan, and why.
 var goRefusals = map[string]string{
-	"World":    "gen: Go: gen.World field Objects: sparse arrays are not generated in Go (the plan encodes them; leave gen.World to the plan)",
-	"Far":      "gen: Go: gen.Far field Slots: sparse arrays are not generated in Go (the plan encodes them; leave gen.Far to the plan)",
-	"Checked":  "gen: Go: gen.Checked field Start: serialize checks are not generated in Go (the plan encodes them; leave gen.Checked to the plan)",
-	"Envelope": "gen: Go: gen.Envelope field First: unions are not generated in Go (the plan encodes them; leave gen.Envelope to the plan)",
-	"Hooked":   "gen: Go: gen.Hooked field At: MarshalBits types are not generated in Go (the plan encodes them; leave gen.Hooked to the plan)",
-	"Maps":     "gen: Go: gen.Maps field Scores: maps are not generated in Go (the plan encodes them; leave gen.Maps to the plan)",
-	"Numbered": "gen: Go: gen.Numbered field C: unions are not generated in Go (the plan encodes them; leave gen.Numbered to the plan)",
-	"Named":    "gen: Go: gen.Named field ByTeam: maps are not generated in Go (the plan encodes them; leave gen.Named to the plan)",
+	"World":     "gen: Go: gen.World field Objects: sparse arrays are not generated in Go (the plan encodes them; leave gen.World to the plan)",
+	"Far":       "gen: Go: gen.Far field Slots: sparse arrays are not generated in Go (the plan encodes them; leave gen.Far to the plan)",
+	"Checked":   "gen: Go: gen.Checked field Start: serialize checks are not generated in Go (the plan encodes them; leave gen.Checked to the plan)",
+	"Envelope":  "gen: Go: gen.Envelope field First: unions are not generated in Go (the plan encodes them; leave gen.Envelope to the plan)",
+	"Hooked":    "gen: Go: gen.Hooked field At: MarshalBits types are not generated in Go (the plan encodes them; leave gen.Hooked to the plan)",
+	"Maps":      "gen: Go: gen.Maps field Scores: maps are not generated in Go (the plan encodes them; leave gen.Maps to the plan)",
+	"Numbered":  "gen: Go: gen.Numbered field C: unions are not generated in Go (the plan encodes them; leave gen.Numbered to the plan)",
+	"Named":     "gen: Go: gen.Named field ByTeam: maps are not generated in Go (the plan encodes them; leave gen.Named to the plan)",
+	"TimeBoxes": "gen: Go: gen.TimeBoxes field ByKey: maps are not generated in Go (the plan encodes them; leave gen.TimeBoxes to the plan)",
 }
 
 // goTable are the table entries gen.Go generates, as package gotable's
@@ -88,6 +89,7 @@ func goTableCopies() []tableEntry {
 		{gotable.Units{}, bitpacktest.Gen[gotable.Units]()},
 		{gotable.QuatProbe{}, bitpacktest.Gen[gotable.QuatProbe]()},
 		{gotable.Stamps{}, stampsGen(true).Map(func(v Stamps) gotable.Stamps { return gotable.Stamps(v) })},
+		{gotable.Epochs{}, epochsGen(true).Map(func(v Epochs) gotable.Epochs { return gotable.Epochs(v) })},
 	}
 }
 

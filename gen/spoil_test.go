@@ -185,7 +185,10 @@ func settable(rv reflect.Value) reflect.Value {
 // year 0 and before, five-digit years, the earliest Unix second, which
 // Go's calendar wraps, and the latest), each at a whole number of units,
 // when they are outside the range in a count of int64. (A time whose
-// units pass int64 is refused in words no client's count can reach.)
+// count no client holds is left out: one whose units pass int64, which Go
+// refuses in words no client's count can reach — half a unit past a
+// bound at an end of int64 — and one past ±2^53 units where TypeScript
+// holds the field as a number, which would round it.)
 func (s *spoiler) times(v *model.Value, rv reflect.Value) {
 	lo, hi, _ := model.IntBounds(v)
 	u := v.Unit
@@ -195,6 +198,9 @@ func (s *spoiler) times(v *model.Value, rv reflect.Value) {
 			return
 		}
 		t = t.Add(time.Duration(offset))
+		if k, _, ok := rules.UnixUnits(t, u); !ok || !countHeld(v, k) {
+			return
+		}
 		s.site(fmt.Sprintf("%s = %s (%d units%+dns)", v.Path, t, units, offset), func() { rv.Set(reflect.ValueOf(t)) })
 	}
 	for _, x := range []struct {

@@ -335,6 +335,44 @@ type Stamps struct {
 	Opt  *time.Time   `bits:"unit=1ms,range=-5000..5000"`
 }
 
+// TimeBoxes has time.Time fields in the containers Stamps has not: an
+// embedded time, a pointer to a pointer, a slice of slices, a map's
+// values, a sparse slice, a map of slices (gen.Go leaves it to the plan:
+// maps and sparse slices).
+type TimeBoxes struct {
+	Emb   TimeEmbed
+	PP    **time.Time          `bits:"unit=1ms,range=0..1000"`
+	Rows  [][]time.Time        `bits:"maxlen=2,elem.maxlen=2,unit=1s,range=-5..5"`
+	ByKey map[uint8]time.Time  `bits:"maxlen=3,unit=1s,range=0..10,clamp"`
+	Slots []*time.Time         `bits:"maxlen=4,sparse,unit=1s,range=0..10"`
+	Hours map[int8][]time.Time `bits:"maxlen=2,elem.maxlen=2,unit=1h,bits=4"`
+}
+
+// TimeEmbed embeds a time.Time, which takes its tag.
+type TimeEmbed struct {
+	time.Time `bits:"unit=1s,range=0..100"`
+	N         int8
+}
+
+// Epochs has time.Time fields at the ends of int64 and of time.Time:
+// every Unix second a time.Time has (64 bits), 1ns over int64 clamped,
+// a unit of math.MaxInt64 ns, a range of one unit (no bits), ranges at
+// the bottom of int64 in milliseconds and at its top in microseconds
+// (clamped), ±2^63 ns in units of 3ns, a unit just over a second from
+// the earliest Unix second to the latest, and ±2^53 ms (the widest range a
+// TypeScript number holds).
+type Epochs struct {
+	Edge time.Time `bits:"unit=1s,range=-9223372036854775808..9223371974719179007"`
+	Ns   time.Time `bits:"unit=1ns,bits=64,clamp"`
+	Big  time.Time `bits:"unit=2562047h47m16.854775807s,bits=3,clamp"`
+	One  time.Time `bits:"unit=1h,range=5..5"`
+	Low  time.Time `bits:"unit=1ms,range=-9223372036854775808..-9223372036854775000"`
+	High time.Time `bits:"unit=1us,range=9223372036854775000..9223372036854775807,clamp"`
+	Odd  time.Time `bits:"unit=3ns,range=-3074457345618258602..3074457345618258602"`
+	Slow time.Time `bits:"unit=1000000001ns,range=-9223372027631403780..9223371965495807042"`
+	Safe time.Time `bits:"unit=1ms,range=-9007199254740992..9007199254740992"`
+}
+
 // Named holds enums, named integer types whose constants tableEnums
 // gives (so the clients declare these fields with enums of their own), in
 // every place an integer goes: ranged, raw, signed, 64-bit, in a slice, an
@@ -469,6 +507,8 @@ func table() []tableEntry {
 		{Numbered{}, bitpacktest.Gen[Numbered]()},
 		{QuatProbe{}, bitpacktest.Gen[QuatProbe]()},
 		{Stamps{}, stampsGen(false)},
+		{Epochs{}, epochsGen(false)},
+		{TimeBoxes{}, timeBoxesGen()},
 	}
 }
 

@@ -53,6 +53,103 @@ func stampsGen(offsets bool) gopter.Gen {
 	}
 }
 
+// epochsGen draws valid Epochs as stampsGen draws Stamps: each time
+// within its field's range; the clamped ones (Ns, Big, High) now and then
+// anywhere a time.Time is (the zero time.Time, the latest Unix second,
+// 1970), or a unit past their ends.
+func epochsGen(offsets bool) gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		in := func(lo, hi int64, unit time.Duration) time.Time {
+			if offsets {
+				return timeIn(r, lo, hi, unit)
+			}
+			return wholeTimeIn(r, lo, hi, unit)
+		}
+		latest := math.MaxInt64 + time.Time{}.Unix()
+		v := Epochs{
+			Edge: in(math.MinInt64, latest, time.Second),
+			Ns:   in(math.MinInt64, math.MaxInt64, time.Nanosecond),
+			Big:  in(-4, 3, math.MaxInt64),
+			One:  in(5, 5, time.Hour),
+			Low:  in(math.MinInt64, -9223372036854775000, time.Millisecond),
+			High: in(9223372036854775000, math.MaxInt64, time.Microsecond),
+			Odd:  in(-3074457345618258602, 3074457345618258602, 3),
+			Slow: in(-9223372027631403780, 9223371965495807042, time.Second+1),
+			Safe: in(-1<<53, 1<<53, time.Millisecond),
+		}
+		// The clamped fields anywhere: year 1, 1970, the latest time.Time,
+		// a unit past each end (where there is one).
+		far := func(t time.Time, unit time.Duration, past ...int64) time.Time {
+			switch k := r.Intn(8); {
+			case k == 0:
+				return time.Time{}
+			case k == 1:
+				return time.Unix(0, 0)
+			case k == 2:
+				return time.Unix(latest, 0)
+			case k-3 < len(past):
+				return in(past[k-3], past[k-3], unit)
+			}
+			return t
+		}
+		v.Ns = far(v.Ns, time.Nanosecond)
+		v.Big = far(v.Big, math.MaxInt64, -5, 4)
+		v.High = far(v.High, time.Microsecond, 9223372036854774999)
+		return gopter.NewGenResult(v, gopter.NoShrinker)
+	}
+}
+
+// timeBoxesGen draws valid TimeBoxes: whole units, each container of
+// every length it takes (ByKey's times now and then past its clamped
+// range).
+func timeBoxesGen() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		v := TimeBoxes{Emb: TimeEmbed{Time: wholeTimeIn(r, 0, 100, time.Second), N: int8(r.Uint32())}}
+		if r.Intn(3) > 0 {
+			t := wholeTimeIn(r, 0, 1000, time.Millisecond)
+			pt := &t
+			v.PP = &pt
+			if r.Intn(3) == 0 {
+				v.PP = new(*time.Time)
+			}
+		}
+		for n := r.Intn(3); n > 0; n-- {
+			var row []time.Time
+			for k := r.Intn(3); k > 0; k-- {
+				row = append(row, wholeTimeIn(r, -5, 5, time.Second))
+			}
+			v.Rows = append(v.Rows, row)
+		}
+		if n := r.Intn(4); n > 0 || r.Intn(2) == 0 {
+			v.ByKey = map[uint8]time.Time{}
+			for ; n > 0; n-- {
+				v.ByKey[uint8(r.Intn(8))] = wholeTimeIn(r, -3, 13, time.Second)
+			}
+		}
+		for n := r.Intn(5); n > 0; n-- {
+			var t *time.Time
+			if r.Intn(2) == 0 {
+				x := wholeTimeIn(r, 0, 10, time.Second)
+				t = &x
+			}
+			v.Slots = append(v.Slots, t)
+		}
+		if n := r.Intn(3); n > 0 {
+			v.Hours = map[int8][]time.Time{}
+			for ; n > 0; n-- {
+				var ts []time.Time
+				for k := r.Intn(3); k > 0; k-- {
+					ts = append(ts, wholeTimeIn(r, -8, 7, time.Hour))
+				}
+				v.Hours[int8(r.Intn(5)-2)] = ts
+			}
+		}
+		return gopter.NewGenResult(v, gopter.NoShrinker)
+	}
+}
+
 // wholeTimeIn is timeIn at a whole number of units.
 func wholeTimeIn(r *rand.Rand, lo, hi int64, unit time.Duration) time.Time {
 	t := timeIn(r, lo, hi, unit)
@@ -112,14 +209,20 @@ func timeCount(v *model.Value, rv reflect.Value) int64 {
 
 // wholeUnits reports whether time rv of v is a whole number of its units
 // since 1970, so that a client's count stands for the very time Go
-// holds, and one a JavaScript number holds where the field is a number
-// (a range within ±2^53 units: TypeScript's rule).
+// holds, and one every client holds (countHeld).
 func wholeUnits(v *model.Value, rv reflect.Value) bool {
 	t := rv.Interface().(time.Time)
 	units, _, ok := rules.UnixUnits(t, v.Unit)
+	return ok && rules.TimeOfUnits(units, v.Unit).Equal(t) && countHeld(v, units)
+}
+
+// countHeld reports whether every client holds units as a count of v:
+// a JavaScript number holds it exactly where the field is a number (a
+// range within ±2^53 units: TypeScript's rule).
+func countHeld(v *model.Value, units int64) bool {
 	lo, hi, _ := model.IntBounds(v)
 	number := lo >= -(1<<53) && hi <= 1<<53
-	return ok && rules.TimeOfUnits(units, v.Unit).Equal(t) && (!number || units >= -(1<<53) && units <= 1<<53)
+	return !number || units >= -(1<<53) && units <= 1<<53
 }
 
 // sameUnits reports whether Go counts t as k units of unit.

@@ -454,15 +454,18 @@ func (e *goEmitter) commit(v *model.Value, d, s string, fixed bool) {
 		e.commit(v.Elem, d+"["+i+"]", s+"["+i+"]", false)
 		e.printf("}")
 	case model.OpSlice:
-		e.resize(v, d, sub(s, "n", fixed))
+		old := e.resize(v, d, sub(s, "n", fixed))
 		if goFlat(v.Elem) {
 			e.printf("copy(%s, %s[:])", d, sub(s, "e", fixed))
-			return
+		} else {
+			i := e.local("i")
+			e.printf("for %s := range %s {", i, d)
+			e.commit(v.Elem, d+"["+i+"]", sub(s, "e", fixed)+"["+i+"]", false)
+			e.printf("}")
 		}
-		i := e.local("i")
-		e.printf("for %s := range %s {", i, d)
-		e.commit(v.Elem, d+"["+i+"]", sub(s, "e", fixed)+"["+i+"]", false)
-		e.printf("}")
+		if old != "" {
+			e.printf("copy(%s, %s)", old, d)
+		}
 	case model.OpPointer:
 		p := e.local("p")
 		e.printf("if %s {", sub(s, "set", fixed))
@@ -471,52 +474,95 @@ func (e *goEmitter) commit(v *model.Value, d, s string, fixed bool) {
 		e.commit(v.Elem, "(*"+p+")", sub(s, "v", fixed), fixed)
 		e.printf("} else {\n%s = nil\n}", d)
 	case model.OpStruct, model.OpFields:
-		for pass := passCopies; pass <= passTimes; pass++ {
+		for pass := passCopies; pass < passCount; pass++ {
 			e.commitFields(v, d, s, fixed, pass)
 		}
 	}
 }
 
 // The passes of a struct's commit, in the plan's order (commit.go): it
-// copies the fixed-width fields first, then fills the pointers, slices
-// and the others in place, and times last (with the kinds it dispatches
-// one by one): in a target whose pointer points at one of its own
-// fields, the value committed last wins, so it must here too.
+// copies the fixed-width fields first, then commits the strings, the
+// pointers' pointees, the slices, and last the other kinds (times, byte
+// slices, arrays it does not copy) in field order. Its parts are the
+// struct's fields, those of the structs in it and the elements of the
+// arrays it unrolls (model.Value.Unrolled), each in its pass. In a target
+// whose pointer points into the target itself, the part committed last
+// wins, so it must here too.
 const (
-	passCopies = iota // goCopied
-	passOthers
-	passTimes // holdsTime
+	passCopies   = iota // goCopied
+	passStrings         // model.OpString
+	passPointers        // model.OpPointer
+	passSlices          // model.OpSlice
+	passRest            // the others: times, []byte, arrays looped over
+	passCount
 )
 
-// commitPass is the pass that commits v.
+// commitPass is the pass that commits v, a part of its struct.
 func commitPass(v *model.Value) int {
 	switch {
 	case goCopied(v):
 		return passCopies
-	case holdsTime(v):
-		return passTimes
+	case v.Op == model.OpString:
+		return passStrings
+	case v.Op == model.OpPointer:
+		return passPointers
+	case v.Op == model.OpSlice:
+		return passSlices
 	}
-	return passOthers
+	return passRest
 }
 
-// commitFields commits the fields of struct v (and of the structs in it)
-// that pass commits.
+// passesOf is the set of passes (bit k for pass k) that commit a part of
+// v: a struct's fields', an unrolled array's elements', else v's own.
+func passesOf(v *model.Value) uint {
+	switch {
+	case goCopied(v):
+	case v.Op.IsStruct():
+		var m uint
+		for _, u := range model.FieldUses(v) {
+			m |= passesOf(u.Value)
+		}
+		return m
+	case v.Op == model.OpArray && v.Unrolled:
+		return passesOf(v.Elem)
+	}
+	return 1 << commitPass(v)
+}
+
+// commitFields commits the parts of struct v that pass commits.
 func (e *goEmitter) commitFields(v *model.Value, d, s string, fixed bool, pass int) {
 	for _, u := range model.FieldUses(v) {
-		dd, ss := d+"."+u.Member.Name, sub(s, u.Member.Name, fixed)
-		switch {
-		case u.Value.Op.IsStruct() && !goFlat(u.Value):
-			e.commitFields(u.Value, dd, ss, fixed, pass)
-		case u.Value.Op.IsStruct() && holdsTime(u.Value): // a flat struct, not copied whole: field by field
-			e.commitFields(u.Value, dd, s+"."+u.Member.Name, false, pass)
-		case commitPass(u.Value) == pass:
-			e.commit(u.Value, dd, ss, fixed)
+		e.commitPart(u.Value, d+"."+u.Member.Name, sub(s, u.Member.Name, fixed), fixed, pass)
+	}
+}
+
+// commitPart commits the parts of v, a field or an unrolled array's
+// element, that pass commits: a struct field by field (a flat one, whose
+// shadow is one Go value, unless it is copied whole), an array whose
+// elements have parts in several passes element by element, anything
+// else whole.
+func (e *goEmitter) commitPart(v *model.Value, d, s string, fixed bool, pass int) {
+	m := passesOf(v)
+	switch {
+	case m&(1<<pass) == 0:
+	case v.Op.IsStruct() && !goFlat(v):
+		e.commitFields(v, d, s, fixed, pass)
+	case v.Op.IsStruct() && !goCopied(v):
+		for _, u := range model.FieldUses(v) {
+			e.commitPart(u.Value, d+"."+u.Member.Name, s+"."+u.Member.Name, false, pass)
 		}
+	case v.Op == model.OpArray && m != 1<<pass:
+		i := e.local("i")
+		e.printf("for %s := range %s {", i, d)
+		e.commitPart(v.Elem, d+"["+i+"]", s+"["+i+"]", false, pass)
+		e.printf("}")
+	default:
+		e.commit(v, d, s, fixed)
 	}
 }
 
 // holdsTime reports whether v is a time.Time, or an array or struct
-// holding one in place, which the plan commits with its last kinds.
+// holding one in place, which the plan does not copy as bytes.
 func holdsTime(v *model.Value) bool {
 	switch v.Op {
 	case model.OpArray:
@@ -556,20 +602,36 @@ func goCopied(v *model.Value) bool {
 // which commit then fills in place (their pointees and slices reused,
 // fields off the wire kept) — but for elements with no pointer that a
 // decode writes whole (model.Complete), a new array of zero elements: there
-// is nothing of theirs to keep.
-func (e *goEmitter) resize(v *model.Value, d, n string) {
+// is nothing of theirs to keep. It returns, for elements with pointers
+// that a decode writes whole, the variable that holds the old array when
+// d grew (else nil), which the commit's end copies the new array's first
+// elements back into: the plan fills the old array's elements in place
+// and then moves them to the new one, so a pointer of the target into the
+// old array sees them committed.
+func (e *goEmitter) resize(v *model.Value, d, n string) (old string) {
 	m := e.local("n")
+	complete := model.Complete(v.Elem)
+	if complete && model.HasPointers(v.Elem.Go) {
+		old = e.local("g")
+		e.printf("var %s %s", old, e.typeExpr(v.Go))
+	}
 	e.printf("if %s := %s; %s <= cap(%s) {", m, n, m, d)
 	e.printf("%s = %s[:%s]", d, d, m)
 	e.printf("} else {")
-	if model.Complete(v.Elem) && !model.HasPointers(v.Elem.Go) {
+	if complete && !model.HasPointers(v.Elem.Go) {
 		e.printf("%s = make(%s, %s)", d, e.typeExpr(v.Go), m)
 		e.printf("}")
-		return
+		return ""
 	}
 	g := e.local("g")
+	from := d + "[:cap(" + d + ")]"
+	if old != "" {
+		e.printf("%s = %s", old, from)
+		from = old
+	}
 	e.printf("%s := make(%s, %s)", g, e.typeExpr(v.Go), m)
-	e.printf("copy(%s, %s[:cap(%s)])", g, d, d)
+	e.printf("copy(%s, %s)", g, from)
 	e.printf("%s = %s", d, g)
 	e.printf("}")
+	return old
 }

@@ -42,6 +42,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[AtkLocals]{Layout: 0xe1fde02fc038ccaa, Append: bitpackAppendAtkLocals, Unmarshal: bitpackUnmarshalAtkLocals})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkBB]{Layout: 0x46ae019166e0b74b, Append: bitpackAppendAtkBB, Unmarshal: bitpackUnmarshalAtkBB})
 	bitpack.RegisterGenerated(bitpack.Generated[AtkTime]{Layout: 0xe5e73d446c021c67, Append: bitpackAppendAtkTime, Unmarshal: bitpackUnmarshalAtkTime})
+	bitpack.RegisterGenerated(bitpack.Generated[AtkOrder]{Layout: 0x993812364022cedc, Append: bitpackAppendAtkOrder, Unmarshal: bitpackUnmarshalAtkOrder})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -666,19 +667,19 @@ func bitpackUnmarshalAtkZero(data []byte, v *AtkZero) bool {
 	(*v).Max = s_Max
 	(*v).Arr = s_Arr
 	(*v).Dur = s_Dur
+	if string((*v).Str) != string(s_Str) {
+		(*v).Str = string(s_Str)
+	}
+	if string((*v).Tail) != string(s_Tail) {
+		(*v).Tail = string(s_Tail)
+	}
 	if n16 := s_S_n; n16 <= cap((*v).S) {
 		(*v).S = (*v).S[:n16]
 	} else {
 		(*v).S = make([]uint16, n16)
 	}
 	copy((*v).S, s_S_e[:])
-	if string((*v).Str) != string(s_Str) {
-		(*v).Str = string(s_Str)
-	}
 	(*v).B = append((*v).B[:0], s_B_b[:s_B_n]...)
-	if string((*v).Tail) != string(s_Tail) {
-		(*v).Tail = string(s_Tail)
-	}
 	return true
 }
 
@@ -1260,42 +1261,45 @@ func bitpackUnmarshalAtkNamed(data []byte, v *AtkNamed) bool {
 	if string((*v).S) != string(s_S) {
 		(*v).S = NStr(s_S)
 	}
-	(*v).Bs = append((*v).Bs[:0], s_Bs_b[:s_Bs_n]...)
-	if n54 := s_L_n; n54 <= cap((*v).L) {
-		(*v).L = (*v).L[:n54]
-	} else {
-		(*v).L = make(NSlice, n54)
-	}
-	copy((*v).L, s_L_e[:])
 	if s_P_set {
-		p55 := (*v).P
-		if p55 == nil {
-			p55 = new(NInt)
-			(*v).P = p55
+		p54 := (*v).P
+		if p54 == nil {
+			p54 = new(NInt)
+			(*v).P = p54
 		}
-		(*p55) = s_P_v
+		(*p54) = s_P_v
 	} else {
 		(*v).P = nil
 	}
+	if n55 := s_L_n; n55 <= cap((*v).L) {
+		(*v).L = (*v).L[:n55]
+	} else {
+		(*v).L = make(NSlice, n55)
+	}
+	copy((*v).L, s_L_e[:])
+	var g57 []*NStruct
 	if n56 := s_SP_n; n56 <= cap((*v).SP) {
 		(*v).SP = (*v).SP[:n56]
 	} else {
-		g57 := make([]*NStruct, n56)
-		copy(g57, (*v).SP[:cap((*v).SP)])
-		(*v).SP = g57
+		g57 = (*v).SP[:cap((*v).SP)]
+		g58 := make([]*NStruct, n56)
+		copy(g58, g57)
+		(*v).SP = g58
 	}
-	for i58 := range (*v).SP {
-		if s_SP_e[i58].set {
-			p59 := (*v).SP[i58]
-			if p59 == nil {
-				p59 = new(NStruct)
-				(*v).SP[i58] = p59
+	for i59 := range (*v).SP {
+		if s_SP_e[i59].set {
+			p60 := (*v).SP[i59]
+			if p60 == nil {
+				p60 = new(NStruct)
+				(*v).SP[i59] = p60
 			}
-			(*p59) = s_SP_e[i58].v
+			(*p60) = s_SP_e[i59].v
 		} else {
-			(*v).SP[i58] = nil
+			(*v).SP[i59] = nil
 		}
 	}
+	copy(g57, (*v).SP)
+	(*v).Bs = append((*v).Bs[:0], s_Bs_b[:s_Bs_n]...)
 	return true
 }
 
@@ -1667,29 +1671,29 @@ func bitpackUnmarshalAtkQuat(data []byte, v *AtkQuat) bool {
 	} else {
 		(*v).P = nil
 	}
-	if n99 := s_L_n; n99 <= cap((*v).L) {
-		(*v).L = (*v).L[:n99]
-	} else {
-		(*v).L = make([][4]float32, n99)
-	}
-	for i100 := range (*v).L {
-		(*v).L[i100][0] = float32(s_L_e[i100][0])
-		(*v).L[i100][1] = float32(s_L_e[i100][1])
-		(*v).L[i100][2] = float32(s_L_e[i100][2])
-		(*v).L[i100][3] = float32(s_L_e[i100][3])
-	}
 	if s_GL_set {
-		p101 := (*v).GL
-		if p101 == nil {
-			p101 = new(AtkQGL)
-			(*v).GL = p101
+		p99 := (*v).GL
+		if p99 == nil {
+			p99 = new(AtkQGL)
+			(*v).GL = p99
 		}
-		(*p101).V[0] = float32(s_GL_v[0])
-		(*p101).V[1] = float32(s_GL_v[1])
-		(*p101).V[2] = float32(s_GL_v[2])
-		(*p101).W = float32(s_GL_v[3])
+		(*p99).V[0] = float32(s_GL_v[0])
+		(*p99).V[1] = float32(s_GL_v[1])
+		(*p99).V[2] = float32(s_GL_v[2])
+		(*p99).W = float32(s_GL_v[3])
 	} else {
 		(*v).GL = nil
+	}
+	if n100 := s_L_n; n100 <= cap((*v).L) {
+		(*v).L = (*v).L[:n100]
+	} else {
+		(*v).L = make([][4]float32, n100)
+	}
+	for i101 := range (*v).L {
+		(*v).L[i101][0] = float32(s_L_e[i101][0])
+		(*v).L[i101][1] = float32(s_L_e[i101][1])
+		(*v).L[i101][2] = float32(s_L_e[i101][2])
+		(*v).L[i101][3] = float32(s_L_e[i101][3])
 	}
 	return true
 }
@@ -2041,7 +2045,9 @@ func bitpackUnmarshalAtkBytes(data []byte, v *AtkBytes) bool {
 	(*v).B = s_B
 	(*v).AK = s_AK
 	(*v).Big = s_Big
-	(*v).Bs = append((*v).Bs[:0], s_Bs_b[:s_Bs_n]...)
+	if string((*v).S) != string(s_S) {
+		(*v).S = string(s_S)
+	}
 	if s_P_set {
 		p34 := (*v).P
 		if p34 == nil {
@@ -2052,65 +2058,69 @@ func bitpackUnmarshalAtkBytes(data []byte, v *AtkBytes) bool {
 	} else {
 		(*v).P = nil
 	}
-	if n35 := s_Ks_n; n35 <= cap((*v).Ks) {
-		(*v).Ks = (*v).Ks[:n35]
-	} else {
-		(*v).Ks = make([][2]uint8, n35)
-	}
-	copy((*v).Ks, s_Ks_e[:])
-	if n36 := s_Ps_n; n36 <= cap((*v).Ps) {
-		(*v).Ps = (*v).Ps[:n36]
-	} else {
-		g37 := make([]*[4]uint8, n36)
-		copy(g37, (*v).Ps[:cap((*v).Ps)])
-		(*v).Ps = g37
-	}
-	for i38 := range (*v).Ps {
-		if s_Ps_e[i38].set {
-			p39 := (*v).Ps[i38]
-			if p39 == nil {
-				p39 = new([4]uint8)
-				(*v).Ps[i38] = p39
-			}
-			(*p39) = s_Ps_e[i38].v
-		} else {
-			(*v).Ps[i38] = nil
-		}
-	}
 	if s_PP_set {
-		p40 := (*v).PP
-		if p40 == nil {
-			p40 = new(*string)
-			(*v).PP = p40
+		p35 := (*v).PP
+		if p35 == nil {
+			p35 = new(*string)
+			(*v).PP = p35
 		}
 		if s_PP_v_set {
-			p41 := (*p40)
-			if p41 == nil {
-				p41 = new(string)
-				(*p40) = p41
+			p36 := (*p35)
+			if p36 == nil {
+				p36 = new(string)
+				(*p35) = p36
 			}
-			if string((*p41)) != string(s_PP_v_v) {
-				(*p41) = string(s_PP_v_v)
+			if string((*p36)) != string(s_PP_v_v) {
+				(*p36) = string(s_PP_v_v)
 			}
 		} else {
-			(*p40) = nil
+			(*p35) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	if n42 := s_BB_n; n42 <= cap((*v).BB) {
-		(*v).BB = (*v).BB[:n42]
+	if n37 := s_Ks_n; n37 <= cap((*v).Ks) {
+		(*v).Ks = (*v).Ks[:n37]
 	} else {
-		g43 := make([][]uint8, n42)
-		copy(g43, (*v).BB[:cap((*v).BB)])
-		(*v).BB = g43
+		(*v).Ks = make([][2]uint8, n37)
 	}
-	for i44 := range (*v).BB {
-		(*v).BB[i44] = append((*v).BB[i44][:0], s_BB_e[i44].b[:s_BB_e[i44].n]...)
+	copy((*v).Ks, s_Ks_e[:])
+	var g39 []*[4]uint8
+	if n38 := s_Ps_n; n38 <= cap((*v).Ps) {
+		(*v).Ps = (*v).Ps[:n38]
+	} else {
+		g39 = (*v).Ps[:cap((*v).Ps)]
+		g40 := make([]*[4]uint8, n38)
+		copy(g40, g39)
+		(*v).Ps = g40
 	}
-	if string((*v).S) != string(s_S) {
-		(*v).S = string(s_S)
+	for i41 := range (*v).Ps {
+		if s_Ps_e[i41].set {
+			p42 := (*v).Ps[i41]
+			if p42 == nil {
+				p42 = new([4]uint8)
+				(*v).Ps[i41] = p42
+			}
+			(*p42) = s_Ps_e[i41].v
+		} else {
+			(*v).Ps[i41] = nil
+		}
 	}
+	copy(g39, (*v).Ps)
+	var g44 [][]uint8
+	if n43 := s_BB_n; n43 <= cap((*v).BB) {
+		(*v).BB = (*v).BB[:n43]
+	} else {
+		g44 = (*v).BB[:cap((*v).BB)]
+		g45 := make([][]uint8, n43)
+		copy(g45, g44)
+		(*v).BB = g45
+	}
+	for i46 := range (*v).BB {
+		(*v).BB[i46] = append((*v).BB[i46][:0], s_BB_e[i46].b[:s_BB_e[i46].n]...)
+	}
+	copy(g44, (*v).BB)
+	(*v).Bs = append((*v).Bs[:0], s_Bs_b[:s_Bs_n]...)
 	return true
 }
 
@@ -2543,130 +2553,139 @@ func bitpackUnmarshalAtkOff(data []byte, v *AtkOff) bool {
 	if end-pos >= 8 {
 		return false
 	}
-	if n65 := s_Items_n; n65 <= cap((*v).Items) {
-		(*v).Items = (*v).Items[:n65]
-	} else {
-		g66 := make([]AtkItem, n65)
-		copy(g66, (*v).Items[:cap((*v).Items)])
-		(*v).Items = g66
-	}
-	for i67 := range (*v).Items {
-		if string((*v).Items[i67].Name) != string(s_Items_e[i67].Name) {
-			(*v).Items[i67].Name = string(s_Items_e[i67].Name)
-		}
-		if s_Items_e[i67].P.set {
-			p68 := (*v).Items[i67].P
-			if p68 == nil {
-				p68 = new(uint8)
-				(*v).Items[i67].P = p68
-			}
-			(*p68) = s_Items_e[i67].P.v
-		} else {
-			(*v).Items[i67].P = nil
-		}
-		if s_Items_e[i67].In.set {
-			p69 := (*v).Items[i67].In
-			if p69 == nil {
-				p69 = new(AtkInner)
-				(*v).Items[i67].In = p69
-			}
-			(*p69).A = s_Items_e[i67].In.v.A
-			(*p69).B = s_Items_e[i67].In.v.B
-		} else {
-			(*v).Items[i67].In = nil
-		}
-	}
-	if n70 := s_Ptrs_n; n70 <= cap((*v).Ptrs) {
-		(*v).Ptrs = (*v).Ptrs[:n70]
-	} else {
-		g71 := make([]*AtkInner, n70)
-		copy(g71, (*v).Ptrs[:cap((*v).Ptrs)])
-		(*v).Ptrs = g71
-	}
-	for i72 := range (*v).Ptrs {
-		if s_Ptrs_e[i72].set {
-			p73 := (*v).Ptrs[i72]
-			if p73 == nil {
-				p73 = new(AtkInner)
-				(*v).Ptrs[i72] = p73
-			}
-			(*p73).A = s_Ptrs_e[i72].v.A
-			(*p73).B = s_Ptrs_e[i72].v.B
-		} else {
-			(*v).Ptrs[i72] = nil
-		}
+	for i65 := range (*v).Arr {
+		(*v).Arr[i65].A = s_Arr[i65].A
+		(*v).Arr[i65].B = s_Arr[i65].B
 	}
 	if s_PI_set {
-		p74 := (*v).PI
-		if p74 == nil {
-			p74 = new(AtkInner)
-			(*v).PI = p74
+		p66 := (*v).PI
+		if p66 == nil {
+			p66 = new(AtkInner)
+			(*v).PI = p66
 		}
-		(*p74).A = s_PI_v_A
-		(*p74).B = s_PI_v_B
+		(*p66).A = s_PI_v_A
+		(*p66).B = s_PI_v_B
 	} else {
 		(*v).PI = nil
 	}
-	for i75 := range (*v).Arr {
-		(*v).Arr[i75].A = s_Arr[i75].A
-		(*v).Arr[i75].B = s_Arr[i75].B
-	}
-	if n76 := s_Nest_n; n76 <= cap((*v).Nest) {
-		(*v).Nest = (*v).Nest[:n76]
-	} else {
-		g77 := make([][]AtkInner, n76)
-		copy(g77, (*v).Nest[:cap((*v).Nest)])
-		(*v).Nest = g77
-	}
-	for i78 := range (*v).Nest {
-		if n79 := s_Nest_e[i78].n; n79 <= cap((*v).Nest[i78]) {
-			(*v).Nest[i78] = (*v).Nest[i78][:n79]
-		} else {
-			g80 := make([]AtkInner, n79)
-			copy(g80, (*v).Nest[i78][:cap((*v).Nest[i78])])
-			(*v).Nest[i78] = g80
-		}
-		for i81 := range (*v).Nest[i78] {
-			(*v).Nest[i78][i81].A = s_Nest_e[i78].e[i81].A
-			(*v).Nest[i78][i81].B = s_Nest_e[i78].e[i81].B
-		}
-	}
-	if n82 := s_Flat_n; n82 <= cap((*v).Flat) {
-		(*v).Flat = (*v).Flat[:n82]
-	} else {
-		g83 := make([]AtkInner, n82)
-		copy(g83, (*v).Flat[:cap((*v).Flat)])
-		(*v).Flat = g83
-	}
-	for i84 := range (*v).Flat {
-		(*v).Flat[i84].A = s_Flat_e[i84].A
-		(*v).Flat[i84].B = s_Flat_e[i84].B
-	}
 	if s_PA_set {
-		p85 := (*v).PA
-		if p85 == nil {
-			p85 = new([2]AtkInner)
-			(*v).PA = p85
+		p67 := (*v).PA
+		if p67 == nil {
+			p67 = new([2]AtkInner)
+			(*v).PA = p67
 		}
-		for i86 := range *p85 {
-			(*p85)[i86].A = s_PA_v[i86].A
-			(*p85)[i86].B = s_PA_v[i86].B
+		for i68 := range *p67 {
+			(*p67)[i68].A = s_PA_v[i68].A
+			(*p67)[i68].B = s_PA_v[i68].B
 		}
 	} else {
 		(*v).PA = nil
 	}
-	if n87 := s_Strs_n; n87 <= cap((*v).Strs) {
-		(*v).Strs = (*v).Strs[:n87]
+	if n69 := s_Items_n; n69 <= cap((*v).Items) {
+		(*v).Items = (*v).Items[:n69]
 	} else {
-		g88 := make([]string, n87)
-		copy(g88, (*v).Strs[:cap((*v).Strs)])
-		(*v).Strs = g88
+		g70 := make([]AtkItem, n69)
+		copy(g70, (*v).Items[:cap((*v).Items)])
+		(*v).Items = g70
 	}
-	for i89 := range (*v).Strs {
-		if string((*v).Strs[i89]) != string(s_Strs_e[i89]) {
-			(*v).Strs[i89] = string(s_Strs_e[i89])
+	for i71 := range (*v).Items {
+		if string((*v).Items[i71].Name) != string(s_Items_e[i71].Name) {
+			(*v).Items[i71].Name = string(s_Items_e[i71].Name)
+		}
+		if s_Items_e[i71].P.set {
+			p72 := (*v).Items[i71].P
+			if p72 == nil {
+				p72 = new(uint8)
+				(*v).Items[i71].P = p72
+			}
+			(*p72) = s_Items_e[i71].P.v
+		} else {
+			(*v).Items[i71].P = nil
+		}
+		if s_Items_e[i71].In.set {
+			p73 := (*v).Items[i71].In
+			if p73 == nil {
+				p73 = new(AtkInner)
+				(*v).Items[i71].In = p73
+			}
+			(*p73).A = s_Items_e[i71].In.v.A
+			(*p73).B = s_Items_e[i71].In.v.B
+		} else {
+			(*v).Items[i71].In = nil
 		}
 	}
+	var g75 []*AtkInner
+	if n74 := s_Ptrs_n; n74 <= cap((*v).Ptrs) {
+		(*v).Ptrs = (*v).Ptrs[:n74]
+	} else {
+		g75 = (*v).Ptrs[:cap((*v).Ptrs)]
+		g76 := make([]*AtkInner, n74)
+		copy(g76, g75)
+		(*v).Ptrs = g76
+	}
+	for i77 := range (*v).Ptrs {
+		if s_Ptrs_e[i77].set {
+			p78 := (*v).Ptrs[i77]
+			if p78 == nil {
+				p78 = new(AtkInner)
+				(*v).Ptrs[i77] = p78
+			}
+			(*p78).A = s_Ptrs_e[i77].v.A
+			(*p78).B = s_Ptrs_e[i77].v.B
+		} else {
+			(*v).Ptrs[i77] = nil
+		}
+	}
+	copy(g75, (*v).Ptrs)
+	var g80 [][]AtkInner
+	if n79 := s_Nest_n; n79 <= cap((*v).Nest) {
+		(*v).Nest = (*v).Nest[:n79]
+	} else {
+		g80 = (*v).Nest[:cap((*v).Nest)]
+		g81 := make([][]AtkInner, n79)
+		copy(g81, g80)
+		(*v).Nest = g81
+	}
+	for i82 := range (*v).Nest {
+		if n83 := s_Nest_e[i82].n; n83 <= cap((*v).Nest[i82]) {
+			(*v).Nest[i82] = (*v).Nest[i82][:n83]
+		} else {
+			g84 := make([]AtkInner, n83)
+			copy(g84, (*v).Nest[i82][:cap((*v).Nest[i82])])
+			(*v).Nest[i82] = g84
+		}
+		for i85 := range (*v).Nest[i82] {
+			(*v).Nest[i82][i85].A = s_Nest_e[i82].e[i85].A
+			(*v).Nest[i82][i85].B = s_Nest_e[i82].e[i85].B
+		}
+	}
+	copy(g80, (*v).Nest)
+	if n86 := s_Flat_n; n86 <= cap((*v).Flat) {
+		(*v).Flat = (*v).Flat[:n86]
+	} else {
+		g87 := make([]AtkInner, n86)
+		copy(g87, (*v).Flat[:cap((*v).Flat)])
+		(*v).Flat = g87
+	}
+	for i88 := range (*v).Flat {
+		(*v).Flat[i88].A = s_Flat_e[i88].A
+		(*v).Flat[i88].B = s_Flat_e[i88].B
+	}
+	var g90 []string
+	if n89 := s_Strs_n; n89 <= cap((*v).Strs) {
+		(*v).Strs = (*v).Strs[:n89]
+	} else {
+		g90 = (*v).Strs[:cap((*v).Strs)]
+		g91 := make([]string, n89)
+		copy(g91, g90)
+		(*v).Strs = g91
+	}
+	for i92 := range (*v).Strs {
+		if string((*v).Strs[i92]) != string(s_Strs_e[i92]) {
+			(*v).Strs[i92] = string(s_Strs_e[i92])
+		}
+	}
+	copy(g90, (*v).Strs)
 	return true
 }
 
@@ -3063,64 +3082,70 @@ func bitpackUnmarshalAtkNest(data []byte, v *AtkNest) bool {
 		(*v).Bigs[i59].Z = s_Bigs[i59].Z
 	}
 	(*v).Mat = s_Mat
-	if n60 := s_Anon_In_S_n; n60 <= cap((*v).Anon.In.S) {
-		(*v).Anon.In.S = (*v).Anon.In.S[:n60]
-	} else {
-		g61 := make([]struct {
-			Y uint8 "bits:\"bits=2\""
-			Z *bool
-		}, n60)
-		copy(g61, (*v).Anon.In.S[:cap((*v).Anon.In.S)])
-		(*v).Anon.In.S = g61
-	}
-	for i62 := range (*v).Anon.In.S {
-		(*v).Anon.In.S[i62].Y = s_Anon_In_S_e[i62].Y
-		if s_Anon_In_S_e[i62].Z.set {
-			p63 := (*v).Anon.In.S[i62].Z
-			if p63 == nil {
-				p63 = new(bool)
-				(*v).Anon.In.S[i62].Z = p63
-			}
-			(*p63) = s_Anon_In_S_e[i62].Z.v
-		} else {
-			(*v).Anon.In.S[i62].Z = nil
-		}
-	}
 	if string((*v).Anon.T) != string(s_Anon_T) {
 		(*v).Anon.T = string(s_Anon_T)
 	}
 	if s_PPP_set {
-		p64 := (*v).PPP
-		if p64 == nil {
-			p64 = new(**int8)
-			(*v).PPP = p64
+		p60 := (*v).PPP
+		if p60 == nil {
+			p60 = new(**int8)
+			(*v).PPP = p60
 		}
 		if s_PPP_v_set {
-			p65 := (*p64)
-			if p65 == nil {
-				p65 = new(*int8)
-				(*p64) = p65
+			p61 := (*p60)
+			if p61 == nil {
+				p61 = new(*int8)
+				(*p60) = p61
 			}
 			if s_PPP_v_v_set {
-				p66 := (*p65)
-				if p66 == nil {
-					p66 = new(int8)
-					(*p65) = p66
+				p62 := (*p61)
+				if p62 == nil {
+					p62 = new(int8)
+					(*p61) = p62
 				}
-				(*p66) = s_PPP_v_v_v
+				(*p62) = s_PPP_v_v_v
 			} else {
-				(*p65) = nil
+				(*p61) = nil
 			}
 		} else {
-			(*p64) = nil
+			(*p60) = nil
 		}
 	} else {
 		(*v).PPP = nil
 	}
-	if n67 := s_SS_n; n67 <= cap((*v).SS) {
-		(*v).SS = (*v).SS[:n67]
+	var g64 []struct {
+		Y uint8 "bits:\"bits=2\""
+		Z *bool
+	}
+	if n63 := s_Anon_In_S_n; n63 <= cap((*v).Anon.In.S) {
+		(*v).Anon.In.S = (*v).Anon.In.S[:n63]
 	} else {
-		(*v).SS = make([][9]uint16, n67)
+		g64 = (*v).Anon.In.S[:cap((*v).Anon.In.S)]
+		g65 := make([]struct {
+			Y uint8 "bits:\"bits=2\""
+			Z *bool
+		}, n63)
+		copy(g65, g64)
+		(*v).Anon.In.S = g65
+	}
+	for i66 := range (*v).Anon.In.S {
+		(*v).Anon.In.S[i66].Y = s_Anon_In_S_e[i66].Y
+		if s_Anon_In_S_e[i66].Z.set {
+			p67 := (*v).Anon.In.S[i66].Z
+			if p67 == nil {
+				p67 = new(bool)
+				(*v).Anon.In.S[i66].Z = p67
+			}
+			(*p67) = s_Anon_In_S_e[i66].Z.v
+		} else {
+			(*v).Anon.In.S[i66].Z = nil
+		}
+	}
+	copy(g64, (*v).Anon.In.S)
+	if n68 := s_SS_n; n68 <= cap((*v).SS) {
+		(*v).SS = (*v).SS[:n68]
+	} else {
+		(*v).SS = make([][9]uint16, n68)
 	}
 	copy((*v).SS, s_SS_e[:])
 	return true
@@ -3502,28 +3527,28 @@ func bitpackUnmarshalAtkOther(data []byte, v *AtkOther) bool {
 	}
 	(*v).P = s_P
 	(*v).K = s_K
-	if n16 := s_T_n; n16 <= cap((*v).T) {
-		(*v).T = (*v).T[:n16]
-	} else {
-		g17 := make([]bpothertypes.Tagged, n16)
-		copy(g17, (*v).T[:cap((*v).T)])
-		(*v).T = g17
-	}
-	for i18 := range (*v).T {
-		(*v).T[i18].Kind = s_T_e[i18].Kind
-		if string((*v).T[i18].Note) != string(s_T_e[i18].Note) {
-			(*v).T[i18].Note = string(s_T_e[i18].Note)
-		}
-	}
 	if s_PP_set {
-		p19 := (*v).PP
-		if p19 == nil {
-			p19 = new(bpothertypes.Pos)
-			(*v).PP = p19
+		p16 := (*v).PP
+		if p16 == nil {
+			p16 = new(bpothertypes.Pos)
+			(*v).PP = p16
 		}
-		(*p19) = s_PP_v
+		(*p16) = s_PP_v
 	} else {
 		(*v).PP = nil
+	}
+	if n17 := s_T_n; n17 <= cap((*v).T) {
+		(*v).T = (*v).T[:n17]
+	} else {
+		g18 := make([]bpothertypes.Tagged, n17)
+		copy(g18, (*v).T[:cap((*v).T)])
+		(*v).T = g18
+	}
+	for i19 := range (*v).T {
+		(*v).T[i19].Kind = s_T_e[i19].Kind
+		if string((*v).T[i19].Note) != string(s_T_e[i19].Note) {
+			(*v).T[i19].Note = string(s_T_e[i19].Note)
+		}
 	}
 	return true
 }
@@ -3832,25 +3857,28 @@ func bitpackUnmarshalAtkGrow(data []byte, v *AtkGrow) bool {
 	if end-pos >= 8 {
 		return false
 	}
+	var g9 []*AtkKeep
 	if n8 := s_L_n; n8 <= cap((*v).L) {
 		(*v).L = (*v).L[:n8]
 	} else {
-		g9 := make([]*AtkKeep, n8)
-		copy(g9, (*v).L[:cap((*v).L)])
-		(*v).L = g9
+		g9 = (*v).L[:cap((*v).L)]
+		g10 := make([]*AtkKeep, n8)
+		copy(g10, g9)
+		(*v).L = g10
 	}
-	for i10 := range (*v).L {
-		if s_L_e[i10].set {
-			p11 := (*v).L[i10]
-			if p11 == nil {
-				p11 = new(AtkKeep)
-				(*v).L[i10] = p11
+	for i11 := range (*v).L {
+		if s_L_e[i11].set {
+			p12 := (*v).L[i11]
+			if p12 == nil {
+				p12 = new(AtkKeep)
+				(*v).L[i11] = p12
 			}
-			(*p11).A = s_L_e[i10].v.A
+			(*p12).A = s_L_e[i11].v.A
 		} else {
-			(*v).L[i10] = nil
+			(*v).L[i11] = nil
 		}
 	}
+	copy(g9, (*v).L)
 	return true
 }
 
@@ -4465,16 +4493,19 @@ func bitpackUnmarshalAtkBB(data []byte, v *AtkBB) bool {
 	if end-pos >= 8 {
 		return false
 	}
+	var g8 [][]uint8
 	if n7 := s_BB_n; n7 <= cap((*v).BB) {
 		(*v).BB = (*v).BB[:n7]
 	} else {
-		g8 := make([][]uint8, n7)
-		copy(g8, (*v).BB[:cap((*v).BB)])
-		(*v).BB = g8
+		g8 = (*v).BB[:cap((*v).BB)]
+		g9 := make([][]uint8, n7)
+		copy(g9, g8)
+		(*v).BB = g9
 	}
-	for i9 := range (*v).BB {
-		(*v).BB[i9] = append((*v).BB[i9][:0], s_BB_e[i9].b[:s_BB_e[i9].n]...)
+	for i10 := range (*v).BB {
+		(*v).BB[i10] = append((*v).BB[i10][:0], s_BB_e[i10].b[:s_BB_e[i10].n]...)
 	}
+	copy(g8, (*v).BB)
 	return true
 }
 
@@ -4622,6 +4653,500 @@ func bitpackUnmarshalAtkTime(data []byte, v *AtkTime) bool {
 	(*v).Big = s_Big
 	(*v).One = s_One
 	(*v).T = s_T
+	return true
+}
+
+// bitpackAppendAtkOrder appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendAtkOrder(dst []byte, v *AtkOrder) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	if len((*v).L) > 2 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(len((*v).L)), 2)
+	for i0 := range (*v).L {
+		u1, _, ok3 := bitpackUnixUnits((*v).L[i0], 1000000)
+		c4 := uint64(u1)
+		if !ok3 || c4 > 1000 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c4, 10)
+	}
+	w.WriteBitsUnchecked(bitpackBit((*v).PL != nil), 1)
+	if p5 := (*v).PL; p5 != nil {
+		u6, _, ok8 := bitpackUnixUnits((*p5), 1000000)
+		c9 := uint64(u6)
+		if !ok8 || c9 > 1000 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c9, 10)
+	}
+	w.WriteBitsUnchecked(bitpackBit((*v).PS != nil), 1)
+	if p10 := (*v).PS; p10 != nil {
+		if len((*p10)) > 4 {
+			return dst, false
+		}
+		w.WriteString(string((*p10)), 4)
+	}
+	if len((*v).Str) > 4 {
+		return dst, false
+	}
+	w.WriteString(string((*v).Str), 4)
+	if len((*v).B) > 2 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(uint64(len((*v).B)), 2)
+	w.WriteBytes((*v).B)
+	w.WriteBitsUnchecked(bitpackBit((*v).PB != nil), 1)
+	if p11 := (*v).PB; p11 != nil {
+		c12 := uint64((*p11))
+		if c12 > 255 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c12, 8)
+	}
+	for i13 := range (*v).F {
+		u14, _, ok16 := bitpackUnixUnits((*v).F[i13].T, 1000000)
+		c17 := uint64(u14)
+		if !ok16 || c17 > 1000 {
+			return dst, false
+		}
+		c18 := uint64(int64((*v).F[i13].X)) - 0xffffffffffff8000
+		if c18 > 65535 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(c17|(c18^32768)<<10, 26)
+	}
+	w.WriteBitsUnchecked(bitpackBit((*v).PF != nil), 1)
+	if p19 := (*v).PF; p19 != nil {
+		c20 := uint64(int64((*p19))) - 0xffffffffffff8000
+		if c20 > 65535 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked((c20 ^ 32768), 16)
+	}
+	for i21 := range (*v).E {
+		w.WriteBitsUnchecked(bitpackBit((*v).E[i21].P != nil), 1)
+		if p22 := (*v).E[i21].P; p22 != nil {
+			c23 := uint64(int64((*p22))) - 0xffffffffffff8000
+			if c23 > 65535 {
+				return dst, false
+			}
+			w.WriteBitsUnchecked((c23 ^ 32768), 16)
+		}
+		if len((*v).E[i21].S) > 1 {
+			return dst, false
+		}
+		w.WriteBitsUnchecked(uint64(len((*v).E[i21].S)), 1)
+		for i24 := range (*v).E[i21].S {
+			c25 := uint64(int64((*v).E[i21].S[i24])) - 0xffffffffffff8000
+			if c25 > 65535 {
+				return dst, false
+			}
+			w.WriteBitsUnchecked((c25 ^ 32768), 16)
+		}
+	}
+	u26, _, ok28 := bitpackUnixUnits((*v).T, 1000000)
+	c29 := uint64(u26)
+	if !ok28 || c29 > 1000 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c29, 10)
+	for i30 := range (*v).A {
+		w.WriteBitsUnchecked(bitpackBit((*v).A[i30] != nil), 1)
+		if p31 := (*v).A[i30]; p31 != nil {
+			u32, _, ok34 := bitpackUnixUnits((*p31), 1000000)
+			c35 := uint64(u32)
+			if !ok34 || c35 > 1000 {
+				return dst, false
+			}
+			w.WriteBitsUnchecked(c35, 10)
+		}
+	}
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalAtkOrder decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalAtkOrder(data []byte, v *AtkOrder) bool {
+	if len(data) > 83 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s_L_n    int
+		s_L_e    [2]bptime.Time
+		s_PL_set bool
+		s_PL_v   bptime.Time
+		s_PS_set bool
+		s_PS_v   []byte
+		s_Str    []byte
+		s_B_n    int
+		s_B_b    [2]byte
+		s_PB_set bool
+		s_PB_v   uint8
+		s_F      [2]AtkOrderF
+		s_PF_set bool
+		s_PF_v   int16
+		s_E      [2]struct {
+			P struct {
+				set bool
+				v   int16
+			}
+			S struct {
+				n int
+				e [1]int16
+			}
+		}
+		s_T bptime.Time
+		s_A [33]struct {
+			set bool
+			v   bptime.Time
+		}
+	)
+	var n0 int
+	if end-pos < 2 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0x3
+	if c2 > 2 {
+		return false
+	}
+	n0 = int(c2)
+	pos += 2
+	s_L_n = n0
+	for i3 := range s_L_e[:n0] {
+		if end-pos < 10 {
+			return false
+		}
+		w4 := bitpackWord(data, pos)
+		c5 := w4 >> 0 & 0x3ff
+		if c5 > 1000 {
+			return false
+		}
+		s_L_e[i3] = bitpackTimeOfUnits(int64(c5), 1000000)
+		pos += 10
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0x1
+	s_PL_set = c7 != 0
+	pos += 1
+	if s_PL_set {
+		if end-pos < 10 {
+			return false
+		}
+		w8 := bitpackWord(data, pos)
+		c9 := w8 >> 0 & 0x3ff
+		if c9 > 1000 {
+			return false
+		}
+		s_PL_v = bitpackTimeOfUnits(int64(c9), 1000000)
+		pos += 10
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0x1
+	s_PS_set = c11 != 0
+	pos += 1
+	if s_PS_set {
+		var n12 int
+		if end-pos < 3 {
+			return false
+		}
+		w13 := bitpackWord(data, pos)
+		c14 := w13 >> 0 & 0x7
+		if c14 > 4 {
+			return false
+		}
+		n12 = int(c14)
+		pos += 3
+		if pad := -pos & 7; pad != 0 {
+			if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+				return false
+			}
+			pos += pad
+		}
+		if (end-pos)/8 < n12 {
+			return false
+		}
+		s_PS_v = data[pos>>3 : pos>>3+n12 : pos>>3+n12]
+		if !bitpackText(s_PS_v) {
+			return false
+		}
+		pos += 8 * n12
+	}
+	var n15 int
+	if end-pos < 3 {
+		return false
+	}
+	w16 := bitpackWord(data, pos)
+	c17 := w16 >> 0 & 0x7
+	if c17 > 4 {
+		return false
+	}
+	n15 = int(c17)
+	pos += 3
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n15 {
+		return false
+	}
+	s_Str = data[pos>>3 : pos>>3+n15 : pos>>3+n15]
+	if !bitpackText(s_Str) {
+		return false
+	}
+	pos += 8 * n15
+	var n18 int
+	if end-pos < 2 {
+		return false
+	}
+	w19 := bitpackWord(data, pos)
+	c20 := w19 >> 0 & 0x3
+	if c20 > 2 {
+		return false
+	}
+	n18 = int(c20)
+	pos += 2
+	if pad := -pos & 7; pad != 0 {
+		if end-pos < pad || bitpackWord(data, pos)&(1<<pad-1) != 0 {
+			return false
+		}
+		pos += pad
+	}
+	if (end-pos)/8 < n18 {
+		return false
+	}
+	s_B_n = copy(s_B_b[:n18], data[pos>>3:])
+	pos += 8 * n18
+	if end-pos < 1 {
+		return false
+	}
+	w21 := bitpackWord(data, pos)
+	c22 := w21 >> 0 & 0x1
+	s_PB_set = c22 != 0
+	pos += 1
+	if s_PB_set {
+		if end-pos < 8 {
+			return false
+		}
+		w23 := bitpackWord(data, pos)
+		c24 := w23 >> 0 & 0xff
+		s_PB_v = uint8(c24)
+		pos += 8
+	}
+	for i25 := range s_F[:2] {
+		if end-pos < 26 {
+			return false
+		}
+		w26 := bitpackWord(data, pos)
+		c27 := w26 >> 0 & 0x3ff
+		if c27 > 1000 {
+			return false
+		}
+		s_F[i25].T = bitpackTimeOfUnits(int64(c27), 1000000)
+		c28 := w26 >> 10 & 0xffff
+		s_F[i25].X = int16(int64(((c28 ^ 32768) + 0xffffffffffff8000)))
+		pos += 26
+	}
+	if end-pos < 1 {
+		return false
+	}
+	w29 := bitpackWord(data, pos)
+	c30 := w29 >> 0 & 0x1
+	s_PF_set = c30 != 0
+	pos += 1
+	if s_PF_set {
+		if end-pos < 16 {
+			return false
+		}
+		w31 := bitpackWord(data, pos)
+		c32 := w31 >> 0 & 0xffff
+		s_PF_v = int16(int64(((c32 ^ 32768) + 0xffffffffffff8000)))
+		pos += 16
+	}
+	for i33 := range s_E[:2] {
+		if end-pos < 1 {
+			return false
+		}
+		w34 := bitpackWord(data, pos)
+		c35 := w34 >> 0 & 0x1
+		s_E[i33].P.set = c35 != 0
+		pos += 1
+		if s_E[i33].P.set {
+			if end-pos < 16 {
+				return false
+			}
+			w36 := bitpackWord(data, pos)
+			c37 := w36 >> 0 & 0xffff
+			s_E[i33].P.v = int16(int64(((c37 ^ 32768) + 0xffffffffffff8000)))
+			pos += 16
+		}
+		var n38 int
+		if end-pos < 1 {
+			return false
+		}
+		w39 := bitpackWord(data, pos)
+		c40 := w39 >> 0 & 0x1
+		if c40 > 1 {
+			return false
+		}
+		n38 = int(c40)
+		pos += 1
+		s_E[i33].S.n = n38
+		for i41 := range s_E[i33].S.e[:n38] {
+			if end-pos < 16 {
+				return false
+			}
+			w42 := bitpackWord(data, pos)
+			c43 := w42 >> 0 & 0xffff
+			s_E[i33].S.e[i41] = int16(int64(((c43 ^ 32768) + 0xffffffffffff8000)))
+			pos += 16
+		}
+	}
+	if end-pos < 10 {
+		return false
+	}
+	w44 := bitpackWord(data, pos)
+	c45 := w44 >> 0 & 0x3ff
+	if c45 > 1000 {
+		return false
+	}
+	s_T = bitpackTimeOfUnits(int64(c45), 1000000)
+	pos += 10
+	for i46 := range s_A[:33] {
+		if end-pos < 1 {
+			return false
+		}
+		w47 := bitpackWord(data, pos)
+		c48 := w47 >> 0 & 0x1
+		s_A[i46].set = c48 != 0
+		pos += 1
+		if s_A[i46].set {
+			if end-pos < 10 {
+				return false
+			}
+			w49 := bitpackWord(data, pos)
+			c50 := w49 >> 0 & 0x3ff
+			if c50 > 1000 {
+				return false
+			}
+			s_A[i46].v = bitpackTimeOfUnits(int64(c50), 1000000)
+			pos += 10
+		}
+	}
+	if end-pos >= 8 {
+		return false
+	}
+	for i51 := range (*v).F {
+		(*v).F[i51].X = s_F[i51].X
+	}
+	if string((*v).Str) != string(s_Str) {
+		(*v).Str = string(s_Str)
+	}
+	if s_PL_set {
+		p52 := (*v).PL
+		if p52 == nil {
+			p52 = new(bptime.Time)
+			(*v).PL = p52
+		}
+		(*p52) = s_PL_v
+	} else {
+		(*v).PL = nil
+	}
+	if s_PS_set {
+		p53 := (*v).PS
+		if p53 == nil {
+			p53 = new(string)
+			(*v).PS = p53
+		}
+		if string((*p53)) != string(s_PS_v) {
+			(*p53) = string(s_PS_v)
+		}
+	} else {
+		(*v).PS = nil
+	}
+	if s_PB_set {
+		p54 := (*v).PB
+		if p54 == nil {
+			p54 = new(uint8)
+			(*v).PB = p54
+		}
+		(*p54) = s_PB_v
+	} else {
+		(*v).PB = nil
+	}
+	if s_PF_set {
+		p55 := (*v).PF
+		if p55 == nil {
+			p55 = new(int16)
+			(*v).PF = p55
+		}
+		(*p55) = s_PF_v
+	} else {
+		(*v).PF = nil
+	}
+	for i56 := range (*v).E {
+		if s_E[i56].P.set {
+			p57 := (*v).E[i56].P
+			if p57 == nil {
+				p57 = new(int16)
+				(*v).E[i56].P = p57
+			}
+			(*p57) = s_E[i56].P.v
+		} else {
+			(*v).E[i56].P = nil
+		}
+	}
+	var g59 []bptime.Time
+	if n58 := s_L_n; n58 <= cap((*v).L) {
+		(*v).L = (*v).L[:n58]
+	} else {
+		g59 = (*v).L[:cap((*v).L)]
+		g60 := make([]bptime.Time, n58)
+		copy(g60, g59)
+		(*v).L = g60
+	}
+	copy((*v).L, s_L_e[:])
+	copy(g59, (*v).L)
+	for i61 := range (*v).E {
+		if n62 := s_E[i61].S.n; n62 <= cap((*v).E[i61].S) {
+			(*v).E[i61].S = (*v).E[i61].S[:n62]
+		} else {
+			(*v).E[i61].S = make([]int16, n62)
+		}
+		copy((*v).E[i61].S, s_E[i61].S.e[:])
+	}
+	(*v).B = append((*v).B[:0], s_B_b[:s_B_n]...)
+	for i63 := range (*v).F {
+		(*v).F[i63].T = s_F[i63].T
+	}
+	(*v).T = s_T
+	for i64 := range (*v).A {
+		if s_A[i64].set {
+			p65 := (*v).A[i64]
+			if p65 == nil {
+				p65 = new(bptime.Time)
+				(*v).A[i64] = p65
+			}
+			(*p65) = s_A[i64].v
+		} else {
+			(*v).A[i64] = nil
+		}
+	}
 	return true
 }
 

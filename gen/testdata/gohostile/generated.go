@@ -43,6 +43,7 @@ var Generated = map[reflect.Type]Pair{
 	reflect.TypeFor[AtkLocals]():        pair(bitpackAppendAtkLocals, bitpackUnmarshalAtkLocals),
 	reflect.TypeFor[AtkBB]():            pair(bitpackAppendAtkBB, bitpackUnmarshalAtkBB),
 	reflect.TypeFor[AtkTime]():          pair(bitpackAppendAtkTime, bitpackUnmarshalAtkTime),
+	reflect.TypeFor[AtkOrder]():         pair(bitpackAppendAtkOrder, bitpackUnmarshalAtkOrder),
 }
 
 // Append and Unmarshal call T's generated functions.

@@ -99,6 +99,39 @@ type AtkTime struct {
 	P    *time.Time `bits:"unit=1ms,range=0..1000"`
 }
 
+// AtkOrder has parts a pointer of the target may point at too, each in a
+// pass of the plan's commit (commit.go: copies, strings, pointers,
+// slices, the other kinds) that field order would not give it: a slice
+// and a byte slice before a pointer into them, a pointer before a
+// string, times and an integer in an unrolled array (AtkOrderF: the
+// times last, the integers first), pointers and slices in one (AtkOrderE:
+// all the pointers before the slices), a time before an array of
+// pointers too long to unroll.
+type AtkOrder struct {
+	L   []time.Time `bits:"maxlen=2,unit=1ms,range=0..1000"`
+	PL  *time.Time  `bits:"unit=1ms,range=0..1000"`
+	PS  *string     `bits:"maxlen=4"`
+	Str string      `bits:"maxlen=4"`
+	B   []byte      `bits:"maxlen=2"`
+	PB  *uint8
+	F   [2]AtkOrderF
+	PF  *int16
+	E   [2]AtkOrderE
+	T   time.Time      `bits:"unit=1ms,range=0..1000"`
+	A   [33]*time.Time `bits:"unit=1ms,range=0..1000"`
+}
+
+type (
+	AtkOrderF struct {
+		T time.Time `bits:"unit=1ms,range=0..1000"`
+		X int16
+	}
+	AtkOrderE struct {
+		P *int16
+		S []int16 `bits:"maxlen=1"`
+	}
+)
+
 // Named types of every kind.
 type (
 	NBool   bool
@@ -393,5 +426,5 @@ type (
 
 // Protos are the types bitpack_gen.go holds the generated code of.
 func Protos() []any {
-	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkIntRange{}, AtkUintRange{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}, AtkTime{}}
+	return []any{AtkWide{}, AtkZero{}, AtkUnits{}, AtkNamed{}, AtkQuat{}, AtkBytes{}, AtkOff{}, AtkNest{}, AtkFloat{}, AtkOther{}, AtkOtherPrivate{}, AtkIntRange32{}, AtkIntRange{}, AtkUintRange{}, AtkGrow{}, AtkInt{}, AtkAlias{}, AtkStr{}, AtkCF1{}, AtkCF2{}, AtkCF3{}, AtkCF4{}, AtkGenericFields{}, AtkLocals{}, AtkBB{}, AtkTime{}, AtkOrder{}}
 }

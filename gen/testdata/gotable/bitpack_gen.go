@@ -28,6 +28,7 @@ func init() {
 	bitpack.RegisterGenerated(bitpack.Generated[Units]{Layout: 0xecaeb2b57263b0c0, Append: bitpackAppendUnits, Unmarshal: bitpackUnmarshalUnits})
 	bitpack.RegisterGenerated(bitpack.Generated[QuatProbe]{Layout: 0x4736bad72cf185b, Append: bitpackAppendQuatProbe, Unmarshal: bitpackUnmarshalQuatProbe})
 	bitpack.RegisterGenerated(bitpack.Generated[Stamps]{Layout: 0xe3dbd61fc6afc721, Append: bitpackAppendStamps, Unmarshal: bitpackUnmarshalStamps})
+	bitpack.RegisterGenerated(bitpack.Generated[Epochs]{Layout: 0xd4533206d36d3612, Append: bitpackAppendEpochs, Unmarshal: bitpackUnmarshalEpochs})
 }
 
 // The quantizers, built as bitpack builds them.
@@ -1165,14 +1166,14 @@ func bitpackUnmarshalText(data []byte, v *Text) bool {
 	if string((*v).Note) != string(s_Note) {
 		(*v).Note = string(s_Note)
 	}
-	(*v).Blob = append((*v).Blob[:0], s_Blob_b[:s_Blob_n]...)
-	(*v).None = append((*v).None[:0], s_None_b[:s_None_n]...)
 	if n24 := s_Codes_n; n24 <= cap((*v).Codes) {
 		(*v).Codes = (*v).Codes[:n24]
 	} else {
 		(*v).Codes = make([]uint8, n24)
 	}
 	copy((*v).Codes, s_Codes_e[:])
+	(*v).Blob = append((*v).Blob[:0], s_Blob_b[:s_Blob_n]...)
+	(*v).None = append((*v).None[:0], s_None_b[:s_None_n]...)
 	return true
 }
 
@@ -1847,12 +1848,11 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 	(*v).Ammo = s_Ammo
 	(*v).Grid = s_Grid
 	(*v).Anon = s_Anon
-	if n81 := s_IDs_n; n81 <= cap((*v).IDs) {
-		(*v).IDs = (*v).IDs[:n81]
-	} else {
-		(*v).IDs = make([]uint32, n81)
+	for i81 := range (*v).Labels {
+		if string((*v).Labels[i81].Text) != string(s_Labels[i81].Text) {
+			(*v).Labels[i81].Text = string(s_Labels[i81].Text)
+		}
 	}
-	copy((*v).IDs, s_IDs_e[:])
 	if s_Opt_set {
 		p82 := (*v).Opt
 		if p82 == nil {
@@ -1875,88 +1875,100 @@ func bitpackUnmarshalContainers(data []byte, v *Containers) bool {
 	} else {
 		(*v).OptVec = nil
 	}
-	if n84 := s_Players_n; n84 <= cap((*v).Players) {
-		(*v).Players = (*v).Players[:n84]
-	} else {
-		g85 := make([]Player, n84)
-		copy(g85, (*v).Players[:cap((*v).Players)])
-		(*v).Players = g85
-	}
-	for i86 := range (*v).Players {
-		(*v).Players[i86].Health = s_Players_e[i86].Health
-		(*v).Players[i86].Pos.X = s_Players_e[i86].Pos.X
-		(*v).Players[i86].Pos.Y = s_Players_e[i86].Pos.Y
-		(*v).Players[i86].Pos.Z = s_Players_e[i86].Pos.Z
-		(*v).Players[i86].Alive = s_Players_e[i86].Alive
-		if string((*v).Players[i86].Name) != string(s_Players_e[i86].Name) {
-			(*v).Players[i86].Name = string(s_Players_e[i86].Name)
-		}
-	}
-	for i87 := range (*v).Labels {
-		if string((*v).Labels[i87].Text) != string(s_Labels[i87].Text) {
-			(*v).Labels[i87].Text = string(s_Labels[i87].Text)
-		}
-	}
 	if s_PP_set {
-		p88 := (*v).PP
-		if p88 == nil {
-			p88 = new(*uint8)
-			(*v).PP = p88
+		p84 := (*v).PP
+		if p84 == nil {
+			p84 = new(*uint8)
+			(*v).PP = p84
 		}
 		if s_PP_v_set {
-			p89 := (*p88)
-			if p89 == nil {
-				p89 = new(uint8)
-				(*p88) = p89
+			p85 := (*p84)
+			if p85 == nil {
+				p85 = new(uint8)
+				(*p84) = p85
 			}
-			(*p89) = s_PP_v_v
+			(*p85) = s_PP_v_v
 		} else {
-			(*p88) = nil
+			(*p84) = nil
 		}
 	} else {
 		(*v).PP = nil
 	}
-	for i90 := range (*v).Lists {
-		(*v).Lists[i90] = append((*v).Lists[i90][:0], s_Lists[i90].b[:s_Lists[i90].n]...)
+	if n86 := s_IDs_n; n86 <= cap((*v).IDs) {
+		(*v).IDs = (*v).IDs[:n86]
+	} else {
+		(*v).IDs = make([]uint32, n86)
 	}
+	copy((*v).IDs, s_IDs_e[:])
+	var g88 []Player
+	if n87 := s_Players_n; n87 <= cap((*v).Players) {
+		(*v).Players = (*v).Players[:n87]
+	} else {
+		g88 = (*v).Players[:cap((*v).Players)]
+		g89 := make([]Player, n87)
+		copy(g89, g88)
+		(*v).Players = g89
+	}
+	for i90 := range (*v).Players {
+		(*v).Players[i90].Health = s_Players_e[i90].Health
+		(*v).Players[i90].Pos.X = s_Players_e[i90].Pos.X
+		(*v).Players[i90].Pos.Y = s_Players_e[i90].Pos.Y
+		(*v).Players[i90].Pos.Z = s_Players_e[i90].Pos.Z
+		(*v).Players[i90].Alive = s_Players_e[i90].Alive
+		if string((*v).Players[i90].Name) != string(s_Players_e[i90].Name) {
+			(*v).Players[i90].Name = string(s_Players_e[i90].Name)
+		}
+	}
+	copy(g88, (*v).Players)
+	var g92 []*[2]int8
 	if n91 := s_Nested_n; n91 <= cap((*v).Nested) {
 		(*v).Nested = (*v).Nested[:n91]
 	} else {
-		g92 := make([]*[2]int8, n91)
-		copy(g92, (*v).Nested[:cap((*v).Nested)])
-		(*v).Nested = g92
+		g92 = (*v).Nested[:cap((*v).Nested)]
+		g93 := make([]*[2]int8, n91)
+		copy(g93, g92)
+		(*v).Nested = g93
 	}
-	for i93 := range (*v).Nested {
-		if s_Nested_e[i93].set {
-			p94 := (*v).Nested[i93]
-			if p94 == nil {
-				p94 = new([2]int8)
-				(*v).Nested[i93] = p94
+	for i94 := range (*v).Nested {
+		if s_Nested_e[i94].set {
+			p95 := (*v).Nested[i94]
+			if p95 == nil {
+				p95 = new([2]int8)
+				(*v).Nested[i94] = p95
 			}
-			(*p94) = s_Nested_e[i93].v
+			(*p95) = s_Nested_e[i94].v
 		} else {
-			(*v).Nested[i93] = nil
+			(*v).Nested[i94] = nil
 		}
 	}
-	if n95 := s_Empty_n; n95 <= cap((*v).Empty) {
-		(*v).Empty = (*v).Empty[:n95]
+	copy(g92, (*v).Nested)
+	if n96 := s_Empty_n; n96 <= cap((*v).Empty) {
+		(*v).Empty = (*v).Empty[:n96]
 	} else {
-		(*v).Empty = make([]uint16, n95)
+		(*v).Empty = make([]uint16, n96)
 	}
 	copy((*v).Empty, s_Empty_e[:])
-	if n96 := s_Lines_n; n96 <= cap((*v).Lines) {
-		(*v).Lines = (*v).Lines[:n96]
-	} else {
-		g97 := make([]struct {
-			Text string "bits:\"maxlen=7\""
-		}, n96)
-		copy(g97, (*v).Lines[:cap((*v).Lines)])
-		(*v).Lines = g97
+	var g98 []struct {
+		Text string "bits:\"maxlen=7\""
 	}
-	for i98 := range (*v).Lines {
-		if string((*v).Lines[i98].Text) != string(s_Lines_e[i98].Text) {
-			(*v).Lines[i98].Text = string(s_Lines_e[i98].Text)
+	if n97 := s_Lines_n; n97 <= cap((*v).Lines) {
+		(*v).Lines = (*v).Lines[:n97]
+	} else {
+		g98 = (*v).Lines[:cap((*v).Lines)]
+		g99 := make([]struct {
+			Text string "bits:\"maxlen=7\""
+		}, n97)
+		copy(g99, g98)
+		(*v).Lines = g99
+	}
+	for i100 := range (*v).Lines {
+		if string((*v).Lines[i100].Text) != string(s_Lines_e[i100].Text) {
+			(*v).Lines[i100].Text = string(s_Lines_e[i100].Text)
 		}
+	}
+	copy(g98, (*v).Lines)
+	for i101 := range (*v).Lists {
+		(*v).Lists[i101] = append((*v).Lists[i101][:0], s_Lists[i101].b[:s_Lists[i101].n]...)
 	}
 	return true
 }
@@ -2409,36 +2421,39 @@ func bitpackUnmarshalDeep(data []byte, v *Deep) bool {
 	} else {
 		(*v).PPT = nil
 	}
+	var g49 []**Label
 	if n48 := s_L_n; n48 <= cap((*v).L) {
 		(*v).L = (*v).L[:n48]
 	} else {
-		g49 := make([]**Label, n48)
-		copy(g49, (*v).L[:cap((*v).L)])
-		(*v).L = g49
+		g49 = (*v).L[:cap((*v).L)]
+		g50 := make([]**Label, n48)
+		copy(g50, g49)
+		(*v).L = g50
 	}
-	for i50 := range (*v).L {
-		if s_L_e[i50].set {
-			p51 := (*v).L[i50]
-			if p51 == nil {
-				p51 = new(*Label)
-				(*v).L[i50] = p51
+	for i51 := range (*v).L {
+		if s_L_e[i51].set {
+			p52 := (*v).L[i51]
+			if p52 == nil {
+				p52 = new(*Label)
+				(*v).L[i51] = p52
 			}
-			if s_L_e[i50].v.set {
-				p52 := (*p51)
-				if p52 == nil {
-					p52 = new(Label)
-					(*p51) = p52
+			if s_L_e[i51].v.set {
+				p53 := (*p52)
+				if p53 == nil {
+					p53 = new(Label)
+					(*p52) = p53
 				}
-				if string((*p52).Text) != string(s_L_e[i50].v.v.Text) {
-					(*p52).Text = string(s_L_e[i50].v.v.Text)
+				if string((*p53).Text) != string(s_L_e[i51].v.v.Text) {
+					(*p53).Text = string(s_L_e[i51].v.v.Text)
 				}
 			} else {
-				(*p51) = nil
+				(*p52) = nil
 			}
 		} else {
-			(*v).L[i50] = nil
+			(*v).L[i51] = nil
 		}
 	}
+	copy(g49, (*v).L)
 	return true
 }
 
@@ -3517,24 +3532,27 @@ func bitpackUnmarshalStamps(data []byte, v *Stamps) bool {
 	if end-pos >= 8 {
 		return false
 	}
-	if n25 := s_Log_n; n25 <= cap((*v).Log) {
-		(*v).Log = (*v).Log[:n25]
-	} else {
-		g26 := make([]bptime.Time, n25)
-		copy(g26, (*v).Log[:cap((*v).Log)])
-		(*v).Log = g26
-	}
-	copy((*v).Log, s_Log_e[:])
 	if s_Opt_set {
-		p27 := (*v).Opt
-		if p27 == nil {
-			p27 = new(bptime.Time)
-			(*v).Opt = p27
+		p25 := (*v).Opt
+		if p25 == nil {
+			p25 = new(bptime.Time)
+			(*v).Opt = p25
 		}
-		(*p27) = s_Opt_v
+		(*p25) = s_Opt_v
 	} else {
 		(*v).Opt = nil
 	}
+	var g27 []bptime.Time
+	if n26 := s_Log_n; n26 <= cap((*v).Log) {
+		(*v).Log = (*v).Log[:n26]
+	} else {
+		g27 = (*v).Log[:cap((*v).Log)]
+		g28 := make([]bptime.Time, n26)
+		copy(g28, g27)
+		(*v).Log = g28
+	}
+	copy((*v).Log, s_Log_e[:])
+	copy(g27, (*v).Log)
 	(*v).At = s_At
 	(*v).Born = s_Born
 	(*v).Deep = s_Deep
@@ -3542,6 +3560,187 @@ func bitpackUnmarshalStamps(data []byte, v *Stamps) bool {
 	(*v).Fine = s_Fine
 	(*v).Near = s_Near
 	(*v).Pair = s_Pair
+	return true
+}
+
+// bitpackAppendEpochs appends v's encoding to dst, or reports false (and
+// returns dst) for a value the plan must word the refusal of.
+func bitpackAppendEpochs(dst []byte, v *Epochs) ([]byte, bool) {
+	var w bitio.Writer
+	w.Reset(dst)
+	u0, _, ok2 := bitpackUnixUnits((*v).Edge, 1000000000)
+	c3 := uint64(u0) - 0x8000000000000000
+	if !ok2 || c3 > 0xfffffff1886e08ff {
+		return dst, false
+	}
+	u4, neg5, ok6 := bitpackUnixUnits((*v).Ns, 1)
+	c7 := uint64(u4) - 0x8000000000000000
+	if !ok6 {
+		if !ok6 && neg5 || ok6 && u4 < -9223372036854775808 {
+			c7 = 0
+		} else {
+			c7 = 0xffffffffffffffff
+		}
+	}
+	w.WriteBitsUnchecked(c3, 64)
+	u8, neg9, ok10 := bitpackUnixUnits((*v).Big, 9223372036854775807)
+	c11 := uint64(u8) - 0xfffffffffffffffc
+	if !ok10 || c11 > 7 {
+		if !ok10 && neg9 || ok10 && u8 < -4 {
+			c11 = 0
+		} else {
+			c11 = 7
+		}
+	}
+	w.WriteBitsUnchecked((c7 ^ 0x8000000000000000), 64)
+	u12, _, ok14 := bitpackUnixUnits((*v).One, 3600000000000)
+	c15 := uint64(u12) - 5
+	if !ok14 || c15 > 0 {
+		return dst, false
+	}
+	_ = c15
+	u16, _, ok18 := bitpackUnixUnits((*v).Low, 1000000)
+	c19 := uint64(u16) - 0x8000000000000000
+	if !ok18 || c19 > 808 {
+		return dst, false
+	}
+	u20, neg21, ok22 := bitpackUnixUnits((*v).High, 1000)
+	c23 := uint64(u20) - 0x7ffffffffffffcd8
+	if !ok22 || c23 > 807 {
+		if !ok22 && neg21 || ok22 && u20 < 9223372036854775000 {
+			c23 = 0
+		} else {
+			c23 = 807
+		}
+	}
+	u24, _, ok26 := bitpackUnixUnits((*v).Odd, 3)
+	c27 := uint64(u24) - 0xd555555555555556
+	if !ok26 || c27 > 0x5555555555555554 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked((c11^4)|c19<<3|c23<<13, 23)
+	u28, _, ok30 := bitpackUnixUnits((*v).Slow, 1000000001)
+	c31 := uint64(u28) - 0x8000000225c17cfc
+	if !ok30 || c31 > 0xffffffed3ceb0f46 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c27, 63)
+	u32, _, ok34 := bitpackUnixUnits((*v).Safe, 1000000)
+	c35 := uint64(u32) - 0xffe0000000000000
+	if !ok34 || c35 > 0x40000000000000 {
+		return dst, false
+	}
+	w.WriteBitsUnchecked(c31, 64)
+	w.WriteBitsUnchecked(c35, 55)
+	if w.Err() != nil {
+		return dst, false
+	}
+	return w.Bytes(), true
+}
+
+// bitpackUnmarshalEpochs decodes the whole packet data into v, or reports
+// false (v untouched) for a packet the plan must word the refusal of.
+func bitpackUnmarshalEpochs(data []byte, v *Epochs) bool {
+	if len(data) > 42 {
+		return false
+	}
+	end, pos := 8*len(data), 0
+	var (
+		s Epochs
+	)
+	if end-pos < 32 {
+		return false
+	}
+	w1 := bitpackWord(data, pos)
+	c2 := w1 >> 0 & 0xffffffff
+	lo0 := c2
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w4 := bitpackWord(data, pos)
+	c5 := w4 >> 0 & 0xffffffff
+	if (lo0 | c5<<32) > 0xfffffff1886e08ff {
+		return false
+	}
+	s.Edge = bitpackTimeOfUnits(int64(((lo0 | c5<<32) + 0x8000000000000000)), 1000000000)
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w6 := bitpackWord(data, pos)
+	c7 := w6 >> 0 & 0xffffffff
+	lo3 := c7
+	pos += 32
+	var c8 uint64
+	s.One = bitpackTimeOfUnits(int64((c8 + 5)), 3600000000000)
+	if end-pos < 55 {
+		return false
+	}
+	w10 := bitpackWord(data, pos)
+	c11 := w10 >> 0 & 0xffffffff
+	s.Ns = bitpackTimeOfUnits(int64((((lo3 | c11<<32) ^ 0x8000000000000000) + 0x8000000000000000)), 1)
+	c12 := w10 >> 32 & 0x7
+	s.Big = bitpackTimeOfUnits(int64(((c12 ^ 4) + 0xfffffffffffffffc)), 9223372036854775807)
+	c13 := w10 >> 35 & 0x3ff
+	if c13 > 808 {
+		return false
+	}
+	s.Low = bitpackTimeOfUnits(int64((c13 + 0x8000000000000000)), 1000000)
+	c14 := w10 >> 45 & 0x3ff
+	if c14 > 807 {
+		return false
+	}
+	s.High = bitpackTimeOfUnits(int64((c14 + 0x7ffffffffffffcd8)), 1000)
+	pos += 55
+	if end-pos < 32 {
+		return false
+	}
+	w15 := bitpackWord(data, pos)
+	c16 := w15 >> 0 & 0xffffffff
+	lo9 := c16
+	pos += 32
+	if end-pos < 31 {
+		return false
+	}
+	w18 := bitpackWord(data, pos)
+	c19 := w18 >> 0 & 0x7fffffff
+	if (lo9 | c19<<32) > 0x5555555555555554 {
+		return false
+	}
+	s.Odd = bitpackTimeOfUnits(int64(((lo9 | c19<<32) + 0xd555555555555556)), 3)
+	pos += 31
+	if end-pos < 32 {
+		return false
+	}
+	w20 := bitpackWord(data, pos)
+	c21 := w20 >> 0 & 0xffffffff
+	lo17 := c21
+	pos += 32
+	if end-pos < 32 {
+		return false
+	}
+	w22 := bitpackWord(data, pos)
+	c23 := w22 >> 0 & 0xffffffff
+	if (lo17 | c23<<32) > 0xffffffed3ceb0f46 {
+		return false
+	}
+	s.Slow = bitpackTimeOfUnits(int64(((lo17 | c23<<32) + 0x8000000225c17cfc)), 1000000001)
+	pos += 32
+	if end-pos < 55 {
+		return false
+	}
+	w24 := bitpackWord(data, pos)
+	c25 := w24 >> 0 & 0x7fffffffffffff
+	if c25 > 0x40000000000000 {
+		return false
+	}
+	s.Safe = bitpackTimeOfUnits(int64((c25 + 0xffe0000000000000)), 1000000)
+	pos += 55
+	if end-pos >= 8 {
+		return false
+	}
+	(*v) = s
 	return true
 }
 

@@ -31,10 +31,11 @@ var Generated = map[reflect.Type]Pair{
 	reflect.TypeFor[Units]():      pair(bitpackAppendUnits, bitpackUnmarshalUnits),
 	reflect.TypeFor[QuatProbe]():  pair(bitpackAppendQuatProbe, bitpackUnmarshalQuatProbe),
 	reflect.TypeFor[Stamps]():     pair(bitpackAppendStamps, bitpackUnmarshalStamps),
+	reflect.TypeFor[Epochs]():     pair(bitpackAppendEpochs, bitpackUnmarshalEpochs),
 }
 
 // Protos are the types bitpack_gen.go holds the generated code of, in the
 // table's order.
 func Protos() []any {
-	return []any{Scalars{}, Ranges{}, Bits{}, Floats{}, Pinned{}, Text{}, Containers{}, Embeds{}, Deep{}, Rotations{}, Units{}, QuatProbe{}, Stamps{}}
+	return []any{Scalars{}, Ranges{}, Bits{}, Floats{}, Pinned{}, Text{}, Containers{}, Embeds{}, Deep{}, Rotations{}, Units{}, QuatProbe{}, Stamps{}, Epochs{}}
 }

@@ -231,6 +231,25 @@ type Stamps struct {
 	Opt  *time.Time   `bits:"unit=1ms,range=-5000..5000"`
 }
 
+// Epochs has time.Time fields at the ends of int64 and of time.Time:
+// every Unix second a time.Time has (64 bits), 1ns over int64 clamped,
+// a unit of math.MaxInt64 ns, a range of one unit (no bits), ranges at
+// the bottom of int64 in milliseconds and at its top in microseconds
+// (clamped), ±2^63 ns in units of 3ns, a unit just over a second from
+// the earliest Unix second to the latest, and ±2^53 ms (the widest range a
+// TypeScript number holds).
+type Epochs struct {
+	Edge time.Time `bits:"unit=1s,range=-9223372036854775808..9223371974719179007"`
+	Ns   time.Time `bits:"unit=1ns,bits=64,clamp"`
+	Big  time.Time `bits:"unit=2562047h47m16.854775807s,bits=3,clamp"`
+	One  time.Time `bits:"unit=1h,range=5..5"`
+	Low  time.Time `bits:"unit=1ms,range=-9223372036854775808..-9223372036854775000"`
+	High time.Time `bits:"unit=1us,range=9223372036854775000..9223372036854775807,clamp"`
+	Odd  time.Time `bits:"unit=3ns,range=-3074457345618258602..3074457345618258602"`
+	Slow time.Time `bits:"unit=1000000001ns,range=-9223372027631403780..9223371965495807042"`
+	Safe time.Time `bits:"unit=1ms,range=-9007199254740992..9007199254740992"`
+}
+
 // QuatProbe pins the quaternion arithmetic code by code, as Pinned does
 // the compressed floats': A at 4 bits per component, whose every code the
 // probes decode; B at 9 and C (float64 components) at 13, decoded from
