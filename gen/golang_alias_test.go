@@ -99,7 +99,7 @@ func aimedPrior(typ reflect.Type, other []byte, seed int64) reflect.Value {
 // whose pointers point into themselves (aimedPrior), by the generated
 // code and the plan: the same verdicts, the same values.
 func TestGoCommitAliases(t *testing.T) {
-	samples, _, _, _ := gen.SweepSize()
+	samples := gen.Sweep(24, 8)
 	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
 		fn := gohostile.Generated[typ]
