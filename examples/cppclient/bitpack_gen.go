@@ -175,24 +175,27 @@ func bitpackUnmarshalSnapshot(data []byte, v *Snapshot) bool {
 		return false
 	}
 	(*v).Tick = s_Tick
+	var g17 []Player
 	if n16 := s_Players_n; n16 <= cap((*v).Players) {
 		(*v).Players = (*v).Players[:n16]
 	} else {
-		g17 := make([]Player, n16)
-		copy(g17, (*v).Players[:cap((*v).Players)])
-		(*v).Players = g17
+		g17 = (*v).Players[:cap((*v).Players)]
+		g18 := make([]Player, n16)
+		copy(g18, g17)
+		(*v).Players = g18
 	}
-	for i18 := range (*v).Players {
-		(*v).Players[i18].ID = s_Players_e[i18].ID
-		(*v).Players[i18].Health = s_Players_e[i18].Health
-		(*v).Players[i18].Pos.X = s_Players_e[i18].Pos.X
-		(*v).Players[i18].Pos.Y = s_Players_e[i18].Pos.Y
-		(*v).Players[i18].Pos.Z = s_Players_e[i18].Pos.Z
-		(*v).Players[i18].Alive = s_Players_e[i18].Alive
-		if string((*v).Players[i18].Name) != string(s_Players_e[i18].Name) {
-			(*v).Players[i18].Name = string(s_Players_e[i18].Name)
+	for i19 := range (*v).Players {
+		(*v).Players[i19].ID = s_Players_e[i19].ID
+		(*v).Players[i19].Health = s_Players_e[i19].Health
+		(*v).Players[i19].Pos.X = s_Players_e[i19].Pos.X
+		(*v).Players[i19].Pos.Y = s_Players_e[i19].Pos.Y
+		(*v).Players[i19].Pos.Z = s_Players_e[i19].Pos.Z
+		(*v).Players[i19].Alive = s_Players_e[i19].Alive
+		if string((*v).Players[i19].Name) != string(s_Players_e[i19].Name) {
+			(*v).Players[i19].Name = string(s_Players_e[i19].Name)
 		}
 	}
+	copy(g17, (*v).Players)
 	return true
 }
 
