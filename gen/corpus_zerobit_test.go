@@ -130,29 +130,29 @@ func (c *corpus) zeroBitDeltas(k0 int, rng *rand.Rand) {
 func zeroBitCrafts() []deltaCraft {
 	// A delta part of a slice that grows from 0 to 255 elements: resized,
 	// the length, the end of the (empty) list of shared elements.
-	grow := []int{1, 1, 255, 8, 1, 1}
-	mixed := append([]int{1, 1}, grow...)
+	grow := []int64{1, 1, 255, 8, 1, 1}
+	mixed := append([]int64{1, 1}, grow...)
 	for range 255 {
 		mixed = append(mixed, 0, 1) // index 0: a Chunk
 	}
-	pointees := append([]int{1, 1}, grow...)
+	pointees := append([]int64{1, 1}, grow...)
 	for range 255 {
 		pointees = append(pointees, 1, 1) // present
 	}
 	return []deltaCraft{
 		// Root changed; C (the one item) grows to 255 Chunks: 1044480
 		// values at bit 1, where C's part starts.
-		{name: "ZeroSlice grows to 255 Chunks", base: &zerobit.ZeroSlice{}, bits: append([]int{1, 1}, grow...), pad: 2, path: "C", bit: 1},
+		{name: "ZeroSlice grows to 255 Chunks", base: &zerobit.ZeroSlice{}, bits: append([]int64{1, 1}, grow...), pad: 2, path: "C", bit: 1},
 		// R (the one item): not resized, element 0 changed, its C (its one
 		// item) grows to 255 Chunks at bit 3.
 		{name: "ZeroRows row 0 grows to 255 Chunks", base: &zerobit.ZeroRows{R: []zerobit.ZeroSlice{{}}},
-			bits: append([]int{1, 1, 0, 1, 1, 1}, grow...), pad: 3, path: "R[0].C", bit: 3},
+			bits: append([]int64{1, 1, 0, 1, 1, 1}, grow...), pad: 3, path: "R[0].C", bit: 3},
 		// M: entries 1 and 2 added, each a Chunk whole: the second, at
 		// bit 10, is past 4096 + 64 × 24 values.
-		{name: "ZeroMap gains two Chunks", base: &zerobit.ZeroMap{}, bits: []int{1, 1, 1, 1, 1, 8, 1, 1, 2, 8, 0, 1}, pad: 3, path: "M[2]", bit: 10},
+		{name: "ZeroMap gains two Chunks", base: &zerobit.ZeroMap{}, bits: []int64{1, 1, 1, 1, 1, 8, 1, 1, 2, 8, 0, 1}, pad: 3, path: "M[2]", bit: 10},
 		// M grows to 255 union values of no bits: the second member, at
 		// bit 11, is past 4096 + 64 × 16.
-		{name: "SoloStream grows to 255 Chunks", base: &zerobit.SoloStream{}, bits: append([]int{1, 1}, grow...), pad: 2, path: "M[1]", bit: 11},
+		{name: "SoloStream grows to 255 Chunks", base: &zerobit.SoloStream{}, bits: append([]int64{1, 1}, grow...), pad: 2, path: "M[1]", bit: 11},
 		// 255 members, all Chunks (an index bit each, 0): 4096 + 64 × 272
 		// values pay for five.
 		{name: "MixedStream grows to 255 Chunks", base: &zerobit.MixedStream{}, bits: mixed, pad: 34, path: "M[5]", bit: 16},
@@ -160,7 +160,7 @@ func zeroBitCrafts() []deltaCraft {
 		{name: "ZeroPointees grows to 255 Chunks", base: &ZeroPointees{}, bits: pointees, pad: 34, path: "P[5]", bit: 16},
 		// S grows to 255 slots, then slots 0 and 1 appear (an index of
 		// difference 1 each, the Chunks whole), then the end marker.
-		{name: "ZeroSparse grows and two Chunks appear", base: &ZeroSparse{}, bits: []int{1, 1, 1, 1, 255, 8, 1, 1, 1, 1}, pad: 2, path: "S[1]", bit: 11},
+		{name: "ZeroSparse grows and two Chunks appear", base: &ZeroSparse{}, bits: []int64{1, 1, 1, 1, 255, 8, 1, 1, 1, 1}, pad: 2, path: "S[1]", bit: 11},
 	}
 }
 

@@ -91,8 +91,8 @@ func hostileCases() []hostileCase {
 	}
 	// A delta of ZeroSlice from no Chunks to eight: the root's changed
 	// bit, resized, the length 8, the end of the shared elements' list.
-	grow8 := (&deltaCraft{bits: []int{1, 1, 1, 1, 8, 8, 1, 1}, pad: 64}).packet()
-	mixed255 := (&deltaCraft{bits: []int{1, 1, 1, 1, 255, 8, 1, 1}, pad: 64}).packet()
+	grow8 := (&deltaCraft{bits: []int64{1, 1, 1, 1, 8, 8, 1, 1}, pad: 64}).packet()
+	mixed255 := (&deltaCraft{bits: []int64{1, 1, 1, 1, 255, 8, 1, 1}, pad: 64}).packet()
 	return append(out,
 		hostileCase{"ZeroSlice of 8 Chunks, then 63 bytes", zerobit.ZeroSlice{}, pad([]byte{8}), nil},
 		hostileCase{"ZeroRows of 8 rows of a Chunk, then 55 bytes", zerobit.ZeroRows{}, pad(eightRows), nil},

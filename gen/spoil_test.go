@@ -214,7 +214,7 @@ func (s *spoiler) times(v *model.Value, rv reflect.Value) {
 	for _, t := range []time.Time{
 		{}, time.Date(0, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Unix(math.MinInt64, 0), time.Unix(latest, 999999999),
-		time.Date(-292277022400, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(-292277022400, 3, 1, 0, 0, 0, 0, time.UTC).Add(-time.Second),
+		time.Unix(calendarStart, 0), time.Unix(calendarStart-1, 0),
 	} {
 		if k, _, ok := rules.UnixUnits(t, u); ok && (k < lo || k > hi) {
 			at(k, 0)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,23 @@ type timeRule struct {
 	T time.Time `bits:"unit=1s,range=0..1"`
 }
 
+// calendarStart is the Unix second of Go's calendar's first day,
+// -292277022400-03-01: a year that is a multiple of 400, as 2000 is, so
+// whole 400-year cycles of 146097 days before 2000-03-01. (time.Date cannot
+// take that year where int is 32 bits; TestCalendarStart checks it where it
+// is 64.)
+var calendarStart = time.Date(2000, time.March, 1, 0, 0, 0, 0, time.UTC).Unix() - (2000+292277022400)/400*146097*86400
+
+func TestCalendarStart(t *testing.T) {
+	if strconv.IntSize != 64 {
+		t.Skip("time.Date takes the year as an int, 32 bits here")
+	}
+	year := int64(-292277022400)
+	if want := time.Date(int(year), time.March, 1, 0, 0, 0, 0, time.UTC).Unix(); calendarStart != want {
+		t.Fatalf("calendarStart = %d, time.Date gives %d", calendarStart, want)
+	}
+}
+
 // timeWordProbes are counts and units: Unix seconds at the ends of
 // time.Time, of Go's calendar (whose first day, -292277022400-03-01, is
 // Unix second calendarStart, before which it wraps around 2^64 seconds),
@@ -34,7 +52,6 @@ type timeRule struct {
 // neither), and random ones.
 func timeWordProbes() []struct{ units, unit int64 } {
 	latest := math.MaxInt64 + time.Time{}.Unix()
-	calendarStart := time.Date(-292277022400, time.March, 1, 0, 0, 0, 0, time.UTC).Unix()
 	seconds := []int64{0, 1, -1, math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1, latest, latest + 1, latest - 1,
 		calendarStart, calendarStart - 1, calendarStart + 1, calendarStart - 86400, -62135596800, -62135596801, -62167219200, -62167219201,
 		253402300799, 253402300800, 1 << 53, -(1 << 53), 1<<53 + 1, 4102444800, 951782400, 951868800, -2203891200}

@@ -127,7 +127,10 @@ func Rules(text string) string {
 const timeCalendarYear = -292277022400
 
 var (
-	timeCalendarOrigin = time.Date(timeCalendarYear, time.March, 1, 0, 0, 0, 0, time.UTC).Unix()
+	// March 1 of timeCalendarYear, a multiple of 400 as 2000 is: whole
+	// 400-year cycles (146097 days) before March 1, 2000 (time.Date takes
+	// the year as an int, which a 32-bit host's cannot hold).
+	timeCalendarOrigin = time.Date(2000, time.March, 1, 0, 0, 0, 0, time.UTC).Unix() - (2000-timeCalendarYear)/400*146097*86400
 	timeLatestUnix     = math.MaxInt64 + time.Time{}.Unix()
 )
 
