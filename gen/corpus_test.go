@@ -101,8 +101,7 @@ func sharedCorpus(t *testing.T) *corpus { return mainCorpus.get(t) }
 // counts below, the delta corpus's and the probes') and the C++ driver's
 // AddressSanitizer and UBSan build too. Without it every table type, tag
 // kind and language is still checked, on fewer samples of each, and the
-// C++ driver is built unoptimised (beside an optimised build of the float
-// probes), so that go test ./... stays quick.
+// C++ driver is built once, optimised, so that go test ./... stays quick.
 func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
 
 // sweep is full with BITPACK_FULL=1, else quick.
@@ -113,33 +112,15 @@ func sweep(full, quick int) int {
 	return quick
 }
 
-// leanest reports whether BITPACK_FULL is unset (or empty), as in a plain
-// go test ./...; BITPACK_FULL=0 is how .ci/run's 32-bit step asks for the
-// smaller corpus of Go's answers on that host, whose Go-side sweeps it
-// keeps at their middle size (see sweep3).
-func leanest() bool { return os.Getenv("BITPACK_FULL") == "" }
-
-// sweep3 is full with BITPACK_FULL=1, middle with BITPACK_FULL=0 (or any
-// other value), quick without it.
-func sweep3(full, middle, quick int) int {
-	switch {
-	case fullSweeps():
-		return full
-	case leanest():
-		return quick
-	}
-	return middle
-}
-
 // How much of each table type the corpus takes.
 var (
-	validPerType   = sweep(40, 12)      // random valid values, each read and written back
-	hostilePerType = sweep(3, 1)        // of which the first few are spoiled bit by bit
-	writePerType   = sweep(6, 3)        // valid values written from C++ assignments
-	spoilPerType   = sweep(2, 1)        // values whose leaves are spoiled one at a time
-	spoilCap       = sweep3(90, 90, 30) // at most this many spoiled values per type
-	spoilStride    = sweep3(1, 1, 3)    // every way to spoil a leaf, or every third
-	randomPerType  = sweep(30, 8)       // packets of random bytes
+	validPerType   = sweep(40, 12) // random valid values, each read and written back
+	hostilePerType = sweep(3, 1)   // of which the first few are spoiled bit by bit
+	writePerType   = sweep(6, 3)   // valid values written from C++ assignments
+	spoilPerType   = sweep(2, 1)   // values whose leaves are spoiled one at a time
+	spoilCap       = sweep(90, 30) // at most this many spoiled values per type
+	spoilStride    = sweep(1, 3)   // every way to spoil a leaf, or every third
+	randomPerType  = sweep(30, 8)  // packets of random bytes
 )
 
 func buildCorpus(t *testing.T, entries []tableEntry, c *corpus) {

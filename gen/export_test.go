@@ -14,9 +14,8 @@ import (
 // Update is the -update flag: rewrite the golden generated files.
 var Update = update
 
-// Sweep3 is sweep3: full with BITPACK_FULL=1, middle with BITPACK_FULL=0,
-// quick without BITPACK_FULL.
-func Sweep3(full, middle, quick int) int { return sweep3(full, middle, quick) }
+// Sweep is full with BITPACK_FULL=1, else quick (see sweep).
+func Sweep(full, quick int) int { return sweep(full, quick) }
 
 // Damaged calls add with the damaged copies of p the corpus tests try
 // (see corpus.damaged).

@@ -317,13 +317,13 @@ func atkSamples(typ reflect.Type, seed int64, n int) [][]byte {
 // the hostile types: encodes of the samples and of their spoiled copies;
 // decodes of their packets, damaged and random ones into the zero value,
 // into another sample and into that sample dirtied: 24 samples of each
-// type, 8 without BITPACK_FULL (see sweep3).
+// type with BITPACK_FULL=1, 8 without.
 func TestGoHostileAgrees(t *testing.T) {
 	rng := rand.New(rand.NewSource(61))
 	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
 		fn := gohostile.Generated[typ]
-		packets := atkSamples(typ, int64(k)+100, gen.Sweep3(24, 24, 8))
+		packets := atkSamples(typ, int64(k)+100, gen.Sweep(24, 8))
 		checks, spoiled := 0, 0
 		for i, p := range packets {
 			if msg := atkEncodeAgrees(fn, atkPrior(typ, p, 0).Interface()); msg != "" {
@@ -343,15 +343,15 @@ func TestGoHostileAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < gen.Sweep3(6, 6, 2) {
+			if i < gen.Sweep(6, 2) {
 				gen.Damaged(p, rng, try)
 			}
-			for j := 0; j < gen.Sweep3(40, 40, 10); j++ {
+			for j := 0; j < gen.Sweep(40, 10); j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
 			}
-			if i < gen.Sweep3(4, 4, 2) {
+			if i < gen.Sweep(4, 2) {
 				err := gen.Spoiled(proto, p, func(v reflect.Value, what string) {
 					spoiled++
 					if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {

@@ -176,7 +176,7 @@ func goEncodeAgrees(fn goFn, v any) string {
 // damaged in every way the corpus damages them (into the zero value and
 // into another sample, whose slices, strings and pointees a decode
 // reuses), and the samples spoiled field by field: 24 samples of each
-// type, 8 without BITPACK_FULL (see sweep3).
+// type with BITPACK_FULL=1, 8 without.
 func TestGoAgrees(t *testing.T) {
 	m, err := model.Build(protosOf(goTable(t)))
 	if err != nil {
@@ -186,7 +186,7 @@ func TestGoAgrees(t *testing.T) {
 	for k, e := range goTable(t) {
 		typ := reflect.TypeOf(e.proto)
 		fn := gotable.Generated[typ]
-		samples := e.sample(int64(k)+1, sweep3(24, 24, 8))
+		samples := e.sample(int64(k)+1, sweep(24, 8))
 		switch typ {
 		case reflect.TypeFor[gotable.Text]():
 			samples = append(samples, converted(specialTexts(), typ)...)
@@ -214,10 +214,10 @@ func TestGoAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < sweep3(6, 6, 2) {
+			if i < sweep(6, 2) {
 				(&corpus{}).damaged(p, rng, try)
 			}
-			for j := 0; j < sweep3(40, 40, 10); j++ {
+			for j := 0; j < sweep(40, 10); j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
@@ -225,7 +225,7 @@ func TestGoAgrees(t *testing.T) {
 		}
 		spoiled := 0
 		root := m.Roots[k]
-		for j := 0; j < sweep3(4, 4, 2); j++ {
+		for j := 0; j < sweep(4, 2); j++ {
 			for target := 0; ; target++ {
 				rv := reflect.New(typ).Elem()
 				rv.Set(reflect.ValueOf(samples[j]))

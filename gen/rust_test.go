@@ -70,7 +70,7 @@ func rustCases(c *corpus, e *rust.Emitter) ([]byte, []string) {
 // quaternion probes with every optimisation for the machine it runs on
 // (-C opt-level=3 -C target-cpu=native: the pinned float arithmetic must
 // hold there too); and which write cases have no Rust form. Without
-// BITPACK_FULL both are built with -C panic=abort.
+// BITPACK_FULL=1 both are built with -C panic=abort.
 var rustDriver struct {
 	once           sync.Once
 	driver, floats string
@@ -119,7 +119,7 @@ func buildRust(t *testing.T, rustc string, c *corpus) error {
 		if b.exe == "floats" {
 			flags = []string{"-C", "opt-level=3", "-C", "target-cpu=native"}
 		}
-		if leanest() {
+		if !fullSweeps() {
 			// No unwinding code: a fifth less CPU, and a panic still
 			// ends the driver (aborted) with its message.
 			flags = append(flags, "-C", "panic=abort")
