@@ -218,9 +218,11 @@ func truncPaths[T any](targets map[string]func() T) []truncPath {
 	return paths
 }
 
-// truncSamples draws n values of T (a fixed seed), after the given ones.
+// truncSamples draws n values of T (a fixed seed; a third of them without
+// BITPACK_FULL=1), after the given ones.
 func truncSamples[T any](t *testing.T, n int, given ...T) []any {
 	t.Helper()
+	n = sweep(n, n, n/3)
 	var out []any
 	for _, v := range given {
 		out = append(out, v)
