@@ -398,6 +398,9 @@ func checkHandErrors(t *testing.T, name string, c *corpus, answers []string) {
 	t.Helper()
 	for _, h := range handErrors {
 		i := slices.IndexFunc(c.cmds, func(cmd command) bool { return strings.HasPrefix(cmd.what, h.what) })
+		if i < 0 && strconv.IntSize == 32 && strings.Contains(h.what, "with Deep = ") {
+			continue // a time whose year a 32-bit int cannot hold: not spoiled there (hostPrintsYear)
+		}
 		if i < 0 {
 			t.Errorf("no command %q in the corpus", h.what)
 			continue
