@@ -40,17 +40,27 @@ type sharedBuild struct {
 func (b *sharedBuild) get(t *testing.T, build func(dir string) string) string {
 	t.Helper()
 	b.once.Do(func() {
-		dir, err := os.MkdirTemp("", "bitpack-"+b.name)
+		dir, err := sharedTempDir(b.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sharedDirs.Lock()
-		sharedDirs.dirs = append(sharedDirs.dirs, dir)
-		sharedDirs.Unlock()
 		b.path = build(dir)
 	})
 	if b.path == "" {
 		t.Fatalf("building the %s failed in an earlier test", b.name)
 	}
 	return b.path
+}
+
+// sharedTempDir makes a directory that outlives the test that made it and
+// that TestMain removes after the last test.
+func sharedTempDir(name string) (string, error) {
+	dir, err := os.MkdirTemp("", "bitpack-"+name)
+	if err != nil {
+		return "", err
+	}
+	sharedDirs.Lock()
+	sharedDirs.dirs = append(sharedDirs.dirs, dir)
+	sharedDirs.Unlock()
+	return dir, nil
 }

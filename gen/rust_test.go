@@ -90,7 +90,7 @@ func buildRustDriver(t *testing.T) (driver, floats string, skipped []string) {
 }
 
 func buildRust(t *testing.T, rustc string, c *corpus) error {
-	dir, err := os.MkdirTemp("", "bitpack-rust")
+	dir, err := sharedTempDir("rust")
 	if err != nil {
 		return err
 	}
