@@ -277,13 +277,8 @@ func TestRuleProbesCSharp(t *testing.T) {
 		fmt.Fprintf(&b, "        o.WriteLine(BitpackReader.RoundAlloc(%s));\n", csLongLit(n))
 	}
 	b.WriteString("    }\n}\n")
-	exe := filepath.Join(t.TempDir(), "probe.exe")
-	csCompile(t, map[string][]byte{"rules.cs": file.Bytes(), "probe.cs": []byte(b.String())}, exe)
-	out, err := exec.Command(mono, exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRules(t, "C#", string(out), unitsSection(false), shortSection(), quatSection(), textSection(), allocSection())
+	out := csProbe(t, mono, file.Bytes(), b.String())
+	checkRules(t, "C#", out, unitsSection(false), shortSection(), quatSection(), textSection(), allocSection())
 }
 
 func csLongLit(v int64) string {
@@ -358,16 +353,8 @@ function small(value: number, signed: boolean, unit: number): string {
 		fmt.Fprintf(&b, "lines.push(String(roundAlloc(%d)));\n", n)
 	}
 	b.WriteString("console.log(lines.join(\"\\n\"));\n")
-	dir := t.TempDir()
-	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module.Bytes(), "probe.ts": []byte(b.String())}, "--target", "es2020", "--lib", "es2020")
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(node, filepath.Join(dir, "out", "probe.js")).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRules(t, "TypeScript", string(out), unitsSection(false), unitsSection(true), quatSection(), textSection(), allocSection())
+	out := tsProbe(t, tsc, node, module.Bytes(), b.String())
+	checkRules(t, "TypeScript", out, unitsSection(false), unitsSection(true), quatSection(), textSection(), allocSection())
 }
 
 // TestRuleProbesRust: the Rust runtime's copies (Wire::code's unit=
@@ -397,27 +384,87 @@ fn units<T: Wire>(v: T, signed: bool, unit: i128) -> String {
     }
 }
 
-fn main() {
-    let f = f32::from_bits;
 `)
+	// The probes as data, each rule in one loop (a println! per probe
+	// costs rustc far more than a table).
+	b.WriteString("const SIGNED: &[(i64, i128)] = &[")
 	for _, p := range unitProbes {
-		fmt.Fprintf(&b, "    println!(\"{}\", units(%di64, true, %d));\n", p.v, p.u)
+		fmt.Fprintf(&b, "(%d, %d), ", p.v, p.u)
 	}
+	b.WriteString("];\nconst UNSIGNED: &[(u64, i128)] = &[")
 	for _, p := range uunitProbes {
-		fmt.Fprintf(&b, "    println!(\"{}\", units(%du64, false, %d));\n", p.v, p.u)
+		fmt.Fprintf(&b, "(%d, %d), ", p.v, p.u)
 	}
+	b.WriteString("];\nconst QUATS: &[[u32; 4]] = &[")
 	for _, q := range quatProbes() {
-		fmt.Fprintf(&b, "    println!(\"{}\", rules::quatRule { q: [f(%s), f(%s), f(%s), f(%s)] }.write().is_ok() as u8);\n", f32hex(q[0]), f32hex(q[1]), f32hex(q[2]), f32hex(q[3]))
+		fmt.Fprintf(&b, "[%s, %s, %s, %s], ", f32hex(q[0]), f32hex(q[1]), f32hex(q[2]), f32hex(q[3]))
 	}
+	b.WriteString("];\nconst TEXTS: &[&[u8]] = &[")
 	for _, s := range textProbes {
-		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::text_problem(&[%s]).is_none() as u8);\n", byteList(s))
+		fmt.Fprintf(&b, "&[%s], ", byteList(s))
 	}
+	b.WriteString("];\nconst ALLOCS: &[i128] = &[")
 	for _, n := range allocProbes {
-		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::round(%d));\n", n)
+		fmt.Fprintf(&b, "%d, ", n)
 	}
-	b.WriteString("}\n")
+	b.WriteString(`];
+
+fn main() {
+    for &(v, unit) in SIGNED {
+        println!("{}", units(v, true, unit));
+    }
+    for &(v, unit) in UNSIGNED {
+        println!("{}", units(v, false, unit));
+    }
+    for q in QUATS {
+        let q = [f32::from_bits(q[0]), f32::from_bits(q[1]), f32::from_bits(q[2]), f32::from_bits(q[3])];
+        println!("{}", rules::quatRule { q }.write().is_ok() as u8);
+    }
+    for p in TEXTS {
+        println!("{}", rules::wire::text_problem(p).is_none() as u8);
+    }
+    for &n in ALLOCS {
+        println!("{}", rules::wire::round(n));
+    }
+}
+`)
+	out := rustProbe(t, rustc, module.Bytes(), b.String())
+	checkRules(t, "Rust", out, unitsSection(false), quatSection(), textSection(), allocSection())
+}
+
+// A probe program is a generated module (rules) and a main (probe) that
+// prints a line per probe; csProbe, tsProbe and rustProbe build one and
+// return what it printed.
+
+func csProbe(t *testing.T, mono string, module []byte, probe string) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "probe.exe")
+	csCompile(t, map[string][]byte{"rules.cs": module, "probe.cs": []byte(probe)}, exe)
+	out, err := exec.Command(mono, exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func tsProbe(t *testing.T, tsc, node string, module []byte, probe string) string {
+	t.Helper()
 	dir := t.TempDir()
-	for name, text := range map[string][]byte{"rules.rs": module.Bytes(), "probe.rs": []byte(b.String())} {
+	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module, "probe.ts": []byte(probe)}, "--target", "es2020", "--lib", "es2020")
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, filepath.Join(dir, "out", "probe.js")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func rustProbe(t *testing.T, rustc string, module []byte, probe string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string][]byte{"rules.rs": module, "probe.rs": []byte(probe)} {
 		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -430,5 +477,5 @@ fn main() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRules(t, "Rust", string(out), unitsSection(false), quatSection(), textSection(), allocSection())
+	return string(out)
 }

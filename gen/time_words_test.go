@@ -6,9 +6,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,18 +107,17 @@ func TestTimeWordsCSharp(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	b.WriteString("public static class Probe\n{\n    public static void Main()\n    {\n        var o = System.Console.Out;\n")
+	b.WriteString("public static class Probe\n{\n    static readonly long[] Counts = {")
 	for _, p := range timeWordProbes() {
-		fmt.Fprintf(&b, "        o.WriteLine(Bitpack.TimeText(%s, %s, %q));\n", csLongLit(p.units), csLongLit(p.unit), time.Duration(p.unit).String())
+		fmt.Fprintf(&b, "%s, %s, ", csLongLit(p.units), csLongLit(p.unit))
 	}
-	b.WriteString("    }\n}\n")
-	exe := filepath.Join(t.TempDir(), "probe.exe")
-	csCompile(t, map[string][]byte{"rules.cs": file.Bytes(), "probe.cs": []byte(b.String())}, exe)
-	out, err := exec.Command(mono, exe).Output()
-	if err != nil {
-		t.Fatal(err)
+	b.WriteString("};\n    static readonly string[] Units = {")
+	for _, p := range timeWordProbes() {
+		fmt.Fprintf(&b, "%q, ", time.Duration(p.unit).String())
 	}
-	checkRules(t, "C#", string(out), timeWordsSection())
+	b.WriteString("};\n\n    public static void Main()\n    {\n        var o = System.Console.Out;\n")
+	b.WriteString("        for (int i = 0; i < Units.Length; i++)\n            o.WriteLine(Bitpack.TimeText(Counts[2 * i], Counts[2 * i + 1], Units[i]));\n    }\n}\n")
+	checkRules(t, "C#", csProbe(t, mono, file.Bytes(), b.String()), timeWordsSection())
 }
 
 // TestTimeWordsTypeScript: timeText.
@@ -134,21 +130,12 @@ func TestTimeWordsTypeScript(t *testing.T) {
 	}
 	module.WriteString("export { timeText };\n") // for the probes
 	var b strings.Builder
-	b.WriteString("import { timeText } from \"./rules.js\";\n\ndeclare const console: { log(s: string): void };\nconst lines: string[] = [];\n")
+	b.WriteString("import { timeText } from \"./rules.js\";\n\ndeclare const console: { log(s: string): void };\nconst probes: [bigint, bigint, string][] = [\n")
 	for _, p := range timeWordProbes() {
-		fmt.Fprintf(&b, "lines.push(timeText(%dn, %dn, %q));\n", p.units, p.unit, time.Duration(p.unit).String())
+		fmt.Fprintf(&b, "  [%dn, %dn, %q],\n", p.units, p.unit, time.Duration(p.unit).String())
 	}
-	b.WriteString("console.log(lines.join(\"\\n\"));\n")
-	dir := t.TempDir()
-	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module.Bytes(), "probe.ts": []byte(b.String())}, "--target", "es2020", "--lib", "es2020")
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(node, filepath.Join(dir, "out", "probe.js")).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRules(t, "TypeScript", string(out), timeWordsSection())
+	b.WriteString("];\nconsole.log(probes.map(([units, unit, text]) => timeText(units, unit, text)).join(\"\\n\"));\n")
+	checkRules(t, "TypeScript", tsProbe(t, tsc, node, module.Bytes(), b.String()), timeWordsSection())
 }
 
 // TestTimeWordsRust: wire::time_text.
@@ -159,24 +146,12 @@ func TestTimeWordsRust(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	b.WriteString("#![deny(warnings)]\nmod rules;\n\nfn main() {\n")
+	// The probes as data and one loop: a println! per probe took rustc
+	// ten times as long.
+	b.WriteString("#![deny(warnings)]\nmod rules;\n\nconst PROBES: &[(i128, i128, &str)] = &[\n")
 	for _, p := range timeWordProbes() {
-		fmt.Fprintf(&b, "    println!(\"{}\", rules::wire::time_text(%d, %d, %q));\n", p.units, p.unit, time.Duration(p.unit).String())
+		fmt.Fprintf(&b, "    (%d, %d, %q),\n", p.units, p.unit, time.Duration(p.unit).String())
 	}
-	b.WriteString("}\n")
-	dir := t.TempDir()
-	for name, text := range map[string][]byte{"rules.rs": module.Bytes(), "probe.rs": []byte(b.String())} {
-		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exe := filepath.Join(dir, "probe")
-	if out, err := exec.Command(rustc, "--edition", "2021", "-o", exe, filepath.Join(dir, "probe.rs")).CombinedOutput(); err != nil {
-		t.Fatalf("rustc: %v\n%s", err, tail(string(out), 4000))
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRules(t, "Rust", string(out), timeWordsSection())
+	b.WriteString("];\n\nfn main() {\n    for &(units, unit, text) in PROBES {\n        println!(\"{}\", rules::wire::time_text(units, unit, text));\n    }\n}\n")
+	checkRules(t, "Rust", rustProbe(t, rustc, module.Bytes(), b.String()), timeWordsSection())
 }
