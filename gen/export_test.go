@@ -14,6 +14,9 @@ import (
 // Update is the -update flag: rewrite the golden generated files.
 var Update = update
 
+// DiffBits is diffBits.
+var DiffBits = diffBits
+
 // Sweep is full with BITPACK_FULL=1, else quick (see sweep).
 func Sweep(full, quick int) int { return sweep(full, quick) }
 

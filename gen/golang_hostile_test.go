@@ -232,11 +232,11 @@ func atkDecodeAgrees(fn gohostile.Pair, p []byte, prior func() reflect.Value) st
 	case ok != (err == nil):
 		return fmt.Sprintf("generated accepts: %v, the plan: %v", ok, err)
 	case !ok:
-		if d := cmp.Diff(before.Interface(), g.Interface(), atkCmp...); d != "" {
+		if d := gen.DiffBits(before.Interface(), g.Interface(), atkCmp...); d != "" {
 			return "a refused packet changed the target (-before +after):\n" + d
 		}
 	default:
-		if d := cmp.Diff(b.Interface(), g.Interface(), atkCmp...); d != "" {
+		if d := gen.DiffBits(b.Interface(), g.Interface(), atkCmp...); d != "" {
 			return "values differ (-plan +generated):\n" + d // nil and empty too (see TestPlanNilOrEmpty)
 		}
 	}

@@ -147,11 +147,11 @@ func goDecodeAgrees(typ reflect.Type, fn goFn, p, prior []byte) string {
 	case ok != (err == nil):
 		return fmt.Sprintf("generated accepts: %v, the plan: %v", ok, err)
 	case !ok:
-		if d := cmp.Diff(before.Interface(), g.Interface(), goCmp...); d != "" {
+		if d := diffBits(before.Interface(), g.Interface(), goCmp...); d != "" {
 			return "a refused packet changed the target (-before +after):\n" + d
 		}
 	default:
-		if d := cmp.Diff(b.Interface(), g.Interface(), goCmp...); d != "" {
+		if d := diffBits(b.Interface(), g.Interface(), goCmp...); d != "" {
 			return "values differ (-plan +generated):\n" + d
 		}
 	}
