@@ -82,7 +82,7 @@ func TestTypeScriptEnumTypes(t *testing.T) {
 	}
 	// compile type-checks the files in one tsc run.
 	compile := func(paths []string, extra ...string) (string, error) {
-		args := append(append(append([]string{}, tsFlags...), "--noEmit", "--target", "es2020"), extra...)
+		args := append(append(append([]string{}, tsFlags...), "--noEmit", "--target", "es2020", "--lib", "es2020"), extra...)
 		out, err := exec.Command(tsc, append(args, paths...)...).CombinedOutput()
 		return string(out), err
 	}

@@ -252,7 +252,7 @@ func tsPerf(t *testing.T, dir string, packet []byte) (string, string) {
 	if err := TypeScript(&ts, Options{}, perfProtos()...); err != nil {
 		t.Fatal(err)
 	}
-	tsCompile(t, tsc, dir, map[string][]byte{"perf.ts": ts.Bytes()}, "--target", "es2020")
+	tsCompile(t, tsc, dir, map[string][]byte{"perf.ts": ts.Bytes()})
 	bench, err := os.ReadFile(filepath.Join("testdata", "bench.mjs"))
 	if err != nil {
 		t.Fatal(err)

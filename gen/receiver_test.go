@@ -200,7 +200,7 @@ func runReceiverDriver(t *testing.T, tsc, node string, cmds []string) []string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes(), "receiver_cases.ts": cases}, "--target", "es2020", "--lib", "es2020")
+	tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes(), "receiver_cases.ts": cases})
 	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestTypeScriptReceiverAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes()}, "--target", "es2020", "--lib", "es2020")
+	tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes()})
 	script, err := os.ReadFile(filepath.Join("testdata", "receiver_allocs.mjs"))
 	if err != nil {
 		t.Fatal(err)

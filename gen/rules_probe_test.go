@@ -450,7 +450,7 @@ func csProbe(t *testing.T, mono string, module []byte, probe string) string {
 func tsProbe(t *testing.T, tsc, node string, module []byte, probe string) string {
 	t.Helper()
 	dir := t.TempDir()
-	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module, "probe.ts": []byte(probe)}, "--target", "es2020", "--lib", "es2020")
+	tsCompile(t, tsc, dir, map[string][]byte{"rules.ts": module, "probe.ts": []byte(probe)})
 	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func requireTSC(t *testing.T) string {
 // only (no DOM, no Node types).
 func tsCompile(t *testing.T, tsc, dir string, sources map[string][]byte, extra ...string) {
 	t.Helper()
-	args := append(append([]string{}, tsFlags...), extra...)
+	args := append(append(append([]string{}, tsFlags...), "--target", "es2020", "--lib", "es2020"), extra...)
 	args = append(args, "--outDir", filepath.Join(dir, "out"))
 	for name, src := range sources {
 		path := filepath.Join(dir, name)
@@ -138,7 +138,7 @@ func runTSDriver(t *testing.T, c *corpus) []string {
 		}
 		sources := map[string][]byte{"table.ts": e.File(), "cases.ts": tsCases(t, c, e)}
 		start := time.Now()
-		tsCompile(t, tsc, dir, sources, "--target", "es2020", "--lib", "es2020")
+		tsCompile(t, tsc, dir, sources)
 		t.Logf("tsc in %v", time.Since(start))
 		driver, err := os.ReadFile(filepath.Join("testdata", "driver.mjs"))
 		if err != nil {
