@@ -315,7 +315,8 @@ func TestRustSnapshot(t *testing.T) {
 
 // TestRustGenerated: the module compiles warning-free as a library
 // (#![deny(warnings)]) with the rustc on PATH, with clippy where
-// installed, and with Rust 1.63 (Debian 12's) where installed; and
+// installed, and with BITPACK_FULL=1 with Rust 1.63 (Debian 12's) where
+// installed; and
 // generating it again gives the same bytes.
 func TestRustGenerated(t *testing.T) {
 	rustc := requireRustc(t)
@@ -360,6 +361,11 @@ func TestRustGenerated(t *testing.T) {
 		t.Logf("clippy-driver not found: clippy not run")
 	}
 	old := "/usr/bin/rustc" // Debian 12's: Rust 1.63
+	if !fullSweeps() {
+		// As the oldest TypeScript: a second compiler, left to .ci/run.
+		t.Logf("%s (the oldest Rust) checks the module with BITPACK_FULL=1", old)
+		return
+	}
 	if _, err := os.Stat(old); err != nil {
 		t.Logf("%s (Debian 12's Rust 1.63) not found: the module was not checked with it", old)
 		return
