@@ -2,28 +2,15 @@ package bitpack_test
 
 import (
 	"encoding/hex"
-	"os"
 	"testing"
+
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 )
 
-// fullSweeps reports whether the environment sets BITPACK_FULL=1, as
-// .ci/run does: the random sweeps then run their full counts. Without it
-// (go test ./...) each runs with fewer values, so that the README's
-// command stays quick; every sweep still runs.
-func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
-
-// sweep is a sweep's count: full with BITPACK_FULL=1 (short with -short,
-// as .ci/run's race step runs it), else quick (or short, if smaller).
-func sweep(full, short, quick int) int {
-	n := full
-	if !fullSweeps() {
-		n = quick
-	}
-	if testing.Short() {
-		n = min(n, short)
-	}
-	return n
-}
+// sweep is a sweep's count: full with BITPACK_FULL=1 (as .ci/run sets
+// it), else quick, so that go test ./... stays quick; with -short (the
+// race step's), at most short. internal/sweeps chooses.
+func sweep(full, short, quick int) int { return sweeps.Count(full, short, quick) }
 
 // f is one field of an expected bit string: the low n bits of v.
 type f struct {

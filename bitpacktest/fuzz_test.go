@@ -16,6 +16,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 )
 
 // FuzzAllKinds is a real fuzz target over the type with every tag kind.
@@ -145,32 +146,19 @@ func TestFuzzBodyFindsPanic(t *testing.T) {
 	}
 }
 
-// fullSweeps reports whether the environment sets BITPACK_FULL=1, as
-// .ci/run does, asking for the tests too slow for a plain go test ./...:
-// TestFuzzFindsPanic, whose fuzzing build takes a minute of CPU with a
-// cold build cache (TestFuzzBodyFindsPanic checks the fuzz body without
-// it), and the full counts of the sweeps (see sweep).
-func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
-
-// sweep is a test's count of values: full with BITPACK_FULL=1 (short with
-// -short, as .ci/run's race step runs it), else quick (or short, if
-// smaller), so that go test ./... stays quick.
-func sweep(full, short, quick int) int {
-	n := full
-	if !fullSweeps() {
-		n = quick
-	}
-	if testing.Short() {
-		n = min(n, short)
-	}
-	return n
-}
+// sweep is a test's count of values: full with BITPACK_FULL=1 (as .ci/run
+// sets it), else quick, so that go test ./... stays quick; with -short
+// (the race step's), at most short. internal/sweeps chooses.
+func sweep(full, short, quick int) int { return sweeps.Count(full, short, quick) }
 
 // TestFuzzFindsPanic runs `go test -fuzz` on testdata/fuzzfail in a scratch
 // module (so the failing input it records does not land in this
 // repository) and expects the fuzz target to fail with the decoder's panic.
+// It runs with BITPACK_FULL=1 alone: its fuzzing build takes a minute of
+// CPU with a cold build cache (TestFuzzBodyFindsPanic checks the fuzz body
+// without it).
 func TestFuzzFindsPanic(t *testing.T) {
-	if testing.Short() || !fullSweeps() {
+	if testing.Short() || !sweeps.Full() {
 		t.Skip("builds and runs the fuzzer in a subprocess: BITPACK_FULL=1 runs it")
 	}
 	goBin, err := exec.LookPath("go")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 )
 
 // corpus is the cross-language tests' script, shared by every language:
@@ -97,20 +97,17 @@ var mainCorpus = lazyCorpus{name: "corpus", build: buildCorpus}
 func sharedCorpus(t *testing.T) *corpus { return mainCorpus.get(t) }
 
 // fullSweeps reports whether the environment sets BITPACK_FULL=1, as
-// .ci/run does: the cross-language tests then run the full corpora (the
-// counts below, the delta corpus's and the probes') and the C++ driver's
-// AddressSanitizer and UBSan build too. Without it every table type, tag
-// kind and language is still checked, on fewer samples of each, and the
-// C++ driver is built once, optimised, so that go test ./... stays quick.
-func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
+// .ci/run does (internal/sweeps reads it): the cross-language tests then
+// run the full corpora (the counts below, the delta corpus's and the
+// probes') and the C++ driver's AddressSanitizer and UBSan build too.
+// Without it every table type, tag kind and language is still checked, on
+// fewer samples of each, and the C++ driver is built once, optimised, so
+// that go test ./... stays quick.
+func fullSweeps() bool { return sweeps.Full() }
 
-// sweep is full with BITPACK_FULL=1, else quick.
-func sweep(full, quick int) int {
-	if fullSweeps() {
-		return full
-	}
-	return quick
-}
+// sweep is full with BITPACK_FULL=1, else quick; -short does not change
+// it (see sweeps.FullOrQuick).
+func sweep(full, quick int) int { return sweeps.FullOrQuick(full, quick) }
 
 // How much of each table type the corpus takes.
 var (

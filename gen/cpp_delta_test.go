@@ -176,6 +176,27 @@ int main()
         printf( "ping into its own base %s\n", same.SerializeDelta( stream, same ) ? "OK" : "REFUSED" );
     }
 
+    // A field of 0 bits (range=5..5) is no delta item in Go (Field.
+    // DeltaItem): it has no changed bit, so the runtime reads and writes
+    // nothing for it, a 1 after it included, and leaves the value as it
+    // is. The generated code never passes one (the model's IsItem).
+    {
+        const bitpack::UnsignedField field( 5, 5, 0, 1, false );
+        static const uint8_t packet[1 + 8] = { 0x01 };
+        serialize::ReadStream stream( packet, 1 );
+        uint8_t value = 9;
+        const uint8_t base = 5;
+        bool any = false;
+        const bool ok = bitpack::delta_scalar( stream, field, value, base, true, any );
+        printf( "0-bit item read %s: %d bits, value %d, changed %d\n", ok ? "OK" : "REFUSED", int( stream.GetBitsProcessed() ), value, any );
+        uint8_t buffer[8 + 8] = { 0 };
+        serialize::WriteStream out( buffer, 8 );
+        value = 5;
+        any = false;
+        const bool wrote = bitpack::delta_scalar( out, field, value, base, true, any );
+        printf( "0-bit item write %s: %d bits, changed %d\n", wrote ? "OK" : "REFUSED", int( out.GetBitsProcessed() ), any );
+    }
+
     wireSquad squad_base, squad;
     memset( &squad_base, 0, sizeof squad_base );
     memset( &squad, 0, sizeof squad );
@@ -213,7 +234,9 @@ int main()
 // 8d 09 d5 05, and its refused ping deltas), TestDeltaGolden's map delta
 // from C++ maps whose keys are in no order, and what the C++ refuses
 // beyond the corpus: values and bases out of range, a map with a key
-// twice, a target that is its own base. The applied deltas' results are
+// twice, a target that is its own base; and that the runtime's
+// fixed-width item reads no changed bit for a field of 0 bits, as Go's
+// delta has none. The applied deltas' results are
 // compared with Go's encoding of the values the examples give.
 func TestCPPDeltaExamples(t *testing.T) {
 	gxx := requireCompiler(t)
@@ -257,6 +280,8 @@ func TestCPPDeltaExamples(t *testing.T) {
 		"ping against a base out of range REFUSED",
 		"ping onto a base out of range REFUSED",
 		"ping into its own base REFUSED",
+		"0-bit item read OK: 0 bits, value 9, changed 0",
+		"0-bit item write OK: 0 bits, changed 0",
 		"squad-delta 8d 09 d5 05",
 		"squad-delta applied " + full(&squad),
 		"bag 17 24 1f 18 31 01",

@@ -17,9 +17,6 @@ var Update = update
 // DiffBits is diffBits.
 var DiffBits = diffBits
 
-// Sweep is full with BITPACK_FULL=1, else quick (see sweep).
-func Sweep(full, quick int) int { return sweep(full, quick) }
-
 // Damaged calls add with the damaged copies of p the corpus tests try
 // (see corpus.damaged).
 func Damaged(p []byte, rng *rand.Rand, add func(q []byte, how string)) {

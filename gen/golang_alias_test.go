@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bitpack-go/bitpack/gen"
 	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 )
 
 // Targets whose pointers point into the target itself: at a field, an
@@ -99,7 +99,7 @@ func aimedPrior(typ reflect.Type, other []byte, seed int64) reflect.Value {
 // whose pointers point into themselves (aimedPrior), by the generated
 // code and the plan: the same verdicts, the same values.
 func TestGoCommitAliases(t *testing.T) {
-	samples := gen.Sweep(24, 8)
+	samples := sweeps.FullOrQuick(24, 8)
 	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
 		fn := gohostile.Generated[typ]

@@ -16,6 +16,7 @@ import (
 	"github.com/bitpack-go/bitpack/bitio"
 	"github.com/bitpack-go/bitpack/gen"
 	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -317,7 +318,7 @@ func TestGoStringBytes(t *testing.T) {
 // plan, compares the values bit for bit, and encodes each back by both:
 // the packet again.
 func TestGoEveryCode(t *testing.T) {
-	stride := uint32(gen.Sweep(1, 13)) // without BITPACK_FULL=1, every 13th code past 2^14 and the last
+	stride := uint32(sweeps.FullOrQuick(1, 13)) // without BITPACK_FULL=1, every 13th code past 2^14 and the last
 	check := func(name string, bits int, maxCode uint32, decode func(p []byte) (uint64, bool, uint64, error), encode func(p []byte) (string, bool)) {
 		n := (bits + 7) / 8
 		for c := uint32(0); c < 1<<bits; c = nextCode(c, stride, maxCode) {

@@ -17,6 +17,7 @@ import (
 	"github.com/bitpack-go/bitpack/bitpacktest"
 	"github.com/bitpack-go/bitpack/gen"
 	"github.com/bitpack-go/bitpack/gen/testdata/gohostile"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 )
@@ -394,7 +395,7 @@ func TestGoHostileAgrees(t *testing.T) {
 	for k, proto := range gohostile.Protos() {
 		typ := reflect.TypeOf(proto)
 		fn := gohostile.Generated[typ]
-		packets := atkSamples(typ, int64(k)+100, gen.Sweep(24, 8))
+		packets := atkSamples(typ, int64(k)+100, sweeps.FullOrQuick(24, 8))
 		checks, spoiled := 0, 0
 		for i, p := range packets {
 			if msg := atkEncodeAgrees(fn, atkPrior(typ, p, 0).Interface()); msg != "" {
@@ -414,15 +415,15 @@ func TestGoHostileAgrees(t *testing.T) {
 				}
 			}
 			try(p, "as written")
-			if i < gen.Sweep(6, 2) {
+			if i < sweeps.FullOrQuick(6, 2) {
 				gen.Damaged(p, rng, try)
 			}
-			for j := 0; j < gen.Sweep(40, 10); j++ {
+			for j := 0; j < sweeps.FullOrQuick(40, 10); j++ {
 				q := make([]byte, rng.Intn(len(p)+2))
 				rng.Read(q)
 				try(q, "random")
 			}
-			if i < gen.Sweep(4, 2) {
+			if i < sweeps.FullOrQuick(4, 2) {
 				err := gen.Spoiled(proto, p, func(v reflect.Value, what string) {
 					spoiled++
 					if msg := atkEncodeAgrees(fn, v.Interface()); msg != "" {

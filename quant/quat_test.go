@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 	"github.com/bitpack-go/bitpack/quant"
 )
 
@@ -181,13 +182,7 @@ func exhaustiveBits(t *testing.T) int {
 		}
 		return b
 	}
-	if testing.Short() {
-		return 5
-	}
-	if os.Getenv("BITPACK_FULL") != "1" {
-		return 6
-	}
-	return 7
+	return sweeps.Count(7, 5, 6)
 }
 
 // TestQuatExhaustive walks every code of every width up to exhaustiveBits

@@ -6,19 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 	"github.com/bitpack-go/bitpack/snapshot"
 )
 
 // fullSweeps reports whether the environment sets BITPACK_FULL=1, as
-// .ci/run does: TestLossyChannel then runs every budget and seed, its
-// worlds moving for every tick. Without it (go test ./...) it runs a
-// smaller channel, so that the README's command stays quick.
-func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
+// .ci/run does (internal/sweeps reads it): TestLossyChannel then runs
+// every budget and seed, its worlds moving for every tick. Without it (go
+// test ./...) it runs a smaller channel, so that the README's command
+// stays quick.
+func fullSweeps() bool { return sweeps.Full() }
 
 // link is one direction of a seeded lossy channel: it loses, duplicates
 // and delays packets (so that they also arrive out of order).

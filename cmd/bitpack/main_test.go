@@ -10,6 +10,7 @@ import (
 
 	"github.com/bitpack-go/bitpack/examples/cppclient"
 	"github.com/bitpack-go/bitpack/gen"
+	"github.com/bitpack-go/bitpack/internal/sweeps"
 )
 
 // TestGenExample runs the command on the example package as the package's
@@ -108,8 +109,9 @@ func TestGenLanguages(t *testing.T) {
 }
 
 // fullSweeps reports whether the environment sets BITPACK_FULL=1, as
-// .ci/run does: every language then goes through the command.
-func fullSweeps() bool { return os.Getenv("BITPACK_FULL") == "1" }
+// .ci/run does (internal/sweeps reads it): every language then goes
+// through the command.
+func fullSweeps() bool { return sweeps.Full() }
 
 func TestGenErrors(t *testing.T) {
 	for _, tc := range []struct {

@@ -105,6 +105,21 @@ func (e *goEmitter) put(c string, bits int) {
 	e.wBits += bits
 }
 
+// putCode queues the code in the local c (at most the limit by now) for
+// the wire, through flip, the XOR that turns a raw signed integer's
+// offset into two's complement. A 0-bit code writes nothing, but c is
+// still used: Go refuses a local declared and not used.
+func (e *goEmitter) putCode(c string, bits int, flip uint64) {
+	if bits == 0 {
+		e.printf("_ = %s", c)
+		return
+	}
+	if flip != 0 {
+		c = "(" + c + "^" + goUint(flip) + ")"
+	}
+	e.put(c, bits)
+}
+
 // wflush writes the queued word: before anything written otherwise, and
 // before a block ends (the codes are its locals).
 func (e *goEmitter) wflush() {
@@ -205,15 +220,7 @@ func (e *goEmitter) writeInt(v *model.Value, x string) {
 			e.printf("if %s > %s {\n%s\n}", c, goUint(limit), goRefuse)
 		}
 	}
-	if bits == 0 {
-		e.printf("_ = %s", c)
-		return
-	}
-	if flip != 0 {
-		e.put("("+c+"^"+goUint(flip)+")", bits)
-		return
-	}
-	e.put(c, bits)
+	e.putCode(c, bits, flip)
 }
 
 // writeTime writes a time.Time as the plan's timeFieldCode codes it: its
@@ -241,15 +248,7 @@ func (e *goEmitter) writeTime(v *model.Value, x string) {
 		e.printf("%s", offset)
 		e.printf("if %s {\n%s\n}", out, goRefuse)
 	}
-	if bits == 0 {
-		e.printf("_ = %s", c)
-		return
-	}
-	if flip != 0 {
-		e.put("("+c+"^"+goUint(flip)+")", bits)
-		return
-	}
-	e.put(c, bits)
+	e.putCode(c, bits, flip)
 }
 
 // goFloat32 is a float32 constant as Go source: the shortest decimal that

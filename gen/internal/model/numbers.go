@@ -40,46 +40,42 @@ func RangeBits(v *Value) int {
 // the C# and TypeScript runtimes carry Go's quoting of them for error
 // paths.
 func (m *Model) StringKeys() bool {
-	found := false
-	var walk func(v *Value)
-	walk = func(v *Value) {
-		for ; v != nil; v = v.Elem {
-			if v.Op == OpMap && v.Key.Op == OpString {
-				found = true
-			}
-			for _, u := range v.Fields {
-				walk(u.Value)
-			}
-		}
-	}
-	for _, t := range m.Types {
-		for _, f := range t.Fields {
-			walk(f.Value)
-		}
-	}
-	return found
+	return m.anyValue(func(v *Value) bool { return v.Op == OpMap && v.Key.Op == OpString })
 }
 
 // Times reports whether a value of the model is a time.Time: then the
 // C#, TypeScript and Rust runtimes carry the wording of Go's time
 // refusals.
 func (m *Model) Times() bool {
-	found := false
-	var walk func(v *Value)
-	walk = func(v *Value) {
+	return m.anyValue(func(v *Value) bool { return v.Time })
+}
+
+// anyValue reports whether pred holds for a value of the model's types:
+// a field's, or one below it through Elem and Fields (map keys are not
+// walked: no predicate asks about what is inside them).
+func (m *Model) anyValue(pred func(*Value) bool) bool {
+	var walk func(v *Value) bool
+	walk = func(v *Value) bool {
 		for ; v != nil; v = v.Elem {
-			found = found || v.Time
+			if pred(v) {
+				return true
+			}
 			for _, u := range v.Fields {
-				walk(u.Value)
+				if walk(u.Value) {
+					return true
+				}
 			}
 		}
+		return false
 	}
 	for _, t := range m.Types {
 		for _, f := range t.Fields {
-			walk(f.Value)
+			if walk(f.Value) {
+				return true
+			}
 		}
 	}
-	return found
+	return false
 }
 
 // IntBounds is the range of a signed integer's wire values (in units for

@@ -1149,9 +1149,15 @@ namespace bitpack
     // d + h (d < 0) or d + h - 1 (d > 0) in s bits when |d| <= h, else 1
     // then the full encoding. Reading refuses a code equal to the base's,
     // outside [0, span], or in the long form when the short one carries it,
-    // and a base the writer would refuse. any is set when it changed.
+    // and a base the writer would refuse. any is set when it changed. A
+    // field of 0 bits is no item (bitpack's Field.DeltaItem): it has no
+    // changed bit and never changes, so nothing is read or written. The
+    // generated code passes none (they are not the model's items); this
+    // keeps the rule Go's here too.
     template <typename Stream, typename Field, typename T> bool delta_scalar( Stream & stream, const Field & field, T & value, const T & base, bool bit, bool & any )
     {
+        if ( field.bits == 0 )
+            return true;
         uint64_t next = 0, old = 0;
         bool changed = !bit;
         if ( Stream::IsWriting )
