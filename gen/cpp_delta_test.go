@@ -239,6 +239,7 @@ int main()
 // delta has none. The applied deltas' results are
 // compared with Go's encoding of the values the examples give.
 func TestCPPDeltaExamples(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
 	var header bytes.Buffer

@@ -44,6 +44,7 @@ type receiverStep struct {
 // BITPACK_FULL=1 only): AddressSanitizer and UBSan
 // (each packet in a buffer of exactly its size), and -O2 -march=native.
 func TestCPPReceiver(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	if raceEnabled {
 		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
 	}

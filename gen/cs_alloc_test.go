@@ -253,6 +253,7 @@ static class Program
 // cloning the base) allocate per packet, and checks every view read
 // against Go's.
 func TestCSharpSteadyStateAllocs(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	if raceEnabled {
 		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
 	}
@@ -336,6 +337,7 @@ static class Program
 // values of the keys both have, so that a world in which one item left
 // and another came allocates the newcomer alone, not every item again.
 func TestCSharpCopyFromReusesByKey(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	var gen bytes.Buffer

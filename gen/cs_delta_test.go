@@ -42,6 +42,7 @@ type (
 // allocates nothing when it adds nothing (TryReadDelta's only allocation
 // is then the copy of the base).
 func TestCSharpDeltaExamples(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	var gen bytes.Buffer
 	if err := CSharp(&gen, Options{Namespace: "Examples"}, (*WirePing)(nil), (*WireSquad)(nil), (*WireIDs)(nil)); err != nil {

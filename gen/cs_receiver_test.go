@@ -277,6 +277,7 @@ static class Program
 // (word for word) and Ack must be Go's Receiver's, and the views the
 // receiver holds must stay as it handed them out.
 func TestCSharpReceiver(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	if raceEnabled {
 		t.Skip("the C# side does not change under Go's race detector; the plain run covers it")
 	}
@@ -354,6 +355,7 @@ type (
 // TestCSharpReceiverName: a root type's receiver takes an underscore when
 // a type of the file has its name, and the file compiles.
 func TestCSharpReceiverName(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	var cs bytes.Buffer
 	if err := CSharp(&cs, Options{}, &Crowd{}); err != nil {
 		t.Fatal(err)

@@ -214,6 +214,7 @@ func TestCSharpCrossLanguage(t *testing.T) {
 // program that checks their fingerprint constants against Go's and
 // round-trips a player.
 func TestCSharpGoldenCompiles(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	sources := map[string][]byte{}
 	for _, name := range []string{"player.cs", "envelope.cs", "loadout.cs", "stamps.cs"} {

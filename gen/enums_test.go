@@ -60,6 +60,7 @@ func TestEnumErrors(t *testing.T) {
 // declarations are erasable syntax (no enum: erasableSyntaxOnly and
 // isolatedModules accept them).
 func TestTypeScriptEnumTypes(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	var module bytes.Buffer
 	if err := TypeScript(&module, Options{Enums: tableEnums}, &Named{}); err != nil {
@@ -135,6 +136,7 @@ export const out = [read, fine, beat];
 // declared with it, so an integer needs a cast to go there; a value no
 // member names is read and written as it is.
 func TestCSharpEnumTypes(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	mcs := requireTool(t, "mcs", "C#")
 	var file bytes.Buffer
@@ -191,6 +193,7 @@ static class Use
 // units (Lag = 1500 is 1.5s). The bytes written are Marshal's, and read
 // back they give the same fields.
 func TestCPPEnumTypes(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	gxx := requireCompiler(t)
 	var header bytes.Buffer
 	if err := CPP(&header, Options{Include: "minserialize.h", Namespace: "named", Enums: tableEnums}, &Named{}); err != nil {

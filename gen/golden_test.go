@@ -117,6 +117,7 @@ func firstDiff(a, b string) string {
 // SerializeDelta) instantiated for reading and writing, with the warnings
 // the generated code must pass.
 func TestCPPGoldenCompiles(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "serialize"), 0o755); err != nil {

@@ -97,6 +97,7 @@ int main( int argc, char ** argv )
 // NULL packet abort. The same calls done right give the packet: 4 bits of
 // 1 then 8 bits of b2 are 21 0b.
 func TestMinSerializeStrict(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
 	min, err := os.ReadFile(filepath.Join("testdata", "minserialize.h"))

@@ -177,6 +177,7 @@ export const out = lines.join("\n");
 
 // TestCSharpMisuse runs csMisuse against the table's C#.
 func TestCSharpMisuse(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	var cs bytes.Buffer
 	var protos []any
@@ -201,6 +202,7 @@ func TestCSharpMisuse(t *testing.T) {
 
 // TestTypeScriptMisuse runs tsMisuse against the table's TypeScript.
 func TestTypeScriptMisuse(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	var ts bytes.Buffer

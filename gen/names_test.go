@@ -49,6 +49,7 @@ type (
 // TestRustNames: the Rust names of fields and types, and the module
 // compiles with them.
 func TestRustNames(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	var rs bytes.Buffer
 	if err := Rust(&rs, Options{}, &RustNames{}, &Keywords{}, &Mixed{}); err != nil {
 		t.Fatal(err)
@@ -76,6 +77,7 @@ func TestRustNames(t *testing.T) {
 }
 
 func TestClientNames(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	var cs, ts bytes.Buffer
 	if err := CSharp(&cs, Options{Namespace: "Names"}, &Keywords{}, &Mixed{}); err != nil {
 		t.Fatal(err)

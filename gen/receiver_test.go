@@ -131,6 +131,7 @@ func craftedPackets(t *testing.T, f *snapcorpus.File) [][]byte {
 // before the first packet too. Then the Histories Go refuses, refused in
 // Go's words.
 func TestTypeScriptReceiver(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	f := readStream(t)
@@ -285,6 +286,7 @@ func steadyStream(t *testing.T) (packets [][]byte, last []byte) {
 // deltas, which builds a new world from each, is the control: the count
 // sees its objects.
 func TestTypeScriptReceiverAllocations(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	packets, last := steadyStream(t)

@@ -177,6 +177,7 @@ func byteList(s string) string {
 // TestRuleProbesCPP: the C++ runtime's copies (SignedField and
 // UnsignedField's rounding, delta_short, quat_encodable, text_ok).
 func TestRuleProbesCPP(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
 	var h bytes.Buffer
@@ -253,6 +254,7 @@ func byteListComma(s string) string {
 // TestRuleProbesCSharp: the C# runtime's copies (Bitpack.Units, UnitsU,
 // ShortBits, QuatProblem, TextProblem).
 func TestRuleProbesCSharp(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	var file bytes.Buffer
 	if err := CSharp(&file, Options{}, ruleProbe{}); err != nil {
@@ -292,6 +294,7 @@ func csLongLit(v int64) string {
 // writeUnitsBig, quatProblem, textProblem; its deltas take the short
 // form's width from the generator, which takes it from package rules).
 func TestRuleProbesTypeScript(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	var module bytes.Buffer
@@ -362,6 +365,7 @@ function small(value: number, signed: boolean, unit: number): string {
 // text_problem, the allowances' round; its deltas take the short form's
 // width from the generator, which takes it from package rules).
 func TestRuleProbesRust(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	rustc := requireRustc(t)
 	var module bytes.Buffer
 	if err := Rust(&module, Options{}, quatRule{}); err != nil {

@@ -266,6 +266,7 @@ func TestRustDeltas(t *testing.T) {
 // category and Go's error text word for word) and acks as Go's Receiver;
 // then the Histories Go refuses, refused in Go's words.
 func TestRustSnapshot(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	driver, _, _ := buildRustDriver(t)
 	f := readStream(t)
 	if fp, _ := bitpack.Fingerprint(&snapcorpus.World{}); fmt.Sprintf("%#08x", fp) != f.Fingerprint {
@@ -319,6 +320,7 @@ func TestRustSnapshot(t *testing.T) {
 // installed; and
 // generating it again gives the same bytes.
 func TestRustGenerated(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	rustc := requireRustc(t)
 	var module, again bytes.Buffer
 	var protos []any
@@ -400,6 +402,7 @@ impl table::Hook for Stamp {
 // warning an error) that checks their fingerprint constants against Go's,
 // round-trips a player and refuses a time past its range in Go's words.
 func TestRustGoldenCompiles(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	rustc := requireRustc(t)
 	dir := t.TempDir()
 	files := map[string][]byte{}

@@ -101,6 +101,7 @@ func timeWordsSection() ruleSection {
 
 // TestTimeWordsCSharp: Bitpack.TimeText.
 func TestTimeWordsCSharp(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	var file bytes.Buffer
 	if err := CSharp(&file, Options{}, timeRule{}); err != nil {
@@ -122,6 +123,7 @@ func TestTimeWordsCSharp(t *testing.T) {
 
 // TestTimeWordsTypeScript: timeText.
 func TestTimeWordsTypeScript(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	var module bytes.Buffer
@@ -140,6 +142,7 @@ func TestTimeWordsTypeScript(t *testing.T) {
 
 // TestTimeWordsRust: wire::time_text.
 func TestTimeWordsRust(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	rustc := requireRustc(t)
 	var module bytes.Buffer
 	if err := Rust(&module, Options{}, timeRule{}); err != nil {

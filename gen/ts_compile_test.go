@@ -128,6 +128,7 @@ export function listen(ws: WebSocket, receiver: PlayerReceiver): void {
 // the same errors, in two thirds of the time); the oldest, the JavaScript
 // one, costs five times the newest's CPU and is left to .ci/run.
 func TestTypeScriptCompileMatrix(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	requireTool(t, "node", "TypeScript")
 	sources := tsMatrixSources(t)
 	dir := t.TempDir()

@@ -33,6 +33,7 @@ type DeltaSquad struct {
 }
 
 func TestTypeScriptDeltaExamples(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	var module bytes.Buffer

@@ -163,6 +163,7 @@ func runTSDriver(t *testing.T, c *corpus) []string {
 // target and library), then runs a program that checks the fingerprint
 // constants against Go's and round-trips a player.
 func TestTypeScriptGoldenCompiles(t *testing.T) {
+	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	dir := t.TempDir()
