@@ -200,8 +200,15 @@ func simulate(cfg config) (*report, error) {
 			if err := srv.tick(tick, p, 2*i >= cfg.ticks); err != nil {
 				return nil, err
 			}
+			// A tick that ends late does not make the next ones run
+			// back to back to catch up (which starves the clients of the
+			// time to read and ack): the schedule restarts from now.
 			next = next.Add(period)
-			time.Sleep(time.Until(next))
+			if wait := time.Until(next); wait > 0 {
+				time.Sleep(wait)
+			} else {
+				next = time.Now()
+			}
 		}
 	}
 	time.Sleep(50 * time.Millisecond) // the last packets and acks arrive
