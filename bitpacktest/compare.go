@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -88,7 +89,7 @@ func (m *model) floatComparers() []cmp.Option {
 		if t == reflect.TypeFor[float32]() || t == reflect.TypeFor[float64]() {
 			continue // the typed comparers above: much cheaper to call
 		}
-		opts = append(opts, cmp.Comparer(makeComparer(t, sameFloat)))
+		opts = append(opts, cmp.Comparer(makeComparer(t, deepbits.SameFloat)))
 	}
 	return opts
 }
@@ -350,7 +351,7 @@ func writeValue(b *strings.Builder, v reflect.Value, depth int) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		b.WriteString(strconv.FormatUint(v.Uint(), 10))
 	case reflect.Float32:
-		bits := float32Bits(v)
+		bits := deepbits.Float32Bits(v)
 		f := math.Float32frombits(bits)
 		if f != f {
 			fmt.Fprintf(b, "NaN(%#08x)", bits)

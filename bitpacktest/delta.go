@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
@@ -231,14 +232,14 @@ func (c *deltaChecker) atomic(base, v reflect.Value) string {
 	pristine := deepCopy(qb.Elem())
 	for _, bad := range corrupted(delta) {
 		self := c.ptr(qb.Elem())
-		if err := bitpack.UnmarshalDelta(bad, self.Interface(), self.Interface()); err != nil && !identical(self.Elem(), pristine, 0) {
+		if err := bitpack.UnmarshalDelta(bad, self.Interface(), self.Interface()); err != nil && !deepbits.Identical(self.Elem(), pristine) {
 			return fmt.Sprintf("%x was refused (%v) but changed the base it was decoded into: %s\nbase: %s", bad, err, show(self.Elem()), show(pristine))
 		}
 		other := c.ptr(v)
-		if err := bitpack.UnmarshalDelta(bad, qb.Interface(), other.Interface()); err != nil && !identical(other.Elem(), v, 0) {
+		if err := bitpack.UnmarshalDelta(bad, qb.Interface(), other.Interface()); err != nil && !deepbits.Identical(other.Elem(), v) {
 			return fmt.Sprintf("%x was refused (%v) but changed the value it was decoded into: %s\nvalue: %s", bad, err, show(other.Elem()), show(v))
 		}
-		if !identical(qb.Elem(), pristine, 0) {
+		if !deepbits.Identical(qb.Elem(), pristine) {
 			return fmt.Sprintf("decoding %x into another value changed the base: %s\nbase: %s", bad, show(qb.Elem()), show(pristine))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 )
@@ -286,7 +287,7 @@ func (fz *fuzzer) checkInto(pf *prefilled, data []byte) error {
 		if !wraps {
 			return fmt.Errorf("Unmarshal(%x) error wraps none of bitpack's sentinels: %v", data, err)
 		}
-		if identical(pf.value, v.Elem(), 0) {
+		if deepbits.Identical(pf.value, v.Elem()) {
 			pf.dirty = false
 			return nil
 		}

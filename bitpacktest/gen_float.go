@@ -14,20 +14,6 @@ func setFloat32(dst reflect.Value, f float32) {
 	dst.Set(reflect.ValueOf(f).Convert(dst.Type()))
 }
 
-var float32Ptr = reflect.TypeFor[*float32]()
-
-// float32Bits reads a float32 (or a named float32) without going through
-// float64, for the same reason.
-func float32Bits(v reflect.Value) uint32 {
-	if v.CanAddr() && v.CanInterface() { // through a pointer: no allocation
-		return math.Float32bits(*v.Addr().Convert(float32Ptr).Interface().(*float32))
-	}
-	if v.CanInterface() {
-		return math.Float32bits(v.Convert(reflect.TypeFor[float32]()).Interface().(float32))
-	}
-	return math.Float32bits(float32(v.Float()))
-}
-
 // floatBits returns the bits of a float32 (width 32) or float64: random
 // patterns, special values and ordinary numbers, in about equal parts.
 func (st *genState) floatBits(width int) uint64 {

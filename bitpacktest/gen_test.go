@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/bitpack-go/bitpack/quant"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
@@ -232,7 +233,7 @@ func TestShrinkCandidatesValid(t *testing.T) {
 			if _, err := bitpack.Marshal(&v); err != nil {
 				t.Fatalf("shrink candidate does not marshal: %v\n%s", err, show(reflect.ValueOf(v)))
 			}
-			if identical(reflect.ValueOf(x), reflect.ValueOf(c), 0) {
+			if deepbits.Identical(reflect.ValueOf(x), reflect.ValueOf(c)) {
 				t.Fatalf("shrink candidate equals its parent: %s", show(reflect.ValueOf(v)))
 			}
 			checked++

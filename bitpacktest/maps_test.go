@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 )
@@ -401,7 +402,7 @@ func TestMapEquality(t *testing.T) {
 		if got := cmp.Equal(tc.a, tc.b, opts...); got != tc.equal {
 			t.Errorf("%s: cmp.Equal with the round-trip options = %v, want %v", tc.name, got, tc.equal)
 		}
-		if got := identical(a, b, 0); got != tc.identical {
+		if got := deepbits.Identical(a, b); got != tc.identical {
 			t.Errorf("%s: identical = %v, want %v", tc.name, got, tc.identical)
 		}
 		if got := cmp.Equal(tc.a, tc.b, m.exactOptions(cfg)...); got != tc.identical {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/leanovate/gopter"
 )
 
@@ -277,7 +278,7 @@ func rawFloatShrinks(n *node, v reflect.Value) stream {
 	var bits uint64
 	f32 := n.isFloat32()
 	if f32 {
-		b := float32Bits(v)
+		b := deepbits.Float32Bits(v)
 		x, bits = float64(math.Float32frombits(b)), uint64(b)
 	} else {
 		x = v.Float()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/deepbits"
 	"github.com/leanovate/gopter"
 )
 
@@ -145,7 +146,7 @@ func TestFuzzPrefillRestored(t *testing.T) {
 	if err := fz.check(bad); err != nil {
 		t.Fatal(err)
 	}
-	if !identical(pf.value, pf.target.Elem(), 0) {
+	if !deepbits.Identical(pf.value, pf.target.Elem()) {
 		t.Fatalf("the target was not restored:\n%s\nwant\n%s", show(pf.target.Elem()), show(pf.value))
 	}
 	// Every value is what the fixed seed generates, untouched.
@@ -154,7 +155,7 @@ func TestFuzzPrefillRestored(t *testing.T) {
 		if i > 0 {
 			want = fz.m.generate(&gopter.GenParameters{MaxSize: 100, Rng: rand.New(&splitmix{uint64(i)})}, fz.smallCfg)
 		}
-		if !identical(want, pf.value, 0) {
+		if !deepbits.Identical(want, pf.value) {
 			t.Errorf("pre-filled value %d changed:\n%s\nwant\n%s", i, show(pf.value), show(want))
 		}
 	}
