@@ -12,6 +12,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/gen/internal/cpp"
+	"github.com/bitpack-go/bitpack/internal/zerobit"
 )
 
 // TestCPPDeltas runs the delta corpus through the generated C++
@@ -119,13 +120,14 @@ template <typename T> static void write_delta( const char * name, T & value, con
 // apply applies the delta (hex bytes) to base and prints the result's
 // full encoding. The delta's allocation has the 8 bytes after it that
 // serialize's reader loads.
-template <typename T> static void apply( const char * name, const T & base, const char * hex )
+// The result is read into target, or a fresh value.
+template <typename T> static void apply( const char * name, const T & base, const char * hex, T * target = NULL )
 {
     uint8_t * delta = new uint8_t[strlen( hex ) / 2 + 8]();
     int64_t n = 0;
     for ( unsigned int b; sscanf( hex + 2 * n, "%2x", &b ) == 1; n++ )
         delta[n] = uint8_t( b );
-    T * v = new T();
+    T * v = target != NULL ? target : new T();
     serialize::ReadStream stream( delta, n );
     switch ( bitpack::read_delta( stream, n, base, *v ) )
     {
@@ -145,13 +147,49 @@ template <typename T> static void apply( const char * name, const T & base, cons
     case bitpack::ReadResult::refused: printf( "%s REFUSED\n", name ); break;
     case bitpack::ReadResult::trailing: printf( "%s TRAILING\n", name ); break;
     }
-    delete v;
+    if ( v != target )
+        delete v;
     delete [] delta;
 }
 
 static float f32_bits( uint32_t bits ) { float f; memcpy( &f, &bits, 4 ); return f; }
 
-int main()
+// zero_rows applies a delta (hex) from a ZeroRows base of two rows, the
+// first holding one Chunk, to a target whose slots past every count hold
+// a marker byte, where the base's hold another: a ZeroRows stores 255
+// rows of 255 Chunks of 4 KB (266 MB), and a read that copied the base
+// whole would overwrite every marker. It prints the result's encoding and
+// the bytes at the marked slots.
+static void zero_rows( const char * hex )
+{
+    ZeroRows * base = new ZeroRows; // only what is set here is read
+    ZeroRows * target = new ZeroRows;
+    base->R_count = 2;
+    base->R[0].C_count = 1;
+    memset( base->R[0].C[0].Grid, 5, sizeof base->R[0].C[0].Grid );
+    base->R[1].C_count = 0;
+    // Past the counts of the base and of the result: a Chunk past row 0's
+    // (one in the base), past row 1's (one in the result), in row 2 (new,
+    // empty), row 3 (past the result's three), the very last byte.
+    const uint8_t * const slots[] = { &target->R[0].C[1].Grid[0], &target->R[1].C[1].Grid[100], &target->R[2].C[0].Grid[0],
+        (const uint8_t *) &target->R[3].C_count, &target->R[254].C[254].Grid[4095] };
+    const int n = int( sizeof slots / sizeof slots[0] );
+    for ( int i = 0; i < n; i++ )
+    {
+        const size_t at = size_t( slots[i] - (const uint8_t *) target );
+        ( (uint8_t *) target )[at] = 0xa5;
+        ( (uint8_t *) base )[at] = 0x07;
+    }
+    apply( "zero rows applied", *base, hex, target );
+    printf( "zero rows past the counts" );
+    for ( int i = 0; i < n; i++ )
+        printf( " %02x", *slots[i] );
+    printf( "\n" );
+    delete target;
+    delete base;
+}
+
+int main( int argc, char ** argv )
 {
     wirePing ping_base, ping;
     ping_base.Health = 731; ping_base.Alive = true; ping_base.Speed = f32_bits( 0x3de147aeu ); // 0.11, as decoded
@@ -225,6 +263,9 @@ int main()
     apply( "bag applied", bag_base, "17241f183101" );
     bag.Ammo_keys[0] = 5;
     write_delta( "bag with a key twice", bag, bag_base );
+
+    if ( argc == 2 )
+        zero_rows( argv[1] );
     return 0;
 }
 `
@@ -243,7 +284,7 @@ func TestCPPDeltaExamples(t *testing.T) {
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
 	var header bytes.Buffer
-	if err := CPP(&header, Options{Include: "minserialize.h"}, &wirePing{}, &wireSquad{}, &wireBag{}); err != nil {
+	if err := CPP(&header, Options{Include: "minserialize.h"}, &wirePing{}, &wireSquad{}, &wireBag{}, &zerobit.ZeroRows{}); err != nil {
 		t.Fatal(err)
 	}
 	min, err := os.ReadFile(filepath.Join("testdata", "minserialize.h"))
@@ -268,6 +309,24 @@ func TestCPPDeltaExamples(t *testing.T) {
 		}
 		return strings.TrimSpace(fmt.Sprintf("% x", p))
 	}
+	// A delta that grows a ZeroRows, empties its first row and moves the
+	// Chunk to the second, read into a
+	// target holding markers past the counts (see zero_rows): Go's
+	// result, and the markers untouched.
+	c5 := zerobit.Chunk{}
+	for i := range c5.Grid {
+		c5.Grid[i] = 5
+	}
+	rowsBase := zerobit.ZeroRows{R: []zerobit.ZeroSlice{{C: []zerobit.Chunk{c5}}, {}}}
+	rows := zerobit.ZeroRows{R: []zerobit.ZeroSlice{{}, {C: []zerobit.Chunk{c5}}, {}}}
+	rowsDelta, err := bitpack.AppendDelta(nil, &rowsBase, &rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rowsBack zerobit.ZeroRows
+	if err := bitpack.UnmarshalDelta(rowsDelta, &rowsBase, &rowsBack); err != nil || full(&rowsBack) != full(&rows) {
+		t.Fatalf("Go's ZeroRows delta % x: %v, %s", rowsDelta, err, full(&rowsBack))
+	}
 	squad := wireSquad{}
 	squad.Slots[1], squad.Slots[3], squad.Slots[7] = &wireUnit{HP: 100}, &wireUnit{HP: 9}, &wireUnit{HP: 49}
 	want := []string{
@@ -288,8 +347,10 @@ func TestCPPDeltaExamples(t *testing.T) {
 		"bag 17 24 1f 18 31 01",
 		"bag applied " + full(&wireBag{Ammo: map[uint8]uint16{1: 10, 5: 53, 7: 70}}),
 		"bag with a key twice REFUSED",
+		"zero rows applied " + full(&rows),
+		"zero rows past the counts a5 a5 a5 a5 a5",
 	}
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, fmt.Sprintf("%x", rowsDelta))
 	cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

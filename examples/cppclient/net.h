@@ -1392,6 +1392,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.
@@ -1740,6 +1760,16 @@ struct Vec3
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 3; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Vec3 & source )
+    {
+        bitpack::copy_value( X, source.X );
+        bitpack::copy_value( Y, source.Y );
+        bitpack::copy_value( Z, source.Z );
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Vec3 & base ) const
@@ -1778,7 +1808,7 @@ struct Vec3
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1816,6 +1846,18 @@ struct Player
     // bp_work is the values a read of a whole Player visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 7; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Player & source )
+    {
+        bitpack::copy_value( ID, source.ID );
+        bitpack::copy_value( Health, source.Health );
+        Pos.CopyFrom( source.Pos );
+        bitpack::copy_text( Name, source.Name, 15 );
+        bitpack::copy_value( Alive, source.Alive );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1881,7 +1923,7 @@ struct Player
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1915,6 +1957,20 @@ struct Snapshot
     // bp_work is the values a read of a whole Snapshot visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 2; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Snapshot & source )
+    {
+        bitpack::copy_value( Tick, source.Tick );
+        Players_count = source.Players_count;
+        const int bp_live0 = bitpack::live_count( source.Players_count, 8 );
+        for ( int i0 = 0; i0 < bp_live0; i0++ )
+        {
+            Players[i0].CopyFrom( source.Players[i0] );
+        }
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -2029,7 +2085,7 @@ struct Snapshot
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;

@@ -18,7 +18,8 @@ import (
 //   - SerializeDelta(stream, base): the delta packet, in serialize's style:
 //     one function for both directions. Writing, it writes the value's
 //     delta against base; reading, the value becomes base (copied in
-//     first) with the delta's changes applied in place.
+//     first by CopyFrom, at the cost of what base holds: see copy.go)
+//     with the delta's changes applied in place.
 //
 // A union type gets DeltaChanged and SerializeDeltaPart (its part as an
 // item). A serialize write stream cannot take bits back, so where Go
@@ -110,7 +111,7 @@ func (e *Emitter) structDelta(t *model.Type) {
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;

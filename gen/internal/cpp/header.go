@@ -338,6 +338,7 @@ func (e *Emitter) structType(t *model.Type) {
 	e.printf("\n    // bp_work is the values a read of a whole %s visits, its variable\n", e.typeNames[t])
 	e.printf("    // parts aside: what bitpack::read_packet charges first (see Allowance).\n")
 	e.printf("    static int64_t bp_work() { return %s; }\n", cppInt(t.Charge.Work))
+	e.copyFrom(t)
 	e.structDelta(t)
 	e.printf("};\n\n")
 	e.printf("const uint32_t %s = %#08xu; // bitpack.Fingerprint(%s)\n\n", e.fingerprintName(t), t.Fingerprint, t.Go)
@@ -392,6 +393,7 @@ func (e *Emitter) unionType(t *model.Type) {
 	body.line("default: return false;")
 	body.line("}")
 	e.serializeFunc(body)
+	e.unionCopyFrom(t)
 	e.unionDelta(t)
 	e.printf("};\n\n")
 }

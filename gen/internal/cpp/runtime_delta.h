@@ -380,6 +380,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.

@@ -538,7 +538,7 @@ func init() {
 		this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
 		wchar_t while xor xor_eq char8_t concept consteval constinit co_await co_return co_yield requires
 		final override import module
-		bitpack serialize stream Stream Serialize SerializeDelta SerializeDeltaBody SerializeDeltaPart DeltaChanged base type std k
+		bitpack serialize stream Stream Serialize SerializeDelta SerializeDeltaBody SerializeDeltaPart DeltaChanged CopyFrom base source type std k
 		NULL EOF assert errno INT8_MIN INT8_MAX INT16_MIN INT16_MAX INT32_MIN INT32_MAX INT64_MIN INT64_MAX
 		UINT8_MAX UINT16_MAX UINT32_MAX UINT64_MAX INT64_C UINT64_C FLT_MAX DBL_MAX SIZE_MAX`) {
 		cppReserved[w] = true

@@ -1392,6 +1392,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.
@@ -1747,6 +1767,15 @@ struct Move
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 2; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Move & source )
+    {
+        bitpack::copy_value( DX, source.DX );
+        bitpack::copy_value( DY, source.DY );
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Move & base ) const
@@ -1782,7 +1811,7 @@ struct Move
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1808,6 +1837,14 @@ struct Fire
     // bp_work is the values a read of a whole Fire visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 1; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Fire & source )
+    {
+        bitpack::copy_value( Power, source.Power );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1841,7 +1878,7 @@ struct Fire
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1865,6 +1902,14 @@ struct Chat
     // bp_work is the values a read of a whole Chat visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 1; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Chat & source )
+    {
+        bitpack::copy_text( Text, source.Text, 20 );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1901,7 +1946,7 @@ struct Chat
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1941,6 +1986,20 @@ struct Msg
         default: return false;
         }
         return true;
+    }
+
+    // CopyFrom makes *this a copy of source: its type index and the member of
+    // that index (see the structs' CopyFrom).
+    void CopyFrom( const Msg & source )
+    {
+        type = source.type;
+        switch ( type )
+        {
+        case 0: Move.CopyFrom( source.Move ); break;
+        case 1: Fire.CopyFrom( source.Fire ); break;
+        case 2: Chat.CopyFrom( source.Chat ); break;
+        default: break;
+        }
     }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
@@ -2017,6 +2076,14 @@ struct Ping
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 1; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Ping & source )
+    {
+        bitpack::copy_value( Seq, source.Seq );
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Ping & base ) const
@@ -2049,7 +2116,7 @@ struct Ping
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -2080,6 +2147,18 @@ struct One
         default: return false;
         }
         return true;
+    }
+
+    // CopyFrom makes *this a copy of source: its type index and the member of
+    // that index (see the structs' CopyFrom).
+    void CopyFrom( const One & source )
+    {
+        type = source.type;
+        switch ( type )
+        {
+        case 0: Ping.CopyFrom( source.Ping ); break;
+        default: break;
+        }
     }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
@@ -2148,6 +2227,21 @@ struct Envelope
     // bp_work is the values a read of a whole Envelope visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 3; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Envelope & source )
+    {
+        First.CopyFrom( source.First );
+        Rest_count = source.Rest_count;
+        const int bp_live0 = bitpack::live_count( source.Rest_count, 4 );
+        for ( int i0 = 0; i0 < bp_live0; i0++ )
+        {
+            Rest[i0].CopyFrom( source.Rest[i0] );
+        }
+        Solo.CopyFrom( source.Solo );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -2297,7 +2391,7 @@ struct Envelope
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;

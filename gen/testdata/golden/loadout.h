@@ -1392,6 +1392,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.
@@ -1745,6 +1765,17 @@ struct QuatXYZW
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 4; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const QuatXYZW & source )
+    {
+        bitpack::copy_value( X, source.X );
+        bitpack::copy_value( Y, source.Y );
+        bitpack::copy_value( Z, source.Z );
+        bitpack::copy_value( W, source.W );
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const QuatXYZW & base ) const
@@ -1786,7 +1817,7 @@ struct QuatXYZW
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1812,6 +1843,14 @@ struct Jump
     // bp_work is the values a read of a whole Jump visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 1; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Jump & source )
+    {
+        bitpack::copy_value( H, source.H );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1845,7 +1884,7 @@ struct Jump
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1869,6 +1908,14 @@ struct Duck
     // bp_work is the values a read of a whole Duck visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 1; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Duck & source )
+    {
+        bitpack::copy_value( Low, source.Low );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1902,7 +1949,7 @@ struct Duck
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1926,6 +1973,14 @@ struct Say
     // bp_work is the values a read of a whole Say visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 1; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Say & source )
+    {
+        bitpack::copy_text( Text, source.Text, 8 );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1962,7 +2017,7 @@ struct Say
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -2008,6 +2063,20 @@ struct Cmd
         default: return false;
         }
         return true;
+    }
+
+    // CopyFrom makes *this a copy of source: its type index and the member of
+    // that index (see the structs' CopyFrom).
+    void CopyFrom( const Cmd & source )
+    {
+        type = source.type;
+        switch ( type )
+        {
+        case 7: Jump.CopyFrom( source.Jump ); break;
+        case 9: Duck.CopyFrom( source.Duck ); break;
+        case 10: Say.CopyFrom( source.Say ); break;
+        default: break;
+        }
     }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
@@ -2123,6 +2192,24 @@ struct Loadout
     // bp_work is the values a read of a whole Loadout visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 5; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Loadout & source )
+    {
+        bitpack::copy_value( Rot, source.Rot );
+        Ammo_count = source.Ammo_count;
+        const int bp_live0 = bitpack::live_count( source.Ammo_count, 4 );
+        for ( int i0 = 0; i0 < bp_live0; i0++ )
+        {
+            bitpack::copy_value( Ammo_keys[i0], source.Ammo_keys[i0] );
+            bitpack::copy_value( Ammo[i0], source.Ammo[i0] );
+        }
+        bitpack::copy_value( Respawn, source.Respawn );
+        bitpack::copy_value( Ping, source.Ping );
+        Next.CopyFrom( source.Next );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -2328,7 +2415,7 @@ struct Loadout
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;

@@ -1392,6 +1392,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.
@@ -1874,6 +1894,39 @@ struct Named
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 13; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Named & source )
+    {
+        bitpack::copy_value( Side, source.Side );
+        bitpack::copy_value( Raw, source.Raw );
+        bitpack::copy_value( Shift, source.Shift );
+        bitpack::copy_value( Rank, source.Rank );
+        Ranks_count = source.Ranks_count;
+        const int bp_live0 = bitpack::live_count( source.Ranks_count, 3 );
+        for ( int i0 = 0; i0 < bp_live0; i0++ )
+        {
+            bitpack::copy_value( Ranks[i0], source.Ranks[i0] );
+        }
+        bitpack::copy_value( Row, source.Row );
+        Opt_present = source.Opt_present;
+        if ( source.Opt_present )
+        {
+            bitpack::copy_value( Opt, source.Opt );
+        }
+        ByTeam_count = source.ByTeam_count;
+        const int bp_live1 = bitpack::live_count( source.ByTeam_count, 3 );
+        for ( int i0 = 0; i0 < bp_live1; i0++ )
+        {
+            bitpack::copy_value( ByTeam_keys[i0], source.ByTeam_keys[i0] );
+            bitpack::copy_value( ByTeam[i0], source.ByTeam[i0] );
+        }
+        bitpack::copy_value( Fine, source.Fine );
+        bitpack::copy_value( Beat, source.Beat );
+        bitpack::copy_value( Lag, source.Lag );
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Named & base ) const
@@ -2326,7 +2379,7 @@ struct Named
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;

@@ -1392,6 +1392,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.
@@ -1740,6 +1760,16 @@ struct Vec3
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 3; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Vec3 & source )
+    {
+        bitpack::copy_value( X, source.X );
+        bitpack::copy_value( Y, source.Y );
+        bitpack::copy_value( Z, source.Z );
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Vec3 & base ) const
@@ -1778,7 +1808,7 @@ struct Vec3
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
@@ -1812,6 +1842,17 @@ struct Player
     // bp_work is the values a read of a whole Player visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 6; }
+
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Player & source )
+    {
+        bitpack::copy_value( Health, source.Health );
+        Pos.CopyFrom( source.Pos );
+        bitpack::copy_text( Name, source.Name, 15 );
+        bitpack::copy_value( Alive, source.Alive );
+    }
 
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
@@ -1874,7 +1915,7 @@ struct Player
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;

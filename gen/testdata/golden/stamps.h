@@ -1392,6 +1392,26 @@ namespace bitpack
             copy_value( dst[i], src[i] );
     }
 
+    // live_count is how many elements of an array of capacity elements a
+    // count says are live: the count, within [0, capacity] (a count out of
+    // range, which a write refuses, copies at most the whole array).
+    inline int live_count( int count, int capacity )
+    {
+        return count < 0 ? 0 : count > capacity ? capacity : count;
+    }
+
+    // copy_text copies a char[maxlen + 1] string up to its terminator (all
+    // maxlen + 1 bytes when it has none): the bytes past it are never read.
+    inline void copy_text( char * dst, const char * src, int maxlen )
+    {
+        for ( int i = 0; i <= maxlen; i++ )
+        {
+            dst[i] = src[i];
+            if ( src[i] == '\0' )
+                return;
+        }
+    }
+
     // whole_packet reports whether a read stream that read a value from a
     // packet of `bytes` bytes stopped inside its last byte. Serialize leaves
     // trailing bytes to its caller; bitpack.Unmarshal refuses them.
@@ -1774,6 +1794,31 @@ struct Stamps
     // parts aside: what bitpack::read_packet charges first (see Allowance).
     static int64_t bp_work() { return 10; }
 
+    // CopyFrom makes *this a copy of source at the cost of what source holds,
+    // not of its capacity (*this = source copies every array whole): of each
+    // container, only the part the generated code reads.
+    void CopyFrom( const Stamps & source )
+    {
+        bitpack::copy_value( At, source.At );
+        bitpack::copy_value( Born, source.Born );
+        bitpack::copy_value( Deep, source.Deep );
+        bitpack::copy_value( Tick, source.Tick );
+        bitpack::copy_value( Fine, source.Fine );
+        bitpack::copy_value( Near, source.Near );
+        Log_count = source.Log_count;
+        const int bp_live0 = bitpack::live_count( source.Log_count, 3 );
+        for ( int i0 = 0; i0 < bp_live0; i0++ )
+        {
+            bitpack::copy_value( Log[i0], source.Log[i0] );
+        }
+        bitpack::copy_value( Pair, source.Pair );
+        Opt_present = source.Opt_present;
+        if ( source.Opt_present )
+        {
+            bitpack::copy_value( Opt, source.Opt );
+        }
+    }
+
     // DeltaChanged reports whether *this differs from base on the wire (or
     // cannot be written: then SerializeDelta refuses it).
     bool DeltaChanged( const Stamps & base ) const
@@ -2013,7 +2058,7 @@ struct Stamps
         else if ( this == &base )
             return false;
         else
-            *this = base;
+            CopyFrom( base );
         serialize_bool( stream, bp_changed );
         if ( bp_changed && !SerializeDeltaBody( stream, base ) )
             return false;
