@@ -42,14 +42,12 @@ func (e *Emitter) mapChanged(c *cppBody, v *model.Value, p, bp place) {
 }
 
 // copyEntry renders the copy of the base's entry src into entry dst of
-// this value's map: its key, its value and the value's companions.
-func (e *Emitter) copyEntry(c *cppBody, m mapPlaces, dst, src string) {
-	c.line("bitpack::copy_value( %s[%s], %s[%s] );", m.keys, dst, m.bkeys, src)
-	d, s := m.p.index(dst), m.bp.index(src)
-	c.line("bitpack::copy_value( %s, %s );", d.expr(), s.expr())
-	for k := range d.comps {
-		c.line("bitpack::copy_value( %s%s%s, %s%s%s );", d.prefix, d.comps[k], d.idx, s.prefix, s.comps[k], s.idx)
-	}
+// this value's map (map v): its key and its value with the value's
+// companions, as CopyFrom copies them (what they hold, not their arrays'
+// capacity).
+func (e *Emitter) copyEntry(c *cppBody, v *model.Value, m mapPlaces, dst, src string) {
+	e.copyValue(c, v.Key, place{name: m.keys}.index(dst), place{name: m.bkeys}.index(src))
+	e.copyValue(c, v.Elem, m.p.index(dst), m.bp.index(src))
 }
 
 // mapDelta renders a changed map: its changed entries in ascending key
@@ -66,7 +64,7 @@ func (e *Emitter) mapDelta(c *cppBody, v *model.Value, p, bp place) {
 	c.locals++
 	w := mapWalk{n: "bp_n" + k, bn: "bp_bn" + k, sorted: "bp_sorted" + k, bsorted: "bp_bsorted" + k,
 		ei: "bp_e" + k, bj: "bp_j" + k, out: "bp_out" + k, listed: "bp_listed" + k,
-		key: "bp_key" + k, prev: "bp_prev" + k, cmp: "bp_cmp" + k, slot: "bp_slot" + k, maxlen: v.MaxLen}
+		key: "bp_key" + k, prev: "bp_prev" + k, cmp: "bp_cmp" + k, slot: "bp_slot" + k, v: v}
 	c.open()
 	c.line("const int %s = %s, %s = %s;", w.n, m.count, w.bn, m.bcount)
 	c.refuse("%s < 0 || %s > %d || !bitpack::keys_distinct( %s, %s )", w.bn, w.bn, v.MaxLen, m.bkeys, w.bn)
@@ -118,10 +116,11 @@ func (e *Emitter) mapDelta(c *cppBody, v *model.Value, p, bp place) {
 // each in key order, the entries of the result so far and of the delta,
 // the key read or written and the one before, how the next listed key
 // compares (below 0: this value's only, added; 0: both's; above:
-// the base's only, removed) and the entry that holds its value.
+// the base's only, removed) and the entry that holds its value; and the
+// map.
 type mapWalk struct {
 	n, bn, sorted, bsorted, ei, bj, out, listed, key, prev, cmp, slot string
-	maxlen                                                            int
+	v                                                                 *model.Value
 }
 
 // next is the entry after entry at of this value's map (base: the base's).
@@ -135,8 +134,8 @@ func (w mapWalk) next(m mapPlaces, base bool, at string) string {
 // keepBaseEntry renders the reader's copy of the base's next entry into
 // the result.
 func (e *Emitter) keepBaseEntry(c *cppBody, m mapPlaces, w mapWalk) {
-	c.refuse("%s == %d", w.out, w.maxlen)
-	e.copyEntry(c, m, w.out, w.bj)
+	c.refuse("%s == %d", w.out, w.v.MaxLen)
+	e.copyEntry(c, w.v, m, w.out, w.bj)
 	c.line("%s++;", w.out)
 	c.line("%s = %s;", w.bj, w.next(m, true, w.bj))
 }
@@ -164,7 +163,7 @@ func (e *Emitter) mapEntry(c *cppBody, v *model.Value, m mapPlaces, w mapWalk) {
 	c.open()
 	c.line("if ( Stream::IsReading )")
 	c.open()
-	c.refuse("%s == %d", w.out, w.maxlen)
+	c.refuse("%s == %d", w.out, w.v.MaxLen)
 	c.line("bitpack_charge( bitpack::charge_entry( %s, %s ) );", cppInt(v.Charge.Work), cppInt(v.Charge.Bytes))
 	c.line("bitpack::copy_value( %s[%s], %s );", m.keys, w.out, w.key)
 	c.line("%s = %s++;", w.slot, w.out)
@@ -182,8 +181,8 @@ func (e *Emitter) mapEntry(c *cppBody, v *model.Value, m mapPlaces, w mapWalk) {
 	c.open()
 	c.line("if ( Stream::IsReading )")
 	c.open()
-	c.refuse("%s == %d", w.out, w.maxlen)
-	e.copyEntry(c, m, w.out, w.bj)
+	c.refuse("%s == %d", w.out, w.v.MaxLen)
+	e.copyEntry(c, v, m, w.out, w.bj)
 	c.line("%s = %s++;", w.slot, w.out)
 	c.close()
 	e.deltaBody(c, v.Elem, m.p.index(w.slot), m.bp.index(w.bj))
