@@ -1527,8 +1527,9 @@ namespace bitpack
         // read reads one packet of `bytes` bytes (any buffer: it is not
         // read past its bytes, and not kept). Accepted, it returns true,
         // out becomes a copy of the packet's view (out is the caller's, the
-        // view stays the receiver's) and seq the packet's sequence. Refused,
-        // it returns false, result() says why, and nothing changes: neither
+        // view stays the receiver's; copied by T's CopyFrom, at the cost of
+        // what the view holds) and seq the packet's sequence. Refused, it
+        // returns false, result() says why, and nothing changes: neither
         // the receiver (its views, its ack) nor out; seq is the packet's
         // sequence when its header was read (no_base, refused, trailing, and
         // range for a packet older than the history), else 0.
@@ -1617,7 +1618,7 @@ namespace bitpack
                 stream_ = stream;
                 read_ = on_ = true;
             }
-            out = slots_[s % History]->view;
+            out.CopyFrom( slots_[s % History]->view );
             result_ = ReceiveResult::ok;
             return true;
         }
