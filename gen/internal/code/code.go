@@ -1,7 +1,8 @@
-// Package code holds what several renderers print alike: the path
-// expressions of error messages and string literals in the syntax C# and
-// TypeScript share, the names of the generated loop variables, and the
-// table of printable characters Go's quoting uses.
+// Package code holds what several renderers print alike: the preamble of
+// a generated client file, the path expressions of error messages and
+// string literals in the syntax C# and TypeScript share, the names of the
+// generated loop variables, and the table of printable characters Go's
+// quoting uses.
 package code
 
 import (
