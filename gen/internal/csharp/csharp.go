@@ -317,22 +317,7 @@ func (e *Emitter) structType(t *model.Type) []byte {
         return true;
     }
 
-    /// <summary>Writes the packet bitpack.Marshal writes: false, with its error, for every value it refuses.</summary>
-    public bool TryWrite(out byte[] packet, out string error)
-    {
-        BitpackWriter w = new BitpackWriter(%[3]d);
-        if (!WriteTo(ref w))
-        {
-            packet = null;
-            error = w.Error(%[2]s);
-            return false;
-        }
-        packet = w.ToArray();
-        error = null;
-        return true;
-    }
-
-    /// <summary>
+%[3]s    /// <summary>
     /// Reads one value from r, leaving r after it (no check for what
     /// follows), as bitpack.Decode does: the value's own %[4]d values are
     /// charged to r's allowances first.
@@ -349,7 +334,7 @@ func (e *Emitter) structType(t *model.Type) []byte {
         return false;
     }
 
-`, name, goName, initialCapacity(t), t.Charge.Work)
+`, name, goName, tryWrite(t), t.Charge.Work)
 	b.Write(read)
 	b.Write(write)
 	b.Write(delta)
@@ -357,6 +342,28 @@ func (e *Emitter) structType(t *model.Type) []byte {
 	b.WriteString(e.ownedMethods(t))
 	p("}\n\n")
 	return b.Bytes()
+}
+
+// tryWrite is a type's TryWrite, the same in a class and a struct:
+// bitpack.Marshal's packet or its error, from a writer of the type's
+// initial capacity.
+func tryWrite(t *model.Type) string {
+	return fmt.Sprintf(`    /// <summary>Writes the packet bitpack.Marshal writes: false, with its error, for every value it refuses.</summary>
+    public bool TryWrite(out byte[] packet, out string error)
+    {
+        BitpackWriter w = new BitpackWriter(%d);
+        if (!WriteTo(ref w))
+        {
+            packet = null;
+            error = w.Error(%s);
+            return false;
+        }
+        packet = w.ToArray();
+        error = null;
+        return true;
+    }
+
+`, initialCapacity(t), code.Quote(t.Go.String()))
 }
 
 // initialCapacity is the writer's first buffer: the largest packet when

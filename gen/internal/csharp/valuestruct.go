@@ -142,22 +142,7 @@ func (e *Emitter) valueStructType(t *model.Type, read, write, delta []byte) []by
         return true;
     }
 
-    /// <summary>Writes the packet bitpack.Marshal writes: false, with its error, for every value it refuses.</summary>
-    public bool TryWrite(out byte[] packet, out string error)
-    {
-        BitpackWriter w = new BitpackWriter(%[3]d);
-        if (!WriteTo(ref w))
-        {
-            packet = null;
-            error = w.Error(%[2]s);
-            return false;
-        }
-        packet = w.ToArray();
-        error = null;
-        return true;
-    }
-
-    /// <summary>Reads one value from r, leaving r after it (no check for what follows), its own values charged to r's allowances first.</summary>
+%[3]s    /// <summary>Reads one value from r, leaving r after it (no check for what follows), its own values charged to r's allowances first.</summary>
     public static bool Read(ref BitpackReader r, out %[1]s value)
     {
         value = default(%[1]s);
@@ -185,7 +170,7 @@ func (e *Emitter) valueStructType(t *model.Type, read, write, delta []byte) []by
 
     public static bool operator !=(%[1]s a, %[1]s b) { return !a.Equals(b); }
 
-`, name, goName, initialCapacity(t), strings.Join(same, " && "), hashLines(hash), t.Charge.Work)
+`, name, goName, tryWrite(t), strings.Join(same, " && "), hashLines(hash), t.Charge.Work)
 	b.Write(read)
 	b.Write(write)
 	b.Write(delta)
