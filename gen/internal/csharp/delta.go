@@ -3,7 +3,6 @@ package csharp
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/bitpack-go/bitpack/gen/internal/code"
 	"github.com/bitpack-go/bitpack/gen/internal/model"
@@ -107,19 +106,19 @@ func csRet(side, p string) string { return "return " + side + ".At(" + p + ");" 
 // ---------------------------------------------------------------------------
 // The methods.
 
-// deltaMethods renders a class's delta methods.
+// deltaMethods renders a class's delta methods: over whole packets, over
+// a stream, the bodies those are built on, then Clone, which a delta read
+// copies the base with.
 func (e *Emitter) deltaMethods(t *model.Type) []byte {
 	name, goName := e.typeNames[t], code.Quote(t.Go.String())
-	items := e.typeItems(t)
-	bit := strconv.FormatBool(countItems(items) > 1)
-	rc := &body{indent: 2, temps: make([]bool, csTempCount)}
-	e.dReadItems(rc, items, bit, "changed")
-	wc := &body{indent: 2}
-	e.dWriteItems(wc, items, bit, "changed")
-	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p(`
-    /// <summary>
+	return []byte("\n" + deltaPacketMethods(name, goName) + deltaStreamMethods(name) + e.deltaBodyMethods(t) + e.cloneMethod(t))
+}
+
+// deltaPacketMethods renders TryReadDelta and TryWriteDelta, a delta as a
+// whole packet in a new array, for class name (goName: its Go type, as
+// errors name it).
+func deltaPacketMethods(name, goName string) string {
+	return fmt.Sprintf(`    /// <summary>
     /// Applies a delta (bitpack.AppendDelta's bytes) to baseValue as
     /// bitpack.UnmarshalDelta does, refusing every delta it refuses, with its
     /// error (whole bytes after the delta too). value is a new object:
@@ -163,7 +162,14 @@ func (e *Emitter) deltaMethods(t *model.Type) []byte {
         return true;
     }
 
-    /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
+`, name, goName)
+}
+
+// deltaStreamMethods renders ReadDelta and WriteDelta: a delta's changed
+// bit, then its body, on a stream (a body that changes nothing is taken
+// back, leaving a 0 bit).
+func deltaStreamMethods(name string) string {
+	return fmt.Sprintf(`    /// <summary>Reads one delta from r (its changed bit, then its body) into a copy of baseValue (no check for what follows).</summary>
     public static bool ReadDelta(ref BitpackReader r, %[1]s baseValue, out %[1]s value)
     {
         if (baseValue == null)
@@ -204,7 +210,19 @@ func (e *Emitter) deltaMethods(t *model.Type) []byte {
         return true;
     }
 
-    /// <summary>
+`, name)
+}
+
+// deltaBodyMethods renders ReadDeltaBody and WriteDeltaBody, which walk
+// t's delta items. It declares the constants their code uses.
+func (e *Emitter) deltaBodyMethods(t *model.Type) string {
+	items := e.typeItems(t)
+	bit := strconv.FormatBool(countItems(items) > 1)
+	rc := &body{indent: 2, temps: make([]bool, csTempCount)}
+	e.dReadItems(rc, items, bit, "changed")
+	wc := &body{indent: 2}
+	e.dWriteItems(wc, items, bit, "changed")
+	return fmt.Sprintf(`    /// <summary>
     /// Reads a delta body (of a changed value, element, pointee or member of
     /// this type: its items, each after its changed bit when it has two or
     /// more) and applies it to this value, a copy of the base; changed says
@@ -213,19 +231,17 @@ func (e *Emitter) deltaMethods(t *model.Type) []byte {
     public bool ReadDeltaBody(ref BitpackReader r, out bool changed)
     {
         changed = false;
-%[3]s%[4]s        return true;
+%[2]s%[3]s        return true;
     }
 
     /// <summary>Writes this value's delta body against b; changed says whether it wrote any change (else the caller takes its bits back).</summary>
     public bool WriteDeltaBody(ref BitpackWriter w, %[1]s b, out bool changed)
     {
         changed = false;
-%[5]s        return true;
+%[4]s        return true;
     }
 
-`, name, goName, csTempDecls(rc), rc.b.String(), wc.b.String())
-	b.WriteString(e.cloneMethod(t))
-	return []byte(b.String())
+`, e.typeNames[t], csTempDecls(rc), rc.b.String(), wc.b.String())
 }
 
 // ---------------------------------------------------------------------------

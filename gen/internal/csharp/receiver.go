@@ -13,11 +13,21 @@ import (
 // buffer written into, a part of an array), and each root type's
 // TReceiver, the client's end of a Go snapshot stream.
 
-// ownedMethods renders a class's methods over the caller's memory.
+// ownedMethods renders a class's methods over the caller's memory: reads
+// and writes over part of an array, then delta reads into a value the
+// caller owns, after the per-thread scratch value those decode into.
 func (e *Emitter) ownedMethods(t *model.Type) string {
+	name, goName := e.typeNames[t], code.Quote(t.Go.String())
 	return fmt.Sprintf(`
     [global::System.ThreadStatic] private static %[1]s scratch; // TryReadDelta's, into a value: the delta is applied here first
+`, name) + ownedBufferMethods(name, goName) + ownedDeltaReads(name, goName)
+}
 
+// ownedBufferMethods renders TryRead, TryWrite and TryWriteDelta over
+// part of an array or an ArraySegment, for class name (goName: its Go
+// type, as errors name it).
+func ownedBufferMethods(name, goName string) string {
+	return fmt.Sprintf(`
     /// <summary>
     /// TryRead over the count bytes of packet from offset on (nothing
     /// outside them is read): a new value, or false with bitpack's error.
@@ -80,7 +90,13 @@ func (e *Emitter) ownedMethods(t *model.Type) string {
     {
         return TryWriteDelta(baseValue, destination.Array, destination.Offset, destination.Count, out bytesWritten, out error);
     }
+`, name, goName)
+}
 
+// ownedDeltaReads renders TryReadDelta, atomic, into a value the caller
+// owns, and ReadDelta, the stream-level read it is built on.
+func ownedDeltaReads(name, goName string) string {
+	return fmt.Sprintf(`
     /// <summary>
     /// Applies a delta (bitpack.AppendDelta's bytes, the count bytes of
     /// packet from offset on) to baseValue as bitpack.UnmarshalDelta does,
@@ -140,7 +156,7 @@ func (e *Emitter) ownedMethods(t *model.Type) string {
         }
         return true;
     }
-`, e.typeNames[t], code.Quote(t.Go.String()))
+`, name, goName)
 }
 
 // receiverName is the name of root type t's receiver class: TReceiver,

@@ -288,137 +288,184 @@ func (e *Emitter) rustType(v *model.Value) string {
 	return e.types[v.Type] // structs, unions, hooks
 }
 
+// stepOps names each op's variant of the runtime's Op (a type's own
+// fields and a field list are both Struct).
+var stepOps = map[model.Op]string{model.OpBool: "Bool", model.OpInt: "Int", model.OpFloat: "Float", model.OpCompressed: "Comp",
+	model.OpString: "Str", model.OpBytes: "Bytes", model.OpByteArray: "ByteArray", model.OpArray: "Array",
+	model.OpSlice: "Slice", model.OpPointer: "Ptr", model.OpSparse: "Sparse", model.OpStruct: "Struct",
+	model.OpFields: "Struct", model.OpUnion: "Union", model.OpHook: "Hook", model.OpMap: "Map", model.OpQuat: "Quat",
+	model.OpCheck: "Check"}
+
+// stepLiteral is the fields of a wire::S literal, in the order written;
+// the literal ends in ..S0, which gives every field left out.
+type stepLiteral []string
+
+// set adds field k: val unless val is its zero (false, 0, or the Rust
+// literal of 0, 0.0 or ""): ..S0 gives those, and the tables stay short.
+func (f *stepLiteral) set(k string, val any) {
+	switch x := val.(type) {
+	case bool:
+		if !x {
+			return
+		}
+	case int:
+		if x == 0 {
+			return
+		}
+	case int64:
+		if x == 0 {
+			return
+		}
+	case uint64:
+		if x == 0 {
+			return
+		}
+	case string:
+		if x == "" || x == "0" || x == "0.0" || x == `""` {
+			return
+		}
+	}
+	*f = append(*f, fmt.Sprintf("%s: %v", k, val))
+}
+
 // step is the Rust expression of a value's step (a wire::S), named when
 // it is a struct's field (member: its position among the type's fields).
 func (e *Emitter) step(v *model.Value, name string, member int) string {
-	var f []string
-	add := func(k string, val any) {
-		switch x := val.(type) {
-		case bool:
-			if !x {
-				return
-			}
-		case int:
-			if x == 0 {
-				return
-			}
-		case int64:
-			if x == 0 {
-				return
-			}
-		case uint64:
-			if x == 0 {
-				return
-			}
-		case string:
-			if x == "" || x == "0" || x == "0.0" || x == `""` {
-				return
-			}
-		}
-		f = append(f, fmt.Sprintf("%s: %v", k, val))
-	}
-	op := map[model.Op]string{model.OpBool: "Bool", model.OpInt: "Int", model.OpFloat: "Float", model.OpCompressed: "Comp",
-		model.OpString: "Str", model.OpBytes: "Bytes", model.OpByteArray: "ByteArray", model.OpArray: "Array",
-		model.OpSlice: "Slice", model.OpPointer: "Ptr", model.OpSparse: "Sparse", model.OpStruct: "Struct",
-		model.OpFields: "Struct", model.OpUnion: "Union", model.OpHook: "Hook", model.OpMap: "Map", model.OpQuat: "Quat",
-		model.OpCheck: "Check"}[v.Op]
-	f = append(f, "op: Op::"+op)
+	f := stepLiteral{"op: Op::" + stepOps[v.Op]}
 	if name != "" {
 		f = append(f, "name: "+quote(name), "member: "+strconv.Itoa(member))
 	}
 	c := v.Code
-	add("bits", c.Bits)
-	add("short", c.Short)
-	add("flip", c.Flip)
-	add("limit", c.Limit)
+	f.set("bits", c.Bits)
+	f.set("short", c.Short)
+	f.set("flip", c.Flip)
+	f.set("limit", c.Limit)
 	if v.Prefix != nil {
-		add("bits", v.Prefix.Bits)
-		add("len", v.Prefix.Max)
+		f.set("bits", v.Prefix.Bits)
+		f.set("len", v.Prefix.Max)
 	}
-	switch v.Op {
-	case model.OpInt:
-		lo, hi := int128(v, int64(c.Lo)), int128(v, int64(c.Lo+c.Limit))
-		add("lo", lo)
-		add("hi", hi)
-		add("unit", strconv.FormatInt(v.Unit, 10))
-		add("clamp", v.Clamp)
-		add("ranged", v.Ranged)
-		add("signed", v.Signed)
-		add("duration", v.Duration)
-		add("counted", v.Counted)
-		add("text", quote(v.UnitText))
-	case model.OpCompressed:
-		lo := v.Min
-		if v.FloatBits == 32 {
-			lo = float64(float32(lo))
-		}
-		add("min", float(lo))
-		add("delta", float(model.Delta(v)))
-		add("flo", float(v.Lo))
-		add("fhi", float(v.Hi))
-		add("clamp", v.Clamp)
-		add("text", quote(model.Bounds(v)))
-	case model.OpArray:
-		add("unrolled", v.Unrolled)
-	case model.OpSparse:
-		if v.Prefix == nil {
-			add("len", v.Slots)
-		}
-	case model.OpStruct, model.OpFields:
-		var fs []string
-		for _, u := range model.FieldUses(v) {
-			fs = append(fs, e.step(u.Value, u.Member.Name, position(v.Type, u.Member)))
-		}
-		switch {
-		case v.Fields == nil && v != v.Type.Value():
-			f = append(f, "fields: "+e.types[v.Type]+".fields")
-		case v == v.Type.Value() && len(fs) > 0: // a type's own steps: a line a field
-			f = append(f, "fields: &[\n        "+strings.Join(fs, ",\n        ")+",\n    ]")
-		default:
-			f = append(f, "fields: &["+strings.Join(fs, ", ")+"]")
-		}
-	case model.OpUnion:
-		var ms, idx []string
-		for i, mt := range v.Type.Members {
-			ms = append(ms, "&"+e.types[mt])
-			idx = append(idx, strconv.FormatUint(v.Type.Indices[i], 10))
-		}
-		add("bits", v.Type.IndexBits)
-		f = append(f, "members: &["+strings.Join(ms, ", ")+"]", "indices: &["+strings.Join(idx, ", ")+"]")
-		add("text", quote(v.Type.Go.String()))
-	case model.OpQuat:
-		add("bits", v.Bits)
-		var cs []string
-		for _, steps := range v.Comps {
-			var p []string
-			t := v.Type
-			for _, s := range steps {
-				if s.Member != nil {
-					p = append(p, strconv.Itoa(position(t, s.Member)))
-					t = s.Member.Value.Type
-				} else {
-					p = append(p, strconv.Itoa(s.Index))
-				}
-			}
-			cs = append(cs, "&["+strings.Join(p, ", ")+"]")
-		}
-		f = append(f, "comps: ["+strings.Join(cs, ", ")+"]")
-	case model.OpCheck:
-		add("limit", uint64(v.CheckHash))
-		add("text", quote(v.CheckName))
-	}
+	e.opStepFields(&f, v)
 	if v.Key != nil {
 		f = append(f, "key: Some(&"+e.step(v.Key, "", -1)+")")
 	}
 	if v.Elem != nil {
 		f = append(f, "elem: Some(&"+e.step(v.Elem, "", -1)+")")
 	}
-	add("items", model.ItemCount(v))
-	add("count", v.CountBits)
-	add("work", v.Cost.Work)
-	add("bytes", v.Cost.Bytes)
-	add("partial", v.Cost.Partial)
+	f.set("items", model.ItemCount(v))
+	f.set("count", v.CountBits)
+	f.set("work", v.Cost.Work)
+	f.set("bytes", v.Cost.Bytes)
+	f.set("partial", v.Cost.Partial)
 	return "S { " + strings.Join(append(f, "..S0"), ", ") + " }"
+}
+
+// opStepFields adds the fields of v's step that only its op has, after
+// the wire code's and before the element's (the order the tables read in).
+func (e *Emitter) opStepFields(f *stepLiteral, v *model.Value) {
+	switch v.Op {
+	case model.OpInt:
+		intStepFields(f, v)
+	case model.OpCompressed:
+		compressedStepFields(f, v)
+	case model.OpArray:
+		f.set("unrolled", v.Unrolled)
+	case model.OpSparse:
+		if v.Prefix == nil {
+			f.set("len", v.Slots)
+		}
+	case model.OpStruct, model.OpFields:
+		*f = append(*f, e.stepFieldList(v))
+	case model.OpUnion:
+		e.unionStepFields(f, v)
+	case model.OpQuat:
+		f.set("bits", v.Bits)
+		*f = append(*f, quatComps(v))
+	case model.OpCheck:
+		f.set("limit", uint64(v.CheckHash))
+		f.set("text", quote(v.CheckName))
+	}
+}
+
+// intStepFields adds an integer's range, unit and the flags that choose
+// its refusal's wording.
+func intStepFields(f *stepLiteral, v *model.Value) {
+	c := v.Code
+	lo, hi := int128(v, int64(c.Lo)), int128(v, int64(c.Lo+c.Limit))
+	f.set("lo", lo)
+	f.set("hi", hi)
+	f.set("unit", strconv.FormatInt(v.Unit, 10))
+	f.set("clamp", v.Clamp)
+	f.set("ranged", v.Ranged)
+	f.set("signed", v.Signed)
+	f.set("duration", v.Duration)
+	f.set("counted", v.Counted)
+	f.set("text", quote(v.UnitText))
+}
+
+// compressedStepFields adds a compressed float's quantization: its
+// minimum as the float the value holds (a float32's rounded), its step,
+// and its bounds for the refusal.
+func compressedStepFields(f *stepLiteral, v *model.Value) {
+	lo := v.Min
+	if v.FloatBits == 32 {
+		lo = float64(float32(lo))
+	}
+	f.set("min", float(lo))
+	f.set("delta", float(model.Delta(v)))
+	f.set("flo", float(v.Lo))
+	f.set("fhi", float(v.Hi))
+	f.set("clamp", v.Clamp)
+	f.set("text", quote(model.Bounds(v)))
+}
+
+// stepFieldList is the fields field of a struct's step: a reference to
+// its type's steps when it is a use of that whole type, else the steps of
+// the fields it uses, in place (a type's own steps a line a field).
+func (e *Emitter) stepFieldList(v *model.Value) string {
+	var fs []string
+	for _, u := range model.FieldUses(v) {
+		fs = append(fs, e.step(u.Value, u.Member.Name, position(v.Type, u.Member)))
+	}
+	switch {
+	case v.Fields == nil && v != v.Type.Value():
+		return "fields: " + e.types[v.Type] + ".fields"
+	case v == v.Type.Value() && len(fs) > 0: // a type's own steps: a line a field
+		return "fields: &[\n        " + strings.Join(fs, ",\n        ") + ",\n    ]"
+	default:
+		return "fields: &[" + strings.Join(fs, ", ") + "]"
+	}
+}
+
+// unionStepFields adds a union's members' steps and their wire indices.
+func (e *Emitter) unionStepFields(f *stepLiteral, v *model.Value) {
+	var ms, idx []string
+	for i, mt := range v.Type.Members {
+		ms = append(ms, "&"+e.types[mt])
+		idx = append(idx, strconv.FormatUint(v.Type.Indices[i], 10))
+	}
+	f.set("bits", v.Type.IndexBits)
+	*f = append(*f, "members: &["+strings.Join(ms, ", ")+"]", "indices: &["+strings.Join(idx, ", ")+"]")
+	f.set("text", quote(v.Type.Go.String()))
+}
+
+// quatComps is the comps field of a quaternion's step: each component's
+// path from the quaternion's type, a field's position or an index a step.
+func quatComps(v *model.Value) string {
+	var cs []string
+	for _, steps := range v.Comps {
+		var p []string
+		t := v.Type
+		for _, s := range steps {
+			if s.Member != nil {
+				p = append(p, strconv.Itoa(position(t, s.Member)))
+				t = s.Member.Value.Type
+			} else {
+				p = append(p, strconv.Itoa(s.Index))
+			}
+		}
+		cs = append(cs, "&["+strings.Join(p, ", ")+"]")
+	}
+	return "comps: [" + strings.Join(cs, ", ") + "]"
 }
 
 // position is member m's position among its type's fields.
