@@ -303,3 +303,36 @@ func TestWideIntSameBytesEverywhere(t *testing.T) {
 		t.Errorf("UnmarshalDelta = %+v, %v", v, err)
 	}
 }
+
+type tPlatformInt struct {
+	I int
+	U uint `bits:"range=0..0x1ffffffff"`
+}
+
+// TestPlatformInts: int and uint are 64 bits on the wire everywhere; on a
+// 32-bit platform a value that does not fit is ErrRange (run the suite with
+// GOARCH=arm, under qemu-user as CI does, to see that side).
+func TestPlatformInts(t *testing.T) {
+	big := bitsOf(f{1 << 40, 64}, f{1 << 32, 33})
+	small := bitsOf(f{0xffffffffffffff85, 64}, f{7, 33}) // I = -123
+	var v tPlatformInt
+	if err := bitpack.Unmarshal(small, &v); err != nil || v.I != -123 || v.U != 7 {
+		t.Fatalf("small values: %+v, %v", v, err)
+	}
+	err := bitpack.Unmarshal(big, &v)
+	if strconv.IntSize == 64 {
+		if err != nil || uint64(v.I) != 1<<40 || uint64(v.U) != 1<<32 {
+			t.Fatalf("64-bit platform: %+v, %v", v, err)
+		}
+		return
+	}
+	if !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), "field I at bit 0: value 1099511627776 does not fit a 32-bit int (range [-2147483648, 2147483647])") {
+		t.Fatalf("32-bit platform: %v", err)
+	}
+	if v.I != -123 {
+		t.Fatal("failed decode changed the value")
+	}
+	if err := bitpack.Unmarshal(bitsOf(f{5, 64}, f{1 << 32, 33}), &v); !errors.Is(err, bitpack.ErrRange) || !strings.Contains(err.Error(), "field U at bit 64: value 4294967296 does not fit a 32-bit uint (range [0, 4294967295])") {
+		t.Fatalf("32-bit platform, uint: %v", err)
+	}
+}
