@@ -158,3 +158,16 @@ func TestWriteStringRefusals(t *testing.T) {
 		}
 	}
 }
+
+func TestStringRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "a", "hello world!", "žluťoučký kůň", "日本語", "🎮"} {
+		w := bitio.NewWriter(nil)
+		w.WriteBits(1, 1)
+		w.WriteString(s, 40)
+		r := bitio.NewReader(w.Bytes())
+		r.ReadBits(1)
+		if got := r.ReadString(40); got != s || r.Err() != nil {
+			t.Errorf("%q: got %q, %v", s, got, r.Err())
+		}
+	}
+}
