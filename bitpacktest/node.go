@@ -217,29 +217,50 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 	if f.Type == nil {
 		return nil, fmt.Errorf("bitpacktest: %s: layout field has no Go type", path)
 	}
-	elem := func(p string) error {
-		if f.Elem == nil {
-			return fmt.Errorf("bitpacktest: %s (%s): %v layout field has no element", path, f.Type, f.Kind)
-		}
-		var err error
-		n.elem, err = m.compile(f.Elem, p, -1, cfg, memo)
-		return err
-	}
+	var err error
 	switch f.Kind {
 	case bitpack.KindBool, bitpack.KindFloat, bitpack.KindString, bitpack.KindBytes, bitpack.KindByteArray, bitpack.KindCheck:
+	case bitpack.KindInt, bitpack.KindUint, bitpack.KindTime, bitpack.KindCompressedFloat, bitpack.KindQuat:
+		err = n.compileNumber(f, path)
+	case bitpack.KindArray, bitpack.KindSlice, bitpack.KindPointer, bitpack.KindSparse:
+		err = m.compileContainer(n, f, path, cfg, memo)
+	case bitpack.KindMap:
+		err = m.compileMap(n, f, path, cfg, memo)
+	case bitpack.KindUnion:
+		err = m.compileUnion(n, f, path, cfg, memo)
+	case bitpack.KindStruct:
+		err = m.compileStruct(n, f, path, cfg, memo)
+	case bitpack.KindCustom:
+		err = n.compileCustom(f, path, cfg)
+	default:
+		// A kind this version does not know (bitpack grew one): refuse
+		// clearly rather than generate values that do not satisfy it.
+		return nil, fmt.Errorf("bitpacktest: %s (%s): layout kind %v is not supported by this version of bitpacktest", path, f.Type, f.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// compileNumber sets a number node's bounds: an integer's or time's code
+// range and unit, a compressed float's quantizer, a quaternion's angle
+// tolerance.
+func (n *node) compileNumber(f *bitpack.Field, path string) error {
+	switch f.Kind {
 	case bitpack.KindInt:
 		n.signed = true
 		n.lo, n.hi = ord(f.IntMin), ord(f.IntMax)
 		n.unit = max(f.Unit, 1)
 		if err := n.fitGoType(); err != nil {
-			return nil, err
+			return err
 		}
 		n.zero = ord(max(unord(n.lo), min(unord(n.hi), 0)))
 	case bitpack.KindUint:
 		n.lo, n.hi = f.UintMin, f.UintMax
 		n.unit = max(f.Unit, 1)
 		if err := n.fitGoType(); err != nil {
-			return nil, err
+			return err
 		}
 		n.zero = n.lo
 	case bitpack.KindTime:
@@ -254,13 +275,13 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 		if f.Type.Kind() == reflect.Float32 {
 			q, err := quant.NewFloat(float32(f.FloatMin), float32(f.FloatMax), float32(f.Res))
 			if err != nil {
-				return nil, fmt.Errorf("bitpacktest: %s: %v", path, err)
+				return fmt.Errorf("bitpacktest: %s: %v", path, err)
 			}
 			n.q32 = &q
 		} else {
 			q, err := quant.NewFloat64(f.FloatMin, f.FloatMax, f.Res)
 			if err != nil {
-				return nil, fmt.Errorf("bitpacktest: %s: %v", path, err)
+				return fmt.Errorf("bitpacktest: %s: %v", path, err)
 			}
 			n.q64 = &q
 		}
@@ -269,92 +290,123 @@ func (m *model) compile(f *bitpack.Field, path string, index int, cfg *config, m
 		// e = m/(2^b − 2), plus room for float32 rounding.
 		e := float64(quant.QuatComponentMax) / float64(uint64(1)<<f.Bits-2)
 		n.quatTol = 4*math.Sqrt(3)*e + 1e-5
+	}
+	return nil
+}
+
+// compileElem compiles the element of container node n, at path p.
+func (m *model) compileElem(n *node, f *bitpack.Field, p string, cfg *config, memo map[*bitpack.Field]*node) error {
+	if f.Elem == nil {
+		return fmt.Errorf("bitpacktest: %s (%s): %v layout field has no element", n.path, f.Type, f.Kind)
+	}
+	var err error
+	n.elem, err = m.compile(f.Elem, p, -1, cfg, memo)
+	return err
+}
+
+// compileContainer compiles an array's, slice's, pointer's or sparse
+// array's element.
+func (m *model) compileContainer(n *node, f *bitpack.Field, path string, cfg *config, memo map[*bitpack.Field]*node) error {
+	switch f.Kind {
 	case bitpack.KindArray:
-		if err := elem(path + "[]"); err != nil {
-			return nil, err
+		if err := m.compileElem(n, f, path+"[]", cfg, memo); err != nil {
+			return err
 		}
 	case bitpack.KindSlice, bitpack.KindPointer:
 		p := path + "[]"
 		if f.Kind == bitpack.KindPointer {
 			p = path
 		}
-		if err := elem(p); err != nil {
-			return nil, err
-		}
-	case bitpack.KindMap:
-		if f.Key == nil {
-			return nil, fmt.Errorf("bitpacktest: %s (%s): map layout field has no key", path, f.Type)
-		}
-		switch f.Key.Kind {
-		case bitpack.KindInt, bitpack.KindUint, bitpack.KindBool, bitpack.KindString:
-		default:
-			return nil, fmt.Errorf("bitpacktest: %s (%s): map keys of layout kind %v are not supported by this version of bitpacktest", path, f.Type, f.Key.Kind)
-		}
-		var err error
-		if n.key, err = m.compile(f.Key, path+"[key]", -1, cfg, memo); err != nil {
-			return nil, err
-		}
-		if err := elem(path + "[]"); err != nil {
-			return nil, err
+		if err := m.compileElem(n, f, p, cfg, memo); err != nil {
+			return err
 		}
 	case bitpack.KindSparse:
 		// []*T or [N]*T whose absent elements are nil: the layout's Elem is
 		// T; the elements are *T nodes over it.
-		if err := elem(path + "[]"); err != nil {
-			return nil, err
+		if err := m.compileElem(n, f, path+"[]", cfg, memo); err != nil {
+			return err
 		}
 		n.elem = m.pointerTo(n.elem, f.Type.Elem(), path+"[]", false)
-	case bitpack.KindUnion:
-		if len(f.Members) == 0 || len(f.Members) != len(f.MemberTypes) {
-			return nil, fmt.Errorf("bitpacktest: %s (%s): union layout has %d members and %d member types", path, f.Type, len(f.Members), len(f.MemberTypes))
-		}
-		for i, mf := range f.Members {
-			mt := f.MemberTypes[i]
-			p := path + ".(" + mt.String() + ")"
-			mn, err := m.compile(mf, p, -1, cfg, memo)
-			if err != nil {
-				return nil, err
-			}
-			if mt.Kind() == reflect.Pointer {
-				mn = m.pointerTo(mn, mt, p, true) // a nil member cannot be encoded
-			}
-			n.members = append(n.members, mn)
-		}
-	case bitpack.KindStruct:
-		n.byIdx = map[int]*node{}
-		for _, c := range f.Fields {
-			if len(c.Index) != 1 {
-				return nil, fmt.Errorf("bitpacktest: %s.%s: unexpected field index %v", path, c.Name, c.Index)
-			}
-			cn, err := m.compile(c, path+"."+c.Name, c.Index[0], cfg, memo)
-			if err != nil {
-				return nil, err
-			}
-			n.fields = append(n.fields, cn)
-			n.byIdx[c.Index[0]] = cn
-		}
-	case bitpack.KindCustom:
-		g, ok := cfg.custom[f.Type]
-		if !ok {
-			if cfg.zeroCustom {
-				break
-			}
-			return nil, fmt.Errorf("bitpacktest: %s: %s encodes itself (MarshalBits/UnmarshalBits), so bitpacktest cannot know which values are valid; register a generator with bitpacktest.Custom[%s](gen)", path, f.Type, f.Type)
-		}
-		n.custom = g
-		// A generator's shrinker does not depend on the value it made, so
-		// take it (and the sieve) from one sample.
-		r := g(gopter.DefaultGenParameters().CloneWithSeed(1))
-		n.shrinker, n.sieve = r.Shrinker, r.Sieve
-		if n.shrinker == nil {
-			n.shrinker = gopter.NoShrinker
-		}
-	default:
-		// A kind this version does not know (bitpack grew one): refuse
-		// clearly rather than generate values that do not satisfy it.
-		return nil, fmt.Errorf("bitpacktest: %s (%s): layout kind %v is not supported by this version of bitpacktest", path, f.Type, f.Kind)
 	}
-	return n, nil
+	return nil
+}
+
+// compileMap compiles a map's key, of a kind bitpacktest can generate,
+// and its element.
+func (m *model) compileMap(n *node, f *bitpack.Field, path string, cfg *config, memo map[*bitpack.Field]*node) error {
+	if f.Key == nil {
+		return fmt.Errorf("bitpacktest: %s (%s): map layout field has no key", path, f.Type)
+	}
+	switch f.Key.Kind {
+	case bitpack.KindInt, bitpack.KindUint, bitpack.KindBool, bitpack.KindString:
+	default:
+		return fmt.Errorf("bitpacktest: %s (%s): map keys of layout kind %v are not supported by this version of bitpacktest", path, f.Type, f.Key.Kind)
+	}
+	var err error
+	if n.key, err = m.compile(f.Key, path+"[key]", -1, cfg, memo); err != nil {
+		return err
+	}
+	return m.compileElem(n, f, path+"[]", cfg, memo)
+}
+
+// compileUnion compiles each member of a union; a pointer member's node
+// is never nil.
+func (m *model) compileUnion(n *node, f *bitpack.Field, path string, cfg *config, memo map[*bitpack.Field]*node) error {
+	if len(f.Members) == 0 || len(f.Members) != len(f.MemberTypes) {
+		return fmt.Errorf("bitpacktest: %s (%s): union layout has %d members and %d member types", path, f.Type, len(f.Members), len(f.MemberTypes))
+	}
+	for i, mf := range f.Members {
+		mt := f.MemberTypes[i]
+		p := path + ".(" + mt.String() + ")"
+		mn, err := m.compile(mf, p, -1, cfg, memo)
+		if err != nil {
+			return err
+		}
+		if mt.Kind() == reflect.Pointer {
+			mn = m.pointerTo(mn, mt, p, true) // a nil member cannot be encoded
+		}
+		n.members = append(n.members, mn)
+	}
+	return nil
+}
+
+// compileStruct compiles a struct's fields, indexed by their Go field
+// index.
+func (m *model) compileStruct(n *node, f *bitpack.Field, path string, cfg *config, memo map[*bitpack.Field]*node) error {
+	n.byIdx = map[int]*node{}
+	for _, c := range f.Fields {
+		if len(c.Index) != 1 {
+			return fmt.Errorf("bitpacktest: %s.%s: unexpected field index %v", path, c.Name, c.Index)
+		}
+		cn, err := m.compile(c, path+"."+c.Name, c.Index[0], cfg, memo)
+		if err != nil {
+			return err
+		}
+		n.fields = append(n.fields, cn)
+		n.byIdx[c.Index[0]] = cn
+	}
+	return nil
+}
+
+// compileCustom takes a self-encoding type's generator from cfg; without
+// one its values stay zero (cfg.zeroCustom) or the type is refused.
+func (n *node) compileCustom(f *bitpack.Field, path string, cfg *config) error {
+	g, ok := cfg.custom[f.Type]
+	if !ok {
+		if cfg.zeroCustom {
+			return nil
+		}
+		return fmt.Errorf("bitpacktest: %s: %s encodes itself (MarshalBits/UnmarshalBits), so bitpacktest cannot know which values are valid; register a generator with bitpacktest.Custom[%s](gen)", path, f.Type, f.Type)
+	}
+	n.custom = g
+	// A generator's shrinker does not depend on the value it made, so
+	// take it (and the sieve) from one sample.
+	r := g(gopter.DefaultGenParameters().CloneWithSeed(1))
+	n.shrinker, n.sieve = r.Shrinker, r.Sieve
+	if n.shrinker == nil {
+		n.shrinker = gopter.NoShrinker
+	}
+	return nil
 }
 
 // fitGoType narrows integer node n's range to what its Go type holds. The
