@@ -140,14 +140,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 	case bitpack.KindString:
 		dst.SetString(st.text(st.length(n.f.MaxLen, 4*st.cfg.maxElems)))
 	case bitpack.KindBytes:
-		k := st.length(n.f.MaxLen, 4*st.cfg.maxElems)
-		if k == 0 && r.Intn(2) == 0 {
-			dst.Set(reflect.Zero(n.typ)) // nil and empty both mean "no bytes"
-			return
-		}
-		s := reflect.MakeSlice(n.typ, k, k)
-		st.bytes(s)
-		dst.Set(s)
+		st.fillBytes(n, dst)
 	case bitpack.KindByteArray:
 		st.bytes(dst)
 	case bitpack.KindArray:
@@ -155,28 +148,7 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 			st.fill(n.elem, dst.Index(i))
 		}
 	case bitpack.KindSlice:
-		limit := st.cfg.maxElems
-		if n.cyclic || n.elem.rank < 0 { // rank < 0: no element has a finite value
-			if st.depth >= st.cfg.depth || n.elem.rank < 0 {
-				dst.Set(reflect.Zero(n.typ))
-				return
-			}
-			// Each level of a recursive type gets a quarter of the room.
-			limit = max(1, limit>>(2*st.depth))
-		}
-		k := min(st.length(n.f.MaxLen, limit), max(st.budget, 0)) // present() may take the budget below 0
-		st.budget -= k
-		if k == 0 && r.Intn(2) == 0 {
-			dst.Set(reflect.Zero(n.typ))
-			return
-		}
-		s := reflect.MakeSlice(n.typ, k, k)
-		st.enter(n)
-		for i := 0; i < k; i++ {
-			st.fill(n.elem, s.Index(i))
-		}
-		st.leave(n)
-		dst.Set(s)
+		st.fillSlice(n, dst)
 	case bitpack.KindMap:
 		st.fillMap(n, dst)
 	case bitpack.KindPointer:
@@ -186,52 +158,9 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 		}
 		st.present(n, dst)
 	case bitpack.KindSparse:
-		// Each element is nil with a probability drawn per field, from
-		// all present to all absent.
-		absent := [...]float64{0, 0.25, 0.5, 0.75, 1}[r.Intn(5)]
-		if n.cyclic && st.depth >= st.cfg.depth || n.elem.elem.rank < 0 { // elem is the *T over T
-			absent = 1
-		}
-		elems, isSlice := dst, n.typ.Kind() == reflect.Slice
-		if isSlice {
-			limit := st.cfg.maxElems
-			if n.cyclic {
-				limit = max(1, limit>>(2*st.depth))
-			}
-			k := st.length(n.f.MaxLen, limit)
-			if absent == 1 || (k == 0 && r.Intn(2) == 0) {
-				dst.Set(reflect.Zero(n.typ))
-				return
-			}
-			elems = reflect.MakeSlice(n.typ, k, k)
-		}
-		st.enter(n)
-		for i := 0; i < elems.Len(); i++ {
-			if r.Float64() >= absent && st.budget > 0 {
-				st.present(n.elem, elems.Index(i))
-			} else {
-				elems.Index(i).Set(reflect.Zero(n.elem.typ))
-			}
-		}
-		st.leave(n)
-		if isSlice {
-			dst.Set(elems)
-		}
+		st.fillSparse(n, dst)
 	case bitpack.KindUnion:
-		// Any member; past the depth limit only members that lead to a
-		// finite value sooner than the union itself (see computeRanks).
-		var choices []*node
-		for _, c := range n.members {
-			if c.rank >= 0 && (!n.cyclic || st.depth < st.cfg.depth || c.rank < n.rank) {
-				choices = append(choices, c)
-			}
-		}
-		c := choices[r.Intn(len(choices))]
-		v := reflect.New(c.typ).Elem()
-		st.enter(n)
-		st.fill(c, v)
-		st.leave(n)
-		dst.Set(v)
+		st.fillUnion(n, dst)
 	case bitpack.KindCheck:
 		// A zero-size marker: nothing to generate.
 	case bitpack.KindStruct:
@@ -239,20 +168,121 @@ func (st *genState) fill(n *node, dst reflect.Value) {
 			st.fill(c, dst.Field(c.index))
 		}
 	case bitpack.KindCustom:
-		if n.custom == nil { // FuzzWith without a registered generator
-			dst.Set(reflect.Zero(n.typ))
-			return
-		}
-		for try := 0; try < 100; try++ {
-			if v, ok := n.custom(st.params).Retrieve(); ok {
-				setCustom(n, dst, v)
-				return
-			}
-		}
-		panic(fmt.Sprintf("bitpacktest: %s: the generator registered for %s produced no value in 100 tries (its sieve refuses them)", n.path, n.typ))
+		st.fillCustom(n, dst)
 	default:
 		panic(fmt.Sprintf("bitpacktest: %s: kind %v cannot be generated", n.path, n.kind))
 	}
+}
+
+// fillBytes stores a []byte of an allowed length, nil or empty when 0.
+func (st *genState) fillBytes(n *node, dst reflect.Value) {
+	r := st.rng
+	k := st.length(n.f.MaxLen, 4*st.cfg.maxElems)
+	if k == 0 && r.Intn(2) == 0 {
+		dst.Set(reflect.Zero(n.typ)) // nil and empty both mean "no bytes"
+		return
+	}
+	s := reflect.MakeSlice(n.typ, k, k)
+	st.bytes(s)
+	dst.Set(s)
+}
+
+// fillSlice stores a slice of an allowed length within the budget; a
+// recursive type gets less room at each level, nothing past the depth limit.
+func (st *genState) fillSlice(n *node, dst reflect.Value) {
+	r := st.rng
+	limit := st.cfg.maxElems
+	if n.cyclic || n.elem.rank < 0 { // rank < 0: no element has a finite value
+		if st.depth >= st.cfg.depth || n.elem.rank < 0 {
+			dst.Set(reflect.Zero(n.typ))
+			return
+		}
+		// Each level of a recursive type gets a quarter of the room.
+		limit = max(1, limit>>(2*st.depth))
+	}
+	k := min(st.length(n.f.MaxLen, limit), max(st.budget, 0)) // present() may take the budget below 0
+	st.budget -= k
+	if k == 0 && r.Intn(2) == 0 {
+		dst.Set(reflect.Zero(n.typ))
+		return
+	}
+	s := reflect.MakeSlice(n.typ, k, k)
+	st.enter(n)
+	for i := 0; i < k; i++ {
+		st.fill(n.elem, s.Index(i))
+	}
+	st.leave(n)
+	dst.Set(s)
+}
+
+// fillSparse stores a sparse array or slice, each element present or nil.
+func (st *genState) fillSparse(n *node, dst reflect.Value) {
+	r := st.rng
+	// Each element is nil with a probability drawn per field, from
+	// all present to all absent.
+	absent := [...]float64{0, 0.25, 0.5, 0.75, 1}[r.Intn(5)]
+	if n.cyclic && st.depth >= st.cfg.depth || n.elem.elem.rank < 0 { // elem is the *T over T
+		absent = 1
+	}
+	elems, isSlice := dst, n.typ.Kind() == reflect.Slice
+	if isSlice {
+		limit := st.cfg.maxElems
+		if n.cyclic {
+			limit = max(1, limit>>(2*st.depth))
+		}
+		k := st.length(n.f.MaxLen, limit)
+		if absent == 1 || (k == 0 && r.Intn(2) == 0) {
+			dst.Set(reflect.Zero(n.typ))
+			return
+		}
+		elems = reflect.MakeSlice(n.typ, k, k)
+	}
+	st.enter(n)
+	for i := 0; i < elems.Len(); i++ {
+		if r.Float64() >= absent && st.budget > 0 {
+			st.present(n.elem, elems.Index(i))
+		} else {
+			elems.Index(i).Set(reflect.Zero(n.elem.typ))
+		}
+	}
+	st.leave(n)
+	if isSlice {
+		dst.Set(elems)
+	}
+}
+
+// fillUnion stores a value of one of the union's members.
+func (st *genState) fillUnion(n *node, dst reflect.Value) {
+	r := st.rng
+	// Any member; past the depth limit only members that lead to a
+	// finite value sooner than the union itself (see computeRanks).
+	var choices []*node
+	for _, c := range n.members {
+		if c.rank >= 0 && (!n.cyclic || st.depth < st.cfg.depth || c.rank < n.rank) {
+			choices = append(choices, c)
+		}
+	}
+	c := choices[r.Intn(len(choices))]
+	v := reflect.New(c.typ).Elem()
+	st.enter(n)
+	st.fill(c, v)
+	st.leave(n)
+	dst.Set(v)
+}
+
+// fillCustom stores a value from the generator registered for n's type.
+func (st *genState) fillCustom(n *node, dst reflect.Value) {
+	if n.custom == nil { // FuzzWith without a registered generator
+		dst.Set(reflect.Zero(n.typ))
+		return
+	}
+	for try := 0; try < 100; try++ {
+		if v, ok := n.custom(st.params).Retrieve(); ok {
+			setCustom(n, dst, v)
+			return
+		}
+	}
+	panic(fmt.Sprintf("bitpacktest: %s: the generator registered for %s produced no value in 100 tries (its sieve refuses them)", n.path, n.typ))
 }
 
 // setTime stores into dst the time of time node n whose code (its Unix
