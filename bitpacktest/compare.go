@@ -351,20 +351,9 @@ func writeValue(b *strings.Builder, v reflect.Value, depth int) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		b.WriteString(strconv.FormatUint(v.Uint(), 10))
 	case reflect.Float32:
-		bits := deepbits.Float32Bits(v)
-		f := math.Float32frombits(bits)
-		if f != f {
-			fmt.Fprintf(b, "NaN(%#08x)", bits)
-		} else {
-			b.WriteString(strconv.FormatFloat(float64(f), 'g', -1, 32))
-		}
+		writeFloat32(b, v)
 	case reflect.Float64:
-		f := v.Float()
-		if f != f {
-			fmt.Fprintf(b, "NaN(%#016x)", math.Float64bits(f))
-		} else {
-			b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
-		}
+		writeFloat64(b, v)
 	case reflect.String:
 		b.WriteString(strconv.Quote(v.String()))
 	case reflect.Pointer:
@@ -381,62 +370,11 @@ func writeValue(b *strings.Builder, v reflect.Value, depth int) {
 		}
 		writeValue(b, v.Elem(), depth+1)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			bs := make([]byte, v.Len())
-			for i := range bs {
-				bs[i] = byte(v.Index(i).Uint())
-			}
-			fmt.Fprintf(b, "%s(%q)", v.Type(), bs)
-			return
-		}
-		b.WriteByte('[')
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeValue(b, v.Index(i), depth+1)
-		}
-		b.WriteByte(']')
+		writeSeq(b, v, depth)
 	case reflect.Map:
-		if v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		keys := v.MapKeys() // in wire order for bitpack's keys, else by text
-		if k := v.Type().Key().Kind(); (k >= reflect.Bool && k <= reflect.Uintptr) || k == reflect.String {
-			slices.SortFunc(keys, compareKeys)
-		} else {
-			slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(show(x), show(y)) })
-		}
-		b.WriteString("map[")
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeValue(b, k, depth+1)
-			b.WriteByte(':')
-			writeValue(b, v.MapIndex(k), depth+1)
-		}
-		b.WriteByte(']')
+		writeMap(b, v, depth)
 	case reflect.Struct:
-		t := v.Type()
-		if t.Name() != "" {
-			b.WriteString(t.Name())
-		}
-		b.WriteByte('{')
-		for i := 0; i < v.NumField(); i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(t.Field(i).Name)
-			b.WriteByte(':')
-			writeValue(b, v.Field(i), depth+1)
-		}
-		b.WriteByte('}')
+		writeStruct(b, v, depth)
 	default:
 		if v.CanInterface() {
 			fmt.Fprintf(b, "%v", v.Interface())
@@ -444,4 +382,92 @@ func writeValue(b *strings.Builder, v reflect.Value, depth int) {
 			fmt.Fprintf(b, "<%s>", v.Type())
 		}
 	}
+}
+
+// writeFloat32 writes a float32 read by its bits, a NaN with its payload.
+func writeFloat32(b *strings.Builder, v reflect.Value) {
+	bits := deepbits.Float32Bits(v)
+	f := math.Float32frombits(bits)
+	if f != f {
+		fmt.Fprintf(b, "NaN(%#08x)", bits)
+	} else {
+		b.WriteString(strconv.FormatFloat(float64(f), 'g', -1, 32))
+	}
+}
+
+// writeFloat64 writes a float64, a NaN with its payload.
+func writeFloat64(b *strings.Builder, v reflect.Value) {
+	f := v.Float()
+	if f != f {
+		fmt.Fprintf(b, "NaN(%#016x)", math.Float64bits(f))
+	} else {
+		b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+}
+
+// writeSeq writes a slice or array: bytes as a quoted string, other
+// elements one by one.
+func writeSeq(b *strings.Builder, v reflect.Value, depth int) {
+	if v.Kind() == reflect.Slice && v.IsNil() {
+		b.WriteString("nil")
+		return
+	}
+	if v.Type().Elem().Kind() == reflect.Uint8 {
+		bs := make([]byte, v.Len())
+		for i := range bs {
+			bs[i] = byte(v.Index(i).Uint())
+		}
+		fmt.Fprintf(b, "%s(%q)", v.Type(), bs)
+		return
+	}
+	b.WriteByte('[')
+	for i := 0; i < v.Len(); i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeValue(b, v.Index(i), depth+1)
+	}
+	b.WriteByte(']')
+}
+
+// writeMap writes a map's entries in a fixed order.
+func writeMap(b *strings.Builder, v reflect.Value, depth int) {
+	if v.IsNil() {
+		b.WriteString("nil")
+		return
+	}
+	keys := v.MapKeys() // in wire order for bitpack's keys, else by text
+	if k := v.Type().Key().Kind(); (k >= reflect.Bool && k <= reflect.Uintptr) || k == reflect.String {
+		slices.SortFunc(keys, compareKeys)
+	} else {
+		slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(show(x), show(y)) })
+	}
+	b.WriteString("map[")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeValue(b, k, depth+1)
+		b.WriteByte(':')
+		writeValue(b, v.MapIndex(k), depth+1)
+	}
+	b.WriteByte(']')
+}
+
+// writeStruct writes a struct's fields by name.
+func writeStruct(b *strings.Builder, v reflect.Value, depth int) {
+	t := v.Type()
+	if t.Name() != "" {
+		b.WriteString(t.Name())
+	}
+	b.WriteByte('{')
+	for i := 0; i < v.NumField(); i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(t.Field(i).Name)
+		b.WriteByte(':')
+		writeValue(b, v.Field(i), depth+1)
+	}
+	b.WriteByte('}')
 }
