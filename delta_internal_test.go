@@ -106,18 +106,7 @@ func TestListFlatMatchesSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var elems []*plan
-	for i := range p.ops {
-		if o := &p.ops[i]; o.kind == KindSlice {
-			if !o.elem.flat {
-				t.Fatalf("%s: elements not flat", o.path)
-			}
-			elems = append(elems, o.elem)
-		}
-	}
-	if len(elems) != 4 {
-		t.Fatalf("%d slices, want 4", len(elems))
-	}
+	elems := flatSliceElems(t, p)
 	encode := func(flat bool, base, v *flatLists) string {
 		for _, e := range elems {
 			e.flat = flat
@@ -134,84 +123,9 @@ func TestListFlatMatchesSteps(t *testing.T) {
 		return string(b)
 	}
 	rng := rand.New(rand.NewPCG(5, 8))
-	randElem := func() flatElem {
-		return flatElem{
-			On: rng.IntN(2) == 0, Two: uint8(rng.IntN(4)), Three: int16(rng.IntN(8) - 3),
-			Raw: int8(rng.Uint32()), Temp: int32(rng.IntN(80001) - 40000),
-			Big: rng.Uint64(), Neg: int64(rng.Uint64()),
-			Pos: float32(rng.IntN(20481)-10240) / 10, Vel: float32(rng.IntN(801)-300) / 100,
-		}
-	}
-	move := func(e flatElem, odd int) flatElem {
-		switch rng.IntN(12) {
-		case 0:
-			e.On = !e.On
-		case 1:
-			e.Two = uint8(rng.IntN(4))
-		case 2:
-			e.Three = int16(rng.IntN(8) - 3)
-		case 3:
-			e.Raw += int8(rng.IntN(5) - 2)
-		case 4:
-			e.Temp = min(40000, max(-40000, e.Temp+int32(rng.IntN(300)-150)))
-		case 5:
-			e.Big ^= 1 << rng.IntN(64)
-		case 6:
-			e.Neg += int64(rng.IntN(9) - 4)
-		case 7:
-			e.Vel = min(5, max(-3, e.Vel+float32(rng.IntN(41)-20)/100))
-		case 8:
-			e.Pos += 0.01 // less than its quantum: mostly the same code
-		default:
-			e.Pos = min(1024, max(-1024, e.Pos+float32(rng.IntN(61)-30)/10))
-		}
-		if odd == 1 {
-			e.Vel = 7 // clamped
-		}
-		if odd == 2 {
-			e.Pos = 2000 // refused
-		}
-		return e
-	}
 	compared, refused := 0, 0
 	for round := range 400 {
-		var base, v flatLists
-		n := rng.IntN(300)
-		for range n {
-			base.Elems = append(base.Elems, randElem())
-		}
-		odd := 0
-		if round%10 == 9 {
-			odd = 1 + rng.IntN(2)
-		}
-		for k, e := range base.Elems {
-			switch r := rng.IntN(4); {
-			case r == 0:
-				v.Elems = append(v.Elems, e)
-			case r == 1 && k+1 < len(base.Elems):
-				v.Elems = append(v.Elems, base.Elems[k+1]) // shifted
-			default:
-				oddHere := 0
-				if odd > 0 && rng.IntN(50) == 0 {
-					oddHere = odd
-				}
-				v.Elems = append(v.Elems, move(e, oddHere))
-			}
-		}
-		for range rng.IntN(200) {
-			s := int16(rng.IntN(1001) - 500)
-			base.Shorts = append(base.Shorts, s)
-			v.Shorts = append(v.Shorts, min(500, max(-500, s+int16(rng.IntN(7)-3)*int16(rng.IntN(40)))))
-		}
-		for range rng.IntN(200) {
-			f := float32(rng.IntN(20001)-10000) / 1000
-			base.Floats = append(base.Floats, f)
-			v.Floats = append(v.Floats, min(10, max(-10, f+float32(rng.IntN(5)-2)*float32(rng.IntN(200))/1000)))
-		}
-		for range rng.IntN(100) {
-			base.Flags = append(base.Flags, rng.IntN(2) == 0)
-			v.Flags = append(v.Flags, rng.IntN(3) == 0)
-		}
+		base, v := randFlatListsPair(rng, round)
 		got, want := encode(true, &base, &v), encode(false, &base, &v)
 		if got != want {
 			t.Fatalf("round %d: listFlat writes %x, steps %x", round, got, want)
@@ -224,6 +138,111 @@ func TestListFlatMatchesSteps(t *testing.T) {
 	if refused == 0 || refused > compared/5 {
 		t.Fatalf("%d of %d pairs refused: want some, not most", refused, compared)
 	}
+}
+
+// flatSliceElems returns the element plans of flatLists' four slices,
+// failing t unless each is flat (coded by listFlat).
+func flatSliceElems(t *testing.T, p *plan) []*plan {
+	t.Helper()
+	var elems []*plan
+	for i := range p.ops {
+		if o := &p.ops[i]; o.kind == KindSlice {
+			if !o.elem.flat {
+				t.Fatalf("%s: elements not flat", o.path)
+			}
+			elems = append(elems, o.elem)
+		}
+	}
+	if len(elems) != 4 {
+		t.Fatalf("%d slices, want 4", len(elems))
+	}
+	return elems
+}
+
+// randFlatElem draws a flatElem with every field in its range.
+func randFlatElem(rng *rand.Rand) flatElem {
+	return flatElem{
+		On: rng.IntN(2) == 0, Two: uint8(rng.IntN(4)), Three: int16(rng.IntN(8) - 3),
+		Raw: int8(rng.Uint32()), Temp: int32(rng.IntN(80001) - 40000),
+		Big: rng.Uint64(), Neg: int64(rng.Uint64()),
+		Pos: float32(rng.IntN(20481)-10240) / 10, Vel: float32(rng.IntN(801)-300) / 100,
+	}
+}
+
+// moveFlatElem changes one field of e, a little or by a jump; odd 1 puts
+// Vel out of range (clamped), odd 2 puts Pos out of range (refused).
+func moveFlatElem(rng *rand.Rand, e flatElem, odd int) flatElem {
+	switch rng.IntN(12) {
+	case 0:
+		e.On = !e.On
+	case 1:
+		e.Two = uint8(rng.IntN(4))
+	case 2:
+		e.Three = int16(rng.IntN(8) - 3)
+	case 3:
+		e.Raw += int8(rng.IntN(5) - 2)
+	case 4:
+		e.Temp = min(40000, max(-40000, e.Temp+int32(rng.IntN(300)-150)))
+	case 5:
+		e.Big ^= 1 << rng.IntN(64)
+	case 6:
+		e.Neg += int64(rng.IntN(9) - 4)
+	case 7:
+		e.Vel = min(5, max(-3, e.Vel+float32(rng.IntN(41)-20)/100))
+	case 8:
+		e.Pos += 0.01 // less than its quantum: mostly the same code
+	default:
+		e.Pos = min(1024, max(-1024, e.Pos+float32(rng.IntN(61)-30)/10))
+	}
+	if odd == 1 {
+		e.Vel = 7 // clamped
+	}
+	if odd == 2 {
+		e.Pos = 2000 // refused
+	}
+	return e
+}
+
+// randFlatListsPair draws a base and a value for round: elements equal,
+// shifted or moved, and every tenth round a few out of range.
+func randFlatListsPair(rng *rand.Rand, round int) (base, v flatLists) {
+	n := rng.IntN(300)
+	for range n {
+		base.Elems = append(base.Elems, randFlatElem(rng))
+	}
+	odd := 0
+	if round%10 == 9 {
+		odd = 1 + rng.IntN(2)
+	}
+	for k, e := range base.Elems {
+		switch r := rng.IntN(4); {
+		case r == 0:
+			v.Elems = append(v.Elems, e)
+		case r == 1 && k+1 < len(base.Elems):
+			v.Elems = append(v.Elems, base.Elems[k+1]) // shifted
+		default:
+			oddHere := 0
+			if odd > 0 && rng.IntN(50) == 0 {
+				oddHere = odd
+			}
+			v.Elems = append(v.Elems, moveFlatElem(rng, e, oddHere))
+		}
+	}
+	for range rng.IntN(200) {
+		s := int16(rng.IntN(1001) - 500)
+		base.Shorts = append(base.Shorts, s)
+		v.Shorts = append(v.Shorts, min(500, max(-500, s+int16(rng.IntN(7)-3)*int16(rng.IntN(40)))))
+	}
+	for range rng.IntN(200) {
+		f := float32(rng.IntN(20001)-10000) / 1000
+		base.Floats = append(base.Floats, f)
+		v.Floats = append(v.Floats, min(10, max(-10, f+float32(rng.IntN(5)-2)*float32(rng.IntN(200))/1000)))
+	}
+	for range rng.IntN(100) {
+		base.Flags = append(base.Flags, rng.IntN(2) == 0)
+		v.Flags = append(v.Flags, rng.IntN(3) == 0)
+	}
+	return base, v
 }
 
 // TestSameWords: sameWords agrees with a byte-by-byte comparison for
