@@ -359,6 +359,15 @@ func strListPacket(elems ...string) []byte {
 // slice of structs' decode like a value's own, and each refusal names the
 // element, leaving the value as it was.
 func TestStringContainers(t *testing.T) {
+	checkStringSlice(t)
+	checkStringMap(t)
+	checkStringArray(t)
+	checkStringPointeeAndStructs(t)
+}
+
+// checkStringSlice: a []string of 100 elements round-trips, and a bad
+// element is refused by its index and bit.
+func checkStringSlice(t *testing.T) {
 	elems := make([]string, 100)
 	for i := range elems {
 		elems[i] = fmt.Sprintf("%c%02d", 'a'+i%26, i)
@@ -400,7 +409,11 @@ func TestStringContainers(t *testing.T) {
 			t.Errorf("[]string %s: a refused packet changed the value", c.name)
 		}
 	}
+}
 
+// checkStringMap: map keys and values decode, and each refusal names the
+// key or value.
+func checkStringMap(t *testing.T) {
 	// Map: count 2, then "ab" -> "x", "cd" -> "yz" (3-bit lengths, aligned).
 	entry := func(k, v string) []any {
 		return []any{f{uint64(len(k)), 3}, raw([]byte(k)...), f{uint64(len(v)), 3}, raw([]byte(v)...)}
@@ -438,7 +451,11 @@ func TestStringContainers(t *testing.T) {
 			t.Errorf("map %s: a refused packet changed the value to %q", c.name, v.M)
 		}
 	}
+}
 
+// checkStringArray: an unrolled array of strings decodes, and its bad
+// element is refused by index and bit.
+func checkStringArray(t *testing.T) {
 	// An unrolled array, decoded on the stack.
 	if !bitpack.DecodesOnStack(reflect.TypeFor[strArray]()) {
 		t.Errorf("strArray does not decode on the stack")
@@ -452,7 +469,11 @@ func TestStringContainers(t *testing.T) {
 	if err := bitpack.Unmarshal(arrBad, &a); !errors.Is(err, bitpack.ErrInvalidString) || !strings.HasSuffix(err.Error(), "field A[2] at bit 32: NUL byte at offset 1") || a.A != [3]string{"ab", "", "wxyz"} {
 		t.Errorf("array: %v, %q", err, a.A)
 	}
+}
 
+// checkStringPointeeAndStructs: strings in a pointee and in a slice of
+// structs.
+func checkStringPointeeAndStructs(t *testing.T) {
 	// A pointee's strings and a slice of structs' strings, through the
 	// scratch value's read program.
 	h := strHeld{P: &strStack{A: 1, S: "pointee", T: "é"}, E: []strStack{{S: "e0"}, {S: "e1", T: "日"}, {A: 200, S: "abcdefghijklmnopqrst", T: "abcde", Z: 7}}}
