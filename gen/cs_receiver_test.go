@@ -39,16 +39,24 @@ type csReceiverStep struct {
 // them.
 func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
 	t.Helper()
+	file, steps, lastZero, lastAccepted := recordedReceiverSteps(t)
+	steps = append(steps, craftedReceiverSteps(file, lastZero, lastAccepted)...)
+	answerReceiverSteps(t, file, steps)
+	return file, steps
+}
+
+// recordedReceiverSteps reads stream.json: its steps, and the last
+// packets it accepts from a zero base and from a view.
+func recordedReceiverSteps(t *testing.T) (file *snapcorpus.File, steps []csReceiverStep, lastZero, lastAccepted []byte) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", "stream.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file snapcorpus.File
-	if err := json.Unmarshal(data, &file); err != nil {
+	file = new(snapcorpus.File)
+	if err := json.Unmarshal(data, file); err != nil {
 		t.Fatal(err)
 	}
-	var steps []csReceiverStep
-	var lastZero, lastAccepted []byte // the last accepted packet from a zero base, and from a view
 	for _, st := range file.Steps {
 		if st.Reset {
 			steps = append(steps, csReceiverStep{why: "reset", reset: true})
@@ -65,6 +73,12 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
 			lastAccepted = p
 		}
 	}
+	return file, steps, lastZero, lastAccepted
+}
+
+// craftedReceiverSteps makes packets from the stream's last ones that
+// reach each refusal, resets, and zero bases of streams started and left.
+func craftedReceiverSteps(file *snapcorpus.File, lastZero, lastAccepted []byte) []csReceiverStep {
 	put16 := func(p []byte, at int, v uint16) []byte {
 		q := bytes.Clone(p)
 		binary.LittleEndian.PutUint16(q[at:], v)
@@ -114,8 +128,15 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
 	for k, s := range others {
 		crafted = append(crafted, csReceiverStep{why: fmt.Sprintf("stream %#08x's zero base", s), packet: atRestIn(s, seqOf(last)+4+uint16(k))})
 	}
-	steps = append(steps, crafted...)
+	return crafted
+}
 
+// answerReceiverSteps gives steps in order to a Go Receiver, sets each
+// one's want to its answer, and fails t where an answer is not the one
+// the file records or fewer than 3 crafted packets reach the decoder's
+// refusals.
+func answerReceiverSteps(t *testing.T, file *snapcorpus.File, steps []csReceiverStep) {
+	t.Helper()
 	codec, err := bitpack.NewCodec[snapcorpus.World]()
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +188,6 @@ func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
 	if decodeRefusals < 3 {
 		t.Fatalf("only %d crafted packets are refused by the delta's decoder", decodeRefusals)
 	}
-	return &file, steps
 }
 
 // csReceiverProgram (arguments: History, and the default History Go's
