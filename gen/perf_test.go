@@ -27,7 +27,7 @@ var (
 	perfSerialize = flag.String("gen.serialize", "", "the serialize.h the C++ measurement includes (default: testdata/minserialize.h)")
 )
 
-// BenchPacket is the root package's reference packet (marshal_test.go),
+// BenchPacket is the root package's reference packet (reference_packet_test.go),
 // whose bytes come from the reference C++ serialize implementation.
 type BenchPacket struct {
 	Sequence    uint64
