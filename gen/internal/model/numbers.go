@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
+
+	"github.com/bitpack-go/bitpack/internal/rules"
 )
 
 // Numbers every renderer needs, derived from a value's parameters.
@@ -198,4 +201,23 @@ func FullName(t *Type) string {
 		return t.Go.String()
 	}
 	return t.Go.PkgPath() + "." + t.Go.Name()
+}
+
+// TimeZero is the count a client holds, in time value v, for Go's zero
+// time.Time (January 1 of year 1): the units bitpack's writer sends for
+// it, or with clamp the nearer bound. It is the zero value's, so a
+// stream's zero base holds it. 0 (the Unix epoch) where bitpack cannot
+// encode the zero time: a type holding one there has no zero base.
+func TimeZero(v *Value) int64 {
+	units, _, ok := rules.UnixUnits(time.Time{}, v.Unit)
+	lo, hi, _ := IntBounds(v)
+	switch {
+	case ok && units >= lo && units <= hi:
+		return units
+	case !v.Clamp:
+		return 0
+	case !ok || units < lo: // beyond ±2^63 units: year 1 is below any range
+		return lo
+	}
+	return hi
 }
