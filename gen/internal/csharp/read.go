@@ -148,6 +148,10 @@ func newArray(elem, n string) string {
 // length, the objects of struct fields; pointers and unions stay null.
 func (e *Emitter) initValue(c *body, v *model.Value, x string) {
 	switch v.Op {
+	case model.OpInt:
+		if v.Time && model.TimeZero(v) != 0 { // Go's zero time, year 1
+			c.line("%s = %s;", x, csLong(model.TimeZero(v)))
+		}
 	case model.OpString:
 		c.line("%s = \"\";", x)
 	case model.OpBytes:
@@ -186,12 +190,15 @@ func (e *Emitter) newValue(v *model.Value) string {
 }
 
 // needsInit reports whether a new value of v needs more than C#'s
-// default (null, zero): a value struct does not.
+// default (null, zero): a value struct does not, a time whose count for
+// Go's zero time is not 0 does.
 func (e *Emitter) needsInit(v *model.Value) bool {
 	if e.valueStruct(v) {
 		return false
 	}
 	switch v.Op {
+	case model.OpInt:
+		return v.Time && model.TimeZero(v) != 0
 	case model.OpString, model.OpBytes, model.OpByteArray, model.OpSlice, model.OpSparse,
 		model.OpArray, model.OpStruct, model.OpFields, model.OpHook, model.OpQuat, model.OpMap:
 		return true

@@ -66,7 +66,9 @@ func findValueStructs(m *model.Model, unionsOf map[*model.Type][]*model.Type) ma
 // fixedWidth reports whether v is a value a value struct may hold.
 func fixedWidth(v *model.Value, vs map[*model.Type]bool) bool {
 	switch v.Op {
-	case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed, model.OpCheck:
+	case model.OpInt: // but a time whose zero is year 1: default(T) would hold 1970
+		return !v.Time || model.TimeZero(v) == 0
+	case model.OpBool, model.OpFloat, model.OpCompressed, model.OpCheck:
 		return true
 	case model.OpStruct, model.OpFields:
 		return vs[v.Type]

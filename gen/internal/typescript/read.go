@@ -76,9 +76,13 @@ func (e *Emitter) zero(v *model.Value) string {
 	case model.OpBool:
 		return "false"
 	case model.OpInt:
-		z := "0"
+		var n int64 // a time's is Go's zero time, year 1, where it is not 0
+		if v.Time {
+			n = model.TimeZero(v)
+		}
+		z := strconv.FormatInt(n, 10)
 		if tsBigInt(v) {
-			z = "0n"
+			z += "n"
 		}
 		if v.Enum != nil {
 			return e.enumCast(v, z)

@@ -2788,6 +2788,9 @@ namespace Game.Stamps
         /// <summary>A value as Go's zero value is: empty strings and slices, arrays of their length.</summary>
         public Stamps()
         {
+            this.Born = -62135596800L;
+            this.Deep = -62135596800L;
+            this.Near = -1000;
             this.Log = global::System.Array.Empty<long>();
             this.Pair = new long[2];
         }

@@ -2364,11 +2364,11 @@ export const StampsFingerprint = 0xfa7369d5;
 export function newStamps(): Stamps {
   return {
     At: 0,
-    Born: 0,
-    Deep: 0n,
+    Born: -62135596800,
+    Deep: -62135596800n,
     Tick: 0,
     Fine: 0n,
-    Near: 0,
+    Near: -1000,
     Log: [],
     Pair: [0, 0],
     Opt: null,
