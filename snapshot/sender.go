@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 )
 
 // Sender builds one client's stream: each packet a delta from the newest
@@ -80,7 +81,7 @@ type Stats struct {
 
 	Packets uint64 // packets Append returned since NewSender
 	Acks    uint64 // acknowledgements that moved the base
-	Ignored uint64 // acknowledgements ignored: unknown, evicted, not newer than the base
+	Ignored uint64 // acknowledgements ignored: unknown, evicted, not newer than the base, 0xFFFF
 	Resets  uint64 // calls to Reset
 }
 
@@ -214,13 +215,16 @@ func (s *Sender[T]) release(v *view[T]) {
 // Ack tells the Sender the client acknowledged packet seq (its Receiver's
 // Ack): that view becomes the base of the packets that follow. An Ack of a
 // sequence this stream never sent or no longer holds, or not newer than
-// the base, is ignored.
+// the base, is ignored, and so is 0xFFFF: it is what a Receiver that has
+// read nothing acknowledges (a client that reconnected, say), so taking it
+// for packet 65535 could build on a view the client never had. A client
+// whose newest is 65535 acknowledges a later packet next.
 func (s *Sender[T]) Ack(seq uint16) {
 	if s == nil || s.codec == nil {
 		return
 	}
 	r := &s.recs[int(seq)%s.history]
-	if !r.live || r.seq != seq || s.base != nil && !newer(seq, s.base.seq) {
+	if seq == snapwire.NoAck || !r.live || r.seq != seq || s.base != nil && !newer(seq, s.base.seq) {
 		s.stats.Ignored++
 		return
 	}
