@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"testing"
 	"time"
 
@@ -159,5 +160,25 @@ func TestInputFromAnotherAddress(t *testing.T) {
 	if stolen != nil || refused > 0 {
 		t.Fatalf("a datagram from %s naming client 0 took packet %d of its stream (%d bytes), and its ack made client 0 refuse %d of the next 8 packets",
 			hostile.conn.LocalAddr(), seqOf(stolen), len(stolen), refused)
+	}
+}
+
+// TestPeerInput: the first address to name a client keeps it, inputs
+// from any other are dropped, and a flood keeps only the newest maxAcks
+// acks until the next tick.
+func TestPeerInput(t *testing.T) {
+	a := &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4000}
+	b := &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4001}
+	var p peer
+	p.input(a, 1)
+	p.input(b, 2) // another address: dropped
+	if p.addr != a || !slices.Equal(p.acks, []uint16{1}) {
+		t.Fatalf("after a's and b's inputs: addr %v, acks %v; want %v, [1]", p.addr, p.acks, a)
+	}
+	for ack := uint16(2); ack <= 20; ack++ {
+		p.input(a, ack)
+	}
+	if want := []uint16{13, 14, 15, 16, 17, 18, 19, 20}; !slices.Equal(p.acks, want) {
+		t.Fatalf("after 20 inputs: acks %v, want %v", p.acks, want)
 	}
 }

@@ -42,12 +42,24 @@ type server struct {
 type peer struct {
 	addr   *net.UDPAddr
 	sender *snapshot.Sender[sim.Scene]
-	acks   []uint16 // arrived since the last tick
+	acks   []uint16 // arrived since the last tick, the newest maxAcks
 }
+
+// maxAcks is the most acks a client's inputs keep between two ticks: the
+// newest, as a Sender takes an ack only if it is newer than its base. A
+// flood of inputs costs the server no more memory than this.
+const maxAcks = 8
 
 // listen reads input packets until the connection closes, recording
 // each client's address and acks. Packets that fail Open or decode are
-// dropped.
+// dropped, and so are those naming a client whose address the server
+// already has from another address: anyone can seal an input (the
+// protocol id comes from public types), so taking the newest address
+// would let one forged datagram take a client's stream, and its ack move
+// the Sender's base to a view the client never read. The first address
+// to name a client keeps it; a real game authenticates that first hello
+// (a connection token, a challenge it must answer) before it sends an
+// address anything.
 func (s *server) listen() {
 	buf := make([]byte, 2048)
 	var in input
@@ -61,11 +73,24 @@ func (s *server) listen() {
 			continue
 		}
 		s.mu.Lock()
-		p := &s.peers[in.Client]
-		p.addr = addr
-		p.acks = append(p.acks, in.Ack)
+		s.peers[in.Client].input(addr, in.Ack)
 		s.mu.Unlock()
 	}
+}
+
+// input records an input's ack from addr: the client's address if it has
+// none yet, and nothing if it has another (see listen).
+func (p *peer) input(addr *net.UDPAddr, ack uint16) {
+	if p.addr == nil {
+		p.addr = addr
+	}
+	if p.addr.AddrPort() != addr.AddrPort() {
+		return
+	}
+	if len(p.acks) == maxAcks {
+		p.acks = append(p.acks[:0], p.acks[1:]...)
+	}
+	p.acks = append(p.acks, ack)
 }
 
 // waitForClients waits until every client has said hello.
