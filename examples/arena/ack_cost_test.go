@@ -50,9 +50,10 @@ func TestLongAckMessage(t *testing.T) {
 	}
 }
 
-// BenchmarkAckCheck is what readAcks does for each 6-byte ack message the
-// Sender still keeps — a repeated ack of its base included: decode the
-// view, encode it whole, CRC it, and Ack (ignored after the first).
+// BenchmarkAckCheck is what readAcks does for each 6-byte ack message
+// newer than the last it checked, of a packet the Sender still keeps:
+// decode the view, encode it whole, CRC it, and Ack. An ack not newer is
+// not checked, so a client pays for at most one check a packet it reads.
 func BenchmarkAckCheck(b *testing.B) {
 	codec, err := bitpack.NewCodec[world.World]()
 	if err != nil {
@@ -91,4 +92,54 @@ func BenchmarkAckCheck(b *testing.B) {
 		s.Ack(seq)
 	}
 	b.ReportMetric(float64(len(full)), "world-bytes")
+}
+
+// TestStaleAckNotChecked: an ack is checked (a whole world decoded and
+// encoded) once; the same ack again, or an older one, is counted stale
+// and not checked, so a client cannot make the server encode a world for
+// each 6-byte message it sends.
+func TestStaleAckNotChecked(t *testing.T) {
+	srv, hs := startServer(t)
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	r, err := snapshot.NewReceiver(snapshot.Options[world.World]{History: History})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec, err := bitpack.NewCodec[world.World]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, err := conn.ReadMessage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v world.World
+	seq, err := r.Read(p, &v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := codec.Marshal(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ack := binary.LittleEndian.AppendUint16(nil, seq)
+	ack = binary.LittleEndian.AppendUint32(ack, crc32.ChecksumIEEE(full))
+	for range 3 {
+		if err := conn.WriteMessage(websocket.BinaryMessage, ack); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var st []ClientStats
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, st, _ = srv.World(); len(st) == 1 && st[0].Acked+st[0].Stale+st[0].Mismatch+st[0].Unknown >= 3 {
+			break
+		}
+	}
+	if len(st) != 1 || st[0].Acked != 1 || st[0].Stale != 2 || st[0].Mismatch != 0 || st[0].Unknown != 0 {
+		t.Fatalf("stats %+v after the same ack three times: want 1 checked and found right, 2 stale", st)
+	}
 }

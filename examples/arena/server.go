@@ -66,6 +66,7 @@ type ClientStats struct {
 	Acked    int    // acks whose view the server checked and found the one it meant
 	Mismatch int    // acks whose view differed from the one the server meant
 	Unknown  int    // acks of a packet the server no longer keeps (not checked)
+	Stale    int    // acks not newer than the last one checked (not checked again)
 	Ack      uint16 // the newest sequence acknowledged
 }
 
@@ -224,11 +225,22 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 	<-done
 }
 
+// maxAckMessage is the longest message a client may send: an ack is 6
+// bytes (its sequence and the CRC-32 of the view it read).
+const maxAckMessage = 64
+
 // readAcks reads a client's acks until it goes: each checked against the
 // view the server sent (while the Sender still keeps that packet), then
-// handed to the Sender.
+// handed to the Sender. What a client sends costs the server no more than
+// what it sends the client: a message longer than maxAckMessage closes the
+// connection (the WebSocket library would otherwise buffer it whole), and
+// an ack not newer than the last one checked is not checked again (each
+// check decodes and encodes a whole world).
 func (s *Server) readAcks(c *client) {
 	var view world.World
+	var checked uint16 // the newest ack checked
+	seen := false
+	c.conn.SetReadLimit(maxAckMessage)
 	for {
 		kind, msg, err := c.conn.ReadMessage()
 		if err != nil {
@@ -240,9 +252,12 @@ func (s *Server) readAcks(c *client) {
 		seq, sum := binary.LittleEndian.Uint16(msg), binary.LittleEndian.Uint32(msg[2:])
 		c.mu.Lock()
 		switch {
+		case seen && int16(seq-checked) <= 0: // serial order: not newer
+			c.stats.Stale++
 		case !c.sender.View(seq, &view):
 			c.stats.Unknown++
 		default:
+			checked, seen = seq, true
 			b, err := s.codec.Marshal(&view)
 			if err == nil && crc32.ChecksumIEEE(b) == sum {
 				c.stats.Acked++
