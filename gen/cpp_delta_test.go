@@ -88,6 +88,23 @@ type (
 	}
 )
 
+// ZeroClocks has time.Time fields whose zero value is not the count 0
+// (see model.ZeroTime): times in arrays of arrays from year 1 (its code
+// is 0, its count -62135596800 seconds), a clamped time whose range is
+// after year 1 (its lower bound, -1000 units), and one whose range is
+// after both (5). The C++ and Rust tests check that their zero values
+// hold these counts and write Go's zero value's bytes.
+type ZeroClocks struct {
+	Grid [2][3]time.Time `bits:"unit=1s,range=-62135596800..0"`
+	Near time.Time       `bits:"unit=1500ms,range=-1000..1000,clamp"`
+	Late time.Time       `bits:"unit=1s,range=5..10,clamp"`
+}
+
+// zeroClocksCounts are ZeroClocks' counts in its zero value, worked out
+// by hand as its comment says, in the order Grid (row by row), Near,
+// Late.
+const zeroClocksCounts = "-62135596800 -62135596800 -62135596800 -62135596800 -62135596800 -62135596800 -1000 5"
+
 // cppDeltaExamples writes and applies deltas of the wire examples' types
 // from C++ values built by hand, one answer line each (see
 // TestCPPDeltaExamples).
@@ -264,6 +281,16 @@ int main( int argc, char ** argv )
     bag.Ammo_keys[0] = 5;
     write_delta( "bag with a key twice", bag, bag_base );
 
+    // A value-initialised ZeroClocks is Go's zero value: its times hold
+    // the counts Go writes for year 1, and a delta of nothing changed
+    // against it gives Go's zero value's bytes.
+    const ZeroClocks clocks = ZeroClocks();
+    printf( "clocks zero" );
+    for ( int i = 0; i < 6; i++ )
+        printf( " %lld", (long long) clocks.Grid[i / 3][i % 3] );
+    printf( " %lld %lld\n", (long long) clocks.Near, (long long) clocks.Late );
+    apply( "clocks unchanged", clocks, "00" );
+
     if ( argc == 2 )
         zero_rows( argv[1] );
     return 0;
@@ -284,7 +311,7 @@ func TestCPPDeltaExamples(t *testing.T) {
 	gxx := requireCompiler(t)
 	dir := t.TempDir()
 	var header bytes.Buffer
-	if err := CPP(&header, Options{Include: "minserialize.h"}, &wirePing{}, &wireSquad{}, &wireBag{}, &zerobit.ZeroRows{}); err != nil {
+	if err := CPP(&header, Options{Include: "minserialize.h"}, &wirePing{}, &wireSquad{}, &wireBag{}, &ZeroClocks{}, &zerobit.ZeroRows{}); err != nil {
 		t.Fatal(err)
 	}
 	min, err := os.ReadFile(filepath.Join("testdata", "minserialize.h"))
@@ -347,6 +374,8 @@ func TestCPPDeltaExamples(t *testing.T) {
 		"bag 17 24 1f 18 31 01",
 		"bag applied " + full(&wireBag{Ammo: map[uint8]uint16{1: 10, 5: 53, 7: 70}}),
 		"bag with a key twice REFUSED",
+		"clocks zero " + zeroClocksCounts,
+		"clocks unchanged " + full(&ZeroClocks{}),
 		"zero rows applied " + full(&rows),
 		"zero rows past the counts a5 a5 a5 a5 a5",
 	}

@@ -400,7 +400,9 @@ impl table::Hook for Stamp {
 
 // TestRustGoldenCompiles builds the golden modules into one program (every
 // warning an error) that checks their fingerprint constants against Go's,
-// round-trips a player and refuses a time past its range in Go's words.
+// round-trips a player and refuses a time past its range in Go's words;
+// with a module of ZeroClocks, that zero values (Default) hold the counts
+// Go writes for the zero time.Time and write Go's zero value's bytes.
 func TestRustGoldenCompiles(t *testing.T) {
 	t.Parallel() // a compiler and a program of its own: beside another test's
 	rustc := requireRustc(t)
@@ -412,6 +414,15 @@ func TestRustGoldenCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		files[name] = b
+	}
+	var clocks bytes.Buffer
+	if err := Rust(&clocks, Options{}, &ZeroClocks{}); err != nil {
+		t.Fatal(err)
+	}
+	files["clocks.rs"] = clocks.Bytes()
+	clocksPacket, err := bitpack.Marshal(&ZeroClocks{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	fpPlayer, _ := bitpack.Fingerprint(&Player{})
 	fpEnvelope, _ := bitpack.Fingerprint(&Envelope{})
@@ -441,6 +452,7 @@ func TestRustGoldenCompiles(t *testing.T) {
 		t.Fatal("Go writes a Stamps whose At is past its range")
 	}
 	files["main.rs"] = []byte(fmt.Sprintf(`#![deny(warnings)]
+mod clocks;
 mod envelope;
 mod loadout;
 mod named;
@@ -463,6 +475,13 @@ fn main() {
         Ok(_) => println!("written"),
         Err(e) => println!("{}", e),
     }
+    // The zero values' times hold the counts Go writes for year 1.
+    let z = stamps::Stamps::default();
+    println!("{} {} {} {} {} {} {:?}", z.at, z.born, z.deep, z.tick, z.fine, z.near, z.pair);
+    let c = clocks::ZeroClocks::default();
+    let grid: Vec<String> = c.grid.iter().flatten().map(|x| x.to_string()).collect();
+    let zero: String = c.write().unwrap_or_default().iter().map(|b| format!("{:02x}", b)).collect();
+    println!("{} {} {} {}", grid.join(" "), c.near, c.late, zero);
 }
 `, csBytes(packet), csBytes(namedPacket)))
 	for name, text := range files {
@@ -478,8 +497,13 @@ fn main() {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n3 true 7 5000 1500\n%s\n%s\n", fpPlayer, fpEnvelope, fpLoadout,
-		strings.Join(hexBytes(packet), ""), strings.Join(hexBytes(bumpedPacket), ""), lateErr)
+	// Stamps' zero value, worked out by hand: At 0 (its range starts at
+	// 1970), Born and Deep year 1 (-62135596800 s), Tick, Fine and Pair 0
+	// (8 bits of hours, nanoseconds, 40 bits of microseconds: no year 1),
+	// Near clamped to its lower bound; ZeroClocks' as its comment says.
+	want := fmt.Sprintf("%08x %08x %08x 1000 1.5 ada %s\n3 true 7 5000 1500\n%s\n%s\n%s\n%s %s\n", fpPlayer, fpEnvelope, fpLoadout,
+		strings.Join(hexBytes(packet), ""), strings.Join(hexBytes(bumpedPacket), ""), lateErr,
+		"0 -62135596800 -62135596800 0 0 -1000 [0, 0]", zeroClocksCounts, strings.Join(hexBytes(clocksPacket), ""))
 	if string(out) != want {
 		t.Errorf("golden Rust printed %q, want %q", out, want)
 	}

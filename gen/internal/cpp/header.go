@@ -237,6 +237,14 @@ func (e *Emitter) preamble() {
 // bitpack::Receiver<T, History> reads a Go snapshot.Sender's stream (see
 // the class): a refused packet changes nothing, and result() says why.
 `)
+	if e.m.ZeroTimes() {
+		e.printf(`//
+// A time member whose tag holds Go's zero time.Time (year 1) as a count
+// other than 0 starts at that count (its default member initializer), so
+// that a value-initialised struct (T(), T{}) is Go's zero value, the base
+// a snapshot stream starts from; memset would make it 1970 instead.
+`)
+	}
 	if len(e.m.Hooks) > 0 {
 		e.printf("%s", code.HookList("generator can translate. Define each, with a member\n"+
 			"template <typename Stream> bool Serialize(Stream & stream) that reads and\n"+

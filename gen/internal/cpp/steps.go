@@ -130,10 +130,36 @@ func (e *Emitter) declare(m *model.Member, names map[string]bool) {
 			field(e.typeRef(v.Type, names), cm.name, dims, comment)
 		case model.OpBool, model.OpInt, model.OpFloat, model.OpCompressed:
 			ctype, _ := e.scalarType(v, names)
+			dims += timeZeroInit(m.Value)
 			field(ctype, cm.name, dims, comment)
 		}
 		return
 	}
+}
+
+// timeZeroInit is the default member initializer of member value v
+// when it is a time.Time (or arrays of them) whose tag encodes Go's zero
+// time (year 1) as a count other than 0 (model.ZeroTime): " = count", or
+// a brace list of it per element, so that T() and T{} are Go's zero
+// value (a snapshot stream's zero base). "" for every other value: their
+// zero is 0, and a struct without initializers stays trivial.
+func timeZeroInit(v *model.Value) string {
+	zero, lens, ok := model.ZeroTime(v)
+	if !ok {
+		return ""
+	}
+	var list func(lens []int) string
+	list = func(lens []int) string {
+		if len(lens) == 0 {
+			return cppInt(zero)
+		}
+		elems := make([]string, lens[0])
+		for i := range elems {
+			elems[i] = list(lens[1:])
+		}
+		return "{ " + strings.Join(elems, ", ") + " }"
+	}
+	return " = " + list(lens)
 }
 
 // scalarType is the C++ type of a scalar value (or a map key), and the

@@ -188,7 +188,7 @@ func (e *Emitter) structType(t *model.Type) {
 	n := e.types[t]
 	e.printf("\n/// Go's %s: %s.\n#[allow(dead_code)]\n", t.Go, model.SizeText(t))
 	var decl, zero, members []string
-	big := false
+	big, times := false, false
 	for i, f := range t.Fields {
 		if f.Value.Op == model.OpCheck {
 			decl = append(decl, fmt.Sprintf("    // %s: %s (nothing stored)", f.Name, f.Value.Encoding))
@@ -197,21 +197,40 @@ func (e *Emitter) structType(t *model.Type) {
 		typ := e.rustType(f.Value)
 		big = big || regexp.MustCompile(`; (\d\d\d+|3[3-9]|[4-9]\d)\]`).MatchString(typ)
 		decl = append(decl, fmt.Sprintf("    pub %s: %s, // %s", e.fields[f], typ, model.FieldComment(f.Value)))
-		zero = append(zero, fmt.Sprintf("            %s: wire::Wire::zero(),", e.fields[f]))
+		z, ok := timeZero(f.Value)
+		times = times || ok
+		zero = append(zero, fmt.Sprintf("            %s: %s,", e.fields[f], z))
 		members = append(members, fmt.Sprintf("%d %s", i, e.fields[f]))
 	}
 	derive := "Clone, Debug, Default, PartialEq"
-	if big { // std has no Default for arrays of more than 32
+	if big || times { // std has no Default for arrays of more than 32; a time may start at year 1
 		derive = "Clone, Debug, PartialEq"
 	}
 	if strings.Contains(n, "_") || !unicode.IsUpper(rune(n[0])) {
 		e.printf("#[allow(non_camel_case_types)]\n")
 	}
 	e.printf("#[derive(%s)]\npub struct %s {\n%s\n}\n", derive, n, strings.Join(decl, "\n"))
-	if big {
+	if big || times {
 		e.printf("\nimpl Default for %s {\n    fn default() -> %s {\n        %s {\n%s\n        }\n    }\n}\n", n, n, n, strings.Join(zero, "\n"))
 	}
 	e.printf("\nbitpack_struct!(%s, steps::%s, %s, %#08x; %s);\n", n, n, quote(t.Go.String()), t.Fingerprint, strings.Join(members, " "))
+}
+
+// timeZero is the expression of value v in its struct's Default, Go's
+// zero value: a time.Time (or arrays of them) whose tag encodes Go's zero
+// time (year 1) as a count other than 0 holds that count
+// (model.ZeroTime), and ok says so; every other value is its
+// wire::Wire::zero().
+func timeZero(v *model.Value) (expr string, ok bool) {
+	zero, lens, ok := model.ZeroTime(v)
+	if !ok {
+		return "wire::Wire::zero()", false
+	}
+	expr = strconv.FormatInt(zero, 10)
+	for i := len(lens) - 1; i >= 0; i-- {
+		expr = fmt.Sprintf("[%s; %d]", expr, lens[i])
+	}
+	return expr, true
 }
 
 // enumType renders a Go named integer type with constants as a newtype

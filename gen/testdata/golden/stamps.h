@@ -33,6 +33,11 @@
 //
 // bitpack::Receiver<T, History> reads a Go snapshot.Sender's stream (see
 // the class): a refused packet changes nothing, and result() says why.
+//
+// A time member whose tag holds Go's zero time.Time (year 1) as a count
+// other than 0 starts at that count (its default member initializer), so
+// that a value-initialised struct (T(), T{}) is Go's zero value, the base
+// a snapshot stream starts from; memset would make it 1970 instead.
 
 #ifndef BITPACK_GENERATED_458BF10E_H
 #define BITPACK_GENERATED_458BF10E_H
@@ -1751,11 +1756,11 @@ namespace stamps
 struct Stamps
 {
     int64_t At; // in units of 1ms since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1ms): Unix time, int [0, 4102444800000] × 1ms
-    int64_t Born; // in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [-62135596800, 4102444800] × 1s
-    int64_t Deep; // in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [-9007199254740993, 4102444800] × 1s
+    int64_t Born = INT64_C( -62135596800 ); // in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [-62135596800, 4102444800] × 1s
+    int64_t Deep = INT64_C( -62135596800 ); // in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [-9007199254740993, 4102444800] × 1s
     int64_t Tick; // in units of 1h0m0s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1h0m0s): Unix time, int 8 bits (two's complement) × 1h0m0s
     int64_t Fine; // in units of 1ns since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1ns): Unix time, int 64 bits (two's complement) × 1ns
-    int64_t Near; // in units of 1.5s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1.5s): Unix time, int [-1000, 1000] × 1.5s clamp
+    int64_t Near = -1000; // in units of 1.5s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1.5s): Unix time, int [-1000, 1000] × 1.5s clamp
     int Log_count;
     int64_t Log[3]; // slice maxlen 3; in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [0, 4102444800] × 1s
     int64_t Pair[2]; // array of 2; in units of 1µs since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1µs): Unix time, int 40 bits (two's complement) × 1µs

@@ -1941,7 +1941,7 @@ pub use wire::{open, seal, Error, ErrorKind, Hook, Reader, Receiver, Writer};
 
 /// Go's gen.Stamps: 298 to 408 bits.
 #[allow(dead_code)]
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stamps {
     pub at: i64, // in units of 1ms since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1ms): Unix time, int [0, 4102444800000] × 1ms
     pub born: i64, // in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [-62135596800, 4102444800] × 1s
@@ -1952,6 +1952,22 @@ pub struct Stamps {
     pub log: Vec<i64>, // slice maxlen 3; in units of 1s since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1s): Unix time, int [0, 4102444800] × 1s
     pub pair: [i64; 2], // array of 2; in units of 1µs since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1µs): Unix time, int 40 bits (two's complement) × 1µs
     pub opt: Option<Box<i64>>, // optional (presence bit); in units of 1ms since 1970-01-01 UTC (Go's time.Time: its Unix time ÷ 1ms): Unix time, int [-5000, 5000] × 1ms
+}
+
+impl Default for Stamps {
+    fn default() -> Stamps {
+        Stamps {
+            at: wire::Wire::zero(),
+            born: -62135596800,
+            deep: -62135596800,
+            tick: wire::Wire::zero(),
+            fine: wire::Wire::zero(),
+            near: -1000,
+            log: wire::Wire::zero(),
+            pair: wire::Wire::zero(),
+            opt: wire::Wire::zero(),
+        }
+    }
 }
 
 bitpack_struct!(Stamps, steps::Stamps, "gen.Stamps", 0xfa7369d5; 0 at 1 born 2 deep 3 tick 4 fine 5 near 6 log 7 pair 8 opt);
