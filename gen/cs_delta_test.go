@@ -45,7 +45,7 @@ func TestCSharpDeltaExamples(t *testing.T) {
 	t.Parallel() // a compiler and a program of its own: beside another test's
 	mono := requireTool(t, "mono", "C#")
 	var gen bytes.Buffer
-	if err := CSharp(&gen, Options{Namespace: "Examples"}, (*WirePing)(nil), (*WireSquad)(nil), (*WireIDs)(nil)); err != nil {
+	if err := CSharp(&gen, Options{Namespace: "Examples"}, (*WirePing)(nil), (*WireSquad)(nil), (*WireIDs)(nil), (*ZeroClocks)(nil)); err != nil {
 		t.Fatal(err)
 	}
 	program := `using System;
@@ -101,6 +101,16 @@ static class Program
         WireIDs ids = new WireIDs { IDs = new uint[] { 0, 0 } }, idsGot;
         Console.WriteLine(WireIDs.TryReadDelta(new byte[] { 0x05, 0x00 }, ids, out idsGot, out error) + " " + error);
         Console.WriteLine(WireIDs.TryReadDelta(new byte[] { 0x05, 0x00, 0x00, 0x00, 0x00, 0x00 }, ids, out idsGot, out error) + " " + error);
+
+        // A new ZeroClocks is Go's zero value: its times hold the counts Go
+        // writes for year 1, and it writes Go's zero value's bytes.
+        ZeroClocks clocks = new ZeroClocks();
+        Console.Write("clocks zero");
+        for (int i = 0; i < 6; i++)
+            Console.Write(" " + clocks.Grid[i / 3][i % 3]);
+        Console.WriteLine(" " + clocks.Near + " " + clocks.Late);
+        clocks.TryWrite(out packet, out error);
+        Console.WriteLine("clocks written " + Hex(packet));
 
         byte[] delta = { 0xc3, 0x01 };
         WirePing work = pingBase.Clone();
@@ -165,6 +175,8 @@ static class Program
 		"False " + goDeltaError(t, &WirePing{Health: 731, Alive: true, Speed: 0.11}, &WirePing{Health: 1001}),
 		"True 00", // a field the same as the base's is not checked
 		"False " + idsRefusal, "False " + idsRefusal,
+		"clocks zero " + zeroClocksCounts,
+		"clocks written " + goHex(t, &ZeroClocks{}),
 		"ReadDeltaBody allocated 0 bytes in 1000 deltas",
 		"",
 	}, "\n")
@@ -176,6 +188,16 @@ static class Program
 	if string(out) != want {
 		t.Errorf("the examples gave\n%s\nwant\n%s", out, want)
 	}
+}
+
+// goHex is Marshal's packet of v, in hex.
+func goHex(t *testing.T, v any) string {
+	t.Helper()
+	p, err := bitpack.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(p)
 }
 
 // goDeltaError is AppendDelta's refusal of v's delta against base.

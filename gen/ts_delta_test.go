@@ -37,7 +37,7 @@ func TestTypeScriptDeltaExamples(t *testing.T) {
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
 	var module bytes.Buffer
-	if err := TypeScript(&module, Options{}, DeltaPing{}, DeltaSquad{}); err != nil {
+	if err := TypeScript(&module, Options{}, DeltaPing{}, DeltaSquad{}, ZeroClocks{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -80,6 +80,10 @@ export const lines = [
   refusal(() => t.writeDeltaPingDelta(base, { ...value, Health: 1001 })),
   refusal(() => t.writeDeltaPingDelta({ ...base, Health: 2000 }, value)),
   refusal(() => t.writeDeltaPingDelta({ ...base, Health: 2000 }, { ...value, Health: 2000 })),
+  // A new ZeroClocks is Go's zero value: its times hold the counts Go
+  // writes for year 1, and it writes Go's zero value's bytes.
+  "clocks zero " + [...t.newZeroClocks().Grid.flat(), t.newZeroClocks().Near, t.newZeroClocks().Late].join(" "),
+  "clocks written " + hex(t.writeZeroClocks(t.newZeroClocks())).split(" ").join(""),
 ];
 `
 	tsCompile(t, tsc, dir, map[string][]byte{"net.ts": module.Bytes(), "main.ts": []byte(main)})
@@ -106,6 +110,8 @@ export const lines = [
 		"Range | Health | -1 | value 1001 out of range [0, 1000]",
 		"Range | Health | -1 | base value: value 2000 out of range [0, 1000]",
 		"accepted", // the same in memory as the base's: unchanged, unchecked
+		"clocks zero " + zeroClocksCounts,
+		"clocks written " + goHex(t, &ZeroClocks{}),
 	}
 	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	if len(got) == len(want) {
