@@ -100,19 +100,7 @@ func BenchmarkAckCheck(b *testing.B) {
 // each 6-byte message it sends.
 func TestStaleAckNotChecked(t *testing.T) {
 	srv, hs := startServer(t)
-	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	r, err := snapshot.NewReceiver(snapshot.Options[world.World]{History: History})
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec, err := bitpack.NewCodec[world.World]()
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, r, codec := dialStream(t, hs)
 	_, p, err := conn.ReadMessage()
 	if err != nil {
 		t.Fatal(err)

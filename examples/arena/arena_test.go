@@ -79,15 +79,15 @@ func caughtUp(t *testing.T, srv *Server, look func() ([]byte, error)) {
 	t.Logf("the client holds the server's world at tick %d (%d bytes); acks: %+v", ticks, len(want), stats[0])
 }
 
-// TestStream reads the stream with Go's snapshot.Receiver over the same
-// WebSocket the page uses, acknowledging as the page does.
-func TestStream(t *testing.T) {
-	srv, hs := startServer(t)
+// dialStream opens the page's WebSocket on hs, closed when the test ends,
+// with a Go Receiver and a Codec to read its stream.
+func dialStream(t *testing.T, hs *httptest.Server) (*websocket.Conn, *snapshot.Receiver[world.World], *bitpack.Codec[world.World]) {
+	t.Helper()
 	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
 	r, err := snapshot.NewReceiver(snapshot.Options[world.World]{History: History})
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +96,14 @@ func TestStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conn, r, codec
+}
+
+// TestStream reads the stream with Go's snapshot.Receiver over the same
+// WebSocket the page uses, acknowledging as the page does.
+func TestStream(t *testing.T) {
+	srv, hs := startServer(t)
+	conn, r, codec := dialStream(t, hs)
 	views := make(chan []byte, 1)
 	errs := make(chan error, 1)
 	go func() {
