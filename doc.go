@@ -1,7 +1,7 @@
 // Package bitpack turns tagged Go structs into the smallest possible game
 // network packets and back, safely, in the serialize 1.0 wire format of
-// Glenn Fiedler's C++ serialize library (package gen writes the matching
-// C++ code from the same types).
+// Glenn Fiedler's C++ serialize library (package gen writes matching C++,
+// C#, TypeScript and Rust clients, and faster Go, from the same types).
 //
 // Tag the structs you already have; bitpack compiles each type's tags once
 // into a cached plan and runs it on every Marshal and Unmarshal:
@@ -41,7 +41,9 @@
 //	              nearer bound instead of failing (NaN and ±Inf are still refused)
 //	unit=U        integers in units: a Go duration on a time.Duration
 //	              (unit=1ms), a count on other integers (unit=10); range and
-//	              bits count units; values round to the nearest unit
+//	              bits count units; values round to the nearest unit. On a
+//	              time.Time (required, with range or bits): its Unix time
+//	              in units of U
 //	maxlen=N      string, []byte, []T, map[K]V: a length in [0, N] first
 //	              (required for them); a map's entries follow in ascending
 //	              key order, each key then its value (K an integer, string
@@ -86,8 +88,9 @@
 // compressed floats that float32 cannot hold canonically, and a struct tag
 // key one edit from "bits" (bit, Bits, bitz) all return a *TagError naming
 // the type, the field and the tag. A typo never silently changes the wire.
-// Maps, channels, functions, complex numbers and interfaces without a
-// registered union are refused the same way.
+// Channels, functions, complex numbers, interfaces without a registered
+// union, and strings, slices and maps without maxlen are refused the same
+// way.
 //
 // # Wire format
 //
@@ -251,10 +254,11 @@
 // bytes and hooks (compared by the bits they write) are sent whole. The
 // format is docs/wire.md's "Delta encoding".
 //
-// Which base a delta was encoded against is the application's business:
-// put the snapshot's tick and its base's tick in your own header, keep
-// the snapshots you decoded by tick, and acknowledge the newest in your
-// own packets (examples/udpsnap does this over UDP). Quantize makes a
+// Which base a delta was encoded against is the stream's business: package
+// snapshot does it (per-client views, acks, base identity, a byte budget;
+// examples/udpsnap uses it over UDP), or put the snapshot's tick and its
+// base's tick in your own header, keep the snapshots you decoded by tick,
+// and acknowledge the newest in your own packets. Quantize makes a
 // value what decoding its encoding gives, so a server that keeps the
 // snapshots it sent quantized holds exactly what its clients hold; the
 // delta is the same either way.
