@@ -93,6 +93,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	namespace := fs.String("namespace", "", "cpp: the C++ namespace of the generated code (a::b allowed); cs: the C# namespace (A.B allowed)")
 	include := fs.String("include", "", `cpp: the serialize header to #include (default "serialize.h")`)
 	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // -h asked for the usage, which Parse printed
+		}
 		return err
 	}
 	l, ok := languages[*lang]

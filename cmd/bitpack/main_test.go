@@ -113,6 +113,18 @@ func TestGenLanguages(t *testing.T) {
 // through the command.
 func fullSweeps() bool { return sweeps.Full() }
 
+// TestGenHelp: -h prints the usage and the flags and succeeds (exit 0):
+// a help request is no error.
+func TestGenHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"gen", "-h"}, &stdout, &stderr); err != nil {
+		t.Fatalf("bitpack gen -h: %v", err)
+	}
+	if !strings.HasPrefix(stderr.String(), "usage: bitpack gen -lang") || !strings.Contains(stderr.String(), "-namespace") {
+		t.Errorf("bitpack gen -h printed %q, want the usage and the flags", stderr.String())
+	}
+}
+
 func TestGenErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
