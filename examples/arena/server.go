@@ -65,8 +65,7 @@ type ClientStats struct {
 	Sent     int    // packets sent
 	Acked    int    // acks whose view the server checked and found the one it meant
 	Mismatch int    // acks whose view differed from the one the server meant
-	Unknown  int    // acks of a packet the server no longer keeps (not checked)
-	Stale    int    // acks not newer than the last one checked (not checked again)
+	Ignored  int    // acks the Sender did not take (not newer than its base, or of a packet it no longer keeps): not checked
 	Ack      uint16 // the newest sequence acknowledged
 }
 
@@ -234,12 +233,10 @@ const maxAckMessage = 64
 // handed to the Sender. What a client sends costs the server no more than
 // what it sends the client: a message longer than maxAckMessage closes the
 // connection (the WebSocket library would otherwise buffer it whole), and
-// an ack not newer than the last one checked is not checked again (each
-// check decodes and encodes a whole world).
+// only an ack the Sender takes is checked (each check decodes and encodes
+// a whole world; the Sender takes an ack once, and only a newer one).
 func (s *Server) readAcks(c *client) {
 	var view world.World
-	var checked uint16 // the newest ack checked
-	seen := false
 	c.conn.SetReadLimit(maxAckMessage)
 	for {
 		kind, msg, err := c.conn.ReadMessage()
@@ -251,13 +248,13 @@ func (s *Server) readAcks(c *client) {
 		}
 		seq, sum := binary.LittleEndian.Uint16(msg), binary.LittleEndian.Uint32(msg[2:])
 		c.mu.Lock()
+		taken := c.sender.Stats().Acks
+		c.sender.Ack(seq)
+		c.stats.Ack = seq
 		switch {
-		case seen && int16(seq-checked) <= 0: // serial order: not newer
-			c.stats.Stale++
-		case !c.sender.View(seq, &view):
-			c.stats.Unknown++
+		case c.sender.Stats().Acks == taken || !c.sender.View(seq, &view):
+			c.stats.Ignored++
 		default:
-			checked, seen = seq, true
 			b, err := s.codec.Marshal(&view)
 			if err == nil && crc32.ChecksumIEEE(b) == sum {
 				c.stats.Acked++
@@ -265,8 +262,6 @@ func (s *Server) readAcks(c *client) {
 				c.stats.Mismatch++
 			}
 		}
-		c.sender.Ack(seq)
-		c.stats.Ack = seq
 		c.mu.Unlock()
 	}
 }
