@@ -98,11 +98,16 @@ func (e *Emitter) zero(v *model.Value) string {
 		return fmt.Sprintf("new Uint8Array(%d)", v.Len)
 	case model.OpArray:
 		z := e.zero(v.Elem)
+		// Up to 16 elements as a literal, each its own value: V8 builds
+		// Array.from({ length }, f) slowly (about a microsecond for one
+		// element), and a zero value of arrays of one-element arrays of
+		// structs cost 3 µs an element (a packet's elements that take no
+		// bits each build one).
 		switch {
-		case !tsPrimitive(v.Elem):
-			return fmt.Sprintf("Array.from({ length: %d }, (): %s => %s)", v.Len, e.tsType(v.Elem), z)
 		case v.Len <= 16:
 			return "[" + strings.TrimSuffix(strings.Repeat(z+", ", v.Len), ", ") + "]"
+		case !tsPrimitive(v.Elem):
+			return fmt.Sprintf("Array.from({ length: %d }, (): %s => %s)", v.Len, e.tsType(v.Elem), z)
 		}
 		return fmt.Sprintf("new Array<%s>(%d).fill(%s)", e.tsType(v.Elem), v.Len, z)
 	case model.OpSlice:
