@@ -159,7 +159,7 @@ func elemsCharge(o *op, n int, fresh bool) (work, bytes int64) {
 	if !o.elem.complete && !fresh {
 		bytes = satMul(bytes, 2)
 	}
-	return satMul(int64(n), o.elem.work), bytes
+	return satMul(int64(n), elemWork(o.elem.work, o.elem.minBits)), bytes
 }
 
 // stringCharge is the cost of a string of n bytes (the single-pass copy
@@ -229,6 +229,26 @@ func planWork(p *plan) int64 {
 		}
 	}
 	return max(n, 1)
+}
+
+// elemWork is what the allowances charge for each element of a slice,
+// whose elements visit work values and take at least minBits bits: its
+// work, but at least workValuesPerBit (what one bit pays for) when an
+// element can take no bits (range=5..5 fields, maxlen=0 strings, empty
+// structs, a union of one such member). A count claims such elements for
+// nothing, and each still costs a decoder time: an element to build, in
+// C# and TypeScript an object; counted as values alone, b bits could
+// claim 4096 + 64b of them (a 64-byte packet of 32,768 zero-bit structs
+// holding a string cost Go 150-270 of its 1.6 KB snapshot decodes, C#
+// 450, TypeScript 185); so charged, at most 64 + b. Only a count claims
+// values in bulk: a pointee, a sparse element and a union member each
+// cost the bit that says it is there, and an array's elements are its
+// holder's work (planWork).
+func elemWork(work, minBits int64) int64 {
+	if minBits == 0 {
+		return max(work, workValuesPerBit)
+	}
+	return work
 }
 
 // paidFor reports whether every charge inside a value of p is paid for by

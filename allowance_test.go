@@ -117,24 +117,29 @@ func TestDecodeAllowance(t *testing.T) {
 		want   string
 	}{
 		// Values that take no bits. The limit is 4096 + 64 × the packet's
-		// bits; the root itself costs one value per field.
+		// bits; the root itself costs one value per field, and a slice
+		// element that can take no bits 64 (what one bit pays for).
 		//
-		// 3 bytes: 5632 values; the length says 1048576 elements.
-		{&emptyElems{}, []byte{0x00, 0x00, 0x10}, "bitpack: decode bitpack_test.emptyElems: field L at bit 0: 1048576 values would take the decode past the 5632" + workRefusal},
-		{&fixedInts{}, []byte{0x00, 0x00, 0x10}, "bitpack: decode bitpack_test.fixedInts: field L at bit 0: 1048576 values would take the decode past the 5632" + workRefusal},
-		{&fixedIntsTwo{}, []byte{0x00, 0x00, 0x50, 0x00}, "bitpack: decode bitpack_test.fixedIntsTwo: field L at bit 0: 1048576 values would take the decode past the 6144" + workRefusal},
+		// 3 bytes: 5632 values; the length says 1048576 elements, 64
+		// values each.
+		{&emptyElems{}, []byte{0x00, 0x00, 0x10}, "bitpack: decode bitpack_test.emptyElems: field L at bit 0: 67108864 values would take the decode past the 5632" + workRefusal},
+		{&fixedInts{}, []byte{0x00, 0x00, 0x10}, "bitpack: decode bitpack_test.fixedInts: field L at bit 0: 67108864 values would take the decode past the 5632" + workRefusal},
+		{&fixedIntsTwo{}, []byte{0x00, 0x00, 0x50, 0x00}, "bitpack: decode bitpack_test.fixedIntsTwo: field L at bit 0: 67108864 values would take the decode past the 6144" + workRefusal},
 		// 1 byte: 4608 values; 255 elements of 4096 values each.
 		{&big4Ks{}, []byte{0xff}, "bitpack: decode bitpack_test.big4Ks: field L at bit 0: 1044480 values would take the decode past the 4608" + workRefusal},
-		// 145 bytes: 78336 values; the first inner slice claims 131072.
-		{&outerFree{}, bitString(outer...), "bitpack: decode bitpack_test.outerFree: field In[0].E at bit 7: 131072 values would take the decode past the 78336" + workRefusal},
+		// 145 bytes: 78336 values; the first inner slice claims 131072
+		// elements of no bits, 64 values each.
+		{&outerFree{}, bitString(outer...), "bitpack: decode bitpack_test.outerFree: field In[0].E at bit 7: 8388608 values would take the decode past the 78336" + workRefusal},
 		// 8 bytes: 8192 values; a pointee of 65536.
 		{&zeroBitPointers{}, ones(8), "bitpack: decode bitpack_test.zeroBitPointers: field P[0] at bit 0: 65536 values would take the decode past the 8192" + workRefusal},
-		// 2 bytes: 5120 values; 32768 hook calls.
-		{&silentHooks{}, bitString([2]uint64{32768, 16}), "bitpack: decode bitpack_test.silentHooks: field H at bit 0: 32768 values would take the decode past the 5120" + workRefusal},
+		// 2 bytes: 5120 values; 32768 hook calls, elements that can take
+		// no bits (a hook counts as none), 64 values each.
+		{&silentHooks{}, bitString([2]uint64{32768, 16}), "bitpack: decode bitpack_test.silentHooks: field H at bit 0: 2097152 values would take the decode past the 5120" + workRefusal},
 		{&bigUnions{}, bitString([2]uint64{64, 7}, [2]uint64{0, 64}), "bitpack: decode bitpack_test.bigUnions: field M[0] at bit 7: 65536 values would take the decode past the 8704" + workRefusal},
 		{&bigOneBitPointers{}, ones(16), "bitpack: decode bitpack_test.bigOneBitPointers: field P[0] at bit 0: 65537 values would take the decode past the 12288" + workRefusal},
-		// 20 bytes: 14336 values; a hook's own decode spends from them.
-		{&nestingHooks{}, bitString(hooks...), "bitpack: decode bitpack_test.nestingHooks: field H[0].E at bit 5: 100000 values would take the decode past the 14336" + workRefusal},
+		// 20 bytes: 14336 values; a hook's own decode spends from them:
+		// 100000 elements of no bits, 64 values each.
+		{&nestingHooks{}, bitString(hooks...), "bitpack: decode bitpack_test.nestingHooks: field H[0].E at bit 5: 6400000 values would take the decode past the 14336" + workRefusal},
 
 		// Values wide for their bits. Allocations count at Go's size
 		// class or more (65537 bytes take 9 pages: 73728), twice for the
@@ -414,39 +419,42 @@ type (
 // own bookkeeping is charged once, so long streams of small values
 // decode.
 func TestStreamSharesAllowance(t *testing.T) {
-	rec := freeRecord{L: make([]freeElem, 4000)}
+	// A record of 60 elements of no bits is 12 bits of length and costs
+	// 1 + 60 × 64 = 3841 values (a slice element that can take no bits is
+	// charged what one bit pays for).
+	rec := freeRecord{L: make([]freeElem, 60)}
 	one, err := bitpack.Marshal(&rec) // 12 bits: 2 bytes
-	if err != nil || !bytes.Equal(one, []byte{0xa0, 0x0f}) {
+	if err != nil || !bytes.Equal(one, []byte{0x3c, 0x00}) {
 		t.Fatalf("one record: %x, %v", one, err)
 	}
 	// Ten records in a row, each alone within its allowance: 120 bits
-	// (15 bytes) allow 11776 values, 2 records (8002), not a 3rd (at bit
-	// 24).
+	// (15 bytes) allow 11776 values, 3 records (11523), not a 4th (at
+	// bit 36: its root's 1 value brings 11524, and 3840 more are past).
 	stream := bitio.NewWriter(nil)
 	for range 10 {
-		stream.WriteBits(4000, 12)
+		stream.WriteBits(60, 12)
 	}
 	r := bitio.NewReader(stream.Bytes())
-	for k := range 3 {
+	for k := range 4 {
 		var out freeRecord
 		err := bitpack.Decode(r, &out)
-		if k < 2 {
-			if err != nil || len(out.L) != 4000 {
+		if k < 3 {
+			if err != nil || len(out.L) != 60 {
 				t.Fatalf("record %d: %v", k, err)
 			}
 			continue
 		}
-		if want := "bitpack: decode bitpack_test.freeRecord: field L at bit 24: 4000 values would take the decode past the 11776" + workRefusal; err == nil || err.Error() != want {
-			t.Errorf("record 2: %v\nwant %s", err, want)
+		if want := "bitpack: decode bitpack_test.freeRecord: field L at bit 36: 3840 values would take the decode past the 11776" + workRefusal; err == nil || err.Error() != want {
+			t.Errorf("record 3: %v\nwant %s", err, want)
 		}
 	}
 	// Encoding the same on one Writer: the second record would bring the
-	// 24 bits written to 8002 values (limit 5632).
+	// 24 bits written to 7682 values (limit 5632).
 	w := bitio.NewWriter(nil)
 	if err := bitpack.Encode(w, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if err := bitpack.Encode(w, &rec); err == nil || err.Error() != "bitpack: encode bitpack_test.freeRecord: field L: 4000 values would take the decode past the 5632"+workRefusal {
+	if err := bitpack.Encode(w, &rec); err == nil || err.Error() != "bitpack: encode bitpack_test.freeRecord: field L: 3840 values would take the decode past the 5632"+workRefusal {
 		t.Errorf("second Encode: %v", err)
 	}
 	if w.BitsWritten() != 12 {

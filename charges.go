@@ -84,6 +84,21 @@ func layout64(t reflect.Type) (size, align int64) {
 // alignUp rounds n up to a multiple of a, a power of two.
 func alignUp(n, a int64) int64 { return min(n+a-1, saturated) &^ (a - 1) }
 
+// EachCharge is what the Go decoder charges for each element of slice
+// node f when the packet gives the slice's length (docs/wire.md, "Limits
+// of the Go decoder"): its element's Charge, but with Work at least 64 —
+// what one bit of input pays for — when an element can take no bits
+// (CountBits 0), since nothing in the packet pays for those (see
+// elemWork). The zero Charge for other kinds.
+func (f *Field) EachCharge() Charge {
+	if f.Kind != KindSlice || f.Elem == nil {
+		return Charge{}
+	}
+	c := f.Elem.Charge
+	c.Work = elemWork(c.Work, f.Elem.CountBits)
+	return c
+}
+
 // chargeOf is the Charge of a value of plan p.
 func chargeOf(p *plan) Charge {
 	return Charge{Work: p.work, Bytes: p.bytes, Partial: !p.complete}

@@ -197,3 +197,41 @@ func TestChargeFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestEachCharge: what a slice charges for each element, worked out from
+// docs/wire.md: the element's Charge, with Work at least 64 when the
+// element can take no bits; the zero Charge on other nodes.
+func TestEachCharge(t *testing.T) {
+	type (
+		oneBit   struct{ B bool }
+		zeroPart struct {
+			A int8 `bits:"range=5..5"`
+		}
+		wideZero struct {
+			A [100]int8 `bits:"range=5..5"`
+		}
+		eachTypes struct {
+			Bits  []oneBit    `bits:"maxlen=8"`
+			Zero  []zeroPart  `bits:"maxlen=8"`
+			Wide  []wideZero  `bits:"maxlen=8"`
+			Empty []emptyPart `bits:"maxlen=8"`
+			Fixed [2]zeroPart
+		}
+	)
+	l, err := bitpack.Describe(eachTypes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bitpack.Charge{
+		{Work: 1, Bytes: 1},     // a bool: one value, paid by its bit
+		{Work: 64, Bytes: 1},    // one value of no bits: 64
+		{Work: 100, Bytes: 100}, // 100 values of no bits: more than 64 already
+		{Work: 64, Bytes: 0},    // a struct of no values: at least 1, and 64 for no bits
+		{},                      // an array: its elements are its holder's
+	} {
+		f := l.Root.Fields[i]
+		if got := f.EachCharge(); got != want {
+			t.Errorf("%s: EachCharge %+v, want %+v", f.Name, got, want)
+		}
+	}
+}

@@ -506,7 +506,9 @@ func TestSliceAllocationBoundAtCompile(t *testing.T) {
 	// At the compile-time limit, the work allowance (4096 + 64 values per
 	// bit of the packet's whole bytes) decides: neither the decoder nor
 	// Marshal takes 131072 free slots (16384 values: 8 slots cost one) or
-	// 262144 free elements from a few bytes; thousands decode.
+	// 262144 free elements (64 values each: they can take no bits) from a
+	// few bytes; thousands of slots decode, and 80 free elements (their
+	// 19-bit length is a 3-byte packet: 5632 values, 5121 spent).
 	atLimit := tSparseAtLimit{L: make([]*uint8, 131072)}
 	if _, err := bitpack.Marshal(&atLimit); err == nil || err.Error() != "bitpack: encode bitpack_test.tSparseAtLimit: field L: 16384 values would take the decode past the 7680"+workRefusal {
 		t.Errorf("131072 free slots: %v", err)
@@ -515,12 +517,12 @@ func TestSliceAllocationBoundAtCompile(t *testing.T) {
 	for i := range free.L {
 		free.L[i] = 7
 	}
-	if _, err := bitpack.Marshal(&free); err == nil || err.Error() != "bitpack: encode bitpack_test.tFreeAtLimit: field L: 262144 values would take the decode past the 5632"+workRefusal {
+	if _, err := bitpack.Marshal(&free); err == nil || err.Error() != "bitpack: encode bitpack_test.tFreeAtLimit: field L: 16777216 values would take the decode past the 5632"+workRefusal {
 		t.Errorf("262144 free elements: %v", err)
 	}
 	in := tSparseAtLimit{L: make([]*uint8, 4000)}
 	checkFullLength(t, &in, &tSparseAtLimit{}, func(v any) int { return len(v.(*tSparseAtLimit).L) })
-	in2 := tFreeAtLimit{L: free.L[:4000]}
+	in2 := tFreeAtLimit{L: free.L[:80]}
 	checkFullLength(t, &in2, &tFreeAtLimit{}, func(v any) int { return len(v.(*tFreeAtLimit).L) })
 }
 

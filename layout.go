@@ -102,7 +102,8 @@ type Field struct {
 	// on the top-level value, the elements of slices and sparse fields,
 	// pointees, union members, map keys and values, and hooks; zero on
 	// struct fields and array elements otherwise, which are charged with
-	// the value that holds them.
+	// the value that holds them. What a slice charges for each of its
+	// elements is its EachCharge.
 	Charge Charge
 }
 

@@ -259,7 +259,11 @@ func (m *truncModel) slice(f *bitpack.Field, path string) *truncRefusal {
 	if e.Partial && !m.fresh {
 		bytes *= 2
 	}
-	if ref := m.charge(int64(n)*e.Work, bytes, int(n), e.Bytes, path, start); ref != nil {
+	each := e.Work
+	if leastBits(f.Elem) == 0 {
+		each = max(each, 64) // an element of no bits: one bit's worth
+	}
+	if ref := m.charge(int64(n)*each, bytes, int(n), e.Bytes, path, start); ref != nil {
 		return ref
 	}
 	for i := 0; i < int(n); i++ {

@@ -37,3 +37,23 @@ func TestZeroBitRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroBitElementsPaidFor: 64 bytes pay for 575 elements that take no
+// bits (2 values for Leaves' fields, then 64 each: 36802 of 4096 + 64 ×
+// 512), which decode, and Marshal writes them as that packet; 576 are
+// refused by both.
+func TestZeroBitElementsPaidFor(t *testing.T) {
+	packet := zerobit.LeavesPacket(575, 16, 64)
+	var v zerobit.Leaves
+	if err := bitpack.Unmarshal(packet, &v); err != nil || len(v.L) != 575 || len(v.Pad) != 61 {
+		t.Fatalf("575 Leaves: %v, %d elements, %d pad bytes", err, len(v.L), len(v.Pad))
+	}
+	if p, err := bitpack.Marshal(&v); err != nil || !reflect.DeepEqual(p, packet) {
+		t.Errorf("Marshal of the 575 Leaves: % x, %v; want % x", p, err, packet)
+	}
+	v.L = append(v.L, zerobit.Leaf{})
+	want := "bitpack: encode zerobit.Leaves: field L: 36864 values would take the decode past the 36864 values it may visit for this input (4096 plus 64 per bit): the packet claims more values than its bits can pay for"
+	if _, err := bitpack.Marshal(&v); err == nil || err.Error() != want {
+		t.Errorf("Marshal of 576 Leaves: %v\nwant %s", err, want)
+	}
+}

@@ -46,6 +46,8 @@ func zeroBitTypes() []zeroBitType {
 		{zerobit.SoloStream{}, []any{zerobit.SoloStream{}, zerobit.SoloStream{M: []zerobit.Solo{zerobit.SoloChunk(c5)}}}},
 		{zerobit.MixedStream{}, []any{zerobit.MixedStream{}, zerobit.MixedStream{M: []zerobit.Mixed{zerobit.Tick{T: 3}}},
 			zerobit.MixedStream{M: []zerobit.Mixed{zerobit.Tick{T: 1}, c5}}, zerobit.MixedStream{M: []zerobit.Mixed{c5, zerobit.Tick{T: 2}, zerobit.Tick{T: 9}}}}},
+		{zerobit.Leaves{}, []any{zerobit.Leaves{}, zerobit.Leaves{L: make([]zerobit.Leaf, 3), Pad: []byte("ab")}}},
+		{zerobit.BoxedLeaves{}, []any{zerobit.BoxedLeaves{}, zerobit.BoxedLeaves{L: make([]zerobit.Boxed4, 2)}}},
 		{ZeroPointees{}, []any{ZeroPointees{}, ZeroPointees{P: []*zerobit.Chunk{nil, &c5}}}},
 		{ZeroSparse{}, []any{ZeroSparse{}, ZeroSparse{S: []*zerobit.Chunk{nil, &c5, nil}}}},
 	}
@@ -150,9 +152,9 @@ func zeroBitCrafts() []deltaCraft {
 		// M: entries 1 and 2 added, each a Chunk whole: the second, at
 		// bit 10, is past 4096 + 64 × 24 values.
 		{name: "ZeroMap gains two Chunks", base: &zerobit.ZeroMap{}, bits: []int64{1, 1, 1, 1, 1, 8, 1, 1, 2, 8, 0, 1}, pad: 3, path: "M[2]", bit: 10},
-		// M grows to 255 union values of no bits: the second member, at
-		// bit 11, is past 4096 + 64 × 16.
-		{name: "SoloStream grows to 255 Chunks", base: &zerobit.SoloStream{}, bits: append([]int64{1, 1}, grow...), pad: 2, path: "M[1]", bit: 11},
+		// M grows to 255 union values of no bits, 64 values each: 16320
+		// at bit 1, where M's part starts, past 4096 + 64 × 16.
+		{name: "SoloStream grows to 255 Chunks", base: &zerobit.SoloStream{}, bits: append([]int64{1, 1}, grow...), pad: 2, path: "M", bit: 1},
 		// 255 members, all Chunks (an index bit each, 0): 4096 + 64 × 272
 		// values pay for five.
 		{name: "MixedStream grows to 255 Chunks", base: &zerobit.MixedStream{}, bits: mixed, pad: 34, path: "M[5]", bit: 16},

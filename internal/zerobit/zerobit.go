@@ -77,6 +77,47 @@ type MixedStream struct {
 	M []Mixed `bits:"maxlen=255"`
 }
 
+// Leaf takes no bits (a string of maxlen 0), but is an object in C# and
+// TypeScript; Leaves is up to 32768 of them for 16 bits of length, and
+// Boxed4 wraps one in one-element arrays four deep (nine objects in C#).
+// Counted as values alone, a 64-byte packet paid for 32768 Leaves (Go 150
+// to 270 of its snapshot decodes, C# 450, TypeScript 185) or 16384 Boxed4s
+// (C# 930, TypeScript 2240); an element that can take no bits is charged
+// what one bit pays for, 64 values, so 64 bytes pay for at most 575.
+type (
+	Leaf struct {
+		S string `bits:"maxlen=0"`
+	}
+	Boxed1 struct{ A [1]Leaf }
+	Boxed2 struct{ A [1]Boxed1 }
+	Boxed3 struct{ A [1]Boxed2 }
+	Boxed4 struct{ A [1]Boxed3 }
+	Leaves struct {
+		L   []Leaf `bits:"maxlen=32768"`
+		Pad []byte `bits:"maxlen=255"`
+	}
+	BoxedLeaves struct {
+		L   []Boxed4 `bits:"maxlen=16384"`
+		Pad []byte   `bits:"maxlen=255"`
+	}
+)
+
+// LeavesPacket is a Leaves or BoxedLeaves (lengthBits 16 or 15) of n
+// elements, padded to total bytes by Pad: the length, the first string's
+// alignment (none after 16 bits, one bit after 15), Pad's length, its
+// bytes.
+func LeavesPacket(n, lengthBits, total int) []byte {
+	p := []byte{byte(n), byte(n >> 8)}
+	if lengthBits == 15 {
+		p[1] &= 0x7f
+	}
+	p = append(p, byte(total-3))
+	for len(p) < total {
+		p = append(p, 'a')
+	}
+	return p
+}
+
 func init() {
 	solo, err := bitpack.NewUnion(SoloChunk{})
 	if err == nil {
@@ -140,7 +181,9 @@ func mixedChunks() []byte { return append([]byte{0xff}, make([]byte, 32)...) }
 // packet of b bits may visit 4096 + 64b values; a decode charges its
 // top-level value's own values first (1 for a struct of one field, 8193
 // for a ZeroPair), then each count when it is read (n × the element's
-// values: 4096 for a Chunk, 1 for a ZeroSlice or a union value), each
+// values: 4096 for a Chunk, 1 for a ZeroSlice or a union value of a 1-bit
+// index, and at least 64 — what one bit pays for — for an element that
+// can take no bits, as a Solo union value), each
 // union member when its index is read, and each map's n × (key + value)
 // values.
 func Cases() []Case {
@@ -163,12 +206,19 @@ func Cases() []Case {
 		{"ZeroMap ff", ZeroMap{}, []byte{0xff}, bitpack.ErrOverflow, "M", 8, "255 entries need at least 2040 bits, 0 remain"},
 		// 255 entries, keys 0..254 (2048 bits): 255 × (1 + 4096) values.
 		{"ZeroMap of 255 keys", ZeroMap{}, ascending(), bitpack.ErrRange, "M", 0, work(1044735, 135168)},
-		// 255 union values of no bits (255 values), then each member's
-		// 4096: the first fits (1 + 255 + 4096 = 4352), the second not.
-		{"SoloStream ff", SoloStream{}, []byte{0xff}, bitpack.ErrRange, "M[1]", 8, work(4096, 4608)},
+		// 255 union values of no bits, 64 values each (1 + 255 × 64 =
+		// 16321), past 4608 at the count.
+		{"SoloStream ff", SoloStream{}, []byte{0xff}, bitpack.ErrRange, "M", 0, work(16320, 4608)},
 		// 255 union values of a 1-bit index each (255 ≤ 256 bits left),
 		// all Chunks: 20992 allowed for 264 bits; 256 + 5 × 4096 fit, the
 		// sixth member (index at bit 8 + 5) not.
 		{"MixedStream of 255 Chunks", MixedStream{}, mixedChunks(), bitpack.ErrRange, "M[5]", 13, work(4096, 20992)},
+		// 2 values for the root's fields, then 32768 Leaves of no bits, 64
+		// values each: 2097152, past 4096 + 64 × 512.
+		{"Leaves of 32768, 64 bytes", Leaves{}, LeavesPacket(32768, 16, 64), bitpack.ErrRange, "L", 0, work(2097152, 36864)},
+		// 576 Leaves: 2 + 36864 values, one Leaf past; 575 decode.
+		{"Leaves of 576, 64 bytes", Leaves{}, LeavesPacket(576, 16, 64), bitpack.ErrRange, "L", 0, work(36864, 36864)},
+		// 16384 Boxed4s of no bits (one value each, 64 charged).
+		{"BoxedLeaves of 16384, 64 bytes", BoxedLeaves{}, LeavesPacket(16384, 15, 64), bitpack.ErrRange, "L", 0, work(1048576, 36864)},
 	}
 }

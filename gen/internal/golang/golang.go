@@ -402,6 +402,9 @@ func goCost(v *model.Value) (work, mem float64) {
 		work, mem = 1+float64(v.Len)*w, float64(v.Len)*m
 	case model.OpSlice:
 		w, m := goCost(v.Elem)
+		// At least what the allowances charge for each element (more than
+		// its values when it can take no bits).
+		w = max(w, float64(v.Charge.Work))
 		work, mem = 1+float64(v.MaxLen)*w, alloc(float64(v.MaxLen)*float64(v.Elem.Go.Size()))+float64(v.MaxLen)*m
 	case model.OpPointer:
 		w, m := goCost(v.Elem)

@@ -116,7 +116,7 @@ func step(v *Value, f *bitpack.Field) {
 		v.Op, v.Unrolled = OpArray, f.Unrolled()
 	case bitpack.KindSlice:
 		v.Op, v.Prefix, v.Each = OpSlice, count(v.MaxLen), f.Elem.CountBits
-		v.Charge = chargeOf(f.Elem)
+		v.Charge = chargeFrom(f.EachCharge())
 	case bitpack.KindPointer:
 		v.Op, v.Charge = OpPointer, chargeOf(f.Elem)
 		v.Charge.Twice = false
@@ -173,8 +173,11 @@ type Charge struct {
 }
 
 // chargeOf copies layout node f's charge.
-func chargeOf(f *bitpack.Field) Charge {
-	return Charge{Work: f.Charge.Work, Bytes: f.Charge.Bytes, Twice: f.Charge.Partial}
+func chargeOf(f *bitpack.Field) Charge { return chargeFrom(f.Charge) }
+
+// chargeFrom copies a bitpack.Charge.
+func chargeFrom(c bitpack.Charge) Charge {
+	return Charge{Work: c.Work, Bytes: c.Bytes, Twice: c.Partial}
 }
 
 // entryCharge is a map entry's: its key's and its value's values, and its

@@ -67,7 +67,7 @@
                 _ => {
                     let e = s.e();
                     r.count(n as u64, e.count, "element", "elements")?;
-                    let (work, bytes) = e.elems(n);
+                    let (work, bytes) = s.elems(n);
                     r.charge(work, bytes, n as i128, e.bytes, start)?;
                     *self = fresh(n);
                     for (i, x) in self.iter_mut().enumerate() {
@@ -95,7 +95,7 @@
                     T::sparse_write(self, &[], w, s)?;
                 }
                 _ => {
-                    let (work, bytes) = s.e().elems(self.len());
+                    let (work, bytes) = s.elems(self.len());
                     w.charge(work, bytes);
                     for (i, x) in self.iter().enumerate() {
                         x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -144,7 +144,7 @@
             }
             let e = s.e();
             r.count((n - nb) as u64, e.count, "element", "elements")?;
-            let (work, bytes) = e.elems(n - nb);
+            let (work, bytes) = s.elems(n - nb);
             r.charge(work, bytes, (n - nb) as i128, e.bytes, start)?;
             for i in nb..n {
                 let mut x = T::zero();
@@ -173,7 +173,7 @@
             if !list_write(self, b, w, s, n.min(nb))? && n == nb {
                 return Ok(false);
             }
-            let (work, bytes) = s.e().elems(n.saturating_sub(nb));
+            let (work, bytes) = s.elems(n.saturating_sub(nb));
             w.charge(work, bytes);
             for (i, x) in self.iter().enumerate().skip(nb) {
                 x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;

@@ -388,6 +388,8 @@ func (e *Emitter) opStepFields(f *stepLiteral, v *model.Value) {
 		compressedStepFields(f, v)
 	case model.OpArray:
 		f.set("unrolled", v.Unrolled)
+	case model.OpSlice:
+		f.set("each", v.Charge.Work)
 	case model.OpSparse:
 		if v.Prefix == nil {
 			f.set("len", v.Slots)

@@ -367,6 +367,19 @@ type (
 	}
 )
 
+// AtkFreeElems holds a slice of elements that take no bits, each charged
+// 64 values by the allowances (what one bit pays for): 100 of them are
+// past what every packet may decode (4096 values), so gen.Go refuses it
+// and the plan counts.
+type (
+	FreeElem struct {
+		A int8 `bits:"range=5..5"`
+	}
+	AtkFreeElems struct {
+		L []FreeElem `bits:"maxlen=100"`
+	}
+)
+
 // AtkNamedBytes and AtkNamedByteArray hold bytes of a named type, which
 // Go will not copy []byte into: gen.Go refuses them.
 type (

@@ -333,7 +333,7 @@ pub mod wire {
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
-        pub items: u32, pub count: u64, pub work: i128, pub bytes: i128, pub partial: bool,
+        pub items: u32, pub count: u64, pub work: i128, pub bytes: i128, pub partial: bool, pub each: i128,
     }
 
     /// The step every generated step starts from (..S0).
@@ -343,16 +343,19 @@ pub mod wire {
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],
-        items: 0, count: 0, work: 0, bytes: 0, partial: false,
+        items: 0, count: 0, work: 0, bytes: 0, partial: false, each: 0,
     };
 
     impl S {
         fn e(&self) -> &'static S { self.elem.expect("bitpack: a container step without its element") }
-        /// The charge of n elements (a slice's; twice when they keep fields
-        /// off the wire, as Go's decoder grows the caller's slice too).
+        /// The charge of n elements of a slice step: each element's values
+        /// as the step's each (at least one bit's worth for elements that
+        /// take no bits), their bytes twice when they keep fields off the
+        /// wire, as Go's decoder grows the caller's slice too.
         fn elems(&self, n: usize) -> (i128, i128) {
-            let bytes = round(sat(n as i128 * self.bytes));
-            (sat(n as i128 * self.work), if self.partial { sat(2 * bytes) } else { bytes })
+            let e = self.e();
+            let bytes = round(sat(n as i128 * e.bytes));
+            (sat(n as i128 * self.each), if e.partial { sat(2 * bytes) } else { bytes })
         }
     }
 
@@ -741,7 +744,7 @@ pub mod wire {
                 _ => {
                     let e = s.e();
                     r.count(n as u64, e.count, "element", "elements")?;
-                    let (work, bytes) = e.elems(n);
+                    let (work, bytes) = s.elems(n);
                     r.charge(work, bytes, n as i128, e.bytes, start)?;
                     *self = fresh(n);
                     for (i, x) in self.iter_mut().enumerate() {
@@ -769,7 +772,7 @@ pub mod wire {
                     T::sparse_write(self, &[], w, s)?;
                 }
                 _ => {
-                    let (work, bytes) = s.e().elems(self.len());
+                    let (work, bytes) = s.elems(self.len());
                     w.charge(work, bytes);
                     for (i, x) in self.iter().enumerate() {
                         x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -818,7 +821,7 @@ pub mod wire {
             }
             let e = s.e();
             r.count((n - nb) as u64, e.count, "element", "elements")?;
-            let (work, bytes) = e.elems(n - nb);
+            let (work, bytes) = s.elems(n - nb);
             r.charge(work, bytes, (n - nb) as i128, e.bytes, start)?;
             for i in nb..n {
                 let mut x = T::zero();
@@ -847,7 +850,7 @@ pub mod wire {
             if !list_write(self, b, w, s, n.min(nb))? && n == nb {
                 return Ok(false);
             }
-            let (work, bytes) = s.e().elems(n.saturating_sub(nb));
+            let (work, bytes) = s.elems(n.saturating_sub(nb));
             w.charge(work, bytes);
             for (i, x) in self.iter().enumerate().skip(nb) {
                 x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -1992,7 +1995,7 @@ mod steps {
     ], items: 1, count: 16, work: 1, bytes: 2, ..S0 };
     pub const Envelope: S = S { op: Op::Struct, fields: &[
         S { op: Op::Union, name: "First", member: 0, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, ..S0 },
-        S { op: Op::Slice, name: "Rest", member: 1, bits: 3, len: 4, elem: Some(&S { op: Op::Union, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, work: 1, bytes: 16, ..S0 }), items: 1, count: 3, ..S0 },
+        S { op: Op::Slice, name: "Rest", member: 1, bits: 3, len: 4, each: 1, elem: Some(&S { op: Op::Union, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, work: 1, bytes: 16, ..S0 }), items: 1, count: 3, ..S0 },
         S { op: Op::Union, name: "Solo", member: 2, members: &[&Ping], indices: &[0], text: "gen.One", items: 1, ..S0 },
     ], items: 3, count: 5, work: 3, bytes: 56, ..S0 };
 }

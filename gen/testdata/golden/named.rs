@@ -333,7 +333,7 @@ pub mod wire {
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
-        pub items: u32, pub count: u64, pub work: i128, pub bytes: i128, pub partial: bool,
+        pub items: u32, pub count: u64, pub work: i128, pub bytes: i128, pub partial: bool, pub each: i128,
     }
 
     /// The step every generated step starts from (..S0).
@@ -343,16 +343,19 @@ pub mod wire {
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],
-        items: 0, count: 0, work: 0, bytes: 0, partial: false,
+        items: 0, count: 0, work: 0, bytes: 0, partial: false, each: 0,
     };
 
     impl S {
         fn e(&self) -> &'static S { self.elem.expect("bitpack: a container step without its element") }
-        /// The charge of n elements (a slice's; twice when they keep fields
-        /// off the wire, as Go's decoder grows the caller's slice too).
+        /// The charge of n elements of a slice step: each element's values
+        /// as the step's each (at least one bit's worth for elements that
+        /// take no bits), their bytes twice when they keep fields off the
+        /// wire, as Go's decoder grows the caller's slice too.
         fn elems(&self, n: usize) -> (i128, i128) {
-            let bytes = round(sat(n as i128 * self.bytes));
-            (sat(n as i128 * self.work), if self.partial { sat(2 * bytes) } else { bytes })
+            let e = self.e();
+            let bytes = round(sat(n as i128 * e.bytes));
+            (sat(n as i128 * self.each), if e.partial { sat(2 * bytes) } else { bytes })
         }
     }
 
@@ -741,7 +744,7 @@ pub mod wire {
                 _ => {
                     let e = s.e();
                     r.count(n as u64, e.count, "element", "elements")?;
-                    let (work, bytes) = e.elems(n);
+                    let (work, bytes) = s.elems(n);
                     r.charge(work, bytes, n as i128, e.bytes, start)?;
                     *self = fresh(n);
                     for (i, x) in self.iter_mut().enumerate() {
@@ -769,7 +772,7 @@ pub mod wire {
                     T::sparse_write(self, &[], w, s)?;
                 }
                 _ => {
-                    let (work, bytes) = s.e().elems(self.len());
+                    let (work, bytes) = s.elems(self.len());
                     w.charge(work, bytes);
                     for (i, x) in self.iter().enumerate() {
                         x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -818,7 +821,7 @@ pub mod wire {
             }
             let e = s.e();
             r.count((n - nb) as u64, e.count, "element", "elements")?;
-            let (work, bytes) = e.elems(n - nb);
+            let (work, bytes) = s.elems(n - nb);
             r.charge(work, bytes, (n - nb) as i128, e.bytes, start)?;
             for i in nb..n {
                 let mut x = T::zero();
@@ -847,7 +850,7 @@ pub mod wire {
             if !list_write(self, b, w, s, n.min(nb))? && n == nb {
                 return Ok(false);
             }
-            let (work, bytes) = s.e().elems(n.saturating_sub(nb));
+            let (work, bytes) = s.elems(n.saturating_sub(nb));
             w.charge(work, bytes);
             for (i, x) in self.iter().enumerate().skip(nb) {
                 x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -1974,7 +1977,7 @@ mod steps {
         S { op: Op::Int, name: "Raw", member: 1, bits: 8, short: 4, limit: 255, hi: 255, items: 1, count: 8, ..S0 },
         S { op: Op::Int, name: "Shift", member: 2, bits: 3, limit: 4, lo: -2, hi: 2, ranged: true, signed: true, items: 1, count: 3, ..S0 },
         S { op: Op::Int, name: "Rank", member: 3, bits: 64, short: 8, flip: 9223372036854775808, limit: 18446744073709551615, lo: -9223372036854775808, hi: 9223372036854775807, signed: true, items: 1, count: 64, ..S0 },
-        S { op: Op::Slice, name: "Ranks", member: 4, bits: 2, len: 3, elem: Some(&S { op: Op::Int, bits: 4, short: 2, limit: 10, lo: -5, hi: 5, ranged: true, signed: true, items: 1, count: 4, work: 1, bytes: 8, ..S0 }), items: 1, count: 2, ..S0 },
+        S { op: Op::Slice, name: "Ranks", member: 4, bits: 2, len: 3, each: 1, elem: Some(&S { op: Op::Int, bits: 4, short: 2, limit: 10, lo: -5, hi: 5, ranged: true, signed: true, items: 1, count: 4, work: 1, bytes: 8, ..S0 }), items: 1, count: 2, ..S0 },
         S { op: Op::Array, name: "Row", member: 5, unrolled: true, elem: Some(&S { op: Op::Int, bits: 16, short: 8, flip: 32768, limit: 65535, lo: -32768, hi: 32767, signed: true, items: 1, count: 16, ..S0 }), items: 1, count: 48, ..S0 },
         S { op: Op::Ptr, name: "Opt", member: 6, elem: Some(&S { op: Op::Int, bits: 2, limit: 2, hi: 2, ranged: true, items: 1, count: 2, work: 1, bytes: 1, ..S0 }), items: 1, count: 1, ..S0 },
         S { op: Op::Map, name: "ByTeam", member: 7, bits: 2, len: 3, key: Some(&S { op: Op::Int, bits: 2, limit: 3, hi: 3, ranged: true, items: 1, count: 2, work: 1, bytes: 1, ..S0 }), elem: Some(&S { op: Op::Int, bits: 16, short: 8, flip: 32768, limit: 65535, lo: -32768, hi: 32767, signed: true, items: 1, count: 16, work: 1, bytes: 2, ..S0 }), items: 1, count: 2, ..S0 },

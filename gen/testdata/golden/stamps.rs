@@ -333,7 +333,7 @@ pub mod wire {
         pub min: f64, pub delta: f64, pub flo: f64, pub fhi: f64, pub text: &'static str,
         pub len: usize, pub unrolled: bool, pub elem: Option<&'static S>, pub key: Option<&'static S>,
         pub fields: &'static [S], pub members: &'static [&'static S], pub indices: &'static [u64], pub comps: [&'static [u16]; 4],
-        pub items: u32, pub count: u64, pub work: i128, pub bytes: i128, pub partial: bool,
+        pub items: u32, pub count: u64, pub work: i128, pub bytes: i128, pub partial: bool, pub each: i128,
     }
 
     /// The step every generated step starts from (..S0).
@@ -343,16 +343,19 @@ pub mod wire {
         min: 0.0, delta: 0.0, flo: 0.0, fhi: 0.0, text: "",
         len: 0, unrolled: false, elem: None, key: None,
         fields: &[], members: &[], indices: &[], comps: [&[]; 4],
-        items: 0, count: 0, work: 0, bytes: 0, partial: false,
+        items: 0, count: 0, work: 0, bytes: 0, partial: false, each: 0,
     };
 
     impl S {
         fn e(&self) -> &'static S { self.elem.expect("bitpack: a container step without its element") }
-        /// The charge of n elements (a slice's; twice when they keep fields
-        /// off the wire, as Go's decoder grows the caller's slice too).
+        /// The charge of n elements of a slice step: each element's values
+        /// as the step's each (at least one bit's worth for elements that
+        /// take no bits), their bytes twice when they keep fields off the
+        /// wire, as Go's decoder grows the caller's slice too.
         fn elems(&self, n: usize) -> (i128, i128) {
-            let bytes = round(sat(n as i128 * self.bytes));
-            (sat(n as i128 * self.work), if self.partial { sat(2 * bytes) } else { bytes })
+            let e = self.e();
+            let bytes = round(sat(n as i128 * e.bytes));
+            (sat(n as i128 * self.each), if e.partial { sat(2 * bytes) } else { bytes })
         }
     }
 
@@ -743,7 +746,7 @@ pub mod wire {
                 _ => {
                     let e = s.e();
                     r.count(n as u64, e.count, "element", "elements")?;
-                    let (work, bytes) = e.elems(n);
+                    let (work, bytes) = s.elems(n);
                     r.charge(work, bytes, n as i128, e.bytes, start)?;
                     *self = fresh(n);
                     for (i, x) in self.iter_mut().enumerate() {
@@ -771,7 +774,7 @@ pub mod wire {
                     T::sparse_write(self, &[], w, s)?;
                 }
                 _ => {
-                    let (work, bytes) = s.e().elems(self.len());
+                    let (work, bytes) = s.elems(self.len());
                     w.charge(work, bytes);
                     for (i, x) in self.iter().enumerate() {
                         x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -820,7 +823,7 @@ pub mod wire {
             }
             let e = s.e();
             r.count((n - nb) as u64, e.count, "element", "elements")?;
-            let (work, bytes) = e.elems(n - nb);
+            let (work, bytes) = s.elems(n - nb);
             r.charge(work, bytes, (n - nb) as i128, e.bytes, start)?;
             for i in nb..n {
                 let mut x = T::zero();
@@ -849,7 +852,7 @@ pub mod wire {
             if !list_write(self, b, w, s, n.min(nb))? && n == nb {
                 return Ok(false);
             }
-            let (work, bytes) = s.e().elems(n.saturating_sub(nb));
+            let (work, bytes) = s.elems(n.saturating_sub(nb));
             w.charge(work, bytes);
             for (i, x) in self.iter().enumerate().skip(nb) {
                 x.write(w, s.e()).map_err(|x| x.at(&seg(i)))?;
@@ -1983,7 +1986,7 @@ mod steps {
         S { op: Op::Int, name: "Tick", member: 3, bits: 8, short: 4, flip: 128, limit: 255, lo: -128, hi: 127, unit: 3600000000000, signed: true, counted: true, text: "1h0m0s", items: 1, count: 8, ..S0 },
         S { op: Op::Int, name: "Fine", member: 4, bits: 64, short: 8, flip: 9223372036854775808, limit: 18446744073709551615, lo: -9223372036854775808, hi: 9223372036854775807, unit: 1, signed: true, counted: true, text: "1ns", items: 1, count: 64, ..S0 },
         S { op: Op::Int, name: "Near", member: 5, bits: 11, short: 6, limit: 2000, lo: -1000, hi: 1000, unit: 1500000000, clamp: true, ranged: true, signed: true, counted: true, text: "1.5s", items: 1, count: 11, ..S0 },
-        S { op: Op::Slice, name: "Log", member: 6, bits: 2, len: 3, elem: Some(&S { op: Op::Int, bits: 32, short: 8, limit: 4102444800, hi: 4102444800, unit: 1000000000, ranged: true, signed: true, counted: true, text: "1s", items: 1, count: 32, work: 1, bytes: 24, ..S0 }), items: 1, count: 2, ..S0 },
+        S { op: Op::Slice, name: "Log", member: 6, bits: 2, len: 3, each: 1, elem: Some(&S { op: Op::Int, bits: 32, short: 8, limit: 4102444800, hi: 4102444800, unit: 1000000000, ranged: true, signed: true, counted: true, text: "1s", items: 1, count: 32, work: 1, bytes: 24, ..S0 }), items: 1, count: 2, ..S0 },
         S { op: Op::Array, name: "Pair", member: 7, unrolled: true, elem: Some(&S { op: Op::Int, bits: 40, short: 8, flip: 549755813888, limit: 1099511627775, lo: -549755813888, hi: 549755813887, unit: 1000, signed: true, counted: true, text: "1µs", items: 1, count: 40, ..S0 }), items: 1, count: 80, ..S0 },
         S { op: Op::Ptr, name: "Opt", member: 8, elem: Some(&S { op: Op::Int, bits: 14, short: 7, limit: 10000, lo: -5000, hi: 5000, unit: 1000000, ranged: true, signed: true, counted: true, text: "1ms", items: 1, count: 14, work: 1, bytes: 24, ..S0 }), items: 1, count: 1, ..S0 },
     ], items: 9, count: 298, work: 10, bytes: 224, ..S0 };
