@@ -149,7 +149,7 @@ func newArray(elem, n string) string {
 func (e *Emitter) initValue(c *body, v *model.Value, x string) {
 	switch v.Op {
 	case model.OpInt:
-		if v.Time && model.TimeZero(v) != 0 { // Go's zero time, year 1
+		if model.StartsAtTimeZero(v) { // Go's zero time, year 1
 			c.line("%s = %s;", x, csLong(model.TimeZero(v)))
 		}
 	case model.OpString:
@@ -198,7 +198,7 @@ func (e *Emitter) needsInit(v *model.Value) bool {
 	}
 	switch v.Op {
 	case model.OpInt:
-		return v.Time && model.TimeZero(v) != 0
+		return model.StartsAtTimeZero(v)
 	case model.OpString, model.OpBytes, model.OpByteArray, model.OpSlice, model.OpSparse,
 		model.OpArray, model.OpStruct, model.OpFields, model.OpHook, model.OpQuat, model.OpMap:
 		return true

@@ -67,7 +67,7 @@ func findValueStructs(m *model.Model, unionsOf map[*model.Type][]*model.Type) ma
 func fixedWidth(v *model.Value, vs map[*model.Type]bool) bool {
 	switch v.Op {
 	case model.OpInt: // but a time whose zero is year 1: default(T) would hold 1970
-		return !v.Time || model.TimeZero(v) == 0
+		return !model.StartsAtTimeZero(v)
 	case model.OpBool, model.OpFloat, model.OpCompressed, model.OpCheck:
 		return true
 	case model.OpStruct, model.OpFields:

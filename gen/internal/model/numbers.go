@@ -221,3 +221,8 @@ func TimeZero(v *Value) int64 {
 	}
 	return hi
 }
+
+// StartsAtTimeZero reports whether v is a time whose Go zero value (year
+// 1) is a count other than 0 (TimeZero), so that a generated zero value
+// must start at that count rather than at its language's default.
+func StartsAtTimeZero(v *Value) bool { return v.Op == OpInt && v.Time && TimeZero(v) != 0 }
