@@ -8,43 +8,6 @@
 // the command github.com/bitpack-go/bitpack/cmd/bitpack runs them on a
 // package (bitpack gen -lang cpp|cs|ts|go|rust -o net.h ./net Snapshot).
 //
-// # Design
-//
-// Generation has two halves, a model and a renderer per language, each a
-// package under gen/internal. The model (package model) is built from
-// bitpack's exported layouts only (Describe, Fingerprint, and the
-// layout's own answers to which arrays are unrolled and which values are
-// delta items), so the plan stays the single source of truth: the types
-// to declare in dependency order (structs, registered unions with their
-// wire indices, hook types), and for each struct its fields in wire
-// order, each a value tree carrying its step. A step (model.Op) is what
-// every reader and writer does for the value — one bit, an integer's
-// code, a raw or compressed float, a string, byte slice or byte array,
-// elements, a presence bit, a sparse list, a struct called or sent in
-// place under a tag of its field's, a union's index and member, a hook,
-// a map's entries, a quaternion, a check — with every number the step
-// needs worked out once: length prefixes, a fixed-width value's code
-// (width, offset, limit, flip, the delta short form's width), the fewest
-// bits an element takes, a sparse array's slots, the order of map keys,
-// whether an array is unrolled and whether a value is a delta item, and
-// what bitpack's commit keeps. Model.Dump prints it; its goldens
-// (internal/model/testdata) are the model's specification by example.
-//
-// The renderers print steps and decide nothing about the wire: no line
-// of gen outside the model names a bitpack kind. Each is a package with
-// its runtime beside it: cpp (the header's structs and Serialize in
-// header.go and steps.go, deltas in delta.go and delta_containers.go,
-// the runtime block in runtime_*.h), csharp (csharp.go, read.go,
-// write.go, delta*.go, clone.go; the runtime in *.cs), typescript
-// (typescript.go, read.go, write.go, delta*.go; the runtime in *.ts),
-// golang (golang.go, read.go, write.go) and rust (rust.go; the runtime in
-// *.rs). What C# and TypeScript
-// print alike (field path expressions, string literals) is package code.
-// The wire rules the generated code repeats have one home, bitpack's
-// internal/rules: the quaternion tolerance is filled into every runtime
-// from it (code.Rules), gen.Go writes its unit= rounding word for word,
-// and its Version, a hash of the rules' code, versions generated Go.
-//
 // # Go
 //
 // Package golang renders the same model as Go for the types' own
@@ -254,4 +217,41 @@
 // counted from 1970-01-01 UTC (generated Go keeps time.Time).
 // A C++ union's type holds the wire index, so a protocol numbered with At
 // keeps its numbers.
+//
+// # Design
+//
+// Generation has two halves, a model and a renderer per language, each a
+// package under gen/internal. The model (package model) is built from
+// bitpack's exported layouts only (Describe, Fingerprint, and the
+// layout's own answers to which arrays are unrolled and which values are
+// delta items), so the plan stays the single source of truth: the types
+// to declare in dependency order (structs, registered unions with their
+// wire indices, hook types), and for each struct its fields in wire
+// order, each a value tree carrying its step. A step (model.Op) is what
+// every reader and writer does for the value — one bit, an integer's
+// code, a raw or compressed float, a string, byte slice or byte array,
+// elements, a presence bit, a sparse list, a struct called or sent in
+// place under a tag of its field's, a union's index and member, a hook,
+// a map's entries, a quaternion, a check — with every number the step
+// needs worked out once: length prefixes, a fixed-width value's code
+// (width, offset, limit, flip, the delta short form's width), the fewest
+// bits an element takes, a sparse array's slots, the order of map keys,
+// whether an array is unrolled and whether a value is a delta item, and
+// what bitpack's commit keeps. Model.Dump prints it; its goldens
+// (internal/model/testdata) are the model's specification by example.
+//
+// The renderers print steps and decide nothing about the wire: no line
+// of gen outside the model names a bitpack kind. Each is a package with
+// its runtime beside it: cpp (the header's structs and Serialize in
+// header.go and steps.go, deltas in delta.go and delta_containers.go,
+// the runtime block in runtime_*.h), csharp (csharp.go, read.go,
+// write.go, delta*.go, clone.go; the runtime in *.cs), typescript
+// (typescript.go, read.go, write.go, delta*.go; the runtime in *.ts),
+// golang (golang.go, read.go, write.go) and rust (rust.go; the runtime in
+// *.rs). What C# and TypeScript
+// print alike (field path expressions, string literals) is package code.
+// The wire rules the generated code repeats have one home, bitpack's
+// internal/rules: the quaternion tolerance is filled into every runtime
+// from it (code.Rules), gen.Go writes its unit= rounding word for word,
+// and its Version, a hash of the rules' code, versions generated Go.
 package gen
