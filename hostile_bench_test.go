@@ -10,6 +10,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/zerobit"
 )
 
 // The 64-player snapshot BenchmarkHostile compares hostile packets with:
@@ -78,6 +79,8 @@ func BenchmarkHostile(b *testing.B) {
 		{"big4K", []byte{0xff}, func(p []byte) error { return bitpack.Unmarshal(p, &big4Ks{}) }},
 		{"zero-bit-union", nil, func(p []byte) error { _, err := u.Unmarshal(p); return err }},
 		{"union-flood", flood, func(p []byte) error { var v evLog; return bitpack.Unmarshal(p, &v) }},
+		{"leaves-claimed", zerobit.LeavesPacket(32768, 16, 64), func(p []byte) error { var v zerobit.Leaves; return bitpack.Unmarshal(p, &v) }},
+		{"leaves-paid", zerobit.LeavesPacket(575, 16, 64), func(p []byte) error { var v zerobit.Leaves; return bitpack.Unmarshal(p, &v) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			const round = 16
