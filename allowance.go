@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/bitpack-go/bitpack/bitio"
@@ -229,6 +230,50 @@ func planWork(p *plan) int64 {
 		}
 	}
 	return max(n, 1)
+}
+
+// nodeWork is the work of layout node f by planWork's count (1 for each
+// leaf, an array's Len × its element's Work, a sparse array's slots),
+// walking nested structs; with floor, each struct that can take no bits
+// (CountBits 0) nested in the value — a struct field or an array's
+// element — counts at least workValuesPerBit, as a slice element does
+// (see elemWork): in C# and TypeScript it is an object, and one bit of a
+// slice element could otherwise hold 63 of them (a 64-byte packet of 500
+// such elements cost TypeScript 69 of its snapshot decodes, Rust 20).
+// The difference of the two counts is what the floors add to planWork;
+// the value itself (nested false) is not floored: a top-level value, a
+// pointee and a union member are charged when something in the packet
+// says they are there.
+func nodeWork(f *Field, floor, nested bool) int64 {
+	switch f.Kind {
+	case KindStruct:
+		var n int64
+		for _, c := range f.Fields {
+			n = satAdd(n, nodeWork(c, floor, true))
+		}
+		if floor && nested && f.CountBits == 0 {
+			n = max(n, workValuesPerBit)
+		}
+		return n
+	case KindArray:
+		// A looped array's element is a plan's root, whose Work (its own
+		// floors included) planWork multiplies; an unrolled one's is a
+		// node whose leaves are the plan's own ops.
+		e := f.Elem
+		if e.Charge.Work == 0 {
+			return satMul(int64(f.Len), nodeWork(e, floor, true))
+		}
+		w := e.Charge.Work
+		if floor && e.Kind == KindStruct && e.CountBits == 0 {
+			w = max(w, workValuesPerBit)
+		}
+		return satMul(int64(f.Len), w)
+	case KindSparse:
+		if f.Type.Kind() == reflect.Array {
+			return slotsWork(f.Len)
+		}
+	}
+	return 1
 }
 
 // elemWork is what the allowances charge for each element of a slice,

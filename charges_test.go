@@ -8,6 +8,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/bitio"
+	"github.com/bitpack-go/bitpack/internal/zerobit"
 )
 
 // The figures Field.Charge exports for the allowances, which a generator
@@ -125,14 +126,16 @@ func chargedNodes(l bitpack.Layout, visit func(f *bitpack.Field, path string)) {
 	walk(l.Root, "", true)
 }
 
-// workOf counts the values one value of f visits (docs/wire.md, "Limits").
+// workOf counts the values one value of f visits (docs/wire.md, "Limits"):
+// a struct nested in it or an array's element struct that can take no
+// bits counts at least 64.
 func workOf(f *bitpack.Field) int64 {
 	switch {
 	case f.Kind == bitpack.KindStruct:
 		n := int64(0)
 		for _, c := range f.Fields {
 			if c.Kind == bitpack.KindStruct {
-				n += workOf(c)
+				n += nestedWork(c)
 				continue
 			}
 			n += fieldWork(c)
@@ -142,10 +145,19 @@ func workOf(f *bitpack.Field) int64 {
 	return fieldWork(f)
 }
 
+// nestedWork is the work of f nested in a value: at least 64 for a struct
+// of no bits.
+func nestedWork(f *bitpack.Field) int64 {
+	if f.Kind == bitpack.KindStruct && leastBits(f) == 0 {
+		return max(workOf(f), 64)
+	}
+	return workOf(f)
+}
+
 func fieldWork(f *bitpack.Field) int64 {
 	switch {
 	case f.Kind == bitpack.KindArray:
-		return int64(f.Len) * workOf(f.Elem)
+		return int64(f.Len) * nestedWork(f.Elem)
 	case f.Kind == bitpack.KindSparse && f.Type.Kind() == reflect.Array:
 		return (int64(f.Len) + 7) / 8
 	}
@@ -169,7 +181,7 @@ func partial(t reflect.Type) bool {
 }
 
 func TestChargeFigures(t *testing.T) {
-	for _, v := range []any{chRoot{}, Snapshot{}, BenchPacket{}, twArena{}, twMaps{}, twSparse{}, twUnions{}, twNest{}, twGate{}, twBigs{}} {
+	for _, v := range []any{chRoot{}, Snapshot{}, BenchPacket{}, twArena{}, twMaps{}, twSparse{}, twUnions{}, twNest{}, twGate{}, twBigs{}, zerobit.Rows{}} {
 		l, err := bitpack.Describe(v)
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +207,36 @@ func TestChargeFigures(t *testing.T) {
 		if n < 2 {
 			t.Errorf("%T: only %d charged nodes", v, n)
 		}
+	}
+}
+
+// zeroNests nests structs that take no bits as fields, in small arrays
+// (unrolled into the holder) and large ones (looped), and under a
+// pointer, whose pointee is charged as itself.
+type zeroNests struct {
+	B     bool
+	Z     zerobit.Cell
+	W     struct{ In, Out zerobit.Cell }
+	Few   [2]zerobit.Cell
+	Many  [100]zerobit.Cell
+	Deep  [3][2]zerobit.Cell
+	Alone *zerobit.Cell
+}
+
+// TestZeroBitNestedWork: the figures of zeroNests worked out by hand: B 1;
+// Z 64; W (In 64 + Out 64) 128; Few 2 × 64; Many 100 × 64; Deep 3 × 2 ×
+// 64; Alone 1 (its pointee, a Cell of 1 value, is charged as itself).
+func TestZeroBitNestedWork(t *testing.T) {
+	l, err := bitpack.Describe(zeroNests{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(1 + 64 + 128 + 128 + 6400 + 384 + 1); l.Root.Charge.Work != want || workOf(l.Root) != want {
+		t.Errorf("zeroNests: Charge.Work %d, the test's model %d, want %d", l.Root.Charge.Work, workOf(l.Root), want)
+	}
+	alone := l.Root.Fields[len(l.Root.Fields)-1].Elem
+	if alone.Charge.Work != 1 {
+		t.Errorf("zeroNests.Alone's pointee: Charge.Work %d, want 1", alone.Charge.Work)
 	}
 }
 

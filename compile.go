@@ -143,6 +143,11 @@ func finish(p *plan, finished map[*plan]bool) {
 	}
 	p.minBits = p.root.CountBits
 	p.work = planWork(p)
+	if floored := nodeWork(p.root, true, false); floored >= saturated {
+		p.work = saturated
+	} else {
+		p.work = satAdd(p.work, floored-nodeWork(p.root, false, false))
+	}
 	p.root.Charge = chargeOf(p)
 	p.inlineMaps = inlineMaps(p)
 	if p.delta, p.deltaErr = deltaItems(p); p.deltaErr == nil {

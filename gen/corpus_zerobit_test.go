@@ -48,6 +48,9 @@ func zeroBitTypes() []zeroBitType {
 			zerobit.MixedStream{M: []zerobit.Mixed{zerobit.Tick{T: 1}, c5}}, zerobit.MixedStream{M: []zerobit.Mixed{c5, zerobit.Tick{T: 2}, zerobit.Tick{T: 9}}}}},
 		{zerobit.Leaves{}, []any{zerobit.Leaves{}, zerobit.Leaves{L: make([]zerobit.Leaf, 3), Pad: []byte("ab")}}},
 		{zerobit.BoxedLeaves{}, []any{zerobit.BoxedLeaves{}, zerobit.BoxedLeaves{L: make([]zerobit.Boxed4, 2)}}},
+		// Two Rows are 8066 values: 30 bytes of Pad pay for them.
+		{zerobit.Rows{}, []any{zerobit.Rows{}, zerobit.Rows{R: []zerobit.Row{fullRow(true)}},
+			zerobit.Rows{R: []zerobit.Row{fullRow(false), fullRow(true)}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
 		{ZeroPointees{}, []any{ZeroPointees{}, ZeroPointees{P: []*zerobit.Chunk{nil, &c5}}}},
 		{ZeroSparse{}, []any{ZeroSparse{}, ZeroSparse{S: []*zerobit.Chunk{nil, &c5, nil}}}},
 	}
@@ -56,6 +59,15 @@ func zeroBitTypes() []zeroBitType {
 type zeroBitType struct {
 	proto  any
 	values []any
+}
+
+// fullRow is a Row holding the one value a Cell can hold.
+func fullRow(on bool) zerobit.Row {
+	r := zerobit.Row{On: on}
+	for i := range r.Cells {
+		r.Cells[i].A = 5
+	}
+	return r
 }
 
 // chunk5 is the one value a Chunk can hold.

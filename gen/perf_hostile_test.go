@@ -100,6 +100,7 @@ func hostileCases() []hostileCase {
 		hostileCase{"ZeroPair, a label of 63 bytes", zerobit.ZeroPair{}, label, nil},
 		hostileCase{"Leaves of 575 (paid for), 64 bytes", zerobit.Leaves{}, zerobit.LeavesPacket(575, 16, 64), nil},
 		hostileCase{"BoxedLeaves of 575 (paid for), 64 bytes", zerobit.BoxedLeaves{}, zerobit.LeavesPacket(575, 15, 64), nil},
+		hostileCase{"Rows of 9 (paid for), 64 bytes", zerobit.Rows{}, zerobit.RowsPacket(9, 60), nil},
 		hostileCase{"SoloStream ff, then 63 bytes", zerobit.SoloStream{}, pad([]byte{0xff}), nil},
 		hostileCase{"MixedStream of 255 Chunks, 64 bytes", zerobit.MixedStream{}, pad([]byte{0xff}), nil},
 		hostileCase{"ZeroPointees of 255 present, 64 bytes", ZeroPointees{}, ones(0xff, 64), nil},

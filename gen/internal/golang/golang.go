@@ -158,6 +158,14 @@ func (e *goEmitter) root(t *model.Type) error {
 	if e.err != nil {
 		return e.err
 	}
+	// What the allowances charge for the type's fixed part can be more
+	// than goCost counts (a struct of no bits nested in it counts 64):
+	// checked once the kinds Go does not generate have been named.
+	if work, mem := goCost(v); float64(t.Charge.Work) > work {
+		if err := goBoundsError(v, float64(t.Charge.Work), mem); err != nil {
+			return err
+		}
+	}
 	e.inits = append(e.inits, fmt.Sprintf("bitpack.RegisterGenerated(bitpack.Generated[%s]{Layout: %#x, Append: bitpackAppend%s, Unmarshal: bitpackUnmarshal%s})", typ, l.Hash(), name, name))
 	return nil
 }
@@ -337,11 +345,20 @@ func goIdent(n string) string {
 // size plus 64), against those, halved for the bytes.
 func goBounds(v *model.Value) error {
 	work, mem := goCost(v)
-	if work > rules.WorkBaseValues || mem > rules.AllocBaseBytes/2 {
-		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
+	if err := goBoundsError(v, work, mem); err != nil {
+		return err
 	}
 	if n := goShadow(v, true); n > goShadowLimit {
 		return fmt.Errorf("gen: Go: %v needs %.0f bytes of locals to decode into (over %d, zeroed on every call however short the packet), so its decode is left to the plan", v.Go, n, goShadowLimit)
+	}
+	return nil
+}
+
+// goBoundsError refuses a value that can hold work values and mem bytes,
+// if either is past the bounds goBounds applies.
+func goBoundsError(v *model.Value, work, mem float64) error {
+	if work > rules.WorkBaseValues || mem > rules.AllocBaseBytes/2 {
+		return fmt.Errorf("gen: Go: %v can hold up to %.0f values and %.0f bytes when decoded: beyond what every packet may decode (bitpack's allowances), so its decode is left to the plan", v.Go, work, mem)
 	}
 	return nil
 }
@@ -397,6 +414,7 @@ func goCost(v *model.Value) (work, mem float64) {
 			w, m := goCost(u.Value)
 			work, mem = work+w, mem+m
 		}
+
 	case model.OpArray:
 		w, m := goCost(v.Elem)
 		work, mem = 1+float64(v.Len)*w, float64(v.Len)*m

@@ -378,6 +378,11 @@ type (
 	AtkFreeElems struct {
 		L []FreeElem `bits:"maxlen=100"`
 	}
+	// AtkFreeCells holds 100 of them in an array: each counts 64 values
+	// nested in a value, 6400 in all.
+	AtkFreeCells struct {
+		C [100]FreeElem
+	}
 )
 
 // AtkNamedBytes and AtkNamedByteArray hold bytes of a named type, which
