@@ -236,14 +236,16 @@ func planWork(p *plan) int64 {
 // leaf, an array's Len × its element's Work, a sparse array's slots),
 // walking nested structs; with floor, each struct that can take no bits
 // (CountBits 0) nested in the value — a struct field or an array's
-// element — counts at least workValuesPerBit, as a slice element does
-// (see elemWork): in C# and TypeScript it is an object, and one bit of a
-// slice element could otherwise hold 63 of them (a 64-byte packet of 500
-// such elements cost TypeScript 69 of its snapshot decodes, Rust 20).
-// The difference of the two counts is what the floors add to planWork;
-// the value itself (nested false) is not floored: a top-level value, a
-// pointee and a union member are charged when something in the packet
-// says they are there.
+// element — counts workValuesPerBit (what one bit pays for) for itself,
+// besides its fields: it is an object in C# and TypeScript that no bit
+// pays for. Counted as nothing, one bit of a slice element held 63 of
+// them (a 64-byte packet of 495 such elements cost TypeScript 69 of its
+// snapshot decodes, Rust 20), and one-element arrays nested 16 deep
+// around a value of no bits 33 objects for a bit (C# 35, in an attacker's
+// review). The difference of the two counts is what the floors add to
+// planWork; the value itself (nested false) is not floored: a top-level
+// value, a pointee and a union member are charged when something in the
+// packet says they are there (and a slice element by elemWork).
 func nodeWork(f *Field, floor, nested bool) int64 {
 	switch f.Kind {
 	case KindStruct:
@@ -252,7 +254,7 @@ func nodeWork(f *Field, floor, nested bool) int64 {
 			n = satAdd(n, nodeWork(c, floor, true))
 		}
 		if floor && nested && f.CountBits == 0 {
-			n = max(n, workValuesPerBit)
+			n = satAdd(n, workValuesPerBit)
 		}
 		return n
 	case KindArray:
@@ -265,7 +267,7 @@ func nodeWork(f *Field, floor, nested bool) int64 {
 		}
 		w := e.Charge.Work
 		if floor && e.Kind == KindStruct && e.CountBits == 0 {
-			w = max(w, workValuesPerBit)
+			w = satAdd(w, workValuesPerBit)
 		}
 		return satMul(int64(f.Len), w)
 	case KindSparse:

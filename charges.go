@@ -17,8 +17,8 @@ type Charge struct {
 	// pointer, map, union, hook or quaternion is 1), an array's Len times
 	// its element's Work, a sparse array's slots at 1 for each 8 (rounded
 	// up); at least 1. A struct nested in the value (a field or an array's
-	// element) that can take no bits counts at least 64, what one bit
-	// pays for (see nodeWork).
+	// element) that can take no bits counts 64 for itself besides its
+	// fields, what one bit pays for (see nodeWork).
 	Work int64
 	// Bytes is the Go type's size on a 64-bit platform: 8-byte ints,
 	// pointers, maps and alignment; 16-byte strings and interfaces,

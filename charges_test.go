@@ -128,7 +128,7 @@ func chargedNodes(l bitpack.Layout, visit func(f *bitpack.Field, path string)) {
 
 // workOf counts the values one value of f visits (docs/wire.md, "Limits"):
 // a struct nested in it or an array's element struct that can take no
-// bits counts at least 64.
+// bits counts 64 for itself besides its fields.
 func workOf(f *bitpack.Field) int64 {
 	switch {
 	case f.Kind == bitpack.KindStruct:
@@ -145,11 +145,11 @@ func workOf(f *bitpack.Field) int64 {
 	return fieldWork(f)
 }
 
-// nestedWork is the work of f nested in a value: at least 64 for a struct
-// of no bits.
+// nestedWork is the work of f nested in a value: 64 more for a struct of
+// no bits.
 func nestedWork(f *bitpack.Field) int64 {
 	if f.Kind == bitpack.KindStruct && leastBits(f) == 0 {
-		return max(workOf(f), 64)
+		return workOf(f) + 64
 	}
 	return workOf(f)
 }
@@ -223,15 +223,17 @@ type zeroNests struct {
 	Alone *zerobit.Cell
 }
 
-// TestZeroBitNestedWork: the figures of zeroNests worked out by hand: B 1;
-// Z 64; W (In 64 + Out 64) 128; Few 2 × 64; Many 100 × 64; Deep 3 × 2 ×
-// 64; Alone 1 (its pointee, a Cell of 1 value, is charged as itself).
+// TestZeroBitNestedWork: the figures of zeroNests worked out by hand, a
+// nested Cell being its 1 value and 64 for itself: B 1; Z 65; W (In 65 +
+// Out 65, and 64 for W, which takes no bits either) 194; Few 2 × 65; Many
+// 100 × 65; Deep 3 × 2 × 65; Alone 1 (its pointee, a Cell of 1 value, is
+// charged as itself).
 func TestZeroBitNestedWork(t *testing.T) {
 	l, err := bitpack.Describe(zeroNests{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := int64(1 + 64 + 128 + 128 + 6400 + 384 + 1); l.Root.Charge.Work != want || workOf(l.Root) != want {
+	if want := int64(1 + 65 + 194 + 130 + 6500 + 390 + 1); l.Root.Charge.Work != want || workOf(l.Root) != want {
 		t.Errorf("zeroNests: Charge.Work %d, the test's model %d, want %d", l.Root.Charge.Work, workOf(l.Root), want)
 	}
 	alone := l.Root.Fields[len(l.Root.Fields)-1].Elem

@@ -51,6 +51,7 @@ func zeroBitTypes() []zeroBitType {
 		// Two Rows are 8066 values: 30 bytes of Pad pay for them.
 		{zerobit.Rows{}, []any{zerobit.Rows{}, zerobit.Rows{R: []zerobit.Row{fullRow(true)}},
 			zerobit.Rows{R: []zerobit.Row{fullRow(false), fullRow(true)}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
+		{ZhDeep{}, []any{ZhDeep{}, *zhDeep(2), *zhDeep(33)}},
 		{ZeroPointees{}, []any{ZeroPointees{}, ZeroPointees{P: []*zerobit.Chunk{nil, &c5}}}},
 		{ZeroSparse{}, []any{ZeroSparse{}, ZeroSparse{S: []*zerobit.Chunk{nil, &c5, nil}}}},
 	}

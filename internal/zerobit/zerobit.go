@@ -35,7 +35,8 @@ type ZeroRows struct {
 	R []ZeroSlice `bits:"maxlen=255"`
 }
 
-// ZeroPair holds two Chunks in its fixed part: 8193 values for as few as
+// ZeroPair holds two Chunks in its fixed part: 8321 values (each Chunk
+// 4096, and 64 for itself: a struct of no bits nested in a value) for as few as
 // 8 bits (an empty label).
 type ZeroPair struct {
 	P     [2]Chunk
@@ -83,7 +84,9 @@ type MixedStream struct {
 // Counted as values alone, a 64-byte packet paid for 32768 Leaves (Go 150
 // to 270 of its snapshot decodes, C# 450, TypeScript 185) or 16384 Boxed4s
 // (C# 930, TypeScript 2240); an element that can take no bits is charged
-// what one bit pays for, 64 values, so 64 bytes pay for at most 575.
+// what one bit pays for, 64 values (a Boxed4 257: 1 for its Leaf's string
+// and 64 for each of the four structs nested in it), so 64 bytes pay for
+// at most 575 Leaves and 143 Boxed4s.
 type (
 	Leaf struct {
 		S string `bits:"maxlen=0"`
@@ -106,8 +109,8 @@ type (
 // values; Rows is up to 511 of them. Counted as one value each, a 64-byte
 // packet paid for 495 Rows, 31,185 Cells: 69 of TypeScript's snapshot
 // decodes (each Cell an object), Rust 20. A struct that can take no bits
-// nested in a value counts at least 64 values, so a Row is 4033 and 64
-// bytes pay for 9.
+// nested in a value counts 64 values for itself besides its fields, so a
+// Row is 1 + 63 × 65 = 4096 and 64 bytes pay for 8.
 type (
 	Cell struct {
 		A int8 `bits:"range=5..5"`
@@ -223,7 +226,7 @@ func mixedChunks() []byte { return append([]byte{0xff}, make([]byte, 32)...) }
 
 // Cases returns the table. The figures, worked out from docs/wire.md: a
 // packet of b bits may visit 4096 + 64b values; a decode charges its
-// top-level value's own values first (1 for a struct of one field, 8193
+// top-level value's own values first (1 for a struct of one field, 8321
 // for a ZeroPair), then each count when it is read (n × the element's
 // values: 4096 for a Chunk, 1 for a ZeroSlice or a union value of a 1-bit
 // index, and at least 64 — what one bit pays for — for an element that
@@ -243,9 +246,9 @@ func Cases() []Case {
 		// 2048 bits, so 32 rows fit (256 + 32 × 4096 = 131328) and row 32,
 		// at bit 8 + 32 × 8, does not.
 		{"ZeroRows of one Chunk each", ZeroRows{}, rowsOfOne(), bitpack.ErrRange, "R[32].C", 264, work(4096, 135168)},
-		// The top-level value's 8193 values, charged before anything is
+		// The top-level value's 8321 values, charged before anything is
 		// read: 4608 allowed.
-		{"ZeroPair 00", ZeroPair{}, []byte{0x00}, bitpack.ErrRange, "", 0, work(8193, 4608)},
+		{"ZeroPair 00", ZeroPair{}, []byte{0x00}, bitpack.ErrRange, "", 0, work(8321, 4608)},
 		// 255 entries of at least 8 bits each, 0 bits left.
 		{"ZeroMap ff", ZeroMap{}, []byte{0xff}, bitpack.ErrOverflow, "M", 8, "255 entries need at least 2040 bits, 0 remain"},
 		// 255 entries, keys 0..254 (2048 bits): 255 × (1 + 4096) values.
@@ -262,12 +265,17 @@ func Cases() []Case {
 		{"Leaves of 32768, 64 bytes", Leaves{}, LeavesPacket(32768, 16, 64), bitpack.ErrRange, "L", 0, work(2097152, 36864)},
 		// 576 Leaves: 2 + 36864 values, one Leaf past; 575 decode.
 		{"Leaves of 576, 64 bytes", Leaves{}, LeavesPacket(576, 16, 64), bitpack.ErrRange, "L", 0, work(36864, 36864)},
-		// 495 Rows of 1 + 63 × 64 values each (a Cell nested in a value
-		// counts 64): 1996335, past 4096 + 64 × 512.
-		{"Rows of 495, 64 bytes", Rows{}, RowsPacket(495, 0), bitpack.ErrRange, "R", 0, work(1996335, 36864)},
-		// 10 Rows in 4 bytes: 2 + 40330 values, past 4096 + 64 × 32.
-		{"Rows of 10", Rows{}, RowsPacket(10, 0), bitpack.ErrRange, "R", 0, work(40330, 6144)},
-		// 16384 Boxed4s of no bits (one value each, 64 charged).
-		{"BoxedLeaves of 16384, 64 bytes", BoxedLeaves{}, LeavesPacket(16384, 15, 64), bitpack.ErrRange, "L", 0, work(1048576, 36864)},
+		// 495 Rows of 1 + 63 × 65 values each (a Cell nested in a value
+		// counts its 1 and 64 for itself): 2027520, past 4096 + 64 × 512.
+		{"Rows of 495, 64 bytes", Rows{}, RowsPacket(495, 0), bitpack.ErrRange, "R", 0, work(2027520, 36864)},
+		// 10 Rows in 4 bytes: 2 + 40960 values, past 4096 + 64 × 32.
+		{"Rows of 10", Rows{}, RowsPacket(10, 0), bitpack.ErrRange, "R", 0, work(40960, 6144)},
+		// 9 Rows and 60 bytes of Pad: 2 + 36864 values, past 36864; 8
+		// decode.
+		{"Rows of 9, 64 bytes", Rows{}, RowsPacket(9, 60), bitpack.ErrRange, "R", 0, work(36864, 36864)},
+		// 16384 Boxed4s of no bits, 257 values each.
+		{"BoxedLeaves of 16384, 64 bytes", BoxedLeaves{}, LeavesPacket(16384, 15, 64), bitpack.ErrRange, "L", 0, work(4210688, 36864)},
+		// 144 Boxed4s: 2 + 37008 values, past 36864; 143 decode.
+		{"BoxedLeaves of 144, 64 bytes", BoxedLeaves{}, LeavesPacket(144, 15, 64), bitpack.ErrRange, "L", 0, work(37008, 36864)},
 	}
 }

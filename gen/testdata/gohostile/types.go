@@ -378,8 +378,8 @@ type (
 	AtkFreeElems struct {
 		L []FreeElem `bits:"maxlen=100"`
 	}
-	// AtkFreeCells holds 100 of them in an array: each counts 64 values
-	// nested in a value, 6400 in all.
+	// AtkFreeCells holds 100 of them in an array: each counts its value
+	// and 64 for itself nested in a value, 6500 in all.
 	AtkFreeCells struct {
 		C [100]FreeElem
 	}
