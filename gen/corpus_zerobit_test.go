@@ -51,7 +51,10 @@ func zeroBitTypes() []zeroBitType {
 		// Two Rows are 8066 values: 30 bytes of Pad pay for them.
 		{zerobit.Rows{}, []any{zerobit.Rows{}, zerobit.Rows{R: []zerobit.Row{fullRow(true)}},
 			zerobit.Rows{R: []zerobit.Row{fullRow(false), fullRow(true)}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
-		{ZhDeep{}, []any{ZhDeep{}, *zhDeep(2), *zhDeep(33)}},
+		// A ZhDeepElem is 1090 values: a delta adding three pays for them
+		// with the 30 bytes of Pad it sends.
+		{ZhDeep{}, []any{ZhDeep{}, ZhDeep{L: make([]ZhDeepElem, 1)},
+			ZhDeep{L: []ZhDeepElem{{B: true}, {}, {B: true}}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
 		{ZeroPointees{}, []any{ZeroPointees{}, ZeroPointees{P: []*zerobit.Chunk{nil, &c5}}}},
 		{ZeroSparse{}, []any{ZeroSparse{}, ZeroSparse{S: []*zerobit.Chunk{nil, &c5, nil}}}},
 	}

@@ -56,11 +56,22 @@ type (
 		L   []ZhDeepElem `bits:"maxlen=600"`
 		Pad []byte       `bits:"maxlen=255"`
 	}
+
+	// BytesElems' elements hold a byte slice of maxlen 0: no bits, and a
+	// Uint8Array each in TypeScript, which cost it 12.6 snapshot decodes
+	// for the 575 that 64 bytes pay for until an empty one was shared.
+	BytesElem struct {
+		B []byte `bits:"maxlen=0"`
+	}
+	BytesElems struct {
+		L   []BytesElem `bits:"maxlen=600"`
+		Pad []byte      `bits:"maxlen=255"`
+	}
 )
 
 // heavyProtos are the one-bit element roots the report measures besides
 // the zero-bit ones.
-func heavyProtos() []any { return []any{&ZhWide{}, &ZhDeep{}} }
+func heavyProtos() []any { return []any{&ZhWide{}, &ZhDeep{}, &BytesElems{}} }
 
 // zhDeep is a ZhDeep of n elements padded to a 64-byte packet: 10 bits of
 // length, n bits, Pad's 8 bits of length and its bytes.
@@ -73,26 +84,44 @@ func zhWide(n int) *ZhWide {
 	return &ZhWide{L: make([]ZhWideElem, n), Pad: make([]byte, 64-(18+n+7)/8)}
 }
 
-// heavyHostileCases are, for each one-bit heavy root, its 64-byte packet
-// of the most elements Marshal accepts (Go accepts it: "paid for"), and
-// its 494 elements of the review, which Go now refuses.
+// bytesElems is a BytesElems of n elements in a 64-byte packet: 10 bits
+// of length, the first element's alignment (6 bits), Pad's length, its 61
+// bytes.
+func bytesElems(n int) *BytesElems {
+	return &BytesElems{L: make([]BytesElem, n), Pad: make([]byte, 61)}
+}
+
+// heavyHostileCases are, for each one-bit heavy root and BytesElems, its
+// 64-byte packet of the most elements Marshal accepts (Go accepts it:
+// "paid for") and one of the next count, which Go refuses (for the
+// one-bit roots, the review's 494).
 func heavyHostileCases() []hostileCase {
 	var out []hostileCase
 	for _, c := range []struct {
-		proto any
-		make  func(n int) any
+		proto  any
+		most   int  // the most elements 64 bytes can hold
+		oneBit bool // elements of one bit, else of none
+		make   func(n int) any
 	}{
-		{ZhWide{}, func(n int) any { return zhWide(n) }},
-		{ZhDeep{}, func(n int) any { return zhDeep(n) }},
+		{ZhWide{}, 494, true, func(n int) any { return zhWide(n) }}, // 494: 10 + 494 + 8 bits fill 64 bytes
+		{ZhDeep{}, 494, true, func(n int) any { return zhDeep(n) }},
+		{BytesElems{}, 600, false, func(n int) any { return bytesElems(n) }},
 	} {
 		name := reflect.TypeOf(c.proto).Name()
-		for n := 494; n >= 1; n-- { // 494: 10 + 494 + 8 bits fill 64 bytes
+		for n := c.most; n >= 1; n-- {
 			if p, err := bitpack.Marshal(c.make(n)); err == nil {
 				out = append(out, hostileCase{name: fmt.Sprintf("%s of %d (paid for), 64 bytes", name, n), proto: c.proto, packet: p})
+				if !c.oneBit { // the same packet, its length one more
+					more := append([]byte(nil), p...)
+					more[0], more[1] = byte(n+1), more[1]&^3|byte((n+1)>>8)&3
+					out = append(out, hostileCase{name: fmt.Sprintf("%s of %d, 64 bytes", name, n+1), proto: c.proto, packet: more})
+				}
 				break
 			}
 		}
-		out = append(out, hostileCase{name: name + " of 494, 64 bytes", proto: c.proto, packet: heavyPacket(494)})
+		if c.oneBit {
+			out = append(out, hostileCase{name: name + " of 494, 64 bytes", proto: c.proto, packet: heavyPacket(494)})
+		}
 	}
 	return out
 }

@@ -120,7 +120,10 @@ export interface Hook<T> {
 
 const f32 = Math.fround;
 const scratch = new DataView(new ArrayBuffer(8));
-const noBytes = new Uint8Array(0);
+// Every empty byte slice a reader returns or a zero value holds, frozen (a
+// Uint8Array of none has no element to change): a packet of elements
+// holding empty byte slices then costs no allocation for them.
+const noBytes = Object.freeze(new Uint8Array(0)) as Uint8Array;
 
 // serialize's int_relative tiers beyond a difference of 1.
 const tierLow = [2, 7, 24, 281, 4378];
@@ -792,7 +795,7 @@ export class BitReader {
     }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   /** A []byte: its length (n bits, at most maxlen), align, the bytes. */
@@ -815,7 +818,7 @@ export class BitReader {
     }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
@@ -1018,7 +1021,7 @@ export class BitReader {
       return noBytes;
     }
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
@@ -1041,7 +1044,7 @@ export class BitReader {
       return old;
     }
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   // The allowances (docs/wire.md, "Limits of the Go decoder"): what one

@@ -72,7 +72,10 @@ export interface Hook<T> {
 
 const f32 = Math.fround;
 const scratch = new DataView(new ArrayBuffer(8));
-const noBytes = new Uint8Array(0);
+// Every empty byte slice a reader returns or a zero value holds, frozen (a
+// Uint8Array of none has no element to change): a packet of elements
+// holding empty byte slices then costs no allocation for them.
+const noBytes = Object.freeze(new Uint8Array(0)) as Uint8Array;
 
 // serialize's int_relative tiers beyond a difference of 1.
 const tierLow = [2, 7, 24, 281, 4378];

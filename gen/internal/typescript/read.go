@@ -93,7 +93,10 @@ func (e *Emitter) zero(v *model.Value) string {
 	case model.OpString:
 		return `""`
 	case model.OpBytes:
-		return "new Uint8Array(0)"
+		// Shared, as every empty byte slice a reader returns is (a
+		// Uint8Array of none cannot change): a zero value costs no
+		// allocation for it.
+		return "noBytes"
 	case model.OpByteArray:
 		return fmt.Sprintf("new Uint8Array(%d)", v.Len)
 	case model.OpArray:

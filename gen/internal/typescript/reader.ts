@@ -241,7 +241,7 @@ export class BitReader {
     }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   /** A []byte: its length (n bits, at most maxlen), align, the bytes. */
@@ -264,7 +264,7 @@ export class BitReader {
     }
     const at = this.pos >>> 3;
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   /** A string: its length in bytes (n bits, at most maxlen), align, UTF-8 with no NUL; its bytes charged. */
@@ -467,7 +467,7 @@ export class BitReader {
       return noBytes;
     }
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   /** A delta's changed [N]byte: align, the bytes, refused (at start, where its part begins) past the packet or when they are the base's (old). */
@@ -490,7 +490,7 @@ export class BitReader {
       return old;
     }
     this.pos += 8 * length;
-    return this.data.slice(at, at + length);
+    return length === 0 ? noBytes : this.data.slice(at, at + length);
   }
 
   // The allowances (docs/wire.md, "Limits of the Go decoder"): what one
