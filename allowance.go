@@ -234,18 +234,20 @@ func planWork(p *plan) int64 {
 
 // nodeWork is the work of layout node f by planWork's count (1 for each
 // leaf, an array's Len × its element's Work, a sparse array's slots),
-// walking nested structs; with floor, each struct that can take no bits
-// (CountBits 0) nested in the value — a struct field or an array's
-// element — counts workValuesPerBit (what one bit pays for) for itself,
-// besides its fields: it is an object in C# and TypeScript that no bit
-// pays for. Counted as nothing, one bit of a slice element held 63 of
-// them (a 64-byte packet of 495 such elements cost TypeScript 69 of its
-// snapshot decodes, Rust 20), and one-element arrays nested 16 deep
-// around a value of no bits 33 objects for a bit (C# 35, in an attacker's
-// review). The difference of the two counts is what the floors add to
-// planWork; the value itself (nested false) is not floored: a top-level
-// value, a pointee and a union member are charged when something in the
-// packet says they are there (and a slice element by elemWork).
+// walking nested structs; with floor, each value nested in the value (a
+// struct field or an array's element) that can take no bits and that a
+// reader makes on its own (ownObject: a struct, a map, a union, a slice)
+// counts workValuesPerBit (what one bit pays for) for itself besides its
+// own values: it is an object in C# and TypeScript that no bit pays for.
+// Counted as nothing, one bit of a slice element held 63 of them (a
+// 64-byte packet of 495 elements of a bool and 63 structs of no bits cost
+// TypeScript 69 of its snapshot decodes; of a bool and 63 maps of maxlen
+// 0, C# 647), and one-element arrays nested 16 deep around a value of no
+// bits 33 objects for a bit (C# 35, in an attacker's review). The
+// difference of the two counts is what the floors add to planWork; the
+// value itself (nested false) is not floored: a top-level value, a
+// pointee and a union member are charged when something in the packet
+// says they are there (and a slice element by elemWork).
 func nodeWork(f *Field, floor, nested bool) int64 {
 	switch f.Kind {
 	case KindStruct:
@@ -253,7 +255,7 @@ func nodeWork(f *Field, floor, nested bool) int64 {
 		for _, c := range f.Fields {
 			n = satAdd(n, nodeWork(c, floor, true))
 		}
-		if floor && nested && f.CountBits == 0 {
+		if floor && nested && ownObject(f) {
 			n = satAdd(n, workValuesPerBit)
 		}
 		return n
@@ -266,7 +268,7 @@ func nodeWork(f *Field, floor, nested bool) int64 {
 			return satMul(int64(f.Len), nodeWork(e, floor, true))
 		}
 		w := e.Charge.Work
-		if floor && e.Kind == KindStruct && e.CountBits == 0 {
+		if floor && ownObject(e) {
 			w = satAdd(w, workValuesPerBit)
 		}
 		return satMul(int64(f.Len), w)
@@ -274,8 +276,24 @@ func nodeWork(f *Field, floor, nested bool) int64 {
 		if f.Type.Kind() == reflect.Array {
 			return slotsWork(f.Len)
 		}
+	case KindMap, KindUnion, KindSlice:
+		if floor && nested && ownObject(f) {
+			return 1 + workValuesPerBit
+		}
 	}
 	return 1
+}
+
+// ownObject reports whether a value of node f that can take no bits is
+// one a client reader makes on its own, an object no bit pays for: a
+// struct, a map, a union's member, a slice (but []byte and strings, whose
+// empty values every reader shares).
+func ownObject(f *Field) bool {
+	switch f.Kind {
+	case KindStruct, KindMap, KindSlice, KindUnion: // a union: its index takes no bits (one member)
+		return f.CountBits == 0
+	}
+	return false
 }
 
 // elemWork is what the allowances charge for each element of a slice,

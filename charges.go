@@ -16,9 +16,9 @@ type Charge struct {
 	// for each field (a nested struct's fields each; a string, slice,
 	// pointer, map, union, hook or quaternion is 1), an array's Len times
 	// its element's Work, a sparse array's slots at 1 for each 8 (rounded
-	// up); at least 1. A struct nested in the value (a field or an array's
-	// element) that can take no bits counts 64 for itself besides its
-	// fields, what one bit pays for (see nodeWork).
+	// up); at least 1. A struct, map, union or slice nested in the value
+	// (a field or an array's element) that can take no bits counts 64 for
+	// itself besides its own values, what one bit pays for (see nodeWork).
 	Work int64
 	// Bytes is the Go type's size on a 64-bit platform: 8-byte ints,
 	// pointers, maps and alignment; 16-byte strings and interfaces,

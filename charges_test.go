@@ -127,29 +127,28 @@ func chargedNodes(l bitpack.Layout, visit func(f *bitpack.Field, path string)) {
 }
 
 // workOf counts the values one value of f visits (docs/wire.md, "Limits"):
-// a struct nested in it or an array's element struct that can take no
-// bits counts 64 for itself besides its fields.
+// a struct, map, union or slice (not []byte) nested in it that can take
+// no bits counts 64 for itself besides its own values.
 func workOf(f *bitpack.Field) int64 {
 	switch {
 	case f.Kind == bitpack.KindStruct:
 		n := int64(0)
 		for _, c := range f.Fields {
-			if c.Kind == bitpack.KindStruct {
-				n += nestedWork(c)
-				continue
-			}
-			n += fieldWork(c)
+			n += nestedWork(c)
 		}
 		return max(n, 1)
 	}
 	return fieldWork(f)
 }
 
-// nestedWork is the work of f nested in a value: 64 more for a struct of
-// no bits.
+// nestedWork is the work of f nested in a value: 64 more for a struct,
+// map, union or slice of no bits.
 func nestedWork(f *bitpack.Field) int64 {
-	if f.Kind == bitpack.KindStruct && leastBits(f) == 0 {
-		return workOf(f) + 64
+	switch f.Kind {
+	case bitpack.KindStruct, bitpack.KindMap, bitpack.KindUnion, bitpack.KindSlice:
+		if leastBits(f) == 0 { // a union: its index alone
+			return workOf(f) + 64
+		}
 	}
 	return workOf(f)
 }
@@ -221,22 +220,28 @@ type zeroNests struct {
 	Many  [100]zerobit.Cell
 	Deep  [3][2]zerobit.Cell
 	Alone *zerobit.Cell
+	M     map[uint8]uint8 `bits:"maxlen=0"`
+	U     zerobit.Solo
+	S     []zerobit.Cell `bits:"maxlen=0"`
+	Bs    []byte         `bits:"maxlen=0"`
 }
 
 // TestZeroBitNestedWork: the figures of zeroNests worked out by hand, a
 // nested Cell being its 1 value and 64 for itself: B 1; Z 65; W (In 65 +
 // Out 65, and 64 for W, which takes no bits either) 194; Few 2 × 65; Many
 // 100 × 65; Deep 3 × 2 × 65; Alone 1 (its pointee, a Cell of 1 value, is
-// charged as itself).
+// charged as itself); M, U and S, a map, a union and a slice of no bits,
+// 65 each (its 1 and 64 for itself); Bs 1 (an empty []byte every reader
+// shares).
 func TestZeroBitNestedWork(t *testing.T) {
 	l, err := bitpack.Describe(zeroNests{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := int64(1 + 65 + 194 + 130 + 6500 + 390 + 1); l.Root.Charge.Work != want || workOf(l.Root) != want {
+	if want := int64(1 + 65 + 194 + 130 + 6500 + 390 + 1 + 3*65 + 1); l.Root.Charge.Work != want || workOf(l.Root) != want {
 		t.Errorf("zeroNests: Charge.Work %d, the test's model %d, want %d", l.Root.Charge.Work, workOf(l.Root), want)
 	}
-	alone := l.Root.Fields[len(l.Root.Fields)-1].Elem
+	alone := l.Root.Fields[6].Elem
 	if alone.Charge.Work != 1 {
 		t.Errorf("zeroNests.Alone's pointee: Charge.Work %d, want 1", alone.Charge.Work)
 	}

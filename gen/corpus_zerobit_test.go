@@ -55,6 +55,9 @@ func zeroBitTypes() []zeroBitType {
 		// with the 30 bytes of Pad it sends.
 		{ZhDeep{}, []any{ZhDeep{}, ZhDeep{L: make([]ZhDeepElem, 1)},
 			ZhDeep{L: []ZhDeepElem{{B: true}, {}, {B: true}}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
+		// A MapsElem is 4096 values: likewise.
+		{MapsList{}, []any{MapsList{}, MapsList{L: make([]MapsElem, 1)},
+			MapsList{L: []MapsElem{{B: true}, {}}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
 		{ZeroPointees{}, []any{ZeroPointees{}, ZeroPointees{P: []*zerobit.Chunk{nil, &c5}}}},
 		{ZeroSparse{}, []any{ZeroSparse{}, ZeroSparse{S: []*zerobit.Chunk{nil, &c5, nil}}}},
 	}

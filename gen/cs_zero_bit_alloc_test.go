@@ -18,8 +18,9 @@ import (
 // TestCSharpZeroBitElementsAllocation: the most elements a 64-byte packet
 // pays for whose values take no bits but are objects in C# — 143
 // BoxedLeaves (four one-element arrays deep: nine objects each, where Go
-// holds 16 bytes inline), and 33 ZhDeep elements (a bool and sixteen
-// levels: 33 objects each) — are read by C# within Go's allocation
+// holds 16 bytes inline), 33 ZhDeep elements (a bool and sixteen
+// levels: 33 objects each) and 8 MapsList ones (a bool and 63 empty
+// Dictionaries) — are read by C# within Go's allocation
 // allowance for the packet (1 MiB plus 64 bytes per bit), and one more is
 // refused by Go. While those structs counted only their fields, a 33-byte
 // packet of 16,384 BoxedLeaves made a C# read allocate 4.7 MB, and a
@@ -41,6 +42,10 @@ func TestCSharpZeroBitElementsAllocation(t *testing.T) {
 		// A ZhDeepElem is 1090 values: 2 + 33 × 1090 = 35972; 34 are 37060.
 		{ZhDeep{}, mustMarshal(zhDeep(33)), 33, zhDeep(34),
 			"bitpack: encode gen.ZhDeep: field L: 37060 values would take the decode past the 36864" + workWords},
+		// A MapsElem is 1 + 63 × 65 = 4096 values: 2 + 8 × 4096 = 32770;
+		// 9 are 36864 more than the root's 2.
+		{MapsList{}, mustMarshal(mapsList(8)), 8, mapsList(9),
+			"bitpack: encode gen.MapsList: field L: 36864 values would take the decode past the 36864" + workWords},
 	} {
 		name := reflect.TypeOf(c.proto).Name()
 		v := reflect.New(reflect.TypeOf(c.proto))

@@ -57,6 +57,20 @@ type (
 		Pad []byte       `bits:"maxlen=255"`
 	}
 
+	// MapsList's elements hold a bool and 63 maps of maxlen 0: one bit for
+	// 63 Dictionaries in C# and Maps in TypeScript, which 494 to a 64-byte
+	// packet cost C# 647 snapshot decodes, TypeScript 206, Rust 31 while a
+	// map of no bits counted 1. It counts 65 now: an element is 4096, and
+	// 64 bytes pay for 8.
+	MapsElem struct {
+		B bool
+		M [63]map[uint8]uint8 `bits:"maxlen=0"`
+	}
+	MapsList struct {
+		L   []MapsElem `bits:"maxlen=600"`
+		Pad []byte     `bits:"maxlen=255"`
+	}
+
 	// BytesElems' elements hold a byte slice of maxlen 0: no bits, and a
 	// Uint8Array each in TypeScript, which cost it 12.6 snapshot decodes
 	// for the 575 that 64 bytes pay for until an empty one was shared.
@@ -71,12 +85,17 @@ type (
 
 // heavyProtos are the one-bit element roots the report measures besides
 // the zero-bit ones.
-func heavyProtos() []any { return []any{&ZhWide{}, &ZhDeep{}, &BytesElems{}} }
+func heavyProtos() []any { return []any{&ZhWide{}, &ZhDeep{}, &MapsList{}, &BytesElems{}} }
 
 // zhDeep is a ZhDeep of n elements padded to a 64-byte packet: 10 bits of
 // length, n bits, Pad's 8 bits of length and its bytes.
 func zhDeep(n int) *ZhDeep {
 	return &ZhDeep{L: make([]ZhDeepElem, n), Pad: make([]byte, 64-(18+n+7)/8)}
+}
+
+// mapsList is the same for MapsList.
+func mapsList(n int) *MapsList {
+	return &MapsList{L: make([]MapsElem, n), Pad: make([]byte, 64-(18+n+7)/8)}
 }
 
 // zhWide is the same for ZhWide.
@@ -105,6 +124,7 @@ func heavyHostileCases() []hostileCase {
 	}{
 		{ZhWide{}, 494, true, func(n int) any { return zhWide(n) }}, // 494: 10 + 494 + 8 bits fill 64 bytes
 		{ZhDeep{}, 494, true, func(n int) any { return zhDeep(n) }},
+		{MapsList{}, 494, true, func(n int) any { return mapsList(n) }},
 		{BytesElems{}, 600, false, func(n int) any { return bytesElems(n) }},
 	} {
 		name := reflect.TypeOf(c.proto).Name()

@@ -4201,13 +4201,13 @@ namespace Game.Net
 
         /// <summary>
         /// Reads one value from r, leaving r after it (no check for what
-        /// follows), as bitpack.Decode does: the value's own 3 values are
+        /// follows), as bitpack.Decode does: the value's own 67 values are
         /// charged to r's allowances first.
         /// </summary>
         public static bool Read(ref BitpackReader r, out Envelope value)
         {
             value = null;
-            if (!r.ChargeRoot(3))
+            if (!r.ChargeRoot(67))
                 return false;
             value = new Envelope();
             if (value.ReadFrom(ref r))

@@ -2227,7 +2227,7 @@ struct Envelope
 
     // bp_work is the values a read of a whole Envelope visits, its variable
     // parts aside: what bitpack::read_packet charges first (see Allowance).
-    static int64_t bp_work() { return 3; }
+    static int64_t bp_work() { return 67; }
 
     // CopyFrom makes *this a copy of source at the cost of what source holds,
     // not of its capacity (*this = source copies every array whole): of each

@@ -1997,5 +1997,5 @@ mod steps {
         S { op: Op::Union, name: "First", member: 0, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, ..S0 },
         S { op: Op::Slice, name: "Rest", member: 1, bits: 3, len: 4, each: 1, elem: Some(&S { op: Op::Union, bits: 2, members: &[&Move, &Fire, &Chat], indices: &[0, 1, 2], text: "gen.Msg", items: 1, count: 2, work: 1, bytes: 16, ..S0 }), items: 1, count: 3, ..S0 },
         S { op: Op::Union, name: "Solo", member: 2, members: &[&Ping], indices: &[0], text: "gen.One", items: 1, ..S0 },
-    ], items: 3, count: 5, work: 3, bytes: 56, ..S0 };
+    ], items: 3, count: 5, work: 67, bytes: 56, ..S0 };
 }

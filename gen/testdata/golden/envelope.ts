@@ -3122,7 +3122,7 @@ export function newEnvelope(): Envelope {
 /** Reads a whole packet as bitpack.Unmarshal does; throws BitpackError for every packet it refuses. */
 export function readEnvelope(packet: Uint8Array): Envelope {
   const r = new BitReader(packet);
-  if (!r.chargeRoot(3)) {
+  if (!r.chargeRoot(67)) {
     throw r.error("gen.Envelope");
   }
   const v = newEnvelope();
@@ -3144,9 +3144,9 @@ export function writeEnvelope(value: Envelope): BitpackBytes {
   return out;
 }
 
-/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 3 values are charged to r's allowances first. */
+/** Reads a value into v from r, leaving r after it (no check for what follows), as bitpack.Decode does: the value's own 67 values are charged to r's allowances first. */
 export function readEnvelopeFrom(r: BitReader, v: Envelope): boolean {
-  return r.chargeRoot(3) && readEnvelopeFields(r, v);
+  return r.chargeRoot(67) && readEnvelopeFields(r, v);
 }
 
 /** Reads v's fields from r, charging what they bring but not the value's own values. */
