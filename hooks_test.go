@@ -449,3 +449,61 @@ func TestEmbeddedInterfaceHooksRefused(t *testing.T) {
 		t.Errorf("Marshal wrote %x (Health dropped)", data)
 	}
 }
+
+// alignedHook is a hook type whose bits depend on where they start: V in 3
+// bits, an align, then V again as a byte. On its own (from bit 0) it
+// writes 16 bits; at bit 3 of a packet, 13.
+type (
+	alignedHook   struct{ V uint8 }
+	alignedHooked struct {
+		A uint8 `bits:"range=0..3"`
+		P alignedHook
+	}
+)
+
+func (p *alignedHook) MarshalBits(w *bitio.Writer) error {
+	w.WriteBits(uint64(p.V&7), 3)
+	w.Align()
+	w.WriteBits(uint64(p.V&7), 8)
+	return w.Err()
+}
+
+func (p *alignedHook) UnmarshalBits(r *bitio.Reader) error {
+	p.V = uint8(r.ReadBits(3))
+	r.Align()
+	if again := r.ReadBits(8); r.Err() == nil && again != uint64(p.V) {
+		return errors.New("the byte is not V")
+	}
+	return r.Err()
+}
+
+// TestHookDeltaComparesBitsOnTheirOwn: a delta's hook value is unchanged
+// when it writes, on its own, the bits the base's value writes, as the
+// encoder decides, wherever the hook sits in the packet. The delta 2d 05
+// (bit 0 changed, bit 1 A unchanged, bit 2 P changed, bits 3-5 V = 5,
+// bits 6-7 padding, byte 1 = 5) sends P.V = 5: a change against P.V = 2,
+// and none against P.V = 5, although its 13 bits in the packet differ
+// from the 16 that P.V = 5 writes from bit 0 (the padding).
+func TestHookDeltaComparesBitsOnTheirOwn(t *testing.T) {
+	delta := []byte{0x2d, 0x05}
+	from, to := alignedHooked{A: 1, P: alignedHook{2}}, alignedHooked{A: 1, P: alignedHook{5}}
+	if got, err := bitpack.AppendDelta(nil, &from, &to); err != nil || !bytes.Equal(got, delta) {
+		t.Fatalf("AppendDelta = %x, %v; want %x", got, err, delta)
+	}
+	if got, err := bitpack.AppendDelta(nil, &to, &to); err != nil || !bytes.Equal(got, []byte{0}) {
+		t.Fatalf("AppendDelta(to, to) = %x, %v; want 00", got, err)
+	}
+	var v alignedHooked
+	if err := bitpack.UnmarshalDelta(delta, &from, &v); err != nil || v != to {
+		t.Fatalf("against P.V = 2: %+v, %v; want %+v", v, err, to)
+	}
+	v = alignedHooked{A: 3, P: alignedHook{7}}
+	err := bitpack.UnmarshalDelta(delta, &to, &v)
+	const want = "bitpack: decode bitpack_test.alignedHooked: field P at bit 2: the delta marks the value changed but it is the base's (not canonical)"
+	if !errors.Is(err, bitpack.ErrRange) || err.Error() != want {
+		t.Fatalf("against P.V = 5: %v\nwant %s", err, want)
+	}
+	if v != (alignedHooked{A: 3, P: alignedHook{7}}) {
+		t.Fatalf("a refused delta changed the target to %+v", v)
+	}
+}

@@ -259,8 +259,11 @@ type hookReader struct {
 // value's, when w is one a hook was handed, else 0.
 func hookDepth(w *bitio.Writer) int { return frameOfWriter(w).Depth }
 
-// Deltas. A hook field is compared by the bits its MarshalBits writes,
-// and sent whole when they differ from the base's.
+// Deltas. A hook field is compared by the bits its MarshalBits writes on
+// its own, from bit 0 of a Writer of its own, and sent whole when they
+// differ from the base's; a reader compares the value it read the same
+// way, never by the bits it took in the packet (a hook that aligns takes
+// other bits there).
 
 // hookBits returns the bits MarshalBits writes for the hook field o at at
 // (n of them, in buf's bytes), encoded apart from any packet.
@@ -301,7 +304,8 @@ func encodeHookDelta(e *deltaEncoder, o *op, at, bt pointer, depth int, bit bool
 }
 
 // decodeHookDelta decodes a changed hook field as decodeHook does, and
-// refuses it when it read the very bits the base's value writes.
+// refuses it when the value read writes the very bits the base's value
+// writes.
 func decodeHookDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) (bool, *fieldError) {
 	r := d.r
 	if !d.changedBit(bit) || r.Err() != nil {
@@ -320,25 +324,22 @@ func decodeHookDelta(d *decoder, o *op, at pointer, start, depth int, bit bool) 
 	if err := decodeHook(d, o, at, body, depth); err != nil {
 		return false, err
 	}
-	if r.Err() == nil && r.BitsRead()-body == n && readAgain(r, body, old, n) {
+	if r.Err() != nil {
+		return true, nil
+	}
+	// The value read is compared as the encoder compares it: by the bits
+	// it writes on its own, from bit 0. The bits it took in the packet can
+	// differ from those when the hook aligns (an align's padding depends
+	// on where the value starts). A value its MarshalBits refuses does not
+	// write the base's bits: it is a change.
+	np := scratchBuffers.Get().(*[]byte)
+	defer scratchBuffers.Put(np)
+	now, m, err := hookBits(o, at, depth, *np)
+	*np = now[:0]
+	if err == nil && m == n && string(now) == string(old) {
 		return false, unchangedError(o.path, start)
 	}
 	return true, nil
-}
-
-// readAgain reports whether the n bits of r from bit from are the first n
-// bits of b; r ends where it was, at from + n.
-func readAgain(r *bitio.Reader, from int, b []byte, n int) bool {
-	r.Rewind(from)
-	var br bitio.Reader
-	br.Reset(b)
-	same := true
-	for n > 0 {
-		k := min(n, 56)
-		same = r.ReadBits(k) == br.ReadBits(k) && same
-		n -= k
-	}
-	return same
 }
 
 // cloneHook copies a hook field's value (shallowly: a hook's value is

@@ -46,7 +46,13 @@ func deltaCrafts() []deltaCraft {
 	ids := func(e int64) []int64 { return []int64{1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, e, 8} }
 	const idsBelow = "change -128 from code 5 leaves the range [0, 4294967295]"
 	const idsAbove = "change +128 from code 4294967290 leaves the range [0, 4294967295]"
+	hooked := &Hooked{At: Stamp{0x5a3}, N: 4}
 	return []deltaCraft{
+		// Root, At changed: from bit 2 its high 4 bits, 2 bits of padding,
+		// its low 8 (14 bits, where on its own it writes 16), then N
+		// unchanged. It is the base's value: not canonical.
+		{"Hooked.At: the base's value sent again (a hook that aligns)", hooked, []int64{1, 1, 1, 1, 5, 4, 0, 2, 0xa3, 8, 0, 1}, 3,
+			"At", 1, "the delta marks the value changed but it is the base's (not canonical)"},
 		// Root, Health changed, then its short form (h = 16) or long form.
 		{"Ranges.Health: short form below 0 (inline)", ranges, []int64{1, 1, 1, 1, 0, 1, 0, 5}, 2,
 			"Health", 1, "change -16 from code 3 leaves the range [0, 1000]"},

@@ -31,6 +31,32 @@ struct Pair
     }
 };
 
+// Aligned is a Pair with an align between its fields.
+struct Aligned
+{
+    uint32_t a, b;
+    template <typename Stream> bool Serialize( Stream & stream )
+    {
+        serialize_bits( stream, a, 4 );
+        serialize_align( stream );
+        serialize_bits( stream, b, 8 );
+        return true;
+    }
+};
+
+// measure prints what a MeasureStream counts for the Pair a b and for the
+// Aligned 1 b2.
+static int measure( uint32_t a, uint32_t b )
+{
+    Pair p = { a, b };
+    Aligned q = { 1, 0xb2 };
+    serialize::MeasureStream pm, qm;
+    if ( !p.Serialize( pm ) || !q.Serialize( qm ) )
+        return 1;
+    printf( "%d %d\n", (int) pm.GetBitsProcessed(), (int) qm.GetBitsProcessed() );
+    return 0;
+}
+
 // read_pair reads a Pair from the packet 21 0b in an allocation of its size
 // plus spare bytes.
 static int read_pair( size_t spare )
@@ -78,6 +104,10 @@ int main( int argc, char ** argv )
         return write_pair( 16, true );
     if ( strcmp( mode, "capacity-12" ) == 0 )
         return write_pair( 12, true );
+    if ( strcmp( mode, "measure" ) == 0 )
+        return measure( 1, 0xb2 );
+    if ( strcmp( mode, "measure-wide" ) == 0 )
+        return measure( 16, 0xb2 );
     if ( strcmp( mode, "null-packet" ) == 0 )
     {
         serialize::ReadStream stream( NULL, 0 );
@@ -95,7 +125,10 @@ int main( int argc, char ** argv )
 // from), a packet printed without Flush holds the buffer's old bytes (the
 // writer keeps the last word until Flush), a capacity of 12 bytes and a
 // NULL packet abort. The same calls done right give the packet: 4 bits of
-// 1 then 8 bits of b2 are 21 0b.
+// 1 then 8 bits of b2 are 21 0b. Its MeasureStream counts as serialize's
+// does: 12 bits for that Pair, 19 for one with an align between its
+// fields (an align counts 7 wherever it falls), and it aborts on a value
+// wider than its bits, as the writer does.
 func TestMinSerializeStrict(t *testing.T) {
 	t.Parallel() // a compiler and a program of its own: beside another test's
 	gxx := requireCompiler(t)
@@ -125,6 +158,8 @@ func TestMinSerializeStrict(t *testing.T) {
 		{mode: "no-flush", stdout: "a5a5\n"}, // the stand-in's fill: serialize leaves the buffer's old bytes
 		{mode: "capacity-12", stderr: "minserialize: misuse: WriteStream: capacity not a multiple of 8 bytes"},
 		{mode: "null-packet", stderr: "minserialize: misuse: ReadStream: NULL buffer"},
+		{mode: "measure", stdout: "12 19\n"},
+		{mode: "measure-wide", stderr: "minserialize: misuse: serialize_bits: value wider than its bits"},
 	} {
 		cmd := exec.Command(bin, c.mode)
 		cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=0")

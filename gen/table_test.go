@@ -221,20 +221,27 @@ type Envelope struct {
 	Solo  One
 }
 
-// Stamp encodes itself: 12 bits, values above 4095 refused. The C++ side
-// is hand-written in testdata/hooks.h.
+// Stamp encodes itself: its 12 bits as the high 4, an align, then the
+// low 8, so the bits it takes depend on where it starts (16 from bit 0,
+// 14 from bit 2, where a delta of Hooked puts it); values above 4095
+// refused. Each client's side is written by hand (testdata/hooks.h,
+// hooks.cs, driver_cases.ts, rust/driver.rs).
 type Stamp struct{ v uint16 }
 
 func (s *Stamp) MarshalBits(w *bitio.Writer) error {
 	if s.v > 4095 {
 		return errors.New("stamp out of range")
 	}
-	w.WriteBits(uint64(s.v), 12)
+	w.WriteBits(uint64(s.v>>8), 4)
+	w.Align()
+	w.WriteBits(uint64(s.v&255), 8)
 	return w.Err()
 }
 
 func (s *Stamp) UnmarshalBits(r *bitio.Reader) error {
-	s.v = uint16(r.ReadBits(12))
+	high := r.ReadBits(4)
+	r.Align()
+	s.v = uint16(high<<8 | r.ReadBits(8))
 	return r.Err()
 }
 

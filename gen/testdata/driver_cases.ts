@@ -7,9 +7,10 @@
 
 import * as t from "./table.js";
 
-// Stamp is gen.Stamp: 12 bits; values above 4095 are refused, as its Go
-// MarshalBits refuses them. Its fields are declared as the generated
-// module asks, by augmenting its interface.
+// Stamp is gen.Stamp: the high 4 of its 12 bits, an align, the low 8;
+// values above 4095 are refused, as its Go MarshalBits refuses them. Its
+// fields are declared as the generated module asks, by augmenting its
+// interface.
 declare module "./table.js" {
   interface Stamp {
     v: number;
@@ -20,8 +21,12 @@ declare module "./table.js" {
 // are replaced whole, never changed), and shared() skips what is frozen.
 t.hooks.Stamp = {
   zero: () => Object.freeze({ v: 0 }),
-  read: (r) => Object.freeze({ v: r.readBits(12) }),
-  write: (w, s) => (s.v > 4095 ? w.refuse("hook refused the value: stamp out of range") : w.writeBits(s.v, 12)),
+  read: (r) => {
+    const high = r.readBits(4);
+    r.align();
+    return Object.freeze({ v: (high << 8) | r.readBits(8) });
+  },
+  write: (w, s) => (s.v > 4095 ? w.refuse("hook refused the value: stamp out of range") : w.writeBits(s.v >> 8, 4) && w.align() && w.writeBits(s.v & 255, 8)),
 };
 
 function hex(p: Uint8Array): string {

@@ -4,20 +4,20 @@
 
 namespace BitpackGen.Table
 {
-    // Stamp is gen.Stamp: 12 bits; values above 4095 are refused, as its Go
-    // MarshalBits refuses them.
+    // Stamp is gen.Stamp: the high 4 of its 12 bits, an align, the low 8;
+    // values above 4095 are refused, as its Go MarshalBits refuses them.
     public sealed partial class Stamp
     {
         public ushort v;
 
         public static bool Read(ref BitpackReader r, out Stamp value)
         {
-            uint bits;
+            uint high, low;
             value = null;
-            if (!r.ReadBits(12, out bits))
+            if (!r.ReadBits(4, out high) || !r.Align() || !r.ReadBits(8, out low))
                 return false;
             value = new Stamp();
-            value.v = (ushort)bits;
+            value.v = (ushort)(high << 8 | low);
             return true;
         }
 
@@ -25,7 +25,7 @@ namespace BitpackGen.Table
         {
             if (v > 4095)
                 return w.Fail("hook refused the value: stamp out of range");
-            return w.WriteBits(v, 12);
+            return w.WriteBits((uint)(v >> 8), 4) && w.Align() && w.WriteBits((uint)(v & 255), 8);
         }
     }
 }

@@ -2,8 +2,8 @@
 // a generated header asks its users to (a type that encodes itself in Go
 // with MarshalBits/UnmarshalBits must be defined before the header).
 
-// Stamp is gen.Stamp: 12 bits; values above 4095 are refused, as its Go
-// MarshalBits refuses them.
+// Stamp is gen.Stamp: the high 4 of its 12 bits, an align, the low 8;
+// values above 4095 are refused, as its Go MarshalBits refuses them.
 struct Stamp
 {
     uint16_t v;
@@ -12,7 +12,12 @@ struct Stamp
     {
         if ( Stream::IsWriting && v > 4095 )
             return false;
-        serialize_bits( stream, v, 12 );
+        uint32_t high = v >> 8, low = v & 255;
+        serialize_bits( stream, high, 4 );
+        serialize_align( stream );
+        serialize_bits( stream, low, 8 );
+        if ( Stream::IsReading )
+            v = uint16_t( high << 8 | low );
         return true;
     }
 };

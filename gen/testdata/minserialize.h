@@ -8,8 +8,8 @@
 // max - min), bytes are aligned first.
 //
 // It has the names generated code relies on: the classes
-// serialize::WriteStream and serialize::ReadStream with IsWriting and
-// IsReading, and the macros serialize_bits, serialize_bool, serialize_int,
+// serialize::WriteStream, serialize::ReadStream and serialize::MeasureStream
+// with IsWriting and IsReading, and the macros serialize_bits, serialize_bool, serialize_int,
 // serialize_uint64, serialize_float, serialize_double, serialize_bytes,
 // serialize_align and serialize_object, which return false from the
 // enclosing function when the stream refuses.
@@ -171,6 +171,60 @@ namespace serialize
         int m_scratchBits;   // how many, in [0, 63]
         int64_t m_words;     // the words stored
         bool m_flushed;      // Flush stored a partial word
+    };
+
+    // MeasureStream counts the bits a value's Serialize would write, as
+    // serialize's does: it checks every argument as the writer does, and
+    // an align counts 7 bits wherever it falls (serialize cannot know where
+    // the value will sit in a packet), so a measure is at least what a
+    // WriteStream writes.
+    class MeasureStream
+    {
+    public:
+        enum { IsWriting = 1 };
+        enum { IsReading = 0 };
+
+        MeasureStream() : m_bits( 0 ) {}
+
+        bool SerializeBits( uint32_t value, int bits )
+        {
+            if ( bits < 1 || bits > 32 )
+                misuse( "SerializeBits: bits outside 1..32" );
+            if ( bits < 32 && ( value >> bits ) != 0 )
+                misuse( "SerializeBits: value wider than its bits" );
+            m_bits += bits;
+            return true;
+        }
+
+        bool SerializeInteger( int32_t value, int32_t min, int32_t max )
+        {
+            if ( !( min < max ) || value < min || value > max )
+                misuse( "SerializeInteger: value outside [min, max], or min >= max" );
+            m_bits += span_bits( uint32_t( max ) - uint32_t( min ) );
+            return true;
+        }
+
+        bool SerializeAlign()
+        {
+            m_bits += GetAlignBits();
+            return true;
+        }
+
+        bool SerializeBytes( const uint8_t * data, int64_t bytes )
+        {
+            if ( bytes < 0 || ( bytes > 0 && !data ) )
+                misuse( "SerializeBytes: negative length or NULL data" );
+            SerializeAlign();
+            m_bits += bytes * 8;
+            return true;
+        }
+
+        int GetAlignBits() const { return 7; }
+        int64_t GetBitsProcessed() const { return m_bits; }
+        int64_t GetBytesProcessed() const { return ( m_bits + 7 ) / 8; }
+
+    private:
+        int64_t m_bits;
     };
 
     class ReadStream

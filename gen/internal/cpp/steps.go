@@ -349,19 +349,13 @@ func chargeValue(c *cppBody, ch model.Charge) {
 	c.line("bitpack_charge( bitpack::charge_value( %s, %s ) );", cppInt(ch.Work), cppInt(ch.Bytes))
 }
 
-// hook renders a hook's call, charged as it is read.
-//
-// A read refuses a value whose bits run past BITPACK_HOOK_BYTES (Go has no
-// such bound): a delta compares hook values by writing each into that many
-// bytes on the stack (bitpack::hook_differs), so a value a packet brings
-// must fit there, or a later delta against it would write past the buffer.
+// hook renders a hook's call, charged as it is read. Any value the
+// hook's Serialize accepts is accepted, as Go accepts any MarshalBits
+// writes: a delta compares hook values in buffers sized by measuring them
+// (bitpack::hook_differs), so no value's size can overrun one.
 func (e *Emitter) hook(c *cppBody, v *model.Value, x string) {
 	c.line("bitpack_charge( bitpack::charge_hook( %s, %s ) );", cppInt(v.Charge.Work), cppInt(v.Charge.Bytes))
-	c.open()
-	c.line("const int64_t hook_start = stream.GetBitsProcessed();")
 	c.line("serialize_object( stream, %s );", x)
-	c.refuse("Stream::IsReading && stream.GetBitsProcessed() - hook_start > 8 * int64_t( BITPACK_HOOK_BYTES )")
-	c.close()
 }
 
 // loop renders a for loop over [0, n) with a fresh index variable.

@@ -120,15 +120,20 @@ func (e *Emitter) dReadPart(c *body, it csItem, start, p, ret string) {
 	case model.OpMap:
 		e.dReadMap(c, it, start, p, ret, refuse)
 	case model.OpHook:
-		name, tmp, at, nv := e.typeNames[v.Type], c.local("d"), c.local("d"), c.local("d")
+		// The value read is compared with the base's as Go compares them:
+		// by the bits each writes on its own (its bits in the packet can
+		// differ when the hook aligns); one that cannot be written is a
+		// change.
+		name, tmp, at, nv, now := e.typeNames[v.Type], c.local("d"), c.local("d"), c.local("d"), c.local("d")
 		c.line("BitpackWriter %s = new BitpackWriter(16);", tmp)
-		c.line("if (%s != null)", it.get)
-		c.line("    %s.WriteTo(ref %s);", it.get, tmp)
+		c.line("if (%s != null && !%s.WriteTo(ref %s))", it.get, it.get, tmp)
+		c.line("    return r.Fail(%s.ErrorKind, %s, \"base value: \" + %s.ErrorDetail) || r.At(%s);", tmp, start, tmp, p)
 		c.line("int %s = r.BitsRead;", at)
 		c.line("%s %s;", name, nv)
 		c.line("if (!r.ChargeHook(%d, %d, %s) || !%s.Read(ref r, out %s))", v.Charge.Work, v.Charge.Bytes, at, name, nv)
 		c.line("    %s", ret)
-		c.line("if (r.BitsRead - %s == %s.BitsWritten && r.SameBits(%s, %s.Buffer, %s.BitsWritten))", at, tmp, at, tmp, tmp)
+		c.line("BitpackWriter %s = new BitpackWriter(16);", now)
+		c.line("if (%s != null && %s.WriteTo(ref %s) && %s.BitsWritten == %s.BitsWritten && %s.SameBits(0, %s.Buffer, %s.BitsWritten))", nv, nv, now, now, tmp, now, tmp, tmp)
 		c.line("    return r.Unchanged(%s) || r.At(%s);", start, p)
 		c.line("%s = %s;", it.set, nv)
 	default:

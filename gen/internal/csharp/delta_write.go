@@ -503,11 +503,12 @@ func (e *Emitter) dWriteMap(c *body, it csItem, bit, changed, p string, same fun
 }
 
 // dWriteHook writes a hook value after its changed bit and takes it back
-// when its bits are the base's (which are written apart to compare).
+// when its bits are the base's. Both are written apart to compare, as Go
+// compares them: the value's bits in the packet can differ from its own
+// when the hook aligns.
 func (e *Emitter) dWriteHook(c *body, v *model.Value, g, b, p, ch string) {
 	e.absentChecks(c, v, g, b, p)
-	at, tmp := c.local("d"), c.local("d")
-	c.line("int %s = w.BitsWritten;", at)
+	tmp, now := c.local("d"), c.local("d")
 	c.line("if (!%s.WriteTo(ref w))", g)
 	c.line("    %s", csRet("w", p))
 	c.line("BitpackWriter %s = new BitpackWriter(16);", tmp)
@@ -516,5 +517,7 @@ func (e *Emitter) dWriteHook(c *body, v *model.Value, g, b, p, ch string) {
 	c.line("w.Fail(%s.ErrorKind, \"base value: \" + %s.ErrorDetail);", tmp, tmp)
 	c.line("%s", csRet("w", p))
 	c.close()
-	c.line("%s = w.BitsWritten - %s != %s.BitsWritten || !w.SameBits(%s, %s.Buffer, %s.BitsWritten);", ch, at, tmp, at, tmp, tmp)
+	c.line("BitpackWriter %s = new BitpackWriter(16);", now)
+	c.line("%s.WriteTo(ref %s);", g, now)
+	c.line("%s = %s.BitsWritten != %s.BitsWritten || !%s.SameBits(0, %s.Buffer, %s.BitsWritten);", ch, now, tmp, now, tmp, tmp)
 }

@@ -205,27 +205,35 @@
         x.write(&mut w).map(|_| w)
     }
 
-    /// A changed hook value: refused when its bits are the base's.
+    /// A changed hook value: refused when the bits it writes on its own
+    /// are the base's, as Go compares them (its bits in the packet can
+    /// differ when the hook aligns); a value that cannot be written is a
+    /// change.
     pub fn hook_dread<T: Hook>(x: &mut T, r: &mut Reader, s: &S, start: u64) -> Res {
         let old = hook_bits(x).map_err(|e| range(start, format!("base value: {}", e.message)))?;
-        let body = r.pos();
         let v = hook_read(r, s)?;
-        let end = r.pos();
-        r.seek(body);
-        let same = end - body == old.pos && (0..old.pos).all(|i| r.bits(1).ok() == Some(old.bit_at(i) as u64));
-        r.seek(end);
-        if same {
+        if same_bits(&v, &old) {
             return Err(unchanged(start));
         }
         *x = v;
         Ok(())
     }
 
+    /// A hook value written after its changed bit: whether it differs from
+    /// the base's, both written on their own, as Go compares them.
     pub fn hook_dwrite<T: Hook>(x: &T, b: &T, w: &mut Writer, s: &S) -> Res<bool> {
-        let from = w.pos();
         hook_write(x, w, s)?;
         let old = hook_bits(b).map_err(|e| w.fail(&format!("base value: {}", e.message)))?;
-        Ok(!w.same_since(from, &old))
+        Ok(!same_bits(x, &old))
+    }
+
+    /// Whether x writes, on its own, the bits old holds (a value that
+    /// cannot be written does not).
+    fn same_bits<T: Hook>(x: &T, old: &Writer) -> bool {
+        match hook_bits(x) {
+            Ok(now) => now.same_since(0, old),
+            Err(_) => false,
+        }
     }
 
     /// A generated struct type: its steps and Go name.

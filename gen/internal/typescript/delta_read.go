@@ -87,7 +87,12 @@ func (e *Emitter) dPart(c *body, v *model.Value, x, cur string, idx []string, st
 		c.line("if (!r.chargeHook(%d, %d, %s)) return r.at(%s);", v.Charge.Work, v.Charge.Bytes, y, p)
 		c.line("const %s = hook(hooks.%s, %q).read(r);", s, n, n)
 		c.line("if (r.failed) return r.at(%s);", p)
-		c.line("if (deltaSameBits(r, %s, %s)) return deltaUnchanged(r, %s) || r.at(%s);", y, hb, start, p)
+		// Compared with the base's as Go compares them: by the bits each
+		// writes on its own (its bits in the packet can differ when the
+		// hook aligns); a value that cannot be written is a change.
+		own := c.local("w")
+		c.line("const %s = new BitWriter(16);", own)
+		c.line("if (hook(hooks.%s, %q).write(%s, %s) && deltaSameWritten(%s, 0, %s)) return deltaUnchanged(r, %s) || r.at(%s);", n, n, own, s, own, hb, start, p)
 		c.line("%s = %s;", x, s)
 	case model.OpArray:
 		a := c.local("a")

@@ -159,7 +159,9 @@ func (e *Emitter) dwWhole(c *body, d dctx, v *model.Value, x, b string, idx []st
 	st, from, s := c.local("x"), c.local("y"), c.local("w")
 	c.line("const %s = w.bitsWritten;", st)
 	tsBitLine(c, d, 1)
-	c.line("const %s = w.bitsWritten;", from)
+	if v.Op == model.OpQuat {
+		c.line("const %s = w.bitsWritten;", from)
+	}
 	e.write(c, v, x, idx)
 	if v.Op == model.OpQuat {
 		l := c.local("e")
@@ -170,12 +172,18 @@ func (e *Emitter) dwWhole(c *body, d dctx, v *model.Value, x, b string, idx []st
 			comps[k] = l + e.quatComp(steps, true)
 		}
 		c.line("if (!%s.writeQuat(%s, %s, %s, %s, %d)) return deltaAdopt(w, %s, \"base value: \") || w.at(%s);", s, comps[0], comps[1], comps[2], comps[3], v.Bits, s, p)
-	} else {
-		n := e.typeNames[v.Type]
-		c.line("const %s = new BitWriter(16);", s)
-		c.line("if (!hook(hooks.%s, %q).write(%s, %s)) return deltaAdopt(w, %s, \"base value: \") || w.at(%s);", n, n, s, b, s, p)
+		e.dwUnchanged(c, d, fmt.Sprintf("deltaSameWritten(w, %s, %s)", from, s), st)
+		return
 	}
-	e.dwUnchanged(c, d, fmt.Sprintf("deltaSameWritten(w, %s, %s)", from, s), st)
+	// A hook's value is compared with the base's as Go compares them: by
+	// the bits each writes on its own (its bits in the packet can differ
+	// when the hook aligns).
+	n, own := e.typeNames[v.Type], c.local("w")
+	c.line("const %s = new BitWriter(16);", s)
+	c.line("if (!hook(hooks.%s, %q).write(%s, %s)) return deltaAdopt(w, %s, \"base value: \") || w.at(%s);", n, n, s, b, s, p)
+	c.line("const %s = new BitWriter(16);", own)
+	c.line("hook(hooks.%s, %q).write(%s, %s);", n, n, own, x)
+	e.dwUnchanged(c, d, fmt.Sprintf("deltaSameWritten(%s, 0, %s)", own, s), st)
 }
 
 // dwBody renders the body of a value against its base and returns the

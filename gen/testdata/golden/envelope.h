@@ -1018,7 +1018,7 @@ namespace bitpack
 // their helpers.
 
 #ifndef BITPACK_HOOK_BYTES
-#define BITPACK_HOOK_BYTES 256  // the most bytes a hook type's Serialize writes (see hook_differs)
+#define BITPACK_HOOK_BYTES 256  // hook values up to this many bytes are compared on the stack (see hook_differs)
 #endif
 
 namespace bitpack
@@ -1312,30 +1312,57 @@ namespace bitpack
         return count != base_count || count < 0 || count > maxlen || ( count > 0 && memcmp( p, base, size_t( count ) ) != 0 );
     }
 
-    // hook_bits writes a hook type's value apart from any packet: the bits
-    // its Serialize writes (in buffer), or -1 when it refuses the value.
-    template <typename T> inline int hook_bits( const T & value, uint8_t * buffer )
+    // hook_measure is the most bits a hook type's value can take, as
+    // serialize's MeasureStream counts them (an align counts 7), or -1 when
+    // its Serialize refuses the value.
+    template <typename T> inline int64_t hook_measure( const T & value )
     {
         T copy = value;
-        serialize::WriteStream stream( buffer, BITPACK_HOOK_BYTES );
+        serialize::MeasureStream stream;
+        if ( !copy.Serialize( stream ) )
+            return -1;
+        return int64_t( stream.GetBitsProcessed() );
+    }
+
+    // hook_bits writes a hook type's value apart from any packet into
+    // buffer (bytes long, a multiple of 8, at least what hook_measure
+    // says): the bits its Serialize writes, or -1 when it refuses the value.
+    template <typename T> inline int64_t hook_bits( const T & value, uint8_t * buffer, int bytes )
+    {
+        T copy = value;
+        serialize::WriteStream stream( buffer, bytes );
         if ( !copy.Serialize( stream ) )
             return -1;
         stream.Flush();
-        return int( stream.GetBitsProcessed() );
+        return int64_t( stream.GetBitsProcessed() );
     }
 
     // hook_differs compares two values of a hook type by the bits their
     // Serialize writes, as bitpack compares MarshalBits': 1 when they
     // differ, 0 when they are the same, -1 when either value is refused.
-    // Each is written into BITPACK_HOOK_BYTES bytes on the stack: define it
-    // larger before including the header for a hook that writes more.
+    // Each is measured first, then written into BITPACK_HOOK_BYTES bytes
+    // on the stack when both fit and into a heap buffer when not, so any
+    // value bitpack accepts is compared (a value of more than 256 MB, which
+    // no packet brings, is refused).
     template <typename T> inline int hook_differs( const T & a, const T & b )
     {
-        uint8_t x[BITPACK_HOOK_BYTES] = { 0 }, y[BITPACK_HOOK_BYTES] = { 0 };
-        const int n = hook_bits( a, x ), m = hook_bits( b, y );
-        if ( n < 0 || m < 0 )
+        const int64_t most_a = hook_measure( a ), most_b = hook_measure( b );
+        if ( most_a < 0 || most_b < 0 )
             return -1;
-        return n != m || memcmp( x, y, size_t( ( n + 7 ) / 8 ) ) != 0 ? 1 : 0;
+        const int64_t most = most_a > most_b ? most_a : most_b;
+        if ( most > int64_t( 1 ) << 31 )
+            return -1;
+        enum { StackBytes = BITPACK_HOOK_BYTES / 8 > 0 ? BITPACK_HOOK_BYTES / 8 * 8 : 8 };
+        const int bytes = int( ( most + 63 ) / 64 * 8 );
+        uint8_t x[StackBytes] = { 0 }, y[StackBytes] = { 0 };
+        uint8_t * heap = bytes > StackBytes ? new uint8_t[2 * size_t( bytes )] : NULL;
+        uint8_t * p = heap ? heap : x;
+        uint8_t * q = heap ? heap + bytes : y;
+        const int capacity = heap ? bytes : int( StackBytes );
+        const int64_t n = hook_bits( a, p, capacity ), m = hook_bits( b, q, capacity );
+        const int differs = n < 0 || m < 0 ? -1 : n != m || memcmp( p, q, size_t( ( n + 7 ) / 8 ) ) != 0 ? 1 : 0;
+        delete [] heap;
+        return differs;
     }
 
     // Maps in deltas: the entries of a value and of its base are walked in

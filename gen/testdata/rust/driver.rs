@@ -18,8 +18,9 @@ use std::io::{BufRead, Write};
 use probes::{answer, bytes, hex};
 use table::Error;
 
-/// gen.Stamp, which encodes itself in Go: 12 bits, values above 4095
-/// refused, as its MarshalBits refuses them.
+/// gen.Stamp, which encodes itself in Go: the high 4 of its 12 bits, an
+/// align, the low 8; values above 4095 refused, as its MarshalBits
+/// refuses them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stamp {
     pub v: u16,
@@ -27,13 +28,17 @@ pub struct Stamp {
 
 impl table::Hook for Stamp {
     fn read(r: &mut table::Reader) -> Result<Stamp, Error> {
-        Ok(Stamp { v: r.bits(12)? as u16 })
+        let high = r.bits(4)?;
+        r.align()?;
+        Ok(Stamp { v: (high << 8 | r.bits(8)?) as u16 })
     }
     fn write(&self, w: &mut table::Writer) -> Result<(), Error> {
         if self.v > 4095 {
             return Err(w.refuse("stamp out of range"));
         }
-        w.bits(self.v as u64, 12);
+        w.bits(self.v as u64 >> 8, 4);
+        w.align();
+        w.bits(self.v as u64 & 255, 8);
         Ok(())
     }
 }
