@@ -36,7 +36,7 @@ type ZeroSparse struct {
 // Go encodes (the packets near them are kin of zerobit's), at least two.
 func zeroBitTypes() []zeroBitType {
 	c5 := chunk5()
-	return []zeroBitType{
+	return append([]zeroBitType{
 		{zerobit.ZeroSlice{}, []any{zerobit.ZeroSlice{}, zerobit.ZeroSlice{C: []zerobit.Chunk{c5}}}},
 		{zerobit.ZeroRows{}, []any{zerobit.ZeroRows{}, zerobit.ZeroRows{R: []zerobit.ZeroSlice{{}}},
 			zerobit.ZeroRows{R: []zerobit.ZeroSlice{{}, {}}}, zerobit.ZeroRows{R: []zerobit.ZeroSlice{{C: []zerobit.Chunk{c5}}}}}},
@@ -60,7 +60,7 @@ func zeroBitTypes() []zeroBitType {
 			MapsList{L: []MapsElem{{B: true}, {}}, Pad: []byte("0123456789abcdefghijklmnopqrst")}}},
 		{ZeroPointees{}, []any{ZeroPointees{}, ZeroPointees{P: []*zerobit.Chunk{nil, &c5}}}},
 		{ZeroSparse{}, []any{ZeroSparse{}, ZeroSparse{S: []*zerobit.Chunk{nil, &c5, nil}}}},
-	}
+	}, zeroBitShapeTypes()...)
 }
 
 type zeroBitType struct {
@@ -135,6 +135,7 @@ func (c *corpus) zeroBitDeltas(k0 int, rng *rand.Rand) {
 	for i, z := range zeroBitTypes() {
 		c.deltas(k0+i, reflect.TypeOf(z.proto), z.values, deltaPairsPerType, deltaHostilePerType, rng)
 	}
+	c.zeroBitShapeGrowths(k0+len(zeroBitTypes())-len(zeroBitShapes()), rng)
 	for _, cr := range zeroBitCrafts() {
 		typ := reflect.TypeOf(cr.base).Elem()
 		for i, z := range zeroBitTypes() {
