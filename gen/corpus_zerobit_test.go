@@ -18,7 +18,8 @@ import (
 // pointers and sparse slots, accepted values of every such type and the
 // packets near them, and deltas that add such values — are reads and
 // deltas of the corpus for every language. The types are roots of the
-// corpus's model after the table's (zeroBitTypes), with commands of their
+// corpus's model after the table's (zeroBitTypes, then in the full corpus
+// the shapes of corpus_zerobit_shapes_test.go), with commands of their
 // own: no random samples (a random value of them is rarely one Go can
 // encode: a Chunk costs 4096 values, paid by no bits).
 
@@ -86,11 +87,15 @@ func chunk5() zerobit.Chunk {
 	return c
 }
 
-// zeroBitProtos are zeroBitTypes' types, for the corpus's model.
+// zeroBitProtos are zeroBitTypes' types, for the corpus's model, then
+// those of the shapes the full corpus holds (zeroBitShapesInCorpus).
 func zeroBitProtos() []any {
 	var out []any
 	for _, z := range zeroBitTypes() {
 		out = append(out, z.proto)
+	}
+	for _, s := range zeroBitShapesInCorpus() {
+		out = append(out, s.proto)
 	}
 	return out
 }
@@ -126,6 +131,7 @@ func (c *corpus) zeroBitReads(k0 int, rng *rand.Rand) {
 			c.read(k0+i, typ, p, fmt.Sprintf("%s random packet %d", typ, j))
 		}
 	}
+	c.zeroBitShapeReads(k0+len(zeroBitTypes()), rng)
 }
 
 // zeroBitDeltas adds the delta commands of the zero-bit roots, the first
@@ -143,6 +149,7 @@ func (c *corpus) zeroBitDeltas(k0 int, rng *rand.Rand) {
 			}
 		}
 	}
+	c.zeroBitShapeDeltas(k0+len(zeroBitTypes()), rng)
 }
 
 // zeroBitCrafts are deltas that add zero-bit values: every one is refused
