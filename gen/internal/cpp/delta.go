@@ -369,10 +369,7 @@ func (e *Emitter) deltaPart(c *cppBody, v *model.Value, p, bp place) {
 	case model.OpHook:
 		c.refuse("Stream::IsWriting && bitpack::hook_differs( %s, %s ) < 0", x, bx)
 		e.hook(c, v, x)
-		// Refused when the base cannot be written (Go refuses it as the
-		// base's value) or when the value read writes the base's bits; a
-		// value read that cannot be written is a change, as in Go.
-		c.refuse("Stream::IsReading && ( bitpack::hook_measure( %s ) < 0 || bitpack::hook_differs( %s, %s ) == 0 )", bx, x, bx)
+		c.refuse("Stream::IsReading && !bitpack::hook_read_changed( %s, %s )", x, bx)
 	case model.OpUnion:
 		c.refuse("!%s.SerializeDeltaPart( stream, %s )", x, bx)
 	case model.OpArray:

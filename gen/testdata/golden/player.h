@@ -1365,6 +1365,17 @@ namespace bitpack
         return differs;
     }
 
+    // hook_read_changed reports whether a delta read may carry value as a
+    // change from base, as bitpack decides: base's Serialize accepts it
+    // (bitpack refuses a base its MarshalBits refuses) and value's bits
+    // differ from base's, a value its Serialize refuses differing from
+    // every base. The base is measured once on the path a packet takes.
+    template <typename T> inline bool hook_read_changed( const T & value, const T & base )
+    {
+        const int differs = hook_differs( value, base );
+        return differs > 0 || ( differs < 0 && hook_measure( base ) >= 0 );
+    }
+
     // Maps in deltas: the entries of a value and of its base are walked in
     // ascending key order whatever order their arrays hold them in.
     template <typename K> inline int key_compare( const K & a, const K & b ) { return key_less( a, b ) ? -1 : key_less( b, a ) ? 1 : 0; }
