@@ -84,9 +84,10 @@ func (cmd command) agrees(got string) bool {
 // clientCheck compares one client answer with Go's. quiets says the
 // client runs where a signalling NaN may be quieted (JavaScript, mono
 // -O=-float32): then Go's answer with those NaNs quieted is accepted too,
-// and nothing else. It returns "" when they agree, else what differs.
+// and nothing else. (Its clients, C# and TypeScript, compare hook values
+// by identity: cmd.byIdentity is their answer too.) It returns "" when they agree, else what differs.
 func clientCheck(cmd command, got string, quiets bool) string {
-	if cmd.agrees(got) || quiets && slices.Contains(cmd.quiet, got) {
+	if cmd.agrees(got) || quiets && slices.Contains(cmd.quiet, got) || cmd.byIdentity != "" && got == cmd.byIdentity {
 		return ""
 	}
 	if cmd.want != "REFUSED" {

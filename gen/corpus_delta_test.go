@@ -54,6 +54,9 @@ func buildDeltaCorpus(t *testing.T, entries []tableEntry, c *corpus) {
 		}
 		c.deltas(k, typ, entry.sample(int64(k)+1001, n), deltaPairsPerType, hostile, rng)
 		c.deltaCrafted(k, typ)
+		if typ == reflect.TypeOf(HookBox{}) {
+			c.hookDeltas(k, entry.sample(int64(k)+2001, sweep(4, 2)))
+		}
 	}
 	c.zeroBitDeltas(len(entries), rng)
 }

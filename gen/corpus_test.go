@@ -44,6 +44,11 @@ type command struct {
 	// may accept it (the C++, C# and TypeScript writers do not apply the
 	// allowances) or refuse it in these words (Rust's, like Marshal).
 	unwritable string
+	// byIdentity is the answer of the clients that compare hook values
+	// by identity (C#, TypeScript) to a delta write Go accepts: a value
+	// its hook refuses, equal to the base's in Go's memory but another
+	// object there, which they write and refuse, in Go's words for it.
+	byIdentity string
 }
 
 // writeCase is a value the drivers build in their own language and write.

@@ -140,7 +140,7 @@ func (a *assigner) value(v *model.Value, rv reflect.Value, p place) {
 	case bitpack.KindUnion:
 		a.union(v.Type, rv, x)
 	case bitpack.KindCustom:
-		// The table's only hook type, Stamp, keeps its value in field v.
+		// The table's hook types, Stamp and Nib, keep their value in field v.
 		a.add("%s.v = %d;", x, rv.Field(0).Uint())
 	case bitpack.KindCheck:
 	default:

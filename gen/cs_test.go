@@ -298,15 +298,14 @@ func csDeltaCases(b *strings.Builder, c *corpus, e *csharp.Emitter) {
         {
             %[2]s b, v, v2;
             string error;
-            byte[] before, again;
-            string none;
-            if (!%[2]s.TryRead(bp, out b, out error) || !b.TryWrite(out before, out none))
+            if (!%[2]s.TryRead(bp, out b, out error))
                 return "BADBASE " + error;
+            string before = Enc%[1]d(b); // a base may hold a value its hook cannot write
             BitpackReader r = new BitpackReader(d);
             bool ok = %[2]s.ReadDelta(ref r, b, out v) && r.Finish();
             if (%[2]s.TryReadDelta(d, b, out v2, out error) != ok || (!ok && error != r.Error(%[3]s)) || (!ok && v2 != null))
                 return "INCONSISTENT " + error;
-            if (!b.TryWrite(out again, out none) || Hex(again) != Hex(before))
+            if (Enc%[1]d(b) != before)
                 return "BASE CHANGED";
             string into = Into%[1]d(bp, d, b, ok ? v2 : null, error);
             if (into != null)

@@ -75,7 +75,7 @@ func (a csValue) value(v *model.Value, rv reflect.Value) string {
 		}
 		return a.structValue(memberOf(v.Type, dyn.Type()), dyn)
 	case bitpack.KindCustom:
-		// The table's only hook type, Stamp, keeps its value in field v.
+		// The table's hook types, Stamp and Nib, keep their value in field v.
 		return fmt.Sprintf("new %s { v = %d }", a.e.TypeName(v.Type), rv.Field(0).Uint())
 	case bitpack.KindQuat:
 		return a.quat(v, rv)

@@ -33,6 +33,7 @@ var goRefusals = map[string]string{
 	"Checked":   "gen: Go: gen.Checked field Start: serialize checks are not generated in Go (the plan encodes them; leave gen.Checked to the plan)",
 	"Envelope":  "gen: Go: gen.Envelope field First: unions are not generated in Go (the plan encodes them; leave gen.Envelope to the plan)",
 	"Hooked":    "gen: Go: gen.Hooked field At: MarshalBits types are not generated in Go (the plan encodes them; leave gen.Hooked to the plan)",
+	"HookBox":   "gen: Go: gen.HookBox field Nib: MarshalBits types are not generated in Go (the plan encodes them; leave gen.HookBox to the plan)",
 	"Maps":      "gen: Go: gen.Maps field Scores: maps are not generated in Go (the plan encodes them; leave gen.Maps to the plan)",
 	"Numbered":  "gen: Go: gen.Numbered field C: unions are not generated in Go (the plan encodes them; leave gen.Numbered to the plan)",
 	"Named":     "gen: Go: gen.Named field ByTeam: maps are not generated in Go (the plan encodes them; leave gen.Named to the plan)",

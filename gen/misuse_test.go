@@ -35,6 +35,8 @@ var csMisuseWant = []string{
 	"bitpack: encode gen.Maps: field Scores: 5 entries exceed maxlen 4",
 	"bitpack: encode gen.Rotations: field Arr: 3 elements for an array of 4",
 	"bitpack: encode gen.Rotations: field GL: 2 elements for an array of 3",
+	"delta 25",
+	"bitpack: encode gen.Hooked: field At: hook refused the value: stamp out of range",
 	"ReadFrom again allocated 0 bytes in 1000 reads",
 }
 
@@ -54,6 +56,7 @@ namespace BitpackGen.Table
         static string Try(Hooked v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok" : e; }
         static string Try(Maps v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok: a null map is written as an empty one" : e; }
         static string Try(Rotations v) { byte[] p; string e; return v.TryWrite(out p, out e) ? "ok" : e; }
+        static string TryDelta(Hooked b, Hooked v) { byte[] p; string e; return v.TryWriteDelta(b, out p, out e) ? "delta " + BitConverter.ToString(p) : e; }
 
         static void Main()
         {
@@ -73,6 +76,10 @@ namespace BitpackGen.Table
             Write(() => Try(new Maps { Scores = new System.Collections.Generic.Dictionary<string, int> { { "a", 1 }, { "b", 1 }, { "c", 1 }, { "d", 1 }, { "e", 1 } } }));
             Write(() => Try(new Rotations { Arr = new float[3] }));
             Write(() => { Rotations r = new Rotations(); r.GL.V = new float[2]; return Try(r); });
+            // A hook value its WriteTo refuses, the base's own object: unchanged, as Go's
+            // (the same in memory) is; another object, equal, is written and refused.
+            Write(() => { Stamp refused = new Stamp { v = 5000 }; return TryDelta(new Hooked { At = refused, N = 1 }, new Hooked { At = refused, N = 2 }); });
+            Write(() => TryDelta(new Hooked { At = new Stamp { v = 5000 }, N = 1 }, new Hooked { At = new Stamp { v = 5000 }, N = 2 }));
 
             Scalars s = new Scalars { I64 = -5, F64 = 0.5 };
             byte[] packet;
@@ -121,6 +128,8 @@ var tsMisuseWant = []string{
 	"bitpack: encode gen.Rotations: field Plain: null QuatXYZW: only a Go pointer may be absent",
 	"bitpack: encode gen.Rotations: field GL: value string is not a number",
 	"bitpack: encode gen.Numbered: field C: type Nope is not a member of gen.Cmd",
+	"delta 25",
+	"bitpack: encode gen.Hooked: field At: stamp out of range",
 	"F32 0.1 is written as the float32 0.10000000149011612",
 }
 
@@ -170,6 +179,18 @@ lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), Arr: [0, 0, 1] 
 lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), Plain: null as unknown as t.QuatXYZW })));
 lines.push(attempt(() => t.writeRotations({ ...t.newRotations(), GL: { W: "1" as unknown as number, V: [0, 0, 0] } })));
 lines.push(attempt(() => t.writeNumbered({ ...t.newNumbered(), C: { type: "Nope", value: {} } as unknown as t.Cmd })));
+// A hook value its write refuses, the base's own object: unchanged, as Go's
+// (the same in memory) is; another object, equal, is written and refused.
+const refusedStamp = { v: 5000 };
+const delta = (base: t.Hooked, value: t.Hooked) => {
+  try {
+    return "delta " + Array.from(t.writeHookedDelta(base, value), (b) => b.toString(16).padStart(2, "0")).join("");
+  } catch (e) {
+    return e instanceof t.BitpackError ? e.message : "not a BitpackError: " + String(e);
+  }
+};
+lines.push(delta({ At: refusedStamp, N: 1 }, { At: refusedStamp, N: 2 }));
+lines.push(delta({ At: { v: 5000 }, N: 1 }, { At: { v: 5000 }, N: 2 }));
 const s = t.readScalars(t.writeScalars({ ...t.newScalars(), F32: 0.1 }));
 lines.push("F32 0.1 is written as the float32 " + s.F32);
 export const out = lines.join("\n");

@@ -377,7 +377,7 @@ func TestRustGenerated(t *testing.T) {
 	check(old, old)
 }
 
-// rustStamp is gen.Stamp in Rust, as the driver declares it.
+// rustStamp is gen.Stamp and gen.Nib in Rust, as the driver declares them.
 const rustStamp = `
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stamp {
@@ -393,6 +393,24 @@ impl table::Hook for Stamp {
             return Err(w.refuse("stamp out of range"));
         }
         w.bits(self.v as u64, 12);
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Nib {
+    pub v: u8,
+}
+
+impl table::Hook for Nib {
+    fn read(r: &mut table::Reader) -> Result<Nib, table::Error> {
+        Ok(Nib { v: r.bits(4)? as u8 })
+    }
+    fn write(&self, w: &mut table::Writer) -> Result<(), table::Error> {
+        if self.v > 14 {
+            return Err(w.refuse("nib out of range"));
+        }
+        w.bits(self.v as u64, 4);
         Ok(())
     }
 }

@@ -108,8 +108,8 @@ func (a *rsValue) value(v *model.Value, rv reflect.Value) string {
 		mt := memberOf(v.Type, dyn.Type())
 		return fmt.Sprintf("table::%s::%s(%s)", a.e.TypeName(v.Type), a.e.TypeName(mt), a.structValue(mt, nil, dyn))
 	case bitpack.KindCustom:
-		// The table's only hook type, Stamp, keeps its value in field v.
-		return fmt.Sprintf("crate::Stamp { v: %d }", rv.Field(0).Uint())
+		// The table's hook types, Stamp and Nib, keep their value in field v.
+		return fmt.Sprintf("crate::%s { v: %d }", rv.Type().Name(), rv.Field(0).Uint())
 	case bitpack.KindQuat:
 		if v.Type != nil {
 			return a.structValue(v.Type, nil, rv)

@@ -250,6 +250,50 @@ type Hooked struct {
 	N  uint8 `bits:"range=0..9"`
 }
 
+// Nib encodes itself in 4 bits, of which 15 is reserved: UnmarshalBits
+// reads it, MarshalBits refuses it, so a packet can bring a value, or a
+// delta's base, that cannot be written. Each client's side is written by
+// hand, as Stamp's.
+type Nib struct{ v uint8 }
+
+func (n *Nib) MarshalBits(w *bitio.Writer) error {
+	if n.v > 14 {
+		return errors.New("nib out of range")
+	}
+	w.WriteBits(uint64(n.v), 4)
+	return w.Err()
+}
+
+func (n *Nib) UnmarshalBits(r *bitio.Reader) error {
+	n.v = uint8(r.ReadBits(4))
+	return r.Err()
+}
+
+// HookBox holds hooks where a delta reaches them through each container's
+// code (array and slice elements, a pointee, sparse slots, map values, a
+// struct element's field), each after other bits, so that Stamps start at
+// bits of every parity and their aligns take other padding in a delta
+// than on their own; and Nibs, whose reserved value makes a base or a
+// value read that cannot be written (Nib at bit 0 of a packet).
+type HookBox struct {
+	Nib   Nib
+	Odd   bool
+	Pair  [2]Stamp
+	List  []Stamp `bits:"maxlen=3"`
+	Ptr   *Stamp
+	Slots [3]*Stamp       `bits:"sparse"`
+	ByID  map[uint8]Stamp `bits:"maxlen=2,key.range=0..7"`
+	Elems []StampBeside   `bits:"maxlen=2"`
+	Nibs  []Nib           `bits:"maxlen=2"`
+	NibAt map[uint8]Nib   `bits:"maxlen=2,key.range=0..3"`
+}
+
+// StampBeside is a struct element holding a Stamp after 2 bits.
+type StampBeside struct {
+	N  uint8 `bits:"range=0..2"`
+	At Stamp
+}
+
 // Quaternions in every shape bitpack takes: arrays (x, y, z, w, or w
 // first with wxyz), structs named W, X, Y, Z in any order, four unnamed
 // floats with xyzw or wxyz, a float and a vector of three in either order
@@ -489,6 +533,10 @@ func stampGen() gopter.Gen {
 	return gen.UInt16Range(0, 4095).Map(func(v uint16) Stamp { return Stamp{v} })
 }
 
+func nibGen() gopter.Gen {
+	return gen.UInt8Range(0, 14).Map(func(v uint8) Nib { return Nib{v} })
+}
+
 // table returns the entries. (A function: the generators compile plans,
 // which must wait for init's union registrations.)
 func table() []tableEntry {
@@ -507,6 +555,7 @@ func table() []tableEntry {
 		{Deep{}, bitpacktest.Gen[Deep]()},
 		{Envelope{}, bitpacktest.Gen[Envelope]()},
 		{Hooked{}, bitpacktest.Gen[Hooked](bitpacktest.Custom[Stamp](stampGen()))},
+		{HookBox{}, bitpacktest.Gen[HookBox](bitpacktest.Custom[Stamp](stampGen()), bitpacktest.Custom[Nib](nibGen()), bitpacktest.MaxElems(3))},
 		{Rotations{}, bitpacktest.Gen[Rotations]()},
 		{Maps{}, bitpacktest.Gen[Maps](bitpacktest.MaxElems(6))},
 		{Units{}, bitpacktest.Gen[Units]()},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -70,7 +71,7 @@ func (a tsValue) value(v *model.Value, rv reflect.Value) string {
 		mt := memberOf(v.Type, dyn.Type())
 		return fmt.Sprintf("{ type: %q, value: %s }", a.e.TypeName(mt), a.structValue(mt, dyn))
 	case bitpack.KindCustom:
-		// The table's only hook type, Stamp, keeps its value in field v.
+		// The table's hook types, Stamp and Nib, keep their value in field v.
 		return fmt.Sprintf("{ v: %d }", rv.Field(0).Uint())
 	case bitpack.KindQuat:
 		if v.Type != nil {
@@ -120,10 +121,10 @@ func (a tsValue) integer(v *model.Value, rv reflect.Value) string {
 }
 
 // qualified is a value's TypeScript type as the test driver names it: the
-// table's types through the module's import, t.
+// table's types (hook types included) through the module's import, t.
 func (a tsValue) qualified(v *model.Value) string {
 	typ := a.e.Type(v)
-	for _, t := range append(append([]*model.Type{}, a.m.Enums...), a.m.Types...) {
+	for _, t := range slices.Concat(a.m.Enums, a.m.Types, a.m.Hooks) {
 		n := a.e.TypeName(t)
 		typ = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(typ, "t."+n)
 	}

@@ -15,6 +15,9 @@ declare module "./table.js" {
   interface Stamp {
     v: number;
   }
+  interface Nib {
+    v: number;
+  }
 }
 
 // Its values are frozen: a delta's result shares them with its base (they
@@ -27,6 +30,14 @@ t.hooks.Stamp = {
     return Object.freeze({ v: (high << 8) | r.readBits(8) });
   },
   write: (w, s) => (s.v > 4095 ? w.refuse("hook refused the value: stamp out of range") : w.writeBits(s.v >> 8, 4) && w.align() && w.writeBits(s.v & 255, 8)),
+};
+
+// Nib is gen.Nib: 4 bits, of which 15 is reserved (read, but refused on
+// write, as its Go MarshalBits refuses it).
+t.hooks.Nib = {
+  zero: () => Object.freeze({ v: 0 }),
+  read: (r) => Object.freeze({ v: r.readBits(4) }),
+  write: (w, n) => (n.v > 14 ? w.refuse("hook refused the value: nib out of range") : w.writeBits(n.v, 4)),
 };
 
 function hex(p: Uint8Array): string {
@@ -171,7 +182,11 @@ function deltaReadCase<T>(k: number, base: Uint8Array, d: Uint8Array, f: DeltaRe
   const r = new t.BitReader(d);
   let again: string;
   if (f.from(r, b, into) && r.finish()) {
-    again = (shared(b, into, false) ? "SHARED " : "") + "OK " + hex(f.write(into));
+    try {
+      again = (shared(b, into, false) ? "SHARED " : "") + "OK " + hex(f.write(into));
+    } catch (e) {
+      again = refused(e); // a result holding a value its hook cannot write, refused as answer's
+    }
   } else {
     again = refused(r.error(f.type));
   }

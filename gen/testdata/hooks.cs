@@ -28,4 +28,29 @@ namespace BitpackGen.Table
             return w.WriteBits((uint)(v >> 8), 4) && w.Align() && w.WriteBits((uint)(v & 255), 8);
         }
     }
+
+    // Nib is gen.Nib: 4 bits, of which 15 is reserved (read, but refused
+    // on write, as its Go MarshalBits refuses it).
+    public sealed partial class Nib
+    {
+        public byte v;
+
+        public static bool Read(ref BitpackReader r, out Nib value)
+        {
+            uint bits;
+            value = null;
+            if (!r.ReadBits(4, out bits))
+                return false;
+            value = new Nib();
+            value.v = (byte)bits;
+            return true;
+        }
+
+        public bool WriteTo(ref BitpackWriter w)
+        {
+            if (v > 14)
+                return w.Fail("hook refused the value: nib out of range");
+            return w.WriteBits(v, 4);
+        }
+    }
 }

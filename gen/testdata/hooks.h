@@ -21,3 +21,21 @@ struct Stamp
         return true;
     }
 };
+
+// Nib is gen.Nib: 4 bits, of which 15 is reserved (read, but refused on
+// write, as its Go MarshalBits refuses it).
+struct Nib
+{
+    uint8_t v;
+
+    template <typename Stream> bool Serialize( Stream & stream )
+    {
+        if ( Stream::IsWriting && v > 14 )
+            return false;
+        uint32_t bits = v;
+        serialize_bits( stream, bits, 4 );
+        if ( Stream::IsReading )
+            v = uint8_t( bits );
+        return true;
+    }
+};

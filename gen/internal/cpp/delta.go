@@ -292,7 +292,9 @@ func (e *Emitter) simpleChanged(v *model.Value, p, bp place) (string, bool) {
 		}
 		return fmt.Sprintf("memcmp( %s, %s, %d ) != 0", x, bx, v.Len), true
 	case model.OpHook:
-		return fmt.Sprintf("bitpack::hook_differs( %s, %s ) != 0", x, bx), true
+		// The same in memory is unchanged, unwritten, as Go's sameBytes
+		// has it (a value its hook refuses included).
+		return fmt.Sprintf("!bitpack::same_bits( %s, %s ) && bitpack::hook_differs( %s, %s ) != 0", x, bx, x, bx), true
 	case model.OpUnion:
 		return fmt.Sprintf("%s.DeltaChanged( %s )", x, bx), true
 	}

@@ -80,8 +80,13 @@ func (e *Emitter) dwPart(c *body, d dctx, v *model.Value, x, b string, idx []str
 			e.write(c, v, x, idx)
 			c.line("%s = true;", d.ch)
 		})
-	case model.OpQuat, model.OpHook:
+	case model.OpQuat:
 		e.dwWhole(c, d, v, x, b, idx, p)
+	case model.OpHook:
+		// The same object is unchanged, unwritten (C#'s ReferenceEquals):
+		// Go's values the same in memory are, a value its hook refuses
+		// included.
+		same(x+" === "+b, func() { e.dwWhole(c, d, v, x, b, idx, p) })
 	case model.OpArray:
 		va, vb := c.local("a"), c.local("b")
 		c.line("const %s = %s;", va, x)

@@ -1332,8 +1332,13 @@ pub mod wire {
     }
 
     /// A hook value written after its changed bit: whether it differs from
-    /// the base's, both written on their own, as Go compares them.
-    pub fn hook_dwrite<T: Hook>(x: &T, b: &T, w: &mut Writer, s: &S) -> Res<bool> {
+    /// the base's, both written on their own, as Go compares them. A value
+    /// equal to the base's is unchanged and not written, as Go's, equal in
+    /// memory, is (one its hook refuses included).
+    pub fn hook_dwrite<T: Hook + PartialEq>(x: &T, b: &T, w: &mut Writer, s: &S) -> Res<bool> {
+        if x == b {
+            return Ok(false);
+        }
         hook_write(x, w, s)?;
         let old = hook_bits(b).map_err(|e| w.fail(&format!("base value: {}", e.message)))?;
         Ok(!same_bits(x, &old))

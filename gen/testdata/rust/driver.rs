@@ -43,6 +43,26 @@ impl table::Hook for Stamp {
     }
 }
 
+/// gen.Nib: 4 bits, of which 15 is reserved (read, but refused on write,
+/// as its Go MarshalBits refuses it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Nib {
+    pub v: u8,
+}
+
+impl table::Hook for Nib {
+    fn read(r: &mut table::Reader) -> Result<Nib, Error> {
+        Ok(Nib { v: r.bits(4)? as u8 })
+    }
+    fn write(&self, w: &mut table::Writer) -> Result<(), Error> {
+        if self.v > 14 {
+            return Err(w.refuse("nib out of range"));
+        }
+        w.bits(self.v as u64, 4);
+        Ok(())
+    }
+}
+
 /// Reads a packet as T and writes the value back.
 pub fn read<T: table::wire::Root>(p: &[u8]) -> String {
     match table::wire::read::<T>(p) {
