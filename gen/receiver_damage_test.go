@@ -96,8 +96,15 @@ func (o *rxOracle) do(t *testing.T, st *rxStep) {
 	case 'r':
 		o.r.Reset()
 	default:
+		before, err := o.codec.Marshal(&o.v)
+		if err != nil {
+			t.Fatal(err)
+		}
 		seq, err := o.r.Read(st.packet, &o.v)
 		st.seq, st.err, st.ok = seq, err, err == nil
+		if after, _ := o.codec.Marshal(&o.v); err != nil && !bytes.Equal(after, before) {
+			t.Fatalf("%s: Go's Receiver refused packet %x (%v) and changed the value read into: %x, was %x", st.what, st.packet, err, after, before)
+		}
 		if err == nil {
 			view, err := o.codec.Marshal(&o.v)
 			if err != nil {
