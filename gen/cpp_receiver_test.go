@@ -394,28 +394,54 @@ func (g *goReceiver) steady(t *testing.T) []receiverStep {
 	return steps
 }
 
+// receiverDrivers are the builds of testdata/receiver.cpp, made once for
+// the tests that run them (TestCPPReceiver, TestReceiversDamaged).
+var receiverDrivers struct {
+	once    sync.Once
+	history int
+	drivers []driver
+	err     error
+}
+
 // buildReceiverDrivers generates the header of snapcorpus.World and
 // compiles testdata/receiver.cpp with it: in both builds with
 // BITPACK_FULL=1, else in the optimised one alone (whose float
 // contractions are the ones that could differ from Go's).
 func buildReceiverDrivers(t *testing.T, gxx string, history int) []driver {
 	t.Helper()
-	dir := t.TempDir()
+	receiverDrivers.once.Do(func() {
+		receiverDrivers.history = history
+		receiverDrivers.drivers, receiverDrivers.err = buildReceiverDriversOnce(gxx, history)
+	})
+	if receiverDrivers.err != nil {
+		t.Fatal(receiverDrivers.err)
+	}
+	if receiverDrivers.history != history {
+		t.Fatalf("the receiver drivers are built for History %d, not %d", receiverDrivers.history, history)
+	}
+	return receiverDrivers.drivers
+}
+
+func buildReceiverDriversOnce(gxx string, history int) ([]driver, error) {
+	dir, err := sharedTempDir("receiver")
+	if err != nil {
+		return nil, err
+	}
 	var header bytes.Buffer
 	if err := CPP(&header, Options{Include: "minserialize.h"}, &snapcorpus.World{}); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	files := map[string][]byte{"receiver.h": header.Bytes()}
 	for _, name := range []string{"minserialize.h", "receiver.cpp"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		files[name] = b
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	builds := []string{"fast"}
@@ -441,8 +467,8 @@ func buildReceiverDrivers(t *testing.T, gxx string, history int) []driver {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	return drivers
+	return drivers, nil
 }

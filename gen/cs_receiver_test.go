@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
@@ -194,8 +195,8 @@ func answerReceiverSteps(t *testing.T, file *snapcorpus.File, steps []csReceiver
 // takes, snapwire's) reads commands from standard input: "P hex how" reads
 // a packet through a receiver of History history (how: 0, the whole
 // array; 1, offset and count within a larger array of junk; 2, an
-// ArraySegment of one) and answers as csReceiverStep.want; "R" resets it.
-// After every step it checks that each view it still holds is the one it
+// ArraySegment of one) and answers as csReceiverStep.want; "R" resets it;
+// "N H" replaces it by a new receiver of History H ("NEW ack"). After every step it checks that each view it still holds is the one it
 // handed out for that sequence, encoding as it did then ("VIEW CHANGED"
 // otherwise).
 const csReceiverProgram = `using System;
@@ -245,6 +246,12 @@ static class Program
                 r.Reset();
                 Console.WriteLine("RESET " + r.Ack);
             }
+            else if (f[0] == "N")
+            {
+                r = new WorldReceiver(int.Parse(f[1]));
+                handed.Clear();
+                Console.WriteLine("NEW " + r.Ack);
+            }
             else
             {
                 byte[] p = new byte[f[1].Length / 2];
@@ -288,6 +295,37 @@ static class Program
 }
 `
 
+// csReceiverBuild is csReceiverProgram compiled with the World module,
+// made once for the tests that run it (TestCSharpReceiver,
+// TestReceiversDamaged).
+var csReceiverBuild struct {
+	sync.Mutex
+	exe string
+}
+
+// csReceiverExe compiles csReceiverProgram with the generated World
+// module, once, and returns the program.
+func csReceiverExe(t *testing.T) string {
+	t.Helper()
+	csReceiverBuild.Lock()
+	defer csReceiverBuild.Unlock() // t.Fatal runs it too
+	if csReceiverBuild.exe != "" {
+		return csReceiverBuild.exe
+	}
+	var gen bytes.Buffer
+	if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := sharedTempDir("receiver-cs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "receiver.exe")
+	csCompile(t, map[string][]byte{"world.cs": gen.Bytes(), "main.cs": []byte(csReceiverProgram)}, exe)
+	csReceiverBuild.exe = exe
+	return exe
+}
+
 // TestCSharpReceiver replays snapshot/testdata/stream.json (loss,
 // duplicates, reordering, another client's stream, damaged packets,
 // evicted bases, a reconnect and the old stream after it) and the packets
@@ -304,12 +342,7 @@ func TestCSharpReceiver(t *testing.T) {
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
 	file, steps := receiverSteps(t)
-	var gen bytes.Buffer
-	if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(t.TempDir(), "receiver.exe")
-	csCompile(t, map[string][]byte{"world.cs": gen.Bytes(), "main.cs": []byte(csReceiverProgram)}, exe)
+	exe := csReceiverExe(t)
 	var in strings.Builder
 	for i, st := range steps {
 		if st.reset {

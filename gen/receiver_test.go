@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
@@ -188,10 +189,23 @@ func TestTypeScriptReceiver(t *testing.T) {
 	}
 }
 
-// runReceiverDriver generates the World module, compiles it with
-// receiver_cases.ts and returns node's answers to cmds.
-func runReceiverDriver(t *testing.T, tsc, node string, cmds []string) []string {
+// receiverCasesBuild is the World module compiled with
+// receiver_cases.ts, made once for the tests that run it
+// (TestTypeScriptReceiver, TestReceiversDamaged).
+var receiverCasesBuild struct {
+	sync.Mutex
+	dir string
+}
+
+// receiverCasesDir generates the World module and compiles it with
+// receiver_cases.ts, once, and returns where.
+func receiverCasesDir(t *testing.T, tsc string) string {
 	t.Helper()
+	receiverCasesBuild.Lock()
+	defer receiverCasesBuild.Unlock() // t.Fatal runs it too
+	if receiverCasesBuild.dir != "" {
+		return receiverCasesBuild.dir
+	}
 	var module bytes.Buffer
 	if err := TypeScript(&module, Options{}, snapcorpus.World{}); err != nil {
 		t.Fatal(err)
@@ -200,11 +214,23 @@ func runReceiverDriver(t *testing.T, tsc, node string, cmds []string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir, err := sharedTempDir("receiver-ts")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes(), "receiver_cases.ts": cases})
 	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	receiverCasesBuild.dir = dir
+	return dir
+}
+
+// runReceiverDriver returns node's answers to cmds, given to
+// receiver_cases.ts.
+func runReceiverDriver(t *testing.T, tsc, node string, cmds []string) []string {
+	t.Helper()
+	dir := receiverCasesDir(t, tsc)
 	script := `import { readFileSync } from "node:fs";
 import { answer } from "./out/receiver_cases.js";
 const lines = readFileSync(0, "utf8").split("\n");
