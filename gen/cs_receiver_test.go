@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
@@ -298,32 +297,21 @@ static class Program
 // csReceiverBuild is csReceiverProgram compiled with the World module,
 // made once for the tests that run it (TestCSharpReceiver,
 // TestReceiversDamaged).
-var csReceiverBuild struct {
-	sync.Mutex
-	exe string
-}
+var csReceiverBuild = sharedBuild{name: "receiver-cs"}
 
 // csReceiverExe compiles csReceiverProgram with the generated World
 // module, once, and returns the program.
 func csReceiverExe(t *testing.T) string {
 	t.Helper()
-	csReceiverBuild.Lock()
-	defer csReceiverBuild.Unlock() // t.Fatal runs it too
-	if csReceiverBuild.exe != "" {
-		return csReceiverBuild.exe
-	}
-	var gen bytes.Buffer
-	if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := sharedTempDir("receiver-cs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "receiver.exe")
-	csCompile(t, map[string][]byte{"world.cs": gen.Bytes(), "main.cs": []byte(csReceiverProgram)}, exe)
-	csReceiverBuild.exe = exe
-	return exe
+	return csReceiverBuild.get(t, func(dir string) string {
+		var gen bytes.Buffer
+		if err := CSharp(&gen, Options{Namespace: "Snap"}, &snapcorpus.World{}); err != nil {
+			t.Fatal(err)
+		}
+		exe := filepath.Join(dir, "receiver.exe")
+		csCompile(t, map[string][]byte{"world.cs": gen.Bytes(), "main.cs": []byte(csReceiverProgram)}, exe)
+		return exe
+	})
 }
 
 // TestCSharpReceiver replays snapshot/testdata/stream.json (loss,

@@ -28,7 +28,8 @@ var sharedDirs struct {
 // sharedBuild is a build made once per test binary, in a directory of
 // its own that outlives the test that made it, for every test that runs
 // it (the C# and TypeScript drivers, which the cross-language and delta
-// tests share).
+// tests share; the C# and TypeScript receiver programs, which the
+// receiver tests and the damaged stream share).
 type sharedBuild struct {
 	name string
 	once sync.Once

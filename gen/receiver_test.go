@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/bitpack-go/bitpack"
@@ -192,38 +191,27 @@ func TestTypeScriptReceiver(t *testing.T) {
 // receiverCasesBuild is the World module compiled with
 // receiver_cases.ts, made once for the tests that run it
 // (TestTypeScriptReceiver, TestReceiversDamaged).
-var receiverCasesBuild struct {
-	sync.Mutex
-	dir string
-}
+var receiverCasesBuild = sharedBuild{name: "receiver-ts"}
 
 // receiverCasesDir generates the World module and compiles it with
 // receiver_cases.ts, once, and returns where.
 func receiverCasesDir(t *testing.T, tsc string) string {
 	t.Helper()
-	receiverCasesBuild.Lock()
-	defer receiverCasesBuild.Unlock() // t.Fatal runs it too
-	if receiverCasesBuild.dir != "" {
-		return receiverCasesBuild.dir
-	}
-	var module bytes.Buffer
-	if err := TypeScript(&module, Options{}, snapcorpus.World{}); err != nil {
-		t.Fatal(err)
-	}
-	cases, err := os.ReadFile(filepath.Join("testdata", "receiver_cases.ts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := sharedTempDir("receiver-ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes(), "receiver_cases.ts": cases})
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	receiverCasesBuild.dir = dir
-	return dir
+	return receiverCasesBuild.get(t, func(dir string) string {
+		var module bytes.Buffer
+		if err := TypeScript(&module, Options{}, snapcorpus.World{}); err != nil {
+			t.Fatal(err)
+		}
+		cases, err := os.ReadFile(filepath.Join("testdata", "receiver_cases.ts"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tsCompile(t, tsc, dir, map[string][]byte{"world.ts": module.Bytes(), "receiver_cases.ts": cases})
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	})
 }
 
 // runReceiverDriver returns node's answers to cmds, given to
