@@ -369,7 +369,10 @@ func (e *Emitter) deltaPart(c *cppBody, v *model.Value, p, bp place) {
 		e.step(c, v, p)
 		c.refuse("Stream::IsReading && memcmp( %s, %s, %d ) == 0", x, bx, v.Len)
 	case model.OpHook:
-		c.refuse("Stream::IsWriting && bitpack::hook_differs( %s, %s ) < 0", x, bx)
+		// Written only when changed (hook_differs compared both): a base
+		// its Serialize refuses is refused here, as Go refuses it; a
+		// value it refuses, by the write itself.
+		c.refuse("Stream::IsWriting && bitpack::hook_measure( %s ) < 0", bx)
 		e.hook(c, v, x)
 		c.refuse("Stream::IsReading && !bitpack::hook_read_changed( %s, %s )", x, bx)
 	case model.OpUnion:
