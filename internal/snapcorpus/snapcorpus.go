@@ -1,37 +1,12 @@
 // Package snapcorpus records a snapshot stream for other Receivers to
-// replay: the packets one client's Receiver got, in the order it got them
-// — lost, duplicated and reordered ones, another client's stream, damaged
-// headers, packets on evicted bases, a reconnect and the old stream's
-// packets after it (its first, from the zero base, too) — each with what Go's Receiver did with it. A Receiver
-// written from docs/wire.md ("Snapshot streams") must do the same, step
-// for step: the generated clients' tests (issue 29) replay the file.
-//
-// # The file
-//
-// snapshot/testdata/stream.json (written by Record, checked by
-// snapshot's TestRecordedStream, which rewrites it with -update) is one
-// JSON object:
-//
-//	type         the Go type of the views ("snapcorpus.World")
-//	fingerprint  its bitpack.Fingerprint, "0x" and 8 hex digits
-//	schema       its Layout().Schema(): the type as the generators read it
-//	history      the Receiver's History
-//	steps        what the Receiver is given, in order
-//
-// Each step is one of:
-//
-//	{"reset": true, "ack": A}
-//	    the Receiver forgets its views (Receiver.Reset)
-//	{"packet": "hex", "seq": S, "view": "hex", "ack": A}
-//	    the packet is accepted: its sequence is S, the view it gives is
-//	    the value whose full encoding (bitpack.Marshal) is view
-//	{"packet": "hex", "error": "E", "ack": A}
-//	    the packet is refused: E is "no-base" (snapshot.ErrNoBase) or
-//	    bitpack's category (range, overflow, padding, invalid-string,
-//	    trailing, depth)
-//
-// and A is what Receiver.Ack returns after the step (65535 before any
-// packet was read). "why" says, for a person, what a step is.
+// replay, snapshot/testdata/stream.json: the packets one client's
+// Receiver got, in the order it got them, each with what Go's Receiver
+// did with it. A Receiver written from docs/wire.md ("Snapshot streams")
+// must do the same, step for step; the generated clients' tests replay
+// the file. Record writes it and snapshot's TestRecordedStream checks it
+// (-update rewrites it). The file's format, what its steps hold and the
+// World type of its views are in docs/wire.md ("The recorded stream"),
+// where an implementer of a Receiver reads them.
 package snapcorpus
 
 import (

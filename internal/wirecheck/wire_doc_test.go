@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,21 @@ func exampleSquad() example {
 	value.Slots[1] = &Unit{HP: 100}
 	value.Slots[2] = &Unit{HP: 7}
 	value.Slots[7] = &Unit{HP: 50}
+	return plain(value, value)
+}
+
+type Echo struct {
+	Seen  bool
+	cache [4096]byte // off the wire: Go memory a decode allocates all the same
+}
+
+type Sonar struct {
+	Echoes []Echo `bits:"maxlen=1000"` // 10-bit length
+}
+
+func exampleSonar() example {
+	value := Sonar{Echoes: make([]Echo, 127)}
+	_ = value.Echoes[0].cache // the field is there for its size alone
 	return plain(value, value)
 }
 
@@ -265,6 +281,7 @@ var examples = map[string]func() example{
 	"hello":       exampleHello,
 	"misc":        exampleMisc,
 	"squad":       exampleSquad,
+	"sonar":       exampleSonar,
 	"union-fire":  exampleUnionFire,
 	"union-chat":  exampleUnionChat,
 	"envelope":    exampleEnvelope,
@@ -383,7 +400,7 @@ func normalized(s string) string {
 // TestDocBlocksKnown catches a misspelt marker, which the other tests
 // would skip.
 func TestDocBlocksKnown(t *testing.T) {
-	keys := map[string]bool{"example": true, "reencoded": true, "schema": true, "fingerprint": true, "reject": true, "error": true}
+	keys := map[string]bool{"example": true, "reencoded": true, "schema": true, "fingerprint": true, "reject": true, "error": true, "words": true, "source": true}
 	for _, b := range docBlocks(t) {
 		for k, v := range b.attrs {
 			if !keys[k] {
@@ -472,7 +489,7 @@ func checkExample(t *testing.T, ex example, want, again []byte) {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if diff := cmp.Diff(ex.want, v); diff != "" {
+	if diff := cmp.Diff(ex.want, v, cmp.AllowUnexported(Echo{})); diff != "" {
 		t.Fatalf("decoded value (-doc +bitpack):\n%s", diff)
 	}
 	re, err := ex.reencode(v)
@@ -532,14 +549,30 @@ var categories = map[string]error{
 	"checksum":       bitpack.ErrChecksum,
 }
 
+// TestDocRejects decodes each reject block's packet as its example's type
+// and requires the category it names; a words block that follows names
+// the refusal's text, which must end the error's (after the type).
 func TestDocRejects(t *testing.T) {
-	n := 0
+	n, worded := 0, 0
+	var last error // the previous reject block's refusal
+	lastName := ""
 	for _, b := range docBlocks(t) {
+		if name, ok := b.attrs["words"]; ok {
+			worded++
+			switch {
+			case name != lastName || last == nil:
+				t.Errorf("wire.md:%d: words=%s follows no refused packet of %s", b.line, name, name)
+			case !strings.HasSuffix(last.Error(), ": "+strings.TrimSpace(b.body)):
+				t.Errorf("wire.md:%d: the refusal is\n%v\nwhich does not end in the doc's words\n%s", b.line, last, b.body)
+			}
+			continue
+		}
 		name, ok := b.attrs["reject"]
 		if !ok {
 			continue
 		}
 		n++
+		last, lastName = nil, name
 		mk, known := examples[name]
 		sentinel, knownErr := categories[b.attrs["error"]]
 		if !known || !knownErr {
@@ -551,8 +584,37 @@ func TestDocRejects(t *testing.T) {
 		if !errors.Is(err, sentinel) {
 			t.Errorf("wire.md:%d: decoding % x as %s: got %v, want %s", b.line, packet, name, err, b.attrs["error"])
 		}
+		last = err
+	}
+	if n == 0 || worded == 0 {
+		t.Errorf("wire.md has %d reject blocks and %d words blocks, want some of each", n, worded)
+	}
+}
+
+// TestDocSourceBlocks: a Go block marked source=FILE (a declaration the
+// doc shows from elsewhere in the repository) is in that file, chunk by
+// chunk, spacing aside.
+func TestDocSourceBlocks(t *testing.T) {
+	n := 0
+	for _, b := range docBlocks(t) {
+		file, ok := b.attrs["source"]
+		if !ok {
+			continue
+		}
+		n++
+		src, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(file)))
+		if err != nil {
+			t.Errorf("wire.md:%d: %v", b.line, err)
+			continue
+		}
+		source := normalized(string(src))
+		for _, chunk := range strings.Split(b.body, "\n\n") {
+			if !strings.Contains(source, normalized(chunk)) {
+				t.Errorf("wire.md:%d: this code is not in %s:\n%s", b.line, file, chunk)
+			}
+		}
 	}
 	if n == 0 {
-		t.Error("wire.md has no reject blocks")
+		t.Error("wire.md has no source blocks")
 	}
 }
