@@ -2,7 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -272,16 +271,7 @@ func TestRustSnapshot(t *testing.T) {
 	if fp, _ := bitpack.Fingerprint(&snapcorpus.World{}); fmt.Sprintf("%#08x", fp) != f.Fingerprint {
 		t.Fatalf("the stream is of fingerprint %s, snapcorpus.World's is %#08x", f.Fingerprint, fp)
 	}
-	cmds, want, r := receiverScript(t, f, "read")
-	for _, p := range craftedPackets(t, f) {
-		cmds = append(cmds, "read "+hex.EncodeToString(p))
-		var v snapcorpus.World
-		seq, err := r.Read(p, &v)
-		if err == nil {
-			t.Fatalf("Go accepts crafted packet %x as %d", p, seq)
-		}
-		want = append(want, fmt.Sprintf("refused %s %s ack %d", snapcorpus.Category(err), err, r.Ack()))
-	}
+	cmds, want := receiverScript(t, f, "read")
 	for _, w := range snapwire.Words { // every refusal is among them
 		if text, _, _ := strings.Cut(w.Format, "%"); w.Name != "History" && !strings.Contains(strings.Join(want, "\n"), text) {
 			t.Errorf("no refusal %s (%q) in the script", w.Name, w.Format)

@@ -1,7 +1,8 @@
 // Package snapcorpus records a snapshot stream for other Receivers to
 // replay, snapshot/testdata/stream.json: the packets one client's
-// Receiver got, in the order it got them, each with what Go's Receiver
-// did with it. A Receiver written from docs/wire.md ("Snapshot streams")
+// Receiver got, in the order it got them, then packets crafted to reach
+// each refusal the channel did not, each with what Go's Receiver did
+// with it. A Receiver written from docs/wire.md ("Snapshot streams")
 // must do the same, step for step; the generated clients' tests replay
 // the file. Record writes it and snapshot's TestRecordedStream checks it
 // (-update rewrites it). The file's format, what its steps hold and the
@@ -16,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -221,7 +223,80 @@ func Record() (*File, error) {
 	for _, b := range rec.arrivals(1 << 30) {
 		rec.deliver(rec.why(b), b)
 	}
+	for _, c := range crafted(rec.lastZero, rec.last, History) {
+		if c.packet == nil {
+			rec.r.Reset()
+			rec.add(Step{Why: c.why, Reset: true})
+			continue
+		}
+		rec.deliver(c.why, c.packet)
+	}
 	return rec.file, nil
+}
+
+// craftedStep is a packet made to reach a refusal (or a reset: packet nil).
+type craftedStep struct {
+	why    string
+	packet []byte
+}
+
+// crafted makes, from the stream's last accepted packets from the zero
+// base (lastZero) and from a view (last), the packets that reach each of
+// a Receiver's refusals the channel did not: each header check, a delta
+// cut short, damaged or with a byte after it, a packet older than the
+// history, a reset, and zero bases of streams started and left — more
+// than the 4 left a Receiver remembers, so that the oldest is forgotten.
+func crafted(lastZero, last []byte, history int) []craftedStep {
+	put16 := func(p []byte, at int, v uint16) []byte {
+		q := slices.Clone(p)
+		binary.LittleEndian.PutUint16(q[at:], v)
+		return q
+	}
+	seqOf := func(p []byte) uint16 { return binary.LittleEndian.Uint16(p) }
+	stream := binary.LittleEndian.Uint32(lastZero[7:])
+	// A zero-base packet of stream, unchanged, at seq.
+	atRestIn := func(stream uint32, seq uint16) []byte {
+		p := binary.LittleEndian.AppendUint16(nil, seq)
+		p = append(p, 0)
+		p = binary.LittleEndian.AppendUint32(p, crc32.ChecksumIEEE(binary.LittleEndian.AppendUint32(nil, stream)))
+		p = binary.LittleEndian.AppendUint32(p, stream)
+		return append(p, 0)
+	}
+	atRest := func(seq uint16) []byte { return atRestIn(stream, seq) }
+	flip := func(p []byte, bit int) []byte {
+		q := slices.Clone(p)
+		q[bit/8] ^= 1 << (bit % 8)
+		return q
+	}
+	steps := []craftedStep{
+		{"7 bytes", last[:7]},
+		{"a zero-base header and no delta", lastZero[:11]},
+		{"a long form that the short form carries", append(append(put16(last[:2], 0, seqOf(last)), 5<<1|1, 0), last[3:]...)},
+		{"an offset past History", append(append(slices.Clone(last[:2]), byte(history)<<1), last[3:]...)},
+		{"a zero base whose check is wrong", flip(lastZero, 8*4)},
+		{"the current stream's zero base, older than the history", atRest(seqOf(last) - uint16(history) - 3)},
+		{"a delta cut short", last[:len(last)-1]},
+		{"a byte after the delta", append(slices.Clone(last), 0)},
+		{"a delta that changes nothing", append(slices.Clone(last[:7]), 0x01)},
+	}
+	for bit := 8 * 7; bit < min(8*len(last), 8*7+48); bit += 5 {
+		steps = append(steps, craftedStep{fmt.Sprintf("the last packet, delta bit %d flipped", bit-8*7), flip(last, bit)})
+	}
+	steps = append(steps,
+		craftedStep{"the last packet again", last},
+		craftedStep{"the current stream's zero base, the newest", atRest(seqOf(last) + 2)},
+		craftedStep{"a reset", nil},
+		craftedStep{"a packet on a view forgotten", last},
+		craftedStep{"the current stream's zero base after the reset", atRest(seqOf(last) + 3)},
+	)
+	// Streams started and left: the first (before the reconnect, which
+	// Reset did not leave), five others, and the first again, by then no
+	// longer among the 4 streams left remembered.
+	others := []uint32{0x5eed0001, stream, 0x0badf00d, 0x5eed0001, 0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x5eed0001, stream, 0x0badf00d}
+	for k, s := range others {
+		steps = append(steps, craftedStep{fmt.Sprintf("stream %#08x's zero base", s), atRestIn(s, seqOf(last)+4+uint16(k))})
+	}
+	return steps
 }
 
 // damage flips a bit of byte i.
@@ -243,6 +318,8 @@ type recorder struct {
 	queue    []queued
 	old      map[string]bool // packets of the stream before the reconnect, still on the way then
 	file     *File
+	// the last packets accepted from the zero base and from a view
+	lastZero, last []byte
 }
 
 // why says what a packet off the channel is.
@@ -303,6 +380,11 @@ func (c *recorder) deliver(why string, b []byte) {
 		}
 		n := int(seq)
 		st.Seq, st.View = &n, hex.EncodeToString(view)
+		if b[2] == 0 {
+			c.lastZero = b
+		} else {
+			c.last = b
+		}
 		if c.rng.Float64() >= 0.10 {
 			c.s.Ack(c.r.Ack())
 		}
