@@ -397,6 +397,18 @@ func normalized(s string) string {
 	return b.String()
 }
 
+// missingChunks returns the blank-line-separated chunks of a doc block's
+// code that are not in source (normalized), spacing aside.
+func missingChunks(code, source string) []string {
+	var missing []string
+	for _, chunk := range strings.Split(code, "\n\n") {
+		if !strings.Contains(source, normalized(chunk)) {
+			missing = append(missing, chunk)
+		}
+	}
+	return missing
+}
+
 // TestDocBlocksKnown catches a misspelt marker, which the other tests
 // would skip.
 func TestDocBlocksKnown(t *testing.T) {
@@ -426,10 +438,8 @@ func TestDocGoMatchesTest(t *testing.T) {
 			continue
 		}
 		seen[name] = true
-		for _, chunk := range strings.Split(b.body, "\n\n") {
-			if !strings.Contains(source, normalized(chunk)) {
-				t.Errorf("wire.md:%d (%s): this code is not in wire_doc_test.go:\n%s", b.line, name, chunk)
-			}
+		for _, chunk := range missingChunks(b.body, source) {
+			t.Errorf("wire.md:%d (%s): this code is not in wire_doc_test.go:\n%s", b.line, name, chunk)
 		}
 	}
 	for name := range examples {
@@ -607,11 +617,8 @@ func TestDocSourceBlocks(t *testing.T) {
 			t.Errorf("wire.md:%d: %v", b.line, err)
 			continue
 		}
-		source := normalized(string(src))
-		for _, chunk := range strings.Split(b.body, "\n\n") {
-			if !strings.Contains(source, normalized(chunk)) {
-				t.Errorf("wire.md:%d: this code is not in %s:\n%s", b.line, file, chunk)
-			}
+		for _, chunk := range missingChunks(b.body, normalized(string(src))) {
+			t.Errorf("wire.md:%d: this code is not in %s:\n%s", b.line, file, chunk)
 		}
 	}
 	if n == 0 {
