@@ -1,13 +1,13 @@
 // Package snapcorpus records snapshot streams for other Receivers to
-// replay, snapshot/testdata/stream.json and one file a History of
-// Recordings: the packets one client's Receiver got, in the order it got
+// replay, snapshot/testdata/stream.json (History 16) and a file for each
+// other History of Recordings: the packets one client's Receiver got, in the order it got
 // them, then packets crafted to reach each refusal the channel did not,
 // each with what Go's Receiver did with it. A Receiver written from
 // docs/wire.md ("Snapshot streams") must do the same, step for step; the
 // generated clients' tests replay the files. Record writes them and
 // snapshot's TestRecordedStream checks them (-update rewrites them). The
 // files' format, what their steps hold and the World type of their views
-// are in docs/wire.md ("The recorded stream"), where an implementer of a
+// are in docs/wire.md ("The recorded streams"), where an implementer of a
 // Receiver reads them.
 package snapcorpus
 
