@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,36 +33,39 @@ type receiverStep struct {
 // bases, a reconnect), then crafted packets (every truncation and every
 // bit flipped of one packet, each header check broken in turn, trailing
 // bytes, a packet older than the history, a reset in a stream), through
-// bitpack::Receiver<World, 16> over the generated header, and compares
-// each step with Go's: the view (its full encoding), the sequence, the
-// refusal and its reason, the ack. The driver checks that a refusal leaves
-// the caller's value untouched and that view(seq) holds what read handed
-// out. Then, on a steady stream, that read allocates nothing once its
-// history is made (but for a packet longer than any before, whose delta
-// may need a larger buffer). Both builds run it (the first with
-// BITPACK_FULL=1 only): AddressSanitizer and UBSan
-// (each packet in a buffer of exactly its size), and -O2 -march=native.
+// bitpack::Receiver<World, 16> over the generated header, then the
+// streams recorded at the other Histories (2 and 256: eviction every
+// other sequence, the long form, bases across the wrap) through a
+// Receiver<World, 2> and a Receiver<World, 256>, and compares each step
+// with Go's: the view (its full encoding), the sequence, the refusal and
+// its reason, the ack. The driver checks that a refusal leaves the
+// caller's value untouched and that view(seq) holds what read handed
+// out. Then, on a steady stream at History 16, that read allocates
+// nothing once its history is made (but for a packet longer than any
+// before, whose delta may need a larger buffer). Both builds run it (the
+// first with BITPACK_FULL=1 only): AddressSanitizer and UBSan (each
+// packet in a buffer of exactly its size), and -O2 -march=native.
 func TestCPPReceiver(t *testing.T) {
 	t.Parallel() // a compiler and a program of its own: beside another test's
 	if raceEnabled {
 		t.Skip("the C++ side does not change under Go's race detector; the plain run covers it")
 	}
 	gxx := requireCompiler(t)
-	raw, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", "stream.json"))
-	if err != nil {
-		t.Fatal(err)
+	files := readStreams(t)
+	var steps []receiverStep
+	for i, file := range files {
+		g := newGoReceiver(t, file.History)
+		steps = append(steps, receiverStep{what: fmt.Sprintf("a new receiver of History %d", file.History), cmd: fmt.Sprintf("fresh %d", file.History), want: fmt.Sprintf("ack=%d", g.r.Ack())})
+		steps = append(steps, g.corpus(t, file)...)
+		if i == 0 { // History 16: the crafted edges are chosen for it
+			steps = append(steps, g.crafted(t, leftStreams(t, file))...)
+		}
 	}
-	var file snapcorpus.File
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	g := newGoReceiver(t, file.History)
-	steps := g.corpus(t, &file)
-	steps = append(steps, g.crafted(t, leftStreams(t, &file))...)
+	g := newGoReceiver(t, files[0].History)
 	steady := g.steady(t)
 	steps = append(steps, steady...)
 
-	bins := buildReceiverDrivers(t, gxx, file.History)
+	bins := buildReceiverDrivers(t, gxx)
 	var cmds []string
 	for _, st := range steps {
 		cmds = append(cmds, st.cmd)
@@ -87,7 +89,7 @@ func TestCPPReceiver(t *testing.T) {
 		if failures > 12 {
 			t.Errorf("%s build: %d disagreements in all (first 12 shown)", bin.name, failures)
 		}
-		checkSteadyAllocs(t, bin.name, file.History, steps[len(steps)-len(steady):], answers[len(steps)-len(steady):])
+		checkSteadyAllocs(t, bin.name, g.history, steps[len(steps)-len(steady):], answers[len(steps)-len(steady):])
 	}
 }
 
@@ -209,7 +211,7 @@ func (g *goReceiver) corpus(t *testing.T, f *snapcorpus.File) []receiverStep {
 	t.Helper()
 	var steps []receiverStep
 	for i, rec := range f.Steps {
-		what := fmt.Sprintf("recorded step %d %s", i, rec.Why)
+		what := fmt.Sprintf("History %d, recorded step %d %s", f.History, i, rec.Why)
 		var st receiverStep
 		if rec.Reset {
 			st = g.reset(what)
@@ -382,7 +384,7 @@ func (g *goReceiver) steady(t *testing.T) []receiverStep {
 		t.Fatal(err)
 	}
 	g.fresh(t)
-	steps := []receiverStep{{what: "a fresh receiver", cmd: "fresh", want: fmt.Sprintf("ack=%d", g.r.Ack())}, {what: "allocations before", cmd: "allocs"}}
+	steps := []receiverStep{{what: "a fresh receiver", cmd: fmt.Sprintf("fresh %d", g.history), want: fmt.Sprintf("ack=%d", g.r.Ack())}, {what: "allocations before", cmd: "allocs"}}
 	for n := range 4 * g.history {
 		p, err := s.Append(nil, craftWorld(n))
 		if err != nil {
@@ -398,31 +400,27 @@ func (g *goReceiver) steady(t *testing.T) []receiverStep {
 // the tests that run them (TestCPPReceiver, TestReceiversDamaged).
 var receiverDrivers struct {
 	once    sync.Once
-	history int
 	drivers []driver
 	err     error
 }
 
 // buildReceiverDrivers generates the header of snapcorpus.World and
-// compiles testdata/receiver.cpp with it: in both builds with
-// BITPACK_FULL=1, else in the optimised one alone (whose float
-// contractions are the ones that could differ from Go's).
-func buildReceiverDrivers(t *testing.T, gxx string, history int) []driver {
+// compiles testdata/receiver.cpp with it, a Receiver for each History of
+// snapcorpus.Recordings: in both builds with BITPACK_FULL=1, else in the
+// optimised one alone (whose float contractions are the ones that could
+// differ from Go's).
+func buildReceiverDrivers(t *testing.T, gxx string) []driver {
 	t.Helper()
 	receiverDrivers.once.Do(func() {
-		receiverDrivers.history = history
-		receiverDrivers.drivers, receiverDrivers.err = buildReceiverDriversOnce(gxx, history)
+		receiverDrivers.drivers, receiverDrivers.err = buildReceiverDriversOnce(gxx)
 	})
 	if receiverDrivers.err != nil {
 		t.Fatal(receiverDrivers.err)
 	}
-	if receiverDrivers.history != history {
-		t.Fatalf("the receiver drivers are built for History %d, not %d", receiverDrivers.history, history)
-	}
 	return receiverDrivers.drivers
 }
 
-func buildReceiverDriversOnce(gxx string, history int) ([]driver, error) {
+func buildReceiverDriversOnce(gxx string) ([]driver, error) {
 	dir, err := sharedTempDir("receiver")
 	if err != nil {
 		return nil, err
@@ -444,6 +442,10 @@ func buildReceiverDriversOnce(gxx string, history int) ([]driver, error) {
 			return nil, err
 		}
 	}
+	histories := ""
+	for _, rc := range snapcorpus.Recordings {
+		histories += fmt.Sprintf("EACH(%d) ", rc.History)
+	}
 	builds := []string{"fast"}
 	if fullSweeps() {
 		builds = []string{"sanitized", "fast"}
@@ -454,7 +456,7 @@ func buildReceiverDriversOnce(gxx string, history int) ([]driver, error) {
 	for i, name := range builds {
 		d := driver{name: name, path: filepath.Join(dir, "receiver_"+name)}
 		drivers = append(drivers, d)
-		args := append([]string{"-std=c++11", "-Wall", "-Wextra", "-Werror", fmt.Sprintf("-DHISTORY=%d", history)}, cppFlags[name]...)
+		args := append([]string{"-std=c++11", "-Wall", "-Wextra", "-Werror", "-DHISTORIES=" + histories}, cppFlags[name]...)
 		args = append(args, "-o", d.path, filepath.Join(dir, "receiver.cpp"))
 		wg.Add(1)
 		go func() {

@@ -16,67 +16,80 @@ import (
 	"github.com/bitpack-go/bitpack/snapshot"
 )
 
-// csReceiverStep is one thing a receiver is given (a packet, or a reset)
-// and the line Go's snapshot.Receiver answers for it: "OK seq view ack"
-// (view: the full encoding of the view read), "ERR seq error ack", or
-// "RESET ack".
+// csReceiverStep is one thing a receiver is given (a packet, a reset, or
+// a new receiver of a History) and the line Go's snapshot.Receiver
+// answers for it: "OK seq view ack" (view: the full encoding of the view
+// read), "ERR seq error ack", "RESET ack", or "NEW ack".
 type csReceiverStep struct {
-	why    string
-	reset  bool
-	packet []byte
-	want   string
+	why     string
+	reset   bool
+	history int // a new receiver of this History
+	packet  []byte
+	want    string
 }
 
-// receiverSteps are snapshot/testdata/stream.json's steps (the channel's,
-// then the packets snapcorpus crafts to reach every refusal Go's Receiver
-// words), each with Go's answer, word for word, from a Go Receiver given
-// them all in order (snapshot's TestRecordedStream checks that Go's
-// answers are the file's).
-func receiverSteps(t *testing.T) (*snapcorpus.File, []csReceiverStep) {
+// receiverSteps are the recorded streams' steps (snapshot/testdata's, at
+// History 16, 2 and 256: the channel's, then the packets snapcorpus
+// crafts to reach every refusal Go's Receiver words), each stream after a
+// new receiver of its History, each step with Go's answer, word for word,
+// from a Go Receiver given them all in order (snapshot's
+// TestRecordedStream checks that Go's answers are the files').
+func receiverSteps(t *testing.T) []csReceiverStep {
 	t.Helper()
-	file := readStream(t)
 	var steps []csReceiverStep
-	for _, st := range file.Steps {
-		if st.Reset {
-			steps = append(steps, csReceiverStep{why: "reset", reset: true})
-			continue
+	for _, file := range readStreams(t) {
+		steps = append(steps, csReceiverStep{why: fmt.Sprintf("a new receiver of History %d", file.History), history: file.History})
+		for i, st := range file.Steps {
+			why := fmt.Sprintf("History %d, recorded step %d %s", file.History, i, st.Why)
+			if st.Reset {
+				steps = append(steps, csReceiverStep{why: why, reset: true})
+				continue
+			}
+			p, err := hex.DecodeString(st.Packet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, csReceiverStep{why: why, packet: p})
 		}
-		p, err := hex.DecodeString(st.Packet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps = append(steps, csReceiverStep{why: st.Why, packet: p})
 	}
-	answerReceiverSteps(t, file, steps)
-	return file, steps
+	answerReceiverSteps(t, steps)
+	return steps
 }
 
-// answerReceiverSteps gives steps in order to a Go Receiver, sets each
-// one's want to its answer, and fails t where fewer than 3 packets reach
-// the decoder's refusals.
-func answerReceiverSteps(t *testing.T, file *snapcorpus.File, steps []csReceiverStep) {
+// answerReceiverSteps gives steps in order to a Go Receiver (a new one at
+// each step with a History), sets each one's want to its answer, and
+// fails t where fewer than 3 packets reach the decoder's refusals.
+func answerReceiverSteps(t *testing.T, steps []csReceiverStep) {
 	t.Helper()
 	codec, err := bitpack.NewCodec[snapcorpus.World]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: file.History})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var r *snapshot.Receiver[snapcorpus.World]
 	var v snapcorpus.World
 	decodeRefusals := 0
 	for i := range steps {
 		st := &steps[i]
-		if st.reset {
+		switch {
+		case st.history != 0:
+			if r, err = snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: st.history}); err != nil {
+				t.Fatal(err)
+			}
+			st.want = fmt.Sprintf("NEW %d", r.Ack())
+		case r == nil:
+			t.Fatalf("step %d (%s) before a new receiver", i, st.why)
+		case st.reset:
 			r.Reset()
 			st.want = fmt.Sprintf("RESET %d", r.Ack())
-		} else if seq, err := r.Read(st.packet, &v); err != nil {
-			st.want = fmt.Sprintf("ERR %d %s %d", seq, err, r.Ack())
-			if strings.Contains(err.Error(), "bitpack: decode") {
-				decodeRefusals++
+		default:
+			seq, err := r.Read(st.packet, &v)
+			if err != nil {
+				st.want = fmt.Sprintf("ERR %d %s %d", seq, err, r.Ack())
+				if strings.Contains(err.Error(), "bitpack: decode") {
+					decodeRefusals++
+				}
+				break
 			}
-		} else {
 			view, err := codec.Marshal(&v)
 			if err != nil {
 				t.Fatal(err)
@@ -94,9 +107,11 @@ func answerReceiverSteps(t *testing.T, file *snapcorpus.File, steps []csReceiver
 // a packet through a receiver of History history (how: 0, the whole
 // array; 1, offset and count within a larger array of junk; 2, an
 // ArraySegment of one) and answers as csReceiverStep.want; "R" resets it;
-// "N H" replaces it by a new receiver of History H ("NEW ack"). After every step it checks that each view it still holds is the one it
-// handed out for that sequence, encoding as it did then ("VIEW CHANGED"
-// otherwise).
+// "N H" replaces it by a new receiver of History H ("NEW ack"). It
+// checks that each view it still holds is the one it handed out for that
+// sequence, encoding as it did then ("VIEW CHANGED" otherwise): those of
+// the newest 16 sequences after every step, all after every 16th (an
+// encoding of each of 256 views after every step would cost seconds).
 const csReceiverProgram = `using System;
 using System.Collections.Generic;
 using Snap;
@@ -135,6 +150,7 @@ static class Program
         Console.WriteLine("ACK " + r.Ack);
         var handed = new Dictionary<ushort, KeyValuePair<World, string>>();
         Random junk = new Random(7);
+        int step = 0;
         string line;
         while ((line = Console.ReadLine()) != null)
         {
@@ -177,7 +193,9 @@ static class Program
                 else
                     Console.WriteLine("ERR " + seq + " " + error + " " + r.Ack + (v != null ? " VALUE NOT NULL" : ""));
             }
-            for (int i = 0; i < r.History; i++)
+            step++;
+            int check = step % 16 == 0 ? r.History : Math.Min(r.History, 16);
+            for (int i = 0; i < check; i++)
             {
                 World held;
                 ushort s = (ushort)(r.Ack - i);
@@ -213,10 +231,12 @@ func csReceiverExe(t *testing.T) string {
 	})
 }
 
-// TestCSharpReceiver replays snapshot/testdata/stream.json (loss,
-// duplicates, reordering, another client's stream, damaged packets,
-// evicted bases, a reconnect and the old stream after it, then packets
-// made to reach every other refusal) through the generated C# WorldReceiver,
+// TestCSharpReceiver replays the recorded streams (snapshot/testdata's,
+// at History 16, 2 and 256: loss, duplicates, reordering, another
+// client's stream, damaged packets, evicted bases, a reconnect and the
+// old stream after it, the long form, bases across the wrap, then packets
+// made to reach every other refusal), each through a new generated C#
+// WorldReceiver of its History,
 // under mono and mono -O=-float32, each packet given whole, as a part of a
 // larger array and as an ArraySegment: every view, sequence, refusal
 // (word for word) and Ack must be Go's Receiver's, and the views the
@@ -228,18 +248,21 @@ func TestCSharpReceiver(t *testing.T) {
 	}
 	mono := requireTool(t, "mono", "C#")
 	requireTool(t, "mcs", "C#")
-	file, steps := receiverSteps(t)
+	steps := receiverSteps(t)
 	exe := csReceiverExe(t)
 	var in strings.Builder
 	for i, st := range steps {
-		if st.reset {
+		switch {
+		case st.history != 0:
+			fmt.Fprintf(&in, "N %d\n", st.history)
+		case st.reset:
 			in.WriteString("R\n")
-		} else {
+		default:
 			fmt.Fprintf(&in, "P %x %d\n", st.packet, i%3)
 		}
 	}
 	for _, args := range [][]string{{exe}, {"-O=-float32", exe}} {
-		cmd := exec.Command(mono, append(args, fmt.Sprint(file.History), fmt.Sprint(snapwire.DefaultHistory))...)
+		cmd := exec.Command(mono, append(args, fmt.Sprint(steps[0].history), fmt.Sprint(snapwire.DefaultHistory))...)
 		cmd.Stdin = strings.NewReader(in.String())
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -253,7 +276,7 @@ func TestCSharpReceiver(t *testing.T) {
 				t.Fatalf("mono %v: History %d: %q, Go refuses it with %v", args, h, sc.Text(), err)
 			}
 		}
-		fresh, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: file.History})
+		fresh, err := snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: steps[0].history})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -571,7 +571,7 @@ func damageLanguages(t *testing.T, history int) []damageLanguage {
 			name: "C++",
 			run: func(t *testing.T, cmds []string) []damageAnswers {
 				var out []damageAnswers
-				for _, bin := range buildReceiverDrivers(t, requireCompiler(t), history) { // the sanitized build too with BITPACK_FULL=1
+				for _, bin := range buildReceiverDrivers(t, requireCompiler(t)) { // the sanitized build too with BITPACK_FULL=1
 					cmd := exec.Command(bin.path)
 					cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 					out = append(out, damageAnswers{bin.name, runDriver(t, "C++ "+bin.name, cmd, cmds)})
@@ -581,7 +581,7 @@ func damageLanguages(t *testing.T, history int) []damageLanguage {
 			cmd: func(i int, st rxStep) string {
 				switch st.op {
 				case 'n':
-					return "fresh"
+					return fmt.Sprintf("fresh %d", history)
 				case 'r':
 					return "reset"
 				}

@@ -18,22 +18,36 @@ import (
 )
 
 // The generated TypeScript receivers of snapshot streams, against Go's
-// snapshot.Receiver on the stream internal/snapcorpus records
-// (snapshot/testdata/stream.json: loss, duplicates, reordering, another
-// client's stream, damaged headers, evicted bases, a reconnect).
+// snapshot.Receiver on the streams internal/snapcorpus records
+// (snapshot/testdata/stream.json at History 16, and one file for each
+// other History of snapcorpus.Recordings: loss, duplicates, reordering,
+// another client's stream, damaged headers, evicted bases, a reconnect).
 
-// readStream reads the recorded stream.
+// readStreams reads the recorded streams, stream.json (History 16) first.
+func readStreams(t *testing.T) []*snapcorpus.File {
+	t.Helper()
+	var files []*snapcorpus.File
+	for _, rc := range snapcorpus.Recordings {
+		data, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", rc.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f snapcorpus.File
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.History != rc.History {
+			t.Fatalf("%s: History %d, snapcorpus records it at %d", rc.File, f.History, rc.History)
+		}
+		files = append(files, &f)
+	}
+	return files
+}
+
+// readStream reads stream.json, the recorded stream at History 16.
 func readStream(t *testing.T) *snapcorpus.File {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "snapshot", "testdata", "stream.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f snapcorpus.File
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	return &f
+	return readStreams(t)[0]
 }
 
 // receiverScript is the stream's steps as receiver_cases.ts commands
@@ -89,9 +103,21 @@ func receiverScript(t *testing.T, f *snapcorpus.File, verb string) (cmds, want [
 	return cmds, want
 }
 
-// TestTypeScriptReceiver replays the recorded stream through the
-// generated WorldReceiver, twice: each packet its own Uint8Array, then
-// each a subarray of a larger buffer. Every step must do what Go's
+// scriptSteps name the n commands of f's receiverScript: a new receiver
+// of f's History, then f's steps.
+func scriptSteps(f *snapcorpus.File, verb string, n int) []string {
+	whats := []string{fmt.Sprintf("a new receiver of History %d", f.History)}
+	for i := range n - 1 {
+		whats = append(whats, fmt.Sprintf("History %d (%s), recorded step %d", f.History, verb, i))
+	}
+	return whats
+}
+
+// TestTypeScriptReceiver replays the recorded streams (History 16, 2
+// and 256, each through a new WorldReceiver of its History) through the
+// generated WorldReceiver: stream.json twice, each packet its own
+// Uint8Array, then each a subarray of a larger buffer; the stream at 256
+// the first way, at 2 the second. Every step must do what Go's
 // Receiver does: the same view (compared by its full encoding), the same
 // refusal (its category, and Go's message word for word), the same ack,
 // before the first packet too. Then the Histories Go refuses, refused in
@@ -100,18 +126,23 @@ func TestTypeScriptReceiver(t *testing.T) {
 	t.Parallel() // a compiler and a program of its own: beside another test's
 	tsc := requireTSC(t)
 	node := requireTool(t, "node", "TypeScript")
-	f := readStream(t)
-	var cmds, want []string
+	var cmds, want, whats []string
 	kinds := map[string]int{}
-	for _, verb := range []string{"read", "view"} {
-		c, w := receiverScript(t, f, verb)
-		cmds, want = append(cmds, c...), append(want, w...)
-		for _, line := range w {
-			switch f := strings.Fields(line); f[0] {
-			case "refused":
-				kinds["refused "+f[1]+" ("+f[3]+")"]++
-			default:
-				kinds[f[0]]++
+	for i, f := range readStreams(t) {
+		verbs := []string{"read", "view"}
+		if i > 0 { // how the packet is held does not depend on the History
+			verbs = verbs[i%2 : i%2+1]
+		}
+		for _, verb := range verbs {
+			c, w := receiverScript(t, f, verb)
+			cmds, want, whats = append(cmds, c...), append(want, w...), append(whats, scriptSteps(f, verb, len(c))...)
+			for _, line := range w {
+				switch f := strings.Fields(line); f[0] {
+				case "refused":
+					kinds["refused "+f[1]+" ("+f[3]+")"]++
+				default:
+					kinds[f[0]]++
+				}
 			}
 		}
 	}
@@ -131,12 +162,15 @@ func TestTypeScriptReceiver(t *testing.T) {
 		}
 	}
 	cmds, want = append(cmds, "new -"), append(want, "ack 65535")
+	for len(whats) < len(cmds) {
+		whats = append(whats, "a new receiver")
+	}
 	got := runReceiverDriver(t, tsc, node, cmds)
 	bad := 0
 	for i := range cmds {
 		if got[i] != want[i] {
 			if bad++; bad <= 10 {
-				t.Errorf("command %d (%.60s):\n got %s\nwant %s", i, cmds[i], got[i], want[i])
+				t.Errorf("command %d, %s (%.60s):\n got %s\nwant %s", i, whats[i], cmds[i], got[i], want[i])
 			}
 		}
 	}

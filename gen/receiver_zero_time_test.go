@@ -181,15 +181,14 @@ process.stdout.write(lines.map(answer).join("\n") + "\n");`)
 			}
 		}
 		bin := filepath.Join(dir, "receiver")
-		args := append([]string{"-std=c++11", "-Wall", "-Wextra", "-Werror", "-DHISTORY=16"}, cppFlags["quick"]...)
+		args := append([]string{"-std=c++11", "-Wall", "-Wextra", "-Werror", "-DHISTORIES=EACH(16)"}, cppFlags["quick"]...)
 		if out, err := exec.Command(gxx, append(args, "-o", bin, filepath.Join(dir, "receiver.cpp"))...).CombinedOutput(); err != nil {
 			t.Fatalf("g++: %v\n%s", err, tail(string(out), 4000))
 		}
-		var cmds []string
+		cmds, w := []string{"fresh 16"}, []string{"ack=65535"}
 		for _, p := range packets {
 			cmds = append(cmds, "packet "+hex.EncodeToString(p))
 		}
-		var w []string
 		for i, v := range views {
 			w = append(w, fmt.Sprintf("OK seq=%d ack=%[1]d view=%s", i, v))
 		}

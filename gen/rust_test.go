@@ -258,20 +258,26 @@ func TestRustDeltas(t *testing.T) {
 	compareRust(t, c, runDriver(t, "rust", exec.Command(driver), c.lines()), nil)
 }
 
-// TestRustSnapshot replays the recorded snapshot stream
-// (snapshot/testdata/stream.json), then packets crafted for the refusals
-// it lacks, through the Rust Receiver of the stream's type: step for
-// step, the same sequences, views (their full encodings), refusals (their
-// category and Go's error text word for word) and acks as Go's Receiver;
-// then the Histories Go refuses, refused in Go's words.
+// TestRustSnapshot replays the recorded snapshot streams
+// (snapshot/testdata/stream.json at History 16, and those at 2 and 256:
+// eviction every other sequence, the long form, bases across the wrap),
+// each with the packets crafted for the refusals its channel lacks,
+// through the Rust Receiver of the stream's type, a new one of each
+// stream's History: step for step, the same sequences, views (their full
+// encodings), refusals (their category and Go's error text word for
+// word) and acks as Go's Receiver; then the Histories Go refuses, refused
+// in Go's words.
 func TestRustSnapshot(t *testing.T) {
 	t.Parallel() // a compiler and a program of its own: beside another test's
 	driver, _, _ := buildRustDriver(t)
-	f := readStream(t)
-	if fp, _ := bitpack.Fingerprint(&snapcorpus.World{}); fmt.Sprintf("%#08x", fp) != f.Fingerprint {
-		t.Fatalf("the stream is of fingerprint %s, snapcorpus.World's is %#08x", f.Fingerprint, fp)
+	var cmds, want, whats []string
+	for _, f := range readStreams(t) {
+		if fp, _ := bitpack.Fingerprint(&snapcorpus.World{}); fmt.Sprintf("%#08x", fp) != f.Fingerprint {
+			t.Fatalf("the stream is of fingerprint %s, snapcorpus.World's is %#08x", f.Fingerprint, fp)
+		}
+		c, w := receiverScript(t, f, "read")
+		cmds, want, whats = append(cmds, c...), append(want, w...), append(whats, scriptSteps(f, "read", len(c))...)
 	}
-	cmds, want := receiverScript(t, f, "read")
 	for _, w := range snapwire.Words { // every refusal is among them
 		if text, _, _ := strings.Cut(w.Format, "%"); w.Name != "History" && !strings.Contains(strings.Join(want, "\n"), text) {
 			t.Errorf("no refusal %s (%q) in the script", w.Name, w.Format)
@@ -285,6 +291,9 @@ func TestRustSnapshot(t *testing.T) {
 			want = append(want, fmt.Sprintf("ack %d", snapwire.NoAck))
 		}
 	}
+	for len(whats) < len(cmds) {
+		whats = append(whats, "a new receiver")
+	}
 	lines := make([]string, len(cmds))
 	for i, c := range cmds {
 		lines[i] = "V " + strings.TrimPrefix(c, "read ")
@@ -297,7 +306,7 @@ func TestRustSnapshot(t *testing.T) {
 		}
 		if got[i] != want[i] {
 			if failures++; failures <= 10 {
-				t.Errorf("command %d (%.60s):\n got %s\nwant %s", i, cmds[i], got[i], want[i])
+				t.Errorf("command %d, %s (%.60s):\n got %s\nwant %s", i, whats[i], cmds[i], got[i], want[i])
 			}
 		}
 	}

@@ -6,7 +6,8 @@
 //                "OK seq=S ack=A view=HEX" (the view's full encoding) or
 //                "REFUSED why seq=S ack=A"
 //   reset        reset the receiver: "ack=A"
-//   fresh        replace the receiver by a new one: "ack=A"
+//   fresh H      replace the receiver by a new one of History H: "ack=A"
+//                (the first command; until it, "NO RECEIVER")
 //   allocs       "allocs N": the allocations made inside read so far
 //
 // It also checks what the answers cannot show: after an accepted packet,
@@ -14,8 +15,9 @@
 // refused one, the caller's value is byte for byte what it was ("OUT
 // CHANGED" otherwise).
 //
-// HISTORY and the view type World come from the build (-DHISTORY=16) and
-// the generated receiver.h.
+// The Histories come from the build (-DHISTORIES="EACH(2) EACH(16)": one
+// bitpack::Receiver<World, H> instantiated for each), the view type World
+// from the generated receiver.h.
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +26,8 @@
 #include "minserialize.h"
 #include "receiver.h"
 
-#ifndef HISTORY
-#error "build with -DHISTORY=N"
+#ifndef HISTORIES
+#error "build with -DHISTORIES=\"EACH(2) EACH(16)\""
 #endif
 
 // The driver replaces operator new and delete to count allocations; GCC
@@ -61,7 +63,38 @@ void * operator new[]( size_t n )
 void operator delete( void * p ) noexcept { free( p ); }
 void operator delete[]( void * p ) noexcept { free( p ); }
 
-typedef bitpack::Receiver<World, HISTORY> WorldReceiver;
+// AnyReceiver is a bitpack::Receiver<World, H> of any of the Histories
+// built, behind one interface.
+struct AnyReceiver
+{
+    virtual ~AnyReceiver() {}
+    virtual bool read( const uint8_t * packet, size_t bytes, World & out, uint16_t & seq ) = 0;
+    virtual uint16_t ack() const = 0;
+    virtual bitpack::ReceiveResult result() const = 0;
+    virtual void reset() = 0;
+    virtual const World * view( uint16_t seq ) const = 0;
+};
+
+template <int H> struct ReceiverOf : AnyReceiver
+{
+    bitpack::Receiver<World, H> r;
+    bool read( const uint8_t * packet, size_t bytes, World & out, uint16_t & seq ) { return r.read( packet, bytes, out, seq ); }
+    uint16_t ack() const { return r.ack(); }
+    bitpack::ReceiveResult result() const { return r.result(); }
+    void reset() { r.reset(); }
+    const World * view( uint16_t seq ) const { return r.view( seq ); }
+};
+
+// fresh is a new receiver of History h, or NULL when h is not built.
+static AnyReceiver * fresh( long h )
+{
+#define EACH( H ) \
+    if ( h == H ) \
+        return new ReceiverOf<H>();
+    HISTORIES
+#undef EACH
+    return NULL;
+}
 
 static const char * why( bitpack::ReceiveResult r )
 {
@@ -97,21 +130,31 @@ int main()
 {
     static char line[1 << 16];
     static char text[2][16 * 1024 + 1];
-    WorldReceiver * r = new WorldReceiver();
+    AnyReceiver * r = NULL;
     World * out = new World();
     World * before = new World();
     while ( fgets( line, sizeof line, stdin ) )
     {
         line[strcspn( line, "\r\n" )] = 0;
-        if ( strcmp( line, "reset" ) == 0 )
+        if ( r == NULL && strncmp( line, "fresh ", 6 ) != 0 && strcmp( line, "allocs" ) != 0 )
+        {
+            printf( "NO RECEIVER\n" );
+        }
+        else if ( strcmp( line, "reset" ) == 0 )
         {
             r->reset();
             printf( "ack=%u\n", r->ack() );
         }
-        else if ( strcmp( line, "fresh" ) == 0 )
+        else if ( strncmp( line, "fresh ", 6 ) == 0 )
         {
+            AnyReceiver * next = fresh( strtol( line + 6, NULL, 10 ) );
+            if ( next == NULL )
+            {
+                printf( "NO HISTORY %s\n", line + 6 );
+                continue;
+            }
             delete r;
-            r = new WorldReceiver();
+            r = next;
             printf( "ack=%u\n", r->ack() );
         }
         else if ( strcmp( line, "allocs" ) == 0 )

@@ -1,13 +1,14 @@
-// Package snapcorpus records a snapshot stream for other Receivers to
-// replay, snapshot/testdata/stream.json: the packets one client's
-// Receiver got, in the order it got them, then packets crafted to reach
-// each refusal the channel did not, each with what Go's Receiver did
-// with it. A Receiver written from docs/wire.md ("Snapshot streams")
-// must do the same, step for step; the generated clients' tests replay
-// the file. Record writes it and snapshot's TestRecordedStream checks it
-// (-update rewrites it). The file's format, what its steps hold and the
-// World type of its views are in docs/wire.md ("The recorded stream"),
-// where an implementer of a Receiver reads them.
+// Package snapcorpus records snapshot streams for other Receivers to
+// replay, snapshot/testdata/stream.json (History 16) and a file for each
+// other History of Recordings: the packets one client's Receiver got, in the order it got
+// them, then packets crafted to reach each refusal the channel did not,
+// each with what Go's Receiver did with it. A Receiver written from
+// docs/wire.md ("Snapshot streams") must do the same, step for step; the
+// generated clients' tests replay the files. Record writes them and
+// snapshot's TestRecordedStream checks them (-update rewrites them). The
+// files' format, what their steps hold and the World type of their views
+// are in docs/wire.md ("The recorded streams"), where an implementer of a
+// Receiver reads them.
 package snapcorpus
 
 import (
@@ -70,8 +71,31 @@ type Step struct {
 	Ack    int    `json:"ack"`
 }
 
-// History is the recorded stream's History.
+// History is the History of stream.json, the first recorded stream.
 const History = 16
+
+// A Recording is one recorded stream: its History, the file under
+// snapshot/testdata that holds it, and how its channel runs.
+type Recording struct {
+	History int
+	File    string
+	ticks   int    // how many packets the client's Sender sends it
+	skipped uint16 // packets both Senders send before the first the client is sent: where the sequences start
+	deaf    [2]int // the ticks [from, to) whose Acks the Sender does not get
+}
+
+// Recordings are the recorded streams: History 16 (stream.json); 2, the
+// smallest (a view evicted every other sequence, packets older than the
+// history off the channel; the sequences wrap from 65535 to 0 on the
+// way); and 256, where offsets past 127 are legal (a run of 201 packets
+// whose Acks are lost, so that the Sender's base falls up to 202 back and
+// the offsets take the long form, 127 and 128 among them; the sequences
+// wrap during the run, so that bases lie across it).
+var Recordings = []Recording{
+	{History: History, File: "stream.json", ticks: 160},
+	{History: 2, File: "stream-history2.json", ticks: 160, skipped: 65536 - 74},
+	{History: 256, File: "stream-history256.json", ticks: 340, skipped: 65536 - 250, deaf: [2]int{119, 320}},
+}
 
 // Entities are the World's entity sets.
 var Entities = []string{"Units", "Shots", "Items"}
@@ -147,8 +171,14 @@ func (s *sim) step() {
 }
 
 // Record plays a client's stream over a lossy channel and records what
-// its Receiver was given and did. It is deterministic.
-func Record() (*File, error) {
+// its Receiver, of History history (one of Recordings'), was given and
+// did. It is deterministic.
+func Record(history int) (*File, error) {
+	i := slices.IndexFunc(Recordings, func(r Recording) bool { return r.History == history })
+	if i < 0 {
+		return nil, fmt.Errorf("snapcorpus: no recording of History %d", history)
+	}
+	rc := Recordings[i]
 	codec, err := bitpack.NewCodec[World]()
 	if err != nil {
 		return nil, err
@@ -158,8 +188,8 @@ func Record() (*File, error) {
 		return nil, err
 	}
 	rec := &recorder{codec: codec, rng: rand.New(rand.NewPCG(28, 29)), old: map[string]bool{},
-		file: &File{Type: "snapcorpus.World", Fingerprint: fmt.Sprintf("%#08x", fp), Schema: codec.Layout().Schema(), History: History}}
-	opts := snapshot.Options[World]{Budget: 160, Entities: Entities, Relevant: relevant, History: History, Stream: 0x5eed0001}
+		file: &File{Type: "snapcorpus.World", Fingerprint: fmt.Sprintf("%#08x", fp), Schema: codec.Layout().Schema(), History: history}}
+	opts := snapshot.Options[World]{Budget: 160, Entities: Entities, Relevant: relevant, History: history, Stream: 0x5eed0001}
 	if rec.s, err = snapshot.NewSender(opts); err != nil {
 		return nil, err
 	}
@@ -171,9 +201,21 @@ func Record() (*File, error) {
 	if rec.other, err = snapshot.NewSender(other); err != nil {
 		return nil, err
 	}
+	// Packets of an empty world the client is not sent, from the zero
+	// base (nothing is acknowledged): they move both Senders' sequences
+	// to where the recording starts.
+	var skip []byte
+	for range rc.skipped {
+		for _, s := range []*snapshot.Sender[World]{rec.s, rec.other} {
+			if skip, err = s.Append(skip[:0], &World{}); err != nil {
+				return nil, err
+			}
+		}
+	}
 	world := newSim(1)
 	var sent [][]byte // every packet of the stream, by the order sent
-	for tick := range 160 {
+	for tick := range rc.ticks {
+		rec.deaf = rc.deaf[0] <= tick && tick < rc.deaf[1]
 		world.step()
 		pkt, err := rec.s.Append(nil, &world.w)
 		if err != nil {
@@ -197,8 +239,8 @@ func Record() (*File, error) {
 			rec.deliver("another client's stream, the same sequences", o)
 		case tick%11 == 5:
 			rec.deliver("a damaged check", damage(pkt, 4))
-		case tick%13 == 6 && len(sent) > 40:
-			rec.deliver("a packet whose base was evicted", sent[len(sent)-40])
+		case tick%13 == 6 && evicted(sent, history) != nil:
+			rec.deliver("a packet whose base was evicted", evicted(sent, history))
 		case tick%17 == 8:
 			rec.deliver("a damaged offset", damage(pkt, 2))
 		case tick%19 == 9:
@@ -223,7 +265,24 @@ func Record() (*File, error) {
 	for _, b := range rec.arrivals(1 << 30) {
 		rec.deliver(rec.why(b), b)
 	}
-	for _, c := range crafted(rec.lastZero, rec.last, History) {
+	// The crafted packets are made from the last one accepted on a view,
+	// which must still be readable: at a small History the channel may
+	// leave the Receiver past its base. Then the Sender, acknowledged,
+	// sends more, none lost, until one is on the newest view.
+	for !rec.lastReadable(history) {
+		if len(sent) > rc.ticks+4 {
+			return nil, errors.New("snapcorpus: no packet on a view the Receiver holds")
+		}
+		rec.s.Ack(rec.r.Ack())
+		world.step()
+		pkt, err := rec.s.Append(nil, &world.w)
+		if err != nil {
+			return nil, err
+		}
+		sent = append(sent, pkt)
+		rec.deliver("after the channel, acknowledged, on the newest view", pkt)
+	}
+	for _, c := range crafted(rec.lastZero, rec.last, rec.r.Ack(), history) {
 		if c.packet == nil {
 			rec.r.Reset()
 			rec.add(Step{Why: c.why, Reset: true})
@@ -234,6 +293,29 @@ func Record() (*File, error) {
 	return rec.file, nil
 }
 
+// evicted is the newest packet sent history+24 or more packets ago
+// built on a view (not the zero base), or nil: its base is more than
+// history+24 back, a view no Receiver of the History holds any longer.
+func evicted(sent [][]byte, history int) []byte {
+	for k := len(sent) - history - 24; k >= 0; k-- {
+		if sent[k][2] != 0 {
+			return sent[k]
+		}
+	}
+	return nil
+}
+
+// headerSize is a packet's header size by its byte 2 (docs/wire.md).
+func headerSize(p []byte) int {
+	switch {
+	case p[2]&1 != 0:
+		return 8
+	case p[2] == 0:
+		return 11
+	}
+	return 7
+}
+
 // craftedStep is a packet made to reach a refusal (or a reset: packet nil).
 type craftedStep struct {
 	why    string
@@ -241,18 +323,13 @@ type craftedStep struct {
 }
 
 // crafted makes, from the stream's last accepted packets from the zero
-// base (lastZero) and from a view (last), the packets that reach each of
-// a Receiver's refusals the channel did not: each header check, a delta
-// cut short, damaged or with a byte after it, a packet older than the
-// history, a reset, and zero bases of streams started and left — more
-// than the 4 left a Receiver remembers, so that the oldest is forgotten.
-func crafted(lastZero, last []byte, history int) []craftedStep {
-	put16 := func(p []byte, at int, v uint16) []byte {
-		q := slices.Clone(p)
-		binary.LittleEndian.PutUint16(q[at:], v)
-		return q
-	}
-	seqOf := func(p []byte) uint16 { return binary.LittleEndian.Uint16(p) }
+// base (lastZero) and from a view (last), and the newest sequence read,
+// the packets that reach each of a Receiver's refusals the channel did
+// not: each header check, a delta cut short, damaged or with a byte
+// after it, a packet older than the history, a reset, and zero bases of
+// streams started and left — more than the 4 left a Receiver remembers,
+// so that the oldest is forgotten.
+func crafted(lastZero, last []byte, newest uint16, history int) []craftedStep {
 	stream := binary.LittleEndian.Uint32(lastZero[7:])
 	// A zero-base packet of stream, unchanged, at seq.
 	atRestIn := func(stream uint32, seq uint16) []byte {
@@ -268,33 +345,41 @@ func crafted(lastZero, last []byte, history int) []craftedStep {
 		q[bit/8] ^= 1 << (bit % 8)
 		return q
 	}
+	n := headerSize(last)
+	// last with another offset field: a byte, or the long form's two.
+	offset := func(field ...byte) []byte { return slices.Concat(last[:2], field, last[n-4:]) }
+	long := func(offset int) []byte { w := uint16(offset)<<1 | 1; return []byte{byte(w), byte(w >> 8)} }
+	past := offset(byte(history) << 1)
+	if history > 127 {
+		past = offset(long(history)...)
+	}
 	steps := []craftedStep{
 		{"7 bytes", last[:7]},
 		{"a zero-base header and no delta", lastZero[:11]},
-		{"a long form that the short form carries", append(append(put16(last[:2], 0, seqOf(last)), 5<<1|1, 0), last[3:]...)},
-		{"an offset past History", append(append(slices.Clone(last[:2]), byte(history)<<1), last[3:]...)},
+		{"a long form that the short form carries", offset(long(5)...)},
+		{"an offset past History", past},
 		{"a zero base whose check is wrong", flip(lastZero, 8*4)},
-		{"the current stream's zero base, older than the history", atRest(seqOf(last) - uint16(history) - 3)},
+		{"the current stream's zero base, older than the history", atRest(newest - uint16(history) - 4)},
 		{"a delta cut short", last[:len(last)-1]},
 		{"a byte after the delta", append(slices.Clone(last), 0)},
-		{"a delta that changes nothing", append(slices.Clone(last[:7]), 0x01)},
+		{"a delta that changes nothing", append(slices.Clone(last[:n]), 0x01)},
 	}
-	for bit := 8 * 7; bit < min(8*len(last), 8*7+48); bit += 5 {
-		steps = append(steps, craftedStep{fmt.Sprintf("the last packet, delta bit %d flipped", bit-8*7), flip(last, bit)})
+	for bit := 8 * n; bit < min(8*len(last), 8*n+48); bit += 5 {
+		steps = append(steps, craftedStep{fmt.Sprintf("the last packet, delta bit %d flipped", bit-8*n), flip(last, bit)})
 	}
 	steps = append(steps,
 		craftedStep{"the last packet again", last},
-		craftedStep{"the current stream's zero base, the newest", atRest(seqOf(last) + 2)},
+		craftedStep{"the current stream's zero base, the newest", atRest(newest + 1)},
 		craftedStep{"a reset", nil},
 		craftedStep{"a packet on a view forgotten", last},
-		craftedStep{"the current stream's zero base after the reset", atRest(seqOf(last) + 3)},
+		craftedStep{"the current stream's zero base after the reset", atRest(newest + 2)},
 	)
 	// Streams started and left: the first (before the reconnect, which
 	// Reset did not leave), five others, and the first again, by then no
 	// longer among the 4 streams left remembered.
 	others := []uint32{0x5eed0001, stream, 0x0badf00d, 0x5eed0001, 0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x5eed0001, stream, 0x0badf00d}
 	for k, s := range others {
-		steps = append(steps, craftedStep{fmt.Sprintf("stream %#08x's zero base", s), atRestIn(s, seqOf(last)+4+uint16(k))})
+		steps = append(steps, craftedStep{fmt.Sprintf("stream %#08x's zero base", s), atRestIn(s, newest+3+uint16(k))})
 	}
 	return steps
 }
@@ -318,8 +403,23 @@ type recorder struct {
 	queue    []queued
 	old      map[string]bool // packets of the stream before the reconnect, still on the way then
 	file     *File
+	deaf     bool // the client's Acks are lost
 	// the last packets accepted from the zero base and from a view
 	lastZero, last []byte
+}
+
+// lastReadable reports whether the Receiver still holds the base of the
+// last packet it accepted on a view.
+func (c *recorder) lastReadable(history int) bool {
+	if c.last == nil {
+		return false
+	}
+	offset := uint16(c.last[2] >> 1)
+	if c.last[2]&1 != 0 {
+		offset = binary.LittleEndian.Uint16(c.last[2:]) >> 1
+	}
+	base := binary.LittleEndian.Uint16(c.last) - offset
+	return int(c.r.Ack()-base) < history
 }
 
 // why says what a packet off the channel is.
@@ -385,7 +485,7 @@ func (c *recorder) deliver(why string, b []byte) {
 		} else {
 			c.last = b
 		}
-		if c.rng.Float64() >= 0.10 {
+		if c.rng.Float64() >= 0.10 && !c.deaf {
 			c.s.Ack(c.r.Ack())
 		}
 	}
