@@ -271,9 +271,24 @@ func exampleSquadDelta() example {
 	return deltaOf(base, value, value)
 }
 
+type Crate struct {
+	Count uint8 `bits:"range=0..100"` // 7 bits
+}
+
+type Hold struct {
+	Crates map[int8]*Crate `bits:"maxlen=8"`
+}
+
+func exampleHoldDelta() example {
+	base := Hold{Crates: map[int8]*Crate{1: {Count: 5}, 2: nil, 3: {Count: 7}, 4: {Count: 9}}}
+	value := Hold{Crates: map[int8]*Crate{1: nil, 2: {Count: 6}, 3: {Count: 7}, 5: nil, 6: {Count: 1}}}
+	return deltaOf(base, value, value)
+}
+
 var examples = map[string]func() example{
 	"ping-delta":  examplePingDelta,
 	"squad-delta": exampleSquadDelta,
+	"hold-delta":  exampleHoldDelta,
 	"pose":        examplePose,
 	"ping":        examplePing,
 	"loadout":     exampleLoadout,
