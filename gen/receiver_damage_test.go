@@ -806,9 +806,11 @@ func TestReceiversDamaged(t *testing.T) {
 
 // damageChunk is how many steps at most a driver is given at a time
 // (each chunk from a new receiver): the full campaign's millions of
-// steps' answers are not held at once. (At History 256 node still runs
-// out of its 4 GB heap within a chunk, which at 16 and 2 it does not
-// with chunks of 200,000: not yet explained.)
+// steps' answers are not held at once. A chunk can only end where a new
+// receiver starts, so History 256's main line, one receiver's 1.9 million
+// steps, is one chunk: the TypeScript driver reads and answers line by
+// line for it (runReceiverDriver), which node's heap could not hold as
+// one string and an array of answers.
 const damageChunk = 50_000
 
 // damageCompare gives lang's drivers the steps and compares every answer
