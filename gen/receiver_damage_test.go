@@ -145,7 +145,7 @@ func (o *rxOracle) do(t *testing.T, st *rxStep) {
 // accept p with delta for its own, given that it accepts p's header.
 func (o *rxOracle) decodes(p, delta []byte, base uint16) bool {
 	var b, v snapcorpus.World
-	if headerSizeOf(p) != snapwire.ZeroHeader && !o.r.View(base, &b) {
+	if snapwire.HeaderSize(p) != snapwire.ZeroHeader && !o.r.View(base, &b) {
 		return false
 	}
 	return o.codec.UnmarshalDelta(delta, &b, &v) == nil
@@ -156,20 +156,6 @@ type damage struct {
 	what   string
 	packet []byte
 	bit    int // the bit flipped, or -1
-}
-
-// headerSizeOf is the size of p's header by its byte 2 (docs/wire.md:
-// bit 0 set, 8; else offset 0, 11; else 7).
-func headerSizeOf(p []byte) int {
-	switch {
-	case len(p) < 3:
-		return snapwire.ShortHeader
-	case p[2]&1 == 1:
-		return snapwire.LongHeader
-	case p[2] == 0:
-		return snapwire.ZeroHeader
-	}
-	return snapwire.ShortHeader
 }
 
 // zeroBaseID is the id of stream s's zero base: the CRC-32 of its 4
@@ -204,7 +190,7 @@ func damagesOf(p []byte, e damageEdges) []damage {
 			out = append(out, damage{what, q, -1})
 		}
 	}
-	n := headerSizeOf(p)
+	n := snapwire.HeaderSize(p)
 	for bit := range 8 * min(len(p), n+damageBodyBytes) {
 		q := slices.Clone(p)
 		q[bit/8] ^= 1 << (bit % 8)
@@ -341,7 +327,7 @@ func shiftedStream(t *testing.T, f *snapcorpus.File, d uint16) *snapcorpus.File 
 		if len(q) >= 2 {
 			binary.LittleEndian.PutUint16(q, binary.LittleEndian.Uint16(q)+d)
 		}
-		if n := headerSizeOf(q); n != snapwire.ZeroHeader && len(q) >= n {
+		if n := snapwire.HeaderSize(q); n != snapwire.ZeroHeader && len(q) >= n {
 			at := n - 4
 			if id, ok := ids[binary.LittleEndian.Uint32(q[at:])]; ok {
 				binary.LittleEndian.PutUint32(q[at:], id)
@@ -467,7 +453,7 @@ func damageCampaign(t *testing.T, f *snapcorpus.File, plan damagePlan) (steps []
 		if st.op != 'p' {
 			return
 		}
-		n := headerSizeOf(st.packet)
+		n := snapwire.HeaderSize(st.packet)
 		base := binary.LittleEndian.Uint16(st.packet) - 1 // a packet too short for its header: any
 		if n != snapwire.ZeroHeader && len(st.packet) >= n+1 {
 			off := uint16(st.packet[2] >> 1)

@@ -24,6 +24,7 @@ import (
 	"slices"
 
 	"github.com/bitpack-go/bitpack"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 	"github.com/bitpack-go/bitpack/snapshot"
 )
 
@@ -305,17 +306,6 @@ func evicted(sent [][]byte, history int) []byte {
 	return nil
 }
 
-// headerSize is a packet's header size by its byte 2 (docs/wire.md).
-func headerSize(p []byte) int {
-	switch {
-	case p[2]&1 != 0:
-		return 8
-	case p[2] == 0:
-		return 11
-	}
-	return 7
-}
-
 // craftedStep is a packet made to reach a refusal (or a reset: packet nil).
 type craftedStep struct {
 	why    string
@@ -345,7 +335,7 @@ func crafted(lastZero, last []byte, newest uint16, history int) []craftedStep {
 		q[bit/8] ^= 1 << (bit % 8)
 		return q
 	}
-	n := headerSize(last)
+	n := snapwire.HeaderSize(last)
 	// last with another offset field: a byte, or the long form's two.
 	offset := func(field ...byte) []byte { return slices.Concat(last[:2], field, last[n-4:]) }
 	long := func(offset int) []byte { w := uint16(offset)<<1 | 1; return []byte{byte(w), byte(w >> 8)} }

@@ -6,6 +6,21 @@
 // words (docs/wire.md, "Snapshot streams").
 package snapwire
 
+// HeaderSize is the size of a packet's header by its byte 2 (docs/wire.md,
+// "Reading a packet", rule 1): the long form's bit, else offset 0's zero
+// base, else the short form (also for a packet too short to say).
+func HeaderSize(p []byte) int {
+	switch {
+	case len(p) < 3:
+		return ShortHeader
+	case p[2]&1 == 1:
+		return LongHeader
+	case p[2] == 0:
+		return ZeroHeader
+	}
+	return ShortHeader
+}
+
 // Header sizes and limits.
 const (
 	ShortHeader    = 7     // bytes, a base 1 to 127 packets back
