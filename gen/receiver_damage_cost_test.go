@@ -449,8 +449,11 @@ func damageCostGo(t *testing.T, cmds []string) []string {
 		}
 		switch f[0] {
 		case "new":
-			var err error
-			if r, err = snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: 16}); err != nil {
+			history, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, err = snapshot.NewReceiver(snapshot.Options[snapcorpus.World]{History: history}); err != nil {
 				t.Fatal(err)
 			}
 			out = append(out, "n")
