@@ -166,29 +166,7 @@ const damageCostCPP = `#include <stdio.h>
 #include "minserialize.h"
 #include "receiver.h"
 
-#if defined( __GNUC__ ) && !defined( __clang__ ) && __GNUC__ >= 11
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-
-static long long allocated = 0;
-void * operator new( size_t n )
-{
-    allocated += (long long) n;
-    void * p = malloc( n == 0 ? 1 : n );
-    if ( p == NULL )
-        throw std::bad_alloc();
-    return p;
-}
-void * operator new[]( size_t n )
-{
-    allocated += (long long) n;
-    void * p = malloc( n == 0 ? 1 : n );
-    if ( p == NULL )
-        throw std::bad_alloc();
-    return p;
-}
-void operator delete( void * p ) noexcept { free( p ); }
-void operator delete[]( void * p ) noexcept { free( p ); }
+#include "counting_new.h"
 
 static long long thread_ns()
 {
@@ -212,6 +190,7 @@ static std::vector<uint8_t> bytes_of( const char * h )
 int main()
 {
     static char line[1 << 16];
+    counting_allocations = true;
     bitpack::Receiver<World, 16> * r = new bitpack::Receiver<World, 16>();
     World * out = new World();
     PerfSnapshot * snap = new PerfSnapshot();
@@ -224,6 +203,11 @@ int main()
         uint16_t seq = 0;
         if ( strcmp( line, "new" ) == 0 )
         {
+            if ( arg == NULL || atoi( arg ) != 16 )
+            {
+                printf( "only History 16 is built, not %s\n", arg == NULL ? "none" : arg );
+                return 1;
+            }
             delete r;
             r = new bitpack::Receiver<World, 16>();
             puts( "n" );
@@ -247,7 +231,7 @@ int main()
             p.resize( size + 8 ); // serialize's reader reads whole words
             const int n = atoi( count );
             int refused = 0;
-            const long long a0 = allocated, start = thread_ns();
+            const long long a0 = allocated_bytes, start = thread_ns();
             for ( int i = 0; i < n; i++ )
             {
                 if ( line[0] == 't' )
@@ -260,9 +244,9 @@ int main()
             }
             const long long ns = thread_ns() - start;
             if ( line[0] == 't' )
-                printf( "t %lld %lld %d\n", ns, allocated - a0, refused );
+                printf( "t %lld %lld %d\n", ns, allocated_bytes - a0, refused );
             else
-                printf( "y %lld %lld\n", ns, allocated - a0 );
+                printf( "y %lld %lld\n", ns, allocated_bytes - a0 );
         }
         else
             puts( "BADCOMMAND" );
@@ -320,7 +304,7 @@ fn main() {
         let f: Vec<&str> = line.split(' ').collect();
         let a = match f[0] {
             "new" => {
-                r = snap::Receiver::new(f[1].parse().unwrap_or(16));
+                r = snap::Receiver::new(f[1].parse().expect("new H: a History"));
                 "n".to_string()
             }
             "reset" => {
@@ -405,11 +389,13 @@ func damageCostRunners(t *testing.T) map[string]func([]string) []string {
 	if err := CPP(&cpp, Options{Include: "minserialize.h"}, protos...); err != nil {
 		t.Fatal(err)
 	}
-	ms, err := os.ReadFile(filepath.Join("testdata", "minserialize.h"))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"minserialize.h", "counting_new.h"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write("cpp/"+name, b)
 	}
-	write("cpp/minserialize.h", ms)
 	write("cpp/receiver.h", cpp.Bytes())
 	src := write("cpp/cost.cpp", []byte(damageCostCPP))
 	cppBin := filepath.Join(dir, "cpp", "cost")

@@ -30,38 +30,8 @@
 #error "build with -DHISTORIES=\"EACH(2) EACH(16)\""
 #endif
 
-// The driver replaces operator new and delete to count allocations; GCC
-// takes the free() in the replacement delete for a mismatch once both are
-// inlined into main.
-#if defined( __GNUC__ ) && !defined( __clang__ ) && __GNUC__ >= 11
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-
-static bool counting = false;
-static long allocations = 0;
-
-void * operator new( size_t n )
-{
-    if ( counting )
-        allocations++;
-    void * p = malloc( n == 0 ? 1 : n );
-    if ( p == NULL )
-        throw std::bad_alloc();
-    return p;
-}
-
-void * operator new[]( size_t n )
-{
-    if ( counting )
-        allocations++;
-    void * p = malloc( n == 0 ? 1 : n );
-    if ( p == NULL )
-        throw std::bad_alloc();
-    return p;
-}
-
-void operator delete( void * p ) noexcept { free( p ); }
-void operator delete[]( void * p ) noexcept { free( p ); }
+// The driver counts the allocations made inside read (counting_new.h).
+#include "counting_new.h"
 
 // AnyReceiver is a bitpack::Receiver<World, H> of any of the Histories
 // built, behind one interface.
@@ -159,7 +129,7 @@ int main()
         }
         else if ( strcmp( line, "allocs" ) == 0 )
         {
-            printf( "allocs %ld\n", allocations );
+            printf( "allocs %lld\n", allocations );
         }
         else if ( strncmp( line, "packet ", 7 ) == 0 )
         {
@@ -178,9 +148,9 @@ int main()
             }
             memcpy( (void *) before, (const void *) out, sizeof( World ) );
             uint16_t seq = 0xABCD;
-            counting = true;
+            counting_allocations = true;
             const bool ok = r->read( packet, n, *out, seq );
-            counting = false;
+            counting_allocations = false;
             delete [] packet;
             if ( !ok )
             {
