@@ -425,6 +425,11 @@ func buildReceiverDrivers(t *testing.T, gxx string) []driver {
 	return receiverDrivers.drivers
 }
 
+// receiverDriverSources are the files under testdata that the receiver
+// driver is built from, beside the generated header it includes as
+// receiver.h.
+var receiverDriverSources = []string{"minserialize.h", "counting_new.h", "receiver.cpp"}
+
 func buildReceiverDriversOnce(gxx string) ([]driver, error) {
 	dir, err := sharedTempDir("receiver")
 	if err != nil {
@@ -435,7 +440,7 @@ func buildReceiverDriversOnce(gxx string) ([]driver, error) {
 		return nil, err
 	}
 	files := map[string][]byte{"receiver.h": header.Bytes()}
-	for _, name := range []string{"minserialize.h", "counting_new.h", "receiver.cpp"} {
+	for _, name := range receiverDriverSources {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			return nil, err

@@ -168,7 +168,7 @@ process.stdout.write(lines.map(answer).join("\n") + "\n");`)
 			t.Fatal(err)
 		}
 		files := map[string][]byte{"receiver.h": header.Bytes()}
-		for _, name := range []string{"minserialize.h", "receiver.cpp"} {
+		for _, name := range receiverDriverSources {
 			b, err := os.ReadFile(filepath.Join("testdata", name))
 			if err != nil {
 				t.Fatal(err)
