@@ -15,6 +15,7 @@ import (
 
 	"github.com/bitpack-go/bitpack"
 	"github.com/bitpack-go/bitpack/internal/snapcorpus"
+	"github.com/bitpack-go/bitpack/internal/snapwire"
 	"github.com/bitpack-go/bitpack/snapshot"
 )
 
@@ -411,7 +412,7 @@ var receiverDrivers struct {
 
 // buildReceiverDrivers generates the header of snapcorpus.World and
 // compiles testdata/receiver.cpp with it, a Receiver for each History of
-// snapcorpus.Recordings: in both builds with BITPACK_FULL=1, else in the
+// snapcorpus.Recordings and for the largest, snapwire.MaxHistory: in both builds with BITPACK_FULL=1, else in the
 // optimised one alone (whose float contractions are the ones that could
 // differ from Go's).
 func buildReceiverDrivers(t *testing.T, gxx string) []driver {
@@ -456,6 +457,7 @@ func buildReceiverDriversOnce(gxx string) ([]driver, error) {
 	for _, rc := range snapcorpus.Recordings {
 		histories += fmt.Sprintf("EACH(%d) ", rc.History)
 	}
+	histories += fmt.Sprintf("EACH(%d)", snapwire.MaxHistory) // TestReceiversAtMaxHistory's
 	builds := []string{"fast"}
 	if fullSweeps() {
 		builds = []string{"sanitized", "fast"}
