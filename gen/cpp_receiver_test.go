@@ -412,9 +412,9 @@ var receiverDrivers struct {
 
 // buildReceiverDrivers generates the header of snapcorpus.World and
 // compiles testdata/receiver.cpp with it, a Receiver for each History of
-// snapcorpus.Recordings and for the largest, snapwire.MaxHistory: in both builds with BITPACK_FULL=1, else in the
-// optimised one alone (whose float contractions are the ones that could
-// differ from Go's).
+// snapcorpus.Recordings and for the largest, snapwire.MaxHistory: in
+// both builds with BITPACK_FULL=1, else in the optimised one alone (whose
+// float contractions are the ones that could differ from Go's).
 func buildReceiverDrivers(t *testing.T, gxx string) []driver {
 	t.Helper()
 	receiverDrivers.once.Do(func() {
