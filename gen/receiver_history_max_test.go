@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -127,6 +128,40 @@ func TestReceiversAtMaxHistory(t *testing.T) {
 		t.Skip("the other languages do not change under Go's race detector")
 	}
 	steps := maxHistorySteps(t)
+	for _, lang := range damageLanguages(snapwire.MaxHistory) {
+		t.Run(lang.name, func(t *testing.T) {
+			t.Parallel()
+			damageCompare(t, lang, steps)
+		})
+	}
+}
+
+// TestReceiversDamagedAtMaxHistory gives every generated receiver the
+// stream at the largest History damaged as TestReceiversDamaged damages
+// the recorded ones (every bit of each packet's header and first 16
+// delta bytes flipped, every truncation, a byte appended, the header's
+// edges chosen for the History; each damaged packet Go accepts on a fork
+// of its own): all of it with BITPACK_FULL=1 or -gen.damage (10,830
+// steps, 15 packets damaged), else TestReceiversDamaged's sample.
+func TestReceiversDamagedAtMaxHistory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the other languages do not change under Go's race detector")
+	}
+	f := &snapcorpus.File{History: snapwire.MaxHistory}
+	for _, st := range maxHistorySteps(t)[1:] {
+		rec := snapcorpus.Step{Packet: hex.EncodeToString(st.packet), View: st.view, Ack: int(st.ack)}
+		if st.err != nil {
+			rec.Error = st.err.Error()
+		}
+		f.Steps = append(f.Steps, rec)
+	}
+	plan := damageAllPlan
+	if !fullSweeps() && !*damageAll {
+		plan = damageSamplePlan(snapwire.MaxHistory)
+	}
+	steps, counts := damageCampaign(t, f, plan)
+	t.Logf("%d damaged packets made, %d refused by Go and given inline, %d accepted and given on forks (%d steps); %d steps in all",
+		counts.made, counts.inline, counts.forks, counts.forkSteps, len(steps))
 	for _, lang := range damageLanguages(snapwire.MaxHistory) {
 		t.Run(lang.name, func(t *testing.T) {
 			t.Parallel()
