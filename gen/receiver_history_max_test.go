@@ -24,10 +24,11 @@ import (
 // (from 0; its sequence is n mod 65536), the base offset its header must
 // carry (0: the zero base), and what the wire's rules say of it, worked
 // out from docs/wire.md, not from Go: accepted (want nil), or refused
-// with the sentinel want and these words.
+// with the sentinel want and these words, and the Ack after it.
 type maxHistoryPlan struct {
 	n      int
 	offset int
+	ack    uint16 // the Receiver's Ack after it: the newest sequence
 	want   error
 	words  string
 	why    string
@@ -37,29 +38,29 @@ type maxHistoryPlan struct {
 // client is given these, in this order; the Sender hears the Receiver's
 // Ack after each packet accepted, so its base is the newest accepted.
 var maxHistoryStream = []maxHistoryPlan{
-	{0, 0, nil, "", "the zero base"},
-	{32767, 32767, nil, "", "the long form's largest offset, on the view of sequence 0"},
-	{1, 1, nil, "", "late, 32766 behind the newest, on the view of sequence 0"},
-	{32768, 1, nil, "", "the newest view takes sequence 0's slot"},
-	{0, 0, bitpack.ErrRange, "snapshot: packet 0: older than the 32768 sequences kept up to 32768", "sequence 0 again: History behind the newest"},
-	{2, 2, snapshot.ErrNoBase, "snapshot: packet 2: its base 0 (offset 2) is not held", "late, on the view of sequence 0, whose slot sequence 32768 took"},
-	{40000, 7232, nil, "", "on the view of 32768"},
-	{72767, 32767, nil, "", "the largest offset across the wrap from 65535 to 0, on the view of 40000"},
-	{40001, 1, nil, "", "late, 32766 behind the newest across the wrap, on the view of 40000"},
-	{72768, 1, nil, "", "the newest view takes sequence 40000's slot"},
-	{40002, 2, snapshot.ErrNoBase, "snapshot: packet 40002: its base 40000 (offset 2) is not held", "late, on the view of 40000, whose slot sequence 7232 took"},
+	{0, 0, 0, nil, "", "the zero base"},
+	{32767, 32767, 32767, nil, "", "the long form's largest offset, on the view of sequence 0"},
+	{1, 1, 32767, nil, "", "late, 32766 behind the newest, on the view of sequence 0"},
+	{32768, 1, 32768, nil, "", "the newest view takes sequence 0's slot"},
+	{0, 0, 32768, bitpack.ErrRange, "snapshot: packet 0: older than the 32768 sequences kept up to 32768", "sequence 0 again: History behind the newest"},
+	{2, 2, 32768, snapshot.ErrNoBase, "snapshot: packet 2: its base 0 (offset 2) is not held", "late, on the view of sequence 0, whose slot sequence 32768 took"},
+	{40000, 7232, 40000, nil, "", "on the view of 32768"},
+	{72767, 32767, 7231, nil, "", "the largest offset across the wrap from 65535 to 0, on the view of 40000"},
+	{40001, 1, 7231, nil, "", "late, 32766 behind the newest across the wrap, on the view of 40000"},
+	{72768, 1, 7232, nil, "", "the newest view takes sequence 40000's slot"},
+	{40002, 2, 7232, snapshot.ErrNoBase, "snapshot: packet 40002: its base 40000 (offset 2) is not held", "late, on the view of 40000, whose slot sequence 7232 took"},
 	// Rule 4 (the base) comes before rule 6 (the history): the view of
 	// 32768 is no longer held, (7232 - 32768) mod 2^16 = 40000 being
 	// past History.
-	{40000, 7232, snapshot.ErrNoBase, "snapshot: packet 40000: its base 32768 (offset 7232) is not held", "sequence 40000 again, on a view past the history"},
+	{40000, 7232, 7232, snapshot.ErrNoBase, "snapshot: packet 40000: its base 32768 (offset 7232) is not held", "sequence 40000 again, on a view past the history"},
 	// The Sender, hearing no Ack since 72768, has no view to send from
 	// once it is History back: the zero base. Its sequence, 40000, is
 	// exactly 32768 past the newest, 7232: newer (a > b, a - b <= 32768).
-	{105536, 0, nil, "", "the zero base at sequence 40000, exactly half the sequences past the newest"},
+	{105536, 0, 40000, nil, "", "the zero base at sequence 40000, exactly half the sequences past the newest"},
 	// Sequence 0 is 40000 behind the newest, more than half the
 	// sequences: newer (a < b, b - a > 32768), so it takes the newest
 	// place.
-	{0, 0, nil, "", "sequence 0's zero base, 40000 behind the newest: newer across the wrap"},
+	{0, 0, 0, nil, "", "sequence 0's zero base, 40000 behind the newest: newer across the wrap"},
 }
 
 // maxHistorySteps are the stream's steps with Go's answers, after
@@ -112,6 +113,9 @@ func maxHistorySteps(t *testing.T) []rxStep {
 			t.Fatalf("%s: Go refused it: %v", st.what, st.err)
 		case p.want != nil && (st.ok || !errors.Is(st.err, p.want) || !strings.HasPrefix(st.err.Error(), p.words+": ")):
 			t.Fatalf("%s: Go answered %v; the plan refuses it with %q (%v)", st.what, st.err, p.words, p.want)
+		}
+		if st.ack != p.ack {
+			t.Fatalf("%s: Go's Ack is %d after it, the plan's %d", st.what, st.ack, p.ack)
 		}
 		if st.ok {
 			s.Ack(st.ack)
