@@ -126,28 +126,14 @@ func maxHistorySteps(t *testing.T) []rxStep {
 }
 
 // TestReceiversAtMaxHistory gives every generated receiver the stream at
-// the largest History and compares each answer with Go's.
+// the largest History, each packet in its place, with it damaged as
+// TestReceiversDamaged damages the recorded ones (every bit of each
+// packet's header and first 16 delta bytes flipped, every truncation, a
+// byte appended, the header's edges chosen for the History; each damaged
+// packet Go accepts on a fork of its own), and compares each answer with
+// Go's: every damaged packet with BITPACK_FULL=1 or -gen.damage (10,830
+// steps), else TestReceiversDamaged's sample (135 steps).
 func TestReceiversAtMaxHistory(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the other languages do not change under Go's race detector")
-	}
-	steps := maxHistorySteps(t)
-	for _, lang := range damageLanguages(snapwire.MaxHistory) {
-		t.Run(lang.name, func(t *testing.T) {
-			t.Parallel()
-			damageCompare(t, lang, steps)
-		})
-	}
-}
-
-// TestReceiversDamagedAtMaxHistory gives every generated receiver the
-// stream at the largest History damaged as TestReceiversDamaged damages
-// the recorded ones (every bit of each packet's header and first 16
-// delta bytes flipped, every truncation, a byte appended, the header's
-// edges chosen for the History; each damaged packet Go accepts on a fork
-// of its own): all of it with BITPACK_FULL=1 or -gen.damage (10,830
-// steps, 15 packets damaged), else TestReceiversDamaged's sample.
-func TestReceiversDamagedAtMaxHistory(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the other languages do not change under Go's race detector")
 	}
